@@ -1,0 +1,1 @@
+"""The `webresearch` command line."""

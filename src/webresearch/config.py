@@ -1,0 +1,240 @@
+"""Settings: one frozen, typed object, loaded from ``WEBRESEARCH_*`` variables and a TOML file.
+
+Precedence (highest first): explicit keyword overrides → environment → TOML file → defaults.
+
+* Environment: ``WEBRESEARCH_<FIELD>`` in upper case, e.g. ``WEBRESEARCH_ALLOW_PRIVATE=1``,
+  ``WEBRESEARCH_ALLOWED_NETWORKS=127.0.0.0/8,10.1.0.0/16`` (lists are comma-separated).
+* TOML: top-level keys are field names; a table flattens with ``_``, so ``[search]
+  provider = "searxng"`` sets ``search_provider``. The file is ``path=`` or
+  ``WEBRESEARCH_CONFIG``.
+* Secrets (API keys, tokens, service URLs with passwords) are :class:`pydantic.SecretStr`:
+  their ``repr``/``str`` are masked and :meth:`Settings.public_dict` never shows them.
+
+Errors name the key that is wrong (:class:`~webresearch.errors.ConfigurationError`).
+Defaults are the named constants below (units in the names: bytes, seconds).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+
+from .errors import ConfigurationError
+
+__all__ = [
+    "DEFAULT_CONNECT_TIMEOUT_S",
+    "DEFAULT_DOWNLOAD_CAP_BYTES",
+    "DEFAULT_FETCH_CACHE_SIZE",
+    "DEFAULT_FETCH_CACHE_TTL_S",
+    "DEFAULT_MAX_BYTES",
+    "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_REQUEST_TIMEOUT_S",
+    "DEFAULT_USER_AGENT",
+    "ENV_PREFIX",
+    "MAX_MAX_BYTES",
+    "IPNetwork",
+    "Settings",
+]
+
+ENV_PREFIX = "WEBRESEARCH_"
+
+#: web_fetch output budget (bytes of UTF-8 text) when the call gives none. SPEC §1.1.
+DEFAULT_MAX_BYTES = 48 * 1024
+#: Largest ``max_bytes`` a call may ask for. SPEC §1.1.
+MAX_MAX_BYTES = 128 * 1024
+#: Cap on downloaded body bytes, counted after decompression. SPEC §1.1.
+DEFAULT_DOWNLOAD_CAP_BYTES = 2 * 1024 * 1024
+#: Seconds to establish a TCP (and TLS) connection. SPEC §1.1.
+DEFAULT_CONNECT_TIMEOUT_S = 15.0
+#: Seconds for the whole request, redirects included. SPEC §1.1.
+DEFAULT_REQUEST_TIMEOUT_S = 30.0
+#: Redirects followed before ``too_many_redirects``. SPEC §1.1.
+DEFAULT_MAX_REDIRECTS = 5
+#: web_fetch cache lifetime (seconds) and size (entries, LRU). SPEC §1.1.
+DEFAULT_FETCH_CACHE_TTL_S = 600.0
+DEFAULT_FETCH_CACHE_SIZE = 64
+DEFAULT_USER_AGENT = "Mozilla/5.0 (compatible; webresearch/0.1; +https://pypi.org/project/webresearch/)"
+
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class Settings(BaseModel):
+    """Process configuration. Frozen: build a new one with :meth:`replace`.
+
+    Every field may come from ``WEBRESEARCH_<FIELD>``; see the module docstring.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+
+    # --- SSRF guard (SPEC §2) -------------------------------------------------------------
+    allow_private: bool = Field(
+        False,
+        description="Exempt every private/reserved address from the SSRF guard (internal doc servers).",
+    )
+    allowed_networks: tuple[IPNetwork, ...] = Field(
+        (),
+        description="CIDR networks exempted from the SSRF block list, e.g. 127.0.0.0/8.",
+    )
+
+    # --- web_fetch (SPEC §1.1) ------------------------------------------------------------
+    user_agent: str = DEFAULT_USER_AGENT
+    fetch_max_bytes: int = Field(DEFAULT_MAX_BYTES, ge=1, le=MAX_MAX_BYTES)
+    download_cap_bytes: int = Field(DEFAULT_DOWNLOAD_CAP_BYTES, ge=1024)
+    connect_timeout_s: float = Field(DEFAULT_CONNECT_TIMEOUT_S, gt=0)
+    request_timeout_s: float = Field(DEFAULT_REQUEST_TIMEOUT_S, gt=0)
+    max_redirects: int = Field(DEFAULT_MAX_REDIRECTS, ge=0, le=20)
+    fetch_cache_ttl_s: float = Field(DEFAULT_FETCH_CACHE_TTL_S, ge=0)
+    fetch_cache_size: int = Field(DEFAULT_FETCH_CACHE_SIZE, ge=0)
+    render: Literal["auto", "never", "always"] = Field(
+        "auto", description="web_fetch browser rendering of app-shell pages (SPEC §1.1)."
+    )
+
+    @field_validator("allowed_networks", mode="before")
+    @classmethod
+    def _parse_networks(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [v for v in (p.strip() for p in value.split(",")) if v]
+        if isinstance(value, (list, tuple)):
+            out = []
+            for item in value:
+                if isinstance(item, str):
+                    try:
+                        out.append(ipaddress.ip_network(item.strip(), strict=False))
+                    except ValueError as exc:
+                        raise ValueError(f"not a CIDR network: {item!r}") from exc
+                else:
+                    out.append(item)
+            return tuple(out)
+        return value
+
+    # --- loading --------------------------------------------------------------------------
+    @classmethod
+    def load(
+        cls,
+        *,
+        environ: Mapping[str, str] | None = None,
+        path: str | os.PathLike[str] | None = None,
+        **overrides: Any,
+    ) -> Settings:
+        """Build settings from defaults, a TOML file, the environment and overrides.
+
+        Args:
+            environ: the environment to read (default ``os.environ``); tests pass a dict.
+            path: TOML file; default ``$WEBRESEARCH_CONFIG`` when set, else none.
+            **overrides: field values that win over everything else.
+
+        Raises:
+            ConfigurationError: an unknown key, a value of the wrong type, or an unreadable
+                file; the message names the key (``WEBRESEARCH_X`` or the TOML key).
+        """
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        sources: dict[str, str] = {}
+        toml_path = path if path is not None else env.get(f"{ENV_PREFIX}CONFIG")
+        if toml_path:
+            for key, value in _read_toml(Path(toml_path)).items():
+                values[key] = value
+                sources[key] = f"{key} in {toml_path}"
+        fields = cls.model_fields
+        for name, raw in env.items():
+            if not name.startswith(ENV_PREFIX) or name == f"{ENV_PREFIX}CONFIG":
+                continue
+            key = name[len(ENV_PREFIX) :].lower()
+            if key not in fields:
+                continue  # other tools may share the prefix; unknown env keys are ignored
+            values[key] = _env_value(raw, fields[key].annotation)
+            sources[key] = name
+        for key, value in overrides.items():
+            values[key] = value
+            sources[key] = key
+        unknown = sorted(k for k in values if k not in fields)
+        if unknown:
+            where = ", ".join(sources.get(k, k) for k in unknown)
+            raise ConfigurationError(f"unknown setting: {where}")
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            raise _config_error(exc, sources) from None
+
+    def replace(self, **changes: Any) -> Settings:
+        """A copy with ``changes`` applied and validated.
+
+        Raises:
+            ConfigurationError: a changed value is invalid.
+        """
+        data = {name: getattr(self, name) for name in type(self).model_fields}
+        data.update(changes)
+        try:
+            return type(self)(**data)
+        except ValidationError as exc:
+            raise _config_error(exc, {k: k for k in changes}) from None
+
+    def secret_values(self) -> list[str]:
+        """Every secret's plain value (for the redactor); never show these anywhere."""
+        out = []
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if isinstance(value, SecretStr):
+                secret = value.get_secret_value()
+                if secret:
+                    out.append(secret)
+        return out
+
+    def public_dict(self) -> dict[str, Any]:
+        """Settings as JSON-friendly values with every secret shown as ``"***"`` (or null)."""
+        out: dict[str, Any] = {}
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if isinstance(value, SecretStr):
+                out[name] = "***" if value.get_secret_value() else None
+            elif isinstance(value, tuple):
+                out[name] = [str(v) for v in value]
+            else:
+                out[name] = value
+        return out
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as fh:
+            data = tomllib.load(fh)
+    except OSError as exc:
+        raise ConfigurationError(f"cannot read config file {path}: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigurationError(f"config file {path} is not valid TOML: {exc}") from None
+    flat: dict[str, Any] = {}
+
+    def walk(prefix: str, table: Mapping[str, Any]) -> None:
+        for key, value in table.items():
+            name = f"{prefix}_{key}" if prefix else key
+            if isinstance(value, dict):
+                walk(name, value)
+            else:
+                flat[name.replace("-", "_")] = value
+
+    walk("", data)
+    return flat
+
+
+def _env_value(raw: str, annotation: Any) -> Any:
+    """Environment strings: comma-separated lists for tuple fields, the raw string otherwise."""
+    origin = getattr(annotation, "__origin__", None)
+    if origin is tuple or (isinstance(annotation, type) and issubclass(annotation, tuple)):
+        return [p.strip() for p in raw.split(",") if p.strip()]
+    return raw
+
+
+def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigurationError:
+    problems = []
+    for err in exc.errors():
+        key = str(err["loc"][0]) if err["loc"] else "?"
+        where = sources.get(key, f"{ENV_PREFIX}{key.upper()}")
+        msg = err["msg"]
+        problems.append(f"{where}: {msg}")
+    return ConfigurationError("invalid setting " + "; ".join(problems))

@@ -1,0 +1,135 @@
+"""Output budgets: cutting converted text to a UTF-8 byte window. Pure functions.
+
+SPEC §1.1: ``max_bytes`` is a budget of UTF-8 bytes of the converted text; ``offset`` skips
+bytes already read. A cut never splits a character and never exceeds the budget. For
+converted markdown it prefers a paragraph or line boundary when one is near and never leaves
+a fenced code block open (a closing fence is added, its bytes counted against the budget).
+For pass-through data it cuts at the last character boundary, so the kept text is an exact
+prefix (case 16: ``B - 3 <= N <= B``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["TextWindow", "cut_window", "truncation_marker", "utf8_boundary"]
+
+#: How far back (bytes) a cut may move to reach a paragraph or line boundary (and never
+#: more than a quarter of the budget).
+BOUNDARY_LOOKBACK_BYTES = 2048
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class TextWindow:
+    """A slice of a text, by UTF-8 byte positions.
+
+    Attributes:
+        text: the kept text (plus a closing fence when the cut fell inside a code block).
+        start: byte offset of the window in the whole text.
+        end: byte offset just after the kept part of the whole text (``start`` + bytes kept,
+            not counting an added fence).
+        total: UTF-8 byte length of the whole text.
+    """
+
+    text: str
+    start: int
+    end: int
+    total: int
+
+    @property
+    def truncated(self) -> bool:
+        """True when text remains after ``end``."""
+        return self.end < self.total
+
+
+def utf8_boundary(data: bytes, pos: int) -> int:
+    """The largest character boundary ≤ ``pos`` in UTF-8 ``data`` (skips continuation bytes)."""
+    pos = max(0, min(pos, len(data)))
+    while 0 < pos < len(data) and (data[pos] & 0xC0) == 0x80:
+        pos -= 1
+    return pos
+
+
+def _open_fence(text: str) -> str | None:
+    """The fence string of a code block left open at the end of ``text``, if any."""
+    open_fence: str | None = None
+    for m in _FENCE.finditer(text):
+        fence = m.group(1)
+        if open_fence is None:
+            open_fence = fence
+        elif fence[0] == open_fence[0] and len(fence) >= len(open_fence):
+            line_end = text.find("\n", m.end())
+            rest = text[m.end() : line_end if line_end != -1 else len(text)]
+            if not rest.strip():
+                open_fence = None
+    return open_fence
+
+
+def cut_window(text: str, offset: int, max_bytes: int, *, markdown: bool = False) -> TextWindow:
+    """Cut ``text`` to at most ``max_bytes`` UTF-8 bytes starting at byte ``offset``.
+
+    Args:
+        text: the whole converted text.
+        offset: bytes to skip (moved back to a character boundary if it falls inside one).
+        max_bytes: budget in bytes for the returned ``text`` (added fences included).
+        markdown: the text is converted markdown: prefer a paragraph or line boundary within
+            :data:`BOUNDARY_LOOKBACK_BYTES`, close a code block left open by the cut, and
+            reopen one that an ``offset`` starts inside. Otherwise (pass-through data) the
+            cut is at the last character boundary within the budget, so the kept text is an
+            exact byte prefix of the rest of the text.
+
+    Returns:
+        the window; ``truncated`` tells whether more text follows.
+    """
+    data = text.encode("utf-8")
+    total = len(data)
+    start = utf8_boundary(data, offset)
+    reopen = ""
+    if markdown and start > 0:
+        fence = _open_fence(data[:start].decode("utf-8"))
+        if fence is not None:
+            reopen = fence + "\n"
+    budget = max(1, max_bytes - len(reopen.encode("utf-8")))
+    if total - start <= budget:
+        return TextWindow(reopen + data[start:].decode("utf-8"), start, total, total)
+    limit = utf8_boundary(data, start + budget)
+    if not markdown:
+        return TextWindow(data[start:limit].decode("utf-8"), start, limit, total)
+    end = _prefer_boundary(data, start, limit)
+    kept = reopen + data[start:end].decode("utf-8")
+    fence = _open_fence(kept)
+    if fence is not None:
+        closing = ("" if kept.endswith("\n") else "\n") + fence + "\n"
+        need = len(closing.encode("utf-8"))
+        if end - start + need > budget:
+            # Make room for the closing fence, still on a character (and line) boundary.
+            limit = utf8_boundary(data, start + max(0, budget - need - 1))
+            end = _prefer_boundary(data, start, limit)
+            kept = reopen + data[start:end].decode("utf-8")
+            closing = ("" if kept.endswith("\n") else "\n") + fence + "\n"
+        kept += closing
+    return TextWindow(kept, start, end, total)
+
+
+def _prefer_boundary(data: bytes, start: int, limit: int) -> int:
+    """Move ``limit`` back to a blank line, else a newline, within the lookback window."""
+    floor = max(start + 1, limit - min(BOUNDARY_LOOKBACK_BYTES, (limit - start) // 4))
+    para = data.rfind(b"\n\n", floor, limit)
+    if para != -1:
+        return para + 2
+    line = data.rfind(b"\n", floor, limit)
+    if line != -1:
+        return line + 1
+    return limit
+
+
+def truncation_marker(window: TextWindow) -> str:
+    """The SPEC §1.1 marker line after a cut window: ``[truncated at N of M bytes]``.
+
+    N is the byte position reached in the whole text (``window.end``; pass it as ``offset``
+    to read on) and M the total. The marker is always the last line of the output.
+    """
+    return f"[truncated at {window.end} of {window.total} bytes]"

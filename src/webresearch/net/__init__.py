@@ -1,0 +1,1 @@
+"""Network edge: SSRF address/hostname rules, the guard, and the guarded HTTP client."""

@@ -1,0 +1,186 @@
+"""Which IP addresses a model-chosen request may reach (SPEC §2). Pure: no sockets, no DNS.
+
+The block list is an explicit table, not ``ipaddress.is_private``/``is_global``: in Python
+3.11 those miss 100.64.0.0/10 (shared address space, RFC 6598) and call several reserved
+ranges global.
+
+Each entry carries a category. :class:`AddressPolicy` decides with two narrow exceptions:
+
+* ``allowed_networks`` — CIDRs exempted exactly (an operator's explicit choice);
+* ``allow_private`` — exempts every category except those that are never a legitimate
+  unicast target or are the cloud-metadata path: ``unspecified`` (0.0.0.0 reaches the local
+  host on Linux), ``link_local`` (169.254.169.254 is the metadata service), ``multicast``,
+  ``reserved`` and ``broadcast``. Those stay blocked unless listed in ``allowed_networks``.
+
+6to4 (2002::/16) is judged by the IPv4 address it embeds; the other IPv4-embedding IPv6
+forms (mapped, compatible, NAT64, Teredo) are blocked whole, as SPEC §2 says.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = [
+    "ALWAYS_BLOCKED_CATEGORIES",
+    "BLOCKED_NETWORKS",
+    "AddressPolicy",
+    "AddressVerdict",
+    "IPAddress",
+    "blocked_category",
+    "embedded_ipv4",
+]
+
+IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
+_Net = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def _n(cidr: str) -> _Net:
+    return ipaddress.ip_network(cidr)
+
+
+#: (network, category, source). Sources: SPEC §2; IANA IPv4/IPv6 Special-Purpose Address
+#: Registries (RFC 6890 and updates).
+BLOCKED_NETWORKS: tuple[tuple[_Net, str, str], ...] = (
+    (_n("0.0.0.0/8"), "unspecified", "RFC 1122 'this network'"),
+    (_n("10.0.0.0/8"), "private", "RFC 1918"),
+    (_n("100.64.0.0/10"), "shared", "RFC 6598 carrier-grade NAT"),
+    (_n("127.0.0.0/8"), "loopback", "RFC 1122"),
+    (_n("169.254.0.0/16"), "link_local", "RFC 3927 (cloud metadata lives here)"),
+    (_n("172.16.0.0/12"), "private", "RFC 1918"),
+    (_n("192.0.0.0/24"), "reserved", "RFC 6890 IETF protocol assignments"),
+    (_n("192.0.2.0/24"), "documentation", "RFC 5737 TEST-NET-1"),
+    (_n("192.168.0.0/16"), "private", "RFC 1918"),
+    (_n("198.18.0.0/15"), "benchmarking", "RFC 2544"),
+    (_n("198.51.100.0/24"), "documentation", "RFC 5737 TEST-NET-2"),
+    (_n("203.0.113.0/24"), "documentation", "RFC 5737 TEST-NET-3"),
+    (_n("224.0.0.0/4"), "multicast", "RFC 5771"),
+    (_n("240.0.0.0/4"), "reserved", "RFC 1112 class E"),
+    (_n("255.255.255.255/32"), "broadcast", "RFC 919"),
+    (_n("::/128"), "unspecified", "RFC 4291"),
+    (_n("::1/128"), "loopback", "RFC 4291"),
+    (_n("fc00::/7"), "private", "RFC 4193 unique local"),
+    (_n("fe80::/10"), "link_local", "RFC 4291"),
+    (_n("fec0::/10"), "private", "RFC 3879 deprecated site-local"),
+    (_n("ff00::/8"), "multicast", "RFC 4291"),
+    (_n("2001:db8::/32"), "documentation", "RFC 3849"),
+    (_n("::ffff:0:0/96"), "ipv4_embedded", "RFC 4291 IPv4-mapped"),
+    (_n("::/96"), "ipv4_embedded", "RFC 4291 IPv4-compatible (deprecated)"),
+    (_n("64:ff9b::/96"), "ipv4_embedded", "RFC 6052 NAT64 well-known prefix"),
+    (_n("64:ff9b:1::/48"), "ipv4_embedded", "RFC 8215 local-use NAT64"),
+    (_n("2001::/32"), "ipv4_embedded", "RFC 4380 Teredo"),
+)
+
+_SIX_TO_FOUR = _n("2002::/16")
+
+#: Categories that ``allow_private`` does not open (see the module docstring).
+ALWAYS_BLOCKED_CATEGORIES = frozenset(
+    {"unspecified", "link_local", "multicast", "reserved", "broadcast"}
+)
+
+
+def blocked_category(address: IPAddress) -> str | None:
+    """The block-list category of ``address``, or ``None`` when it is a public address.
+
+    ``::`` and ``::1`` report ``unspecified``/``loopback`` (the most specific entry wins over
+    the whole ``::/96`` IPv4-compatible block). 6to4 addresses report the category of their
+    embedded IPv4 address.
+    """
+    best: tuple[int, str] | None = None
+    for net, category, _source in BLOCKED_NETWORKS:
+        if address.version == net.version and address in net:
+            if best is None or net.prefixlen > best[0]:
+                best = (net.prefixlen, category)
+    if best is not None:
+        return best[1]
+    if isinstance(address, ipaddress.IPv6Address) and address in _SIX_TO_FOUR:
+        embedded = address.sixtofour
+        if embedded is not None:
+            return blocked_category(embedded)
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class AddressVerdict:
+    """The decision for one address.
+
+    Attributes:
+        allowed: whether a connection may be made.
+        category: the block-list category (``None`` for a public address).
+        exempted_by: ``"allowed_networks"`` or ``"allow_private"`` when an exception applied.
+    """
+
+    allowed: bool
+    category: str | None = None
+    exempted_by: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class AddressPolicy:
+    """The SSRF address rule with its two narrow exceptions.
+
+    Attributes:
+        allow_private: exempt private/reserved addresses except the always-blocked categories.
+        allowed_networks: networks exempted exactly (checked first).
+    """
+
+    allow_private: bool = False
+    allowed_networks: tuple[_Net, ...] = ()
+
+    @classmethod
+    def from_strings(
+        cls, *, allow_private: bool = False, allowed_networks: Iterable[str] = ()
+    ) -> AddressPolicy:
+        """Build a policy from CIDR strings.
+
+        Raises:
+            ValueError: a string is not a network.
+        """
+        return cls(
+            allow_private=allow_private,
+            allowed_networks=tuple(ipaddress.ip_network(c, strict=False) for c in allowed_networks),
+        )
+
+    def verdict(self, address: IPAddress | str) -> AddressVerdict:
+        """Decide whether ``address`` may be connected to.
+
+        Raises:
+            ValueError: ``address`` is a string that is not an IP address.
+        """
+        ip = ipaddress.ip_address(address) if isinstance(address, str) else address
+        category = blocked_category(ip)
+        if category is None:
+            return AddressVerdict(True)
+        for net in self.allowed_networks:
+            if ip.version == net.version and ip in net:
+                return AddressVerdict(True, category, "allowed_networks")
+        if self.allow_private and category not in ALWAYS_BLOCKED_CATEGORIES:
+            embedded = embedded_ipv4(ip) if category == "ipv4_embedded" else None
+            inner = blocked_category(embedded) if embedded is not None else None
+            if inner not in ALWAYS_BLOCKED_CATEGORIES:
+                return AddressVerdict(True, category, "allow_private")
+        return AddressVerdict(False, category)
+
+
+def embedded_ipv4(address: IPAddress) -> ipaddress.IPv4Address | None:
+    """The IPv4 address carried inside an IPv4-embedding IPv6 address, if any.
+
+    Covers IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96), NAT64 (64:ff9b::/96 and
+    64:ff9b:1::/48, low 32 bits), Teredo (2001::/32, the obfuscated client address) and 6to4.
+    """
+    if not isinstance(address, ipaddress.IPv6Address):
+        return None
+    if address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    if address.teredo is not None:
+        return address.teredo[1]
+    if address.sixtofour is not None:
+        return address.sixtofour
+    for net in _LOW32_EMBEDDING:
+        if address in net:
+            return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    return None
+
+
+_LOW32_EMBEDDING = (_n("::/96"), _n("64:ff9b::/96"), _n("64:ff9b:1::/48"))

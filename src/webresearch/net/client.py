@@ -1,0 +1,311 @@
+"""The guarded HTTP client for model-chosen URLs.
+
+Every request: string rules of the SSRF guard → guarded transport (resolve, check every
+address, connect to a checked address) → response. Redirects are followed here, not by
+httpx2, so that each hop is re-checked, at most ``max_redirects`` hops are taken (SPEC §1.1:
+5), cookies set during one call's chain are sent on its later hops and forgotten after the
+call, and the chain is reported. Timeouts: ``connect_timeout_s`` per connection,
+``request_timeout_s`` for the whole call including redirects and the body.
+
+All httpcore2/httpx2/ssl exceptions are translated to :mod:`webresearch.errors` in
+:func:`translate_transport_error`, the one place that knows them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ssl
+import time
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpcore2
+import httpx2
+
+from ..errors import (
+    BlockedAddress,
+    FetchError,
+    NetworkError,
+    Timeout,
+    TLSError,
+    TooLarge,
+    TooManyRedirects,
+    WebResearchError,
+)
+from ..redact import redact_url
+from .download import CappedBody, read_capped
+from .guard import SSRFGuard
+from .transport import GuardedTransport
+
+__all__ = ["FetchResponse", "GuardedClient", "REDIRECT_STATUSES", "translate_transport_error"]
+
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+
+DEFAULT_ACCEPT = (
+    "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,"
+    "application/json;q=0.8,application/pdf;q=0.7,*/*;q=0.5"
+)
+
+
+@dataclass(slots=True)
+class FetchResponse:
+    """A completed GET, redirects followed, body read (decoded, capped).
+
+    Attributes:
+        requested_url: the URL asked for.
+        url: the final URL after redirects.
+        status: the final HTTP status.
+        headers: the final response's headers.
+        body: decoded body bytes (at most the cap).
+        raw_bytes: bytes received on the wire for the final body.
+        capped: True when the download cap cut the body.
+        decoded: False when a declared Content-Encoding was wrong and the body kept as sent.
+        redirects: ``[(status, url), ...]`` for each redirect hop taken, in order.
+        elapsed_s: seconds from the first request to the end of the body.
+    """
+
+    requested_url: str
+    url: str
+    status: int
+    headers: httpx2.Headers
+    body: bytes
+    raw_bytes: int
+    capped: bool
+    decoded: bool = True
+    redirects: list[tuple[int, str]] = field(default_factory=list)
+    elapsed_s: float = 0.0
+
+    @property
+    def content_type(self) -> str | None:
+        """The ``Content-Type`` header value, if any."""
+        return self.headers.get("content-type")
+
+
+def translate_transport_error(exc: BaseException, shown_url: str) -> WebResearchError:
+    """Map an httpcore2/httpx2/ssl/OS exception to the most specific webresearch error.
+
+    Args:
+        exc: the foreign exception.
+        shown_url: the (redacted) URL to name in the message.
+    """
+    if isinstance(exc, WebResearchError):
+        return exc
+    if _is_tls(exc):
+        return TLSError(
+            f"TLS handshake with {shown_url} failed (certificate not valid for this host, "
+            "or the server does not speak TLS)"
+        )
+    if isinstance(exc, (httpcore2.ConnectTimeout, httpx2.ConnectTimeout)):
+        return Timeout(f"connecting to {shown_url} timed out")
+    if isinstance(exc, (httpcore2.TimeoutException, httpx2.TimeoutException, TimeoutError)):
+        return Timeout(f"{shown_url} did not answer in time")
+    if isinstance(exc, (httpcore2.ConnectError, httpx2.ConnectError, ConnectionError)):
+        return NetworkError(f"could not connect to {shown_url}")
+    if isinstance(exc, (httpcore2.ProtocolError, httpx2.ProtocolError)):
+        return NetworkError(f"{shown_url} broke the HTTP protocol or closed the connection")
+    if isinstance(exc, (httpcore2.NetworkError, httpx2.NetworkError, OSError)):
+        return NetworkError(f"the connection to {shown_url} failed")
+    if isinstance(exc, (httpcore2.UnsupportedProtocol, httpx2.UnsupportedProtocol)):
+        return BlockedAddress(f"{shown_url}: unsupported protocol; only http and https are allowed")
+    if isinstance(exc, (httpx2.InvalidURL, httpx2.DecodingError, httpx2.HTTPError, httpx2.StreamError)):
+        return FetchError(f"fetching {shown_url} failed")
+    if isinstance(exc, (httpcore2.ProxyError, httpcore2.PoolTimeout)):
+        return NetworkError(f"fetching {shown_url} failed")
+    return FetchError(f"fetching {shown_url} failed ({type(exc).__name__})")
+
+
+def _is_tls(exc: BaseException) -> bool:
+    seen: set[int] = set()
+    cur: BaseException | None = exc
+    while cur is not None and id(cur) not in seen:
+        if isinstance(cur, ssl.SSLError | ssl.CertificateError):
+            return True
+        seen.add(id(cur))
+        cur = cur.__cause__ or cur.__context__
+    return False
+
+
+class GuardedClient:
+    """GET model-chosen URLs safely.
+
+    Args:
+        guard: the SSRF guard (policy + resolver).
+        connector: the TCP seam of the transport (tests inject a fake; default real sockets).
+        user_agent: ``User-Agent`` header.
+        connect_timeout_s: seconds to connect (per connection).
+        request_timeout_s: seconds for the whole call, redirects and body included.
+        max_redirects: redirects followed before :class:`TooManyRedirects`.
+        download_cap_bytes: decoded body bytes kept; more raises :class:`TooLarge` (or, with
+            ``allow_capped=True``, returns the first bytes with ``capped=True``).
+        ssl_context: TLS settings (tests pass one trusting a local CA).
+    """
+
+    def __init__(
+        self,
+        guard: SSRFGuard,
+        *,
+        connector: httpcore2.AsyncNetworkBackend | None = None,
+        user_agent: str = "webresearch",
+        connect_timeout_s: float = 15.0,
+        request_timeout_s: float = 30.0,
+        max_redirects: int = 5,
+        download_cap_bytes: int = 2 * 1024 * 1024,
+        ssl_context: ssl.SSLContext | None = None,
+    ) -> None:
+        self.guard = guard
+        self.user_agent = user_agent
+        self.connect_timeout_s = connect_timeout_s
+        self.request_timeout_s = request_timeout_s
+        self.max_redirects = max_redirects
+        self.download_cap_bytes = download_cap_bytes
+        self.transport = GuardedTransport(guard, connector=connector, ssl_context=ssl_context)
+
+    async def aclose(self) -> None:
+        """Close pooled connections."""
+        await self.transport.aclose()
+
+    async def __aenter__(self) -> GuardedClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    async def get(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        cap: int | None = None,
+        allow_capped: bool = False,
+    ) -> FetchResponse:
+        """GET ``url``, following at most ``max_redirects`` redirects, every hop re-checked.
+
+        Args:
+            url: absolute http(s) URL chosen by a model.
+            headers: extra request headers (``Accept`` etc.).
+            cap: decoded-body cap in bytes (default ``download_cap_bytes``).
+            allow_capped: return a capped body instead of raising :class:`TooLarge`.
+
+        Returns:
+            the final response with its body read. Error statuses are returned, not raised.
+
+        Raises:
+            InvalidArguments: the URL cannot be parsed.
+            BlockedAddress: the URL or any redirect hop is refused by the SSRF guard.
+            TooManyRedirects: more than ``max_redirects`` redirects.
+            TooLarge: the body exceeds the cap (unless ``allow_capped``).
+            Timeout, NetworkError, TLSError, FetchError: transport failures.
+        """
+        started = time.monotonic()
+        shown = redact_url(url)
+        try:
+            async with asyncio.timeout(self.request_timeout_s):
+                return await self._get(url, headers or {}, cap or self.download_cap_bytes, allow_capped, started)
+        except TimeoutError:
+            raise Timeout(
+                f"{shown} did not finish within {self.request_timeout_s:g} s",
+                hint="the site is slow or never finishes sending; try again later or another source",
+            ) from None
+
+    async def _get(
+        self,
+        url: str,
+        headers: Mapping[str, str],
+        cap: int,
+        allow_capped: bool,
+        started: float,
+    ) -> FetchResponse:
+        cookies = httpx2.Cookies()
+        redirects: list[tuple[int, str]] = []
+        current = self.guard.check_url(url).url
+        timeout = {
+            "connect": self.connect_timeout_s,
+            "read": self.request_timeout_s,
+            "write": self.request_timeout_s,
+            "pool": self.request_timeout_s,
+        }
+        while True:
+            hop = len(redirects)
+            shown = "the redirect target" if hop else redact_url(str(current))
+            request = httpx2.Request(
+                "GET",
+                current,
+                headers={
+                    "User-Agent": self.user_agent,
+                    "Accept": DEFAULT_ACCEPT,
+                    "Accept-Encoding": "gzip, deflate, br, zstd",
+                    **headers,
+                },
+                extensions={"timeout": timeout},
+            )
+            cookies.set_cookie_header(request)
+            try:
+                response = await self.transport.handle_async_request(request)
+            except BlockedAddress as exc:
+                if hop:
+                    category = exc.details.get("category", "internal")
+                    raise BlockedAddress(
+                        f"refused: the site redirected to a {category} address (SSRF guard)",
+                        hint=exc.hint,
+                        category=category,
+                    ) from None
+                raise
+            except WebResearchError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - translated once, here
+                raise translate_transport_error(exc, shown) from None
+            response.request = request
+            try:
+                cookies.extract_cookies(response)
+                location = response.headers.get("location")
+                if response.status_code in REDIRECT_STATUSES and location:
+                    await response.aclose()
+                    if hop >= self.max_redirects:
+                        raise TooManyRedirects(
+                            f"{redact_url(url)} redirected more than {self.max_redirects} times",
+                            hint="the site is in a redirect loop or needs a browser; try the final URL or another source",
+                            redirects=[(s, redact_url(u)) for s, u in redirects],
+                        )
+                    try:
+                        nxt = current.join(location)
+                    except (httpx2.InvalidURL, ValueError):
+                        raise FetchError("the site sent an invalid redirect Location") from None
+                    redirects.append((response.status_code, str(nxt)))
+                    current = self.guard.check_url(nxt, redirect=True).url
+                    continue
+                body = await self._read(response, cap, shown)
+            finally:
+                await response.aclose()
+            if body.capped and not allow_capped:
+                raise TooLarge(
+                    f"{shown} is larger than the {cap // 1024} KiB download cap "
+                    "(counted after decompression)",
+                    hint="the page is too large to read here; try a more specific URL or download it with a shell tool",
+                    cap_bytes=cap,
+                )
+            return FetchResponse(
+                requested_url=url,
+                url=str(current),
+                status=response.status_code,
+                headers=response.headers,
+                body=body.data,
+                raw_bytes=body.raw_bytes,
+                capped=body.capped,
+                decoded=body.decoded,
+                redirects=redirects,
+                elapsed_s=time.monotonic() - started,
+            )
+
+    async def _read(self, response: httpx2.Response, cap: int, shown: str) -> CappedBody:
+        async def chunks() -> AsyncIterator[bytes]:
+            stream: Any = response.stream
+            async for part in stream:
+                yield part
+
+        try:
+            return await read_capped(chunks(), response.headers.get("content-encoding"), cap)
+        except WebResearchError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - translated once, here
+            raise translate_transport_error(exc, shown) from None

@@ -1,0 +1,180 @@
+"""The SSRF guard (SPEC §2), usable on its own.
+
+    guard = SSRFGuard(AddressPolicy(), resolver=my_resolver)
+    target = guard.check_url("https://example.org/a")       # string rules, no DNS
+    addresses = await guard.resolve_and_check(target.host)   # DNS + every address checked
+
+:meth:`SSRFGuard.check` does both. The guarded transport (:mod:`.transport`) calls
+:meth:`resolve_and_check` inside ``connect_tcp`` and connects only to an address it returned,
+so no second resolution happens between check and connect (DNS rebinding is impossible).
+
+Refusals raise :class:`~webresearch.errors.BlockedAddress`. Messages name the category
+(``loopback``, ``private``…) but never an address a name resolved to: internal DNS data does
+not reach the model.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+
+import httpx2
+
+from ..errors import BlockedAddress, InvalidArguments, NetworkError
+from ..redact import redact_url
+from .addresses import AddressPolicy, IPAddress
+from .hostnames import classify_host
+from .resolver import Resolver, system_resolver
+
+__all__ = ["ALLOWED_SCHEMES", "SSRFGuard", "Target"]
+
+ALLOWED_SCHEMES = ("http", "https")
+
+_HINT = (
+    "internal and reserved addresses are never fetched; use a public URL "
+    "(an operator can exempt a network with allowed_networks)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A URL that passed the string rules.
+
+    Attributes:
+        url: the parsed URL (as the HTTP client will send it).
+        host: the normalised ASCII host.
+        port: the port (explicit or the scheme's default).
+        address: the IP when the host is an IP literal (already checked), else ``None``.
+    """
+
+    url: httpx2.URL
+    host: str
+    port: int
+    address: IPAddress | None
+
+
+class SSRFGuard:
+    """Checks model-chosen URLs and the addresses their hosts resolve to.
+
+    Args:
+        policy: the address rule and its exceptions.
+        resolver: ``async host -> [ip, ...]``; default the system resolver.
+    """
+
+    def __init__(self, policy: AddressPolicy | None = None, resolver: Resolver | None = None) -> None:
+        self.policy = policy or AddressPolicy()
+        self.resolver: Resolver = resolver or system_resolver
+
+    def parse(self, url: str | httpx2.URL) -> httpx2.URL:
+        """Parse ``url`` the way the HTTP client will.
+
+        Raises:
+            InvalidArguments: not an absolute URL.
+        """
+        if isinstance(url, httpx2.URL):
+            return url
+        try:
+            parsed = httpx2.URL(url)
+        except (httpx2.InvalidURL, TypeError, ValueError) as exc:
+            raise InvalidArguments(f"not a valid URL: {redact_url(str(url))[:200]} ({exc})") from None
+        if not parsed.is_absolute_url:
+            raise InvalidArguments(
+                f"the URL must be absolute (http:// or https://): {redact_url(str(url))[:200]}"
+            )
+        return parsed
+
+    def check_url(self, url: str | httpx2.URL, *, redirect: bool = False) -> Target:
+        """Apply every rule that needs no DNS: scheme, userinfo, host names, IP literals.
+
+        Args:
+            url: the URL to check.
+            redirect: the URL came from a redirect (the message then says so and does not
+                echo the target, which the model did not choose).
+
+        Raises:
+            InvalidArguments: the URL cannot be parsed.
+            BlockedAddress: a rule refuses it.
+        """
+        parsed = self.parse(url)
+        shown = "the redirect target" if redirect else redact_url(str(parsed))
+        if parsed.scheme not in ALLOWED_SCHEMES:
+            raise BlockedAddress(
+                f"{shown} uses scheme {parsed.scheme!r}; only http and https are allowed",
+                hint="use an http:// or https:// URL",
+            )
+        if parsed.userinfo:
+            raise BlockedAddress(
+                f"{'the redirect target' if redirect else 'the URL'} carries user:password@ "
+                "credentials, which are refused",
+                hint="remove the user:password@ part",
+            )
+        verdict = classify_host(parsed.raw_host.decode("ascii"))
+        if verdict.refusal is not None:
+            raise BlockedAddress(f"refused {shown}: {verdict.refusal}", hint=_HINT, category="host_rule")
+        if verdict.address is not None:
+            self._check_address(verdict.address, shown)
+        port = parsed.port or (443 if parsed.scheme == "https" else 80)
+        return Target(url=parsed, host=verdict.host, port=port, address=verdict.address)
+
+    async def resolve_and_check(self, host: str) -> list[IPAddress]:
+        """Resolve ``host`` and check every address; refuse if ANY is blocked.
+
+        IP literals are checked without resolving. The returned addresses are the only ones
+        a connection may use.
+
+        Raises:
+            BlockedAddress: the host is refused by rule or an address is blocked.
+            NetworkError: the name does not resolve.
+        """
+        verdict = classify_host(host)
+        if verdict.refusal is not None:
+            raise BlockedAddress(
+                f"refused host {verdict.host}: {verdict.refusal}", hint=_HINT, category="host_rule"
+            )
+        if verdict.address is not None:
+            self._check_address(verdict.address, verdict.host)
+            return [verdict.address]
+        try:
+            answers = await self.resolver(verdict.host)
+        except OSError:
+            raise NetworkError(
+                f"could not resolve host {verdict.host}",
+                hint="check the spelling of the host name",
+            ) from None
+        addresses: list[IPAddress] = []
+        for answer in answers:
+            try:
+                ip = ipaddress.ip_address(answer.split("%", 1)[0])
+            except ValueError:
+                raise NetworkError(f"the resolver returned an invalid address for {verdict.host}") from None
+            addresses.append(ip)
+        if not addresses:
+            raise NetworkError(f"could not resolve host {verdict.host}: no addresses")
+        for ip in addresses:
+            self._check_address(ip, verdict.host, resolved=True)
+        return addresses
+
+    async def check(self, url: str | httpx2.URL) -> list[IPAddress]:
+        """Every SPEC §2 check for ``url``: string rules, then DNS with every address checked.
+
+        Returns:
+            the checked addresses a connection may use.
+
+        Raises:
+            InvalidArguments, BlockedAddress, NetworkError: see the two steps.
+        """
+        target = self.check_url(url)
+        if target.address is not None:
+            return [target.address]
+        return await self.resolve_and_check(target.host)
+
+    def _check_address(self, ip: IPAddress, shown: str, *, resolved: bool = False) -> None:
+        verdict = self.policy.verdict(ip)
+        if verdict.allowed:
+            return
+        what = f"{shown} resolves to" if resolved else f"{shown} is"
+        raise BlockedAddress(
+            f"refused: {what} a {verdict.category} address (SSRF guard)",
+            hint=_HINT,
+            category=verdict.category,
+        )

@@ -1,0 +1,1 @@
+"""Runtime building blocks: caches, limits, journal, scope (protocols, pure math, in-process)."""

@@ -1,0 +1,1 @@
+"""Composition: tool specs, tool implementations and the Toolkit that gates and journals them."""
