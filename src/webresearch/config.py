@@ -59,7 +59,9 @@ DEFAULT_MAX_REDIRECTS = 5
 #: web_fetch cache lifetime (seconds) and size (entries, LRU). SPEC §1.1.
 DEFAULT_FETCH_CACHE_TTL_S = 600.0
 DEFAULT_FETCH_CACHE_SIZE = 64
-DEFAULT_USER_AGENT = "Mozilla/5.0 (compatible; webresearch/0.1; +https://pypi.org/project/webresearch/)"
+DEFAULT_USER_AGENT = (
+    "Mozilla/5.0 (compatible; webresearch/0.1; +https://pypi.org/project/webresearch/)"
+)
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 

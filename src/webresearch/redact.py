@@ -98,7 +98,7 @@ def redact_url(url: str) -> str:
     """
     m = _USERINFO.match(url)
     if m and ":" in url[len(m.group("scheme")) : m.end()]:
-        url = f"{m.group('scheme')}{m.group('user')}:{REDACTED}@{url[m.end():]}"
+        url = f"{m.group('scheme')}{m.group('user')}:{REDACTED}@{url[m.end() :]}"
     head, hash_sep, fragment = url.partition("#")
     base, q_sep, query = head.partition("?")
     if q_sep:

@@ -89,9 +89,12 @@ def blocked_category(address: IPAddress) -> str | None:
     """
     best: tuple[int, str] | None = None
     for net, category, _source in BLOCKED_NETWORKS:
-        if address.version == net.version and address in net:
-            if best is None or net.prefixlen > best[0]:
-                best = (net.prefixlen, category)
+        if (
+            address.version == net.version
+            and address in net
+            and (best is None or net.prefixlen > best[0])
+        ):
+            best = (net.prefixlen, category)
     if best is not None:
         return best[1]
     if isinstance(address, ipaddress.IPv6Address) and address in _SIX_TO_FOUR:

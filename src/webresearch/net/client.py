@@ -38,7 +38,7 @@ from .download import CappedBody, read_capped
 from .guard import SSRFGuard
 from .transport import GuardedTransport
 
-__all__ = ["FetchResponse", "GuardedClient", "REDIRECT_STATUSES", "translate_transport_error"]
+__all__ = ["REDIRECT_STATUSES", "FetchResponse", "GuardedClient", "translate_transport_error"]
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 
@@ -108,7 +108,9 @@ def translate_transport_error(exc: BaseException, shown_url: str) -> WebResearch
         return NetworkError(f"the connection to {shown_url} failed")
     if isinstance(exc, (httpcore2.UnsupportedProtocol, httpx2.UnsupportedProtocol)):
         return BlockedAddress(f"{shown_url}: unsupported protocol; only http and https are allowed")
-    if isinstance(exc, (httpx2.InvalidURL, httpx2.DecodingError, httpx2.HTTPError, httpx2.StreamError)):
+    if isinstance(
+        exc, (httpx2.InvalidURL, httpx2.DecodingError, httpx2.HTTPError, httpx2.StreamError)
+    ):
         return FetchError(f"fetching {shown_url} failed")
     if isinstance(exc, (httpcore2.ProxyError, httpcore2.PoolTimeout)):
         return NetworkError(f"fetching {shown_url} failed")
@@ -201,7 +203,9 @@ class GuardedClient:
         shown = redact_url(url)
         try:
             async with asyncio.timeout(self.request_timeout_s):
-                return await self._get(url, headers or {}, cap or self.download_cap_bytes, allow_capped, started)
+                return await self._get(
+                    url, headers or {}, cap or self.download_cap_bytes, allow_capped, started
+                )
         except TimeoutError:
             raise Timeout(
                 f"{shown} did not finish within {self.request_timeout_s:g} s",
@@ -253,7 +257,7 @@ class GuardedClient:
                 raise
             except WebResearchError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - translated once, here
+            except Exception as exc:
                 raise translate_transport_error(exc, shown) from None
             response.request = request
             try:
@@ -307,5 +311,5 @@ class GuardedClient:
             return await read_capped(chunks(), response.headers.get("content-encoding"), cap)
         except WebResearchError:
             raise
-        except Exception as exc:  # noqa: BLE001 - translated once, here
+        except Exception as exc:
             raise translate_transport_error(exc, shown) from None

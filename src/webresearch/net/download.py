@@ -105,7 +105,7 @@ class _Brotli:
 class _Zstd:
     def __init__(self) -> None:
         try:
-            from compression.zstd import ZstdDecompressor  # type: ignore[import-not-found]
+            from compression.zstd import ZstdDecompressor  # type: ignore[import-not-found,unused-ignore]
         except ImportError:
             from backports.zstd import ZstdDecompressor
         self._cls = ZstdDecompressor
@@ -249,7 +249,7 @@ async def read_capped(
                     return CappedBody(bytes(out), raw, True, decoded)
         except MemoryError:
             raise
-        except Exception:  # noqa: BLE001 - zlib.error, brotli.error, ZstdError …
+        except Exception:
             if produced:
                 break  # corrupt or truncated later in the stream: keep what was decoded
             # The body claims an encoding it does not have: read it as is.
@@ -270,6 +270,6 @@ async def read_capped(
                     return CappedBody(bytes(out), raw, True, decoded)
         except MemoryError:
             raise
-        except Exception:  # noqa: BLE001 - a truncated stream keeps what was decoded
+        except Exception:
             pass
     return CappedBody(bytes(out), raw, False, decoded)

@@ -16,7 +16,9 @@ not reach the model.
 from __future__ import annotations
 
 import ipaddress
+import re
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 import httpx2
 
@@ -29,6 +31,8 @@ from .resolver import Resolver, system_resolver
 __all__ = ["ALLOWED_SCHEMES", "SSRFGuard", "Target"]
 
 ALLOWED_SCHEMES = ("http", "https")
+
+_HOST_CHARS = re.compile(r"^[a-z0-9_.-]+$")
 
 _HINT = (
     "internal and reserved addresses are never fetched; use a public URL "
@@ -61,7 +65,9 @@ class SSRFGuard:
         resolver: ``async host -> [ip, ...]``; default the system resolver.
     """
 
-    def __init__(self, policy: AddressPolicy | None = None, resolver: Resolver | None = None) -> None:
+    def __init__(
+        self, policy: AddressPolicy | None = None, resolver: Resolver | None = None
+    ) -> None:
         self.policy = policy or AddressPolicy()
         self.resolver: Resolver = resolver or system_resolver
 
@@ -76,7 +82,22 @@ class SSRFGuard:
         try:
             parsed = httpx2.URL(url)
         except (httpx2.InvalidURL, TypeError, ValueError) as exc:
-            raise InvalidArguments(f"not a valid URL: {redact_url(str(url))[:200]} ({exc})") from None
+            # httpx2 rejects some numeric spellings (0177.0.0.1) outright; report those as
+            # what they are, a refused IPv4 spelling, not a typo.
+            try:
+                raw_host = urlsplit(str(url)).hostname or ""
+            except ValueError:
+                raw_host = ""
+            verdict = classify_host(raw_host) if raw_host else None
+            if verdict is not None and verdict.refusal is not None:
+                raise BlockedAddress(
+                    f"refused {redact_url(str(url))[:200]}: {verdict.refusal}",
+                    hint=_HINT,
+                    category="host_rule",
+                ) from None
+            raise InvalidArguments(
+                f"not a valid URL: {redact_url(str(url))[:200]} ({exc})"
+            ) from None
         if not parsed.is_absolute_url:
             raise InvalidArguments(
                 f"the URL must be absolute (http:// or https://): {redact_url(str(url))[:200]}"
@@ -109,8 +130,12 @@ class SSRFGuard:
                 hint="remove the user:password@ part",
             )
         verdict = classify_host(parsed.raw_host.decode("ascii"))
+        if verdict.address is None and not _HOST_CHARS.match(verdict.host):
+            raise InvalidArguments(f"not a valid host name in {shown}")
         if verdict.refusal is not None:
-            raise BlockedAddress(f"refused {shown}: {verdict.refusal}", hint=_HINT, category="host_rule")
+            raise BlockedAddress(
+                f"refused {shown}: {verdict.refusal}", hint=_HINT, category="host_rule"
+            )
         if verdict.address is not None:
             self._check_address(verdict.address, shown)
         port = parsed.port or (443 if parsed.scheme == "https" else 80)
@@ -146,7 +171,9 @@ class SSRFGuard:
             try:
                 ip = ipaddress.ip_address(answer.split("%", 1)[0])
             except ValueError:
-                raise NetworkError(f"the resolver returned an invalid address for {verdict.host}") from None
+                raise NetworkError(
+                    f"the resolver returned an invalid address for {verdict.host}"
+                ) from None
             addresses.append(ip)
         if not addresses:
             raise NetworkError(f"could not resolve host {verdict.host}: no addresses")

@@ -22,12 +22,14 @@ from dataclasses import dataclass
 
 from .addresses import IPAddress
 
-__all__ = ["HostVerdict", "INTERNAL_SUFFIXES", "classify_host", "normalize_host"]
+__all__ = ["INTERNAL_SUFFIXES", "HostVerdict", "classify_host", "normalize_host"]
 
 #: Name suffixes that always point inside a network.
 INTERNAL_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa")
 
-_DOTTED_DECIMAL = re.compile(r"^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$")
+_DOTTED_DECIMAL = re.compile(
+    r"^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$"
+)
 _NUMERIC_LABEL = re.compile(r"^(?:\d+|0[xX][0-9a-fA-F]*)$")
 
 
@@ -82,5 +84,7 @@ def classify_host(host: str) -> HostVerdict:
     if h == "localhost" or h.endswith(INTERNAL_SUFFIXES):
         return HostVerdict(h, refusal="the host name is reserved for internal networks")
     if "." not in h:
-        return HostVerdict(h, refusal="single-label host names are refused (they resolve internally)")
+        return HostVerdict(
+            h, refusal="single-label host names are refused (they resolve internally)"
+        )
     return HostVerdict(h)

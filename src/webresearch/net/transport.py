@@ -39,7 +39,9 @@ class GuardedNetworkBackend(httpcore2.AsyncNetworkBackend):
         connector: opens the TCP stream to an IP (the seam); default ``AutoBackend()``.
     """
 
-    def __init__(self, guard: SSRFGuard, connector: httpcore2.AsyncNetworkBackend | None = None) -> None:
+    def __init__(
+        self, guard: SSRFGuard, connector: httpcore2.AsyncNetworkBackend | None = None
+    ) -> None:
         self.guard = guard
         self.connector = connector or httpcore2.AnyIOBackend()
 

@@ -1,0 +1,1 @@
+"""Storage backends for journal, limits, caches and scopes (SQLite, Redis, PostgreSQL, JSON lines)."""

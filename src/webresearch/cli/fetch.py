@@ -1,0 +1,72 @@
+"""``webresearch fetch URL``: read one page as text."""
+
+from __future__ import annotations
+
+import asyncio
+
+import click
+
+from webresearch import Toolkit
+
+from .options import guard_options, load_settings
+from .render import Progress, emit_result
+
+
+@click.command("fetch")
+@click.argument("url")
+@click.option(
+    "--max-bytes",
+    type=click.IntRange(1, 131072),
+    default=None,
+    help="Output budget in bytes (default 49152, max 131072).",
+)
+@click.option(
+    "--offset",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Bytes of the text to skip (continue a cut page).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the full result (text + provenance metadata) as JSON.",
+)
+@guard_options
+@click.pass_context
+def fetch(
+    ctx: click.Context,
+    url: str,
+    max_bytes: int | None,
+    offset: int,
+    as_json: bool,
+    allow_private: bool,
+    allow_network: tuple[str, ...],
+) -> None:
+    """Fetch URL and print it as text for a model.
+
+    HTML becomes markdown of the main content; JSON, text, XML and CSV pass through;
+    PDF becomes text. Internal addresses are refused unless exempted.
+
+    \b
+    Examples:
+      webresearch fetch https://example.org
+      webresearch fetch https://example.org/long --offset 49152
+      webresearch fetch http://127.0.0.1:8000/ --allow-network 127.0.0.0/8
+      webresearch fetch https://example.org --json
+
+    Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
+    """
+    settings = load_settings(ctx, allow_private=allow_private, allow_network=allow_network)
+    arguments: dict[str, object] = {"url": url, "offset": offset}
+    if max_bytes is not None:
+        arguments["max_bytes"] = max_bytes
+
+    async def run() -> int:
+        async with Toolkit(settings) as toolkit:
+            with Progress(f"fetching {url}"):
+                result = await toolkit.call("web_fetch", arguments)
+        return emit_result("fetch", result, as_json=as_json)
+
+    ctx.exit(asyncio.run(run()))

@@ -1,0 +1,53 @@
+"""Options shared by commands: configuration file and SSRF exceptions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from webresearch import ConfigurationError, Settings
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def guard_options(func: F) -> F:
+    """``--allow-private`` and ``--allow-network CIDR`` (repeatable)."""
+    func = click.option(
+        "--allow-network",
+        "allow_network",
+        multiple=True,
+        metavar="CIDR",
+        help="Exempt this network from the SSRF guard (repeatable), e.g. 127.0.0.0/8.",
+    )(func)
+    func = click.option(
+        "--allow-private",
+        is_flag=True,
+        default=False,
+        help="Allow private and loopback addresses (internal doc servers). Off by default.",
+    )(func)
+    return func
+
+
+def load_settings(
+    ctx: click.Context, *, allow_private: bool = False, allow_network: tuple[str, ...] = ()
+) -> Settings:
+    """Settings from the environment / ``--config``, with the command's exceptions added.
+
+    Raises:
+        click.UsageError: the configuration or a CIDR is invalid (exit code 2).
+    """
+    config_path = ctx.find_root().params.get("config")
+    try:
+        settings = Settings.load(path=config_path)
+        changes: dict[str, Any] = {}
+        if allow_private:
+            changes["allow_private"] = True
+        if allow_network:
+            changes["allowed_networks"] = [str(n) for n in settings.allowed_networks] + list(
+                allow_network
+            )
+        return settings.replace(**changes) if changes else settings
+    except ConfigurationError as exc:
+        raise click.UsageError(exc.message) from None

@@ -1,0 +1,83 @@
+"""Output for people and programs: one-line errors, JSON, exit codes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from webresearch import ConfigurationError, InvalidArguments, Refusal, ToolResult, WebResearchError
+
+__all__ = [
+    "EXIT_OK",
+    "EXIT_REFUSED",
+    "EXIT_TOOL_ERROR",
+    "EXIT_USAGE",
+    "emit_result",
+    "exit_code_for",
+]
+
+EXIT_OK = 0
+#: The tool ran and failed (network, HTTP status, content, timeout …).
+EXIT_TOOL_ERROR = 1
+#: Bad command line, invalid arguments or configuration.
+EXIT_USAGE = 2
+#: A policy refused the call (SSRF guard, domain policy, scope, rate limit, budget, approval).
+EXIT_REFUSED = 3
+
+
+def exit_code_for(error: WebResearchError | None) -> int:
+    """The process exit code for a result's error (0 for success)."""
+    if error is None:
+        return EXIT_OK
+    if isinstance(error, Refusal):
+        return EXIT_REFUSED
+    if isinstance(error, (InvalidArguments, ConfigurationError)):
+        return EXIT_USAGE
+    return EXIT_TOOL_ERROR
+
+
+def error_line(command: str, error: WebResearchError) -> str:
+    """One line for stderr: ``webresearch <command>: error[code]: message (next step: hint)``."""
+    line = f"webresearch {command}: error[{error.code}]: {error.message}"
+    if error.hint:
+        line += f" (next step: {error.hint})"
+    return " ".join(line.split())
+
+
+def emit_result(command: str, result: ToolResult, *, as_json: bool) -> int:
+    """Print a tool result (text or JSON on stdout, errors on stderr); return the exit code."""
+    if as_json:
+        click.echo(
+            json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=_json_default)
+        )
+    elif result.ok:
+        click.echo(result.text)
+    if result.error is not None:
+        click.echo(error_line(command, result.error), err=True)
+    return exit_code_for(result.error)
+
+
+def _json_default(value: Any) -> Any:
+    return str(value)
+
+
+class Progress:
+    """A one-line progress note on stderr, shown only to a person at a terminal."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        self.enabled = sys.stderr.isatty()
+
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            sys.stderr.write(f"{self.message}…")
+            sys.stderr.flush()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()

@@ -1,0 +1,1 @@
+"""Image preparation for vision models (the only place Pillow is used)."""

@@ -1,0 +1,1 @@
+"""The MCP server over a Toolkit (stdio and streamable HTTP)."""

@@ -1,0 +1,1 @@
+"""web_search providers: protocol, registry, normalisation, one module per provider."""

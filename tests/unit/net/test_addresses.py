@@ -1,0 +1,209 @@
+"""SPEC §2 address rules: every blocked range, the embedding forms, and the two exceptions."""
+
+from __future__ import annotations
+
+import ipaddress
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from webresearch.net.addresses import (
+    ALWAYS_BLOCKED_CATEGORIES,
+    BLOCKED_NETWORKS,
+    AddressPolicy,
+    blocked_category,
+    embedded_ipv4,
+)
+
+SPEC_IPV4 = [
+    "0.0.0.0/8",
+    "10.0.0.0/8",
+    "100.64.0.0/10",
+    "127.0.0.0/8",
+    "169.254.0.0/16",
+    "172.16.0.0/12",
+    "192.0.0.0/24",
+    "192.0.2.0/24",
+    "192.168.0.0/16",
+    "198.18.0.0/15",
+    "198.51.100.0/24",
+    "203.0.113.0/24",
+    "224.0.0.0/4",
+    "240.0.0.0/4",
+    "255.255.255.255/32",
+]
+SPEC_IPV6 = [
+    "::/128",
+    "::1/128",
+    "fc00::/7",
+    "fe80::/10",
+    "fec0::/10",
+    "ff00::/8",
+    "2001:db8::/32",
+    "::ffff:0:0/96",
+    "::/96",
+    "64:ff9b::/96",
+    "64:ff9b:1::/48",
+    "2001::/32",
+]
+
+
+def _edges(cidr: str) -> list[str]:
+    net = ipaddress.ip_network(cidr)
+    mid = net.network_address + (net.num_addresses // 2)
+    return [str(net.network_address), str(mid), str(net.broadcast_address)]
+
+
+def test_table_is_exactly_the_spec_list() -> None:
+    assert sorted(str(n) for n, _, _ in BLOCKED_NETWORKS) == sorted(
+        str(ipaddress.ip_network(c)) for c in SPEC_IPV4 + SPEC_IPV6
+    )
+
+
+@pytest.mark.parametrize("cidr", SPEC_IPV4 + SPEC_IPV6)
+def test_every_spec_range_is_blocked_at_its_edges_and_middle(cidr: str) -> None:
+    policy = AddressPolicy()
+    for address in _edges(cidr):
+        verdict = policy.verdict(address)
+        assert not verdict.allowed, address
+        assert verdict.category is not None
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "100.63.255.255",
+        "100.128.0.0",
+        "9.255.255.255",
+        "11.0.0.0",
+        "172.15.255.255",
+        "172.32.0.0",
+        "192.0.1.1",
+        "198.17.255.255",
+        "198.20.0.0",
+        "223.255.255.255",
+        "1.1.1.1",
+        "8.8.8.8",
+        "93.184.216.34",
+        "2606:4700:4700::1111",
+        "2a00:1450:4001::200e",
+    ],
+)
+def test_neighbours_and_public_addresses_are_allowed(address: str) -> None:
+    assert AddressPolicy().verdict(address).allowed
+
+
+def test_python_is_private_misses_shared_space_but_we_do_not() -> None:
+    # The reason for an explicit table (SPEC §2): 100.64/10 is neither private nor global.
+    ip = ipaddress.ip_address("100.64.1.1")
+    assert not ip.is_private
+    assert blocked_category(ip) == "shared"
+
+
+@pytest.mark.parametrize(
+    ("address", "inner"),
+    [
+        ("::ffff:127.0.0.1", "127.0.0.1"),
+        ("::ffff:8.8.8.8", "8.8.8.8"),
+        ("::127.0.0.1", "127.0.0.1"),
+        ("64:ff9b::8.8.8.8", "8.8.8.8"),
+        ("64:ff9b:1::a00:1", "10.0.0.1"),
+        ("2002:0a00:0001::1", "10.0.0.1"),
+        ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "192.0.2.45"),
+    ],
+)
+def test_embedded_ipv4_is_extracted(address: str, inner: str) -> None:
+    assert str(embedded_ipv4(ipaddress.ip_address(address))) == inner
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "::ffff:8.8.8.8",
+        "::ffff:127.0.0.1",
+        "::8.8.8.8",
+        "64:ff9b::8.8.8.8",
+        "64:ff9b:1::808:808",
+        "2001:0:4136:e378:8000:63bf:3fff:fdd2",
+    ],
+)
+def test_embedding_forms_are_blocked_whole_even_with_a_public_inner_address(address: str) -> None:
+    verdict = AddressPolicy().verdict(address)
+    assert not verdict.allowed
+    assert verdict.category == "ipv4_embedded"
+
+
+def test_six_to_four_is_judged_by_its_embedded_address() -> None:
+    policy = AddressPolicy()
+    assert policy.verdict("2002:0808:0808::1").allowed  # 8.8.8.8 inside
+    for private in (
+        "2002:7f00:0001::1",
+        "2002:0a00:0001::",
+        "2002:c0a8:0101::1",
+        "2002:a9fe:a9fe::",
+    ):
+        assert not policy.verdict(private).allowed, private
+
+
+def test_allowed_networks_exempt_exactly_the_listed_networks() -> None:
+    policy = AddressPolicy.from_strings(allowed_networks=["127.0.0.0/8", "10.1.0.0/16"])
+    assert policy.verdict("127.0.0.1").allowed
+    assert policy.verdict("127.0.0.1").exempted_by == "allowed_networks"
+    assert policy.verdict("10.1.2.3").allowed
+    assert not policy.verdict("10.2.0.1").allowed
+    assert not policy.verdict("192.168.1.1").allowed
+    assert not policy.verdict("::1").allowed  # another family is not implied
+    assert not policy.verdict("::ffff:127.0.0.1").allowed
+
+
+def test_allow_private_opens_private_ranges_but_never_metadata_or_unspecified() -> None:
+    policy = AddressPolicy(allow_private=True)
+    for ok in (
+        "127.0.0.1",
+        "10.0.0.1",
+        "192.168.0.10",
+        "172.16.5.4",
+        "100.64.0.1",
+        "::1",
+        "fd00::1",
+        "::ffff:10.0.0.1",
+    ):
+        assert policy.verdict(ok).allowed, ok
+    for never in (
+        "169.254.169.254",
+        "0.0.0.0",
+        "224.0.0.1",
+        "255.255.255.255",
+        "240.0.0.1",
+        "fe80::1",
+        "ff02::1",
+        "::",
+        "::ffff:169.254.169.254",
+        "2002:a9fe:a9fe::1",
+    ):
+        assert not policy.verdict(never).allowed, never
+
+
+def test_allowed_networks_can_open_even_the_always_blocked_categories() -> None:
+    policy = AddressPolicy.from_strings(allowed_networks=["169.254.169.254/32"])
+    assert policy.verdict("169.254.169.254").allowed
+    assert not policy.verdict("169.254.169.253").allowed
+
+
+def test_always_blocked_categories_exist_in_the_table() -> None:
+    categories = {c for _, c, _ in BLOCKED_NETWORKS}
+    assert categories >= ALWAYS_BLOCKED_CATEGORIES
+
+
+@given(st.ip_addresses())
+def test_verdict_agrees_with_the_table_for_any_address(
+    ip: ipaddress.IPv4Address | ipaddress.IPv6Address,
+) -> None:
+    in_table = any(ip.version == n.version and ip in n for n, _, _ in BLOCKED_NETWORKS)
+    six_to_four = isinstance(ip, ipaddress.IPv6Address) and ip.sixtofour is not None
+    verdict = AddressPolicy().verdict(ip)
+    if in_table:
+        assert not verdict.allowed
+    elif not six_to_four:
+        assert verdict.allowed

@@ -1,0 +1,142 @@
+"""The SSRF guard on its own, with an injected resolver (no DNS, no sockets)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.fake_net import ScriptedResolver
+from webresearch.errors import BlockedAddress, InvalidArguments, NetworkError
+from webresearch.net.addresses import AddressPolicy
+from webresearch.net.guard import SSRFGuard
+
+PUBLIC = "93.184.216.34"
+
+
+def guard(answers: dict[str, list[str]] | None = None, **policy: object) -> SSRFGuard:
+    return SSRFGuard(AddressPolicy(**policy), resolver=ScriptedResolver(answers or {}))  # type: ignore[arg-type]
+
+
+async def test_public_name_resolves_and_passes() -> None:
+    g = guard({"example.org": [PUBLIC, "2606:2800:220:1:248:1893:25c8:1946"]})
+    addresses = await g.check("https://example.org/x")
+    assert [str(a) for a in addresses] == [PUBLIC, "2606:2800:220:1:248:1893:25c8:1946"]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        [PUBLIC, "10.0.0.7"],
+        ["127.0.0.1", PUBLIC],
+        [PUBLIC, "::1"],
+        [PUBLIC, "169.254.169.254"],
+        ["::ffff:8.8.8.8"],
+        ["100.64.3.3"],
+        ["fd12::1", PUBLIC],
+    ],
+)
+async def test_any_blocked_address_in_the_answer_refuses_the_host(answer: list[str]) -> None:
+    g = guard({"mixed.example": answer})
+    with pytest.raises(BlockedAddress) as info:
+        await g.check("http://mixed.example/")
+    # The message names the category, never the internal address the name resolved to.
+    for addr in answer:
+        if addr != PUBLIC:
+            assert addr not in info.value.message
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://localhost/",
+        "http://LOCALHOST./",
+        "http://app.localhost:8080/",
+        "http://nas.local/",
+        "http://db.internal/",
+        "http://router.lan/",
+        "http://box.home.arpa/",
+        "http://intranet/",
+        "http://2130706433/",
+        "http://0x7f.0.0.1/",
+        "http://0177.0.0.1/",
+        "http://127.1/",
+        "http://127.0.0.1/",
+        "http://[::1]/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://10.0.0.1:8080/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://0.0.0.0/",
+        "http://[fd00::1]/",
+        "http://127。0。0。1/",
+    ],
+)
+async def test_refused_without_resolving(url: str) -> None:
+    resolver = ScriptedResolver({})
+    g = SSRFGuard(AddressPolicy(), resolver=resolver)
+    with pytest.raises(BlockedAddress):
+        await g.check(url)
+    assert resolver.calls == []
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://example.org/",
+        "file:///etc/passwd",
+        "gopher://example.org/",
+        "javascript:alert(1)",
+        "data:text/html,x",
+    ],
+)
+async def test_only_http_and_https(url: str) -> None:
+    with pytest.raises((BlockedAddress, InvalidArguments)):
+        await guard({"example.org": [PUBLIC]}).check(url)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://user:pass@example.org/",
+        "http://user@example.org/",
+        "https://example.org@evil.example/",
+    ],
+)
+async def test_userinfo_is_refused(url: str) -> None:
+    with pytest.raises(BlockedAddress):
+        await guard({"example.org": [PUBLIC], "evil.example": [PUBLIC]}).check(url)
+
+
+@pytest.mark.parametrize("url", ["not a url", "/relative/path", "http://", "http://exa mple.com/"])
+async def test_unparseable_or_relative_urls_are_invalid_arguments(url: str) -> None:
+    with pytest.raises((InvalidArguments, BlockedAddress)):
+        await guard().check(url)
+
+
+async def test_resolution_failure_is_a_network_error() -> None:
+    with pytest.raises(NetworkError):
+        await guard({}).check("http://nowhere.example/")
+
+
+async def test_exceptions_are_narrow() -> None:
+    g = guard(
+        {"docs.corp.example": ["10.1.2.3"]},
+        allowed_networks=(__import__("ipaddress").ip_network("10.1.0.0/16"),),
+    )
+    assert [str(a) for a in await g.check("http://docs.corp.example/")] == ["10.1.2.3"]
+    with pytest.raises(BlockedAddress):
+        await guard(
+            {"other.corp.example": ["10.2.0.1"]},
+            allowed_networks=(__import__("ipaddress").ip_network("10.1.0.0/16"),),
+        ).check("http://other.corp.example/")
+    # allow_private opens loopback but never the metadata address
+    assert await guard(allow_private=True).check("http://127.0.0.1:9/")
+    with pytest.raises(BlockedAddress):
+        await guard(allow_private=True).check("http://169.254.169.254/")
+    # allow_private does not open the host-name rules
+    with pytest.raises(BlockedAddress):
+        await guard(allow_private=True).check("http://localhost/")
+
+
+async def test_secrets_in_the_url_never_reach_the_message() -> None:
+    with pytest.raises(BlockedAddress) as info:
+        await guard().check("http://10.0.0.1/?token=s3cr3t-value&q=1")
+    assert "s3cr3t-value" not in info.value.message
