@@ -20,7 +20,7 @@ LOOPBACK_ONLY = ("127.0.0.0/8",)
 @pytest.fixture
 def settings() -> Settings:
     """Defaults, with 127.0.0.0/8 exempted from the SSRF guard (and nothing else)."""
-    return Settings.load(environ={}, allowed_networks=list(LOOPBACK_ONLY))
+    return Settings.load(environ={}, allowed_networks=list(LOOPBACK_ONLY), journal_url="memory://")
 
 
 @pytest.fixture

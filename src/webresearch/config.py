@@ -17,6 +17,7 @@ Defaults are the named constants below (units in the names: bytes, seconds).
 from __future__ import annotations
 
 import ipaddress
+import json
 import os
 import tomllib
 from collections.abc import Mapping
@@ -63,6 +64,11 @@ DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (compatible; webresearch/0.1; +https://pypi.org/project/webresearch/)"
 )
 
+#: Sliding-window length (seconds) and default limits per window. SPEC §1.2, §1.4.
+DEFAULT_RATE_WINDOW_S = 60.0
+DEFAULT_SEARCH_RATE_LIMIT = 30
+DEFAULT_BROWSER_RATE_LIMIT = 60
+
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -96,6 +102,42 @@ class Settings(BaseModel):
     render: Literal["auto", "never", "always"] = Field(
         "auto", description="web_fetch browser rendering of app-shell pages (SPEC §1.1)."
     )
+
+    # --- runtime (SPEC §3) ----------------------------------------------------------------
+    journal_url: str | None = Field(
+        None,
+        description=(
+            "Where events go: sqlite:///path, jsonl:///path, memory://, postgresql://… "
+            "Default: sqlite in $XDG_STATE_HOME/webresearch/journal.sqlite3."
+        ),
+    )
+    rate_window_s: float = Field(DEFAULT_RATE_WINDOW_S, gt=0)
+    search_rate_limit: int | None = Field(DEFAULT_SEARCH_RATE_LIMIT, ge=0)
+    browser_rate_limit: int | None = Field(DEFAULT_BROWSER_RATE_LIMIT, ge=0)
+    fetch_rate_limit: int | None = Field(
+        None, ge=0, description="web_fetch calls per window; none by default."
+    )
+    prices: dict[str, float] = Field(
+        default_factory=dict,
+        description='Price per call by provider or tool, e.g. {"brave": 0.005}. Units are yours.',
+    )
+    approval: dict[str, Literal["allow", "supervised", "deny"]] = Field(
+        default_factory=dict, description="Default approval mode per tool (a run may override)."
+    )
+    app_domains: tuple[str, ...] = Field(
+        (),
+        description="Domains on which a bare name in the person's message is a link (user_links scope).",
+    )
+    user_link_views: int = Field(
+        3, ge=0, description="Views per conversation in the user_links scope."
+    )
+
+    @field_validator("app_domains", mode="before")
+    @classmethod
+    def _parse_domains(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        return value
 
     @field_validator("allowed_networks", mode="before")
     @classmethod
@@ -225,10 +267,15 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _env_value(raw: str, annotation: Any) -> Any:
-    """Environment strings: comma-separated lists for tuple fields, the raw string otherwise."""
+    """Environment strings: comma-separated lists for tuple fields, JSON for dict fields."""
     origin = getattr(annotation, "__origin__", None)
     if origin is tuple or (isinstance(annotation, type) and issubclass(annotation, tuple)):
         return [p.strip() for p in raw.split(",") if p.strip()]
+    if origin is dict:
+        try:
+            return json.loads(raw)
+        except json.JSONDecodeError:
+            return raw  # validation then names the key
     return raw
 
 

@@ -11,8 +11,8 @@ Tree::
     WebResearchError                     error
     ├── InvalidArguments                 invalid_arguments
     ├── ConfigurationError               configuration
-    ├── ToolUnavailable                  tool_unavailable
     ├── Refusal                          (policy said no; the CLI exits with 3)
+    │   ├── ToolUnavailable              tool_unavailable  (not registered for this run)
     │   ├── BlockedAddress               blocked_address
     │   ├── BlockedDomain                blocked_domain
     │   ├── ScopeDenied                  scope_denied
@@ -38,6 +38,7 @@ Tree::
     │   ├── SearchTimeout                timeout
     │   └── SearchProtocolError          protocol
     ├── StorageError                     storage           (journal/limit/cache backend)
+    ├── InternalError                    internal          (a bug: details go to the log only)
     └── BrowserError                     browser
         └── StaleRef                     stale_ref
 
@@ -58,6 +59,7 @@ __all__ = [
     "ConfigurationError",
     "FetchError",
     "HTTPStatusError",
+    "InternalError",
     "InvalidArguments",
     "NetworkError",
     "RateLimited",
@@ -81,6 +83,7 @@ __all__ = [
     "ToolUnavailable",
     "UnsupportedContent",
     "WebResearchError",
+    "error_from_dict",
 ]
 
 
@@ -145,16 +148,16 @@ class ConfigurationError(WebResearchError):
     code = "configuration"
 
 
-class ToolUnavailable(WebResearchError):
-    """The tool is not registered for this run (unknown name, gate closed, or denied)."""
-
-    code = "tool_unavailable"
-
-
 class Refusal(WebResearchError):
     """A policy of ours said no. Never looks like a site's own 403."""
 
     code = "refusal"
+
+
+class ToolUnavailable(Refusal):
+    """The tool is not registered for this run (unknown name, gate closed, or denied)."""
+
+    code = "tool_unavailable"
 
 
 class BlockedAddress(Refusal):
@@ -330,6 +333,12 @@ class StorageError(WebResearchError):
     retryable_default = True
 
 
+class InternalError(WebResearchError):
+    """An unexpected failure inside a tool (a bug); the model sees no details."""
+
+    code = "internal"
+
+
 class BrowserError(WebResearchError):
     """The browser backend failed or the action could not be performed."""
 
@@ -340,3 +349,38 @@ class StaleRef(BrowserError):
     """An element ref from an earlier snapshot was used after the page changed."""
 
     code = "stale_ref"
+
+
+def _all_subclasses(cls: type[WebResearchError]) -> list[type[WebResearchError]]:
+    out = []
+    for sub in cls.__subclasses__():
+        out.append(sub)
+        out.extend(_all_subclasses(sub))
+    return out
+
+
+def error_from_dict(data: dict[str, Any]) -> WebResearchError:
+    """Rebuild an error from :meth:`WebResearchError.to_dict` (e.g. a replayed result).
+
+    The class is the first one with the recorded ``code`` (fetch errors win over the search
+    errors that share ``network``/``timeout``); unknown codes give a plain WebResearchError.
+    """
+    code = data.get("code", "error")
+    cls: type[WebResearchError] = WebResearchError
+    for candidate in _all_subclasses(WebResearchError):
+        if candidate.code == code:
+            cls = candidate
+            break
+    extra = {k: v for k, v in data.items() if k not in ("code", "message", "retryable", "hint")}
+    err = cls.__new__(cls)
+    WebResearchError.__init__(
+        err,
+        str(data.get("message", "")),
+        hint=data.get("hint"),
+        retryable=data.get("retryable"),
+        **extra,
+    )
+    for key in ("status", "retry_after"):
+        if key in extra:
+            setattr(err, key, extra[key])
+    return err

@@ -1,0 +1,173 @@
+"""The SQLite journal sink: the embedded default (one file, WAL, schema migrations).
+
+Writes are synchronous and committed before ``append`` returns: a local SQLite commit in WAL
+mode takes tens of microseconds, far less than handing the write to a thread, and an event
+written before the call returns survives a crash of the process. Several processes may share
+one file (WAL + ``busy_timeout``).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from ..errors import StorageError
+from ..runtime.journal import JournalEvent, utc_now_iso
+
+__all__ = ["SCHEMA_VERSION", "SQLiteJournal"]
+
+#: Migrations in order; ``PRAGMA user_version`` records how many ran.
+_MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE events (
+        event_id     TEXT PRIMARY KEY,
+        time         TEXT NOT NULL,
+        kind         TEXT NOT NULL,
+        run_id       TEXT NOT NULL,
+        tool         TEXT,
+        operation_id TEXT,
+        args_hash    TEXT,
+        duration_ms  REAL,
+        outcome      TEXT,
+        error_code   TEXT,
+        cached       INTEGER NOT NULL DEFAULT 0,
+        cost         REAL NOT NULL DEFAULT 0,
+        output       TEXT,
+        details      TEXT NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX events_run ON events (run_id, time);
+    CREATE INDEX events_tool ON events (tool, time);
+    CREATE INDEX events_time ON events (time);
+    CREATE TABLE operations (
+        operation_id TEXT PRIMARY KEY,
+        time         TEXT NOT NULL,
+        result       TEXT NOT NULL
+    );
+    """,
+)
+SCHEMA_VERSION = len(_MIGRATIONS)
+
+_COLUMNS = (
+    "event_id", "time", "kind", "run_id", "tool", "operation_id", "args_hash", "duration_ms",
+    "outcome", "error_code", "cached", "cost", "output", "details",
+)  # fmt: skip
+
+
+class SQLiteJournal:
+    """Journal events in a SQLite file.
+
+    Args:
+        path: the database file (parent directories are created).
+
+    Raises:
+        StorageError: the file cannot be opened or migrated.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path).expanduser()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(
+                self.path, timeout=5.0, isolation_level=None, check_same_thread=False
+            )
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA busy_timeout=5000")
+            self._migrate()
+        except (sqlite3.Error, OSError) as exc:
+            raise StorageError(
+                f"cannot open the journal database {self.path.name}: {exc}"
+            ) from None
+
+    def _migrate(self) -> None:
+        version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StorageError(
+                f"the journal {self.path.name} has schema {version}, newer than this webresearch ({SCHEMA_VERSION})"
+            )
+        for number in range(version, SCHEMA_VERSION):
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                current = int(self._db.execute("PRAGMA user_version").fetchone()[0])
+                if current == number:  # another process may have migrated meanwhile
+                    self._db.executescript("SAVEPOINT m;" + _MIGRATIONS[number] + "RELEASE m;")
+                    self._db.execute(f"PRAGMA user_version={number + 1}")
+                self._db.execute("COMMIT")
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open file."""
+        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+
+    async def append(self, event: JournalEvent) -> None:
+        row = event.to_dict()
+        row["cached"] = int(bool(row["cached"]))
+        row["details"] = json.dumps(row["details"], ensure_ascii=False, default=str)
+        try:
+            self._db.execute(
+                f"INSERT INTO events ({', '.join(_COLUMNS)}) VALUES ({', '.join('?' * len(_COLUMNS))})",
+                [row[c] for c in _COLUMNS],
+            )
+        except sqlite3.Error as exc:
+            raise StorageError(f"journal write failed: {exc}") from None
+
+    async def query(
+        self,
+        *,
+        run_id: str | None = None,
+        tool: str | None = None,
+        kind: str | None = None,
+        since: str | None = None,
+        limit: int | None = None,
+    ) -> list[JournalEvent]:
+        where, params = [], []
+        for column, value in (("run_id", run_id), ("tool", tool), ("kind", kind)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                params.append(value)
+        if since is not None:
+            where.append("time >= ?")
+            params.append(since)
+        sql = f"SELECT {', '.join(_COLUMNS)} FROM events"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY time DESC, rowid DESC"
+        if limit:
+            sql += f" LIMIT {int(limit)}"
+        try:
+            rows = self._db.execute(sql, params).fetchall()[::-1]
+        except sqlite3.Error as exc:
+            raise StorageError(f"journal query failed: {exc}") from None
+        out = []
+        for row in rows:
+            data: dict[str, Any] = dict(zip(_COLUMNS, row, strict=True))
+            data["cached"] = bool(data["cached"])
+            data["details"] = json.loads(data["details"] or "{}")
+            out.append(JournalEvent.from_dict(data))
+        return out
+
+    async def record_result(self, operation_id: str, result: dict[str, Any]) -> None:
+        try:
+            self._db.execute(
+                "INSERT OR REPLACE INTO operations (operation_id, time, result) VALUES (?, ?, ?)",
+                (operation_id, utc_now_iso(), json.dumps(result, ensure_ascii=False, default=str)),
+            )
+        except sqlite3.Error as exc:
+            raise StorageError(f"journal write failed: {exc}") from None
+
+    async def recorded_result(self, operation_id: str) -> dict[str, Any] | None:
+        try:
+            row = self._db.execute(
+                "SELECT result FROM operations WHERE operation_id = ?", (operation_id,)
+            ).fetchone()
+        except sqlite3.Error as exc:
+            raise StorageError(f"journal query failed: {exc}") from None
+        return json.loads(row[0]) if row else None
+
+    async def aclose(self) -> None:
+        self._db.close()

@@ -1,0 +1,197 @@
+"""The journal: every tool call and refusal as events (SPEC §3 "Journal").
+
+Event kinds:
+
+* ``tool.started`` / ``tool.completed`` / ``tool.failed`` — every call; a failed call has
+  ``outcome`` ``error`` or ``refused`` (a policy said no) and the stable ``error_code``;
+* ``approval.auto_granted`` / ``approval.granted`` / ``approval.denied`` — approval decisions;
+* tool-specific events, e.g. ``browser.action``, ``browser.dialog``.
+
+Fields: event id, time (UTC ISO 8601, ms), run id, operation id, tool, arguments hash
+(sha256 of canonical JSON), duration (ms), outcome, error code, cached flag, cost, the output
+truncated to :data:`OUTPUT_LIMIT_BYTES` with secrets redacted (images as metadata only), and
+``details`` (redacted arguments, provenance, refusal kind …).
+
+Sinks implement :class:`Journal`; events are written before the call returns (no buffering
+that a crash could lose). Completed results are also kept per operation id so an idempotent
+replay returns the recorded result without new events.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+__all__ = [
+    "OUTPUT_LIMIT_BYTES",
+    "Journal",
+    "JournalEvent",
+    "MemoryJournal",
+    "arguments_hash",
+    "canonical_json",
+    "truncate_utf8",
+    "utc_now_iso",
+]
+
+#: Output kept per event (bytes of UTF-8). SPEC §3: "a few KiB".
+OUTPUT_LIMIT_BYTES = 4096
+
+
+def canonical_json(value: Any) -> str:
+    """Canonical JSON: sorted keys, no whitespace, UTF-8 characters kept."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def arguments_hash(arguments: Any) -> str:
+    """sha256 hex of the canonical JSON of ``arguments``."""
+    return hashlib.sha256(canonical_json(arguments).encode("utf-8")).hexdigest()
+
+
+def truncate_utf8(text: str, limit: int = OUTPUT_LIMIT_BYTES) -> str:
+    """``text`` cut to at most ``limit`` UTF-8 bytes on a character boundary (``…`` marks a cut)."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    cut = data[: max(0, limit - 3)].decode("utf-8", "ignore")
+    return cut + "…"
+
+
+def utc_now_iso() -> str:
+    """Now as UTC ISO 8601 with milliseconds, e.g. ``2026-11-30T01:02:03.456+00:00``."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True, slots=True)
+class JournalEvent:
+    """One journal event (see the module docstring for kinds and fields).
+
+    Attributes:
+        kind: event kind, e.g. ``tool.completed``.
+        run_id: the agent run.
+        tool: tool name (``None`` for run-level events).
+        operation_id: the call's operation id (the idempotency key).
+        args_hash: sha256 of the canonical JSON arguments.
+        duration_ms: call duration in milliseconds (completed/failed events).
+        outcome: ``ok`` | ``error`` | ``refused`` (completed/failed events).
+        error_code: the stable error code of a failed call.
+        cached: the result came from a cache.
+        cost: price units spent by this call.
+        output: the model-facing text, redacted, at most 4 KiB.
+        details: extra JSON-serialisable context (redacted).
+        event_id: unique id (uuid4 hex).
+        time: UTC ISO 8601 with milliseconds.
+    """
+
+    kind: str
+    run_id: str
+    tool: str | None = None
+    operation_id: str | None = None
+    args_hash: str | None = None
+    duration_ms: float | None = None
+    outcome: str | None = None
+    error_code: str | None = None
+    cached: bool = False
+    cost: float = 0.0
+    output: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+    event_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    time: str = field(default_factory=utc_now_iso)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dict of every field."""
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> JournalEvent:
+        """Inverse of :meth:`to_dict` (unknown keys are ignored)."""
+        names = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+class Journal(Protocol):
+    """Where events go. Every method may raise ``StorageError``."""
+
+    async def append(self, event: JournalEvent) -> None:
+        """Persist one event before returning."""
+        ...
+
+    async def query(
+        self,
+        *,
+        run_id: str | None = None,
+        tool: str | None = None,
+        kind: str | None = None,
+        since: str | None = None,
+        limit: int | None = None,
+    ) -> list[JournalEvent]:
+        """Events matching every given filter, oldest first (``since``: ISO time, inclusive)."""
+        ...
+
+    async def record_result(self, operation_id: str, result: dict[str, Any]) -> None:
+        """Keep a completed call's result (JSON, images as metadata) for idempotent replay."""
+        ...
+
+    async def recorded_result(self, operation_id: str) -> dict[str, Any] | None:
+        """The result recorded for ``operation_id``, or ``None``."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release the sink."""
+        ...
+
+
+def matches(
+    event: JournalEvent,
+    run_id: str | None,
+    tool: str | None,
+    kind: str | None,
+    since: str | None,
+) -> bool:
+    """Whether ``event`` passes the query filters (shared by sinks that filter in Python)."""
+    return (
+        (run_id is None or event.run_id == run_id)
+        and (tool is None or event.tool == tool)
+        and (kind is None or event.kind == kind)
+        and (since is None or event.time >= since)
+    )
+
+
+class MemoryJournal:
+    """In-memory sink for tests and short-lived processes."""
+
+    def __init__(self) -> None:
+        self.events: list[JournalEvent] = []
+        self.results: dict[str, dict[str, Any]] = {}
+
+    async def append(self, event: JournalEvent) -> None:
+        self.events.append(event)
+
+    async def query(
+        self,
+        *,
+        run_id: str | None = None,
+        tool: str | None = None,
+        kind: str | None = None,
+        since: str | None = None,
+        limit: int | None = None,
+    ) -> list[JournalEvent]:
+        out = [e for e in self.events if matches(e, run_id, tool, kind, since)]
+        return out[-limit:] if limit else out
+
+    async def record_result(self, operation_id: str, result: dict[str, Any]) -> None:
+        self.results[operation_id] = result
+
+    async def recorded_result(self, operation_id: str) -> dict[str, Any] | None:
+        return self.results.get(operation_id)
+
+    async def aclose(self) -> None:
+        pass
+
+    def kinds(self) -> Sequence[str]:
+        """Event kinds in order (handy in tests)."""
+        return [e.kind for e in self.events]
