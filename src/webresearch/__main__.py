@@ -1,0 +1,5 @@
+"""``python -m webresearch`` runs the CLI."""
+
+from webresearch.cli.main import main
+
+main()
