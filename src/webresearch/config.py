@@ -23,6 +23,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
@@ -35,10 +36,15 @@ __all__ = [
     "DEFAULT_FETCH_CACHE_TTL_S",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_REDIS_PREFIX",
     "DEFAULT_REQUEST_TIMEOUT_S",
+    "DEFAULT_STATE_URL",
+    "DEFAULT_STORAGE_CONNECT_TIMEOUT_S",
+    "DEFAULT_STORAGE_TIMEOUT_S",
     "DEFAULT_USER_AGENT",
     "ENV_PREFIX",
     "MAX_MAX_BYTES",
+    "STATE_URL_SCHEMES",
     "IPNetwork",
     "Settings",
 ]
@@ -68,6 +74,17 @@ DEFAULT_USER_AGENT = (
 DEFAULT_RATE_WINDOW_S = 60.0
 DEFAULT_SEARCH_RATE_LIMIT = 30
 DEFAULT_BROWSER_RATE_LIMIT = 60
+
+#: Shared state (limits, caches, scopes): in-process unless configured. SPEC §3.
+DEFAULT_STATE_URL = "memory://"
+#: URL schemes ``state_url`` accepts (``webresearch.backends.open_state`` routes them).
+STATE_URL_SCHEMES = ("memory", "sqlite", "redis", "rediss")
+#: Prefix of every Redis key we write.
+DEFAULT_REDIS_PREFIX = "webresearch:"
+#: Connect and per-operation timeouts (seconds) for Redis and PostgreSQL: a storage outage
+#: is a fast, clear ``storage`` error, never a hang (issue 7: "≤ 2 s by default").
+DEFAULT_STORAGE_CONNECT_TIMEOUT_S = 2.0
+DEFAULT_STORAGE_TIMEOUT_S = 2.0
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -104,11 +121,12 @@ class Settings(BaseModel):
     )
 
     # --- runtime (SPEC §3) ----------------------------------------------------------------
-    journal_url: str | None = Field(
+    journal_url: SecretStr | None = Field(
         None,
         description=(
             "Where events go: sqlite:///path, jsonl:///path, memory://, postgresql://… "
-            "Default: sqlite in $XDG_STATE_HOME/webresearch/journal.sqlite3."
+            "Default: sqlite in $XDG_STATE_HOME/webresearch/journal.sqlite3. A secret: a "
+            "PostgreSQL URL may hold a password."
         ),
     )
     rate_window_s: float = Field(DEFAULT_RATE_WINDOW_S, gt=0)
@@ -131,6 +149,41 @@ class Settings(BaseModel):
     user_link_views: int = Field(
         3, ge=0, description="Views per conversation in the user_links scope."
     )
+
+    # --- fleet: shared state and storage services (SPEC §3, DESIGN "Scaling out") ---------
+    state_url: SecretStr = Field(
+        SecretStr(DEFAULT_STATE_URL),
+        description=(
+            "Where limits, caches and fetch scopes live: memory:// (this process), "
+            "sqlite:///path (several processes on one host), redis://… or rediss://… (a fleet). "
+            "A secret: a Redis URL may hold a password."
+        ),
+    )
+    redis_prefix: str = Field(
+        DEFAULT_REDIS_PREFIX,
+        min_length=1,
+        max_length=100,
+        description="Prefix of every Redis key webresearch writes (several deployments may share one Redis).",
+    )
+    storage_connect_timeout_s: float = Field(
+        DEFAULT_STORAGE_CONNECT_TIMEOUT_S,
+        gt=0,
+        description="Seconds to connect to Redis or PostgreSQL before a storage error.",
+    )
+    storage_timeout_s: float = Field(
+        DEFAULT_STORAGE_TIMEOUT_S,
+        gt=0,
+        description="Seconds one Redis or PostgreSQL operation may take before a storage error.",
+    )
+
+    @field_validator("state_url")
+    @classmethod
+    def _check_state_url(cls, value: SecretStr) -> SecretStr:
+        # The message never repeats the value: it may hold a password.
+        scheme = value.get_secret_value().partition("://")[0].lower()
+        if scheme not in STATE_URL_SCHEMES:
+            raise ValueError("must start with " + ", ".join(f"{s}://" for s in STATE_URL_SCHEMES))
+        return value
 
     @field_validator("app_domains", mode="before")
     @classmethod
@@ -225,9 +278,7 @@ class Settings(BaseModel):
         for name in type(self).model_fields:
             value = getattr(self, name)
             if isinstance(value, SecretStr):
-                secret = value.get_secret_value()
-                if secret:
-                    out.append(secret)
+                out.extend(_secret_parts(value.get_secret_value()))
         return out
 
     def public_dict(self) -> dict[str, Any]:
@@ -242,6 +293,35 @@ class Settings(BaseModel):
             else:
                 out[name] = value
         return out
+
+
+def _secret_parts(secret: str) -> list[str]:
+    """What the redactor must hide of one secret value.
+
+    A plain secret (an API key) is hidden whole. A service URL (``redis://:pw@host/0``) is
+    hidden whole only when it carries credentials, and its password is also hidden on its
+    own (raw and percent-decoded), because URL redaction rewrites the URL before the whole
+    value could match; a URL without credentials (``memory://``, ``sqlite:///x``) is not a
+    secret worth mangling ordinary text for.
+    """
+    if not secret:
+        return []
+    if "://" not in secret:
+        return [secret]
+    try:
+        parts = urlsplit(secret)
+        password = parts.password
+    except ValueError:
+        return [secret]
+    if password is None and parts.username is None and "password=" not in parts.query:
+        return []
+    out = [secret]
+    if password:
+        out += [password, unquote(password)]
+    for name, value in parse_qsl(parts.query):
+        if name.lower() == "password" and value:
+            out.append(value)
+    return out
 
 
 def _read_toml(path: Path) -> dict[str, Any]:

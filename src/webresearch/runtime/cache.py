@@ -4,8 +4,9 @@ Values are JSON-serialisable (dicts, lists, strings, numbers) so shared backends
 Redis) can store them with the same semantics; the in-process cache keeps the objects
 themselves, so callers must treat cached values as read-only.
 
-Semantics (every backend): an entry lives ``ttl_s`` seconds from when it was set; when the
-cache holds ``maxsize`` entries, setting a new key evicts the least recently used one.
+Semantics (every backend): an entry lives ``ttl_s`` seconds from when it was set (a hit does
+not extend it); a hit makes the entry the most recently used; when a set leaves more than
+``maxsize`` entries, expired entries go first, then the least recently used live ones.
 """
 
 from __future__ import annotations
@@ -67,5 +68,8 @@ class MemoryCache:
         now = self._clock()
         self._data[key] = (now + self.ttl_s, value)
         self._data.move_to_end(key)
+        if len(self._data) > self.maxsize:
+            for stale in [k for k, (exp, _) in self._data.items() if now >= exp]:
+                del self._data[stale]
         while len(self._data) > self.maxsize:
             self._data.popitem(last=False)

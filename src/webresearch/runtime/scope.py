@@ -23,6 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 __all__ = [
     "SEARCH_RESULTS_TTL_S",
     "USER_LINK_VIEWS",
+    "VIEWS_TTL_S",
     "MemoryScopeStore",
     "ScopeStore",
     "scope_key",
@@ -33,6 +34,9 @@ __all__ = [
 SEARCH_RESULTS_TTL_S = 6 * 3600.0
 #: Views per conversation in the ``user_links`` scope (seed notes: PERSON_LINKS_PER_CHAT = 3).
 USER_LINK_VIEWS = 3
+#: A conversation's view count is forgotten this long after its last counted view (seconds),
+#: so shared stores hold nothing forever (issue 7). A week outlives any working session.
+VIEWS_TTL_S = 7 * 24 * 3600.0
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -126,7 +130,10 @@ class ScopeStore(Protocol):
         ...
 
     async def add_view(self, conversation: str, limit: int) -> bool:
-        """Count one view if fewer than ``limit`` were counted; False when the limit is reached."""
+        """Count one view if fewer than ``limit`` were counted; False when the limit is reached.
+
+        The count is forgotten :data:`VIEWS_TTL_S` after the last counted view.
+        """
         ...
 
 
@@ -140,7 +147,7 @@ class MemoryScopeStore:
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
         self._results: dict[str, tuple[float, set[str]]] = {}
-        self._views: dict[str, int] = {}
+        self._views: dict[str, tuple[float, int]] = {}
 
     async def set_search_results(self, run_id: str, urls: list[str]) -> None:
         keys = {k for k in (scope_key(u) for u in urls) if k}
@@ -157,8 +164,11 @@ class MemoryScopeStore:
         return keys
 
     async def add_view(self, conversation: str, limit: int) -> bool:
-        used = self._views.get(conversation, 0)
+        now = self._clock()
+        expires, used = self._views.get(conversation, (now, 0))
+        if now >= expires:
+            used = 0
         if used >= limit:
             return False
-        self._views[conversation] = used + 1
+        self._views[conversation] = (now + VIEWS_TTL_S, used + 1)
         return True

@@ -14,6 +14,11 @@ cached flag, cost and the redacted output (≤ 4 KiB, images as metadata).
 Nothing raises out of :meth:`Toolkit.call`: every failure becomes a failed
 :class:`~webresearch.types.ToolResult` whose text is the error's short, redacted,
 model-facing message.
+
+The journal fails closed: when ``tool.started`` (or the replay lookup) cannot be written,
+the tool does not run and the call fails with ``storage``. When only the closing event
+cannot be written, the tool has already acted, so its result is returned (a retry could
+repeat a side effect) with ``meta["journal_error"]``, and the failure is logged.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from ..errors import (
     RateLimited,
     Refusal,
     ScopeDenied,
+    StorageError,
     ToolUnavailable,
     WebResearchError,
     error_from_dict,
@@ -331,24 +337,29 @@ class Toolkit:
         """
         run = run or RunContext()
         arguments = {} if arguments is None else arguments
-        if operation_id is not None:
-            replay = await self._replay(operation_id)
-            if replay is not None:
-                return replay
         op = operation_id or uuid.uuid4().hex
         ctx = _Call(self, run, name, op)
         args_hash = arguments_hash(arguments)
         shown_args = _redact_obj(arguments, self)
-        await self._emit(
-            JournalEvent(
-                kind="tool.started",
-                run_id=run.run_id,
-                tool=name,
-                operation_id=op,
-                args_hash=args_hash,
-                details={"arguments": shown_args},
+        try:
+            if operation_id is not None:
+                replay = await self._replay(operation_id)
+                if replay is not None:
+                    return replay
+            await self._emit(
+                JournalEvent(
+                    kind="tool.started",
+                    run_id=run.run_id,
+                    tool=name,
+                    operation_id=op,
+                    args_hash=args_hash,
+                    details={"arguments": shown_args},
+                )
             )
-        )
+        except StorageError as exc:
+            # Fail closed: nothing runs that the journal could not record.
+            failed = self._failure(exc, ctx)
+            return ToolResult(failed.text, meta={**failed.meta, "operation_id": op}, error=exc)
         started = time.perf_counter()
         try:
             result = await self._execute(name, arguments, run, ctx, shown_args)
@@ -379,23 +390,28 @@ class Toolkit:
             details["refusal"] = error.details.get("refusal") or _REFUSAL_KIND.get(
                 error.code, "policy"
             )
-        await self._emit(
-            JournalEvent(
-                kind="tool.completed" if error is None else "tool.failed",
-                run_id=run.run_id,
-                tool=name,
-                operation_id=op,
-                args_hash=args_hash,
-                duration_ms=round(duration_ms, 3),
-                outcome=outcome,
-                error_code=error.code if error else None,
-                cached=bool(result.meta.get("cached")),
-                cost=ctx.cost,
-                output=truncate_utf8(result.text),
-                details=details,
-            )
+        closing = JournalEvent(
+            kind="tool.completed" if error is None else "tool.failed",
+            run_id=run.run_id,
+            tool=name,
+            operation_id=op,
+            args_hash=args_hash,
+            duration_ms=round(duration_ms, 3),
+            outcome=outcome,
+            error_code=error.code if error else None,
+            cached=bool(result.meta.get("cached")),
+            cost=ctx.cost,
+            output=truncate_utf8(result.text),
+            details=details,
         )
-        await self._remember(op, result)
+        try:
+            await self._emit(closing)
+            await self._remember(op, result)
+        except StorageError as exc:
+            log.error("webresearch: %s ran but its journal record failed: %s", name, exc.message)
+            result = ToolResult(
+                result.text, result.images, {**result.meta, "journal_error": exc.code}, error
+            )
         return result
 
     async def _execute(

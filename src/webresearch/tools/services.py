@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import httpcore2
+from pydantic import SecretStr
 
+from ..backends.state import FailOpenCache, MemoryState, StateBackend, file_path, open_state
 from ..config import Settings
 from ..errors import ConfigurationError
 from ..net.addresses import AddressPolicy
@@ -25,10 +27,10 @@ from ..net.client import GuardedClient
 from ..net.guard import SSRFGuard
 from ..net.resolver import Resolver
 from ..redact import Redactor
-from ..runtime.cache import Cache, MemoryCache
+from ..runtime.cache import Cache
 from ..runtime.journal import Journal, MemoryJournal
-from ..runtime.limits import Limiter, MemoryLimiter
-from ..runtime.scope import MemoryScopeStore, ScopeStore
+from ..runtime.limits import Limiter
+from ..runtime.scope import ScopeStore
 
 __all__ = ["Services", "default_journal_path", "open_journal"]
 
@@ -40,13 +42,26 @@ def default_journal_path(environ: dict[str, str] | None = None) -> Path:
     return Path(base) / "webresearch" / "journal.sqlite3"
 
 
-def open_journal(url: str | None) -> Journal:
+def open_journal(
+    url: str | SecretStr | None,
+    *,
+    connect_timeout_s: float = 2.0,
+    timeout_s: float = 2.0,
+) -> Journal:
     """Open the journal sink named by ``url`` (see ``Settings.journal_url``).
+
+    Args:
+        url: ``sqlite:///path``, ``jsonl:///path``, ``memory://``, ``postgresql://…``, or
+            ``None`` for the default SQLite file (a secret: never logged or shown).
+        connect_timeout_s: seconds to connect to PostgreSQL.
+        timeout_s: seconds one PostgreSQL statement may take.
 
     Raises:
         ConfigurationError: unknown scheme.
         StorageError: the sink cannot be opened.
     """
+    if isinstance(url, SecretStr):
+        url = url.get_secret_value()
     if url is None or url == "":
         from ..backends.sqlite_journal import SQLiteJournal
 
@@ -58,22 +73,20 @@ def open_journal(url: str | None) -> Journal:
     if scheme == "sqlite":
         from ..backends.sqlite_journal import SQLiteJournal
 
-        return SQLiteJournal(rest[1:] if rest.startswith("/") and rest[1:2] in ("/", "~") else rest)
+        return SQLiteJournal(file_path(rest))
     if scheme == "jsonl":
         from ..backends.jsonl_journal import JSONLinesJournal
 
-        return JSONLinesJournal(
-            rest[1:] if rest.startswith("/") and rest[1:2] in ("/", "~") else rest
-        )
+        return JSONLinesJournal(file_path(rest))
     if scheme in ("postgres", "postgresql"):
         try:
-            from ..backends.postgres_journal import PostgresJournal  # type: ignore[import-not-found,unused-ignore]
+            from ..backends.postgres_journal import PostgresJournal
         except ImportError:
             raise ConfigurationError(
                 "journal_url is postgresql://… but PostgreSQL support is not installed "
                 "(pip install 'webresearch[postgres]')"
             ) from None
-        return PostgresJournal(url)  # type: ignore[no-any-return,unused-ignore]
+        return PostgresJournal(url, connect_timeout_s=connect_timeout_s, timeout_s=timeout_s)
     raise ConfigurationError(
         "journal_url must start with sqlite://, jsonl://, memory:// or postgresql://"
     )
@@ -88,9 +101,11 @@ class Services:
         connector: TCP seam of the guarded transport.
         ssl_context: TLS settings for model-chosen URLs.
         journal: a journal sink (default from ``settings.journal_url``).
-        limiter: a limiter backend (default in-process).
-        scopes: a scope store (default in-process).
-        clock: monotonic seconds (limits, caches, scopes).
+        state: the shared-state backend (default from ``settings.state_url``).
+        limiter: a limiter (default: the state backend's).
+        scopes: a scope store (default: the state backend's).
+        clock: monotonic seconds (in-process limits, caches, scopes; shared backends use
+            a clock every process agrees on).
         now: wall-clock time (provenance timestamps).
     """
 
@@ -102,6 +117,7 @@ class Services:
         connector: httpcore2.AsyncNetworkBackend | None = None,
         ssl_context: ssl.SSLContext | None = None,
         journal: Journal | None = None,
+        state: StateBackend | None = None,
         limiter: Limiter | None = None,
         scopes: ScopeStore | None = None,
         clock: Callable[[], float] = time.monotonic,
@@ -125,18 +141,42 @@ class Services:
             download_cap_bytes=settings.download_cap_bytes,
             ssl_context=ssl_context,
         )
-        self.journal: Journal = (
-            journal if journal is not None else open_journal(settings.journal_url)
+        self.state: StateBackend = (
+            state
+            if state is not None
+            else open_state(
+                settings.state_url,
+                prefix=settings.redis_prefix,
+                connect_timeout_s=settings.storage_connect_timeout_s,
+                timeout_s=settings.storage_timeout_s,
+                clock=clock,
+            )
         )
-        self.limiter: Limiter = limiter if limiter is not None else MemoryLimiter(clock)
-        self.scopes: ScopeStore = scopes if scopes is not None else MemoryScopeStore(clock)
+        self.journal: Journal = (
+            journal
+            if journal is not None
+            else open_journal(
+                settings.journal_url,
+                connect_timeout_s=settings.storage_connect_timeout_s,
+                timeout_s=settings.storage_timeout_s,
+            )
+        )
+        self.limiter: Limiter = limiter if limiter is not None else self.state.limiter
+        self.scopes: ScopeStore = scopes if scopes is not None else self.state.scopes
         self._caches: dict[str, Cache] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
 
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> Cache:
-        """The named cache (created on first use; one per name per process)."""
+        """The named cache (created on first use; one per name per process).
+
+        With a shared state backend every process using the same name shares the entries;
+        its storage errors are cache misses (:class:`~webresearch.backends.state.FailOpenCache`).
+        """
         if name not in self._caches:
-            self._caches[name] = MemoryCache(maxsize, ttl_s, clock=self.clock)
+            cache = self.state.cache(name, maxsize=maxsize, ttl_s=ttl_s)
+            self._caches[name] = (
+                cache if isinstance(self.state, MemoryState) else FailOpenCache(cache, name)
+            )
         return self._caches[name]
 
     def on_close(self, closer: Callable[[], Awaitable[None]]) -> None:
@@ -150,11 +190,13 @@ class Services:
                 await closer()
         await self.client.aclose()
         await self.journal.aclose()
+        await self.state.aclose()
 
     def describe(self) -> dict[str, Any]:
         """Which backends are in use (no secrets)."""
         return {
             "journal": type(self.journal).__name__,
+            "state": self.state.name,
             "limiter": type(self.limiter).__name__,
             "scopes": type(self.scopes).__name__,
         }

@@ -1,0 +1,199 @@
+"""One URL → the shared-state backend: limiter, named caches and fetch-scope store.
+
+``Settings.state_url`` chooses where limits, caches and scopes live (SPEC §3 "Limits and
+caches"; the semantics are identical everywhere, a parametrised test suite proves it):
+
+==================  ===========================================  ======================
+URL                 backend                                      shared by
+==================  ===========================================  ======================
+``memory://``       in-process (default)                         one process
+``sqlite:///path``  :class:`~.sqlite_state.SQLiteState`          processes on one host
+``redis://…``       :class:`~.redis_state.RedisState`            a fleet of machines
+``rediss://…``      the same over TLS
+==================  ===========================================  ======================
+
+Failure policy when a shared backend is down (docs/architecture.md, "Shared state"):
+
+* **limits fail closed** — the call fails with ``storage``; never silently unlimited;
+* **scopes fail closed** — a scope that cannot be read or recorded denies with ``storage``;
+* **caches fail open** — a cache error is a miss (the value is fetched again, still rate
+  limited, so nothing is amplified), logged once per outage.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from pydantic import SecretStr
+
+from ..config import DEFAULT_REDIS_PREFIX, STATE_URL_SCHEMES
+from ..errors import ConfigurationError, StorageError
+from ..runtime.cache import Cache, MemoryCache
+from ..runtime.limits import Limiter, MemoryLimiter
+from ..runtime.scope import MemoryScopeStore, ScopeStore
+
+__all__ = ["FailOpenCache", "MemoryState", "StateBackend", "file_path", "open_state"]
+
+log = logging.getLogger("webresearch")
+
+
+class StateBackend(Protocol):
+    """Where one process keeps (or shares) limits, caches and scopes."""
+
+    @property
+    def name(self) -> str:
+        """Human name for errors and logs, e.g. "the Redis state backend" (never the URL)."""
+        ...
+
+    @property
+    def limiter(self) -> Limiter:
+        """The limiter (atomic across every process sharing the backend)."""
+        ...
+
+    @property
+    def scopes(self) -> ScopeStore:
+        """The fetch-scope store."""
+        ...
+
+    def cache(self, name: str, *, maxsize: int, ttl_s: float) -> Cache:
+        """The named cache (shared by every process using the same backend and name)."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections and files."""
+        ...
+
+
+class MemoryState:
+    """In-process state (the embedded default).
+
+    Args:
+        clock: monotonic seconds (tests inject a fake).
+    """
+
+    name = "the in-process state"
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self.limiter = MemoryLimiter(clock)
+        self.scopes = MemoryScopeStore(clock)
+
+    def cache(self, name: str, *, maxsize: int, ttl_s: float) -> MemoryCache:
+        """A new in-process cache (the caller keeps one per name)."""
+        return MemoryCache(maxsize, ttl_s, clock=self._clock)
+
+    async def aclose(self) -> None:
+        """Nothing to release."""
+
+
+class FailOpenCache:
+    """A cache whose storage errors are misses: a cache outage never fails a call.
+
+    ``get`` answers ``None`` and ``set`` does nothing while the inner cache raises
+    :class:`~webresearch.errors.StorageError`; one warning is logged when the outage starts
+    and one line when it ends (the error text names the backend, never its URL).
+
+    Args:
+        inner: the shared cache.
+        name: the cache's name, for the log.
+    """
+
+    def __init__(self, inner: Cache, name: str) -> None:
+        self.inner = inner
+        self.name = name
+        self.failing = False
+
+    def _failed(self, exc: StorageError) -> None:
+        if not self.failing:
+            self.failing = True
+            log.warning("webresearch: cache %s treated as a miss: %s", self.name, exc.message)
+
+    def _ok(self) -> None:
+        if self.failing:
+            self.failing = False
+            log.warning("webresearch: cache %s is back", self.name)
+
+    async def get(self, key: str) -> Any | None:
+        """The inner cache's value, or ``None`` when it is absent or the backend failed."""
+        try:
+            value = await self.inner.get(key)
+        except StorageError as exc:
+            self._failed(exc)
+            return None
+        self._ok()
+        return value
+
+    async def set(self, key: str, value: Any) -> None:
+        """Store in the inner cache; a backend failure is logged and ignored."""
+        try:
+            await self.inner.set(key, value)
+        except StorageError as exc:
+            self._failed(exc)
+            return
+        self._ok()
+
+
+def file_path(rest: str) -> str:
+    """The file path of a ``sqlite://`` / ``jsonl://`` URL after ``scheme://``.
+
+    ``sqlite:///abs/x`` → ``/abs/x``; ``sqlite:////abs/x`` → ``/abs/x``; ``sqlite:///~/x``
+    → ``~/x``; ``sqlite://rel/x`` → ``rel/x`` (relative to the working directory).
+    """
+    return rest[1:] if rest.startswith("/") and rest[1:2] in ("/", "~") else rest
+
+
+def open_state(
+    url: str | SecretStr = "memory://",
+    *,
+    prefix: str = DEFAULT_REDIS_PREFIX,
+    connect_timeout_s: float = 2.0,
+    timeout_s: float = 2.0,
+    clock: Callable[[], float] = time.monotonic,
+) -> StateBackend:
+    """Open the state backend named by ``url`` (``Settings.state_url``).
+
+    Nothing is dialled here: Redis connects on first use, so a server that is down at start
+    is a ``storage`` error on the first call that needs it, and calls resume when it is back.
+
+    Args:
+        url: ``memory://``, ``sqlite:///path``, ``redis://…`` or ``rediss://…`` (a secret:
+            never logged or shown).
+        prefix: prefix of every Redis key.
+        connect_timeout_s: seconds to connect to Redis.
+        timeout_s: seconds for one Redis reply, or the longest wait for SQLite's write lock.
+        clock: monotonic seconds for the in-process backend. Shared backends use a clock
+            every process agrees on instead: the wall clock (SQLite), the server's (Redis).
+
+    Raises:
+        ConfigurationError: unknown scheme, unparseable URL, or the Redis extra not installed.
+        StorageError: the SQLite file cannot be opened.
+    """
+    raw = url.get_secret_value() if isinstance(url, SecretStr) else url
+    scheme, sep, rest = raw.partition("://")
+    scheme = scheme.lower()
+    if not sep or scheme not in STATE_URL_SCHEMES:
+        raise ConfigurationError(
+            "state_url must start with " + ", ".join(f"{s}://" for s in STATE_URL_SCHEMES)
+        )
+    if scheme == "memory":
+        return MemoryState(clock)
+    if scheme == "sqlite":
+        from .sqlite_state import SQLiteState
+
+        path = file_path(rest)
+        if not path:
+            raise ConfigurationError(
+                "state_url sqlite:// needs a file path, e.g. sqlite:///var/lib/webresearch/state.sqlite3"
+            )
+        return SQLiteState(path, timeout_s=timeout_s)
+    try:
+        from .redis_state import RedisState
+    except ImportError:
+        raise ConfigurationError(
+            "state_url is redis://… but Redis support is not installed "
+            "(pip install 'webresearch[redis]')"
+        ) from None
+    return RedisState(raw, prefix=prefix, connect_timeout_s=connect_timeout_s, timeout_s=timeout_s)
