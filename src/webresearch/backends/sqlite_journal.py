@@ -92,7 +92,10 @@ class SQLiteJournal:
             try:
                 current = int(self._db.execute("PRAGMA user_version").fetchone()[0])
                 if current == number:  # another process may have migrated meanwhile
-                    self._db.executescript("SAVEPOINT m;" + _MIGRATIONS[number] + "RELEASE m;")
+                    # One statement at a time: executescript() would commit our transaction.
+                    for statement in _MIGRATIONS[number].split(";"):
+                        if statement.strip():
+                            self._db.execute(statement)
                     self._db.execute(f"PRAGMA user_version={number + 1}")
                 self._db.execute("COMMIT")
             except BaseException:
