@@ -406,7 +406,8 @@ class Toolkit:
         )
         try:
             await self._emit(closing)
-            await self._remember(op, result)
+            if operation_id is not None:  # only explicit idempotency keys are recorded
+                await self._remember(op, result)
         except StorageError as exc:
             log.error("webresearch: %s ran but its journal record failed: %s", name, exc.message)
             result = ToolResult(
