@@ -20,11 +20,12 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PostgresServer", "RedisServer", "free_port", "postgres_bin_dir"]
+__all__ = ["PostgresServer", "RedisServer", "SilentServer", "free_port", "postgres_bin_dir"]
 
 #: Longest wait for a server to accept connections (seconds); a cold start takes < 1 s.
 START_TIMEOUT_S = 30.0
@@ -274,3 +275,39 @@ class PostgresServer:
         """Stop and remove the cluster."""
         self.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class SilentServer:
+    """A TCP listener on 127.0.0.1 that accepts connections and never answers (a hung service).
+
+    ``with SilentServer() as port: …``; every accepted socket is held open until exit.
+    """
+
+    def __init__(self) -> None:
+        self._sock = socket.socket()
+        self._sock.bind(("127.0.0.1", 0))
+        self._sock.listen(64)
+        self._sock.settimeout(0.05)
+        self.port = int(self._sock.getsockname()[1])
+        self._held: list[socket.socket] = []
+        self._stop = False
+        self._thread = threading.Thread(target=self._accept, daemon=True)
+
+    def _accept(self) -> None:
+        while not self._stop:
+            try:
+                conn, _ = self._sock.accept()
+            except OSError:
+                continue
+            self._held.append(conn)
+
+    def __enter__(self) -> int:
+        self._thread.start()
+        return self.port
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop = True
+        self._thread.join(timeout=5)
+        for conn in self._held:
+            conn.close()
+        self._sock.close()
