@@ -10,6 +10,7 @@ password.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Iterator
@@ -121,7 +122,15 @@ async def test_redis_stopped_mid_run_fails_fast_then_resumes(
     journal = MemoryJournal()
     toolkit = _toolkit(journal, state_url=redis_alone.url, search_rate_limit=1000)
     try:
-        assert (await toolkit.call("web_search", {"query": "a"})).ok
+        # Concurrent calls open several pooled connections, all stale after a restart.
+        warm = await asyncio.gather(
+            *(toolkit.call("web_search", {"query": "w"}) for _ in range(40))
+        )
+        assert all(r.ok for r in warm)
+        redis_alone.stop()
+        redis_alone.start()
+        result, _ = await _timed(toolkit)
+        assert result.ok, result.text  # a restart between two calls is invisible
         redis_alone.stop()
         for _ in range(5):
             result, took = await _timed(toolkit)
@@ -271,6 +280,11 @@ async def test_postgres_stopped_mid_run_fails_fast_then_resumes(
         toolkit = _toolkit(builders=[probe], journal_url=url)
         run = RunContext(run_id="pg-outage")
         try:
+            # Concurrent calls open several pooled connections, all stale after the restart.
+            warm = await asyncio.gather(
+                *(toolkit.call("web_search", {"query": "warm"}) for _ in range(8))
+            )
+            assert all(r.ok for r in warm)
             assert (await toolkit.call("web_search", {"query": "before"}, run=run)).ok
             postgres_server.stop()
             try:
@@ -281,12 +295,21 @@ async def test_postgres_stopped_mid_run_fails_fast_then_resumes(
             finally:
                 postgres_server.start()  # same port, same data
             after, _ = await _timed(toolkit, run=run, arguments={"query": "after"})
-            assert after.ok, after.text
+            assert after.ok, after.text  # the very first call after the restart
+            # A restart with no call in between leaves only stale pooled connections.
+            postgres_server.stop()
+            postgres_server.start()
+            again, _ = await _timed(toolkit, run=run, arguments={"query": "again"})
+            assert again.ok, again.text
             events = await toolkit.journal.query(run_id="pg-outage", kind="tool.completed")
-            assert [e.output for e in events] == ["results for before", "results for after"]
+            assert [e.output for e in events] == [
+                "results for before",
+                "results for after",
+                "results for again",
+            ]
         finally:
             await toolkit.aclose()
-        assert len(runs) == 2  # the three calls during the outage never ran
+        assert len(runs) == 8 + 3  # the three calls during the outage never ran
     assert postgres_server.password not in caplog.text
 
 

@@ -44,7 +44,7 @@ class Worker:
     """One worker process speaking JSON lines."""
 
     def __init__(self) -> None:
-        self.stderr = tempfile.TemporaryFile()
+        self.stderr = tempfile.TemporaryFile()  # noqa: SIM115 (closed in close())
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "tests.fleet.worker"],
             cwd=ROOT,

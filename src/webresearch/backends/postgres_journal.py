@@ -13,9 +13,12 @@ Every write is an autocommit statement acknowledged by the server before ``appen
 returns, so a worker killed right after a call loses no event. Appends are idempotent per
 event id (a resent event is not stored twice).
 
-Connection handling: one connection per journal, opened on first use (a server that is down
-at start is a ``StorageError`` on the first call, not a crash), reopened on the next call
-after it broke, so calls resume as soon as the server is back. Every operation is bounded:
+Connection handling: a small pool (:data:`POOL_SIZE` connections per worker process) opened
+on demand (a server that is down at start is a ``StorageError`` on the first call, not a
+crash); a broken connection is dropped and the next call opens a new one, so calls resume as
+soon as the server is back. A home-made pool rather than ``psycopg_pool``: that one
+reconnects in the background with growing back-off, so the first calls after an outage would
+wait or fail for seconds; here every call either uses a live connection or dials once. Every operation is bounded:
 connecting by ``connect_timeout_s``, the statement by ``timeout_s``. A statement that does
 not answer in time is abandoned, not cancelled on the server: psycopg's cancel path waits up
 to 10 s for a hung server, which would break the bound (the abandoned connection is closed
@@ -33,15 +36,18 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 import psycopg
+from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 
 from ..errors import ConfigurationError, InvalidArguments, StorageError
 from ..runtime.journal import JournalEvent
 
-__all__ = ["SCHEMA", "SCHEMA_VERSION", "PostgresJournal", "storage_error"]
+__all__ = ["POOL_SIZE", "SCHEMA", "SCHEMA_VERSION", "PostgresJournal", "storage_error"]
 
 #: The PostgreSQL schema (namespace) holding our tables.
 SCHEMA = "webresearch"
+#: Connections per journal (per worker process).
+POOL_SIZE = 4
 #: Advisory lock key serialising migrations across workers (any constant unique to us).
 _MIGRATION_LOCK = 0x7765627265736561  # "webresea"
 
@@ -92,6 +98,7 @@ _INSERT = (
 )
 
 T = TypeVar("T")
+IDLE = TransactionStatus.IDLE
 
 
 def storage_error(exc: BaseException, timeout_s: float) -> StorageError:
@@ -136,6 +143,8 @@ class PostgresJournal:
         connect_timeout_s: seconds to connect (psycopg itself waits at least 2 s; the
             shorter bound is enforced here).
         timeout_s: seconds one statement may take.
+        pool_size: connections kept open; concurrent calls use up to this many at once
+            (commits then overlap on the server instead of queueing behind one socket).
 
     Raises:
         ConfigurationError: the URL cannot be parsed (the message does not repeat it).
@@ -143,7 +152,14 @@ class PostgresJournal:
 
     name = _NAME
 
-    def __init__(self, url: str, *, connect_timeout_s: float = 2.0, timeout_s: float = 2.0) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        connect_timeout_s: float = 2.0,
+        timeout_s: float = 2.0,
+        pool_size: int = POOL_SIZE,
+    ) -> None:
         try:
             psycopg.conninfo.conninfo_to_dict(url)
         except psycopg.Error:
@@ -151,22 +167,17 @@ class PostgresJournal:
         self._url = url
         self.connect_timeout_s = connect_timeout_s
         self.timeout_s = timeout_s
-        self._conn: psycopg.AsyncConnection[Any] | None = None
-        self._lock: asyncio.Lock | None = None
+        self.pool_size = pool_size
+        self._idle: list[psycopg.AsyncConnection[Any]] = []
+        self._slots: asyncio.Semaphore | None = None
+        self._migrated = False
         self._abandoned: set[asyncio.Task[Any]] = set()
 
     def __repr__(self) -> str:
         return "PostgresJournal()"
 
-    # --- connection ---------------------------------------------------------------------------
-    async def _connection(self) -> psycopg.AsyncConnection[Any]:
-        conn = self._conn
-        if conn is not None and not conn.closed and not conn.broken:
-            return conn
-        self._conn = None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.close()
+    # --- connections --------------------------------------------------------------------------
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
         try:
             async with asyncio.timeout(self.connect_timeout_s):
                 conn = await psycopg.AsyncConnection.connect(
@@ -178,13 +189,13 @@ class PostgresJournal:
                 )
         except (psycopg.Error, OSError, TimeoutError) as exc:
             raise storage_error(exc, self.connect_timeout_s) from None
-        try:
-            await self._bounded(conn, _migrate)
-        except BaseException:
-            with contextlib.suppress(Exception):
-                await conn.close()
-            raise
-        self._conn = conn
+        if not self._migrated:
+            try:
+                await self._bounded(conn, _migrate)
+            except BaseException:
+                await _close(conn)
+                raise
+            self._migrated = True
         return conn
 
     async def _bounded(
@@ -192,11 +203,15 @@ class PostgresJournal:
         conn: psycopg.AsyncConnection[Any],
         work: Callable[[psycopg.AsyncConnection[Any]], Awaitable[T]],
     ) -> T:
+        """Run ``work`` on ``conn`` within ``timeout_s``; a broken connection is closed.
+
+        Raises:
+            StorageError: timed out, or psycopg failed.
+        """
         task = asyncio.ensure_future(work(conn))
         done, _ = await asyncio.wait({task}, timeout=self.timeout_s)
         if not done:
             # Abandon (see the module docstring); close the connection once it finishes.
-            self._conn = None
             self._abandoned.add(task)
             task.add_done_callback(self._discard_abandoned(conn))
             raise StorageError(
@@ -209,10 +224,8 @@ class PostgresJournal:
         except StorageError:
             raise
         except (psycopg.Error, OSError) as exc:
-            if isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError, OSError)):
-                self._conn = None
-                with contextlib.suppress(Exception):
-                    await conn.close()
+            if _is_connection_failure(exc):
+                await _close(conn)
             raise storage_error(exc, self.timeout_s) from None
 
     def _discard_abandoned(
@@ -223,16 +236,48 @@ class PostgresJournal:
             if not task.cancelled():
                 task.exception()  # retrieved: never "exception was never retrieved"
             with contextlib.suppress(Exception):
-                asyncio.get_running_loop().create_task(conn.close())
+                asyncio.get_running_loop().create_task(_close(conn))
 
         return done
 
     async def _run(self, work: Callable[[psycopg.AsyncConnection[Any]], Awaitable[T]]) -> T:
-        if self._lock is None:
-            self._lock = asyncio.Lock()
-        async with self._lock:
-            conn = await self._connection()
-            return await self._bounded(conn, work)
+        """Run ``work`` on an idle (or new) connection; healthy connections go back to the pool.
+
+        A pooled connection found dead (the server restarted since it was used) is replaced
+        by one new connection and ``work`` runs again: every statement here is idempotent
+        (appends skip a known event id, results are upserts, queries read).
+        """
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.pool_size)
+        async with self._slots:
+            for attempt in (1, 2):
+                conn = self._take_idle() if attempt == 1 else None
+                reused = conn is not None
+                if conn is None:
+                    conn = await self._connect()
+                try:
+                    result = await self._bounded(conn, work)
+                except StorageError:
+                    if not conn.closed and not conn.broken and conn.info.transaction_status == IDLE:
+                        self._idle.append(conn)  # e.g. a rejected statement: the socket is fine
+                        raise
+                    # The server went away or hung: the other idle connections are stale too.
+                    stale, self._idle = self._idle, []
+                    for old in stale:
+                        await _close(old)
+                    if reused and conn.closed:
+                        continue  # a dead pooled socket, not a timeout: dial once more
+                    raise
+                self._idle.append(conn)
+                return result
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _take_idle(self) -> psycopg.AsyncConnection[Any] | None:
+        while self._idle:
+            conn = self._idle.pop()
+            if not conn.closed and not conn.broken:
+                return conn
+        return None
 
     # --- Journal ------------------------------------------------------------------------------
     async def append(self, event: JournalEvent) -> None:
@@ -328,11 +373,25 @@ class PostgresJournal:
         return await self._run(work)
 
     async def aclose(self) -> None:
-        """Close the connection (abandoned statements close theirs when they finish)."""
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            with contextlib.suppress(Exception):
-                await conn.close()
+        """Close the idle connections (abandoned statements close theirs when they finish)."""
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            await _close(conn)
+
+
+async def _close(conn: psycopg.AsyncConnection[Any]) -> None:
+    with contextlib.suppress(Exception):
+        await conn.close()
+
+
+def _is_connection_failure(exc: BaseException) -> bool:
+    """Whether the connection that raised ``exc`` is unusable (closed, reset, shut down)."""
+    if isinstance(exc, OSError | psycopg.InterfaceError):
+        return True
+    sqlstate = getattr(exc, "sqlstate", None)
+    return isinstance(exc, psycopg.OperationalError) and (
+        sqlstate is None or sqlstate.startswith(("08", "57P"))
+    )
 
 
 async def _migrate(conn: psycopg.AsyncConnection[Any]) -> None:
