@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_FETCH_CACHE_TTL_S",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_MCP_APPROVAL_TIMEOUT_S",
     "DEFAULT_REQUEST_TIMEOUT_S",
     "DEFAULT_USER_AGENT",
     "ENV_PREFIX",
@@ -68,6 +69,11 @@ DEFAULT_USER_AGENT = (
 DEFAULT_RATE_WINDOW_S = 60.0
 DEFAULT_SEARCH_RATE_LIMIT = 30
 DEFAULT_BROWSER_RATE_LIMIT = 60
+
+#: Seconds the MCP server waits for a person to answer a supervised call's approval
+#: question (an MCP elicitation) before treating it as denied. Five minutes: long enough to
+#: read the question, short enough that a forgotten prompt does not hold a call forever.
+DEFAULT_MCP_APPROVAL_TIMEOUT_S = 300.0
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -130,6 +136,20 @@ class Settings(BaseModel):
     )
     user_link_views: int = Field(
         3, ge=0, description="Views per conversation in the user_links scope."
+    )
+
+    # --- MCP server (SPEC §4) ------------------------------------------------------------
+    mcp_token: SecretStr | None = Field(
+        None,
+        description=(
+            "Bearer token the MCP HTTP transport requires (WEBRESEARCH_MCP_TOKEN); "
+            "a secret: never printed or logged."
+        ),
+    )
+    mcp_approval_timeout_s: float = Field(
+        DEFAULT_MCP_APPROVAL_TIMEOUT_S,
+        gt=0,
+        description="Seconds to wait for the person to answer a supervised call's MCP elicitation.",
     )
 
     @field_validator("app_domains", mode="before")
