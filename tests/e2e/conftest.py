@@ -66,6 +66,7 @@ class ServerProcess:
     process: subprocess.Popen[bytes]
     url: str
     stderr: list[str] = field(default_factory=list)
+    drain: threading.Thread | None = None
 
     def stderr_text(self) -> str:
         return "".join(self.stderr)
@@ -104,7 +105,8 @@ def start_http_server(env: dict[str, str], *args: str) -> ServerProcess:
         stop(process)
         raise
     server = ServerProcess(process, url, lines)
-    threading.Thread(target=_drain, args=(process, server.stderr), daemon=True).start()
+    server.drain = threading.Thread(target=_drain, args=(process, server.stderr), daemon=True)
+    server.drain.start()
     return server
 
 
@@ -114,8 +116,8 @@ def _drain(process: subprocess.Popen[bytes], into: list[str]) -> None:
         into.append(raw.decode("utf-8", "replace"))
 
 
-def stop(process: subprocess.Popen[bytes]) -> None:
-    """End the child we started, by its PID: SIGTERM, then SIGKILL after 10 s."""
+def stop(process: subprocess.Popen[bytes], drain: threading.Thread | None = None) -> None:
+    """End the child we started, by its PID: SIGTERM, then SIGKILL after 10 s; close its pipe."""
     if process.poll() is None:
         process.terminate()
         try:
@@ -123,3 +125,7 @@ def stop(process: subprocess.Popen[bytes]) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+    if drain is not None:
+        drain.join(timeout=10)  # the pipe reaches end-of-file once the child is gone
+    if process.stderr is not None:
+        process.stderr.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import anyio
 import mcp_types as types
@@ -22,13 +23,23 @@ def text_of(result: types.CallToolResult) -> str:
     return first.text
 
 
-@pytest.mark.parametrize("mode", ["auto", "legacy"])  # 2026-07-28 and the 2025-11-25 handshake
+#: The console script README tells clients to run, next to this interpreter.
+SCRIPT = Path(sys.executable).with_name("webresearch")
+
+
+@pytest.mark.parametrize(
+    ("mode", "command"),
+    [
+        ("auto", [sys.executable, "-m", "webresearch", "mcp"]),  # 2026-07-28
+        ("legacy", [str(SCRIPT), "mcp"]),  # the 2025-11-25 handshake; README's command
+    ],
+)
 async def test_stdio_client_lists_tools_and_reads_a_local_page(
-    mode: str, page_server: LocalServer, child_env: dict[str, str]
+    mode: str, command: list[str], page_server: LocalServer, child_env: dict[str, str]
 ) -> None:
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "webresearch", "mcp"], env=child_env
-    )
+    if not Path(command[0]).exists():
+        pytest.skip(f"{command[0]} is not installed")
+    params = StdioServerParameters(command=command[0], args=command[1:], env=child_env)
     with anyio.fail_after(EXCHANGE_TIMEOUT_S):
         async with Client(params, mode=mode) as client:
             assert client.server_info is not None

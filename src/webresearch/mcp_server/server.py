@@ -43,6 +43,8 @@ INSTRUCTIONS = (
 #: ``input_required`` results instead).
 _INPUT_REQUIRED_VERSION = "2026-07-28"
 _SESSION_HEADER = "mcp-session-id"
+#: Seconds a sealed ``requestState`` stays valid after its question expires.
+_STATE_GRACE_S = 60.0
 
 
 class WebResearchServer:
@@ -81,9 +83,12 @@ class WebResearchServer:
             on_call_tool=self._call_tool,
         )
         # Seals the 2026-07-28 ``requestState`` and binds it to the same tool and arguments.
+        # It outlives the question by a grace period, so a late answer gets a clear
+        # "expired" result instead of a protocol error.
+        state_ttl_s = timeout + _STATE_GRACE_S
         self.server.middleware.append(
             RequestStateBoundary(
-                RequestStateSecurity.ephemeral(ttl=timeout), default_audience=SERVER_NAME
+                RequestStateSecurity.ephemeral(ttl=state_ttl_s), default_audience=SERVER_NAME
             )
         )
 
