@@ -111,8 +111,8 @@ async def test_requests_without_the_right_token_get_401(http_server: ServerProce
         (["--http", "0.0.0.0:8765"], "without a token"),
         (["--http", "192.0.2.10:8765"], "without a token"),
         (["--http", "example.org:8765"], "without a token"),
-        (["--http", "127.0.0.1"], "HOST:PORT"),
-        (["--http", "127.0.0.1:99999"], "HOST:PORT"),
+        (["--http", "127.0.0.1"], "[HOST:]PORT"),
+        (["--http", "127.0.0.1:99999"], "[HOST:]PORT"),
         (["--token", "abc"], "--http only"),
     ],
 )

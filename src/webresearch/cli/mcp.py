@@ -30,9 +30,12 @@ def _server_module() -> ModuleType:
 @click.option(
     "--http",
     "bind",
-    metavar="HOST:PORT",
+    metavar="[HOST:]PORT",
     default=None,
-    help="Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio (port 0: any free port).",
+    help=(
+        "Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio; HOST defaults to "
+        "127.0.0.1, port 0 picks a free one."
+    ),
 )
 @click.option(
     "--token",
@@ -67,7 +70,7 @@ def mcp(
     \b
     Examples:
       webresearch mcp
-      webresearch mcp --http 127.0.0.1:8765
+      webresearch mcp --http 8765
       WEBRESEARCH_MCP_TOKEN=$(openssl rand -hex 32) webresearch mcp --http 0.0.0.0:8765
 
     \b

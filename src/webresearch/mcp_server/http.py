@@ -22,6 +22,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from webresearch import ConfigurationError
 
 __all__ = [
+    "DEFAULT_HOST",
     "MCP_PATH",
     "BearerTokenGate",
     "check_bind",
@@ -35,27 +36,36 @@ __all__ = [
 MCP_PATH = "/mcp"
 
 
+#: Where ``--http PORT`` (no host) listens: this machine only.
+DEFAULT_HOST = "127.0.0.1"
+
+
 def parse_bind(value: str) -> tuple[str, int]:
-    """``HOST:PORT`` (``[::1]:8080`` for IPv6) → (host, port); port 0 picks a free one.
+    """``HOST:PORT`` (``[::1]:8080`` for IPv6; ``PORT`` or ``:PORT`` bind 127.0.0.1) → (host, port).
+
+    Port 0 picks a free one.
 
     Raises:
-        ConfigurationError: not ``HOST:PORT`` or the port is not 0–65535.
+        ConfigurationError: not ``[HOST:]PORT`` or the port is not 0–65535.
     """
-    host, sep, port_text = value.strip().rpartition(":")
-    host = host.strip("[]")
-    if not sep or not host or not port_text.isdigit() or int(port_text) > 65535:
-        raise ConfigurationError(f"expected HOST:PORT (e.g. 127.0.0.1:8765), got {value!r}")
+    host, _, port_text = value.strip().rpartition(":")
+    host = host.strip("[]") or DEFAULT_HOST
+    if not port_text.isdigit() or int(port_text) > 65535:
+        raise ConfigurationError(f"expected [HOST:]PORT (e.g. 127.0.0.1:8765), got {value!r}")
     return host, int(port_text)
 
 
 def is_loopback(host: str) -> bool:
-    """Whether ``host`` names only this machine (127.0.0.0/8, ::1, ``localhost``)."""
+    """Whether ``host`` names only this machine (127.0.0.0/8 also IPv4-mapped, ::1, ``localhost``)."""
     if host.lower().rstrip(".") == "localhost":
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host)
     except ValueError:
         return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped  # ::ffff:127.0.0.1 is 127.0.0.1 (same on every Python)
+    return address.is_loopback
 
 
 def check_bind(host: str, token: str | None) -> None:
