@@ -344,3 +344,28 @@ async def test_a_question_never_answered_expires_as_denied(supervised: Settings)
     assert isinstance(late, types.CallToolResult) and late.is_error
     assert "expired" in text_of(late)
     assert kinds(toolkit).count("tool.started") == 1  # the late answer ran nothing
+
+
+@MODES
+async def test_a_cancelled_call_stops_its_tool(mode: str, settings: Settings) -> None:
+    started, stopped = asyncio.Event(), asyncio.Event()
+
+    def slow_tool(services: Services) -> ToolEntry:
+        async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
+            started.set()
+            try:
+                await asyncio.Event().wait()
+            finally:
+                stopped.set()
+            raise AssertionError("unreachable")
+
+        return ToolEntry(spec=FETCH_IMAGE, run=run)
+
+    toolkit = Toolkit(settings, journal=MemoryJournal(), builders=[slow_tool])
+    web = WebResearchServer(toolkit)
+    async with toolkit, Client(web.server, mode=mode) as client:
+        call = asyncio.create_task(client.call_tool("fetch_image", {"url": "https://e.org/a.png"}))
+        await asyncio.wait_for(started.wait(), 10)
+        call.cancel()
+        await asyncio.wait_for(stopped.wait(), 10)
+    assert call.cancelled()

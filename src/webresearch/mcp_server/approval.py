@@ -174,7 +174,12 @@ class PendingApprovals:
         task = asyncio.create_task(_run(call, approve))
         pending.task = task
         waiters: set[asyncio.Future[Any]] = {task, pending.asked}
-        await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        try:
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:
+            if not pending.asked.done():
+                task.cancel()  # the client gave up on a call that was not waiting for anyone
+            raise
         if not pending.asked.done():
             return task.result()
         request = pending.asked.result()

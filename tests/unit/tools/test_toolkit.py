@@ -300,8 +300,12 @@ async def test_a_crashing_tool_is_an_internal_error_not_a_crash(settings: Settin
 async def test_exactly_n_of_200_concurrent_calls_pass_the_limiter(settings: Settings) -> None:
     import asyncio
 
-    async with Toolkit(settings.replace(search_rate_limit=30), journal=MemoryJournal(), builders=[paid_search]) as tk:
-        results = await asyncio.gather(*(tk.call("web_search", {"query": f"q{i}"}) for i in range(200)))
+    async with Toolkit(
+        settings.replace(search_rate_limit=30), journal=MemoryJournal(), builders=[paid_search]
+    ) as tk:
+        results = await asyncio.gather(
+            *(tk.call("web_search", {"query": f"q{i}"}) for i in range(200))
+        )
     assert sum(r.ok for r in results) == 30
     refused = [r for r in results if not r.ok]
     assert all(r.error is not None and r.error.code == "rate_limited" for r in refused)
