@@ -122,3 +122,13 @@ def test_unsafe_or_malformed_binds_are_usage_errors(args: list[str], message: st
     result = CliRunner().invoke(cli, ["mcp", *args], env=env)
     assert result.exit_code == 2, result.output
     assert message in result.stderr
+
+
+def test_without_the_mcp_extra_the_command_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # None in sys.modules makes the import fail as if the package were not installed.
+    monkeypatch.setitem(sys.modules, "webresearch.mcp_server", None)
+    result = CliRunner().invoke(cli, ["mcp"], env={"WEBRESEARCH_JOURNAL_URL": "memory://"})
+    assert result.exit_code == 2
+    assert "pip install 'webresearch[mcp]'" in result.stderr

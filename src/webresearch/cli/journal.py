@@ -20,6 +20,10 @@ __all__ = ["format_table", "journal", "parse_since"]
 
 #: Events listed when ``--limit`` is not given (the most recent ones).
 DEFAULT_LIMIT = 50
+#: Characters of the run id the table shows; ``--run`` accepts such a prefix.
+RUN_ID_SHOWN = 12
+#: Most recent events searched to expand a ``--run`` prefix into the full run id.
+RUN_PREFIX_SCAN = 10_000
 
 _RELATIVE = re.compile(r"^(\d+(?:\.\d+)?)\s*(s|m|h|d|w)$")
 _UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
@@ -80,7 +84,7 @@ def _row(event: dict[str, Any]) -> tuple[str, ...]:
         f"{duration:.0f} ms" if isinstance(duration, int | float) else "",
         "yes" if event.get("cached") else "",
         f"{cost:g}" if cost else "",
-        str(event.get("run_id") or "")[:12],
+        str(event.get("run_id") or "")[:RUN_ID_SHOWN],
     )
 
 
@@ -88,7 +92,7 @@ def format_table(events: Sequence[dict[str, Any]]) -> list[str]:
     """Events (``JournalEvent.to_dict()``) as aligned lines for people, header first.
 
     Columns: time (UTC, seconds), kind, tool, outcome (``ok``, or outcome and error code),
-    duration (ms), cached, cost, run id (first 12 characters).
+    duration (ms), cached, cost, run id (its first 12 characters).
     """
     rows = [_COLUMNS, *(_row(e) for e in events)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
@@ -104,7 +108,13 @@ def _where(settings: Settings) -> str:
 
 
 @click.command("journal")
-@click.option("--run", "run_id", metavar="ID", default=None, help="Only events of this run id.")
+@click.option(
+    "--run",
+    "run_id",
+    metavar="ID",
+    default=None,
+    help="Only events of this run: its id, or the prefix the table shows.",
+)
 @click.option("--tool", metavar="NAME", default=None, help="Only events of this tool.")
 @click.option(
     "--since",
@@ -133,7 +143,9 @@ def journal(
     limit: int,
     as_json: bool,
 ) -> None:
-    """List events from the configured journal (WEBRESEARCH_JOURNAL_URL), oldest first.
+    """List and filter journal events, oldest first.
+
+    Reads the configured journal (WEBRESEARCH_JOURNAL_URL; default: the SQLite file).
 
     \b
     Examples:
@@ -150,9 +162,24 @@ def journal(
 
     async def query() -> list[dict[str, Any]]:
         async with Toolkit(settings, builders=[]) as toolkit:
-            found = await toolkit.journal.query(
-                run_id=run_id, tool=tool, kind=kind, since=since_iso, limit=limit
+            journal = toolkit.journal
+            run = run_id
+            found = await journal.query(
+                run_id=run, tool=tool, kind=kind, since=since_iso, limit=limit
             )
+            if run and not found:
+                # Not a full id: maybe the prefix the table shows.
+                recent = await journal.query(since=since_iso, limit=RUN_PREFIX_SCAN)
+                matches = sorted({e.run_id for e in recent if e.run_id.startswith(run)})
+                if len(matches) > 1:
+                    raise click.BadParameter(
+                        f"{run!r} matches several runs: {', '.join(matches[:5])}",
+                        param_hint="--run",
+                    )
+                if matches:
+                    found = await journal.query(
+                        run_id=matches[0], tool=tool, kind=kind, since=since_iso, limit=limit
+                    )
         return [event.to_dict() for event in found]
 
     try:

@@ -155,3 +155,30 @@ def test_bad_since_is_a_usage_error(journal_env: dict[str, str]) -> None:
     result = CliRunner().invoke(cli, ["journal", "--since", "soon"], env=journal_env)
     assert result.exit_code == 2
     assert "--since" in result.stderr
+
+
+async def blocked_calls(settings: Settings, run_ids: list[str]) -> None:
+    async with Toolkit(settings) as toolkit:
+        for run_id in run_ids:
+            await toolkit.call(
+                "web_fetch", {"url": "http://10.1.1.1/"}, run=RunContext(run_id=run_id)
+            )
+
+
+def test_run_accepts_the_prefix_the_table_shows(journal_env: dict[str, str]) -> None:
+    runs = ["0123456789abcdef-first", "0123456789abXYZ-second", "fedcba9876543210-third"]
+    asyncio.run(blocked_calls(Settings.load(environ=journal_env), runs))
+    table = run_cli(journal_env, "--kind", "tool.failed").stdout.splitlines()
+    shown = [line.split()[-1] for line in table[1:]]
+    assert shown == ["0123456789ab", "0123456789ab", "fedcba987654"]
+
+    unique = run_cli(journal_env, "--run", "fedcba987654", "--json")
+    assert {json.loads(line)["run_id"] for line in unique.stdout.splitlines()} == {runs[2]}
+    exact = run_cli(journal_env, "--run", runs[0], "--json")
+    assert {json.loads(line)["run_id"] for line in exact.stdout.splitlines()} == {runs[0]}
+
+    ambiguous = CliRunner().invoke(cli, ["journal", "--run", "0123456789ab"], env=journal_env)
+    assert ambiguous.exit_code == 2
+    assert "matches several runs" in ambiguous.stderr
+    unknown = run_cli(journal_env, "--run", "nope")
+    assert unknown.exit_code == 0 and "no events match" in unknown.stderr
