@@ -206,11 +206,12 @@ def classify_status(
         )
     if status == 429:
         wait = retry_after_s(headers, now_epoch_s)
+        extra: dict[str, Any] = {} if wait is not None else {"hint": "retry later"}
         return SearchRateError(
             f"{service} is rate-limiting requests (HTTP 429)",
             retry_after=wait,
-            hint=None if wait is not None else "retry later",
             status=status,
+            **extra,
         )
     if status == 408:
         return SearchTimeout(f"{service} timed out (HTTP 408)", hint="retry later", status=status)

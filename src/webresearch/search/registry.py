@@ -24,8 +24,8 @@ from typing import Any
 from ..config import Settings
 from ..errors import ConfigurationError
 from .base import CAPABILITIES, SearchProvider
+from . import ddgs as ddgs_provider
 from .builtins import register_builtins
-from .ddgs import is_installed as ddgs_installed
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -162,7 +162,7 @@ def resolve_provider_id(
         return None if chosen in _OFF else chosen
     if settings.searxng_url is not None and settings.searxng_url.get_secret_value().strip():
         return "searxng"
-    available = ddgs_available() if ddgs_available is not None else ddgs_installed()
+    available = ddgs_available() if ddgs_available is not None else ddgs_provider.is_installed()
     return "ddgs" if available else None
 
 

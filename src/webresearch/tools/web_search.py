@@ -20,6 +20,7 @@ nothing; failed engines with nothing returned are an ``upstream`` error instead.
 from __future__ import annotations
 
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -94,12 +95,18 @@ def options_for(
 
 
 def _link(title: str, url: str) -> str:
-    label = title or url
+    label = title or _short(url)
     label = label.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
     target = url
     if url.count("(") != url.count(")") and "<" not in url and ">" not in url:
         target = f"<{url}>"
     return f"[{label}]({target})"
+
+
+def _short(url: str) -> str:
+    """A label for an untitled result: host and path, without scheme, query or fragment."""
+    parts = urlsplit(url)
+    return (parts.netloc + parts.path).rstrip("/") or url
 
 
 def format_response(query: str, response: SearchResponse, provider_name: str) -> str:
