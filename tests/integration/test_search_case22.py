@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ def stub() -> Iterator[LocalServer]:
         yield server
 
 
-def _settings(base: str, **extra: object) -> Settings:
+def _settings(base: str, **extra: Any) -> Settings:
     return Settings.load(
         environ={},
         allowed_networks=["127.0.0.0/8"],

@@ -40,7 +40,11 @@ def _answer_for(request: ApiRequest) -> dict[str, Any]:
     return {
         "query": q,
         "results": [
-            {"url": f"https://example.org/{q.replace(' ', '-')}", "title": f"About {q}", "content": "x"}
+            {
+                "url": f"https://example.org/{q.replace(' ', '-')}",
+                "title": f"About {q}",
+                "content": "x",
+            }
         ],
         "answers": [],
         "infoboxes": [],
@@ -100,9 +104,7 @@ async def test_followers_share_a_provider_error_without_more_requests(api: ApiSe
 
     SEARXNG.route(api, failing)
     async with Toolkit(SEARXNG.settings(api.base)) as toolkit:
-        calls = [
-            asyncio.create_task(toolkit.call("web_search", {"query": "q"})) for _ in range(20)
-        ]
+        calls = [asyncio.create_task(toolkit.call("web_search", {"query": "q"})) for _ in range(20)]
         for _ in range(50):
             await asyncio.sleep(0)
         gate.set()
@@ -279,7 +281,10 @@ async def test_output_format_answers_infobox_results_and_degraded_note(api: ApiS
 async def test_degraded_answer_with_nothing_is_an_error_not_no_results(api: ApiServer) -> None:
     SEARXNG.route(
         api,
-        {**EMPTY_ANSWERS["searxng"], "unresponsive_engines": [["google", "timeout"], ["bing", "CAPTCHA"]]},
+        {
+            **EMPTY_ANSWERS["searxng"],
+            "unresponsive_engines": [["google", "timeout"], ["bing", "CAPTCHA"]],
+        },
     )
     async with Toolkit(SEARXNG.settings(api.base)) as toolkit:
         result = await toolkit.call("web_search", {"query": "q"})

@@ -70,7 +70,7 @@ class SearchOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
-    max_results: int = Field(8, ge=1, le=20)
+    max_results: int = Field(default=8, ge=1, le=20)
     freshness: Freshness | None = None
     language: str | None = Field(default=None, min_length=1, max_length=16)
     country: str | None = Field(default=None, min_length=1, max_length=16)

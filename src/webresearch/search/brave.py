@@ -70,6 +70,7 @@ class BraveProvider:
             timeout_s=timeout_s,
             headers={"X-Subscription-Token": api_key},
             key_env=key_env_var("brave_api_key"),
+            secrets=(api_key,),
             user_agent=user_agent,
             transport=transport,
         )

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -133,12 +133,13 @@ def _header(headers: Mapping[str, str], name: str) -> str | None:
     return value
 
 
-def error_detail(body: bytes) -> str:
+def error_detail(body: bytes, secrets: Iterable[str] = ()) -> str:
     """A short, address-free detail from a provider's JSON error body ("" when none).
 
     Understands the documented error shapes: Brave ``{"error": {"detail": …}}``, Tavily
     ``{"detail": {"error": …}}``, Exa ``{"error": …}``, FastAPI-style ``{"detail": [{"msg": …}]}``
-    and ``{"message": …}``. URLs and IP addresses in it are replaced by ``[address]``.
+    and ``{"message": …}``. URLs and IP addresses in it are replaced by ``[address]`` and
+    every value of ``secrets`` (the provider's key, which some APIs echo) by ``[REDACTED]``.
     """
     try:
         data = json.loads(body[:65536])
@@ -147,6 +148,9 @@ def error_detail(body: bytes) -> str:
     text = _find_detail(data)
     if not text:
         return ""
+    for secret in secrets:
+        if secret:
+            text = text.replace(secret, "[REDACTED]")
     text = _URLISH.sub("[address]", " ".join(text.split()))
     return text[:_DETAIL_MAX_CHARS]
 
@@ -175,6 +179,7 @@ def classify_status(
     service: str,
     now_epoch_s: float,
     key_env: str | None = None,
+    secrets: Iterable[str] = (),
 ) -> SearchError | None:
     """The error for a non-success answer, or ``None`` for 2xx/3xx.
 
@@ -184,6 +189,7 @@ def classify_status(
         body: the (possibly partial) body, for the error detail.
         service: how to name the provider in messages ("Brave Search API").
         key_env: the key's environment variable, for the auth hint (``None`` when keyless).
+        secrets: values never to repeat (the provider's key) in the error detail.
         now_epoch_s: current Unix time in seconds (Retry-After dates).
 
     Returns:
@@ -225,7 +231,7 @@ def classify_status(
         return SearchUpstreamError(
             f"{service} failed on its side (HTTP {status})", hint="retry later", status=status
         )
-    detail = error_detail(body)
+    detail = error_detail(body, secrets)
     return SearchBadRequest(
         f"{service} rejected the query or its options (HTTP {status})"
         + (f": {detail}" if detail else ""),

@@ -111,6 +111,8 @@ _REGIONS = [
     "vn-vi",
 ]
 _COUNTRY_ALIASES = {"gb": "uk", "ja": "jp", "ko": "kr"}
+#: A language alone: its main region where it is not the language's own country code.
+_LANGUAGE_REGIONS = {"en": "us-en", "es": "es-es", "pt": "br-pt", "ja": "jp-jp", "ko": "kr-kr"}
 _NETWORK_WORDS = ("connect", "dns", "resolve", "unreachable", "network", "sending request")
 
 
@@ -124,7 +126,10 @@ class DDGSClient(Protocol):
 
 def is_installed() -> bool:
     """Whether the ``ddgs`` package can be imported (without importing it)."""
-    return importlib.util.find_spec("ddgs") is not None
+    try:
+        return importlib.util.find_spec("ddgs") is not None
+    except (ImportError, ValueError):  # a finder that refuses it, a broken installation
+        return False
 
 
 def region_for(language: str | None, country: str | None) -> str:
@@ -141,6 +146,8 @@ def region_for(language: str | None, country: str | None) -> str:
         for region in _REGIONS:
             if region.startswith(f"{ctry}-"):
                 return region
+    if lang in _LANGUAGE_REGIONS:
+        return _LANGUAGE_REGIONS[lang]
     if lang:
         for region in _REGIONS:
             if region.endswith(f"-{lang}") and region.split("-")[0] == lang:

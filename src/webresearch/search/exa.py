@@ -67,6 +67,7 @@ class ExaProvider:
             timeout_s=timeout_s,
             headers={"x-api-key": api_key},
             key_env=key_env_var("exa_api_key"),
+            secrets=(api_key,),
             user_agent=user_agent,
             transport=transport,
         )

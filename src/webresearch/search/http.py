@@ -14,6 +14,7 @@ names the provider, never its address or key.
 from __future__ import annotations
 
 import asyncio
+import logging
 import ssl
 import time
 from collections.abc import Callable, Mapping
@@ -53,6 +54,8 @@ _CONFIG = "the operator must check the provider's base URL setting"
 HTTPX_ERRORS: tuple[tuple[type[Exception], type[SearchError], bool, bool, str], ...] = (
     (httpx2.ConnectTimeout, SearchTimeout, True, False, "did not accept a connection in time"),
     (httpx2.PoolTimeout, SearchTimeout, True, False, "did not answer in time"),
+    (httpx2.ReadTimeout, SearchTimeout, True, True, "did not answer in time"),
+    (httpx2.WriteTimeout, SearchTimeout, True, True, "did not answer in time"),
     (httpx2.TimeoutException, SearchTimeout, True, True, "did not answer in time"),
     (httpx2.ProxyError, SearchNetworkError, True, False, "could not be reached through the proxy"),
     (httpx2.ConnectError, SearchNetworkError, True, False, "could not be reached"),
@@ -67,12 +70,44 @@ HTTPX_ERRORS: tuple[tuple[type[Exception], type[SearchError], bool, bool, str], 
     (httpx2.DecodingError, SearchProtocolError, False, True, "sent an undecodable answer"),
     (httpx2.TooManyRedirects, SearchProtocolError, False, True, "redirects too often"),
     (httpx2.HTTPStatusError, SearchUpstreamError, True, True, "answered with an error"),
+    (httpx2.RequestNotRead, SearchProtocolError, False, False, "could not be sent the request"),
+    (httpx2.ResponseNotRead, SearchProtocolError, False, True, "sent an unreadable answer"),
+    (httpx2.StreamConsumed, SearchProtocolError, False, True, "sent an unreadable answer"),
+    (httpx2.StreamClosed, SearchProtocolError, False, True, "sent an unreadable answer"),
     (httpx2.StreamError, SearchProtocolError, False, True, "sent an unreadable answer"),
     (httpx2.CookieConflict, SearchProtocolError, False, True, "sent an unreadable answer"),
     (httpx2.SSEError, SearchProtocolError, False, True, "sent an unreadable answer"),
+    # Base classes (httpx2 raises their subclasses; listed so every export has a rule).
+    (httpx2.ProtocolError, SearchNetworkError, True, True, "broke the connection"),
+    (httpx2.TransportError, SearchNetworkError, True, True, "could not be reached"),
+    (httpx2.RequestError, SearchNetworkError, True, True, "could not be reached"),
+    (httpx2.HTTPError, SearchNetworkError, True, True, "could not be reached"),
+    # Below httpx2: the TLS layer and the OS.
     (ssl.SSLError, SearchNetworkError, False, False, "failed the TLS handshake"),
+    (TimeoutError, SearchTimeout, True, True, "did not answer in time"),
     (OSError, SearchNetworkError, True, False, "could not be reached"),
 )
+
+
+class _HideEndpoints(logging.Filter):
+    """Drops httpx2's per-request log lines for provider endpoints.
+
+    httpx2 logs ``HTTP Request: GET <full URL> …`` at INFO; for an operator endpoint that
+    line would carry its internal address (SPEC §1.2: never in a log line). Our own
+    ``search.request`` journal event records each request instead.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.bases: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        args = record.args if isinstance(record.args, tuple) else ()
+        return not any(str(arg).startswith(tuple(self.bases)) for arg in args)
+
+
+_HIDDEN = _HideEndpoints()
+logging.getLogger("httpx2").addFilter(_HIDDEN)
 
 
 def translate_error(exc: BaseException, service: str) -> SearchError:
@@ -92,8 +127,6 @@ def translate_error(exc: BaseException, service: str) -> SearchError:
         if isinstance(exc, kind):
             hint = _RETRY if retryable else f"{_CONFIG}; continue without web search"
             return cls(f"{service} {tail}", retryable=retryable, hint=hint, request_sent=sent)
-    if isinstance(exc, TimeoutError):
-        return SearchTimeout(f"{service} did not answer in time", hint=_RETRY, request_sent=True)
     return SearchNetworkError(f"{service} failed", hint=_RETRY, request_sent=True)
 
 
@@ -125,6 +158,7 @@ class JSONEndpoint:
         timeout_s: deadline of one whole request, body included (seconds).
         headers: headers sent with every request (the key header; never logged).
         key_env: the key's environment variable (for the auth hint), or ``None``.
+        secrets: values never repeated in an error (the key; some APIs echo it).
         user_agent: the User-Agent header.
         transport: an httpx2 transport seam (tests pass a mock transport).
         now_epoch: Unix time in seconds (Retry-After dates).
@@ -139,15 +173,18 @@ class JSONEndpoint:
         timeout_s: float,
         headers: Mapping[str, str] | None = None,
         key_env: str | None = None,
+        secrets: tuple[str, ...] = (),
         user_agent: str = DEFAULT_USER_AGENT,
         transport: httpx2.AsyncBaseTransport | None = None,
         now_epoch: Callable[[], float] = time.time,
         max_bytes: int = MAX_RESPONSE_BYTES,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        _HIDDEN.bases.add(self.base_url)
         self.service = service
         self.timeout_s = timeout_s
         self.key_env = key_env
+        self._secrets = secrets
         self.max_bytes = max_bytes
         self._now_epoch = now_epoch
         self._client = httpx2.AsyncClient(
@@ -234,6 +271,7 @@ class JSONEndpoint:
             service=self.service,
             now_epoch_s=self._now_epoch(),
             key_env=self.key_env,
+            secrets=self._secrets,
         )
         if error is not None:
             error.details["request_sent"] = True

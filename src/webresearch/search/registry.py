@@ -23,8 +23,8 @@ from typing import Any
 
 from ..config import Settings
 from ..errors import ConfigurationError
-from .base import CAPABILITIES, SearchProvider
 from . import ddgs as ddgs_provider
+from .base import CAPABILITIES, SearchProvider
 from .builtins import register_builtins
 
 __all__ = [

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from ..errors import SearchError, SearchUpstreamError
+from ..redact import Redactor
 from ..runtime.cache import Cache
 from ..runtime.singleflight import SingleFlight
 from .base import SearchOptions, SearchProvider, SearchResponse
@@ -99,11 +100,13 @@ class SearchService:
         provider: the provider.
         cache: the ``web_search`` cache, or ``None`` for none.
         log_errors: log non-retryable provider errors once per process (for the operator).
+        redact: applied to every logged text (the Toolkit passes its secret redactor).
     """
 
     provider: SearchProvider
     cache: Cache | None = None
     log_errors: bool = True
+    redact: Callable[[str], str] = field(default_factory=Redactor)
     _flights: SingleFlight[tuple[SearchResponse, Source]] = field(
         default_factory=lambda: SingleFlight(lambda exc: isinstance(exc, SearchError))
     )
@@ -206,8 +209,8 @@ class SearchService:
             "webresearch: web_search provider %s failed (%s): %s%s",
             self.provider.id,
             exc.code,
-            exc.message,
-            f" — {exc.hint}" if exc.hint else "",
+            self.redact(exc.message),
+            f" — {self.redact(exc.hint)}" if exc.hint else "",
         )
 
     async def aclose(self) -> None:

@@ -53,6 +53,7 @@ class TavilyProvider:
             timeout_s=timeout_s,
             headers={"Authorization": f"Bearer {api_key}"},
             key_env=key_env_var("tavily_api_key"),
+            secrets=(api_key,),
             user_agent=user_agent,
             transport=transport,
         )

@@ -475,6 +475,7 @@ class Toolkit:
                 {"code": exc.code, "message": USER_LINK_FAILED, "retryable": False}
             )
         exc.message = redact(exc.message)
+        exc.args = (exc.message,)  # str(exc) must not keep the unredacted text
         if exc.hint:
             exc.hint = redact(exc.hint)
         exc.details = _redact_obj(exc.details, self)

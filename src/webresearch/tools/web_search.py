@@ -56,10 +56,10 @@ class WebSearchArgs(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     query: str = Field(min_length=1, max_length=500)
-    max_results: int = Field(8, ge=1, le=20)
+    max_results: int = Field(default=8, ge=1, le=20)
     freshness: Literal["day", "week", "month", "year"] | None = None
-    language: str | None = Field(None, max_length=16)
-    country: str | None = Field(None, max_length=16)
+    language: str | None = Field(default=None, max_length=16)
+    country: str | None = Field(default=None, max_length=16)
 
 
 def parse_args(arguments: dict[str, Any]) -> WebSearchArgs:
@@ -226,5 +226,5 @@ def build(services: Services) -> ToolEntry | Unavailable:
     cache = services.cache(
         "web_search", maxsize=settings.search_cache_size, ttl_s=settings.search_cache_ttl_s
     )
-    service = SearchService(provider, cache)
+    service = SearchService(provider, cache, redact=services.redact)
     return ToolEntry(spec=WEB_SEARCH, run=WebSearch(services, service), aclose=service.aclose)
