@@ -1,17 +1,13 @@
 """Classifying a provider's answer into the SPEC §1.2 error codes. Pure functions, no I/O.
 
-======================  ===============================  =========  ================
-HTTP answer             error                            code       retryable
-======================  ===============================  =========  ================
-401, 403                :class:`SearchAuthError`         auth       no
-402 (Tavily: 432, 433)  :class:`SearchQuotaError`        quota      no
-429                     :class:`SearchRateError`         rate       yes (retry_after)
-400, 422 (other 4xx)    :class:`SearchBadRequest`        bad_request no
-404, 405, 410           :class:`SearchProtocolError`     protocol   no (wrong base URL)
-408                     :class:`SearchTimeout`           timeout    yes
-5xx                     :class:`SearchUpstreamError`     upstream   yes
-2xx but HTML / not JSON :class:`SearchProtocolError`     protocol   no
-======================  ===============================  =========  ================
+* 401, 403 → :class:`SearchAuthError` (``auth``, not retryable)
+* 402, and Tavily's 432/433 → :class:`SearchQuotaError` (``quota``, not retryable)
+* 429 → :class:`SearchRateError` (``rate``, retryable, ``retry_after``)
+* 400, 422 and other 4xx → :class:`SearchBadRequest` (``bad_request``, not retryable)
+* 404, 405, 410 → :class:`SearchProtocolError` (``protocol``: the base URL is wrong)
+* 408 → :class:`SearchTimeout` (``timeout``, retryable)
+* 5xx → :class:`SearchUpstreamError` (``upstream``, retryable)
+* 2xx that is HTML, not JSON, or not a JSON object → :class:`SearchProtocolError`
 
 Every message names the provider by its ``name`` ("Brave Search API", "the SearXNG
 instance"): never its base URL, never a key. A short detail from the provider's JSON error
