@@ -9,6 +9,7 @@ from webresearch import __version__
 from .fetch import fetch
 from .journal import journal
 from .mcp import mcp
+from .search import search
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -29,12 +30,14 @@ def cli(config: str | None) -> None:
       webresearch fetch https://example.org --json
       webresearch mcp
       webresearch journal --since 1h
+      webresearch search "python asyncio timeout"
     """
 
 
 cli.add_command(fetch)
 cli.add_command(mcp)
 cli.add_command(journal)
+cli.add_command(search)
 
 
 def main() -> None:
