@@ -37,7 +37,8 @@ from .errors import (
     WebResearchError,
 )
 from .extract.html import html_to_markdown
-from .runtime.run import RunContext
+from .runtime.run import ApprovalRequest, RunContext
+from .search.health import check_provider
 from .tools.registry import Toolkit
 from .tools.specs import ToolSpec
 from .types import ImageBlock, ToolResult
@@ -47,6 +48,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AntiBotChallenge",
     "ApprovalDenied",
+    "ApprovalRequest",
     "BlockedAddress",
     "BlockedDomain",
     "BrowserError",
@@ -76,5 +78,6 @@ __all__ = [
     "UnsupportedContent",
     "WebResearchError",
     "__version__",
+    "check_provider",
     "html_to_markdown",
 ]

@@ -30,17 +30,24 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from .errors import ConfigurationError
 
 __all__ = [
+    "DEFAULT_BRAVE_BASE_URL",
     "DEFAULT_CONNECT_TIMEOUT_S",
     "DEFAULT_DOWNLOAD_CAP_BYTES",
+    "DEFAULT_EXA_BASE_URL",
     "DEFAULT_FETCH_CACHE_SIZE",
     "DEFAULT_FETCH_CACHE_TTL_S",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_MCP_APPROVAL_TIMEOUT_S",
     "DEFAULT_REDIS_PREFIX",
     "DEFAULT_REQUEST_TIMEOUT_S",
+    "DEFAULT_SEARCH_CACHE_SIZE",
+    "DEFAULT_SEARCH_CACHE_TTL_S",
+    "DEFAULT_SEARCH_TIMEOUT_S",
     "DEFAULT_STATE_URL",
     "DEFAULT_STORAGE_CONNECT_TIMEOUT_S",
     "DEFAULT_STORAGE_TIMEOUT_S",
+    "DEFAULT_TAVILY_BASE_URL",
     "DEFAULT_USER_AGENT",
     "ENV_PREFIX",
     "MAX_MAX_BYTES",
@@ -85,6 +92,18 @@ DEFAULT_REDIS_PREFIX = "webresearch:"
 #: is a fast, clear ``storage`` error, never a hang (issue 7: "≤ 2 s by default").
 DEFAULT_STORAGE_CONNECT_TIMEOUT_S = 2.0
 DEFAULT_STORAGE_TIMEOUT_S = 2.0
+#: Seconds the MCP server waits for a person to answer a supervised call's approval
+#: question (an MCP elicitation) before treating it as denied. Five minutes: long enough to
+#: read the question, short enough that a forgotten prompt does not hold a call forever.
+DEFAULT_MCP_APPROVAL_TIMEOUT_S = 300.0
+#: web_search: provider timeout (seconds), cache lifetime (seconds) and size (entries). SPEC §1.2.
+DEFAULT_SEARCH_TIMEOUT_S = 10.0
+DEFAULT_SEARCH_CACHE_TTL_S = 300.0
+DEFAULT_SEARCH_CACHE_SIZE = 256
+#: Public API origins of the paid providers (tests point them at 127.0.0.1 servers).
+DEFAULT_BRAVE_BASE_URL = "https://api.search.brave.com"
+DEFAULT_TAVILY_BASE_URL = "https://api.tavily.com"
+DEFAULT_EXA_BASE_URL = "https://api.exa.ai"
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -150,6 +169,52 @@ class Settings(BaseModel):
         3, ge=0, description="Views per conversation in the user_links scope."
     )
 
+    # --- MCP server (SPEC §4) ------------------------------------------------------------
+    mcp_token: SecretStr | None = Field(
+        None,
+        description=(
+            "Bearer token the MCP HTTP transport requires (WEBRESEARCH_MCP_TOKEN); "
+            "a secret: never printed or logged."
+        ),
+    )
+    mcp_approval_timeout_s: float = Field(
+        DEFAULT_MCP_APPROVAL_TIMEOUT_S,
+        gt=0,
+        description="Seconds to wait for the person to answer a supervised call's MCP elicitation.",
+    )
+
+    # --- web_search (SPEC §1.2) -----------------------------------------------------------
+    search_provider: str | None = Field(
+        None,
+        description=(
+            "web_search provider id: searxng, brave, ddgs, tavily, exa or a plugin's id; "
+            "'none' turns web_search off. Unset: searxng when searxng_url is set, else ddgs "
+            "when installed, else none (web_search is then not registered)."
+        ),
+    )
+    searxng_url: SecretStr | None = Field(
+        None,
+        description=(
+            "Base URL of a self-hosted SearXNG instance, e.g. http://searxng:8080 "
+            "(its address is internal: it is kept out of every message and log line)."
+        ),
+    )
+    brave_base_url: str = Field(DEFAULT_BRAVE_BASE_URL, description="Brave Search API origin.")
+    tavily_base_url: str = Field(DEFAULT_TAVILY_BASE_URL, description="Tavily API origin.")
+    exa_base_url: str = Field(DEFAULT_EXA_BASE_URL, description="Exa API origin.")
+    brave_api_key: SecretStr | None = Field(
+        None, description="Brave Search API subscription token."
+    )
+    tavily_api_key: SecretStr | None = Field(None, description="Tavily API key (tvly-…).")
+    exa_api_key: SecretStr | None = Field(None, description="Exa API key.")
+    search_timeout_s: float = Field(
+        DEFAULT_SEARCH_TIMEOUT_S, gt=0, description="Seconds for one whole provider request."
+    )
+    search_cache_ttl_s: float = Field(DEFAULT_SEARCH_CACHE_TTL_S, ge=0)
+    search_cache_size: int = Field(DEFAULT_SEARCH_CACHE_SIZE, ge=0)
+    search_safesearch: Literal["off", "moderate", "strict"] = Field(
+        "moderate", description="Safe-search level asked of every provider that has one."
+    )
     # --- fleet: shared state and storage services (SPEC §3, DESIGN "Scaling out") ---------
     state_url: SecretStr = Field(
         SecretStr(DEFAULT_STATE_URL),
@@ -298,29 +363,23 @@ class Settings(BaseModel):
 def _secret_parts(secret: str) -> list[str]:
     """What the redactor must hide of one secret value.
 
-    A plain secret (an API key) is hidden whole. A service URL (``redis://:pw@host/0``) is
-    hidden whole only when it carries credentials, and its password is also hidden on its
-    own (raw and percent-decoded), because URL redaction rewrites the URL before the whole
-    value could match; a URL without credentials (``memory://``, ``sqlite:///x``) is not a
-    secret worth mangling ordinary text for.
+    The whole value always (an API key; a service URL is an internal address). For a URL
+    with credentials (``redis://:pw@host/0``) also the password on its own, raw and
+    percent-decoded: URL redaction rewrites the URL before the whole value could match, and
+    a password may show up anywhere.
     """
     if not secret:
         return []
-    if "://" not in secret:
-        return [secret]
-    try:
-        parts = urlsplit(secret)
-        password = parts.password
-    except ValueError:
-        return [secret]
-    if password is None and parts.username is None and "password=" not in parts.query:
-        return []
     out = [secret]
-    if password:
-        out += [password, unquote(password)]
-    for name, value in parse_qsl(parts.query):
-        if name.lower() == "password" and value:
-            out.append(value)
+    if "://" in secret:
+        try:
+            parts = urlsplit(secret)
+            password = parts.password
+        except ValueError:
+            return out
+        if password:
+            out += [password, unquote(password)]
+        out += [v for k, v in parse_qsl(parts.query) if k.lower() == "password" and v]
     return out
 
 

@@ -31,15 +31,11 @@ from webresearch.tools.services import open_journal
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 
-#: Worker variables whose Settings fields arrive with other issues (search provider and
-#: SearXNG URL: web_search; CDP URL: browser; MCP token: the MCP face). Each is accepted
-#: here until its field exists; once a field of that area exists under another name, the
-#: test fails so the compose file is corrected.
+#: Worker variables whose Settings fields arrive with other issues (the CDP URL: the browser
+#: issue). Each is accepted here until its field exists; once a field of that area exists
+#: under another name, the test fails so the compose file is corrected.
 PENDING = {
-    "WEBRESEARCH_SEARCH_PROVIDER": ("search_provider", "search_backend", "search_engine"),
-    "WEBRESEARCH_SEARXNG_URL": ("searxng",),
     "WEBRESEARCH_BROWSER_CDP_URL": ("browser_cdp", "cdp", "browser_url", "browser_endpoint"),
-    "WEBRESEARCH_MCP_TOKEN": ("mcp",),
 }
 
 _VAR = re.compile(r"\$\{(\w+)(?::?[-?][^}]*)?\}")

@@ -7,6 +7,9 @@ import click
 from webresearch import __version__
 
 from .fetch import fetch
+from .journal import journal
+from .mcp import mcp
+from .search import search
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -25,10 +28,16 @@ def cli(config: str | None) -> None:
     Examples:
       webresearch fetch https://example.org
       webresearch fetch https://example.org --json
+      webresearch mcp
+      webresearch journal --since 1h
+      webresearch search "python asyncio timeout"
     """
 
 
 cli.add_command(fetch)
+cli.add_command(mcp)
+cli.add_command(journal)
+cli.add_command(search)
 
 
 def main() -> None:

@@ -53,7 +53,7 @@ from ..runtime.limits import Limiter, LimitRule
 from ..runtime.run import ApprovalMode, ApprovalRequest, RunContext
 from ..runtime.scope import ScopeStore, scope_key, user_links
 from ..types import ImageBlock, ToolResult
-from . import web_fetch
+from . import web_fetch, web_search
 from .base import ToolEntry, Unavailable
 from .services import Services
 from .specs import ALL_SPECS, ToolSpec
@@ -89,7 +89,7 @@ REPLAY_TTL_S = 3600.0
 
 def default_builders() -> list[Builder]:
     """The built-in tools, in listing order."""
-    return [web_fetch.build]
+    return [web_search.build, web_fetch.build]
 
 
 class _Call:
@@ -492,6 +492,7 @@ class Toolkit:
                 {"code": exc.code, "message": USER_LINK_FAILED, "retryable": False}
             )
         exc.message = redact(exc.message)
+        exc.args = (exc.message,)  # str(exc) must not keep the unredacted text
         if exc.hint:
             exc.hint = redact(exc.hint)
         exc.details = _redact_obj(exc.details, self)
