@@ -119,8 +119,8 @@ async def journal_rows(
     rows = []
     for name, sink in sinks:
 
-        async def append(i: int, sink: Journal = sink) -> object:
-            return await sink.append(_event(i))
+        async def append(i: int, sink: Journal = sink) -> None:
+            await sink.append(_event(i))
 
         per_s, p50, p99 = await sequential(n, append)
         conc = await concurrent(n, append)

@@ -215,6 +215,7 @@ class Settings(BaseModel):
     search_safesearch: Literal["off", "moderate", "strict"] = Field(
         "moderate", description="Safe-search level asked of every provider that has one."
     )
+
     # --- fleet: shared state and storage services (SPEC §3, DESIGN "Scaling out") ---------
     state_url: SecretStr = Field(
         SecretStr(DEFAULT_STATE_URL),

@@ -143,7 +143,7 @@ class fresh_database:
         import psycopg
 
         async with await psycopg.AsyncConnection.connect(self.server.url, autocommit=True) as conn:
-            await conn.execute(sql)  # type: ignore[arg-type]
+            await conn.execute(sql)
 
     async def __aenter__(self) -> str:
         await self._admin(f"CREATE DATABASE {self.name}")

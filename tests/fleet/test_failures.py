@@ -186,7 +186,7 @@ async def test_cache_outage_is_a_miss_but_limits_and_scopes_stay_closed(
     page = (
         b"<html><head><title>T</title></head><body><h1>Cached page</h1><p>Body.</p></body></html>"
     )
-    routes = {"/p": Route(200, [("Content-Type", "text/html")], page)}
+    routes: dict[str, Route | Any] = {"/p": Route(200, [("Content-Type", "text/html")], page)}
     with LocalServer(routes) as site:
         url = f"{site.base}/p"
         toolkit = _toolkit(builders=default_builders(), state_url=redis_alone.url)
@@ -316,7 +316,7 @@ async def test_postgres_stopped_mid_run_fails_fast_then_resumes(
 # --- translation of foreign errors ----------------------------------------------------------
 
 
-def _subclasses(cls: type) -> list[type]:
+def _subclasses(cls: type[Exception]) -> list[type[Exception]]:
     out = [cls]
     for sub in cls.__subclasses__():
         out += _subclasses(sub)
@@ -327,7 +327,9 @@ def _subclasses(cls: type) -> list[type]:
     ("module", "base"),
     [(redis_state, redis.exceptions.RedisError), (postgres_journal, psycopg.Error)],
 )
-def test_every_driver_error_becomes_a_short_storage_error(module: Any, base: type) -> None:
+def test_every_driver_error_becomes_a_short_storage_error(
+    module: Any, base: type[Exception]
+) -> None:
     """No driver exception is left unmapped, and none of its text (host, port) gets through."""
     leaky = "connection to 10.9.8.7:6380 password=hunter2 failed"
     seen = 0
@@ -344,3 +346,42 @@ def test_every_driver_error_becomes_a_short_storage_error(module: Any, base: typ
         assert err.message.startswith(("the Redis state backend", "the PostgreSQL journal"))
         seen += 1
     assert seen > 10
+
+
+# --- the Toolkit's journal policy, on a sink that fails on chosen event kinds ----------------
+
+
+class FailingJournal(MemoryJournal):
+    """A journal whose appends of ``failing`` kinds raise like a storage outage."""
+
+    def __init__(self, *failing: str) -> None:
+        super().__init__()
+        self.failing = set(failing)
+
+    async def append(self, event: Any) -> None:
+        if event.kind in self.failing:
+            raise StorageError("the PostgreSQL journal is unreachable", backend="postgresql")
+        await super().append(event)
+
+
+async def test_a_call_the_journal_cannot_open_does_not_run() -> None:
+    runs, probe = _counting_probe()
+    journal = FailingJournal("tool.started")
+    async with _toolkit(journal, builders=[probe]) as toolkit:
+        result = await toolkit.call("web_search", {"query": "q"})  # never raises
+    _assert_storage(result, "PostgreSQL journal")
+    assert runs == [] and journal.events == []
+
+
+async def test_a_call_whose_closing_event_fails_returns_its_result(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    runs, probe = _counting_probe()
+    journal = FailingJournal("tool.completed")
+    async with _toolkit(journal, builders=[probe]) as toolkit:
+        result = await toolkit.call("web_search", {"query": "q"})
+    assert result.ok and result.text == "results for q"  # the tool acted: no blind retry
+    assert result.meta["journal_error"] == "storage"
+    assert len(runs) == 1
+    assert [e.kind for e in journal.events] == ["tool.started", "approval.auto_granted"]
+    assert "journal record failed" in caplog.text

@@ -159,7 +159,9 @@ def test_a_page_cached_by_one_process_serves_the_others(
         state = {"state_url": f"sqlite:///{tmp_path}/state.sqlite3"}
     settings = {**state, "journal_url": "memory://", "allowed_networks": ["127.0.0.0/8"]}
     page = b"<html><head><title>Shared</title></head><body><h1>Fleet</h1><p>Once.</p></body></html>"
-    routes = {"/page": Route(200, [("Content-Type", "text/html; charset=utf-8")], page)}
+    routes: dict[str, Route | Any] = {
+        "/page": Route(200, [("Content-Type", "text/html; charset=utf-8")], page)
+    }
     with LocalServer(routes) as site:
         url = f"{site.base}/page"
         answers = []

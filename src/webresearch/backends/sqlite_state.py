@@ -143,6 +143,18 @@ class SQLiteState:
             db.execute("ROLLBACK")
             raise
 
+    def fetch_one(self, sql: str, params: tuple[Any, ...]) -> tuple[Any, ...] | None:
+        """One row of a read (no transaction: WAL readers never wait for writers).
+
+        Raises:
+            StorageError: SQLite failed.
+        """
+        try:
+            row: tuple[Any, ...] | None = self._db.execute(sql, params).fetchone()
+        except sqlite3.Error as exc:
+            raise StorageError(f"{_NAME} failed: {_reason(exc)}") from None
+        return row
+
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> SQLiteCache:
         """The named cache in this file (same name in another process: same entries)."""
         return SQLiteCache(self, name, maxsize=maxsize, ttl_s=ttl_s)
@@ -257,12 +269,9 @@ class SQLiteScopeStore:
 
     async def search_results(self, run_id: str) -> set[str] | None:
         """Scope keys of the run's latest search, or ``None`` (no search, or expired)."""
-        try:
-            row = self._state._db.execute(
-                "SELECT keys, expires FROM search_results WHERE run_id = ?", (run_id,)
-            ).fetchone()
-        except sqlite3.Error as exc:
-            raise StorageError(f"{_NAME} failed: {_reason(exc)}") from None
+        row = self._state.fetch_one(
+            "SELECT keys, expires FROM search_results WHERE run_id = ?", (run_id,)
+        )
         if row is None or self._state.clock() >= row[1]:
             return None
         return set(json.loads(row[0]))
