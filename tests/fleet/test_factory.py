@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,15 @@ async def test_prefixes_separate_deployments_on_one_redis(redis_server: RedisSer
         for state in (one, two):
             await state._client.delete(state.key("limit", "prefix-check"))
             await state.aclose()
+
+
+def test_a_missing_driver_is_a_configuration_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the redis / psycopg extras the URL is refused with the install hint."""
+    monkeypatch.setitem(sys.modules, "webresearch.backends.redis_state", None)
+    monkeypatch.setitem(sys.modules, "webresearch.backends.postgres_journal", None)
+    with pytest.raises(ConfigurationError) as info:
+        open_state(REDIS_URL)
+    assert "webresearch[redis]" in info.value.message and "s3cr3t" not in info.value.message
+    with pytest.raises(ConfigurationError) as info:
+        open_journal(PG_URL)
+    assert "webresearch[postgres]" in info.value.message and "pg-s3cret" not in info.value.message

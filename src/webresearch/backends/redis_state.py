@@ -12,6 +12,11 @@ of workers (https://redis.io/docs/latest/develop/interact/programmability/eval-i
 * scopes — a run's latest search results (one hash, replaced whole) and a conversation's
   view count (checked and incremented in one script).
 
+A cache keeps each entry's expiry in its sorted set (the scripts enforce it, so a test clock
+works and expired entries are dropped before live ones are evicted) rather than one key per
+entry with its own ``EXPIRE``: the scripts then touch four fixed keys, never keys computed
+inside Lua, and the whole cache expires ``ttl_s`` after its last set.
+
 Time is the Redis server's clock (``TIME``) so every worker agrees; tests pass a clock
 (seconds) instead. Every key lives under the configured prefix and carries a TTL
 (``PEXPIRE``): a limiter log one window, a cache the TTL after its last set, search results
