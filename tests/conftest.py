@@ -6,9 +6,17 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
 
 from tests.support.http_server import LocalServer
 from webresearch import Settings
+
+# Shared 2-core machines: a slow example is load, not a bug. No per-example deadline.
+hypothesis_settings.register_profile(
+    "default", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+hypothesis_settings.load_profile("default")
 
 FIXTURES = Path(__file__).parent / "fixtures"
 CASES = FIXTURES / "cases"

@@ -11,7 +11,7 @@ import asyncio
 import pytest
 
 from webresearch.backends.redis_state import RedisState
-from webresearch.backends.state import MemoryState, StateBackend
+from webresearch.backends.state import StateBackend
 from webresearch.runtime.limits import LimitRule, decide
 from webresearch.runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S
 
@@ -174,8 +174,6 @@ async def test_named_caches_are_separate(state: StateBackend) -> None:
 
 
 async def test_handles_of_one_named_cache_share_entries(state: StateBackend) -> None:
-    if isinstance(state, MemoryState):
-        pytest.skip("in-process caches are per process; Services keeps one handle per name")
     first = state.cache("shared", maxsize=4, ttl_s=60.0)
     second = state.cache("shared", maxsize=4, ttl_s=60.0)
     await first.set("k", {"v": 1})

@@ -80,10 +80,13 @@ class MemoryState:
         self._clock = clock
         self.limiter = MemoryLimiter(clock)
         self.scopes = MemoryScopeStore(clock)
+        self._caches: dict[str, MemoryCache] = {}
 
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> MemoryCache:
-        """A new in-process cache (the caller keeps one per name)."""
-        return MemoryCache(maxsize, ttl_s, clock=self._clock)
+        """The in-process cache ``name`` (one per name, like the shared backends' namespaces)."""
+        if name not in self._caches:
+            self._caches[name] = MemoryCache(maxsize, ttl_s, clock=self._clock)
+        return self._caches[name]
 
     async def aclose(self) -> None:
         """Nothing to release."""
