@@ -7,6 +7,7 @@ import click
 from webresearch import __version__
 
 from .fetch import fetch
+from .image import image
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -25,10 +26,12 @@ def cli(config: str | None) -> None:
     Examples:
       webresearch fetch https://example.org
       webresearch fetch https://example.org --json
+      webresearch image https://example.org/photo.jpg -o photo.jpg
     """
 
 
 cli.add_command(fetch)
+cli.add_command(image)
 
 
 def main() -> None:
