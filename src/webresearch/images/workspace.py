@@ -87,8 +87,13 @@ def split_workspace_path(path: str, workspace: str | None = None) -> list[str]:
         rest = _strip_root(text, WORKSPACE_PREFIX)
         if rest is None and workspace:
             rest = _strip_root(text, workspace.rstrip("/") or "/")
-        if rest is None:
-            raise _outside(path, "is an absolute path outside the workspace")
+        if rest is None:  # not echoed: an absolute path is a host detail
+            raise InvalidArguments(
+                "an absolute path outside the workspace was given; only files inside the "
+                "workspace can be viewed",
+                hint=_HINT,
+                refusal="workspace",
+            )
         text = rest
     parts = [p for p in text.split("/") if p not in ("", ".")]
     if any(p == ".." for p in parts):
