@@ -71,6 +71,14 @@ def _storable(im: Image.Image, fmt: str) -> Image.Image:
     return im
 
 
+class Source(dict[str, object]):
+    """A generated input; its repr leaves out the bytes (failure reports stay readable)."""
+
+    def __repr__(self) -> str:
+        shown = {k: v for k, v in self.items() if k != "data"}
+        return f"Source({shown}, {len(self['data'])} bytes)"  # type: ignore[arg-type]
+
+
 @st.composite
 def sources(draw: st.DrawFn) -> dict[str, object]:
     fmt = draw(st.sampled_from(FORMATS))
@@ -89,15 +97,17 @@ def sources(draw: st.DrawFn) -> dict[str, object]:
         params["lossless"] = draw(st.booleans())
     if fmt == "PNG" and "transparency" in im.info:
         params["transparency"] = im.info["transparency"]
-    return {
-        "data": encode(im, fmt, **params),
-        "fmt": fmt,
-        "mode": im.mode,
-        "orientation": orientation,
-        "size": (width, height),
-        "side": draw(st.sampled_from(SIDES)),
-        "cap": draw(st.sampled_from(CAPS)),
-    }
+    return Source(
+        {
+            "data": encode(im, fmt, **params),
+            "fmt": fmt,
+            "mode": im.mode,
+            "orientation": orientation,
+            "size": (width, height),
+            "side": draw(st.sampled_from(SIDES)),
+            "cap": draw(st.sampled_from(CAPS)),
+        }
+    )
 
 
 def _rule_says_passthrough(src: dict[str, object]) -> bool:
