@@ -40,6 +40,7 @@ __all__ = [
     "DEFAULT_IMAGE_SOURCE_CAP_BYTES",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_MCP_APPROVAL_TIMEOUT_S",
     "DEFAULT_REQUEST_TIMEOUT_S",
     "DEFAULT_USER_AGENT",
     "ENV_PREFIX",
@@ -87,6 +88,11 @@ DEFAULT_IMAGE_MAX_SIDE_PX = 1568
 DEFAULT_IMAGE_MAX_OUTPUT_BYTES = 1536 * 1024
 #: fetch_image keeps this many prepared images (≤ 1.5 MiB each) for ``fetch_cache_ttl_s``.
 DEFAULT_IMAGE_CACHE_SIZE = 16
+
+#: Seconds the MCP server waits for a person to answer a supervised call's approval
+#: question (an MCP elicitation) before treating it as denied. Five minutes: long enough to
+#: read the question, short enough that a forgotten prompt does not hold a call forever.
+DEFAULT_MCP_APPROVAL_TIMEOUT_S = 300.0
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -174,6 +180,20 @@ class Settings(BaseModel):
         DEFAULT_IMAGE_CACHE_SIZE,
         ge=0,
         description="Prepared images fetch_image keeps (entries, LRU; lifetime fetch_cache_ttl_s).",
+    )
+
+    # --- MCP server (SPEC §4) ------------------------------------------------------------
+    mcp_token: SecretStr | None = Field(
+        None,
+        description=(
+            "Bearer token the MCP HTTP transport requires (WEBRESEARCH_MCP_TOKEN); "
+            "a secret: never printed or logged."
+        ),
+    )
+    mcp_approval_timeout_s: float = Field(
+        DEFAULT_MCP_APPROVAL_TIMEOUT_S,
+        gt=0,
+        description="Seconds to wait for the person to answer a supervised call's MCP elicitation.",
     )
 
     @field_validator("app_domains", mode="before")

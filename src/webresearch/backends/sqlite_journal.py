@@ -4,19 +4,28 @@ Writes are synchronous and committed before ``append`` returns: a local SQLite c
 mode takes tens of microseconds, far less than handing the write to a thread, and an event
 written before the call returns survives a crash of the process. Several processes may share
 one file (WAL + ``busy_timeout``).
+
+WAL checkpoints (which fsync and take milliseconds) are moved off the caller's path: the
+writing connection has automatic checkpoints off, and a daemon thread with its own
+connection runs a passive checkpoint every :data:`CHECKPOINT_INTERVAL_S` seconds.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
 from ..errors import StorageError
 from ..runtime.journal import JournalEvent, utc_now_iso
 
-__all__ = ["SCHEMA_VERSION", "SQLiteJournal"]
+__all__ = ["CHECKPOINT_INTERVAL_S", "SCHEMA_VERSION", "SQLiteJournal"]
+
+#: Seconds between background WAL checkpoints.
+CHECKPOINT_INTERVAL_S = 1.0
 
 #: Migrations in order; ``PRAGMA user_version`` records how many ran.
 _MIGRATIONS: tuple[str, ...] = (
@@ -76,10 +85,30 @@ class SQLiteJournal:
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA busy_timeout=5000")
             self._migrate()
+            self._db.execute("PRAGMA wal_autocheckpoint=0")
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(
                 f"cannot open the journal database {self.path.name}: {exc}"
             ) from None
+        self._stop = threading.Event()
+        self._checkpointer = threading.Thread(
+            target=self._checkpoint_loop, name="webresearch-journal-checkpoint", daemon=True
+        )
+        self._checkpointer.start()
+
+    def _checkpoint_loop(self) -> None:
+        try:
+            db = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+        except sqlite3.Error:
+            return
+        try:
+            while not self._stop.wait(CHECKPOINT_INTERVAL_S):
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            with contextlib.suppress(sqlite3.Error):
+                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        finally:
+            db.close()
 
     def _migrate(self) -> None:
         version = int(self._db.execute("PRAGMA user_version").fetchone()[0])
@@ -92,7 +121,10 @@ class SQLiteJournal:
             try:
                 current = int(self._db.execute("PRAGMA user_version").fetchone()[0])
                 if current == number:  # another process may have migrated meanwhile
-                    self._db.executescript("SAVEPOINT m;" + _MIGRATIONS[number] + "RELEASE m;")
+                    # One statement at a time: executescript() would commit our transaction.
+                    for statement in _MIGRATIONS[number].split(";"):
+                        if statement.strip():
+                            self._db.execute(statement)
                     self._db.execute(f"PRAGMA user_version={number + 1}")
                 self._db.execute("COMMIT")
             except BaseException:
@@ -170,4 +202,6 @@ class SQLiteJournal:
         return json.loads(row[0]) if row else None
 
     async def aclose(self) -> None:
+        self._stop.set()
+        self._checkpointer.join(timeout=5)
         self._db.close()

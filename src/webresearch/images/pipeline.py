@@ -38,8 +38,16 @@ except ImportError:  # pragma: no cover - every Pillow wheel ships it
     ImageCms = None  # type: ignore[assignment]
 
 from ..errors import TooLarge, UnsupportedContent
-from .rules import JPEG_QUALITIES, Limits, check_pixels, prefers_png, shrink_size, target_size
-from .sniff import FORMAT_NAMES, ImageHeader
+from .rules import (
+    JPEG_QUALITIES,
+    Limits,
+    check_pixels,
+    displayed_size,
+    prefers_png,
+    shrink_size,
+    target_size,
+)
+from .sniff import FORMAT_NAMES, ImageHeader, without_jpeg_exif
 
 __all__ = ["Encoded", "decode_and_encode", "verify_decodes"]
 
@@ -98,6 +106,8 @@ class Encoded:
 
 def _open(data: bytes, header: ImageHeader, limits: Limits) -> ImageFile.ImageFile:
     name = FORMAT_NAMES[header.format]
+    if header.format == "jpeg":
+        data = without_jpeg_exif(data)  # orientation already read; see the function
     try:
         im = _PLUGIN[header.format](io.BytesIO(data))
     except Image.DecompressionBombError:
@@ -303,8 +313,11 @@ def _encode(
             return Encoded(jpeg, "jpeg", flat.width, flat.height, notes)
     quality = JPEG_QUALITIES[-1]
     notes["quality"] = quality
+    aspect = (frame.width, frame.height)
+    if header.width and header.height:  # the source's aspect, upright
+        aspect = displayed_size(header.width, header.height, header.orientation)
     while True:
-        size = shrink_size(flat.width, flat.height, len(jpeg), cap)
+        size = shrink_size(flat.width, flat.height, len(jpeg), cap, aspect)
         if size == flat.size:  # 1×1 already: cannot happen with caps ≥ 16 KiB
             raise UnsupportedContent("the image cannot be encoded within the size cap")
         flat = flat.resize(size, Image.Resampling.BICUBIC)

@@ -215,19 +215,28 @@ def target_size(width: int, height: int, max_side_px: int) -> tuple[int, int]:
     return max(1, round(width * scale)), max_side_px
 
 
-def shrink_size(width: int, height: int, encoded_bytes: int, max_bytes: int) -> tuple[int, int]:
+def shrink_size(
+    width: int,
+    height: int,
+    encoded_bytes: int,
+    max_bytes: int,
+    aspect: tuple[int, int] | None = None,
+) -> tuple[int, int]:
     """The next, smaller size when JPEG quality 40 is still over ``max_bytes``.
 
     Encoded size grows roughly with the pixel count, so the long side is scaled by
     ``sqrt(max_bytes / encoded_bytes)`` with a margin, clamped to [0.5, 0.9] so every step
-    makes progress; the short side follows by rounding (not flooring each side on its own,
-    which bent a 1186×118 image by 1.5 %), so the aspect ratio stays within 0.5 px. Each
-    side stays at least 1 px.
+    makes progress. The short side follows by rounding from ``aspect`` — the source's
+    (width, height), default the current size — not by flooring each side on its own and not
+    from an already rounded size, so the aspect ratio stays within 0.5 px of the source's
+    (flooring bent a 1186×118 image by 1.5 %; re-rounding a rounded 97×1568 bent a
+    149×2397 one by 1.1 %). Each side stays at least 1 px.
     """
+    aspect_w, aspect_h = aspect or (width, height)
     factor = math.sqrt(max_bytes / max(encoded_bytes, 1)) * 0.95
     factor = min(_SHRINK_MAX, max(_SHRINK_MIN, factor))
     if width >= height:
         new_w = max(1, math.floor(width * factor))
-        return new_w, max(1, round(height * new_w / width))
+        return new_w, max(1, min(height, round(aspect_h * new_w / aspect_w)))
     new_h = max(1, math.floor(height * factor))
-    return max(1, round(width * new_h / height)), new_h
+    return max(1, min(width, round(aspect_w * new_h / aspect_h))), new_h

@@ -30,6 +30,7 @@ __all__ = [
     "exif_orientation",
     "read_header",
     "sniff",
+    "without_jpeg_exif",
 ]
 
 #: Formats the pipeline decodes (SPEC §1.3: PNG, JPEG, WebP, GIF; APNG is PNG with ``acTL``).
@@ -327,6 +328,52 @@ def _jpeg(data: bytes) -> ImageHeader:
         components=comps,
         orientation=orientation,
     )
+
+
+def without_jpeg_exif(data: bytes) -> bytes:
+    """``data`` with its APP1 segments (EXIF, XMP) removed, everything else byte for byte.
+
+    The pipeline reads the orientation itself (:func:`read_header`) and never writes EXIF,
+    so the decoder does not need it; Pillow parses EXIF while opening a JPEG and warns on
+    the corrupt EXIF common in the wild (a ``UserWarning``, an exception under ``-W error``).
+
+    The walk skips garbage between segments as Pillow's own parser does, so every APP1
+    Pillow would read is removed.
+
+    Returns:
+        the stripped bytes, or ``data`` itself when there is no APP1 segment or a segment
+        length is impossible (then the decoder judges the file as it is).
+    """
+    pos = 2
+    n = len(data)
+    keep: list[bytes] = [data[:2]]
+    start = 2
+    dropped = False
+    while pos + 4 <= n:
+        if data[pos] != 0xFF:
+            pos += 1  # garbage between segments: decoders skip it, so must this walk
+            continue
+        marker = data[pos + 1]
+        if marker == 0xFF:
+            pos += 1
+            continue
+        if marker in (0x01, 0xD8) or 0xD0 <= marker <= 0xD7:
+            pos += 2
+            continue
+        if marker in (0xD9, 0xDA):
+            break
+        length = struct.unpack_from(">H", data, pos + 2)[0]
+        if length < 2:
+            return data
+        if marker == 0xE1:
+            keep.append(data[start:pos])
+            start = pos + 2 + length
+            dropped = True
+        pos += 2 + length
+    if not dropped:
+        return data
+    keep.append(data[start:])
+    return b"".join(keep)
 
 
 def _gif(data: bytes) -> ImageHeader:

@@ -395,7 +395,8 @@ class Toolkit:
                 details=details,
             )
         )
-        await self._remember(op, result)
+        if operation_id is not None:  # only explicit idempotency keys are recorded
+            await self._remember(op, result)
         return result
 
     async def _execute(

@@ -302,3 +302,48 @@ def test_to_block_and_metadata_hold_no_bytes() -> None:
     assert len(text) < 1000
     assert out.meta["sha256"] and len(out.meta["sha256"]) == 12
     assert exif_bytes(6)  # (helper sanity)
+
+
+def test_corrupt_exif_in_a_jpeg_is_no_warning_and_no_error() -> None:
+    # Found by the fuzz test: Pillow parses a JPEG's EXIF while opening it and warns on
+    # corrupt EXIF (an exception under -W error). We read the orientation ourselves and
+    # give the decoder the JPEG without APP1; a passthrough still returns the bytes as sent.
+    source = bytearray(oriented(90, 60, 1))
+    exif_at = source.index(b"Exif\x00\x00")
+    source[exif_at + 6 + 8 : exif_at + 6 + 10] = b"\x00\x09"  # IFD0 claims 9 entries: truncated
+    out = prepare_image(bytes(source))
+    assert out.meta["passthrough"] is True and out.data == bytes(source)
+    big = bytearray(oriented(1800, 1200, 1))
+    exif_at = big.index(b"Exif\x00\x00")
+    big[exif_at + 6 + 8 : exif_at + 6 + 10] = b"\x00\x09"
+    assert prepare_image(bytes(big)).meta["width"] == 1568
+
+
+def test_without_jpeg_exif_keeps_everything_else() -> None:
+    from webresearch.images.sniff import read_header, without_jpeg_exif
+
+    icc = ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes()
+    source = encode(photo_like(64, 48), "JPEG", exif=exif_bytes(6), icc_profile=icc)
+    stripped = without_jpeg_exif(source)
+    assert b"Exif\x00\x00" not in stripped and len(stripped) < len(source)
+    a, b = Image.open(io.BytesIO(source)), Image.open(io.BytesIO(stripped))
+    assert a.tobytes() == b.tobytes() and b.info["icc_profile"] == icc
+    assert read_header(stripped).orientation is None
+    plain = encode(photo_like(64, 48), "JPEG")
+    assert without_jpeg_exif(plain) is plain
+
+
+@pytest.mark.parametrize("flips", [[(34, 1)], [(37, 0), (56, 0)]])
+def test_fuzz_finds_with_broken_exif_end_in_our_errors_or_an_image(
+    flips: list[tuple[int, int]],
+) -> None:
+    # Fuzz finds: a corrupt EXIF IFD, and garbage where the next marker should start (Pillow
+    # skips it and still parsed the EXIF): neither may raise anything but our errors.
+    data = bytearray(oriented(90, 60, 6))
+    for pos, value in flips:
+        data[pos] = value
+    try:
+        out = prepare_image(bytes(data))
+    except (UnsupportedContent, TooLarge):
+        return
+    assert MIME_OF[sniff(out.data)] == out.mime

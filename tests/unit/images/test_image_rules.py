@@ -199,6 +199,12 @@ def test_shrink_always_makes_progress(width: int, height: int, encoded: int, cap
         assert abs(w / h - width / height) <= 0.01 * width / height
 
 
+def test_shrink_keeps_the_source_aspect_not_the_rounded_one() -> None:
+    # Found by the property test: 149×2397 → 97×1568 (rounded) → 67×1090 was 1.1 % off.
+    w, h = shrink_size(97, 1568, 100_000, 40_000, aspect=(149, 2397))
+    assert abs(w / h - 149 / 2397) <= 0.01 * 149 / 2397
+
+
 def test_shrink_keeps_the_aspect_of_a_wide_strip() -> None:
     # Found by the property test: flooring both sides bent 1186×118 to 673×66 (1.5 %).
     w, h = shrink_size(1186, 118, 100_000, 40_000)

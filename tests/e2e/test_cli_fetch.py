@@ -1,0 +1,117 @@
+"""`webresearch fetch` as a person uses it: output, --json, one-line errors, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from tests.support.http_server import LocalServer, Route
+from webresearch.cli.main import cli
+
+ENV = {"WEBRESEARCH_JOURNAL_URL": "memory://"}
+HTML = (
+    b"<html><head><title>Hello page</title></head><body><main><h1>Hello</h1><p>"
+    + b"Some words. " * 30
+    + b"</p></main></body></html>"
+)
+
+
+@pytest.fixture
+def site() -> LocalServer:
+    with LocalServer() as srv:
+        srv.routes["/"] = Route(headers=[("Content-Type", "text/html; charset=utf-8")], body=HTML)
+        srv.routes["/long.txt"] = Route(
+            headers=[("Content-Type", "text/plain; charset=utf-8")], body=b"line\n" * 20000
+        )
+        yield srv
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), env=ENV, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_fetch_prints_the_page_in_the_spec_format(site: LocalServer) -> None:
+    code, out, err = run("fetch", f"{site.base}/", "--allow-network", "127.0.0.0/8")
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[1] == f"url: {site.base}/"
+    assert lines[2] == "content-type: text/html"
+    assert lines[3].startswith("title: ")
+    assert lines[4] == ""
+    assert "Some words." in out
+
+
+def test_truncation_and_offset_continue_exactly(site: LocalServer) -> None:
+    code, out, _ = run("fetch", f"{site.base}/long.txt", "--allow-private", "--max-bytes", "1000")
+    assert code == 0
+    assert out.rstrip("\n").endswith("[truncated at 1000 of 100000 bytes]")
+    code, out2, _ = run(
+        "fetch",
+        f"{site.base}/long.txt",
+        "--allow-private",
+        "--max-bytes",
+        "1000",
+        "--offset",
+        "1000",
+    )
+    assert code == 0 and "[truncated at 2000 of 100000 bytes]" in out2
+
+
+def test_json_output_carries_provenance(site: LocalServer) -> None:
+    code, out, _ = run("fetch", f"{site.base}/", "--allow-private", "--json")
+    assert code == 0
+    data = json.loads(out)
+    meta = data["meta"]
+    assert data["ok"] is True and meta["trust"] == "untrusted"
+    for key in (
+        "requested_url",
+        "final_url",
+        "redirects",
+        "status",
+        "fetched_at",
+        "sha256",
+        "extractor",
+        "cached",
+        "bytes_downloaded",
+        "download_capped",
+    ):
+        assert key in meta, key
+
+
+def test_refusal_exits_3_with_one_line_on_stderr(site: LocalServer) -> None:
+    code, out, err = run("fetch", f"{site.base}/")
+    assert code == 3 and out == ""
+    assert len(err.strip().splitlines()) == 1 and "error[blocked_address]" in err
+
+
+def test_tool_error_exits_1(site: LocalServer) -> None:
+    code, _, err = run("fetch", f"{site.base}/missing", "--allow-private")
+    assert code == 1 and "error[http_status]" in err and "404" in err
+
+
+def test_usage_error_exits_2() -> None:
+    assert run("fetch")[0] == 2
+    assert run("fetch", "http://x.example/", "--max-bytes", "0")[0] == 2
+    assert run("fetch", "http://x.example/", "--allow-network", "not-a-cidr")[0] == 2
+    code, _, err = run("fetch", "not a url")
+    assert code == 2 and "invalid_arguments" in err
+
+
+def test_help_teaches() -> None:
+    code, out, _ = run("fetch", "--help")
+    assert code == 0 and "Examples:" in out and "--allow-network" in out and "Exit codes" in out
+
+
+def test_the_console_script_runs() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "webresearch", "--version"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0 and "webresearch" in proc.stdout

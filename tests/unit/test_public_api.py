@@ -1,0 +1,34 @@
+"""The public surface is exactly what we mean to support (STYLE: explicit public surface)."""
+
+from __future__ import annotations
+
+import webresearch
+
+
+def test_all_is_sorted_and_complete() -> None:
+    names = list(webresearch.__all__)
+    assert names == sorted(names)
+    for name in names:
+        assert hasattr(webresearch, name), name
+
+
+def test_public_members_are_exactly_these() -> None:
+    public = {n for n in dir(webresearch) if not n.startswith("_")} - {
+        # subpackages are importable but not part of the flat facade
+        "adapters",
+        "backends",
+        "browser",
+        "cli",
+        "config",
+        "errors",
+        "extract",
+        "images",
+        "mcp_server",
+        "net",
+        "redact",
+        "runtime",
+        "search",
+        "tools",
+        "types",
+    }
+    assert public == {n for n in webresearch.__all__ if not n.startswith("_")}

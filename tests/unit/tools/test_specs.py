@@ -1,0 +1,53 @@
+"""Tool specs are constant, lean, and pinned byte for byte (SPEC §1)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from webresearch import Settings, Toolkit
+from webresearch.runtime.journal import MemoryJournal
+from webresearch.tools.specs import ALL_SPECS, specs_size
+
+SNAPSHOT = Path(__file__).parents[2] / "snapshots" / "tool_specs.json"
+
+
+def test_specs_match_the_snapshot() -> None:
+    # To change a spec on purpose: regenerate the snapshot and say why in the commit.
+    assert [s.to_dict() for s in ALL_SPECS] == json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+
+
+def test_all_specs_together_stay_lean() -> None:
+    # SPEC §1: all tool specs together within about 4,000 characters.
+    assert specs_size() <= 4000, specs_size()
+
+
+def test_every_schema_is_strict() -> None:
+    for spec in ALL_SPECS:
+        assert spec.input_schema["type"] == "object"
+        assert spec.input_schema["additionalProperties"] is False
+        assert set(spec.input_schema["required"]) <= set(spec.input_schema["properties"])
+
+
+async def test_specs_do_not_depend_on_configuration(tmp_path: Path) -> None:
+    variants = [
+        Settings.load(environ={}, journal_url="memory://"),
+        Settings.load(
+            environ={},
+            journal_url="memory://",
+            allow_private=True,
+            fetch_rate_limit=3,
+            render="never",
+        ),
+        Settings.load(
+            environ={"WEBRESEARCH_ALLOWED_NETWORKS": "10.0.0.0/8"}, journal_url="memory://"
+        ),
+    ]
+    seen = []
+    for settings in variants:
+        async with Toolkit(settings, journal=MemoryJournal()) as tk:
+            seen.append({s.name: s.to_dict() for s in tk.tools()})
+    by_name = {s.name: s.to_dict() for s in ALL_SPECS}
+    for specs in seen:
+        for name, spec in specs.items():
+            assert spec == by_name[name]
