@@ -56,7 +56,9 @@ pytestmark = pytest.mark.skipif(
 def _measure(jobs: list[tuple[Path, dict[str, object]]]) -> list[dict[str, object]]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)])}
     # Warm up Pillow's import in the child before measuring (a real process has it loaded).
-    warm = [(CASE28.parent / "24-image-exif-orientation" / "small.jpg", {})]
+    warm: list[tuple[Path, dict[str, object]]] = [
+        (CASE28.parent / "24-image-exif-orientation" / "small.jpg", {})
+    ]
     proc = subprocess.run(
         [
             sys.executable,
@@ -94,7 +96,7 @@ def test_bombs_in_every_format_cost_no_memory(tmp_path: Path) -> None:
         "webp-vp8x": webp_with_size(16384, 16384, "VP8X"),
         "webp-vp8l": webp_with_size(16384, 16384, "VP8L"),
     }
-    jobs = []
+    jobs: list[tuple[Path, dict[str, object]]] = []
     for name, data in bombs.items():
         path = tmp_path / name
         path.write_bytes(data)

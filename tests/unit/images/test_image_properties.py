@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import random
+from typing import cast
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -113,11 +114,11 @@ def sources(draw: st.DrawFn) -> dict[str, object]:
 def _rule_says_passthrough(src: dict[str, object]) -> bool:
     """SPEC §1.3's rule, restated from what the test generated (an independent oracle)."""
     data: bytes = src["data"]  # type: ignore[assignment]
-    width, height = src["size"]  # type: ignore[misc]
+    width, height = cast(tuple[int, int], src["size"])
     return (
         src["fmt"] in ("PNG", "JPEG", "WEBP")
-        and max(width, height) <= src["side"]  # type: ignore[operator]
-        and len(data) <= src["cap"]  # type: ignore[operator]
+        and max(width, height) <= cast(int, src["side"])
+        and len(data) <= cast(int, src["cap"])
         and src["mode"] != "I;16"
         and not (src["fmt"] == "JPEG" and src["mode"] == "CMYK")
         and src["orientation"] in (None, 1)
@@ -153,7 +154,7 @@ def test_invariants_hold_for_generated_images(src: dict[str, object]) -> None:
     else:
         assert im.getexif().get(0x0112) in (None, 1)
     # displayed size, no upscaling, aspect ratio
-    width, height = src["size"]  # type: ignore[misc]
+    width, height = cast(tuple[int, int], src["size"])
     if src["orientation"] in (5, 6, 7, 8):
         width, height = height, width
     assert (out.meta["source_width"], out.meta["source_height"]) == (width, height)

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from webresearch.errors import InvalidArguments, TooLarge
-from webresearch.images import workspace as ws
 from webresearch.images.workspace import read_workspace_file, split_workspace_path
 
 SECRET = b"SECRET-OUTSIDE-THE-WORKSPACE"
@@ -153,7 +152,7 @@ def test_missing_workspace(tmp_path: Path) -> None:
 def _swap_before_open(monkeypatch: pytest.MonkeyPatch, name: str, swap: object) -> None:
     """Run ``swap()`` right before the walk opens component ``name`` (an attacker's move)."""
     real_open = os.open
-    done = []
+    done: list[bool] = []
 
     def racing_open(path: object, flags: int, *args: object, **kwargs: object) -> int:
         if path == name and not done:
@@ -161,7 +160,7 @@ def _swap_before_open(monkeypatch: pytest.MonkeyPatch, name: str, swap: object) 
             swap()  # type: ignore[operator]
         return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(ws.os, "open", racing_open)
+    monkeypatch.setattr(os, "open", racing_open)  # the module uses os.open
 
 
 def test_file_swapped_for_a_symlink_before_the_open_is_refused(
