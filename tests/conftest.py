@@ -20,7 +20,12 @@ LOOPBACK_ONLY = ("127.0.0.0/8",)
 @pytest.fixture
 def settings() -> Settings:
     """Defaults, with 127.0.0.0/8 exempted from the SSRF guard (and nothing else)."""
-    return Settings.load(environ={}, allowed_networks=list(LOOPBACK_ONLY), journal_url="memory://")
+    return Settings.load(
+        environ={},
+        allowed_networks=list(LOOPBACK_ONLY),
+        journal_url="memory://",
+        search_provider="none",  # the keyless default (ddgs) would leave the machine
+    )
 
 
 @pytest.fixture

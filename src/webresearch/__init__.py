@@ -38,6 +38,7 @@ from .errors import (
 )
 from .extract.html import html_to_markdown
 from .runtime.run import ApprovalRequest, RunContext
+from .search.health import check_provider
 from .tools.registry import Toolkit
 from .tools.specs import ToolSpec
 from .types import ImageBlock, ToolResult
@@ -77,5 +78,6 @@ __all__ = [
     "UnsupportedContent",
     "WebResearchError",
     "__version__",
+    "check_provider",
     "html_to_markdown",
 ]

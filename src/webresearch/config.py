@@ -29,8 +29,10 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from .errors import ConfigurationError
 
 __all__ = [
+    "DEFAULT_BRAVE_BASE_URL",
     "DEFAULT_CONNECT_TIMEOUT_S",
     "DEFAULT_DOWNLOAD_CAP_BYTES",
+    "DEFAULT_EXA_BASE_URL",
     "DEFAULT_FETCH_CACHE_SIZE",
     "DEFAULT_FETCH_CACHE_TTL_S",
     "DEFAULT_IMAGE_CACHE_SIZE",
@@ -42,6 +44,10 @@ __all__ = [
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_MCP_APPROVAL_TIMEOUT_S",
     "DEFAULT_REQUEST_TIMEOUT_S",
+    "DEFAULT_SEARCH_CACHE_SIZE",
+    "DEFAULT_SEARCH_CACHE_TTL_S",
+    "DEFAULT_SEARCH_TIMEOUT_S",
+    "DEFAULT_TAVILY_BASE_URL",
     "DEFAULT_USER_AGENT",
     "ENV_PREFIX",
     "MAX_MAX_BYTES",
@@ -93,6 +99,14 @@ DEFAULT_IMAGE_CACHE_SIZE = 16
 #: question (an MCP elicitation) before treating it as denied. Five minutes: long enough to
 #: read the question, short enough that a forgotten prompt does not hold a call forever.
 DEFAULT_MCP_APPROVAL_TIMEOUT_S = 300.0
+#: web_search: provider timeout (seconds), cache lifetime (seconds) and size (entries). SPEC §1.2.
+DEFAULT_SEARCH_TIMEOUT_S = 10.0
+DEFAULT_SEARCH_CACHE_TTL_S = 300.0
+DEFAULT_SEARCH_CACHE_SIZE = 256
+#: Public API origins of the paid providers (tests point them at 127.0.0.1 servers).
+DEFAULT_BRAVE_BASE_URL = "https://api.search.brave.com"
+DEFAULT_TAVILY_BASE_URL = "https://api.tavily.com"
+DEFAULT_EXA_BASE_URL = "https://api.exa.ai"
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -194,6 +208,39 @@ class Settings(BaseModel):
         DEFAULT_MCP_APPROVAL_TIMEOUT_S,
         gt=0,
         description="Seconds to wait for the person to answer a supervised call's MCP elicitation.",
+    )
+
+    # --- web_search (SPEC §1.2) -----------------------------------------------------------
+    search_provider: str | None = Field(
+        None,
+        description=(
+            "web_search provider id: searxng, brave, ddgs, tavily, exa or a plugin's id; "
+            "'none' turns web_search off. Unset: searxng when searxng_url is set, else ddgs "
+            "when installed, else none (web_search is then not registered)."
+        ),
+    )
+    searxng_url: SecretStr | None = Field(
+        None,
+        description=(
+            "Base URL of a self-hosted SearXNG instance, e.g. http://searxng:8080 "
+            "(its address is internal: it is kept out of every message and log line)."
+        ),
+    )
+    brave_base_url: str = Field(DEFAULT_BRAVE_BASE_URL, description="Brave Search API origin.")
+    tavily_base_url: str = Field(DEFAULT_TAVILY_BASE_URL, description="Tavily API origin.")
+    exa_base_url: str = Field(DEFAULT_EXA_BASE_URL, description="Exa API origin.")
+    brave_api_key: SecretStr | None = Field(
+        None, description="Brave Search API subscription token."
+    )
+    tavily_api_key: SecretStr | None = Field(None, description="Tavily API key (tvly-…).")
+    exa_api_key: SecretStr | None = Field(None, description="Exa API key.")
+    search_timeout_s: float = Field(
+        DEFAULT_SEARCH_TIMEOUT_S, gt=0, description="Seconds for one whole provider request."
+    )
+    search_cache_ttl_s: float = Field(DEFAULT_SEARCH_CACHE_TTL_S, ge=0)
+    search_cache_size: int = Field(DEFAULT_SEARCH_CACHE_SIZE, ge=0)
+    search_safesearch: Literal["off", "moderate", "strict"] = Field(
+        "moderate", description="Safe-search level asked of every provider that has one."
     )
 
     @field_validator("app_domains", mode="before")

@@ -75,12 +75,18 @@ def is_secret_parameter(name: str) -> bool:
     return joined in _SECRET_PARTS
 
 
+def _is_redacted(value: str) -> bool:
+    # Already replaced (also when a URL in free text was cut at the marker's "]", or the
+    # marker is markdown-escaped): redacting again would leave a stray "]" behind.
+    return value.lstrip("\\").startswith("[REDACTED")
+
+
 def _redact_params(params: str) -> str:
     pieces = params.split("&")
     out = []
     for piece in pieces:
         name, sep, value = piece.partition("=")
-        if sep and value and is_secret_parameter(name):
+        if sep and value and is_secret_parameter(name) and not _is_redacted(value):
             out.append(f"{name}={REDACTED}")
         else:
             out.append(piece)

@@ -56,6 +56,8 @@ def child_env(tmp_path: Path) -> dict[str, str]:
         "XDG_STATE_HOME": str(tmp_path / "state"),
         "WEBRESEARCH_ALLOWED_NETWORKS": "127.0.0.0/8",
         "WEBRESEARCH_JOURNAL_URL": f"sqlite:///{tmp_path / 'journal.sqlite3'}",
+        # No real search provider: the keyless default (ddgs) would leave the machine.
+        "WEBRESEARCH_SEARCH_PROVIDER": "none",
     }
 
 

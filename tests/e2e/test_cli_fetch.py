@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from tests.support.http_server import LocalServer, Route
 from webresearch.cli.main import cli
 
-ENV = {"WEBRESEARCH_JOURNAL_URL": "memory://"}
+ENV = {"WEBRESEARCH_JOURNAL_URL": "memory://", "WEBRESEARCH_SEARCH_PROVIDER": "none"}
 HTML = (
     b"<html><head><title>Hello page</title></head><body><main><h1>Hello</h1><p>"
     + b"Some words. " * 30

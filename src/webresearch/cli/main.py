@@ -10,6 +10,7 @@ from .fetch import fetch
 from .image import image
 from .journal import journal
 from .mcp import mcp
+from .search import search
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -31,6 +32,7 @@ def cli(config: str | None) -> None:
       webresearch image https://example.org/photo.jpg -o photo.jpg
       webresearch mcp
       webresearch journal --since 1h
+      webresearch search "python asyncio timeout"
     """
 
 
@@ -38,6 +40,7 @@ cli.add_command(fetch)
 cli.add_command(image)
 cli.add_command(mcp)
 cli.add_command(journal)
+cli.add_command(search)
 
 
 def main() -> None:

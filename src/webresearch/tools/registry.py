@@ -47,7 +47,7 @@ from ..runtime.limits import Limiter, LimitRule
 from ..runtime.run import ApprovalMode, ApprovalRequest, RunContext
 from ..runtime.scope import ScopeStore, scope_key, user_links
 from ..types import ImageBlock, ToolResult
-from . import image_tools, web_fetch
+from . import image_tools, web_fetch, web_search
 from .base import ToolEntry, Unavailable
 from .services import Services
 from .specs import ALL_SPECS, ToolSpec
@@ -83,7 +83,12 @@ REPLAY_TTL_S = 3600.0
 
 def default_builders() -> list[Builder]:
     """The built-in tools, in listing order."""
-    return [web_fetch.build, image_tools.build_fetch_image, image_tools.build_view_image]
+    return [
+        web_search.build,
+        web_fetch.build,
+        image_tools.build_fetch_image,
+        image_tools.build_view_image,
+    ]
 
 
 class _Call:
@@ -476,6 +481,7 @@ class Toolkit:
                 {"code": exc.code, "message": USER_LINK_FAILED, "retryable": False}
             )
         exc.message = redact(exc.message)
+        exc.args = (exc.message,)  # str(exc) must not keep the unredacted text
         if exc.hint:
             exc.hint = redact(exc.hint)
         exc.details = _redact_obj(exc.details, self)

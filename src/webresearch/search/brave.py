@@ -1,0 +1,165 @@
+"""Brave Search Web API: ``GET {base}/res/v1/web/search`` with the key in ``X-Subscription-Token``.
+
+Parameters (Brave "Web Search API" reference): ``q``, ``count`` (≤ 20), ``country`` (2-letter
+code), ``search_lang`` (e.g. ``en``), ``safesearch`` (off|moderate|strict), ``freshness``
+(``pd`` day, ``pw`` week, ``pm`` month, ``py`` year). The answer is
+``{"type": "search", "query": {…}, "web": {"results": [{title, url, description, age,
+page_age, extra_snippets, …}]}, "infobox": {"results": [{title, description, long_desc,
+url}]}, …}``; ``web`` is absent when nothing was found. Errors come as
+``{"type": "ErrorResponse", "error": {"status", "code", "detail"}}``; 429 carries
+``X-RateLimit-Reset`` with one value per window.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import httpx2
+
+from ..config import Settings
+from ..errors import SearchProtocolError
+from .base import (
+    Capability,
+    Infobox,
+    SearchOptions,
+    SearchResponse,
+    SearchResult,
+    key_env_var,
+    require_key,
+)
+from .http import JSONEndpoint, check_base_url
+from .parsing import items, require_list, text
+
+__all__ = ["BraveProvider"]
+
+_FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
+#: Brave's most results per request (API reference: ``count`` maximum 20).
+_MAX_COUNT = 20
+
+
+class BraveProvider:
+    """Brave Search API (paid, keyed).
+
+    Args:
+        api_key: the subscription token (never shown anywhere).
+        base_url: API origin (default ``https://api.search.brave.com``).
+        timeout_s: deadline of one request (seconds).
+        user_agent: User-Agent header.
+        transport: httpx2 transport seam (tests).
+    """
+
+    id: ClassVar[str] = "brave"
+    name: ClassVar[str] = "Brave Search API"
+    key_setting: ClassVar[str | None] = "brave_api_key"
+    capabilities: ClassVar[frozenset[Capability]] = frozenset(
+        {"freshness", "language", "country", "safesearch", "infoboxes"}
+    )
+
+    def __init__(
+        self,
+        api_key: str,
+        base_url: str,
+        *,
+        timeout_s: float = 10.0,
+        user_agent: str = "webresearch",
+        transport: httpx2.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.endpoint = JSONEndpoint(
+            base_url,
+            service=self.name,
+            timeout_s=timeout_s,
+            headers={"X-Subscription-Token": api_key},
+            key_env=key_env_var("brave_api_key"),
+            secrets=(api_key,),
+            user_agent=user_agent,
+            transport=transport,
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> BraveProvider:
+        """Build from ``brave_api_key`` and ``brave_base_url``.
+
+        Raises:
+            ConfigurationError: no key, or a base URL that is not http(s).
+        """
+        key = require_key(settings, cls)
+        return cls(
+            key,
+            check_base_url(settings.brave_base_url, key_env_var("brave_base_url")),
+            timeout_s=settings.search_timeout_s,
+            user_agent=settings.user_agent,
+        )
+
+    async def aclose(self) -> None:
+        await self.endpoint.aclose()
+
+    def params(self, query: str, options: SearchOptions) -> dict[str, Any]:
+        """The query parameters of one search."""
+        params: dict[str, Any] = {
+            "q": query,
+            "count": min(options.max_results, _MAX_COUNT),
+            "safesearch": options.safesearch,
+        }
+        if options.freshness:
+            params["freshness"] = _FRESHNESS[options.freshness]
+        if options.country:
+            params["country"] = options.country.upper()
+        if options.language:
+            params["search_lang"] = options.language
+        return params
+
+    async def search(self, query: str, options: SearchOptions) -> SearchResponse:
+        data = await self.endpoint.get_json("/res/v1/web/search", self.params(query, options))
+        return self.parse(data)
+
+    def parse(self, data: dict[str, Any]) -> SearchResponse:
+        """The response of a decoded answer.
+
+        Raises:
+            SearchProtocolError: not a Brave search answer (no ``query`` object, or ``web``
+                without a ``results`` list).
+        """
+        if data.get("type") != "search" and not isinstance(data.get("query"), dict):
+            raise SearchProtocolError(
+                f"{self.name} answered with JSON that is not a search answer",
+                hint="continue without web search, or try again later",
+                reason="shape",
+            )
+        web = data.get("web")
+        raw: list[Any] = []
+        if web is not None:
+            if not isinstance(web, dict):
+                raise SearchProtocolError(
+                    f"{self.name} answered with a malformed 'web' section",
+                    hint="continue without web search, or try again later",
+                    reason="shape",
+                )
+            raw = require_list(web, "results", service=self.name)
+        results = []
+        for item in items(raw):
+            snippet = text(item.get("description"))
+            if not snippet:
+                extra = item.get("extra_snippets")
+                snippet = text(extra[0]) if isinstance(extra, list) and extra else ""
+            results.append(
+                SearchResult(
+                    title=text(item.get("title")),
+                    url=text(item.get("url")),
+                    snippet=snippet,
+                    published=text(item.get("page_age")) or text(item.get("age")),
+                )
+            )
+        infoboxes = []
+        infobox = data.get("infobox")
+        if isinstance(infobox, dict):
+            for box in items(infobox.get("results")):
+                infoboxes.append(
+                    Infobox(
+                        title=text(box.get("title")),
+                        text=text(box.get("long_desc")) or text(box.get("description")),
+                        url=text(box.get("url")),
+                    )
+                )
+        return SearchResponse(
+            results=tuple(results), infoboxes=tuple(infoboxes), raw_count=len(raw)
+        )

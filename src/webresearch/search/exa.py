@@ -1,0 +1,142 @@
+"""Exa search API: ``POST {base}/search`` with the key in ``x-api-key``.
+
+Request (Exa API reference): ``{"query", "numResults", "type": "auto", "contents":
+{"highlights": true}, "startPublishedDate": ISO 8601, "userLocation": "US",
+"moderation": true}``. The answer is ``{"requestId", "resolvedSearchType", "results":
+[{id, url, title, publishedDate, author, score, highlights: [str], text, summary}],
+"costDollars": {…}}``. Freshness becomes a start publication date computed from the injected
+clock; ``country`` is the user location; there is no language parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, ClassVar
+
+import httpx2
+
+from ..config import Settings
+from .base import Capability, SearchOptions, SearchResponse, SearchResult, key_env_var, require_key
+from .http import JSONEndpoint, check_base_url
+from .parsing import items, require_list, text
+
+__all__ = ["ExaProvider"]
+
+_FRESHNESS = {
+    "day": timedelta(days=1),
+    "week": timedelta(days=7),
+    "month": timedelta(days=31),
+    "year": timedelta(days=366),
+}
+
+
+class ExaProvider:
+    """Exa (paid, keyed).
+
+    Args:
+        api_key: the API key (never shown anywhere).
+        base_url: API origin (default ``https://api.exa.ai``).
+        timeout_s: deadline of one request (seconds).
+        user_agent: User-Agent header.
+        transport: httpx2 transport seam (tests).
+        now: wall-clock time (freshness dates).
+    """
+
+    id: ClassVar[str] = "exa"
+    name: ClassVar[str] = "Exa API"
+    key_setting: ClassVar[str | None] = "exa_api_key"
+    capabilities: ClassVar[frozenset[Capability]] = frozenset(
+        {"freshness", "country", "safesearch"}
+    )
+
+    def __init__(
+        self,
+        api_key: str,
+        base_url: str,
+        *,
+        timeout_s: float = 10.0,
+        user_agent: str = "webresearch",
+        transport: httpx2.AsyncBaseTransport | None = None,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self._now = now
+        self.endpoint = JSONEndpoint(
+            base_url,
+            service=self.name,
+            timeout_s=timeout_s,
+            headers={"x-api-key": api_key},
+            key_env=key_env_var("exa_api_key"),
+            secrets=(api_key,),
+            user_agent=user_agent,
+            transport=transport,
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> ExaProvider:
+        """Build from ``exa_api_key`` and ``exa_base_url``.
+
+        Raises:
+            ConfigurationError: no key, or a base URL that is not http(s).
+        """
+        key = require_key(settings, cls)
+        return cls(
+            key,
+            check_base_url(settings.exa_base_url, key_env_var("exa_base_url")),
+            timeout_s=settings.search_timeout_s,
+            user_agent=settings.user_agent,
+        )
+
+    async def aclose(self) -> None:
+        await self.endpoint.aclose()
+
+    def payload(self, query: str, options: SearchOptions) -> dict[str, Any]:
+        """The JSON body of one search."""
+        body: dict[str, Any] = {
+            "query": query,
+            "numResults": options.max_results,
+            "type": "auto",
+            "contents": {"highlights": True},
+        }
+        if options.freshness:
+            start = self._now().astimezone(UTC) - _FRESHNESS[options.freshness]
+            body["startPublishedDate"] = start.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        if options.country:
+            body["userLocation"] = options.country.upper()
+        if options.safesearch == "strict":
+            body["moderation"] = True
+        return body
+
+    async def search(self, query: str, options: SearchOptions) -> SearchResponse:
+        data = await self.endpoint.post_json("/search", self.payload(query, options))
+        return self.parse(data, options)
+
+    def parse(self, data: dict[str, Any], options: SearchOptions) -> SearchResponse:
+        """The response of a decoded answer.
+
+        Raises:
+            SearchProtocolError: no ``results`` list.
+        """
+        raw = require_list(data, "results", service=self.name)
+        results = []
+        for item in items(raw):
+            highlights = item.get("highlights")
+            snippet = (
+                " … ".join(text(h) for h in highlights if text(h))
+                if isinstance(highlights, list)
+                else ""
+            )
+            snippet = snippet or text(item.get("summary")) or text(item.get("text"))
+            results.append(
+                SearchResult(
+                    title=text(item.get("title")),
+                    url=text(item.get("url")),
+                    snippet=snippet,
+                    published=text(item.get("publishedDate")),
+                )
+            )
+        return SearchResponse(
+            results=tuple(results),
+            raw_count=len(raw),
+            ignored=tuple(sorted(options.requested() - self.capabilities)),
+        )

@@ -1,0 +1,226 @@
+"""Normalisation of every provider's results (SPEC §1.2). Pure functions, no I/O.
+
+Each result is cleaned the same way whichever provider sent it:
+
+* text (titles, snippets, answers): HTML tags stripped, entities decoded (repeatedly, so a
+  double-escaped ``&amp;lt;b&amp;gt;`` cannot smuggle a tag through), control and
+  bidirectional-override characters removed, whitespace collapsed, then truncated to
+  :data:`TITLE_MAX_CHARS` / :data:`SNIPPET_MAX_CHARS` on a grapheme-cluster boundary (an
+  emoji with modifiers or a letter with combining accents is never split) with ``…`` marking
+  the cut;
+* URLs: only absolute ``http``/``https`` URLs with a host are kept (``javascript:``, ``data:``,
+  ``file:``, relative and protocol-relative ones are dropped); secrets in them are redacted
+  (:func:`webresearch.redact.redact_url`);
+* duplicates: results whose URLs are equal after dropping the fragment, lower-casing scheme and
+  host and dropping a default port are kept once (the first, i.e. best-ranked, wins).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterable
+from urllib.parse import urlsplit
+
+import regex
+
+from ..redact import redact_url
+from ..runtime.scope import scope_key
+from .base import EngineFailure, Infobox, SearchResponse, SearchResult
+
+__all__ = [
+    "ANSWER_MAX_CHARS",
+    "ELLIPSIS",
+    "SNIPPET_MAX_CHARS",
+    "TITLE_MAX_CHARS",
+    "URL_MAX_CHARS",
+    "clean_text",
+    "clean_url",
+    "dedupe_key",
+    "normalize_response",
+    "truncate",
+]
+
+#: Longest title shown (characters). SPEC §1.2.
+TITLE_MAX_CHARS = 200
+#: Longest snippet shown (characters). SPEC §1.2.
+SNIPPET_MAX_CHARS = 500
+#: Longest instant answer or infobox text (characters); ours, to keep output lean.
+ANSWER_MAX_CHARS = 1000
+#: Longest URL kept (characters); longer ones are dropped (browsers cap near 2 K–64 K; ours).
+URL_MAX_CHARS = 4096
+#: Raw input looked at per text field (characters): bounds the work on hostile input.
+_RAW_MAX_CHARS = 65536
+#: Suggestions kept (count) and their length (characters).
+_SUGGESTIONS_MAX = 5
+_SUGGESTION_MAX_CHARS = 200
+ELLIPSIS = "…"
+
+# A tag (opening, closing, self-closing), a comment, a doctype or a processing instruction.
+_TAG = re.compile(r"<!--.*?(?:-->|$)|<[A-Za-z/!?][^<>]*>", re.DOTALL)
+# C0/C1 controls and the bidi embedding/override/isolate characters (Trojan-Source style
+# spoofing, CVE-2021-42574); whitespace controls become spaces below.
+_INVISIBLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_SPACE = re.compile(r"\s+")
+# Tags that separate words when removed (block-level and line breaks); inline ones such as
+# <strong> or <em> (Brave marks query words with them) join their text to the neighbours.
+_BLOCK_TAG = re.compile(
+    r"</?(?:address|article|aside|blockquote|br|dd|div|dl|dt|figcaption|footer|h[1-6]|header|"
+    r"hr|li|main|nav|ol|p|pre|section|table|td|th|tr|ul)\b",
+    re.IGNORECASE,
+)
+_CLUSTER = regex.compile(r"\X")
+
+
+def _tag_replacement(match: re.Match[str]) -> str:
+    return " " if _BLOCK_TAG.match(match.group(0)) or match.group(0).startswith("<!") else ""
+
+
+def _strip_once(text: str) -> str:
+    return html.unescape(_TAG.sub(_tag_replacement, text))
+
+
+def clean_text(value: object, limit: int) -> str:
+    """Plain, single-line text from a provider's field.
+
+    Args:
+        value: the raw field (``None`` and non-strings give ``""``; numbers are formatted).
+        limit: most characters returned, the ellipsis included.
+
+    Returns:
+        the text with tags stripped, entities decoded, controls removed, whitespace collapsed,
+        truncated by :func:`truncate`.
+    """
+    if value is None or isinstance(value, (dict, list, tuple, bool)):
+        return ""
+    text = str(value)[:_RAW_MAX_CHARS]
+    # Strip and decode until nothing changes: every changing round shortens the text or
+    # replaces an entity, so this ends; escaped tags cannot survive as tags.
+    for _ in range(16):
+        stripped = _strip_once(text)
+        if stripped == text:
+            break
+        text = stripped
+    text = _TAG.sub(_tag_replacement, text)
+    text = _INVISIBLE.sub("", text)
+    text = _SPACE.sub(" ", text).strip()
+    return truncate(text, limit)
+
+
+def truncate(text: str, limit: int) -> str:
+    """Cut ``text`` to at most ``limit`` characters on a grapheme-cluster boundary.
+
+    Args:
+        text: the text.
+        limit: most characters (code points) returned, ``…`` included; ≥ 1.
+
+    Returns:
+        ``text`` itself when it fits, else its longest prefix of whole grapheme clusters
+        (Unicode UAX #29, via the ``regex`` module's ``\\X``) that leaves room for ``…``,
+        trailing spaces dropped, followed by ``…``.
+    """
+    if len(text) <= limit:
+        return text
+    budget = max(0, limit - len(ELLIPSIS))
+    end = 0
+    for match in _CLUSTER.finditer(text, 0, min(len(text), budget + 64)):
+        if match.end() > budget:
+            break
+        end = match.end()
+    return text[:end].rstrip() + ELLIPSIS
+
+
+def clean_url(value: object) -> str | None:
+    """The URL to show, or ``None`` when it must be dropped.
+
+    Args:
+        value: the raw URL field.
+
+    Returns:
+        the trimmed absolute http(s) URL with secret parameters redacted, or ``None`` for
+        anything else (other schemes, relative or protocol-relative URLs, no host, spaces or
+        control characters inside, longer than :data:`URL_MAX_CHARS`).
+    """
+    if not isinstance(value, str):
+        return None
+    url = value.strip()
+    if not url or len(url) > URL_MAX_CHARS or any(c.isspace() or ord(c) < 32 for c in url):
+        return None
+    try:
+        parts = urlsplit(url)
+        _ = parts.port  # a malformed port raises ValueError
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    return redact_url(url)
+
+
+def dedupe_key(url: str) -> str:
+    """The identity of a URL for de-duplication (fragment dropped, scheme/host lower-cased)."""
+    return scope_key(url) or url
+
+
+def normalize_response(response: SearchResponse, max_results: int | None = None) -> SearchResponse:
+    """Clean every part of a provider's response (idempotent).
+
+    Args:
+        response: the provider's raw response.
+        max_results: keep at most this many results after cleaning (``None``: all).
+
+    Returns:
+        a response with clean results (bad URLs and duplicates dropped), clean answers,
+        infoboxes and suggestions; ``raw_count`` is kept so the caller can tell "the provider
+        sent nothing" from "everything it sent was unusable".
+    """
+    results: list[SearchResult] = []
+    seen: set[str] = set()
+    for item in response.results:
+        url = clean_url(item.url)
+        if url is None:
+            continue
+        key = dedupe_key(url)
+        if key in seen:
+            continue
+        seen.add(key)
+        results.append(
+            SearchResult(
+                title=clean_text(item.title, TITLE_MAX_CHARS),
+                url=url,
+                snippet=clean_text(item.snippet, SNIPPET_MAX_CHARS),
+                published=clean_text(item.published, 64),
+                engine=clean_text(item.engine, 100),
+            )
+        )
+        if max_results is not None and len(results) >= max_results:
+            break
+    infoboxes = []
+    for box in response.infoboxes:
+        title = clean_text(box.title, TITLE_MAX_CHARS)
+        text = clean_text(box.text, ANSWER_MAX_CHARS)
+        if title or text:
+            infoboxes.append(Infobox(title=title, text=text, url=clean_url(box.url) or ""))
+    failures = tuple(
+        EngineFailure(clean_text(f.engine, 100), clean_text(f.reason, 200))
+        for f in response.unresponsive_engines
+        if clean_text(f.engine, 100)
+    )
+    return SearchResponse(
+        results=tuple(results),
+        answers=_unique(clean_text(a, ANSWER_MAX_CHARS) for a in response.answers),
+        infoboxes=tuple(infoboxes),
+        suggestions=_unique(clean_text(s, _SUGGESTION_MAX_CHARS) for s in response.suggestions)[
+            :_SUGGESTIONS_MAX
+        ],
+        unresponsive_engines=failures,
+        raw_count=max(response.raw_count, len(response.results)),
+        ignored=response.ignored,
+    )
+
+
+def _unique(texts: Iterable[str]) -> tuple[str, ...]:
+    out: list[str] = []
+    for text in texts:
+        if text and text not in out:
+            out.append(text)
+    return tuple(out)

@@ -1,0 +1,201 @@
+"""SearXNG (self-hosted metasearch): ``GET {base}/search?format=json&q=…``.
+
+Parameters (SearXNG "Search API" docs): ``q``, ``format=json``, ``pageno`` (1), ``time_range``
+(day|week|month|year), ``language`` (``en`` or ``en-US``; country alone is not expressible),
+``safesearch`` (0 off, 1 moderate, 2 strict). The answer holds ``results`` (url, title,
+content, engine(s), publishedDate), ``answers`` (strings, or objects with ``answer`` in
+SearXNG ≥ 2025), ``infoboxes`` (infobox, content, id/urls), ``suggestions`` and
+``unresponsive_engines`` (pairs of engine name and reason).
+
+A fresh instance has JSON output switched off: it answers ``format=json`` with **403** (or a
+proxy/old instance sends its HTML page). Both are a misconfiguration to fix in SearXNG's
+settings.yml (``search.formats`` must list ``json``), never "no results" (case 22; searxng
+#3749, open-webui #2797).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import httpx2
+
+from ..config import Settings
+from ..errors import ConfigurationError, SearchAuthError, SearchProtocolError
+from .base import (
+    Capability,
+    EngineFailure,
+    Infobox,
+    SearchOptions,
+    SearchResponse,
+    SearchResult,
+    key_env_var,
+)
+from .classify import looks_like_html
+from .http import JSONEndpoint, check_base_url
+from .parsing import items, require_list, text
+
+__all__ = ["JSON_FORMAT_FIX", "SearxngProvider"]
+
+#: The operator's fix for a SearXNG that refuses JSON (SearXNG docs, settings.yml ``search``).
+JSON_FORMAT_FIX = (
+    "the operator must enable the JSON format: add `json` to `search.formats` in SearXNG's "
+    "settings.yml and restart it"
+)
+_SAFESEARCH = {"off": 0, "moderate": 1, "strict": 2}
+
+
+class SearxngProvider:
+    """A self-hosted SearXNG instance (keyless).
+
+    Args:
+        base_url: the instance's base URL (trusted configuration; never shown).
+        timeout_s: deadline of one request (seconds).
+        user_agent: User-Agent header.
+        transport: httpx2 transport seam (tests).
+    """
+
+    id: ClassVar[str] = "searxng"
+    name: ClassVar[str] = "the SearXNG instance"
+    key_setting: ClassVar[str | None] = None
+    capabilities: ClassVar[frozenset[Capability]] = frozenset(
+        {"freshness", "language", "country", "safesearch", "answers", "infoboxes"}
+    )
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        timeout_s: float = 10.0,
+        user_agent: str = "webresearch",
+        transport: httpx2.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.endpoint = JSONEndpoint(
+            base_url,
+            service=self.name,
+            timeout_s=timeout_s,
+            user_agent=user_agent,
+            transport=transport,
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> SearxngProvider:
+        """Build from ``searxng_url``.
+
+        Raises:
+            ConfigurationError: ``searxng_url`` is not set or not an http(s) URL.
+        """
+        secret = settings.searxng_url
+        url = secret.get_secret_value().strip() if secret is not None else ""
+        if not url:
+            raise ConfigurationError(
+                f"the searxng provider needs an instance: set {key_env_var('searxng_url')}",
+                hint="tell the operator; continue without web search",
+                setting="searxng_url",
+            )
+        return cls(
+            check_base_url(url, key_env_var("searxng_url")),
+            timeout_s=settings.search_timeout_s,
+            user_agent=settings.user_agent,
+        )
+
+    async def aclose(self) -> None:
+        await self.endpoint.aclose()
+
+    def params(self, query: str, options: SearchOptions) -> dict[str, Any]:
+        """The query parameters of one search."""
+        params: dict[str, Any] = {
+            "q": query,
+            "format": "json",
+            "pageno": 1,
+            "safesearch": _SAFESEARCH[options.safesearch],
+        }
+        if options.freshness:
+            params["time_range"] = options.freshness
+        if options.language:
+            params["language"] = (
+                f"{options.language}-{options.country.upper()}"
+                if options.country
+                else options.language
+            )
+        return params
+
+    async def search(self, query: str, options: SearchOptions) -> SearchResponse:
+        status, headers, body = await self.endpoint.fetch(
+            "GET", "/search", params=self.params(query, options)
+        )
+        if status == 403:
+            raise SearchAuthError(
+                f"the search backend is misconfigured: {self.name} refuses JSON output (HTTP 403)",
+                hint=f"{JSON_FORMAT_FIX}; continue without web search",
+                status=403,
+                misconfigured=True,
+                request_sent=True,
+            )
+        if 200 <= status < 300 and looks_like_html(headers.get("content-type", ""), body):
+            raise SearchProtocolError(
+                f"the search backend is misconfigured: {self.name} answered with an HTML page "
+                "instead of JSON",
+                hint=f"{JSON_FORMAT_FIX} (and check that no proxy rewrites the request); "
+                "continue without web search",
+                status=status,
+                misconfigured=True,
+                request_sent=True,
+            )
+        data = self.endpoint.interpret(status, headers, body)
+        return self.parse(data, options)
+
+    def parse(self, data: dict[str, Any], options: SearchOptions) -> SearchResponse:
+        """The response of a decoded answer.
+
+        Raises:
+            SearchProtocolError: no ``results`` list.
+        """
+        raw = require_list(data, "results", service=self.name)
+        results = []
+        for item in items(raw):
+            engines = item.get("engines")
+            engine = (
+                ", ".join(text(e) for e in engines if text(e))
+                if isinstance(engines, list)
+                else text(item.get("engine"))
+            )
+            results.append(
+                SearchResult(
+                    title=text(item.get("title")),
+                    url=text(item.get("url")),
+                    snippet=text(item.get("content")),
+                    published=text(item.get("publishedDate")),
+                    engine=engine,
+                )
+            )
+        answers = []
+        for answer in data.get("answers") or ():
+            if isinstance(answer, dict):
+                answers.append(text(answer.get("answer")))
+            else:
+                answers.append(text(answer))
+        infoboxes = []
+        for box in items(data.get("infoboxes")):
+            urls = items(box.get("urls"))
+            url = text(box.get("id")) or (text(urls[0].get("url")) if urls else "")
+            infoboxes.append(
+                Infobox(title=text(box.get("infobox")), text=text(box.get("content")), url=url)
+            )
+        failures = []
+        for entry in data.get("unresponsive_engines") or ():
+            if isinstance(entry, (list, tuple)) and entry:
+                reason = text(entry[1]) if len(entry) > 1 else ""
+                failures.append(EngineFailure(text(entry[0]), reason))
+            elif isinstance(entry, str):
+                failures.append(EngineFailure(entry))
+        # SearXNG expresses a country only as a locale (en-US): alone it cannot be honoured.
+        ignored = ("country",) if options.country and not options.language else ()
+        return SearchResponse(
+            results=tuple(results),
+            answers=tuple(answers),
+            infoboxes=tuple(infoboxes),
+            suggestions=tuple(text(s) for s in data.get("suggestions") or () if text(s)),
+            unresponsive_engines=tuple(failures),
+            raw_count=len(raw),
+            ignored=ignored,
+        )

@@ -1,0 +1,118 @@
+"""Tavily Search API: ``POST {base}/search`` with ``Authorization: Bearer <key>``.
+
+Request (Tavily API reference): ``{"query", "max_results" (0–20), "search_depth": "basic",
+"topic": "general", "include_answer": true, "time_range": day|week|month|year}``. The answer
+is ``{"query", "answer", "results": [{title, url, content, score, raw_content,
+published_date}], "images", "response_time", "request_id"}``. Usage limits answer 432 (plan)
+or 433 (pay-as-you-go), classified as ``quota``. Its ``country`` wants full country names
+and it has no language parameter, so both are reported as ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import httpx2
+
+from ..config import Settings
+from .base import Capability, SearchOptions, SearchResponse, SearchResult, key_env_var, require_key
+from .http import JSONEndpoint, check_base_url
+from .parsing import items, require_list, text
+
+__all__ = ["TavilyProvider"]
+
+
+class TavilyProvider:
+    """Tavily (paid, keyed; answers included).
+
+    Args:
+        api_key: the API key (never shown anywhere).
+        base_url: API origin (default ``https://api.tavily.com``).
+        timeout_s: deadline of one request (seconds).
+        user_agent: User-Agent header.
+        transport: httpx2 transport seam (tests).
+    """
+
+    id: ClassVar[str] = "tavily"
+    name: ClassVar[str] = "Tavily API"
+    key_setting: ClassVar[str | None] = "tavily_api_key"
+    capabilities: ClassVar[frozenset[Capability]] = frozenset({"freshness", "answers"})
+
+    def __init__(
+        self,
+        api_key: str,
+        base_url: str,
+        *,
+        timeout_s: float = 10.0,
+        user_agent: str = "webresearch",
+        transport: httpx2.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.endpoint = JSONEndpoint(
+            base_url,
+            service=self.name,
+            timeout_s=timeout_s,
+            headers={"Authorization": f"Bearer {api_key}"},
+            key_env=key_env_var("tavily_api_key"),
+            secrets=(api_key,),
+            user_agent=user_agent,
+            transport=transport,
+        )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> TavilyProvider:
+        """Build from ``tavily_api_key`` and ``tavily_base_url``.
+
+        Raises:
+            ConfigurationError: no key, or a base URL that is not http(s).
+        """
+        key = require_key(settings, cls)
+        return cls(
+            key,
+            check_base_url(settings.tavily_base_url, key_env_var("tavily_base_url")),
+            timeout_s=settings.search_timeout_s,
+            user_agent=settings.user_agent,
+        )
+
+    async def aclose(self) -> None:
+        await self.endpoint.aclose()
+
+    def payload(self, query: str, options: SearchOptions) -> dict[str, Any]:
+        """The JSON body of one search."""
+        body: dict[str, Any] = {
+            "query": query,
+            "max_results": options.max_results,
+            "search_depth": "basic",
+            "topic": "general",
+            "include_answer": True,
+        }
+        if options.freshness:
+            body["time_range"] = options.freshness
+        return body
+
+    async def search(self, query: str, options: SearchOptions) -> SearchResponse:
+        data = await self.endpoint.post_json("/search", self.payload(query, options))
+        return self.parse(data, options)
+
+    def parse(self, data: dict[str, Any], options: SearchOptions) -> SearchResponse:
+        """The response of a decoded answer.
+
+        Raises:
+            SearchProtocolError: no ``results`` list.
+        """
+        raw = require_list(data, "results", service=self.name)
+        results = tuple(
+            SearchResult(
+                title=text(item.get("title")),
+                url=text(item.get("url")),
+                snippet=text(item.get("content")),
+                published=text(item.get("published_date")),
+            )
+            for item in items(raw)
+        )
+        answer = text(data.get("answer"))
+        return SearchResponse(
+            results=results,
+            answers=(answer,) if answer else (),
+            raw_count=len(raw),
+            ignored=tuple(sorted(options.requested() - self.capabilities)),
+        )

@@ -1,0 +1,138 @@
+"""``webresearch search`` as a person runs it: a real subprocess against local servers."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.api_server import ApiServer
+from tests.support.http_server import LocalServer, Route, load_case
+from tests.support.search_stubs import SEARXNG, fixture_json
+
+pytestmark = pytest.mark.network
+
+ROOT = Path(__file__).resolve().parents[2]
+CASE22 = ROOT / "tests" / "fixtures" / "cases" / "22-searxng-json-forbidden"
+
+#: Runs the CLI with the ``ddgs`` package made unimportable (a machine without it).
+BLOCK_DDGS = """
+import sys
+from importlib.abc import MetaPathFinder
+
+class _NoDdgs(MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name == "ddgs" or name.startswith("ddgs."):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+
+sys.meta_path.insert(0, _NoDdgs())
+from webresearch.cli.main import main
+sys.argv[0] = "webresearch"
+main()
+"""
+
+
+def _run(
+    args: list[str], env: dict[str, str], *, block_ddgs: bool = False
+) -> subprocess.CompletedProcess[str]:
+    base_env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(ROOT / "src"),
+        "HOME": env.get("HOME", "/nonexistent"),
+        "WEBRESEARCH_JOURNAL_URL": "memory://",
+        "PYTHONWARNINGS": "error",
+    }
+    cmd = (
+        [sys.executable, "-c", BLOCK_DDGS] if block_ddgs else [sys.executable, "-m", "webresearch"]
+    )
+    return subprocess.run(
+        [*cmd, *args],
+        env={**base_env, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+
+
+@pytest.fixture
+def api() -> Iterator[ApiServer]:
+    with ApiServer() as server:
+        yield server
+
+
+def test_search_prints_results_from_a_searxng_instance(api: ApiServer) -> None:
+    SEARXNG.route(api, fixture_json("searxng"))
+    done = _run(["search", "python asyncio", "-n", "2"], {"WEBRESEARCH_SEARXNG_URL": api.base})
+    assert done.returncode == 0, done.stderr
+    assert "1. [asyncio — Asynchronous I/O — Python 3.12 documentation]" in done.stdout
+    assert "(https://docs.python.org/3/library/asyncio.html)" in done.stdout
+    assert "\n3. " not in done.stdout  # -n 2
+    assert api.requests()[0].param("format") == "json"
+    assert api.base not in done.stdout + done.stderr
+
+
+def test_search_json_output(api: ApiServer) -> None:
+    SEARXNG.route(api, fixture_json("searxng"))
+    done = _run(
+        ["search", "python asyncio", "--json", "--provider", "searxng"],
+        {"WEBRESEARCH_SEARXNG_URL": api.base},
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["ok"] is True
+    assert data["meta"]["provider"] == "searxng"
+    assert data["meta"]["results"] == 3
+
+
+def test_search_against_a_403_searxng_prints_the_configuration_fix() -> None:
+    with LocalServer(load_case(CASE22)) as stub:
+        done = _run(["search", "test query"], {"WEBRESEARCH_SEARXNG_URL": stub.base})
+        health = _run(["search", "--test"], {"WEBRESEARCH_SEARXNG_URL": stub.base})
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert "error[auth]" in done.stderr and "misconfigured" in done.stderr
+    assert "search.formats" in done.stderr and "settings.yml" in done.stderr
+    assert "no results" not in done.stderr and "Traceback" not in done.stderr
+    assert stub.base not in done.stderr
+    assert health.returncode == 1
+    assert health.stdout.strip() == "auth"
+    assert "search.formats" in health.stderr  # the operator sees the fix
+
+
+def test_search_test_ok(api: ApiServer) -> None:
+    SEARXNG.route(api, fixture_json("searxng"))
+    done = _run(
+        ["search", "--test", "--provider", "searxng"], {"WEBRESEARCH_SEARXNG_URL": api.base}
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "ok")
+    assert api.requests()[0].param("q") == "test"
+
+
+def test_search_without_query_is_a_usage_error() -> None:
+    done = _run(["search"], {})
+    assert done.returncode == 2
+    assert "QUERY is required" in done.stderr
+
+
+def test_without_ddgs_or_configuration_search_is_absent_and_fetch_works(tmp_path: Path) -> None:
+    page = Route(200, [("Content-Type", "text/plain")], b"still fetching")
+    with LocalServer({"/p": page}) as site:
+        search = _run(["search", "anything"], {}, block_ddgs=True)
+        health = _run(["search", "--test"], {}, block_ddgs=True)
+        fetch = _run(
+            ["fetch", f"{site.base}/p", "--allow-network", "127.0.0.0/8"], {}, block_ddgs=True
+        )
+    assert search.returncode == 3  # refused: the tool is not registered
+    assert "error[tool_unavailable]" in search.stderr
+    assert "no search provider" in search.stderr  # the one log line says why
+    assert "Traceback" not in search.stderr
+    assert health.stdout.strip() == "configuration" and health.returncode == 1
+    assert fetch.returncode == 0, fetch.stderr
+    assert "still fetching" in fetch.stdout

@@ -1,0 +1,70 @@
+"""The model-facing text of web_search (pure formatting)."""
+
+from __future__ import annotations
+
+from webresearch.search.base import EngineFailure, Infobox, SearchResponse, SearchResult
+from webresearch.tools.web_fetch import UNTRUSTED_NOTICE
+from webresearch.tools.web_search import format_response
+
+NAME = "the SearXNG instance"
+
+
+def test_results_list() -> None:
+    response = SearchResponse(
+        results=(
+            SearchResult("Title [with] brackets", "https://example.org/a", "snippet"),
+            SearchResult("", "https://en.wikipedia.org/wiki/Python_(language)", ""),
+            SearchResult("Odd", "https://example.org/a(b", "s"),
+        ),
+        raw_count=3,
+    )
+    text = format_response("q", response, NAME)
+    assert text.splitlines() == [
+        UNTRUSTED_NOTICE,
+        r"1. [Title \[with\] brackets](https://example.org/a)",
+        "   snippet",
+        "2. [en.wikipedia.org/wiki/Python_(language)](https://en.wikipedia.org/wiki/Python_(language))",
+        "3. [Odd](<https://example.org/a(b>)",
+        "   s",
+    ]
+
+
+def test_no_results_hint_only_when_nothing_came_back() -> None:
+    assert format_response("cats", SearchResponse(), NAME) == (
+        'no results for "cats" — rephrase the query (other or fewer words, no quotes or operators)'
+    )
+    with_suggestions = format_response("catz", SearchResponse(suggestions=("cats",)), NAME)
+    assert with_suggestions.splitlines()[0] == UNTRUSTED_NOTICE
+    assert with_suggestions.splitlines()[-1] == "suggestions: cats"
+    answers_only = format_response("6*7", SearchResponse(answers=("42",)), NAME)
+    assert answers_only == f"{UNTRUSTED_NOTICE}\nanswer: 42"
+    box = format_response(
+        "py",
+        SearchResponse(infoboxes=(Infobox("Python", "A language", "https://python.org"),)),
+        NAME,
+    )
+    assert box.endswith("infobox: Python — A language (https://python.org)")
+    assert "no results" not in answers_only + box
+
+
+def test_unusable_results_are_not_called_empty() -> None:
+    text = format_response("q", SearchResponse(raw_count=4), NAME)
+    assert (
+        text
+        == 'no usable results for "q": the SearXNG instance returned 4, none with an http(s) URL — rephrase the query'
+    )
+
+
+def test_degraded_and_ignored_notes() -> None:
+    response = SearchResponse(
+        results=(SearchResult("T", "https://example.org/", "s"),),
+        unresponsive_engines=(EngineFailure("google", "timeout"), EngineFailure("bing")),
+        ignored=("country",),
+        raw_count=1,
+    )
+    lines = format_response("q", response, NAME).splitlines()
+    assert (
+        lines[-2]
+        == "note: engines that did not answer: google (timeout), bing; results may be incomplete"
+    )
+    assert lines[-1] == "note: the SearXNG instance ignores: country"
