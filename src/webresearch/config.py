@@ -36,6 +36,11 @@ __all__ = [
     "DEFAULT_EXA_BASE_URL",
     "DEFAULT_FETCH_CACHE_SIZE",
     "DEFAULT_FETCH_CACHE_TTL_S",
+    "DEFAULT_IMAGE_CACHE_SIZE",
+    "DEFAULT_IMAGE_MAX_OUTPUT_BYTES",
+    "DEFAULT_IMAGE_MAX_PIXELS",
+    "DEFAULT_IMAGE_MAX_SIDE_PX",
+    "DEFAULT_IMAGE_SOURCE_CAP_BYTES",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_MCP_APPROVAL_TIMEOUT_S",
@@ -92,6 +97,20 @@ DEFAULT_REDIS_PREFIX = "webresearch:"
 #: is a fast, clear ``storage`` error, never a hang (issue 7: "≤ 2 s by default").
 DEFAULT_STORAGE_CONNECT_TIMEOUT_S = 2.0
 DEFAULT_STORAGE_TIMEOUT_S = 2.0
+#: Images (SPEC §1.3). Source bytes accepted by fetch_image / view_image / the pipeline.
+DEFAULT_IMAGE_SOURCE_CAP_BYTES = 5 * 1024 * 1024
+#: Largest pixel count (width × height, from the header, before any decode) the pipeline
+#: decodes. Our own limit, independent of Pillow's process-wide ``MAX_IMAGE_PIXELS``
+#: (89.5 Mpx): 50 Mpx covers 48/50-Mpx phone photos and bounds a decode to ~200 MB (4 bytes
+#: per pixel in RGBA) while one vision API already refuses above 75 Mpx (case 28).
+DEFAULT_IMAGE_MAX_PIXELS = 50_000_000
+#: Long side (px) of an image shown to a model; larger ones are downscaled. SPEC §1.3.
+DEFAULT_IMAGE_MAX_SIDE_PX = 1568
+#: Largest image block (bytes) sent to a model: 1.5 MiB. SPEC §1.3.
+DEFAULT_IMAGE_MAX_OUTPUT_BYTES = 1536 * 1024
+#: fetch_image keeps this many prepared images (≤ 1.5 MiB each) for ``fetch_cache_ttl_s``.
+DEFAULT_IMAGE_CACHE_SIZE = 16
+
 #: Seconds the MCP server waits for a person to answer a supervised call's approval
 #: question (an MCP elicitation) before treating it as denied. Five minutes: long enough to
 #: read the question, short enough that a forgotten prompt does not hold a call forever.
@@ -167,6 +186,31 @@ class Settings(BaseModel):
     )
     user_link_views: int = Field(
         3, ge=0, description="Views per conversation in the user_links scope."
+    )
+
+    # --- images: fetch_image, view_image, screenshots (SPEC §1.3) ---------------------------
+    image_max_source_bytes: int = Field(
+        DEFAULT_IMAGE_SOURCE_CAP_BYTES,
+        ge=1024,
+        description="Largest image (bytes, as downloaded or read) the pipeline accepts.",
+    )
+    image_max_pixels: int = Field(
+        DEFAULT_IMAGE_MAX_PIXELS,
+        ge=1,
+        description="Largest width × height (px, read from the header before decoding).",
+    )
+    image_max_side_px: int = Field(
+        DEFAULT_IMAGE_MAX_SIDE_PX, ge=16, description="Long side (px) of images shown to a model."
+    )
+    image_max_output_bytes: int = Field(
+        DEFAULT_IMAGE_MAX_OUTPUT_BYTES,
+        ge=16 * 1024,
+        description="Largest image block (bytes) sent to a model.",
+    )
+    image_cache_size: int = Field(
+        DEFAULT_IMAGE_CACHE_SIZE,
+        ge=0,
+        description="Prepared images fetch_image keeps (entries, LRU; lifetime fetch_cache_ttl_s).",
     )
 
     # --- MCP server (SPEC §4) ------------------------------------------------------------

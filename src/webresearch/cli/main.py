@@ -7,6 +7,7 @@ import click
 from webresearch import __version__
 
 from .fetch import fetch
+from .image import image
 from .journal import journal
 from .mcp import mcp
 from .search import search
@@ -28,6 +29,7 @@ def cli(config: str | None) -> None:
     Examples:
       webresearch fetch https://example.org
       webresearch fetch https://example.org --json
+      webresearch image https://example.org/photo.jpg -o photo.jpg
       webresearch mcp
       webresearch journal --since 1h
       webresearch search "python asyncio timeout"
@@ -35,6 +37,7 @@ def cli(config: str | None) -> None:
 
 
 cli.add_command(fetch)
+cli.add_command(image)
 cli.add_command(mcp)
 cli.add_command(journal)
 cli.add_command(search)

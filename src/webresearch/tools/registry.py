@@ -53,7 +53,7 @@ from ..runtime.limits import Limiter, LimitRule
 from ..runtime.run import ApprovalMode, ApprovalRequest, RunContext
 from ..runtime.scope import ScopeStore, scope_key, user_links
 from ..types import ImageBlock, ToolResult
-from . import web_fetch, web_search
+from . import image_tools, web_fetch, web_search
 from .base import ToolEntry, Unavailable
 from .services import Services
 from .specs import ALL_SPECS, ToolSpec
@@ -89,7 +89,12 @@ REPLAY_TTL_S = 3600.0
 
 def default_builders() -> list[Builder]:
     """The built-in tools, in listing order."""
-    return [web_search.build, web_fetch.build]
+    return [
+        web_search.build,
+        web_fetch.build,
+        image_tools.build_fetch_image,
+        image_tools.build_view_image,
+    ]
 
 
 class _Call:

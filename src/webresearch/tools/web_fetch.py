@@ -18,13 +18,12 @@ The output format is SPEC §1.1's, preceded by one line framing the text as untr
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..config import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
-from ..errors import AntiBotChallenge, HTTPStatusError, InvalidArguments
+from ..errors import AntiBotChallenge, InvalidArguments
 from ..extract.budget import cut_window, truncation_marker
 from ..extract.challenge import is_challenge_page
 from ..extract.dispatch import convert
@@ -32,6 +31,7 @@ from ..net.client import FetchResponse
 from ..redact import redact_text, redact_url
 from ..types import ToolResult
 from .base import CallContext, ToolEntry
+from .http_status import status_error as _status_error
 from .services import Services
 from .specs import WEB_FETCH
 
@@ -205,39 +205,3 @@ class WebFetch:
 def build(services: Services) -> ToolEntry:
     """The web_fetch tool entry (always available; gated by the run's network access)."""
     return ToolEntry(spec=WEB_FETCH, run=WebFetch(services))
-
-
-def _status_error(response: FetchResponse, shown: str) -> HTTPStatusError:
-    status = response.status
-    hints = {
-        401: "the page needs a login; try another source",
-        403: "the site refuses access to automated clients; try another source or the browser tool",
-        404: "the page does not exist; check the URL or search for it",
-        410: "the page was removed; search for another source",
-    }
-    retry_after = _retry_after(response.headers.get("retry-after"))
-    hint = hints.get(status)
-    if status == 429 or status >= 500:
-        hint = f"retry after {retry_after:g} s" if retry_after else "retry later"
-    return HTTPStatusError(
-        f"{shown} answered HTTP {status}",
-        status=status,
-        hint=hint,
-        retry_after=retry_after,
-    )
-
-
-def _retry_after(value: str | None) -> float | None:
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value.strip()))
-    except ValueError:
-        pass
-    try:
-        from email.utils import parsedate_to_datetime
-
-        when = parsedate_to_datetime(value)
-        return max(0.0, (when - datetime.now(UTC)).total_seconds())
-    except (TypeError, ValueError):
-        return None
