@@ -14,11 +14,20 @@ Pure functions, no I/O.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterable
 from urllib.parse import unquote
 
-__all__ = ["REDACTED", "Redactor", "is_secret_parameter", "redact_text", "redact_url"]
+__all__ = [
+    "REDACTED",
+    "RedactingFilter",
+    "Redactor",
+    "install_log_redaction",
+    "is_secret_parameter",
+    "redact_text",
+    "redact_url",
+]
 
 REDACTED = "[REDACTED]"
 
@@ -141,3 +150,41 @@ class Redactor:
         if self._pattern is not None:
             text = self._pattern.sub(REDACTED, text)
         return text
+
+
+class RedactingFilter(logging.Filter):
+    """A logging filter that redacts URL secrets in a record's final message.
+
+    Third-party libraries we call (the extractor, the HTTP stack) log the URLs they were given;
+    this keeps tokens in those URLs out of every log line.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken record is left to logging's own handling
+            return True
+        redacted = redact_text(message)
+        if redacted != message:
+            record.msg = redacted
+            record.args = None
+        return True
+
+
+_FILTER = RedactingFilter()
+
+
+def install_log_redaction(prefixes: Iterable[str]) -> None:
+    """Attach the redacting filter to every existing logger whose name starts with a prefix.
+
+    Call it right after importing the library (its loggers then exist). Idempotent.
+
+    Args:
+        prefixes: top-level logger names, e.g. ``("trafilatura", "htmldate")``.
+    """
+    wanted = tuple(prefixes)
+    names = [n for n in list(logging.Logger.manager.loggerDict) if n.split(".")[0] in wanted]
+    for name in {*names, *wanted}:
+        logger = logging.getLogger(name)
+        if _FILTER not in logger.filters:
+            logger.addFilter(_FILTER)

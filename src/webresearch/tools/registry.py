@@ -47,6 +47,7 @@ from ..errors import (
     WebResearchError,
     error_from_dict,
 )
+from ..redact import REDACTED, is_secret_parameter
 from ..runtime.cache import MemoryCache
 from ..runtime.journal import Journal, JournalEvent, arguments_hash, truncate_utf8
 from ..runtime.limits import Limiter, LimitRule
@@ -529,12 +530,21 @@ def _replayed(result: ToolResult) -> ToolResult:
 
 
 def _redact_obj(value: Any, toolkit: Toolkit) -> Any:
-    """Redact URL secrets and known secret values in every string of a JSON-like value."""
+    """Redact URL secrets and known secret values in every string of a JSON-like value.
+
+    Values under a key that names a credential (``token``, ``api_key``, ``password`` …) are
+    replaced whole.
+    """
     redact = toolkit.services.redact
     if isinstance(value, str):
         return redact(value)
     if isinstance(value, dict):
-        return {k: _redact_obj(v, toolkit) for k, v in value.items()}
+        return {
+            k: REDACTED
+            if isinstance(k, str) and is_secret_parameter(k) and isinstance(v, (str, int, float))
+            else _redact_obj(v, toolkit)
+            for k, v in value.items()
+        }
     if isinstance(value, (list, tuple)):
         return [_redact_obj(v, toolkit) for v in value]
     return value

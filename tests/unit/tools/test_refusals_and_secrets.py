@@ -1,0 +1,120 @@
+"""Every refusal kind is journaled with a stable code; no secret reaches any event or error."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.support.http_server import LocalServer, Route
+from webresearch import RunContext, Settings, Toolkit, ToolResult
+from webresearch.runtime.journal import MemoryJournal
+from webresearch.tools import web_fetch
+from webresearch.tools.base import CallContext, ToolEntry
+from webresearch.tools.services import Services
+from webresearch.tools.specs import WEB_SEARCH
+
+KEYS = {
+    "brave_api_key": "BRAVE-KEY-PLANTED-0001",
+    "tavily_api_key": "TAVILY-KEY-PLANTED-0002",
+    "exa_api_key": "EXA-KEY-PLANTED-0003",
+    "mcp_token": "MCP-TOKEN-PLANTED-0004",
+}
+URL_SECRET = "URL-TOKEN-PLANTED-0005"
+PAGE_SECRET = "PAGE-SIG-PLANTED-0006"
+
+
+def leaky_search(services: Services) -> ToolEntry:
+    """A paid tool that tries hard to leak the keys it can see."""
+
+    async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
+        key = services.settings.brave_api_key
+        assert key is not None
+        await ctx.rate_limit("web_search")
+        await ctx.reserve(1.0, "brave")
+        ctx.spent(1.0, "brave")
+        await ctx.event("search.request", header=f"X-Subscription-Token: {key.get_secret_value()}")
+        return ToolResult(text=f"results (debug key={key.get_secret_value()})")
+
+    return ToolEntry(spec=WEB_SEARCH, run=run)
+
+
+async def test_refusals_are_journaled_and_nothing_leaks() -> None:
+    settings = Settings.load(
+        environ={},
+        allowed_networks=["127.0.0.0/8"],
+        journal_url="memory://",
+        search_provider="none",
+        search_rate_limit=1,
+        **KEYS,
+    )
+    journal = MemoryJournal()
+    with LocalServer() as srv:
+        srv.routes["/page"] = Route(
+            headers=[("Content-Type", "text/html")],
+            body=f'<p>download <a href="https://cdn.example/f?sig={PAGE_SECRET}">here</a></p>'.encode(),
+        )
+        async with Toolkit(
+            settings, journal=journal, builders=[web_fetch.build, leaky_search]
+        ) as tk:
+            results: dict[str, ToolResult] = {}
+            results["ok"] = await tk.call(
+                "web_fetch", {"url": f"{srv.base}/page?token={URL_SECRET}"}
+            )
+            results["search_ok"] = await tk.call(
+                "web_search", {"query": "x"}, run=RunContext(budget=5)
+            )
+            results["gate"] = await tk.call(
+                "web_fetch", {"url": "https://example.org/"}, run=RunContext(network_access=False)
+            )
+            results["invalid"] = await tk.call("web_fetch", {"url": 1, "token": URL_SECRET})
+            results["approval"] = await tk.call(
+                "web_fetch",
+                {"url": f"{srv.base}/page?token={URL_SECRET}"},
+                run=RunContext(approval={"web_fetch": "supervised"}),
+            )
+            results["scope"] = await tk.call(
+                "web_fetch",
+                {"url": f"{srv.base}/page?token={URL_SECRET}"},
+                run=RunContext(fetch_scope="search_results"),
+            )
+            results["ssrf"] = await tk.call(
+                "web_fetch", {"url": f"http://169.254.169.254/?token={URL_SECRET}"}
+            )
+            results["rate"] = await tk.call("web_search", {"query": "y"})
+            results["budget"] = await tk.call(
+                "web_search", {"query": "z"}, run=RunContext(budget=0.5)
+            )
+
+    expected = {
+        "gate": ("tool_unavailable", "gate"),
+        "approval": ("approval_denied", "approval"),
+        "scope": ("scope_denied", "scope"),
+        "ssrf": ("blocked_address", "ssrf"),
+        "rate": ("rate_limited", "rate_limit"),
+    }
+    failed = [e for e in journal.events if e.kind == "tool.failed"]
+    for name, (code, refusal) in expected.items():
+        result = results[name]
+        assert result.error is not None and result.error.code == code, (name, result.text)
+        assert result.text.startswith(f"error[{code}]")
+        assert any(
+            e.error_code == code and e.outcome == "refused" and e.details.get("refusal") == refusal
+            for e in failed
+        ), name
+    budget = results["budget"]
+    # The limiter (1 per window) or the budget refuses: both are journaled refusals.
+    assert budget.error is not None and budget.error.code in ("budget_exceeded", "rate_limited")
+    assert (
+        results["invalid"].error is not None
+        and results["invalid"].error.code == "invalid_arguments"
+    )
+    assert results["ok"].ok and results["search_ok"].ok
+
+    everything = " ".join(
+        [
+            r.text + repr(r.to_dict()) + (str(r.error) + repr(r.error) if r.error else "")
+            for r in results.values()
+        ]
+        + [repr(e.to_dict()) for e in journal.events]
+    )
+    for secret in [*KEYS.values(), URL_SECRET, PAGE_SECRET]:
+        assert secret not in everything, secret
