@@ -338,5 +338,7 @@ def test_a_correct_header_label_always_round_trips(text: str, encoding: str) -> 
     if body.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
         return
     decoded = decode_document(body, f"text/plain; charset={encoding}", html=False)
-    assert decoded.text == text
+    # Some legacy code pages map a character to a look-alike (cp932: "¢" → "￠"), so the
+    # reference is the codec's own reading of the bytes.
+    assert decoded.text == body.decode(PYTHON_CODECS.get(encoding, encoding))
     assert decoded.source == "header"
