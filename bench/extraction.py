@@ -120,8 +120,8 @@ def load_wcxb(root: Path) -> Iterator[Page]:
 
 # --------------------------------------------------------------------------- scoring
 
-_IMAGE = re.compile(r"!\[([^\]\n]*)\]\([^)\n]*\)")
-_LINK = re.compile(r"\[([^\]\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"\n]*\")?\)")
+_IMAGE = re.compile(r"!\[(?:[^\]\\\n]|\\.)*\]\([^)\n]*\)")
+_LINK = re.compile(r"\[((?:[^\]\\\n]|\\.)*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"\n]*\")?\)")
 _AUTOLINK = re.compile(r"<(?:https?|mailto|ftp):[^>\s]*>")
 _FENCE_LINE = re.compile(r"^\s*(?:```|~~~).*$", re.MULTILINE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")

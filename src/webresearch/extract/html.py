@@ -167,12 +167,18 @@ def _collapse(text: str) -> str:
 
 
 def _drop_title_heading(markdown: str, title: str) -> str:
-    """Drop a first heading that only repeats the title (the title line already shows it)."""
+    """Drop a first heading that only repeats the title (the title line already shows it).
+
+    The heading counts as a repeat when it is the title, or the title without the site
+    name around it ("Story headline" under the title "Story headline | Site").
+    """
     if not markdown.startswith("#") or not title:
         return markdown
     first, _, rest = markdown.partition("\n")
-    heading = normalise(first.lstrip("#"))
-    if heading and heading == normalise(title) and rest.strip():
+    heading = normalise(re.sub(r"\]\([^)]*\)", "]", first.lstrip("#")))
+    wanted = normalise(title)
+    repeats = heading == wanted or (len(heading) >= max(12, len(wanted) // 2) and heading in wanted)
+    if heading and repeats and rest.strip():
         return rest.lstrip("\n")
     return markdown
 

@@ -33,8 +33,8 @@ __all__ = ["MainContent", "find_main_content", "normalise", "page_text_size", "t
 
 #: A short text node must continue exactly where the previous kept text ended.
 SHORT_SEGMENT_CHARS = 12
-#: A longer one may be found a little further on (text trafilatura kept that the page walk
-#: did not see, such as alt texts).
+#: A longer one may be found a little further on — at most its own length or this many
+#: characters later (text trafilatura kept that the page walk did not see).
 WINDOW_SLACK_CHARS = 64
 #: A long one is searched anywhere in the kept text.
 LONG_SEGMENT_CHARS = 24
@@ -101,7 +101,7 @@ def _trafilatura(doc: etree._Element) -> tuple[etree._Element | None, list[str]]
     import trafilatura
 
     try:
-        result = trafilatura.bare_extraction(doc)
+        result = trafilatura.bare_extraction(doc, include_comments=False)
     except (ValueError, TypeError, RecursionError, etree.LxmlError):
         return None, []
     body = getattr(result, "body", None)
@@ -156,6 +156,7 @@ def _align_stream(segments: list[_Segment], kept: str) -> int:
     placed = 0
     start = 0
     k = 0
+    skipped: list[int] = []  # segments passed over since the cursor last moved
     for seg_index, pos, n in [*anchors, (len(segments), len(kept), 0)]:
         while k < len(free) and free[k] < seg_index:
             seg = segments[free[k]]
@@ -165,18 +166,51 @@ def _align_stream(segments: list[_Segment], kept: str) -> int:
             if found > start and _next_continues(segments, free, k, seg_index, kept, start):
                 found = -1  # what follows on the page continues the kept text right here
             if found != -1:
+                placed += _backfill(segments, skipped, kept, claimed, start, found)
                 start = found + m
             elif m >= LONG_SEGMENT_CHARS:
                 found = _unclaimed(seg.norm, kept, claimed)  # moved by trafilatura
-            if found != -1:
-                seg.kept = True
-                placed += m
-                claimed[found : found + m] = b"\x01" * m
+            if found == -1:
+                skipped.append(free[k - 1])
+                continue
+            seg.kept = True
+            placed += m
+            claimed[found : found + m] = b"\x01" * m
         if seg_index < len(segments):
+            placed += _backfill(segments, skipped, kept, claimed, start, pos)
             segments[seg_index].kept = True
             placed += n
             start = pos + n
             k += 1
+    return placed
+
+
+def _backfill(
+    segments: list[_Segment],
+    skipped: list[int],
+    kept: str,
+    claimed: bytearray,
+    floor: int,
+    pos: int,
+) -> int:
+    """Place skipped segments that end exactly where the cursor jumps to, right to left.
+
+    When the cursor jumps ahead to ``pos`` (a long segment found a little further on), the
+    short segments just before it on the page often fill the gap exactly ("pub fn" and
+    "is_ok" before the rest of a signature). Clears ``skipped``; returns the chars placed.
+    """
+    placed = 0
+    end = pos
+    for i in reversed(skipped):
+        norm = segments[i].norm
+        begin = end - len(norm)
+        if begin < floor or not kept.startswith(norm, begin) or any(claimed[begin:end]):
+            break
+        segments[i].kept = True
+        claimed[begin:end] = b"\x01" * len(norm)
+        placed += len(norm)
+        end = begin
+    skipped.clear()
     return placed
 
 
@@ -210,7 +244,7 @@ def _find_near(norm: str, kept: str, start: int, stop: int) -> int:
         return start
     if n < SHORT_SEGMENT_CHARS:
         return -1
-    found = kept.find(norm, start, min(stop, start + n + WINDOW_SLACK_CHARS))
+    found = kept.find(norm, start, min(stop, start + n + min(n, WINDOW_SLACK_CHARS)))
     if found == -1 and n >= LONG_SEGMENT_CHARS:
         found = kept.find(norm, start, stop)
     return found
