@@ -51,6 +51,11 @@ MAX_FALLBACK_KEPT_CHARS = 1000
 MAX_CHROME_SHARE = 0.3
 
 _WS = re.compile(r"\s+")
+_UI_LABEL = re.compile(
+    r"(?:#{1,6} )?\W*(?:loading|please wait|advertisement|advertising|sponsored(?: content)?|"
+    r"skip to (?:main )?content|back to top|toggle navigation|(?:open|close) menu)\W*",
+    re.I,
+)
 _PAGE_CHROME_TAGS = ("nav", "header", "footer", "aside", "menu")
 _PAGE_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menubar"})
 _CONSENT = re.compile(r"cookie|consent|gdpr|newsletter-popup|modal-backdrop", re.I)
@@ -107,9 +112,9 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     body = doc.find("body")
     if body is None:  # pragma: no cover - parse_html always adds one
         return HtmlExtraction(title, "", "plain-text", "no body")
-    page_chars = page_text_size(body)
     fallback: str | None = None
     main = find_main_content(doc)
+    page_chars = main.page_chars if main is not None else 0
     if main is None:
         fallback = "no main content found"
     elif (
@@ -118,12 +123,12 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
     else:
-        markdown = _drop_title_heading(element_to_markdown(main.root(), base), title)
+        markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(main.root(), base), title))
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", None)
         fallback = "main content was empty"
     _remove_page_chrome(body)
-    markdown = element_to_markdown(body, base)
+    markdown = _drop_ui_labels(element_to_markdown(body, base))
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
     text = _plain_text(body)
@@ -181,6 +186,24 @@ def _drop_title_heading(markdown: str, title: str) -> str:
     if heading and repeats and rest.strip():
         return rest.lstrip("\n")
     return markdown
+
+
+def _drop_ui_labels(markdown: str) -> str:
+    """Drop paragraphs and headings that are only a widget label ("Loading…", "Advertisement").
+
+    Fenced code is never touched.
+    """
+    blocks = markdown.split("\n\n")
+    kept: list[str] = []
+    in_code = False
+    for block in blocks:
+        fences = sum(1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~")))
+        if not in_code and not fences and _UI_LABEL.fullmatch(block):
+            continue
+        kept.append(block)
+        if fences % 2:
+            in_code = not in_code
+    return "\n\n".join(kept)
 
 
 def _remove_page_chrome(body: etree._Element) -> None:

@@ -44,6 +44,9 @@ LOOKAHEAD_SEGMENTS = 4
 MIN_ALIGNED_SHARE = 0.6
 
 _NON_WORD = re.compile(r"[\W_]+")
+#: Elements whose text is never page text. ``<noscript>`` is text here: some sites serve
+#: their content to crawlers in it (Discourse forums), and trafilatura may keep it.
+_NOT_TEXT = SKIPPED_TAGS - {"noscript"}
 _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
 _BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "complementary"})
 
@@ -74,7 +77,7 @@ def text_segments(body: etree._Element) -> Iterator[_Segment]:
     for event, el in walker:
         tag = _tag(el)
         if event == "start":
-            if not tag or tag in SKIPPED_TAGS:
+            if not tag or tag in _NOT_TEXT:
                 walker.skip_subtree()
                 continue
             if el.text:
@@ -352,11 +355,13 @@ class MainContent:
 
     Attributes:
         kept_chars: letters and digits of the main content.
+        page_chars: letters and digits of all the page's text, visible or hidden.
         aligned: ``True`` when the content was placed on the original page (it will be
             rendered from the original markup); ``False`` when trafilatura's own tree is used.
     """
 
     kept_chars: int
+    page_chars: int
     aligned: bool
     _body: etree._Element
     _segments: list[_Segment]
@@ -388,10 +393,11 @@ def find_main_content(doc: etree._Element) -> MainContent | None:
         return None
     total = sum(len(k) for k in streams)
     segments = list(text_segments(body))
+    page_chars = sum(len(s.norm) for s in segments)
     placed = _align(segments, streams)
     if placed < MIN_ALIGNED_SHARE * total:
-        return MainContent(total, False, body, segments, traf_body)
-    return MainContent(placed, True, body, segments, traf_body)
+        return MainContent(total, page_chars, False, body, segments, traf_body)
+    return MainContent(placed, page_chars, True, body, segments, traf_body)
 
 
 def _prune(body: etree._Element, segments: list[_Segment]) -> None:
@@ -442,6 +448,8 @@ def _prune(body: etree._Element, segments: list[_Segment]) -> None:
         if parent is None or parent not in marked:
             continue  # removed with an ancestor already
         _drop_keep_tail(el)
+    for el in body.iter("noscript"):  # kept ones hold main content: render them
+        el.tag = "div"
 
 
 def _rescue_blocks(body: etree._Element, segments: list[_Segment]) -> list[etree._Element]:
