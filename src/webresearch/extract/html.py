@@ -123,7 +123,9 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
     else:
-        markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(main.root(), base), title))
+        markdown = _drop_ui_labels(
+            _drop_title_heading(element_to_markdown(main.root(), base), title)
+        )
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", None)
         fallback = "main content was empty"

@@ -161,13 +161,32 @@ def _align_stream(segments: list[_Segment], kept: str) -> int:
     k = 0
     skipped: list[int] = []  # segments passed over since the cursor last moved
     for seg_index, pos, n in [*anchors, (len(segments), len(kept), 0)]:
-        while k < len(free) and free[k] < seg_index:
+        # Text right before an anchor belongs to it: fill backwards from the anchor first,
+        # so a menu item repeating a heading does not take the heading's place.
+        end = k
+        while end < len(free) and free[end] < seg_index:
+            end += 1
+        stop = pos
+        while end > k and seg_index < len(segments):
+            seg = segments[free[end - 1]]
+            begin = stop - len(seg.norm)
+            if begin < start or not kept.startswith(seg.norm, begin):
+                break
+            seg.kept = True
+            claimed[begin:stop] = b"\x01" * len(seg.norm)
+            placed += len(seg.norm)
+            stop = begin
+            end -= 1
+        bound = free[end] if end < len(free) else len(segments)  # first segment not ours
+        while k < end:
             seg = segments[free[k]]
             k += 1
             m = len(seg.norm)
-            found = _find_near(seg.norm, kept, start, pos)
-            if found > start and _next_continues(segments, free, k, seg_index, kept, start):
+            found = _find_near(seg.norm, kept, start, stop)
+            if found > start and _next_continues(segments, free, k, bound, kept, start):
                 found = -1  # what follows on the page continues the kept text right here
+            elif found == start and _later_twin_fits(segments, free, k, bound, kept, start + m):
+                found = -1  # the same text comes again just below, where it fits better
             if found != -1:
                 placed += _backfill(segments, skipped, kept, claimed, start, found)
                 start = found + m
@@ -179,8 +198,10 @@ def _align_stream(segments: list[_Segment], kept: str) -> int:
             seg.kept = True
             placed += m
             claimed[found : found + m] = b"\x01" * m
+        while k < len(free) and free[k] < seg_index:  # filled backwards above
+            k += 1
         if seg_index < len(segments):
-            placed += _backfill(segments, skipped, kept, claimed, start, pos)
+            placed += _backfill(segments, skipped, kept, claimed, start, stop)
             segments[seg_index].kept = True
             placed += n
             start = pos + n
@@ -225,6 +246,24 @@ def _next_continues(
         if j >= stop:
             break
         if kept.startswith(segments[j].norm, start):
+            return True
+    return False
+
+
+def _later_twin_fits(
+    segments: list[_Segment], free: list[int], k: int, stop: int, kept: str, after: int
+) -> bool:
+    """True when the segment just placed (``free[k - 1]``) should rather be a later copy.
+
+    A breadcrumb repeating the heading below it matches the kept text as well as the
+    heading does; the copy whose next segment continues the kept text is the right one.
+    """
+    norm = segments[free[k - 1]].norm
+    window = [j for j in free[k : k + LOOKAHEAD_SEGMENTS + 1] if j < stop]
+    if not window or kept.startswith(segments[window[0]].norm, after):
+        return False  # the page goes on exactly as the kept text does
+    for n, j in enumerate(window[:-1]):
+        if segments[j].norm == norm and kept.startswith(segments[window[n + 1]].norm, after):
             return True
     return False
 
