@@ -47,6 +47,7 @@ _NON_WORD = re.compile(r"[\W_]+")
 #: Elements whose text is never page text. ``<noscript>`` is text here: some sites serve
 #: their content to crawlers in it (Discourse forums), and trafilatura may keep it.
 _NOT_TEXT = SKIPPED_TAGS - {"noscript"}
+_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
 _BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "complementary"})
 
@@ -492,7 +493,8 @@ def _prune(body: etree._Element, segments: list[_Segment]) -> None:
 
 
 def _rescue_blocks(body: etree._Element, segments: list[_Segment]) -> list[etree._Element]:
-    """Code blocks and data tables between the first and last kept text that were dropped."""
+    """Code blocks, data tables and headings between the first and last kept text that
+    trafilatura dropped (a heading only when the text right after it was kept)."""
     kept = [i for i, s in enumerate(segments) if s.kept]
     if not kept:
         return []
@@ -503,7 +505,7 @@ def _rescue_blocks(body: etree._Element, segments: list[_Segment]) -> list[etree
         if holder is not None:
             index.setdefault(holder, []).append(i)
     rescued: list[etree._Element] = []
-    for el in body.iter("pre", "table"):
+    for el in body.iter("pre", "table", *_HEADING_TAGS):
         if _within(el, rescued):
             continue
         inner = [i for sub in el.iter() for i in index.get(sub, ())]
@@ -511,8 +513,11 @@ def _rescue_blocks(body: etree._Element, segments: list[_Segment]) -> list[etree
             continue
         if any(segments[i].kept for i in inner) or _in_boilerplate(el, body):
             continue
-        if _tag(el) == "table" and not _is_data_table(el):
+        tag = _tag(el)
+        if tag == "table" and not _is_data_table(el):
             continue
+        if tag in _HEADING_TAGS and not segments[max(inner) + 1].kept:
+            continue  # a heading is rescued only when the text it introduces was kept
         rescued.append(el)
     return rescued
 
