@@ -38,6 +38,8 @@ SHORT_SEGMENT_CHARS = 12
 WINDOW_SLACK_CHARS = 64
 #: A long one is searched anywhere in the kept text.
 LONG_SEGMENT_CHARS = 24
+#: A data table with at least this share of its text kept is kept whole.
+PARTIAL_TABLE_SHARE = 0.3
 #: How many following segments may show that a skip ahead in the kept text is wrong.
 LOOKAHEAD_SEGMENTS = 4
 #: Below this share of trafilatura's text placed on the page, its own tree is rendered.
@@ -509,11 +511,16 @@ def _rescue_blocks(body: etree._Element, segments: list[_Segment]) -> list[etree
         if _within(el, rescued):
             continue
         inner = [i for sub in el.iter() for i in index.get(sub, ())]
+        tag = _tag(el)
+        kept_inner = sum(1 for i in inner if segments[i].kept)
+        if tag == "table" and kept_inner and kept_inner < len(inner) and _is_data_table(el):
+            if kept_inner >= PARTIAL_TABLE_SHARE * len(inner) and not _in_boilerplate(el, body):
+                rescued.append(el)  # a data table is kept whole, never row by row
+            continue
         if not inner or min(inner) <= first or max(inner) >= last:
             continue
-        if any(segments[i].kept for i in inner) or _in_boilerplate(el, body):
+        if kept_inner or _in_boilerplate(el, body):
             continue
-        tag = _tag(el)
         if tag == "table" and not _is_data_table(el):
             continue
         if tag in _HEADING_TAGS and not segments[max(inner) + 1].kept:
