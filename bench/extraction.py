@@ -416,6 +416,10 @@ def main(argv: list[str] | None = None) -> int:
         f"extraction benchmark: {len(pages)} pages, tools: {', '.join(names)}, "
         f"jobs: {args.jobs}, wall {elapsed:.0f} s"
     )
+    if "webresearch" in names:
+        import webresearch.extract.html as ours
+
+        print(f"webresearch from {Path(ours.__file__).resolve().parent}")
     print()
     for corpus in corpora:
         print(render_table(corpus, summaries[corpus]))
