@@ -21,8 +21,9 @@ from typing import Literal
 
 from lxml import etree
 
+from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
-from webresearch.extract.main_content import find_main_content, normalise, page_text_size
+from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.parse import parse_html
 from webresearch.extract.urls import document_base_url

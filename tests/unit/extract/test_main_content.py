@@ -8,8 +8,9 @@ import pytest
 from lxml import html as lxml_html
 
 from webresearch.extract import main_content
+from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.html import extract_html
-from webresearch.extract.main_content import find_main_content, normalise, page_text_size
+from webresearch.extract.main_content import find_main_content
 from webresearch.extract.parse import parse_html
 
 URL = "https://shop.example.org/seating/mesh"
