@@ -1,31 +1,122 @@
-"""MIME dispatch (placeholder; replaced by the extract branch)."""
+"""A downloaded body → text for a model, by what the body really is (SPEC §1.1). Pure.
+
+1. :func:`~webresearch.extract.sniff.sniff_mime` decides the type (bytes win over a lying
+   header for binaries; HTML served as ``application/octet-stream`` is still HTML);
+2. HTML and XHTML go through :func:`~webresearch.extract.html.extract_html` (markdown);
+3. text formats are passed through decoded as they are: JSON, plain text, markdown, CSV,
+   XML (``application/xml``, ``text/xml``, ``*+xml``), other ``text/*`` and script types;
+4. PDF goes through :func:`~webresearch.extract.pdf.pdf_to_text`;
+5. anything else raises :class:`~webresearch.errors.UnsupportedContent` naming what was
+   detected and suggesting a download (or ``fetch_image`` for images).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
-from .html import html_to_markdown
+from webresearch.errors import UnsupportedContent
+from webresearch.extract.charset import decode_document
+from webresearch.extract.html import extract_html
+from webresearch.extract.pdf import pdf_to_text
+from webresearch.extract.sniff import describe_mime, is_html_mime, sniff_mime
+
+__all__ = ["Converted", "ExtractorName", "convert", "is_passthrough_mime"]
+
+ExtractorName = Literal["main-content", "whole-page", "plain-text", "passthrough", "pdf"]
+
+_PASSTHROUGH_APPLICATION = frozenset(
+    {
+        "application/json", "application/xml", "application/javascript", "application/ecmascript",
+        "application/x-javascript", "application/x-ndjson", "application/jsonl", "application/x-yaml",
+        "application/yaml", "application/toml", "application/x-toml", "application/sql",
+        "application/x-sh", "application/x-httpd-php", "application/graphql", "application/csv",
+        "application/x-www-form-urlencoded", "application/x-tex", "application/x-latex",
+        "application/rtf", "application/x-subrip", "application/n-triples", "application/n-quads",
+        "application/trig", "application/x-sql",
+    }
+)  # fmt: skip
+
+_DOWNLOAD_HINT = (
+    "download it into the workspace with a shell command instead, e.g. "
+    "curl -L -o /workspace/<file name> '<url>'"
+)
+_IMAGE_HINT = "use the fetch_image tool to look at it, or " + _DOWNLOAD_HINT
 
 
 @dataclass(frozen=True, slots=True)
 class Converted:
-    """Converted text and how it was made."""
+    """A body converted to text for a model.
+
+    Attributes:
+        title: the document title (empty when it has none).
+        text: the converted text (markdown for HTML, the page texts for PDF, the decoded
+            data for pass-through types).
+        mime: the effective MIME type (after sniffing), lower-case, without parameters.
+        extractor: ``main-content``, ``whole-page`` or ``plain-text`` (HTML),
+            ``passthrough`` (text formats) or ``pdf``.
+        fallback: why an HTML fallback step was taken, else ``None``.
+        encoding: WHATWG name of the text encoding used; ``None`` for PDF.
+        encoding_source: where the encoding came from (``bom``, ``header``, ``meta``,
+            ``detected``, ``default``); ``None`` for PDF.
+        markdown: ``True`` when ``text`` is converted markdown (cut at paragraph boundaries,
+            code fences closed); ``False`` for pass-through data and PDF text (cut as is).
+    """
 
     title: str
     text: str
     mime: str
-    extractor: str
+    extractor: ExtractorName
     fallback: str | None
     encoding: str | None
     encoding_source: str | None
     markdown: bool
 
 
+def is_passthrough_mime(mime: str) -> bool:
+    """True for the text formats returned decoded as they are."""
+    return (
+        mime.startswith("text/")
+        or mime in _PASSTHROUGH_APPLICATION
+        or mime.endswith(("+xml", "+json"))
+    ) and not is_html_mime(mime)
+
+
 def convert(body: bytes, content_type: str | None, url: str) -> Converted:
-    """Convert a body to text for a model."""
-    mime = (content_type or "text/html").split(";")[0].strip().lower()
-    text = body.decode("utf-8", "replace")
-    if "html" in mime:
-        title, md = html_to_markdown(text, url)
-        return Converted(title, md, mime, "main-content", None, "utf-8", "default", True)
-    return Converted("", text, mime, "passthrough", None, "utf-8", "default", False)
+    """Convert a downloaded body to text for a model.
+
+    Args:
+        body: the decompressed body bytes (possibly cut at the download cap).
+        content_type: the HTTP ``Content-Type`` header value, or ``None`` when absent.
+        url: the final URL (after redirects); relative links in HTML resolve against it.
+
+    Returns:
+        the converted text and how it was made.
+
+    Raises:
+        UnsupportedContent: the body is binary (an image, an archive, a program…), or a PDF
+            without readable text. The message says what was detected, e.g. "looks like a PNG
+            image (image/png)"; the hint suggests ``fetch_image`` for images and a download
+            with a shell tool otherwise.
+    """
+    mime = sniff_mime(body, content_type)
+    if is_html_mime(mime):
+        decoded = decode_document(body, content_type, html=True)
+        page = extract_html(decoded.text, url)
+        return Converted(
+            page.title, page.markdown, mime, page.extractor, page.fallback,
+            decoded.encoding, decoded.source, True,
+        )  # fmt: skip
+    if is_passthrough_mime(mime):
+        decoded = decode_document(body, content_type, html=False)
+        return Converted(
+            "", decoded.text, mime, "passthrough", None, decoded.encoding, decoded.source, False
+        )
+    if mime == "application/pdf":
+        title, text = pdf_to_text(body)
+        return Converted(title, text, mime, "pdf", None, None, None, False)
+    raise UnsupportedContent(
+        f"this is not text: it looks like {describe_mime(mime)}",
+        hint=_IMAGE_HINT if mime.startswith("image/") else _DOWNLOAD_HINT,
+        mime=mime,
+    )

@@ -1,10 +1,267 @@
-"""HTML → markdown (placeholder; the real extraction lands from the extract branch)."""
+"""HTML → a title and markdown for a model (SPEC §1.1). Pure functions.
+
+The fallback chain:
+
+1. **main-content**: trafilatura decides what the article is
+   (:mod:`webresearch.extract.main_content`), the original markup of that part is converted
+   (:mod:`webresearch.extract.markdown`);
+2. **whole-page**: when no main content is found, or when it keeps less than
+   :data:`MIN_KEPT_SHARE` of the page's text (visible and hidden) and little in absolute
+   terms — an app shell whose article sits in a hidden server-rendered container must not
+   come back as "Loading…" —, the whole ``<body>`` is converted without navigation, page
+   header and footer, and scripts;
+3. **plain-text**: the text of the page, whitespace-collapsed, when conversion yields nothing.
+"""
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from lxml import etree
+
+from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.appshell import looks_like_app_shell
+from webresearch.extract.main_content import find_main_content
+from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
+from webresearch.extract.parse import parse_html
+from webresearch.extract.urls import document_base_url
+
+__all__ = [
+    "MAX_FALLBACK_KEPT_CHARS",
+    "MIN_KEPT_SHARE",
+    "HtmlExtraction",
+    "document_title",
+    "extract_html",
+    "html_to_markdown",
+    "looks_like_app_shell",
+]
+
+Extractor = Literal["main-content", "whole-page", "plain-text"]
+
+#: Main content keeping less than this share of the page's text (visible and hidden) …
+MIN_KEPT_SHARE = 0.05
+#: … and fewer letters and digits than this means the extractor missed the article: the
+#: whole page is converted instead. (A long article on a page with an even longer comment
+#: thread or product grid is a real article and stays.)
+MAX_FALLBACK_KEPT_CHARS = 1000
+
+#: A navigation, header, footer or sidebar holding more than this share of the page's text
+#: is kept by the whole-page conversion: it is where the content is.
+MAX_CHROME_SHARE = 0.3
+
+_WS = re.compile(r"\s+")
+_UI_LABEL = re.compile(
+    r"(?:#{1,6} )?\W*(?:loading|please wait|advertisement|advertising|sponsored(?: content)?|"
+    r"skip to (?:main )?content|back to top|toggle navigation|(?:open|close) menu)\W*",
+    re.I,
+)
+_PAGE_CHROME_TAGS = ("nav", "header", "footer", "aside", "menu")
+_PAGE_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menubar"})
+_CONSENT = re.compile(r"cookie|consent|gdpr|newsletter-popup|modal-backdrop", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class HtmlExtraction:
+    """The result of converting one HTML page.
+
+    Attributes:
+        title: the page title, whitespace-collapsed (empty when the page has none).
+        markdown: the converted body text (markdown).
+        extractor: which step of the fallback chain produced ``markdown``.
+        fallback: why a fallback step was taken, e.g. ``"main content kept 4% of the page
+            text"``; ``None`` when main-content extraction was used.
+    """
+
+    title: str
+    markdown: str
+    extractor: Extractor
+    fallback: str | None
+
 
 def html_to_markdown(html: str, url: str) -> tuple[str, str]:
-    """Return ``(title, markdown)`` for an HTML document fetched from ``url``."""
-    import trafilatura
+    """Convert an HTML page to ``(title, markdown)`` — the public one-call form.
 
-    return "", trafilatura.extract(html, output_format="markdown", url=url) or ""
+    Args:
+        html: the decoded page (any size; broken or deeply nested markup is fine).
+        url: the final URL of the page; links and images are made absolute against it (or
+            against the page's ``<base href>``).
+
+    Returns:
+        the title (may be empty) and the markdown of the main content, following the
+        fallback chain of :func:`extract_html`.
+    """
+    result = extract_html(html, url)
+    return result.title, result.markdown
+
+
+def extract_html(html: str, url: str) -> HtmlExtraction:
+    """Convert an HTML page to markdown through the fallback chain (module docstring).
+
+    Args:
+        html: the decoded page text.
+        url: the final URL of the page (absolute), used to resolve relative links.
+
+    Returns:
+        title, markdown, the extractor used and the reason for a fallback. Never raises for
+        bad markup.
+    """
+    doc = parse_html(html)
+    title = document_title(doc)
+    base = document_base_url(doc, url)
+    body = doc.find("body")
+    if body is None:  # pragma: no cover - parse_html always adds one
+        return HtmlExtraction(title, "", "plain-text", "no body")
+    fallback: str | None = None
+    main = find_main_content(doc)
+    page_chars = main.page_chars if main is not None else 0
+    if main is None:
+        fallback = "no main content found"
+    elif (
+        main.kept_chars < MIN_KEPT_SHARE * page_chars and main.kept_chars < MAX_FALLBACK_KEPT_CHARS
+    ):
+        share = 100 * main.kept_chars / page_chars
+        fallback = f"main content kept {share:.0f}% of the page text"
+    else:
+        markdown = _drop_ui_labels(
+            _drop_title_heading(element_to_markdown(main.root(), base), title)
+        )
+        if markdown:
+            return HtmlExtraction(title, markdown, "main-content", None)
+        fallback = "main content was empty"
+    _remove_page_chrome(body)
+    markdown = _drop_ui_labels(element_to_markdown(body, base))
+    if markdown:
+        return HtmlExtraction(title, markdown, "whole-page", fallback)
+    text = _plain_text(body)
+    return HtmlExtraction(
+        title, text, "plain-text", (fallback + "; " if fallback else "") + "whole page was empty"
+    )
+
+
+def document_title(doc: etree._Element) -> str:
+    """The page title: ``<title>``, else ``og:title``, else the first ``<h1>``; collapsed."""
+    for title in doc.iter("title"):
+        if any(_tag(a) in ("svg", "math") for a in title.iterancestors()):
+            continue
+        text = _collapse(
+            title.text_content() if hasattr(title, "text_content") else title.text or ""
+        )
+        if text:
+            return text
+        break
+    for meta in doc.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() in (
+            "og:title",
+            "twitter:title",
+        ):
+            text = _collapse(meta.get("content") or "")
+            if text:
+                return text
+    for h1 in doc.iter("h1"):
+        text = _collapse("".join(h1.itertext()))
+        if text:
+            return text
+    return ""
+
+
+def _tag(el: etree._Element) -> str:
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def _collapse(text: str) -> str:
+    return _WS.sub(" ", text).strip()
+
+
+def _drop_title_heading(markdown: str, title: str) -> str:
+    """Drop a first heading that only repeats the title (the title line already shows it).
+
+    The heading counts as a repeat when it is the title, or the title without the site
+    name around it ("Story headline" under the title "Story headline | Site").
+    """
+    if not markdown.startswith("#") or not title:
+        return markdown
+    first, _, rest = markdown.partition("\n")
+    heading = normalise(re.sub(r"\]\([^)]*\)", "]", first.lstrip("#")))
+    wanted = normalise(title)
+    repeats = heading == wanted or (len(heading) >= max(12, len(wanted) // 2) and heading in wanted)
+    if heading and repeats and rest.strip():
+        return rest.lstrip("\n")
+    return markdown
+
+
+def _drop_ui_labels(markdown: str) -> str:
+    """Drop paragraphs and headings that are only a widget label ("Loading…", "Advertisement").
+
+    Fenced code is never touched.
+    """
+    blocks = markdown.split("\n\n")
+    kept: list[str] = []
+    in_code = False
+    for block in blocks:
+        fences = sum(1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~")))
+        if not in_code and not fences and _UI_LABEL.fullmatch(block):
+            continue
+        kept.append(block)
+        if fences % 2:
+            in_code = not in_code
+    return "\n\n".join(kept)
+
+
+def _remove_page_chrome(body: etree._Element) -> None:
+    """Remove navigation, page header/footer, sidebars and consent banners, in place.
+
+    A ``<header>`` or ``<footer>`` inside an ``<article>`` or ``<main>`` is part of the
+    content and stays, and so does any of them holding more than :data:`MAX_CHROME_SHARE`
+    of the page's text.
+    """
+    doomed: list[etree._Element] = []
+    for el in body.iter():
+        tag = _tag(el)
+        if not tag:
+            continue
+        role = (el.get("role") or "").lower()
+        if tag in _PAGE_CHROME_TAGS or role in _PAGE_CHROME_ROLES:
+            if tag in ("header", "footer") and any(
+                _tag(a) in ("article", "main") for a in el.iterancestors()
+            ):
+                continue
+            doomed.append(el)
+        elif (
+            _CONSENT.search((el.get("id") or "") + " " + (el.get("class") or ""))
+            and len(normalise("".join(el.itertext()))) < 2000
+        ):
+            doomed.append(el)
+    page_chars = page_text_size(body)
+    for el in doomed:
+        parent = el.getparent()
+        if parent is None:
+            continue
+        if page_text_size(el) > MAX_CHROME_SHARE * page_chars:
+            continue  # this "chrome" holds the page's text (an article in an <aside>)
+        tail = el.tail
+        previous = el.getprevious()
+        if tail:
+            if previous is not None:
+                previous.tail = (previous.tail or "") + tail
+            else:
+                parent.text = (parent.text or "") + tail
+        parent.remove(el)
+
+
+def _plain_text(body: etree._Element) -> str:
+    """All text under ``body`` except scripts and styles, one paragraph per block-ish line."""
+    parts: list[str] = []
+    walker = etree.iterwalk(body, events=("start", "end"))
+    for event, el in walker:
+        tag = _tag(el)
+        if event == "start":
+            if not tag or tag in SKIPPED_TAGS:
+                walker.skip_subtree()
+                continue
+            if el.text:
+                parts.append(el.text)
+        elif el is not body and el.tail:
+            parts.append(el.tail)
+    return _collapse(" ".join(parts))

@@ -1,0 +1,314 @@
+"""Placing an extractor's kept text back on the page it came from. Pure functions.
+
+An extractor such as trafilatura returns its own simplified tree; to render the original
+markup instead, every text node of the page (a :class:`Segment`) is marked kept or not by
+aligning the page's text, in document order, with the extractor's text. Both sides are
+reduced to lower-case letters and digits (:func:`normalise`), so whitespace, punctuation
+and inline markup differences do not matter.
+
+The alignment (:func:`align_segments`) first fixes *anchors* — long segments that occur
+once on the page and once in the kept text, in increasing order — then fills the stretches
+between anchors: backwards from each anchor (text right before an anchor belongs to it),
+then forwards greedily, short segments only where they continue the kept text exactly,
+longer ones a little further on, long ones anywhere (an extractor sometimes moves a block).
+Repeated text ("Meal 1", a menu item repeating a heading) is thus placed at the right copy.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from lxml import etree
+
+from webresearch.extract.markdown import SKIPPED_TAGS
+
+__all__ = [
+    "LONG_SEGMENT_CHARS",
+    "SHORT_SEGMENT_CHARS",
+    "Segment",
+    "align_segments",
+    "normalise",
+    "page_text_size",
+    "text_segments",
+]
+
+#: A short text node must continue exactly where the previous kept text ended.
+SHORT_SEGMENT_CHARS = 12
+#: A longer one may be found a little further on — at most its own length or this many
+#: characters later (text trafilatura kept that the page walk did not see).
+WINDOW_SLACK_CHARS = 64
+#: A long one is searched anywhere in the kept text.
+LONG_SEGMENT_CHARS = 24
+#: How many following segments may show that a skip ahead in the kept text is wrong.
+LOOKAHEAD_SEGMENTS = 4
+#: Above this many segments × kept characters, anchors are not searched (cost bound).
+ANCHOR_BUDGET = 200_000_000
+
+_NON_WORD = re.compile(r"[\W_]+")
+#: Elements whose text is never page text. ``<noscript>`` is text here: some sites serve
+#: their content to crawlers in it (Discourse forums), and extractors may keep it.
+_NOT_TEXT = SKIPPED_TAGS - {"noscript"}
+
+
+@dataclass(slots=True)
+class Segment:
+    """One text node of a page.
+
+    Attributes:
+        owner: the element whose ``.text`` (or, when ``tail``, ``.tail``) this is.
+        tail: the text follows ``owner`` (it belongs to ``owner``'s parent).
+        norm: the text's letters and digits, lower-cased (never empty).
+        kept: set by :func:`align_segments` when the text is part of the kept content.
+    """
+
+    owner: etree._Element
+    tail: bool
+    norm: str
+    kept: bool = False
+
+
+def normalise(text: str) -> str:
+    """Letters and digits of ``text``, lower-cased (the alignment alphabet)."""
+    return _NON_WORD.sub("", text).lower()
+
+
+def _tag(el: etree._Element) -> str:
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def text_segments(body: etree._Element) -> Iterator[Segment]:
+    """Every text node under ``body`` in document order, skipping scripts, styles and alike."""
+    walker = etree.iterwalk(body, events=("start", "end"))
+    for event, el in walker:
+        tag = _tag(el)
+        if event == "start":
+            if not tag or tag in _NOT_TEXT:
+                walker.skip_subtree()
+                continue
+            if el.text:
+                norm = normalise(el.text)
+                if norm:
+                    yield Segment(el, False, norm)
+        elif el is not body and el.tail:
+            norm = normalise(el.tail)
+            if norm:
+                yield Segment(el, True, norm)
+
+
+def page_text_size(body: etree._Element) -> int:
+    """Letters and digits of all text under ``body``, visible or hidden (not scripts)."""
+    return sum(len(s.norm) for s in text_segments(body))
+
+
+def align_segments(segments: list[Segment], streams: list[str]) -> int:
+    """Mark the segments whose text is in ``streams``; return the letters and digits placed.
+
+    Args:
+        segments: the page's text nodes in document order (:func:`text_segments`); their
+            ``kept`` flag is set in place.
+        streams: the kept texts (normalised), e.g. an article and its comments; each is
+            aligned on its own with the segments not placed yet.
+
+    Returns:
+        how many letters and digits of ``streams`` were placed on the page.
+    """
+    return sum(_align_stream(segments, kept) for kept in streams)
+
+
+def _align_stream(segments: list[Segment], kept: str) -> int:
+    """Align page text segments, in document order, with one of trafilatura's texts.
+
+    Anchors come first: long segments that occur exactly once on the page and once in
+    ``kept``, in increasing order (the longest increasing run of them). Between two anchors
+    the other segments are matched greedily, each only inside the stretch of ``kept``
+    between the anchors, so repeated text ("Meal 1", "Eat every 2–3 hours") is placed at the
+    right repetition. A long segment found nowhere in its stretch but somewhere else is
+    kept too (trafilatura sometimes moves a block), without moving the cursor.
+    """
+    free = [i for i, seg in enumerate(segments) if not seg.kept]
+    anchors = _anchors(segments, free, kept)
+    claimed = bytearray(len(kept))  # 1 where a character of ``kept`` is placed already
+    for _, pos, n in anchors:
+        claimed[pos : pos + n] = b"\x01" * n
+    placed = 0
+    start = 0
+    k = 0
+    skipped: list[int] = []  # segments passed over since the cursor last moved
+    for seg_index, pos, n in [*anchors, (len(segments), len(kept), 0)]:
+        # Text right before an anchor belongs to it: fill backwards from the anchor first,
+        # so a menu item repeating a heading does not take the heading's place.
+        end = k
+        while end < len(free) and free[end] < seg_index:
+            end += 1
+        stop = pos
+        while end > k and seg_index < len(segments):
+            seg = segments[free[end - 1]]
+            begin = stop - len(seg.norm)
+            if begin < start or not kept.startswith(seg.norm, begin):
+                break
+            seg.kept = True
+            claimed[begin:stop] = b"\x01" * len(seg.norm)
+            placed += len(seg.norm)
+            stop = begin
+            end -= 1
+        bound = free[end] if end < len(free) else len(segments)  # first segment not ours
+        while k < end:
+            seg = segments[free[k]]
+            k += 1
+            m = len(seg.norm)
+            found = _find_near(seg.norm, kept, start, stop)
+            if found > start and _next_continues(segments, free, k, bound, kept, start):
+                found = -1  # what follows on the page continues the kept text right here
+            elif found == start and _later_twin_fits(segments, free, k, bound, kept, start + m):
+                found = -1  # the same text comes again just below, where it fits better
+            if found != -1:
+                placed += _backfill(segments, skipped, kept, claimed, start, found)
+                start = found + m
+            elif m >= LONG_SEGMENT_CHARS:
+                found = _unclaimed(seg.norm, kept, claimed)  # moved by trafilatura
+            if found == -1:
+                skipped.append(free[k - 1])
+                continue
+            seg.kept = True
+            placed += m
+            claimed[found : found + m] = b"\x01" * m
+        while k < len(free) and free[k] < seg_index:  # filled backwards above
+            k += 1
+        if seg_index < len(segments):
+            placed += _backfill(segments, skipped, kept, claimed, start, stop)
+            segments[seg_index].kept = True
+            placed += n
+            start = pos + n
+            k += 1
+    return placed
+
+
+def _backfill(
+    segments: list[Segment],
+    skipped: list[int],
+    kept: str,
+    claimed: bytearray,
+    floor: int,
+    pos: int,
+) -> int:
+    """Place skipped segments that end exactly where the cursor jumps to, right to left.
+
+    When the cursor jumps ahead to ``pos`` (a long segment found a little further on), the
+    short segments just before it on the page often fill the gap exactly ("pub fn" and
+    "is_ok" before the rest of a signature). Clears ``skipped``; returns the chars placed.
+    """
+    placed = 0
+    end = pos
+    for i in reversed(skipped):
+        norm = segments[i].norm
+        begin = end - len(norm)
+        if begin < floor or not kept.startswith(norm, begin) or any(claimed[begin:end]):
+            break
+        segments[i].kept = True
+        claimed[begin:end] = b"\x01" * len(norm)
+        placed += len(norm)
+        end = begin
+    skipped.clear()
+    return placed
+
+
+def _next_continues(
+    segments: list[Segment], free: list[int], k: int, stop: int, kept: str, start: int
+) -> bool:
+    """True when one of the next few segments continues ``kept`` exactly at ``start``."""
+    for j in free[k : k + LOOKAHEAD_SEGMENTS]:
+        if j >= stop:
+            break
+        if kept.startswith(segments[j].norm, start):
+            return True
+    return False
+
+
+def _later_twin_fits(
+    segments: list[Segment], free: list[int], k: int, stop: int, kept: str, after: int
+) -> bool:
+    """True when the segment just placed (``free[k - 1]``) should rather be a later copy.
+
+    A breadcrumb repeating the heading below it matches the kept text as well as the
+    heading does; the copy whose next segment continues the kept text is the right one.
+    """
+    norm = segments[free[k - 1]].norm
+    window = [j for j in free[k : k + LOOKAHEAD_SEGMENTS + 1] if j < stop]
+    if not window or kept.startswith(segments[window[0]].norm, after):
+        return False  # the page goes on exactly as the kept text does
+    for n, j in enumerate(window[:-1]):
+        if segments[j].norm == norm and kept.startswith(segments[window[n + 1]].norm, after):
+            return True
+    return False
+
+
+def _unclaimed(norm: str, kept: str, claimed: bytearray) -> int:
+    """An occurrence of ``norm`` in ``kept`` none of whose characters is placed yet."""
+    pos = kept.find(norm)
+    while pos != -1:
+        if not any(claimed[pos : pos + len(norm)]):
+            return pos
+        pos = kept.find(norm, pos + 1)
+    return -1
+
+
+def _find_near(norm: str, kept: str, start: int, stop: int) -> int:
+    """Where ``norm`` continues ``kept`` at ``start`` (short text), or a little later (longer
+    text), or anywhere before ``stop`` (long text); -1 when it does not."""
+    n = len(norm)
+    if kept.startswith(norm, start) and start + n <= stop:
+        return start
+    if n < SHORT_SEGMENT_CHARS:
+        return -1
+    found = kept.find(norm, start, min(stop, start + n + min(n, WINDOW_SLACK_CHARS)))
+    if found == -1 and n >= LONG_SEGMENT_CHARS:
+        found = kept.find(norm, start, stop)
+    return found
+
+
+def _anchors(segments: list[Segment], free: list[int], kept: str) -> list[tuple[int, int, int]]:
+    """(segment index, position in ``kept``, length) of unique long segments, increasing."""
+    long_free = [i for i in free if len(segments[i].norm) >= LONG_SEGMENT_CHARS]
+    if not long_free or len(long_free) * len(kept) > ANCHOR_BUDGET:
+        return []
+    counts: dict[str, int] = {}
+    for i in long_free:
+        counts[segments[i].norm] = counts.get(segments[i].norm, 0) + 1
+    candidates: list[tuple[int, int, int]] = []
+    for i in long_free:
+        norm = segments[i].norm
+        if counts[norm] != 1:
+            continue
+        pos = kept.find(norm)
+        if pos != -1 and kept.find(norm, pos + 1) == -1:
+            candidates.append((i, pos, len(norm)))
+    return _increasing(candidates)
+
+
+def _increasing(candidates: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """The longest run of candidates whose positions increase (patience sorting)."""
+    tails: list[int] = []  # tails[j]: index in candidates of the end of the best run of j+1
+    tail_pos: list[int] = []
+    previous: list[int] = [-1] * len(candidates)
+    for ci, (_, pos, _n) in enumerate(candidates):
+        j = bisect.bisect_left(tail_pos, pos)
+        if j > 0:
+            prev_ci = tails[j - 1]
+            if candidates[prev_ci][1] + candidates[prev_ci][2] > pos:  # overlapping
+                continue
+            previous[ci] = prev_ci
+        if j == len(tails):
+            tails.append(ci)
+            tail_pos.append(pos)
+        else:
+            tails[j] = ci
+            tail_pos[j] = pos
+    run: list[tuple[int, int, int]] = []
+    ci = tails[-1] if tails else -1
+    while ci != -1:
+        run.append(candidates[ci])
+        ci = previous[ci]
+    return run[::-1]

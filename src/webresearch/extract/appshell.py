@@ -1,0 +1,55 @@
+"""Is a static HTML page an app shell that only a browser can fill? Pure functions.
+
+SPEC §1.1 "JavaScript pages": with ``render: auto``, web_fetch renders a page in the browser
+when the static result "looks like an app shell (almost no text, a script-driven page)".
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MAX_SHELL_TEXT_CHARS", "looks_like_app_shell"]
+
+#: A shell shows at most this many letters and digits once converted.
+MAX_SHELL_TEXT_CHARS = 300
+
+_MOUNT_POINT = re.compile(
+    r"<(?:div|main|section)[^>]*\bid=[\"']?(?:root|app|__next|__nuxt|svelte|___gatsby|main-app|"
+    r"react-root|application|app-root|q-app|ember-app)[\"'\s>]|<app-root\b|\bng-app\b|\bng-version=|"
+    r"data-reactroot|data-server-rendered|id=[\"']?__NEXT_DATA__|window\.__(?:INITIAL_STATE|NUXT|APOLLO_STATE)__",
+    re.I,
+)
+_NEEDS_JS = re.compile(
+    r"(?:enable|turn on|activate)\s+javascript|javascript\s+(?:is\s+)?(?:required|disabled|must be enabled)|"
+    r"requires?\s+javascript|doesn't work properly without javascript",
+    re.I,
+)
+_SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script\s*>", re.I | re.S)
+_SHELL_NOISE = re.compile(
+    r"loading|please\s*wait|(?:you need to )?enable javascript(?: to run this app)?|[\W_]", re.I
+)
+
+
+def looks_like_app_shell(html: str, markdown: str) -> bool:
+    """True when the static page has almost no text and is driven by scripts.
+
+    Args:
+        html: the decoded page.
+        markdown: what static extraction made of it (see
+            :func:`webresearch.extract.html.extract_html`).
+
+    Returns:
+        ``True`` when the converted text has at most :data:`MAX_SHELL_TEXT_CHARS` letters and
+        digits (not counting "Loading…" or "enable JavaScript" notices) and the page has a
+        client-side mount point (``<div id="root">``, ``<app-root>``, ``__NEXT_DATA__``…),
+        asks for JavaScript, or is mostly scripts.
+    """
+    text = _SHELL_NOISE.sub("", re.sub(r"\]\([^)]*\)", "]", markdown))
+    if len(text) > MAX_SHELL_TEXT_CHARS:
+        return False
+    if _MOUNT_POINT.search(html) or _NEEDS_JS.search(html):
+        return True
+    scripts = _SCRIPT.findall(html)
+    script_bytes = sum(len(s) for s in scripts)
+    external = len(re.findall(r"<script\b[^>]*\bsrc=", html, re.I))
+    return external >= 2 or (bool(scripts) and script_bytes >= len(html) // 2)

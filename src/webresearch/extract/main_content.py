@@ -1,0 +1,338 @@
+"""Which parts of a page are its main content. Pure functions over lxml trees.
+
+trafilatura decides *what* the main content is; this module maps that decision back onto the
+original page, so the markdown is rendered from the original markup (tables with their spans,
+code blocks with their language, links and images with their real addresses) instead of
+trafilatura's simplified tree:
+
+1. trafilatura extracts from a copy of the parsed page;
+2. the text it kept is aligned, in document order, with the text nodes of the page
+   (:mod:`webresearch.extract.align`);
+3. elements holding no kept text are removed, kept text nodes stay, images trafilatura kept
+   stay; code blocks and data tables that lie inside the article but that trafilatura
+   dropped (a ``code-toolbar`` or ``widget`` class, a very short ``<pre>``) are rescued.
+
+When the alignment cannot place most of what trafilatura kept (it took text from metadata,
+for instance), trafilatura's own tree is rendered instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from copy import deepcopy
+from dataclasses import dataclass
+
+from lxml import etree
+from lxml import html as lxml_html
+
+from webresearch.extract.align import Segment, align_segments, normalise, text_segments
+
+__all__ = ["MainContent", "find_main_content"]
+
+#: A data table with at least this share of its text kept is kept whole.
+PARTIAL_TABLE_SHARE = 0.3
+#: Below this share of trafilatura's text placed on the page, its own tree is rendered.
+MIN_ALIGNED_SHARE = 0.6
+
+_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
+_BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "complementary"})
+
+
+def _tag(el: etree._Element) -> str:
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
+logging.getLogger("htmldate").setLevel(logging.CRITICAL)
+
+
+def _trafilatura(doc: etree._Element) -> tuple[etree._Element | None, list[str]]:
+    """trafilatura's tree (article, then comments) and the text of each, or ``(None, [])``.
+
+    trafilatura's default settings are kept on purpose: they are what its benchmark scores
+    measure. Comments count as content (on a forum thread they are the content).
+    """
+    import trafilatura
+
+    try:
+        result = trafilatura.bare_extraction(doc, include_comments=False)
+    except (ValueError, TypeError, RecursionError, etree.LxmlError):
+        return None, []
+    body = getattr(result, "body", None)
+    if result is None or body is None:
+        return None, []
+    text = _tree_text(body)
+    comments = getattr(result, "commentsbody", None)
+    if comments is not None and len(comments):
+        comments_text = _tree_text(comments)
+        if comments_text and comments_text not in text:
+            if text in comments_text:  # the article is part of the comments: keep those
+                return comments, [comments_text]
+            body.append(comments)
+            return body, [s for s in (text, comments_text) if s]
+    return body, [text] if text else []
+
+
+def _tree_text(tree: etree._Element) -> str:
+    pieces: list[str] = []
+    for el in tree.iter():
+        if el.text:
+            pieces.append(el.text)
+        if el is not tree and el.tail:
+            pieces.append(el.tail)
+    return normalise(" ".join(pieces))
+
+
+def _article_images(body: etree._Element, segments: list[Segment]) -> list[etree._Element]:
+    """Images between the first and the last kept text, outside navigation and page chrome."""
+    kept = [s for s in segments if s.kept]
+    if not kept:
+        return []
+    order = {el: i for i, el in enumerate(body.iter())}
+    first = order.get(kept[0].owner, 0)
+    last = order.get(kept[-1].owner, 0)
+    images = []
+    for img in body.iter("img"):
+        if not first < order.get(img, -1) < last or _in_boilerplate(img, body):
+            continue
+        if any((img.get(dim) or "").strip() in ("0", "1", "2") for dim in ("width", "height")):
+            continue  # tracking pixel
+        images.append(img)
+    return images
+
+
+def _in_boilerplate(el: etree._Element, stop: etree._Element) -> bool:
+    node: etree._Element | None = el
+    while node is not None and node is not stop:
+        if (
+            _tag(node) in _BOILERPLATE_TAGS
+            or (node.get("role") or "").lower() in _BOILERPLATE_ROLES
+        ):
+            return True
+        node = node.getparent()
+    return False
+
+
+def _is_data_table(table: etree._Element) -> bool:
+    """A table worth rescuing: several rows and columns, no nested table, not mostly links."""
+    if table.find(".//table") is not None:
+        return False
+    rows = table.findall(".//tr")
+    if (
+        len(rows) < 2
+        or max((len(r.findall("td")) + len(r.findall("th")) for r in rows), default=0) < 2
+    ):
+        return False
+    text = normalise(table.text_content())
+    links = sum(len(normalise(a.text_content())) for a in table.iter("a"))
+    return bool(text) and links < 0.5 * len(text)
+
+
+@dataclass(slots=True)
+class MainContent:
+    """Where the main content of a page is, before anything is removed.
+
+    Attributes:
+        kept_chars: letters and digits of the main content.
+        page_chars: letters and digits of all the page's text, visible or hidden.
+        aligned: ``True`` when the content was placed on the original page (it will be
+            rendered from the original markup); ``False`` when trafilatura's own tree is used.
+    """
+
+    kept_chars: int
+    page_chars: int
+    aligned: bool
+    _body: etree._Element
+    _segments: list[Segment]
+    _traf_body: etree._Element
+
+    def root(self) -> etree._Element:
+        """The element to render: the page's ``<body>`` pruned in place, or trafilatura's
+        tree as HTML. Call once; the page is modified."""
+        if not self.aligned:
+            return trafilatura_tree_to_html(self._traf_body)
+        _prune(self._body, self._segments)
+        return self._body
+
+
+def find_main_content(doc: etree._Element) -> MainContent | None:
+    """Locate the main content of a parsed page (the page is not modified yet).
+
+    Args:
+        doc: the parsed document (``<html>`` element).
+
+    Returns:
+        where the main content is, or ``None`` when trafilatura finds none.
+    """
+    body = doc.find("body")
+    if body is None:
+        return None
+    traf_body, streams = _trafilatura(doc)
+    if traf_body is None or not streams:
+        return None
+    total = sum(len(k) for k in streams)
+    segments = list(text_segments(body))
+    page_chars = sum(len(s.norm) for s in segments)
+    placed = align_segments(segments, streams)
+    if placed < MIN_ALIGNED_SHARE * total:
+        return MainContent(total, page_chars, False, body, segments, traf_body)
+    return MainContent(placed, page_chars, True, body, segments, traf_body)
+
+
+def _prune(body: etree._Element, segments: list[Segment]) -> None:
+    """Remove from ``body`` everything that holds no kept text, rescued block or kept image."""
+    marked: set[etree._Element] = set()
+
+    def mark(el: etree._Element | None) -> None:
+        while el is not None and el not in marked:
+            marked.add(el)
+            el = el.getparent()
+
+    rescued = _rescue_blocks(body, segments)
+    for el in rescued:
+        marked.update(el.iter())
+        mark(el.getparent())
+    for seg in segments:
+        if seg.kept:
+            mark(seg.owner.getparent() if seg.tail else seg.owner)
+    for img in _article_images(body, segments):
+        mark(img)
+    for seg in segments:  # blank out text that was not kept (outside rescued blocks)
+        if seg.kept:
+            continue
+        holder = seg.owner.getparent() if seg.tail else seg.owner
+        if holder is None or holder not in marked or _within(holder, rescued):
+            continue
+        if seg.tail:
+            seg.owner.tail = " "
+        else:
+            seg.owner.text = " "
+    # Elements holding text or images that were not kept go; the rest (whitespace-only
+    # spans in code, separators, line breaks) stays inside kept elements.
+    holding: set[etree._Element] = set()
+    for seg in segments:
+        node: etree._Element | None = seg.owner.getparent() if seg.tail else seg.owner
+        while node is not None and node not in holding:
+            holding.add(node)
+            node = node.getparent()
+    for img in body.iter("img"):
+        node = img
+        while node is not None and node not in holding:
+            holding.add(node)
+            node = node.getparent()
+    for el in list(body.iter()):
+        if el is body or el in marked or el not in holding:
+            continue
+        parent = el.getparent()
+        if parent is None or parent not in marked:
+            continue  # removed with an ancestor already
+        _drop_keep_tail(el)
+    for el in body.iter("noscript"):  # kept ones hold main content: render them
+        el.tag = "div"
+
+
+def _rescue_blocks(body: etree._Element, segments: list[Segment]) -> list[etree._Element]:
+    """Code blocks, data tables and headings between the first and last kept text that
+    trafilatura dropped (a heading only when the text right after it was kept)."""
+    kept = [i for i, s in enumerate(segments) if s.kept]
+    if not kept:
+        return []
+    first, last = kept[0], kept[-1]
+    index: dict[etree._Element, list[int]] = {}
+    for i, seg in enumerate(segments):
+        holder = seg.owner.getparent() if seg.tail else seg.owner
+        if holder is not None:
+            index.setdefault(holder, []).append(i)
+    rescued: list[etree._Element] = []
+    for el in body.iter("pre", "table", *_HEADING_TAGS):
+        if _within(el, rescued):
+            continue
+        inner = [i for sub in el.iter() for i in index.get(sub, ())]
+        tag = _tag(el)
+        kept_inner = sum(1 for i in inner if segments[i].kept)
+        if tag == "table" and kept_inner and kept_inner < len(inner) and _is_data_table(el):
+            if kept_inner >= PARTIAL_TABLE_SHARE * len(inner) and not _in_boilerplate(el, body):
+                rescued.append(el)  # a data table is kept whole, never row by row
+            continue
+        if not inner or min(inner) <= first or max(inner) >= last:
+            continue
+        if kept_inner or _in_boilerplate(el, body):
+            continue
+        if tag == "table" and not _is_data_table(el):
+            continue
+        if tag in _HEADING_TAGS and not segments[max(inner) + 1].kept:
+            continue  # a heading is rescued only when the text it introduces was kept
+        rescued.append(el)
+    return rescued
+
+
+def _drop_keep_tail(el: etree._Element) -> None:
+    """Remove ``el`` and its subtree but keep the text that follows it."""
+    parent = el.getparent()
+    if parent is None:
+        return
+    tail = el.tail or ""
+    previous = el.getprevious()
+    if previous is not None:
+        previous.tail = (previous.tail or "") + tail
+    else:
+        parent.text = (parent.text or "") + tail
+    parent.remove(el)
+
+
+def _within(el: etree._Element, blocks: list[etree._Element]) -> bool:
+    """True when ``el`` is one of ``blocks`` or inside one of them."""
+    if not blocks:
+        return False
+    node: etree._Element | None = el
+    while node is not None:
+        if node in blocks:
+            return True
+        node = node.getparent()
+    return False
+
+
+# --------------------------------------------------------------------------- trafilatura tree
+
+_RENAME = {
+    "item": "li",
+    "quote": "blockquote",
+    "row": "tr",
+    "lb": "br",
+    "graphic": "img",
+    "ref": "a",
+    "doc": "div",
+    "body": "div",
+    "comments": "div",
+    "main": "div",
+}
+_HI = {"#b": "b", "#i": "i", "#u": "u", "#t": "code", "#sub": "sub", "#sup": "sup"}
+
+
+def trafilatura_tree_to_html(tree: etree._Element) -> etree._Element:
+    """trafilatura's XML body (``head``, ``list``/``item``, ``hi``, ``ref``…) → plain HTML."""
+    root = deepcopy(tree)
+    for el in root.iter():
+        tag = _tag(el)
+        if tag == "head":
+            rend = el.get("rend") or "h2"
+            el.tag = rend if re.fullmatch(r"h[1-6]", rend) else "h2"
+        elif tag == "list":
+            el.tag = "ol" if (el.get("rend") or "") == "ol" else "ul"
+        elif tag == "cell":
+            el.tag = "th" if el.get("role") == "head" else "td"
+        elif tag == "hi":
+            el.tag = _HI.get(el.get("rend") or "", "span")
+        elif tag == "code":
+            el.tag = "pre" if "\n" in (el.text or "") else "code"
+        elif tag == "ref":
+            el.tag = "a"
+            if el.get("target"):
+                el.set("href", el.get("target") or "")
+        elif tag in _RENAME:
+            el.tag = _RENAME[tag]
+    wrapper = lxml_html.Element("div")
+    wrapper.append(root)
+    return wrapper

@@ -1,0 +1,158 @@
+"""HTML text → an lxml document tree, robust to hostile markup. Pure functions.
+
+lxml (libxml2) stops parsing at a nesting depth of 2048 even with ``huge_tree`` and silently
+drops everything after that point. A page nested deeper is therefore flattened first: tags
+beyond :data:`MAX_DEPTH` are removed (their text stays), then parsed again. Comments and
+processing instructions are not kept; an XML declaration (which lxml refuses in a ``str``)
+and control characters XML cannot hold (NUL and the like) are removed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+from lxml import html as lxml_html
+
+__all__ = ["MAX_DEPTH", "parse_html"]
+
+#: Nesting depth kept when a document is too deep for libxml2 (levels of elements).
+MAX_DEPTH = 512
+
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
+# Characters an lxml tree cannot hold (XML 1.0 forbids them): dropped before parsing.
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)\b[^>]*?(/?)>")
+_VOID = frozenset(
+    {
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param",
+        "source", "track", "wbr", "keygen", "frame", "basefont", "isindex",
+    }
+)  # fmt: skip
+# Elements whose end tag is often omitted: counting them would make the depth drift upwards.
+_IMPLIED_END = frozenset(
+    {
+        "p",
+        "li",
+        "dt",
+        "dd",
+        "tr",
+        "td",
+        "th",
+        "option",
+        "optgroup",
+        "rb",
+        "rt",
+        "rp",
+        "tbody",
+        "thead",
+        "tfoot",
+        "colgroup",
+        "caption",
+    }
+)
+_INLINE = frozenset(
+    {
+        "a",
+        "b",
+        "i",
+        "em",
+        "strong",
+        "span",
+        "font",
+        "u",
+        "s",
+        "small",
+        "big",
+        "code",
+        "sup",
+        "sub",
+        "abbr",
+        "cite",
+        "q",
+        "mark",
+        "label",
+        "tt",
+        "kbd",
+        "var",
+        "samp",
+        "time",
+        "bdi",
+        "bdo",
+        "nobr",
+    }
+)
+
+
+def _parser() -> lxml_html.HTMLParser:
+    return lxml_html.HTMLParser(
+        remove_comments=True,
+        remove_pis=True,
+        huge_tree=True,
+        collect_ids=False,
+        default_doctype=False,
+    )
+
+
+def parse_html(html: str) -> lxml_html.HtmlElement:
+    """Parse an HTML document into an ``<html>`` element that always has a ``<body>``.
+
+    Args:
+        html: the decoded document text (any size; deeply nested markup is flattened).
+
+    Returns:
+        the root ``<html>`` element; an empty document gives ``<html><body/></html>``.
+    """
+    text = _CONTROL.sub("", _XML_DECLARATION.sub("", html, count=1))
+    if not text.strip():
+        return _empty()
+    parser = _parser()
+    try:
+        root = lxml_html.document_fromstring(text, parser=parser)
+    except (etree.ParserError, ValueError):
+        return _empty()
+    if any("Excessive depth" in entry.message for entry in parser.error_log):
+        parser = _parser()
+        try:
+            root = lxml_html.document_fromstring(flatten_deep_markup(text), parser=parser)
+        except (etree.ParserError, ValueError):
+            return _empty()
+    if root.find("body") is None:
+        body = lxml_html.Element("body")
+        for child in list(root):
+            if child.tag != "head":
+                body.append(child)
+        root.append(body)
+    return root
+
+
+def _empty() -> lxml_html.HtmlElement:
+    return lxml_html.document_fromstring("<html><body></body></html>")
+
+
+def flatten_deep_markup(html: str, max_depth: int = MAX_DEPTH) -> str:
+    """Remove start and end tags nested deeper than ``max_depth``; keep all text.
+
+    The depth is estimated from the tags alone (void elements and elements whose end tag is
+    often left out are not counted). A removed block-level tag becomes a newline so words of
+    neighbouring blocks do not run together; a removed inline tag becomes nothing.
+    """
+    depth = 0
+    out: list[str] = []
+    last = 0
+    for match in _TAG.finditer(html):
+        closing, name, self_closing = match.group(1), match.group(2).lower(), match.group(3)
+        if name in _VOID or name in _IMPLIED_END or self_closing:
+            continue
+        if closing:
+            remove = depth > max_depth
+            depth = max(0, depth - 1)
+        else:
+            depth += 1
+            remove = depth > max_depth
+        if remove:
+            out.append(html[last : match.start()])
+            out.append("" if name in _INLINE else "\n")
+            last = match.end()
+    out.append(html[last:])
+    return "".join(out)

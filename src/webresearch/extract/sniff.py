@@ -1,0 +1,228 @@
+"""What a body really is: content sniffing over a lying Content-Type. Pure functions.
+
+Bytes win over the header where the header can lie harmfully (SPEC §1.1, case 19):
+
+* magic numbers of binary formats (PDF, images, archives, executables, media, fonts…) win
+  over any header;
+* a "text" body with NUL bytes in its first KiB is binary (``application/octet-stream``)
+  unless it is UTF-16 (a BOM, or a UTF-16 charset in the header);
+* HTML markers at the start (``<!DOCTYPE html``, ``<html``, ``<head``, ``<body``, after a
+  BOM, whitespace and comments) make a body ``text/html`` when the header is missing,
+  generic (``application/octet-stream``, ``*/*``…) or names a binary type;
+* otherwise the header's type is kept (lower-cased, parameters dropped).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["SNIFF_BYTES", "describe_mime", "is_html_mime", "sniff_mime"]
+
+#: How much of the body is looked at for NUL bytes and markers.
+SNIFF_BYTES = 1024
+
+# (offset, signature, mime) — checked in order.
+_MAGIC: tuple[tuple[int, bytes, str], ...] = (
+    (0, b"%PDF-", "application/pdf"),
+    (0, b"\x89PNG\r\n\x1a\n", "image/png"),
+    (0, b"\xff\xd8\xff", "image/jpeg"),
+    (0, b"GIF87a", "image/gif"),
+    (0, b"GIF89a", "image/gif"),
+    (0, b"\x00\x00\x01\x00", "image/x-icon"),
+    (0, b"II*\x00", "image/tiff"),
+    (0, b"MM\x00*", "image/tiff"),
+    (0, b"\x00\x00\x00\x0cjP  \r\n\x87\n", "image/jp2"),
+    (0, b"\xff\x0a", "image/jxl"),
+    (0, b"8BPS\x00\x01", "image/vnd.adobe.photoshop"),
+    (0, b"PK\x03\x04", "application/zip"),
+    (0, b"PK\x05\x06", "application/zip"),
+    (0, b"\x1f\x8b", "application/gzip"),
+    (4, b"1AY&SY", "application/x-bzip2"),
+    (0, b"\xfd7zXZ\x00", "application/x-xz"),
+    (0, b"7z\xbc\xaf\x27\x1c", "application/x-7z-compressed"),
+    (0, b"Rar!\x1a\x07", "application/vnd.rar"),
+    (0, b"\x28\xb5\x2f\xfd", "application/zstd"),
+    (257, b"ustar", "application/x-tar"),
+    (0, b"\x7fELF", "application/x-executable"),
+    (0, b"\xca\xfe\xba\xbe", "application/java-vm"),
+    (0, b"\xcf\xfa\xed\xfe", "application/x-mach-binary"),
+    (0, b"\xce\xfa\xed\xfe", "application/x-mach-binary"),
+    (0, b"\x00asm", "application/wasm"),
+    (0, b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "application/x-ole-storage"),
+    (0, b"SQLite format 3\x00", "application/vnd.sqlite3"),
+    (0, b"OggS\x00", "audio/ogg"),
+    (0, b"fLaC\x00", "audio/flac"),
+    (0, b"ID3\x02\x00", "audio/mpeg"),
+    (0, b"ID3\x03\x00", "audio/mpeg"),
+    (0, b"ID3\x04\x00", "audio/mpeg"),
+    (0, b"MThd\x00\x00\x00\x06", "audio/midi"),
+    (0, b"\x1a\x45\xdf\xa3", "video/webm"),
+    (0, b"wOFF", "font/woff"),
+    (0, b"wOF2", "font/woff2"),
+    (0, b"OTTO\x00", "font/otf"),
+    (0, b"\x00\x01\x00\x00\x00", "font/ttf"),
+)
+_RIFF = {b"WEBP": "image/webp", b"WAVE": "audio/wav", b"AVI ": "video/x-msvideo"}
+_FTYP = {
+    b"avif": "image/avif",
+    b"avis": "image/avif",
+    b"heic": "image/heic",
+    b"heix": "image/heic",
+    b"mif1": "image/heif",
+    b"qt  ": "video/quicktime",
+    b"M4A ": "audio/mp4",
+}
+_ZIP_KINDS = (
+    (b"mimetypeapplication/epub+zip", "application/epub+zip"),
+    (b"mimetypeapplication/vnd.oasis.opendocument.text", "application/vnd.oasis.opendocument.text"),
+    (
+        b"mimetypeapplication/vnd.oasis.opendocument.spreadsheet",
+        "application/vnd.oasis.opendocument.spreadsheet",
+    ),
+    (b"word/", "application/vnd.openxmlformats-officedocument.wordprocessingml.document"),
+    (b"xl/", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    (b"ppt/", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
+)
+
+_HTML_START = re.compile(rb"<(?:!doctype\s+html|html|head|body)(?:[\s>/]|$)", re.I)
+_SKIP = re.compile(rb"(?:\s+|<!--.*?-->|<\?xml[^>]*\?>)*", re.S)
+_GENERIC = frozenset(
+    {"", "application/octet-stream", "application/unknown", "unknown/unknown", "*/*", "binary/octet-stream",
+     "application/x-download", "application/force-download", "application/binary"}
+)  # fmt: skip
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+_DESCRIPTIONS = {
+    "application/pdf": "a PDF document",
+    "image/png": "a PNG image",
+    "image/jpeg": "a JPEG image",
+    "image/gif": "a GIF image",
+    "image/webp": "a WebP image",
+    "image/avif": "an AVIF image",
+    "image/heic": "a HEIC image",
+    "image/heif": "a HEIF image",
+    "image/tiff": "a TIFF image",
+    "image/bmp": "a BMP image",
+    "image/x-icon": "an icon image",
+    "image/svg+xml": "an SVG image",
+    "application/zip": "a ZIP archive",
+    "application/gzip": "a gzip archive",
+    "application/x-bzip2": "a bzip2 archive",
+    "application/x-xz": "an xz archive",
+    "application/x-7z-compressed": "a 7-Zip archive",
+    "application/vnd.rar": "a RAR archive",
+    "application/x-tar": "a tar archive",
+    "application/zstd": "a zstd archive",
+    "application/x-executable": "an executable program",
+    "application/x-msdownload": "a Windows program",
+    "application/octet-stream": "binary data",
+    "application/wasm": "a WebAssembly module",
+    "application/epub+zip": "an EPUB e-book",
+    "application/x-ole-storage": "an old Microsoft Office file",
+    "application/vnd.sqlite3": "an SQLite database",
+}
+
+
+def _magic(head: bytes) -> str | None:
+    for offset, signature, mime in _MAGIC:
+        if head.startswith(signature, offset):
+            if mime == "application/zip":
+                return next((kind for marker, kind in _ZIP_KINDS if marker in head[:2048]), mime)
+            return mime
+    if head.startswith(b"RIFF") and head[8:12] in _RIFF:
+        return _RIFF[head[8:12]]
+    if head[4:8] == b"ftyp":
+        brand = head[8:12]
+        return _FTYP.get(brand, "video/mp4")
+    if head.startswith(b"BM") and len(head) > 10 and head[6:10] == b"\x00\x00\x00\x00":
+        return "image/bmp"
+    if head.startswith(b"MZ") and b"\x00" in head[:SNIFF_BYTES]:
+        return "application/x-msdownload"
+    return None
+
+
+def _header_mime(content_type: str | None) -> str:
+    return (content_type or "").split(";", 1)[0].strip().lower()
+
+
+def _utf16_declared(content_type: str | None) -> bool:
+    return bool(content_type) and "utf-16" in (content_type or "").lower().replace("_", "-")
+
+
+def _starts_like_html(head: bytes) -> bool:
+    if head.startswith(b"\xef\xbb\xbf"):
+        head = head[3:]
+    elif head.startswith(_UTF16_BOMS):
+        head = head[2:].replace(b"\x00", b"")
+    match = _SKIP.match(head)
+    start = match.end() if match else 0
+    return _HTML_START.match(head, start) is not None
+
+
+def is_html_mime(mime: str) -> bool:
+    """True for the MIME types converted as HTML (``text/html``, XHTML)."""
+    return mime in ("text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml")
+
+
+def _textual(mime: str) -> bool:
+    return (
+        mime.startswith("text/")
+        or mime.endswith(("+xml", "+json", "/xml", "/json"))
+        or mime in ("application/javascript", "application/ecmascript", "application/x-javascript")
+    )
+
+
+def sniff_mime(body: bytes, content_type: str | None) -> str:
+    """The effective MIME type of a body.
+
+    Args:
+        body: the (decompressed) body bytes; only the first :data:`SNIFF_BYTES` (plus a
+            little more for archive kinds) are looked at.
+        content_type: the HTTP ``Content-Type`` value, or ``None`` when absent.
+
+    Returns:
+        a lower-case MIME type without parameters, e.g. ``"application/pdf"`` for PDF bytes
+        labelled ``text/plain``, ``"text/html"`` for an HTML page labelled
+        ``application/octet-stream``, ``"application/octet-stream"`` for a "text" body with
+        NUL bytes, else the header's type (``"application/octet-stream"`` when there is none
+        and the body is binary, ``"text/plain"`` when it is text).
+    """
+    head = body[: SNIFF_BYTES * 4]
+    declared = _header_mime(content_type)
+    magic = _magic(head.lstrip(b"\t\n\r ") if head[:1].isspace() else head)
+    if magic is not None:
+        return magic
+    if _starts_like_html(head[:SNIFF_BYTES]) and (declared in _GENERIC or not _textual(declared)):
+        return "text/html"
+    utf16 = head.startswith(_UTF16_BOMS) or _utf16_declared(content_type)
+    if b"\x00" in head[:SNIFF_BYTES] and not utf16:
+        return "application/octet-stream"
+    if declared in _GENERIC:
+        if not body.strip():
+            return "text/plain"
+        if head.lstrip().startswith(b"<?xml"):
+            return (
+                "application/xhtml+xml"
+                if re.search(rb"<html[\s>]", head, re.I)
+                else "application/xml"
+            )
+        return "application/octet-stream" if _binary_looking(head) else "text/plain"
+    return declared
+
+
+def _binary_looking(head: bytes) -> bool:
+    """Control characters other than whitespace in more than 1% of the first KiB."""
+    sample = head[:SNIFF_BYTES]
+    controls = sum(1 for b in sample if b < 0x20 and b not in (9, 10, 12, 13, 27))
+    return controls > len(sample) // 100
+
+
+def describe_mime(mime: str) -> str:
+    """A short human name for a MIME type, e.g. ``"a PNG image (image/png)"``."""
+    name = _DESCRIPTIONS.get(mime)
+    if name is None:
+        kind = mime.split("/", 1)[0]
+        name = {"image": "an image", "audio": "audio", "video": "a video", "font": "a font"}.get(
+            kind, "a binary file"
+        )
+    return f"{name} ({mime})"

@@ -1,0 +1,91 @@
+"""Aligning an extractor's kept text with the page's text nodes."""
+
+from __future__ import annotations
+
+from webresearch.extract.align import Segment, align_segments, normalise, text_segments
+from webresearch.extract.parse import parse_html
+
+
+def segments(body: str) -> list[Segment]:
+    return list(text_segments(parse_html(f"<html><body>{body}</body></html>").find("body")))
+
+
+def kept(segs: list[Segment]) -> list[str]:
+    return [s.norm for s in segs if s.kept]
+
+
+def test_text_segments_skip_scripts_and_keep_tails() -> None:
+    segs = segments("<p>One <b>two</b> three</p><script>no</script><noscript>four</noscript>")
+    assert [(s.norm, s.tail) for s in segs] == [
+        ("one", False),
+        ("two", False),
+        ("three", True),
+        ("four", False),
+    ]
+
+
+def test_contiguous_text_is_kept_and_the_rest_is_not() -> None:
+    segs = segments(
+        "<nav>Home News</nav><p>The gateway routes <a>each request</a> to a pool.</p><footer>Legal</footer>"
+    )
+    placed = align_segments(segs, [normalise("The gateway routes each request to a pool.")])
+    assert kept(segs) == ["thegatewayroutes", "eachrequest", "toapool"]
+    assert placed == len("thegatewayrouteseachrequesttoapool")
+
+
+def test_a_menu_item_repeating_a_heading_loses_to_the_heading() -> None:
+    body = (
+        "<ul><li>Chairs</li><li>Mesh Style Chairs</li><li>Stools</li></ul>"
+        "<h1>Mesh Style Chairs</h1><p>The ergonomic mesh office chairs in this category include many designs.</p>"
+    )
+    segs = segments(body)
+    align_segments(
+        segs,
+        [
+            normalise(
+                "Mesh Style Chairs The ergonomic mesh office chairs in this category include many designs."
+            )
+        ],
+    )
+    assert [s.owner.tag for s in segs if s.kept] == ["h1", "p"]
+
+
+def test_repeated_text_is_placed_at_the_right_copy() -> None:
+    meal = "<h3>Meal {n}</h3><p>Eat every 2–3 hours</p><p>{food} with a glass of water, prepared the evening before.</p>"
+    body = "".join(
+        meal.format(n=n, food=food)
+        for n, food in ((1, "Oatmeal and berries"), (2, "Chicken salad"), (3, "Salmon and rice"))
+    )
+    segs = segments(body)
+    text = "Meal 2 Eat every 2–3 hours Chicken salad with a glass of water, prepared the evening before."
+    align_segments(segs, [normalise(text)])
+    assert kept(segs) == [
+        "meal2",
+        "eatevery23hours",
+        normalise("Chicken salad with a glass of water, prepared the evening before."),
+    ]
+
+
+def test_a_block_moved_by_the_extractor_is_still_kept() -> None:
+    segs = segments(
+        "<p>First paragraph of the article body text.</p><p>Second paragraph of the article body text.</p>"
+    )
+    align_segments(
+        segs,
+        [
+            normalise(
+                "Second paragraph of the article body text. First paragraph of the article body text."
+            )
+        ],
+    )
+    assert all(s.kept for s in segs)
+
+
+def test_each_stream_is_aligned_on_its_own() -> None:
+    segs = segments(
+        "<div class=comments><p>A reply that comes first on the page.</p></div><article><p>The article text.</p></article>"
+    )
+    align_segments(
+        segs, [normalise("The article text."), normalise("A reply that comes first on the page.")]
+    )
+    assert all(s.kept for s in segs)

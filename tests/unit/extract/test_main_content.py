@@ -1,0 +1,145 @@
+"""Main content placed back on the original page: alignment, rescues, duplicates."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from lxml import html as lxml_html
+
+from webresearch.extract import main_content
+from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.html import extract_html
+from webresearch.extract.main_content import find_main_content
+from webresearch.extract.parse import parse_html
+
+URL = "https://shop.example.org/seating/mesh"
+
+PARAGRAPHS = "".join(
+    f"<p>Paragraph {i} explains how mesh office chairs support the back during long working "
+    f"days at a desk, and what to check before buying one.</p>"
+    for i in range(6)
+)
+MENU = (
+    "<ul class='menu'><li><a href='/a'><i>Task Chairs</i></a></li>"
+    "<li><a href='/m'><i>Mesh Style Chairs</i></a></li><li><a href='/s'><i>Stools</i></a></li></ul>"
+)
+
+
+def page(body: str, title: str = "Seating catalogue") -> str:
+    return f"<!DOCTYPE html><html><head><title>{title}</title></head><body>{body}</body></html>"
+
+
+def test_normalise_keeps_letters_and_digits_only() -> None:
+    assert normalise("Grüße, 2 × “Köln”!\n") == "grüße2köln"
+
+
+def test_page_text_counts_hidden_text_not_scripts() -> None:
+    doc = parse_html(
+        page("<p>ab</p><div hidden>cd</div><script>efgh</script><noscript>ij</noscript>")
+    )
+    assert page_text_size(doc.find("body")) == 6
+
+
+def test_find_main_content_reports_kept_and_page_sizes() -> None:
+    main = find_main_content(parse_html(page(MENU + "<h1>Mesh Style Chairs</h1>" + PARAGRAPHS)))
+    assert main is not None and main.aligned
+    assert 0 < main.kept_chars <= main.page_chars
+
+
+def test_a_menu_item_repeating_the_heading_does_not_replace_it() -> None:
+    body = (
+        MENU
+        + "<div class='crumbs'>Home / Seating</div><article><h1>Mesh Style Chairs</h1>"
+        + PARAGRAPHS
+        + "</article>"
+    )
+    markdown = extract_html(page(body), URL).markdown
+    assert markdown.startswith("# Mesh Style Chairs\n\nParagraph 0")
+    assert "[Mesh Style Chairs]" not in markdown
+
+
+def test_a_hidden_duplicate_of_a_paragraph_is_not_output_twice() -> None:
+    duplicate = (
+        "<div class='mobile-only' style='display:none'>"
+        + PARAGRAPHS[: PARAGRAPHS.index("</p>") + 4]
+        + "</div>"
+    )
+    markdown = extract_html(page("<article>" + PARAGRAPHS + "</article>" + duplicate), URL).markdown
+    assert markdown.count("Paragraph 0 explains") == 1
+
+
+def test_headings_introducing_kept_text_are_rescued() -> None:
+    body = (
+        "<article>" + PARAGRAPHS + "<h2>Meal plan</h2><h3>Meal 1</h3><p>Eat every 2–3 hours</p>"
+        "<p>1 scoop shake, 1 cup strawberries, 8 oz. almond milk</p>"
+        "<h3>Meal 2</h3><p>Tomato cucumber salad with feta and balsamic vinegar</p>"
+        + PARAGRAPHS.replace("Paragraph", "Note")
+        + "</article>"
+    )
+    markdown = extract_html(page(body), URL).markdown
+    assert "### Meal 1\n\nEat every 2–3 hours" in markdown
+    assert "### Meal 2\n\nTomato cucumber salad" in markdown
+
+
+def test_a_partly_kept_data_table_is_kept_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = "".join(
+        f"<tr><td>Model {i}</td><td>{100 + i} €</td><td>{i % 3 + 1} years</td></tr>"
+        for i in range(12)
+    )
+    table = f"<table><tr><th>Model</th><th>Price</th><th>Warranty</th></tr>{rows}</table>"
+    html = page(
+        "<article>" + PARAGRAPHS + table + PARAGRAPHS.replace("Paragraph", "Note") + "</article>"
+    )
+    # trafilatura keeps the prose and only the first half of the rows
+    doc = parse_html(html)
+    kept_text = " ".join(
+        "".join(el.itertext())
+        for el in doc.iter("p", "tr")
+        if el.tag == "p" or "Model 1" not in "".join(el.itertext())
+    )
+    monkeypatch.setattr(
+        main_content, "_trafilatura", lambda doc: (lxml_html.Element("div"), [normalise(kept_text)])
+    )
+    markdown = extract_html(html, URL).markdown
+    lines = [line for line in markdown.splitlines() if re.match(r"\| Model \d+ \|", line)]
+    assert len(lines) == 12
+
+
+def test_content_served_in_noscript_is_used() -> None:
+    posts = "".join(
+        f"<div class='post'><span class='creator'>user{i}</span><div class='post-body'><p>Reply {i}: I bought the "
+        f"same telescope last year and the views of Saturn were excellent from my garden.</p></div></div>"
+        for i in range(5)
+    )
+    html = page(
+        "<div id='app'></div><noscript><div class='topic'><h1>First telescope?</h1>"
+        + posts
+        + "</div></noscript>"
+    )
+    markdown = extract_html(html, "https://forum.example.org/t/1").markdown
+    assert "Reply 3: I bought the same telescope" in markdown
+
+
+def test_a_first_heading_repeating_the_title_with_the_site_name_is_dropped() -> None:
+    markdown = extract_html(
+        page(
+            "<article><h1>Mesh Style Chairs</h1>" + PARAGRAPHS + "</article>",
+            title="Mesh Style Chairs | Office Chairs USA",
+        ),
+        URL,
+    ).markdown
+    assert markdown.startswith("Paragraph 0")
+
+
+def test_widget_labels_are_dropped_but_not_inside_code() -> None:
+    body = (
+        "<article><p>Loading…</p>"
+        + PARAGRAPHS
+        + "<p>Advertisement</p><pre>Loading</pre>"
+        + PARAGRAPHS.replace("Paragraph", "Part")
+        + "</article>"
+    )
+    markdown = extract_html(page(body), URL).markdown
+    assert "Loading…" not in markdown and "Advertisement" not in markdown
+    assert "```\nLoading\n```" in markdown
