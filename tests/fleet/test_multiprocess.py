@@ -9,6 +9,7 @@ worker killed with SIGKILL the moment a call returns has already journaled it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -83,7 +84,10 @@ class Worker:
                 self.proc.wait(timeout=10)
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
-                stream.close()
+                # The worker may have exited with our last line still buffered: a broken
+                # pipe on close is expected then, and the file must still be released.
+                with contextlib.suppress(OSError):
+                    stream.close()
         self.stderr.close()
 
 
@@ -97,7 +101,8 @@ def workers() -> Iterator[list[Worker]]:
     finally:
         for worker in pool:
             if worker.proc.poll() is None:
-                worker.send({"op": "quit"})  # all at once; close() then waits for each
+                with contextlib.suppress(OSError):
+                    worker.send({"op": "quit"})  # all at once; close() then waits for each
         for worker in pool:
             worker.close()
 

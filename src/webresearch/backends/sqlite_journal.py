@@ -78,13 +78,15 @@ class SQLiteJournal:
         self.path = Path(path).expanduser()
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Processes starting at once race for the WAL switch and the migrations: opening
+            # may wait longer than a write does.
             self._db = sqlite3.connect(
-                self.path, timeout=5.0, isolation_level=None, check_same_thread=False
+                self.path, timeout=15.0, isolation_level=None, check_same_thread=False
             )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute("PRAGMA busy_timeout=5000")
             self._migrate()
+            self._db.execute("PRAGMA busy_timeout=5000")
             self._db.execute("PRAGMA wal_autocheckpoint=0")
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(

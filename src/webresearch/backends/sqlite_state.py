@@ -67,6 +67,9 @@ SCHEMA_VERSION = len(_MIGRATIONS)
 
 _NAME = "the SQLite state backend"
 
+#: Seconds opening (WAL switch, migrations) may wait for other processes starting at once.
+OPEN_TIMEOUT_S = 15.0
+
 
 class SQLiteState:
     """One SQLite file holding limits, caches and scopes.
@@ -93,13 +96,17 @@ class SQLiteState:
         self.clock = clock
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Opening may race other processes starting at the same moment (switching to WAL
+            # and migrating take the write lock once): allow OPEN_TIMEOUT_S for that, then
+            # every operation waits at most ``timeout_s``.
+            open_timeout = max(timeout_s, OPEN_TIMEOUT_S)
             self._db = sqlite3.connect(
-                self.path, timeout=timeout_s, isolation_level=None, check_same_thread=False
+                self.path, timeout=open_timeout, isolation_level=None, check_same_thread=False
             )
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.execute(f"PRAGMA busy_timeout={int(timeout_s * 1000)}")
             self._migrate()
+            self._db.execute(f"PRAGMA busy_timeout={int(timeout_s * 1000)}")
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(
                 f"cannot open {_NAME} file {self.path.name}: {_reason(exc)}"
