@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 

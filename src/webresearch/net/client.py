@@ -33,12 +33,15 @@ from ..errors import (
     TooManyRedirects,
     WebResearchError,
 )
-from ..redact import redact_url
+from ..redact import install_log_redaction, redact_url
 from .download import CappedBody, read_capped
 from .guard import SSRFGuard
 from .transport import GuardedTransport
 
 __all__ = ["REDIRECT_STATUSES", "FetchResponse", "GuardedClient", "translate_transport_error"]
+
+# The HTTP stack logs request URLs (DEBUG traces): keep URL secrets out of those lines.
+install_log_redaction(("httpx2", "httpcore2"))
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
+
+import pytest
 
 from tests.support.http_server import LocalServer, Route
 from webresearch import RunContext, Settings, Toolkit, ToolResult
@@ -37,7 +40,8 @@ def leaky_search(services: Services) -> ToolEntry:
     return ToolEntry(spec=WEB_SEARCH, run=run)
 
 
-async def test_refusals_are_journaled_and_nothing_leaks() -> None:
+async def test_refusals_are_journaled_and_nothing_leaks(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
     settings = Settings.load(
         environ={},
         allowed_networks=["127.0.0.0/8"],
@@ -115,6 +119,7 @@ async def test_refusals_are_journaled_and_nothing_leaks() -> None:
             for r in results.values()
         ]
         + [repr(e.to_dict()) for e in journal.events]
+        + [record.getMessage() for record in caplog.records]
     )
     for secret in [*KEYS.values(), URL_SECRET, PAGE_SECRET]:
         assert secret not in everything, secret
