@@ -36,16 +36,21 @@ __all__ = [
     "DEFAULT_EXA_BASE_URL",
     "DEFAULT_FETCH_CACHE_SIZE",
     "DEFAULT_FETCH_CACHE_TTL_S",
+    "DEFAULT_FIRECRAWL_BASE_URL",
     "DEFAULT_IMAGE_CACHE_SIZE",
     "DEFAULT_IMAGE_MAX_OUTPUT_BYTES",
     "DEFAULT_IMAGE_MAX_PIXELS",
     "DEFAULT_IMAGE_MAX_SIDE_PX",
     "DEFAULT_IMAGE_SOURCE_CAP_BYTES",
+    "DEFAULT_JINA_BASE_URL",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_MCP_APPROVAL_TIMEOUT_S",
+    "DEFAULT_READER_TIMEOUT_S",
     "DEFAULT_REDIS_PREFIX",
     "DEFAULT_REQUEST_TIMEOUT_S",
+    "DEFAULT_SCREENSHOT_DOWNLOAD_TIMEOUT_S",
+    "DEFAULT_SCREENSHOT_MAX_REDIRECTS",
     "DEFAULT_SEARCH_CACHE_SIZE",
     "DEFAULT_SEARCH_CACHE_TTL_S",
     "DEFAULT_SEARCH_TIMEOUT_S",
@@ -123,6 +128,18 @@ DEFAULT_SEARCH_CACHE_SIZE = 256
 DEFAULT_BRAVE_BASE_URL = "https://api.search.brave.com"
 DEFAULT_TAVILY_BASE_URL = "https://api.tavily.com"
 DEFAULT_EXA_BASE_URL = "https://api.exa.ai"
+#: Hosted services (issue 8). Public origins of Firecrawl and Jina Reader (a self-hosted or
+#: proxied base URL is set instead; tests point them at 127.0.0.1 servers).
+DEFAULT_FIRECRAWL_BASE_URL = "https://api.firecrawl.dev"
+DEFAULT_JINA_BASE_URL = "https://r.jina.ai"
+#: Seconds a page-reader or screenshot service may take for one page. Firecrawl's own
+#: default scrape timeout is 30 s (its API reference); screenshots need rendering, so 45 s.
+DEFAULT_READER_TIMEOUT_S = 45.0
+#: A screenshot the service returns by URL is downloaded with these limits (the seed notes
+#: of issue 8): ≤ 3 redirects, 20 s for the whole download, image/* only, ≤ the image
+#: source cap (5 MiB).
+DEFAULT_SCREENSHOT_MAX_REDIRECTS = 3
+DEFAULT_SCREENSHOT_DOWNLOAD_TIMEOUT_S = 20.0
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -286,6 +303,77 @@ class Settings(BaseModel):
         description="Seconds one Redis or PostgreSQL operation may take before a storage error.",
     )
 
+    # --- hosted services: page readers, screenshots, Firecrawl search, titles (issue 8) ----
+    reader: Literal["local", "firecrawl", "jina"] = Field(
+        "local",
+        description=(
+            "Who turns a page into text for web_fetch: local (our own pipeline), firecrawl "
+            "(its scrape API) or jina (Jina Reader). The SSRF guard checks the URL first."
+        ),
+    )
+    screenshot_service: Literal["none", "firecrawl"] = Field(
+        "none",
+        description=(
+            "Screenshot service behind page_screenshot (and the browser's screenshots when "
+            "the browser draws no pixels): none or firecrawl."
+        ),
+    )
+    firecrawl_api_key: SecretStr | None = Field(
+        None, description="Firecrawl API key (fc-…); optional for a self-hosted instance."
+    )
+    firecrawl_base_url: SecretStr | None = Field(
+        None,
+        description=(
+            "Base URL of a self-hosted Firecrawl or a proxy in front of it; unset: the "
+            "hosted API (https://api.firecrawl.dev). A secret: it may be an internal address."
+        ),
+    )
+    firecrawl_headers: dict[str, SecretStr] = Field(
+        default_factory=dict,
+        description=(
+            'Extra headers sent to Firecrawl, e.g. {"X-Proxy-Token": "…"} for a proxy '
+            "(JSON in WEBRESEARCH_FIRECRAWL_HEADERS); values are secrets."
+        ),
+    )
+    firecrawl_credit_price: float = Field(
+        0.0,
+        ge=0,
+        description=(
+            "Price of one Firecrawl credit in your units (the spending ledger): a page or a "
+            "screenshot costs 1 credit, a search 2 credits per 10 results."
+        ),
+    )
+    jina_api_key: SecretStr | None = Field(
+        None, description="Jina Reader API key (optional: without one the rate limit is lower)."
+    )
+    jina_base_url: SecretStr | None = Field(
+        None,
+        description="Base URL of a Jina Reader proxy or instance; unset: https://r.jina.ai.",
+    )
+    reader_timeout_s: float = Field(
+        DEFAULT_READER_TIMEOUT_S,
+        gt=0,
+        description="Seconds a reader or screenshot service may take for one page.",
+    )
+    screenshot_max_redirects: int = Field(
+        DEFAULT_SCREENSHOT_MAX_REDIRECTS,
+        ge=0,
+        le=10,
+        description="Redirects followed when downloading a screenshot the service gave by URL.",
+    )
+    screenshot_download_timeout_s: float = Field(
+        DEFAULT_SCREENSHOT_DOWNLOAD_TIMEOUT_S,
+        gt=0,
+        description="Seconds for downloading a screenshot the service gave by URL.",
+    )
+    tool_titles_language: Literal["en", "ru", "zh"] = Field(
+        "en",
+        description=(
+            "Language of the human-facing tool titles (MCP titles, CLI headings); names, "
+            "descriptions and schemas the model sees never change."
+        ),
+    )
+
     @field_validator("state_url")
     @classmethod
     def _check_state_url(cls, value: SecretStr) -> SecretStr:
@@ -389,6 +477,10 @@ class Settings(BaseModel):
             value = getattr(self, name)
             if isinstance(value, SecretStr):
                 out.extend(_secret_parts(value.get_secret_value()))
+            elif isinstance(value, dict):  # e.g. firecrawl_headers: names plain, values secret
+                for item in value.values():
+                    if isinstance(item, SecretStr):
+                        out.extend(_secret_parts(item.get_secret_value()))
         return out
 
     def public_dict(self) -> dict[str, Any]:
@@ -400,6 +492,10 @@ class Settings(BaseModel):
                 out[name] = "***" if value.get_secret_value() else None
             elif isinstance(value, tuple):
                 out[name] = [str(v) for v in value]
+            elif isinstance(value, dict):
+                out[name] = {
+                    k: ("***" if isinstance(v, SecretStr) else v) for k, v in value.items()
+                }
             else:
                 out[name] = value
         return out
