@@ -248,7 +248,7 @@ class Settings(BaseModel):
     search_provider: str | None = Field(
         None,
         description=(
-            "web_search provider id: searxng, brave, ddgs, tavily, exa or a plugin's id; "
+            "web_search provider id: searxng, brave, ddgs, tavily, exa, firecrawl or a plugin's id; "
             "'none' turns web_search off. Unset: searxng when searxng_url is set, else ddgs "
             "when installed, else none (web_search is then not registered)."
         ),

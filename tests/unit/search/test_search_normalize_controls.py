@@ -14,7 +14,14 @@ from webresearch.search.normalize import clean_text
 
 @pytest.mark.parametrize(
     "raw",
-    ["<\x1f?>", "a<\x00b>c", "<\x7fscript>x</script>", "&lt;\x1f?&gt;", "<&#x1f;?>", "x<\u202e/b>y"],
+    [
+        "<\x1f?>",
+        "a<\x00b>c",
+        "<\x7fscript>x</script>",
+        "&lt;\x1f?&gt;",
+        "<&#x1f;?>",
+        "x<\u202e/b>y",
+    ],
 )
 def test_cleaning_is_idempotent_around_control_characters(raw: str) -> None:
     once = clean_text(raw, 500)
