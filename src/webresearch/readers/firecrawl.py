@@ -47,8 +47,8 @@ __all__ = [
 
 #: Credits of one scrape, with or without a screenshot (Firecrawl pricing).
 CREDITS_PER_PAGE = 1
-#: Seconds our deadline exceeds the one we ask of Firecrawl, so that its own timeout
-#: answer (HTTP 408, a clear message) arrives before ours cuts the connection.
+#: Seconds our deadline exceeds the one we ask of Firecrawl (at most a quarter of it), so
+#: that its own timeout answer (HTTP 408, a clear message) arrives before ours cuts in.
 _DEADLINE_MARGIN_S = 5.0
 NAME = "Firecrawl"
 
@@ -204,7 +204,7 @@ def _data_uri_bytes(uri: str) -> bytes | None:
     if not sep or ";base64" not in head.lower():
         return None
     try:
-        return base64.b64decode(payload, validate=False)
+        return base64.b64decode("".join(payload.split()), validate=True) or None
     except (binascii.Error, ValueError):
         return None
 
@@ -252,7 +252,8 @@ def firecrawl_scraper(
         service_id="firecrawl",
         key_setting=key_env_var("firecrawl_api_key"),
         base_setting=key_env_var("firecrawl_base_url"),
-        timeout_s=settings.reader_timeout_s + _DEADLINE_MARGIN_S,
+        timeout_s=settings.reader_timeout_s
+        + min(_DEADLINE_MARGIN_S, settings.reader_timeout_s / 4),
         headers=headers,
         secrets=tuple(v for v in (key, *headers.values()) if v),
         user_agent=settings.user_agent,

@@ -39,6 +39,7 @@ from .service import ServiceEndpoint, decode_object, service_base_url
 __all__ = ["JinaReader", "jina_reader", "parse_text_answer"]
 
 NAME = "Jina Reader"
+#: Seconds our deadline exceeds ``X-Timeout`` (at most a quarter of it): Jina answers first.
 _DEADLINE_MARGIN_S = 5.0
 _SITE_STATUS = re.compile(r"returned error (\d{3})")
 _TEXT_FIELDS = {"title": "title", "url source": "url", "warning": "warning"}
@@ -170,7 +171,8 @@ def jina_reader(
         service_id="jina",
         key_setting=key_env_var("jina_api_key"),
         base_setting=key_env_var("jina_base_url"),
-        timeout_s=settings.reader_timeout_s + _DEADLINE_MARGIN_S,
+        timeout_s=settings.reader_timeout_s
+        + min(_DEADLINE_MARGIN_S, settings.reader_timeout_s / 4),
         headers=headers,
         secrets=tuple(v for v in (key, headers.get("Authorization", "")) if v),
         user_agent=settings.user_agent,
