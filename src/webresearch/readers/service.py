@@ -15,6 +15,8 @@ its address or key, so a service failure is never mistaken for the site's own st
 from __future__ import annotations
 
 import json
+import logging
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -35,6 +37,7 @@ from ..errors import (
     Timeout,
     WebResearchError,
 )
+from ..redact import REDACTED
 from ..search.classify import error_detail, looks_like_html, retry_after_s
 from ..search.http import JSONEndpoint
 from .base import OnSent
@@ -48,6 +51,50 @@ __all__ = [
     "service_base_url",
     "translate_transport",
 ]
+
+
+class _HideSecrets(logging.Filter):
+    """Removes the hosted services' secrets from the HTTP stack's own log records.
+
+    httpcore2 traces responses at DEBUG, headers included; a service (or a proxy in front of
+    it) that reflects our key or proxy token into a header would otherwise put it in a log
+    line. Filters on a logger do not apply to its children's records, so the filter is
+    attached to every ``httpcore2``/``httpx2`` logger that exists when an endpoint is built.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._values: set[str] = set()
+        self._pattern: re.Pattern[str] | None = None
+
+    def add(self, values: Iterable[str]) -> None:
+        fresh = {v for v in values if len(v) >= 4} - self._values
+        if not fresh:
+            return
+        self._values |= fresh
+        ordered = sorted(self._values, key=len, reverse=True)
+        self._pattern = re.compile("|".join(re.escape(v) for v in ordered))
+        names = [n for n in list(logging.Logger.manager.loggerDict) if n.split(".")[0] in _STACK]
+        for name in {*names, *_STACK}:
+            logger = logging.getLogger(name)
+            if self not in logger.filters:
+                logger.addFilter(self)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self._pattern is None:
+            return True
+        try:
+            message = record.getMessage()
+        except Exception:  # a broken record is left to logging's own handling
+            return True
+        hidden = self._pattern.sub(REDACTED, message)
+        if hidden != message:
+            record.msg, record.args = hidden, None
+        return True
+
+
+_STACK = ("httpcore2", "httpx2")
+_HIDDEN_SECRETS = _HideSecrets()
 
 #: Largest service answer read (bytes): 2 MiB of page text as JSON, or a full-page
 #: screenshot sent inline as base64 (5 MiB of image is ~6.7 MiB of base64).
@@ -285,6 +332,7 @@ class ServiceEndpoint:
         self.timeout_s = timeout_s
         self._secrets = secrets
         self._now_epoch = now_epoch
+        _HIDDEN_SECRETS.add((*secrets, *(headers or {}).values(), base_url.rstrip("/")))
         self._endpoint = JSONEndpoint(
             base_url,
             service=service,

@@ -28,7 +28,7 @@ from ..readers.shots import load_screenshot
 from ..types import ImageBlock, ToolResult
 from .base import CallContext, ToolEntry, Unavailable
 from .image_tools import UNTRUSTED_IMAGE_NOTICE, _Preparer, pillow_missing
-from .paid import paid_call
+from .paid import paid_call, redact_document
 from .services import Services
 from .specs import PAGE_SCREENSHOT
 from .web_fetch import format_document
@@ -75,6 +75,7 @@ class PageScreenshot(_Preparer):
             price=service.price,
             call=lambda on_sent: service.capture(url, on_sent=on_sent),
         )
+        document = redact_document(capture.document, self.services.redact)
         image: dict[str, Any] | None = None
         failure: str | None = None
         if sees:
@@ -84,8 +85,8 @@ class PageScreenshot(_Preparer):
                 failure = exc.code
                 await ctx.event("screenshot.unavailable", service=service.id, reason=exc.code)
         if failure is None:  # a failed picture is not kept: the next call may get it
-            await self.cache.set(key, {"document": capture.document, "image": image})
-        return self._result(capture.document, image, sees, failure, cached=False)
+            await self.cache.set(key, {"document": document, "image": image})
+        return self._result(document, image, sees, failure, cached=False)
 
     async def _picture(self, capture: Capture) -> dict[str, Any]:
         settings = self.services.settings

@@ -13,15 +13,25 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..errors import WebResearchError
 from ..readers.base import OnSent
 from .base import CallContext
 
-__all__ = ["paid_call"]
+__all__ = ["paid_call", "redact_document"]
 
 T = TypeVar("T")
+
+
+def redact_document(doc: dict[str, Any], redact: Callable[[str], str]) -> dict[str, Any]:
+    """A hosted service's document with every known secret value removed from its strings.
+
+    The service received our key (and proxy headers); whatever it echoes into the page text,
+    title or URLs must not reach the model, the metadata or the cache. Done before caching,
+    so byte offsets refer to the text the model sees.
+    """
+    return {k: redact(v) if isinstance(v, str) else v for k, v in doc.items()}
 
 
 async def paid_call(

@@ -33,7 +33,7 @@ from ..readers.local import LocalReader
 from ..readers.registry import create_reader
 from ..types import ToolResult
 from .base import CallContext, ToolEntry
-from .paid import paid_call
+from .paid import paid_call, redact_document
 from .services import Services
 from .specs import WEB_FETCH
 
@@ -168,6 +168,8 @@ class WebFetch:
             call=lambda on_sent: reader.read(url, on_sent),
             journal=reader.id != "local",
         )
+        if reader.id != "local":
+            doc = redact_document(doc, self.services.redact)
         await self.cache.set(key, doc)
         return doc, False
 
