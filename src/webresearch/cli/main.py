@@ -11,6 +11,7 @@ from .image import image
 from .journal import journal
 from .mcp import mcp
 from .search import search
+from .tools import tools
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -33,6 +34,7 @@ def cli(config: str | None) -> None:
       webresearch mcp
       webresearch journal --since 1h
       webresearch search "python asyncio timeout"
+      webresearch tools --language ru
     """
 
 
@@ -41,6 +43,7 @@ cli.add_command(image)
 cli.add_command(mcp)
 cli.add_command(journal)
 cli.add_command(search)
+cli.add_command(tools)
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ from typing import Literal
 
 from .specs import ALL_SPECS, ToolSpec
 
-__all__ = ["HEADINGS", "LANGUAGES", "TITLES", "Language", "localized", "title_of"]
+__all__ = ["LANGUAGES", "TITLES", "Language", "localized", "title_of"]
 
 Language = Literal["en", "ru", "zh"]
 LANGUAGES: tuple[Language, ...] = ("en", "ru", "zh")
@@ -51,11 +51,6 @@ TITLES: MappingProxyType[str, MappingProxyType[str, str]] = MappingProxyType(
             }
         ),
     }
-)
-
-#: Headings the CLI prints above a tool list, per language.
-HEADINGS: MappingProxyType[str, str] = MappingProxyType(
-    {"en": "Tools", "ru": "Инструменты", "zh": "工具"}
 )
 
 
