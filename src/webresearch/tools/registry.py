@@ -47,7 +47,7 @@ from ..runtime.limits import Limiter, LimitRule
 from ..runtime.run import ApprovalMode, ApprovalRequest, RunContext
 from ..runtime.scope import ScopeStore, scope_key, user_links
 from ..types import ImageBlock, ToolResult
-from . import web_fetch
+from . import browser_tool, web_fetch
 from .base import ToolEntry, Unavailable
 from .services import Services
 from .specs import ALL_SPECS, ToolSpec
@@ -83,7 +83,7 @@ REPLAY_TTL_S = 3600.0
 
 def default_builders() -> list[Builder]:
     """The built-in tools, in listing order."""
-    return [web_fetch.build]
+    return [web_fetch.build, browser_tool.build]
 
 
 class _Call:
