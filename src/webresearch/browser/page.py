@@ -31,7 +31,7 @@ from ..errors import (
 from ..redact import redact_url
 from .base import BlockedRequest, Capabilities, DialogRecord, NavResult, SnapshotData
 from .intercept import Interceptor
-from .snapshot import COLLECT_JS, MAX_NODES, RESOLVE_JS, parse_ref
+from .snapshot import COLLECT_JS, MAX_NODES, RESOLVE_JS, STATE_KEY, parse_ref
 
 __all__ = ["PAGE_GUARD_JS", "PlaywrightSession", "SessionConfig", "map_error"]
 
@@ -44,6 +44,8 @@ MAX_FRAMES = 5
 #: (the CDP Fetch domain does not pause WebSocket handshakes), WebRTC and WebTransport are
 #: off (they reach addresses without an HTTP request to intercept).
 PAGE_GUARD_JS = """(() => {
+  // A page restored from the back/forward cache is a navigation too: its refs go stale.
+  window.addEventListener('pageshow', (e) => { if (e.persisted) { try { delete window['""" + STATE_KEY + """']; } catch (err) {} } });
   const deny = (what) => { throw new DOMException(what + ' is blocked by the browser policy', 'SecurityError'); };
   const W = window.WebSocket;
   if (W) {
