@@ -398,12 +398,8 @@ class PlaywrightSession:
                     hint="take a snapshot and use one of its [ref=…] values",
                 )
             doc, _n = parsed
-            handle = await self.page.evaluate_handle(
-                RESOLVE_JS, {"token": self.token, "doc": doc, "ref": ref.strip()}
-            )
-            element = handle.as_element()
+            element, why = await self._resolve_ref(doc, ref.strip())
             if element is None:
-                why = await handle.json_value()
                 if why == "detached":
                     raise StaleRef(
                         f"stale ref {ref}: that element is no longer on the page — take a new snapshot",
@@ -432,6 +428,29 @@ class PlaywrightSession:
                 ) from None
             raise map_error(exc, f"finding {selector!r}", self.config) from None
         return locator
+
+    async def _resolve_ref(self, doc: int, ref: str) -> tuple[Any, str]:
+        """(element handle, "") or (None, why); an element inside a same-origin iframe is
+        resolved in its own frame, so actions scroll and click it there."""
+        why = "stale"
+        for index, frame in enumerate(list(self.page.frames)[: MAX_FRAMES * 4]):
+            try:
+                handle = await frame.evaluate_handle(
+                    RESOLVE_JS, {"token": self.token, "doc": doc, "ref": ref}
+                )
+            except Exception:
+                continue
+            element = handle.as_element()
+            if element is not None:
+                return element, ""
+            answer = str(await handle.json_value())
+            if index == 0:
+                why = answer
+            if answer != "elsewhere":
+                if index == 0:
+                    return None, answer
+                continue
+        return None, why
 
     async def click(self, selector: str | None, ref: str | None) -> str:
         """Scroll into view and click the element's centre."""

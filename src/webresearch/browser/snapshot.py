@@ -160,13 +160,15 @@ COLLECT_JS = (
 
 RESOLVE_JS = (
     """(args) => {
-  const st = window['"""
+  let top = window; try { top = window.top; void top.document; } catch (e) { return 'elsewhere'; }
+  const st = top['"""
     + STATE_KEY
     + """'];
   if (!st || st.token !== args.token || st.doc !== args.doc) return 'stale';
   const el = st.byRef.get(args.ref);
   if (!el) return 'unknown';
   if (!el.isConnected) return 'detached';
+  if (el.ownerDocument !== document) return 'elsewhere';
   return el;
 }"""
 )
