@@ -229,7 +229,7 @@ def render_snapshot(
     if sum(sizes) <= max_bytes:
         stats.update(omitted=0, truncated=False)
         return "\n".join(lines), stats
-    reserve = 120  # room for the truncation line
+    reserve = 200  # room for the truncation line (its longest form is ~170 bytes)
     budget = max(0, max_bytes - reserve)
     keep: set[int] = set()
     used = 0
