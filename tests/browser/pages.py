@@ -90,6 +90,13 @@ LONG = (
 )
 
 
+SHELL = b"""<!doctype html><html><head><title>Reports app</title></head><body>
+<div id="root"></div>
+<script>fetch('/api/reports').then(r => r.json()).then(items => {
+  document.getElementById('root').innerHTML = '<h1>All reports</h1><ul>' + items.map(i => '<li>' + i + '</li>').join('') + '</ul>';
+});</script></body></html>"""
+
+
 def spa_routes() -> dict[str, Route | Handler]:
     """The SPA's routes: every /app/* path serves the shell; the API answers JSON."""
     reports = Route(
@@ -108,7 +115,10 @@ def spa_routes() -> dict[str, Route | Handler]:
         "/frames": Route(headers=HTML, body=FRAMES),
         "/frame-inner": Route(headers=HTML, body=FRAME_INNER),
         "/long": Route(headers=HTML, body=LONG),
-        "/plain": Route(headers=HTML, body=b"<title>Plain</title><p>plain page</p><a href='/plain2'>next</a>"),
+        "/shell": Route(headers=HTML, body=SHELL),
+        "/plain": Route(
+            headers=HTML, body=b"<title>Plain</title><p>plain page</p><a href='/plain2'>next</a>"
+        ),
         "/plain2": Route(headers=HTML, body=b"<title>Plain 2</title><p>second plain page</p>"),
     }
 

@@ -72,19 +72,25 @@ async def test_twenty_abandoned_sessions_expire_and_close_leaves_no_process(
     try:
         for i in range(12):
             result = await toolkit.call(
-                "browser", {"action": "open", "url": f"{sites.site.base}/plain"}, run=RunContext(run_id=f"a{i}")
+                "browser",
+                {"action": "open", "url": f"{sites.site.base}/plain"},
+                run=RunContext(run_id=f"a{i}"),
             )
             assert result.ok, result.text
         pids = manager.pids()
         assert pids, "the launched browser's process group is known"
         refused = await toolkit.call(
-            "browser", {"action": "open", "url": f"{sites.site.base}/plain"}, run=RunContext(run_id="over")
+            "browser",
+            {"action": "open", "url": f"{sites.site.base}/plain"},
+            run=RunContext(run_id="over"),
         )
         assert refused.error is not None and "too many open browser sessions" in refused.text
         now[0] += 601  # every session idles past 10 minutes
         for i in range(8):
             result = await toolkit.call(
-                "browser", {"action": "open", "url": f"{sites.site.base}/plain"}, run=RunContext(run_id=f"b{i}")
+                "browser",
+                {"action": "open", "url": f"{sites.site.base}/plain"},
+                run=RunContext(run_id=f"b{i}"),
             )
             assert result.ok, result.text
         assert len(manager.table) == 8, "the 12 idle sessions were closed at the next call"
@@ -94,8 +100,12 @@ async def test_twenty_abandoned_sessions_expire_and_close_leaves_no_process(
         assert expired and expired[0].details["count"] == 12
         # A dialog-heavy page in one of them still leaves nothing wedged.
         run = RunContext(run_id="b0")
-        await toolkit.call("browser", {"action": "open", "url": f"{sites.site.base}/dialogs"}, run=run)
-        assert (await toolkit.call("browser", {"action": "click", "selector": "#confirm"}, run=run)).ok
+        await toolkit.call(
+            "browser", {"action": "open", "url": f"{sites.site.base}/dialogs"}, run=run
+        )
+        assert (
+            await toolkit.call("browser", {"action": "click", "selector": "#confirm"}, run=run)
+        ).ok
         assert (await toolkit.call("browser", {"action": "snapshot"}, run=run)).ok
         pids = sorted(set(pids) | set(manager.pids()))
     finally:
@@ -138,8 +148,11 @@ async def test_sigkill_of_the_tool_process_leaves_no_browser_or_driver(
         everything = sorted(set(browser_pids) | set(_descendants(child.pid)))
         pgid = os.getpgid(browser_pids[0])
         assert pgid != os.getpgid(0), "the browser runs in its own process group"
-        assert any("node" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")
-                   for p in everything if _live(p)), "the Playwright driver is among the children"
+        assert any(
+            "node" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")
+            for p in everything
+            if _live(p)
+        ), "the Playwright driver is among the children"
         os.kill(child.pid, signal.SIGKILL)
         child.wait(10)
         assert await _wait_gone(everything) == [], "a browser or driver process outlived its parent"

@@ -33,7 +33,11 @@ async def test_open_of_a_disallowed_domain_is_refused(kit: Kit, sites: Sites) ->
 
 @pytest.mark.parametrize(
     ("path", "code"),
-    [("/to-private", "blocked_address"), ("/to-domain", "blocked_domain"), ("/chain", "blocked_address")],
+    [
+        ("/to-private", "blocked_address"),
+        ("/to-domain", "blocked_domain"),
+        ("/chain", "blocked_address"),
+    ],
 )
 async def test_redirect_hops_to_forbidden_targets_are_refused(
     kit: Kit, sites: Sites, path: str, code: str
@@ -70,7 +74,9 @@ async def test_subresources_of_every_kind_never_reach_forbidden_targets(
     codes = {e.details["code"] for e in blocked}
     assert "blocked_address" in codes and "blocked_domain" in codes
     assert "refused by policy" in opened.text + content.text
-    ws = await kit.call(run, action="evaluate", expression="document.getElementById('status').dataset.ws")
+    ws = await kit.call(
+        run, action="evaluate", expression="document.getElementById('status').dataset.ws"
+    )
     assert 'value: "blocked"' in ws.text, "a WebSocket to another host is refused in the page"
     await kit.call(run, action="close")
 

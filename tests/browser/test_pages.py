@@ -17,7 +17,9 @@ async def test_confirm_dialog_never_blocks_later_actions(kit: Kit, sites: Sites)
         clicked = await kit.call(run, action="click", selector="#confirm")
         assert clicked.ok, clicked.text
         assert "confirm dialog was" in clicked.text
-    out = await kit.call(run, action="evaluate", expression="document.getElementById('out').textContent")
+    out = await kit.call(
+        run, action="evaluate", expression="document.getElementById('out').textContent"
+    )
     assert 'value: "cancelled"' in out.text  # default policy: dismiss
     for selector in ("#alert", "#prompt"):
         assert (await kit.call(run, action="click", selector=selector)).ok
@@ -34,7 +36,9 @@ async def test_alert_during_load_does_not_wedge_open(kit: Kit, sites: Sites) -> 
     run = RunContext()
     opened = await kit.call(run, action="open", url=f"{sites.site.base}/alert-on-load")
     assert opened.ok, opened.text
-    after = await kit.call(run, action="evaluate", expression="document.getElementById('x').textContent")
+    after = await kit.call(
+        run, action="evaluate", expression="document.getElementById('x').textContent"
+    )
     assert 'value: "after"' in after.text
     await kit.call(run, action="close")
 
@@ -49,7 +53,9 @@ async def test_iframe_content_and_elements(chromium: Kit, sites: Sites) -> None:
     ref = snap.text.split('button "Frame button" [ref=')[1].split("]")[0]
     assert (await chromium.call(run, action="click", ref=ref)).ok
     clicked = await chromium.call(
-        run, action="evaluate", expression="document.getElementById('inner').contentDocument.body.dataset.clicked"
+        run,
+        action="evaluate",
+        expression="document.getElementById('inner').contentDocument.body.dataset.clicked",
     )
     assert 'value: "yes"' in clicked.text
     content = await chromium.call(run, action="content")
@@ -57,7 +63,9 @@ async def test_iframe_content_and_elements(chromium: Kit, sites: Sites) -> None:
     await chromium.call(run, action="close")
 
 
-async def test_long_page_scrolls_and_full_page_screenshot_is_tiles(chromium: Kit, sites: Sites) -> None:
+async def test_long_page_scrolls_and_full_page_screenshot_is_tiles(
+    chromium: Kit, sites: Sites
+) -> None:
     run = RunContext()
     assert (await chromium.call(run, action="open", url=f"{sites.site.base}/long")).ok
     scrolled = await chromium.call(run, action="scroll", direction="down", amount=1000)

@@ -42,7 +42,9 @@ async def test_login_navigate_read_on_a_spa(kit: Kit, sites: Sites) -> None:
     # State persists between calls: the cookie is still there after a reload.
     reopened = await kit.call(run, action="open", url=f"{sites.site.base}/app/home")
     assert reopened.ok
-    value = await kit.call(run, action="evaluate", expression="document.querySelector('h1').textContent")
+    value = await kit.call(
+        run, action="evaluate", expression="document.querySelector('h1').textContent"
+    )
     assert 'value: "Welcome, alice"' in value.text
 
     shot = await kit.call(run, action="screenshot")
@@ -63,10 +65,18 @@ async def test_login_navigate_read_on_a_spa(kit: Kit, sites: Sites) -> None:
     after = await kit.call(run, action="content")
     assert after.error is not None and "no page open" in after.text
 
-    actions = [e.details["action"] for e in await kit.journal.query(run_id=run.run_id, kind="browser.action")]
+    actions = [
+        e.details["action"]
+        for e in await kit.journal.query(run_id=run.run_id, kind="browser.action")
+    ]
     assert actions[:3] == ["open", "snapshot", "fill"]
-    risks = {e.details["action"]: e.details["risk"] for e in await kit.journal.query(run_id=run.run_id, kind="browser.action")}
-    assert risks["click"] == "medium" and risks["fill"] == "medium" and risks["evaluate"] == "medium"
+    risks = {
+        e.details["action"]: e.details["risk"]
+        for e in await kit.journal.query(run_id=run.run_id, kind="browser.action")
+    }
+    assert (
+        risks["click"] == "medium" and risks["fill"] == "medium" and risks["evaluate"] == "medium"
+    )
     assert risks["content"] == "low" and risks["open"] == "low"
 
 
@@ -92,7 +102,11 @@ async def test_sessions_are_isolated(kit: Kit, sites: Sites) -> None:
 async def test_evaluate_returns_json_and_exceptions_as_results(kit: Kit, sites: Sites) -> None:
     run = RunContext()
     await kit.call(run, action="open", url=f"{sites.site.base}/plain")
-    value = await kit.call(run, action="evaluate", expression="new Promise(r => setTimeout(() => r({a: [1, 2], b: 'x'}), 10))")
+    value = await kit.call(
+        run,
+        action="evaluate",
+        expression="new Promise(r => setTimeout(() => r({a: [1, 2], b: 'x'}), 10))",
+    )
     assert value.ok and 'value: {"a": [1, 2], "b": "x"}' in value.text
     boom = await kit.call(run, action="evaluate", expression="() => { throw new Error('kaboom') }")
     assert boom.ok, "a page exception is a result, not a tool error"
@@ -101,7 +115,9 @@ async def test_evaluate_returns_json_and_exceptions_as_results(kit: Kit, sites: 
     await kit.call(run, action="close")
 
 
-async def test_stale_refs_after_navigation_never_click_something_else(kit: Kit, sites: Sites) -> None:
+async def test_stale_refs_after_navigation_never_click_something_else(
+    kit: Kit, sites: Sites
+) -> None:
     run = RunContext()
     await kit.call(run, action="open", url=f"{sites.site.base}/plain")
     snap = await kit.call(run, action="snapshot")

@@ -43,9 +43,12 @@ MAX_FRAMES = 5
 #: Runs before any page script in every frame: WebSockets may only go to the page's own host
 #: (the CDP Fetch domain does not pause WebSocket handshakes), WebRTC and WebTransport are
 #: off (they reach addresses without an HTTP request to intercept).
-PAGE_GUARD_JS = """(() => {
+PAGE_GUARD_JS = (
+    """(() => {
   // A page restored from the back/forward cache is a navigation too: its refs go stale.
-  window.addEventListener('pageshow', (e) => { if (e.persisted) { try { delete window['""" + STATE_KEY + """']; } catch (err) {} } });
+  window.addEventListener('pageshow', (e) => { if (e.persisted) { try { delete window['"""
+    + STATE_KEY
+    + """']; } catch (err) {} } });
   const deny = (what) => { throw new DOMException(what + ' is blocked by the browser policy', 'SecurityError'); };
   const W = window.WebSocket;
   if (W) {
@@ -60,6 +63,7 @@ PAGE_GUARD_JS = """(() => {
     if (window[name]) { try { Object.defineProperty(window, name, {value: function () { deny(name); }, configurable: false, writable: false}); } catch (e) {} }
   }
 })();"""
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import weakref
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from ..browser.backend import playwright_available
@@ -41,6 +42,7 @@ __all__ = [
     "backend_unavailable_reason",
     "build",
     "manager_for",
+    "page_renderer",
 ]
 
 #: Actions that change the outside world (SPEC §3: risk ``medium``).
@@ -81,6 +83,16 @@ def manager_for(services: Services) -> BrowserManager:
         _managers[services] = manager
         services.on_close(manager.aclose)
     return manager
+
+
+def page_renderer(
+    services: Services,
+) -> Callable[[str], Awaitable[tuple[str, str, str]]] | None:
+    """web_fetch's renderer (``render: auto``): the process's browser, or ``None`` when
+    rendering is off or no backend can run."""
+    if services.settings.render == "never" or backend_unavailable_reason(services) is not None:
+        return None
+    return manager_for(services).render
 
 
 def build(services: Services) -> ToolEntry | Unavailable:

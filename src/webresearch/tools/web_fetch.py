@@ -18,13 +18,15 @@ The output format is SPEC §1.1's, preceded by one line framing the text as untr
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..config import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
-from ..errors import AntiBotChallenge, HTTPStatusError, InvalidArguments
+from ..browser.appshell import looks_like_app_shell
+from ..errors import AntiBotChallenge, HTTPStatusError, InvalidArguments, WebResearchError
 from ..extract.budget import cut_window, truncation_marker
 from ..extract.challenge import is_challenge_page
 from ..extract.dispatch import convert
@@ -115,8 +117,9 @@ class WebFetch:
         services: the process-wide services.
     """
 
-    def __init__(self, services: Services) -> None:
+    def __init__(self, services: Services, renderer: Renderer | None = None) -> None:
         self.services = services
+        self.renderer = renderer
         settings = services.settings
         self.cache = services.cache(
             "web_fetch", maxsize=settings.fetch_cache_size, ttl_s=settings.fetch_cache_ttl_s
@@ -157,6 +160,10 @@ class WebFetch:
             await ctx.rate_limit("web_fetch")
         response = await self.services.client.get(url)
         doc = self._convert(response)
+        if self.renderer is not None and _wants_render(
+            self.services.settings.render, response, doc
+        ):
+            doc = await self._render(doc, response.url)
         await self.cache.set(key, doc)
         return doc, False
 
@@ -201,10 +208,50 @@ class WebFetch:
             "render": "none",
         }
 
+    async def _render(self, doc: dict[str, Any], url: str) -> dict[str, Any]:
+        """Re-read an app-shell page from the browser (SPEC §1.1 ``render: auto``); on a
+        browser failure keep the static result and say why in ``render_error``."""
+        assert self.renderer is not None
+        try:
+            final, _title, html = await self.renderer(url)
+        except WebResearchError as exc:
+            return {**doc, "render": "none", "render_error": exc.code}
+        converted = convert(html.encode("utf-8"), "text/html; charset=utf-8", final)
+        return {
+            **doc,
+            "url": redact_url(final),
+            "final_url": redact_url(final),
+            "title": redact_text(converted.title) or doc["title"],
+            "text": redact_text(converted.text),
+            "markdown": converted.markdown,
+            "extractor": converted.extractor,
+            "fallback": converted.fallback,
+            "render": "browser",
+        }
+
+
+#: ``await renderer(url)`` → (final URL, title, rendered HTML); raises WebResearchError.
+Renderer = Callable[[str], Awaitable[tuple[str, str, str]]]
+
+
+def _wants_render(mode: str, response: FetchResponse, doc: dict[str, Any]) -> bool:
+    if mode == "never" or "html" not in str(doc.get("content_type", "")):
+        return False
+    if mode == "always":
+        return True
+    head = response.body[:262144].decode("utf-8", "replace")
+    return looks_like_app_shell(head, str(doc.get("text", "")))
+
 
 def build(services: Services) -> ToolEntry:
-    """The web_fetch tool entry (always available; gated by the run's network access)."""
-    return ToolEntry(spec=WEB_FETCH, run=WebFetch(services))
+    """The web_fetch tool entry (always available; gated by the run's network access).
+
+    When a browser backend is available, app-shell pages are rendered in it
+    (``settings.render``).
+    """
+    from .browser_tool import page_renderer
+
+    return ToolEntry(spec=WEB_FETCH, run=WebFetch(services, page_renderer(services)))
 
 
 def _status_error(response: FetchResponse, shown: str) -> HTTPStatusError:

@@ -9,6 +9,7 @@ import zlib
 import pytest
 
 from webresearch import BrowserError, ConfigurationError, Settings
+from webresearch.browser.appshell import looks_like_app_shell
 from webresearch.browser.discovery import normalize_cdp_url, websocket_url
 from webresearch.browser.policy import DomainPolicy, RequestPolicy
 from webresearch.browser.probe import has_probe_box, png_pixel
@@ -36,7 +37,9 @@ from webresearch.tools.browser_tool import action_risk
         (("*.example.com",), ("secret.example.com",), "secret.example.com", True),
     ],
 )
-def test_domain_policy(allowed: tuple[str, ...] | None, blocked: tuple[str, ...], host: str, refused: bool) -> None:
+def test_domain_policy(
+    allowed: tuple[str, ...] | None, blocked: tuple[str, ...], host: str, refused: bool
+) -> None:
     policy = DomainPolicy.from_settings(allowed, blocked)
     assert (policy.refusal(host) is not None) is refused
 
@@ -56,7 +59,9 @@ def test_domain_settings_from_environment() -> None:
     assert some.browser_blocked_domains == ("a.com", "*.b.org")
 
 
-def _policy(answers: dict[str, list[str]], **domains: tuple[str, ...] | None) -> tuple[RequestPolicy, list[str]]:
+def _policy(
+    answers: dict[str, list[str]], **domains: tuple[str, ...] | None
+) -> tuple[RequestPolicy, list[str]]:
     asked: list[str] = []
 
     async def resolver(host: str) -> list[str]:
@@ -68,7 +73,9 @@ def _policy(answers: dict[str, list[str]], **domains: tuple[str, ...] | None) ->
     guard = SSRFGuard(AddressPolicy(), resolver=resolver)
     allowed = domains.get("allowed")
     blocked = domains.get("blocked") or ()
-    return RequestPolicy(guard, DomainPolicy.from_settings(allowed, blocked), clock=lambda: 0.0), asked
+    return RequestPolicy(
+        guard, DomainPolicy.from_settings(allowed, blocked), clock=lambda: 0.0
+    ), asked
 
 
 @pytest.mark.parametrize(
@@ -101,7 +108,13 @@ async def test_request_verdicts_refuse_every_kind(url: str, code: str) -> None:
 
 async def test_request_verdicts_allow_public_and_local_schemes_and_cache_dns() -> None:
     policy, asked = _policy({"public.example": ["93.184.216.34"]})
-    for url in ("http://public.example/a", "https://public.example/b", "data:text/html,x", "blob:x", "about:blank"):
+    for url in (
+        "http://public.example/a",
+        "https://public.example/b",
+        "data:text/html,x",
+        "blob:x",
+        "about:blank",
+    ):
         assert (await policy.check(url)).allowed, url
     assert asked == ["public.example"], "one DNS answer serves the page's many requests"
 
@@ -188,13 +201,27 @@ def test_snapshot_with_too_many_interactive_elements_says_so() -> None:
 @pytest.mark.parametrize(
     ("base", "advertised", "want"),
     [
-        ("http://10.1.2.3:9222", "ws://0.0.0.0:9222/devtools/browser/abc", "ws://10.1.2.3:9222/devtools/browser/abc"),
-        ("https://cdp.example:443?token=s3", "ws://internal:3000/devtools/browser/x", "wss://cdp.example:443/devtools/browser/x?token=s3"),
+        (
+            "http://10.1.2.3:9222",
+            "ws://0.0.0.0:9222/devtools/browser/abc",
+            "ws://10.1.2.3:9222/devtools/browser/abc",
+        ),
+        (
+            "https://cdp.example:443?token=s3",
+            "ws://internal:3000/devtools/browser/x",
+            "wss://cdp.example:443/devtools/browser/x?token=s3",
+        ),
         ("http://127.0.0.1:9222", None, "ws://127.0.0.1:9222/"),
-        ("ws://127.0.0.1:9222/devtools/browser/id", "ws://elsewhere/", "ws://127.0.0.1:9222/devtools/browser/id"),
+        (
+            "ws://127.0.0.1:9222/devtools/browser/id",
+            "ws://elsewhere/",
+            "ws://127.0.0.1:9222/devtools/browser/id",
+        ),
     ],
 )
-def test_websocket_url_always_dials_the_configured_host(base: str, advertised: str | None, want: str) -> None:
+def test_websocket_url_always_dials_the_configured_host(
+    base: str, advertised: str | None, want: str
+) -> None:
     assert websocket_url(base, advertised) == want
 
 
@@ -217,10 +244,17 @@ def _png(width: int, height: int, pixel: callable, filt: int = 0) -> bytes:  # t
         prev = row
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(bytes(raw))) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(bytes(raw)))
+        + chunk(b"IEND", b"")
+    )
 
 
 @pytest.mark.parametrize("filt", [0, 2])
@@ -234,3 +268,11 @@ def test_probe_reads_pixels_and_recognises_the_box(filt: int) -> None:
     assert has_probe_box(real)
     assert not has_probe_box(_png(200, 200, lambda x, y: (255, 255, 255), filt))
     assert not has_probe_box(b"not a png")
+
+
+def test_app_shell_predicate() -> None:
+    assert looks_like_app_shell('<div id="root"></div><script src="/app.js"></script>', "")
+    assert looks_like_app_shell("<p>Loading…</p><script>boot()</script>", "Loading…")
+    assert not looks_like_app_shell("<p>Loading…</p>", "Loading…"), "no script, nothing to run"
+    article = "word " * 100
+    assert not looks_like_app_shell(f"<p>{article}</p><script>x()</script>", article)
