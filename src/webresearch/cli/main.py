@@ -6,6 +6,7 @@ import click
 
 from webresearch import __version__
 
+from .browse import browse
 from .fetch import fetch
 
 
@@ -25,10 +26,12 @@ def cli(config: str | None) -> None:
     Examples:
       webresearch fetch https://example.org
       webresearch fetch https://example.org --json
+      webresearch browse https://example.org --do snapshot
     """
 
 
 cli.add_command(fetch)
+cli.add_command(browse)
 
 
 def main() -> None:

@@ -24,8 +24,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..config import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
 from ..browser.appshell import looks_like_app_shell
+from ..config import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
 from ..errors import AntiBotChallenge, HTTPStatusError, InvalidArguments, WebResearchError
 from ..extract.budget import cut_window, truncation_marker
 from ..extract.challenge import is_challenge_page
