@@ -122,7 +122,9 @@ async def bench_backend(backend: str, url: str, rounds: int) -> dict[str, Any]:
                     times[action].append((time.perf_counter() - t) * 1000)
             caps = manager_for(toolkit.services).table.get(run.run_id)
             screenshot_kind = (
-                "pixels" if caps is not None and caps.capabilities.real_screenshots else "text instead"
+                "pixels"
+                if caps is not None and caps.capabilities.real_screenshots
+                else "text instead"
             )
     finally:
         await toolkit.aclose()
