@@ -37,7 +37,7 @@ from .errors import (
     WebResearchError,
 )
 from .extract.html import html_to_markdown
-from .runtime.run import RunContext
+from .runtime.run import ApprovalRequest, RunContext
 from .tools.registry import Toolkit
 from .tools.specs import ToolSpec
 from .types import ImageBlock, ToolResult
@@ -47,6 +47,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AntiBotChallenge",
     "ApprovalDenied",
+    "ApprovalRequest",
     "BlockedAddress",
     "BlockedDomain",
     "BrowserError",

@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_FETCH_CACHE_TTL_S",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
+    "DEFAULT_MCP_APPROVAL_TIMEOUT_S",
     "DEFAULT_REQUEST_TIMEOUT_S",
     "DEFAULT_USER_AGENT",
     "ENV_PREFIX",
@@ -78,6 +79,10 @@ DEFAULT_BROWSER_MAX_SESSIONS = 12
 DEFAULT_BROWSER_IDLE_S = 600.0
 DEFAULT_BROWSER_VIEWPORT = "1280x800"
 DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES = 16 * 1024
+#: Seconds the MCP server waits for a person to answer a supervised call's approval
+#: question (an MCP elicitation) before treating it as denied. Five minutes: long enough to
+#: read the question, short enough that a forgotten prompt does not hold a call forever.
+DEFAULT_MCP_APPROVAL_TIMEOUT_S = 300.0
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -192,6 +197,20 @@ class Settings(BaseModel):
     browser_screenshot_fallback_url: SecretStr | None = Field(
         None,
         description="CDP endpoint of a pixel-capable browser for screenshots when the backend draws none.",
+    )
+
+    # --- MCP server (SPEC §4) ------------------------------------------------------------
+    mcp_token: SecretStr | None = Field(
+        None,
+        description=(
+            "Bearer token the MCP HTTP transport requires (WEBRESEARCH_MCP_TOKEN); "
+            "a secret: never printed or logged."
+        ),
+    )
+    mcp_approval_timeout_s: float = Field(
+        DEFAULT_MCP_APPROVAL_TIMEOUT_S,
+        gt=0,
+        description="Seconds to wait for the person to answer a supervised call's MCP elicitation.",
     )
 
     @field_validator("browser_allowed_domains", "browser_blocked_domains", mode="before")

@@ -8,6 +8,8 @@ from webresearch import __version__
 
 from .browse import browse
 from .fetch import fetch
+from .journal import journal
+from .mcp import mcp
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -27,11 +29,15 @@ def cli(config: str | None) -> None:
       webresearch fetch https://example.org
       webresearch fetch https://example.org --json
       webresearch browse https://example.org --do snapshot
+      webresearch mcp
+      webresearch journal --since 1h
     """
 
 
 cli.add_command(fetch)
 cli.add_command(browse)
+cli.add_command(mcp)
+cli.add_command(journal)
 
 
 def main() -> None:

@@ -193,7 +193,7 @@ def test_snapshot_over_budget_keeps_interactive_elements_first_and_marks_the_cut
 
 def test_snapshot_with_too_many_interactive_elements_says_so() -> None:
     nodes = [_node(i, True) for i in range(1000)]
-    text, stats = render_snapshot(nodes, 2048)
+    text, _stats = render_snapshot(nodes, 2048)
     assert len(text.encode()) <= 2048
     assert "of them interactive" in text.splitlines()[-1]
 

@@ -295,3 +295,17 @@ async def test_a_crashing_tool_is_an_internal_error_not_a_crash(settings: Settin
         result = await tk.call("web_search", {"query": "x"})
     assert result.error is not None and result.error.code == "internal"
     assert "/srv/app" not in result.text
+
+
+async def test_exactly_n_of_200_concurrent_calls_pass_the_limiter(settings: Settings) -> None:
+    import asyncio
+
+    async with Toolkit(
+        settings.replace(search_rate_limit=30), journal=MemoryJournal(), builders=[paid_search]
+    ) as tk:
+        results = await asyncio.gather(
+            *(tk.call("web_search", {"query": f"q{i}"}) for i in range(200))
+        )
+    assert sum(r.ok for r in results) == 30
+    refused = [r for r in results if not r.ok]
+    assert all(r.error is not None and r.error.code == "rate_limited" for r in refused)

@@ -1,0 +1,110 @@
+"""``webresearch mcp [--http HOST:PORT]``: serve the tools to MCP clients."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from types import ModuleType
+
+import click
+
+from webresearch import ConfigurationError
+
+from .options import guard_options, load_settings
+
+
+def _server_module() -> ModuleType:
+    """``webresearch.mcp_server``, or a usage error naming the extra to install."""
+    try:
+        import webresearch.mcp_server as mcp_server
+    except ImportError as exc:  # the optional ``mcp`` SDK (or one of its parts) is missing
+        raise click.UsageError(
+            f"the MCP server needs the mcp package ({exc.name} is missing): "
+            "pip install 'webresearch[mcp]'"
+        ) from None
+    return mcp_server
+
+
+@click.command("mcp")
+@click.option(
+    "--http",
+    "bind",
+    metavar="[HOST:]PORT",
+    default=None,
+    help=(
+        "Serve streamable HTTP at http://HOST:PORT/mcp instead of stdio; HOST defaults to "
+        "127.0.0.1, port 0 picks a free one."
+    ),
+)
+@click.option(
+    "--token",
+    default=None,
+    metavar="TOKEN",
+    help=(
+        "Bearer token HTTP clients must send (default: $WEBRESEARCH_MCP_TOKEN; prefer the "
+        "variable: a command line is visible to other local users)."
+    ),
+)
+@click.option(
+    "--workspace",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    default=None,
+    help="Directory view_image may read (default: none, view_image off).",
+)
+@guard_options
+@click.pass_context
+def mcp(
+    ctx: click.Context,
+    bind: str | None,
+    token: str | None,
+    workspace: Path | None,
+    allow_private: bool,
+    allow_network: tuple[str, ...],
+) -> None:
+    """Serve the web tools to an MCP client (stdio by default).
+
+    The HTTP transport binds loopback unless told otherwise; on any other address a bearer
+    token is required, and requests without it get HTTP 401.
+
+    \b
+    Examples:
+      webresearch mcp
+      webresearch mcp --http 8765
+      WEBRESEARCH_MCP_TOKEN=$(openssl rand -hex 32) webresearch mcp --http 0.0.0.0:8765
+
+    \b
+    Client configuration (Claude Desktop, any MCP client using stdio):
+      {"mcpServers": {"webresearch": {"command": "webresearch", "args": ["mcp"]}}}
+    """
+    settings = load_settings(ctx, allow_private=allow_private, allow_network=allow_network)
+    server = _server_module()
+    workspace = workspace.resolve() if workspace is not None else None
+    if bind is None:
+        if token:
+            raise click.UsageError("--token applies to --http only (stdio needs no token)")
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(server.serve_stdio(settings, workspace=workspace))
+        return
+    try:
+        host, port = server.parse_bind(bind)
+        if token:
+            settings = settings.replace(mcp_token=token)
+        secret = settings.mcp_token.get_secret_value() if settings.mcp_token else None
+        server.check_bind(host, secret)
+    except ConfigurationError as exc:
+        raise click.UsageError(exc.message) from None
+
+    def ready(url: str) -> None:
+        auth = "bearer token required" if secret else "no token: loopback only"
+        click.echo(f"webresearch MCP server listening on {url} ({auth})", err=True)
+
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(
+                server.serve_http(
+                    settings, host=host, port=port, workspace=workspace, on_ready=ready
+                )
+            )
+    except OSError as exc:
+        raise click.ClickException(f"cannot listen on {bind}: {exc.strerror or exc}") from None

@@ -1,1 +1,0 @@
-"""The MCP server over a Toolkit (stdio and streamable HTTP)."""

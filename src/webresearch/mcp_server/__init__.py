@@ -1,0 +1,105 @@
+"""The MCP server: every registered tool over stdio or streamable HTTP (SPEC §4).
+
+    webresearch mcp                                   # stdio, for a desktop or IDE client
+    webresearch mcp --http 127.0.0.1:8765             # streamable HTTP at /mcp
+    WEBRESEARCH_MCP_TOKEN=… webresearch mcp --http 0.0.0.0:8765   # elsewhere: token required
+
+Built on the official ``mcp`` SDK's low-level ``Server`` (the only module that imports it),
+so the constant tool schemas are served byte for byte. Tool failures are ``isError`` results
+with the ``error[code]: …`` text, images are ``ImageContent``; supervised tools ask the
+person through MCP elicitation (see :mod:`.approval`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from webresearch import Settings, Toolkit
+
+from .http import MCP_PATH, check_bind, gate, is_loopback, listen_socket, parse_bind
+from .server import INSTRUCTIONS, SERVER_NAME, WebResearchServer
+
+__all__ = [
+    "INSTRUCTIONS",
+    "MCP_PATH",
+    "SERVER_NAME",
+    "WebResearchServer",
+    "check_bind",
+    "is_loopback",
+    "parse_bind",
+    "serve_http",
+    "serve_stdio",
+]
+
+
+async def serve_stdio(settings: Settings, *, workspace: Path | None = None) -> None:
+    """Serve MCP on stdin/stdout until the client closes the connection.
+
+    Args:
+        settings: configuration (the Toolkit is built from it and closed at the end).
+        workspace: directory ``view_image`` may read.
+    """
+    from mcp.server.stdio import stdio_server
+
+    async with Toolkit(settings) as toolkit:
+        web = WebResearchServer(toolkit, workspace=workspace)
+        try:
+            async with stdio_server() as (read_stream, write_stream):
+                await web.server.run(
+                    read_stream, write_stream, web.server.create_initialization_options()
+                )
+        finally:
+            await web.aclose()
+
+
+async def serve_http(
+    settings: Settings,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 0,
+    token: str | None = None,
+    workspace: Path | None = None,
+    on_ready: Callable[[str], Any] | None = None,
+) -> None:
+    """Serve MCP over streamable HTTP at ``http://host:port/mcp`` until interrupted.
+
+    Args:
+        settings: configuration; ``settings.mcp_token`` is the bearer token unless ``token``
+            is given.
+        host: address to bind (loopback by default).
+        port: TCP port; 0 picks a free one (``on_ready`` gets the real URL).
+        token: bearer token every request must carry (a secret: never logged).
+        workspace: directory ``view_image`` may read.
+        on_ready: called with the endpoint URL once the socket listens.
+
+    Raises:
+        ConfigurationError: a non-loopback ``host`` without a token.
+        OSError: the address cannot be bound.
+    """
+    import uvicorn
+
+    if token:
+        settings = settings.replace(mcp_token=token)  # the redactor hides it everywhere
+    elif settings.mcp_token is not None:
+        token = settings.mcp_token.get_secret_value() or None
+    check_bind(host, token)
+    sock = listen_socket(host, port)
+    try:
+        async with Toolkit(settings) as toolkit:
+            web = WebResearchServer(toolkit, workspace=workspace)
+            app = web.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
+            config = uvicorn.Config(
+                gate(app, token), log_level="warning", access_log=False, lifespan="on"
+            )
+            server = uvicorn.Server(config)
+            shown_host = f"[{host}]" if ":" in host else host
+            if on_ready is not None:
+                on_ready(f"http://{shown_host}:{sock.getsockname()[1]}{MCP_PATH}")
+            try:
+                await server.serve(sockets=[sock])
+            finally:
+                await web.aclose()
+    finally:
+        sock.close()

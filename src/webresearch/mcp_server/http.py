@@ -1,0 +1,146 @@
+"""The streamable-HTTP transport: the SDK's ASGI app, a bearer-token gate, uvicorn.
+
+Binding rules: loopback by default; a non-loopback address is refused unless a bearer token
+is set (anyone on the network could otherwise drive the tools). With a token, every request
+must carry ``Authorization: Bearer <token>``; the comparison is constant-time
+(:func:`hmac.compare_digest`) and a missing or wrong token gets HTTP 401 with
+``WWW-Authenticate: Bearer`` before the MCP app sees the request. The token is never logged
+or echoed. On a loopback address the SDK also checks ``Host``/``Origin`` headers (DNS
+rebinding protection).
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import json
+import socket
+
+from starlette.datastructures import Headers
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from webresearch import ConfigurationError
+
+__all__ = [
+    "DEFAULT_HOST",
+    "MCP_PATH",
+    "BearerTokenGate",
+    "check_bind",
+    "gate",
+    "is_loopback",
+    "listen_socket",
+    "parse_bind",
+]
+
+#: Where the MCP endpoint lives: ``http://HOST:PORT/mcp``.
+MCP_PATH = "/mcp"
+
+
+#: Where ``--http PORT`` (no host) listens: this machine only.
+DEFAULT_HOST = "127.0.0.1"
+
+
+def parse_bind(value: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:8080`` for IPv6; ``PORT`` or ``:PORT`` bind 127.0.0.1) → (host, port).
+
+    Port 0 picks a free one.
+
+    Raises:
+        ConfigurationError: not ``[HOST:]PORT`` or the port is not 0–65535.
+    """
+    host, _, port_text = value.strip().rpartition(":")
+    host = host.strip("[]") or DEFAULT_HOST
+    if not port_text.isdigit() or int(port_text) > 65535:
+        raise ConfigurationError(f"expected [HOST:]PORT (e.g. 127.0.0.1:8765), got {value!r}")
+    return host, int(port_text)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names only this machine (127.0.0.0/8 also IPv4-mapped, ::1, ``localhost``)."""
+    if host.lower().rstrip(".") == "localhost":
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped  # ::ffff:127.0.0.1 is 127.0.0.1 (same on every Python)
+    return address.is_loopback
+
+
+def check_bind(host: str, token: str | None) -> None:
+    """Refuse to serve on a non-loopback address without a bearer token.
+
+    Raises:
+        ConfigurationError: ``host`` is not loopback and ``token`` is empty.
+    """
+    if not token and not is_loopback(host):
+        raise ConfigurationError(
+            f"refusing to serve MCP on {host} without a token: anyone who can reach it could "
+            "use the tools; set WEBRESEARCH_MCP_TOKEN (or --token), or bind 127.0.0.1"
+        )
+
+
+def listen_socket(host: str, port: int) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (so the real port is known before serving).
+
+    Raises:
+        OSError: the address cannot be bound.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.setblocking(False)
+    return sock
+
+
+class BearerTokenGate:
+    """ASGI middleware: HTTP requests need ``Authorization: Bearer <token>`` (else 401).
+
+    Lifespan and other non-HTTP scopes pass through untouched.
+
+    Args:
+        app: the wrapped ASGI app.
+        token: the expected token (compared in constant time).
+    """
+
+    def __init__(self, app: ASGIApp, token: str) -> None:
+        self.app = app
+        self._token = token.encode("utf-8")
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or self._authorized(Headers(scope=scope)):
+            await self.app(scope, receive, send)
+            return
+        body = json.dumps(
+            {"error": "invalid_token", "error_description": "a valid bearer token is required"}
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"www-authenticate", b'Bearer error="invalid_token"'),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+    def _authorized(self, headers: Headers) -> bool:
+        scheme, _, credentials = headers.get("authorization", "").partition(" ")
+        if scheme.lower() != "bearer":
+            return False
+        return hmac.compare_digest(credentials.strip().encode("utf-8"), self._token)
+
+
+def gate(app: ASGIApp, token: str | None) -> ASGIApp:
+    """``app`` behind a :class:`BearerTokenGate` when ``token`` is set."""
+    return BearerTokenGate(app, token) if token else app
