@@ -47,7 +47,7 @@ async def test_stdio_client_lists_tools_and_reads_a_local_page(
             assert client.server_info.version
 
             listed = await client.list_tools()
-            assert [t.name for t in listed.tools] == ["web_fetch"]
+            assert "web_fetch" in [t.name for t in listed.tools]  # + browser where installed
             tool = listed.tools[0]
             assert tool.title == "Read a web page"
             assert tool.annotations is not None
