@@ -123,7 +123,9 @@ async def test_stale_refs_after_navigation_never_click_something_else(
     snap = await kit.call(run, action="snapshot")
     ref = snap.text.split('link "next" [ref=')[1].split("]")[0]
     clicked = await kit.call(run, action="click", ref=ref)
-    assert clicked.ok and "/plain2" in clicked.text
+    assert clicked.ok, clicked.text
+    arrived = await kit.call(run, action="wait", selector="text=second plain page")
+    assert arrived.ok and "/plain2" in arrived.text
     # The new document gets refs of its own; the old ref must not resolve to anything.
     await kit.call(run, action="snapshot")
     again = await kit.call(run, action="click", ref=ref)
