@@ -57,7 +57,7 @@ def test_agent_loop_sends_the_page_back_and_prints_the_answer(
         assert request.body["model"] == "fake-1"
     tools = first.body["tools"]
     # The browser tool is offered too where a backend is installed (issue 6).
-    assert [t["function"]["name"] for t in tools][0] == "web_fetch"
+    assert "web_fetch" in [t["function"]["name"] for t in tools]
     assert first.body["messages"][-1] == {"role": "user", "content": "What does the fox page say?"}
 
     # The second turn carries the assistant's call and the page text as its tool message.
