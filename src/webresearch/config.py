@@ -64,6 +64,7 @@ __all__ = [
     "STATE_URL_SCHEMES",
     "IPNetwork",
     "Settings",
+    "normalize_domain_pattern",
 ]
 
 ENV_PREFIX = "WEBRESEARCH_"
@@ -116,6 +117,14 @@ DEFAULT_IMAGE_MAX_OUTPUT_BYTES = 1536 * 1024
 #: fetch_image keeps this many prepared images (≤ 1.5 MiB each) for ``fetch_cache_ttl_s``.
 DEFAULT_IMAGE_CACHE_SIZE = 16
 
+#: Browser (SPEC §1.4): action bound, load-readiness budget (seconds), open sessions per
+#: process, idle expiry (seconds), viewport (CSS px), snapshot budget (bytes of UTF-8).
+DEFAULT_BROWSER_ACTION_TIMEOUT_S = 45.0
+DEFAULT_BROWSER_READY_TIMEOUT_S = 15.0
+DEFAULT_BROWSER_MAX_SESSIONS = 12
+DEFAULT_BROWSER_IDLE_S = 600.0
+DEFAULT_BROWSER_VIEWPORT = "1280x800"
+DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES = 16 * 1024
 #: Seconds the MCP server waits for a person to answer a supervised call's approval
 #: question (an MCP elicitation) before treating it as denied. Five minutes: long enough to
 #: read the question, short enough that a forgotten prompt does not hold a call forever.
@@ -142,6 +151,21 @@ DEFAULT_SCREENSHOT_MAX_REDIRECTS = 3
 DEFAULT_SCREENSHOT_DOWNLOAD_TIMEOUT_S = 20.0
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def normalize_domain_pattern(pattern: str) -> str:
+    """A browser domain pattern, normalised: ``"*.Example.COM."`` → ``"*.example.com"``.
+
+    Exact names match themselves; ``*.example.com`` matches every subdomain (not the apex).
+
+    Raises:
+        ValueError: empty, or a wildcard anywhere but a leading ``*.`` (names the pattern).
+    """
+    p = pattern.strip().lower().rstrip(".")
+    body = p[2:] if p.startswith("*.") else p
+    if not body or "*" in body or "/" in body or ":" in body or " " in body:
+        raise ValueError(f"not a domain pattern: {pattern!r} (use example.com or *.example.com)")
+    return p
 
 
 class Settings(BaseModel):
@@ -228,6 +252,43 @@ class Settings(BaseModel):
         DEFAULT_IMAGE_CACHE_SIZE,
         ge=0,
         description="Prepared images fetch_image keeps (entries, LRU; lifetime fetch_cache_ttl_s).",
+    )
+
+    # --- browser (SPEC §1.4) ---------------------------------------------------------------
+    browser_backend: Literal["chromium", "lightpanda", "cdp"] = Field(
+        "chromium",
+        description="chromium (launched locally), lightpanda (launched locally) or cdp (browser_cdp_url).",
+    )
+    browser_cdp_url: SecretStr | None = Field(
+        None,
+        description="CDP endpoint for browser_backend=cdp: http(s)://host:port or ws(s)://… (may hold a token).",
+    )
+    chromium_path: str | None = Field(
+        None, description="Chromium binary; default: Debian chromium, then a Playwright one."
+    )
+    browser_allowed_domains: tuple[str, ...] | None = Field(
+        None,
+        description="Only these domains (example.com, *.example.com); empty = block all; unset = no allow list.",
+    )
+    browser_blocked_domains: tuple[str, ...] = Field(
+        (), description="Domains the browser never loads (example.com, *.example.com)."
+    )
+    browser_action_timeout_s: float = Field(DEFAULT_BROWSER_ACTION_TIMEOUT_S, gt=0)
+    browser_ready_timeout_s: float = Field(DEFAULT_BROWSER_READY_TIMEOUT_S, gt=0)
+    browser_max_sessions: int = Field(DEFAULT_BROWSER_MAX_SESSIONS, ge=1)
+    browser_idle_s: float = Field(DEFAULT_BROWSER_IDLE_S, gt=0)
+    browser_dialog_policy: Literal["dismiss", "accept"] = Field(
+        "dismiss", description="How JavaScript dialogs are answered (each is journaled)."
+    )
+    browser_viewport: str = Field(
+        DEFAULT_BROWSER_VIEWPORT,
+        pattern=r"^[1-9][0-9]{1,4}x[1-9][0-9]{1,4}$",
+        description="WIDTHxHEIGHT in CSS px.",
+    )
+    browser_snapshot_max_bytes: int = Field(DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES, ge=1024)
+    browser_screenshot_fallback_url: SecretStr | None = Field(
+        None,
+        description="CDP endpoint of a pixel-capable browser for screenshots when the backend draws none.",
     )
 
     # --- MCP server (SPEC §4) ------------------------------------------------------------
@@ -381,6 +442,15 @@ class Settings(BaseModel):
         scheme = value.get_secret_value().partition("://")[0].lower()
         if scheme not in STATE_URL_SCHEMES:
             raise ValueError("must start with " + ", ".join(f"{s}://" for s in STATE_URL_SCHEMES))
+        return value
+
+    @field_validator("browser_allowed_domains", "browser_blocked_domains", mode="before")
+    @classmethod
+    def _parse_domain_patterns(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, (list, tuple)):
+            return tuple(normalize_domain_pattern(str(v)) for v in value)
         return value
 
     @field_validator("app_domains", mode="before")

@@ -6,6 +6,7 @@ import click
 
 from webresearch import __version__
 
+from .browse import browse
 from .fetch import fetch
 from .image import image
 from .journal import journal
@@ -31,6 +32,7 @@ def cli(config: str | None) -> None:
       webresearch fetch https://example.org
       webresearch fetch https://example.org --json
       webresearch image https://example.org/photo.jpg -o photo.jpg
+      webresearch browse https://example.org --do snapshot
       webresearch mcp
       webresearch journal --since 1h
       webresearch search "python asyncio timeout"
@@ -40,6 +42,7 @@ def cli(config: str | None) -> None:
 
 cli.add_command(fetch)
 cli.add_command(image)
+cli.add_command(browse)
 cli.add_command(mcp)
 cli.add_command(journal)
 cli.add_command(search)

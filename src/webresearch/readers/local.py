@@ -48,8 +48,18 @@ class LocalReader:
             InvalidArguments, BlockedAddress, TooManyRedirects, TooLarge, Timeout,
             NetworkError, TLSError, HTTPStatusError, AntiBotChallenge, UnsupportedContent.
         """
+        _response, document = await self.fetch(url)
+        return document
+
+    async def fetch(self, url: str) -> tuple[FetchResponse, dict[str, Any]]:
+        """The response and its document (web_fetch's renderer decides from the response
+        whether an app-shell page needs the browser).
+
+        Raises:
+            as :meth:`read`.
+        """
         response = await self.client.get(url)
-        return self.convert(response)
+        return response, self.convert(response)
 
     async def aclose(self) -> None:
         """Nothing to release (the guarded client belongs to the services)."""

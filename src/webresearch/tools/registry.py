@@ -55,7 +55,7 @@ from ..runtime.limits import Limiter, LimitRule
 from ..runtime.run import ApprovalMode, ApprovalRequest, RunContext
 from ..runtime.scope import ScopeStore, scope_key, user_links
 from ..types import ImageBlock, ToolResult
-from . import image_info, image_tools, page_screenshot, web_fetch, web_search
+from . import browser_tool, image_info, image_tools, page_screenshot, web_fetch, web_search
 from .base import ToolEntry, Unavailable
 from .services import Services
 from .specs import ALL_SPECS, ToolSpec
@@ -99,6 +99,7 @@ def default_builders() -> list[Builder]:
         image_tools.build_fetch_image,
         image_tools.build_view_image,
         image_info.build,
+        browser_tool.build,
     ]
 
 

@@ -21,16 +21,21 @@ The output format is SPEC §1.1's, preceded by one line framing the text as untr
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..browser.appshell import looks_like_app_shell
 from ..config import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
-from ..errors import InvalidArguments
+from ..errors import InvalidArguments, WebResearchError
 from ..extract.budget import cut_window, truncation_marker
-from ..readers.base import PageReader
+from ..extract.dispatch import convert
+from ..net.client import FetchResponse
+from ..readers.base import OnSent, PageReader
 from ..readers.local import LocalReader
 from ..readers.registry import create_reader
+from ..redact import redact_text, redact_url
 from ..types import ToolResult
 from .base import CallContext, ToolEntry
 from .paid import paid_call, redact_document
@@ -117,10 +122,18 @@ class WebFetch:
         services: the process-wide services.
     """
 
-    def __init__(self, services: Services, reader: PageReader | None = None) -> None:
+    def __init__(
+        self,
+        services: Services,
+        reader: PageReader | None = None,
+        renderer: Renderer | None = None,
+    ) -> None:
         self.services = services
         #: who turns a URL into a document (``settings.reader``; the local pipeline by default).
         self.reader: PageReader = reader or LocalReader(services.client, services.now)
+        #: the browser that renders app-shell pages of the local reader (hosted services
+        #: render pages themselves).
+        self.renderer = renderer
         settings = services.settings
         self.cache = services.cache(
             "web_fetch", maxsize=settings.fetch_cache_size, ttl_s=settings.fetch_cache_ttl_s
@@ -165,7 +178,7 @@ class WebFetch:
             ctx,
             service=reader.id,
             price=reader.price,
-            call=lambda on_sent: reader.read(url, on_sent),
+            call=lambda on_sent: self._read(url, on_sent),
             journal=reader.id != "local",
         )
         if reader.id != "local":
@@ -173,15 +186,65 @@ class WebFetch:
         await self.cache.set(key, doc)
         return doc, False
 
+    async def _read(self, url: str, on_sent: OnSent) -> dict[str, Any]:
+        """The reader's document; the local reader's app-shell pages are rendered in the
+        browser when one is configured (SPEC §1.1 ``render``)."""
+        reader = self.reader
+        if self.renderer is None or not isinstance(reader, LocalReader):
+            return await reader.read(url, on_sent)
+        response, doc = await reader.fetch(url)
+        if _wants_render(self.services.settings.render, response, doc):
+            doc = await self._render(doc, response.url)
+        return doc
+
+    async def _render(self, doc: dict[str, Any], url: str) -> dict[str, Any]:
+        """Re-read an app-shell page from the browser (SPEC §1.1 ``render: auto``); on a
+        browser failure keep the static result and say why in ``render_error``."""
+        assert self.renderer is not None
+        try:
+            final, _title, html = await self.renderer(url)
+        except WebResearchError as exc:
+            return {**doc, "render": "none", "render_error": exc.code}
+        converted = convert(html.encode("utf-8"), "text/html; charset=utf-8", final)
+        return {
+            **doc,
+            "url": redact_url(final),
+            "final_url": redact_url(final),
+            "title": redact_text(converted.title) or doc["title"],
+            "text": redact_text(converted.text),
+            "markdown": converted.markdown,
+            "extractor": converted.extractor,
+            "fallback": converted.fallback,
+            "render": "browser",
+        }
+
+
+#: ``await renderer(url)`` → (final URL, title, rendered HTML); raises WebResearchError.
+Renderer = Callable[[str], Awaitable[tuple[str, str, str]]]
+
+
+def _wants_render(mode: str, response: FetchResponse, doc: dict[str, Any]) -> bool:
+    if mode == "never" or "html" not in str(doc.get("content_type", "")):
+        return False
+    if mode == "always":
+        return True
+    head = response.body[:262144].decode("utf-8", "replace")
+    return looks_like_app_shell(head, str(doc.get("text", "")))
+
 
 def build(services: Services) -> ToolEntry:
     """The web_fetch tool entry (always available; gated by the run's network access).
 
     The page reader is ``settings.reader``: the local pipeline, Firecrawl or Jina Reader.
+    With the local reader and a browser backend, app-shell pages are rendered in the
+    browser (``settings.render``).
 
     Raises:
         ConfigurationError: the chosen hosted reader's configuration is missing (the Toolkit
             logs it and leaves web_fetch out).
     """
+    from .browser_tool import page_renderer
+
     reader = create_reader(services.settings, services.client, services.guard, now=services.now)
-    return ToolEntry(spec=WEB_FETCH, run=WebFetch(services, reader), aclose=reader.aclose)
+    renderer = page_renderer(services) if isinstance(reader, LocalReader) else None
+    return ToolEntry(spec=WEB_FETCH, run=WebFetch(services, reader, renderer), aclose=reader.aclose)
