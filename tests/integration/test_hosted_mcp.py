@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import mcp_types as types
@@ -19,11 +20,16 @@ from tests.support.tiny_png import png_bytes
 from webresearch import Settings, Toolkit
 from webresearch.mcp_server import WebResearchServer
 from webresearch.runtime.journal import MemoryJournal
+from webresearch.tools.browser_tool import backend_unavailable_reason
 from webresearch.tools.titles import TITLES
 
 pytestmark = pytest.mark.network
 
 MODES = pytest.mark.parametrize("mode", ["legacy", "auto"])
+#: Why no browser backend can run on this machine (``None``: one can).
+BROWSER = backend_unavailable_reason(
+    SimpleNamespace(settings=Settings.load(environ={}, journal_url="memory://"))  # type: ignore[arg-type]
+)
 SNAPSHOT = Path(__file__).parents[1] / "snapshots" / "tool_specs.json"
 PAGE_URL = "https://news.example/story"
 
@@ -71,6 +77,8 @@ async def test_new_tools_are_listed_with_localized_titles_and_constant_schemas(
         tools = await listed(api.base, language, tmp_path, mode)
         names = [t.name for t in tools]
         assert {"page_screenshot", "image_info", "web_fetch"} <= set(names)
+        if BROWSER is None:  # a backend can run here: the one-shot tool is listed too
+            assert {"browser_open", "browser"} <= set(names)
         for tool in tools:
             assert tool.title == TITLES[language][tool.name]
             assert tool.annotations is not None
@@ -117,3 +125,24 @@ async def test_image_info_and_page_screenshot_answer_over_mcp(
         assert isinstance(body, types.TextContent)
         assert body.text.startswith("note: screenshot no longer available")
     await web.aclose()
+
+
+@MODES
+@pytest.mark.skipif(BROWSER is not None, reason=str(BROWSER))
+async def test_browser_open_is_listed_with_its_title_in_each_language(
+    mode: str, api: ApiServer, tmp_path: Path
+) -> None:
+    for language, title in (
+        ("en", "Open a page in a browser"),
+        ("ru", "Открыть страницу в браузере"),
+        ("zh", "在浏览器中打开网页"),
+    ):
+        tools = {t.name: t for t in await listed(api.base, language, tmp_path, mode)}
+        tool = tools["browser_open"]
+        assert tool.title == title
+        assert tool.input_schema == {
+            "type": "object",
+            "properties": {"url": {"type": "string", "description": "Absolute http(s) URL."}},
+            "required": ["url"],
+            "additionalProperties": False,
+        }

@@ -250,7 +250,10 @@ async def test_a_service_failure_is_the_calls_error(api: ApiServer) -> None:
 async def test_without_a_screenshot_service_the_tool_is_absent_and_nothing_is_logged(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    settings = Settings.load(environ={}, journal_url="memory://", search_provider="none")
+    # no service, and a browser that draws no pixels (Lightpanda without a fallback)
+    settings = Settings.load(
+        environ={}, journal_url="memory://", search_provider="none", browser_backend="lightpanda"
+    )
     async with Toolkit(settings) as toolkit:
         assert "page_screenshot" not in [s.name for s in toolkit.tools()]
         assert "page_screenshot" not in toolkit.unavailable

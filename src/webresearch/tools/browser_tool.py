@@ -31,6 +31,7 @@ from ..errors import BrowserError, InvalidArguments, Timeout
 from ..redact import redact_text, redact_url
 from ..types import ImageBlock, ToolResult
 from .base import CallContext, ToolEntry, Unavailable
+from .service_shots import ServiceShooter, configured_shooter
 from .services import Services
 from .specs import BROWSER
 from .web_fetch import UNTRUSTED_NOTICE, format_document
@@ -100,9 +101,8 @@ def build(services: Services) -> ToolEntry | Unavailable:
     reason = backend_unavailable_reason(services)
     if reason is not None:
         return Unavailable("browser", reason)
-    return ToolEntry(
-        spec=BROWSER, run=BrowserTool(services, manager_for(services)), risk=action_risk
-    )
+    tool = BrowserTool(services, manager_for(services), configured_shooter(services))
+    return ToolEntry(spec=BROWSER, run=tool, risk=action_risk)
 
 
 def _need(arguments: dict[str, Any], action: str) -> None:
@@ -193,10 +193,34 @@ class BrowserTool:
         manager: the process's browser manager.
     """
 
-    def __init__(self, services: Services, manager: BrowserManager) -> None:
+    def __init__(
+        self,
+        services: Services,
+        manager: BrowserManager,
+        shooter: ServiceShooter | None = None,
+    ) -> None:
         self.services = services
         self.manager = manager
         self.settings = services.settings
+        #: the screenshot service that draws pages a pixel-less backend cannot (issue 8).
+        self.shooter = shooter
+
+    async def _service_screenshot(
+        self, url: str, full_page: bool, ctx: CallContext, meta: dict[str, Any]
+    ) -> ToolResult:
+        """The screenshot service draws the session's URL (one paid request; its own load of
+        the page: cookies, typed text and script state are not carried over)."""
+        assert self.shooter is not None
+        shot = await self.shooter.shoot(url, ctx, full_page=full_page)
+        note = (
+            "note: drawn by the screenshot service from the same URL (cookies, typed text "
+            "and script state are not carried over)"
+        )
+        return ToolResult(
+            text=f"{shot.text}\n{note}",
+            images=shot.images,
+            meta={**meta, **shot.meta, "rendered_by": "service"},
+        )
 
     async def __call__(self, arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
         """Run one browser action (raises the tool's errors; the Toolkit journals them)."""
@@ -380,6 +404,8 @@ class BrowserTool:
         fallback_session: PlaywrightSession | None = None
         if not session.capabilities.real_screenshots:
             fallback = await self.manager.fallback_backend()
+            if fallback is None and self.shooter is not None:
+                return await self._service_screenshot(url, full_page, ctx, meta)
             if fallback is None:
                 text, doc_meta = await self._content(session)
                 meta.update(doc_meta, screenshot="text_instead")

@@ -1,153 +1,120 @@
-"""page_screenshot(url): a screenshot of a web page for hosts without a local browser.
+"""page_screenshot(url): a screenshot of a web page, also on hosts without a local browser.
 
 A constant tool (spec :data:`~webresearch.tools.specs.PAGE_SCREENSHOT`), registered only when
-a screenshot service is configured (``screenshot_service``; Firecrawl today). Per call:
+something can draw the page: a screenshot service (``screenshot_service``, Firecrawl today;
+:mod:`webresearch.tools.service_shots`) or, without one, a browser backend that draws real
+pixels (a local Chromium, a CDP endpoint, or ``browser_screenshot_fallback_url``). Per call:
+the fetch scope, then
 
-fetch scope → cache (keyed by service and URL) → the run's budget and the ``web_fetch`` rate
-limit → ONE paid service request returning the screenshot AND the page text → for a model
-that sees images: the image (inline bytes, or downloaded through the guarded client with
-≤ 3 redirects, 20 s, ``image/*`` only, ≤ 5 MiB) through the image pipeline → the result.
-
-* A model that cannot see images (``run.can_see_images`` false) gets the page text from that
-  same request, in web_fetch's format: no second paid request, no download.
-* Any failure to get or prepare the picture becomes the text "screenshot no longer
-  available" plus the page text — never an exception to the model (the seed notes).
-* The picture is untrusted like page text: the text says so.
+* with a service: ONE paid request returns the screenshot and the page text; a model that
+  cannot see images gets that text, and a picture that cannot be fetched or prepared becomes
+  "screenshot no longer available" plus the text — never an error;
+* with the browser: a one-shot tab (its own context; counted against the session cap) opens
+  the URL, and the browser tool's screenshot runs on it (the text for a blind model, the
+  text when the backend turns out to draw no pixels), then the tab is closed.
 """
 
 from __future__ import annotations
 
-import base64
+import contextlib
+import uuid
 from typing import Any
 
-from ..errors import WebResearchError
-from ..images.prepare import describe, to_block
-from ..readers.base import Capture, ScreenshotService
-from ..readers.registry import create_screenshot_service
-from ..readers.shots import load_screenshot
-from ..types import ImageBlock, ToolResult
+from ..errors import BrowserError
+from ..types import ToolResult
 from .base import CallContext, ToolEntry, Unavailable
-from .image_tools import UNTRUSTED_IMAGE_NOTICE, _Preparer, pillow_missing
-from .paid import paid_call, redact_document
+from .image_tools import pillow_missing
+from .service_shots import BLIND_NOTE, UNAVAILABLE_NOTE, ServiceShooter, shooter_for
 from .services import Services
 from .specs import PAGE_SCREENSHOT
-from .web_fetch import format_document
 
-__all__ = ["BLIND_NOTE", "UNAVAILABLE_NOTE", "PageScreenshot", "build"]
-
-#: First line for a model that cannot see images (it gets the page text instead).
-BLIND_NOTE = "note: this model cannot see images; here is the page text instead"
-#: First line when the picture could not be fetched or prepared (seed notes' wording).
-UNAVAILABLE_NOTE = "note: screenshot no longer available; here is the page text instead"
+__all__ = ["BLIND_NOTE", "UNAVAILABLE_NOTE", "BrowserShooter", "PageScreenshot", "build"]
 
 
-class PageScreenshot(_Preparer):
-    """page_screenshot over a screenshot service.
+class BrowserShooter:
+    """page_screenshot through the process's browser (no screenshot service configured)."""
+
+    def __init__(self, services: Services) -> None:
+        from .browser_tool import BrowserTool, manager_for
+
+        self.manager = manager_for(services)
+        self.tool = BrowserTool(services, self.manager)
+
+    async def shoot(self, url: str, ctx: CallContext) -> ToolResult:
+        """Open ``url`` in a one-shot tab, take the browser tool's screenshot, close the tab."""
+        await ctx.rate_limit("browser")
+        verdict = await self.manager.policy.check(url)
+        if not verdict.allowed and verdict.error is not None:
+            raise verdict.error
+        await self.manager.expire()
+        key = f"page_screenshot:{uuid.uuid4().hex}"
+        try:
+            session, _lost = await self.manager.session(key, create=True)
+            if session is None:  # pragma: no cover - create=True always makes one
+                raise BrowserError("the browser could not open a tab")
+            await session.open(url)
+            meta: dict[str, Any] = {
+                "action": "screenshot",
+                "backend": session.capabilities.backend,
+                "trust": "untrusted",
+            }
+            return await self.tool._screenshot(session, False, ctx, meta)
+        finally:
+            with contextlib.suppress(Exception):
+                await self.manager.close_session(key)
+
+
+class PageScreenshot:
+    """page_screenshot over a screenshot service, or else the browser.
 
     Args:
-        services: the process-wide services.
-        service: the screenshot service.
+        shooter: the service shooter or the browser shooter.
     """
 
-    def __init__(self, services: Services, service: ScreenshotService) -> None:
-        super().__init__(services)
-        self.services = services
-        self.service = service
-        settings = services.settings
-        self.cache = services.cache(
-            "page_screenshot", maxsize=settings.image_cache_size, ttl_s=settings.fetch_cache_ttl_s
-        )
+    def __init__(self, shooter: ServiceShooter | BrowserShooter) -> None:
+        self.shooter = shooter
 
     async def __call__(self, arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
         """Run page_screenshot (raises only the call's errors: scope, budget, the service)."""
         url: str = arguments["url"]
         await ctx.check_scope(url)
-        sees = ctx.run.can_see_images
-        service = self.service
-        key = f"page_screenshot:{service.id}:{url}"
-        hit = await self.cache.get(key)
-        # An entry made for a blind model has no picture; a model that sees needs one.
-        if hit is not None and (hit.get("image") is not None or not sees):
-            return self._result(hit["document"], hit.get("image"), sees, None, cached=True)
-        capture = await paid_call(
-            ctx,
-            service=service.id,
-            price=service.price,
-            call=lambda on_sent: service.capture(url, on_sent=on_sent),
-        )
-        document = redact_document(capture.document, self.services.redact)
-        image: dict[str, Any] | None = None
-        failure: str | None = None
-        if sees:
-            try:
-                image = await self._picture(capture)
-            except WebResearchError as exc:
-                failure = exc.code
-                await ctx.event("screenshot.unavailable", service=service.id, reason=exc.code)
-        if failure is None:  # a failed picture is not kept: the next call may get it
-            await self.cache.set(key, {"document": document, "image": image})
-        return self._result(document, image, sees, failure, cached=False)
+        return await self.shooter.shoot(url, ctx)
 
-    async def _picture(self, capture: Capture) -> dict[str, Any]:
-        settings = self.services.settings
-        data = await load_screenshot(
-            capture,
-            self.services.client,
-            max_bytes=self.max_source_bytes,
-            max_redirects=settings.screenshot_max_redirects,
-            timeout_s=settings.screenshot_download_timeout_s,
-        )
-        prepared = await self.prepare(data)
-        block = to_block(prepared)
-        return {"data": block.base64(), "mime": block.mime, "meta": prepared.meta}
 
-    def _result(
-        self,
-        doc: dict[str, Any],
-        image: dict[str, Any] | None,
-        sees: bool,
-        failure: str | None,
-        *,
-        cached: bool,
-    ) -> ToolResult:
-        meta: dict[str, Any] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}
-        meta.update(service=self.service.id, cached=cached, trust="untrusted")
-        if sees and image is not None:
-            block = ImageBlock(base64.b64decode(image["data"]), image["mime"], dict(image["meta"]))
-            meta.update(screenshot="image", image=image["meta"])
-            lines = [
-                UNTRUSTED_IMAGE_NOTICE,
-                f"url: {doc['url']}",
-                f"title: {doc['title']}",
-                f"screenshot: {describe(image['meta'])}",
-            ]
-            return ToolResult(text="\n".join(lines), images=(block,), meta=meta)
-        text, window = format_document(doc, 0, self.services.settings.fetch_max_bytes)
-        meta.update(window)
-        if sees:
-            meta.update(screenshot="unavailable", screenshot_error=failure)
-            return ToolResult(text=f"{UNAVAILABLE_NOTE}\n{text}", meta=meta)
-        meta["screenshot"] = "text_instead"
-        return ToolResult(text=f"{BLIND_NOTE}\n{text}", meta=meta)
+def _pixel_browser(services: Services) -> str | None:
+    """Why the browser cannot draw page_screenshot's pictures, or ``None`` when it can."""
+    from .browser_tool import backend_unavailable_reason
+
+    reason = backend_unavailable_reason(services)
+    if reason is not None:
+        return reason
+    settings = services.settings
+    if (
+        settings.browser_backend == "lightpanda"
+        and settings.browser_screenshot_fallback_url is None
+    ):
+        return "the lightpanda backend draws no real screenshots"
+    return None
 
 
 def build(services: Services) -> ToolEntry | Unavailable:
-    """The page_screenshot entry, or why it is not offered (no screenshot service, no Pillow).
+    """The page_screenshot entry, or why it is not offered.
 
     Raises:
         ConfigurationError: the chosen service's configuration is missing (the Toolkit logs
             it and leaves the tool out).
     """
-    service = create_screenshot_service(services.settings, services.guard, now=services.now)
-    if service is None:
+    missing = pillow_missing()
+    shooter: ServiceShooter | BrowserShooter | None = shooter_for(services)
+    if shooter is None and _pixel_browser(services) is None:
+        shooter = BrowserShooter(services)
+    if shooter is None:
         return Unavailable(
             "page_screenshot",
-            "no screenshot service (set WEBRESEARCH_SCREENSHOT_SERVICE=firecrawl)",
+            "no screenshot service (set WEBRESEARCH_SCREENSHOT_SERVICE=firecrawl) "
+            "and no browser that draws real pixels",
             quiet=True,
         )
-    missing = pillow_missing()
     if missing:
         return Unavailable("page_screenshot", missing)
-    return ToolEntry(
-        spec=PAGE_SCREENSHOT, run=PageScreenshot(services, service), aclose=service.aclose
-    )
+    return ToolEntry(spec=PAGE_SCREENSHOT, run=PageScreenshot(shooter))

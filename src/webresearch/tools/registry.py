@@ -55,7 +55,15 @@ from ..runtime.limits import Limiter, LimitRule
 from ..runtime.run import ApprovalMode, ApprovalRequest, RunContext
 from ..runtime.scope import ScopeStore, scope_key, user_links
 from ..types import ImageBlock, ToolResult
-from . import browser_tool, image_info, image_tools, page_screenshot, web_fetch, web_search
+from . import (
+    browser_open,
+    browser_tool,
+    image_info,
+    image_tools,
+    page_screenshot,
+    web_fetch,
+    web_search,
+)
 from .base import ToolEntry, Unavailable
 from .services import Services
 from .specs import ALL_SPECS, ToolSpec
@@ -95,6 +103,7 @@ def default_builders() -> list[Builder]:
     return [
         web_search.build,
         web_fetch.build,
+        browser_open.build,
         page_screenshot.build,
         image_tools.build_fetch_image,
         image_tools.build_view_image,
