@@ -414,3 +414,15 @@ async def test_rate_limit_applies_on_a_miss_only(reader: str, api: ApiServer) ->
     assert results[0].ok and results[1].ok and results[1].meta["cached"] is True
     assert results[2].error is not None and results[2].error.code == "rate_limited"
     assert len(stub.requests()) == 1
+
+
+@READERS
+async def test_the_fetch_scope_applies_before_the_service_is_asked(
+    reader: str, api: ApiServer
+) -> None:
+    stub = stub_for(reader, api)
+    scoped = RunContext(fetch_scope="search_results")
+    async with toolkit_for(settings_for(reader, api.base)) as toolkit:
+        result = await toolkit.call("web_fetch", {"url": STORY_URL}, run=scoped)
+    assert result.error is not None and result.error.code == "scope_denied"
+    assert stub.requests() == []

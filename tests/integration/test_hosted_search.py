@@ -207,3 +207,12 @@ async def test_without_a_key_the_hosted_api_is_not_used_and_the_variable_is_name
     async with Toolkit(settings) as toolkit:
         assert "web_search" not in [s.name for s in toolkit.tools()]
         assert "WEBRESEARCH_FIRECRAWL_API_KEY" in toolkit.unavailable["web_search"]
+
+
+async def test_a_flat_price_in_prices_wins_over_credits(api: ApiServer) -> None:
+    FirecrawlStub(api, results=RESULTS)
+    run = RunContext()
+    settings = settings_for(api.base).replace(prices={"firecrawl": 0.3})
+    async with Toolkit(settings) as toolkit:
+        result = await toolkit.call("web_search", {"query": "q", "max_results": 20}, run=run)
+        assert result.ok and toolkit.spent_by(run.run_id) == 0.3
