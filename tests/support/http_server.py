@@ -75,7 +75,16 @@ class LocalServer:
             def do_HEAD(self) -> None:
                 server._handle(self)
 
-        self._httpd = ThreadingHTTPServer((host, 0), _H)
+        class _Server(ThreadingHTTPServer):
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                # Clients that hang up early (download caps, timeouts) are expected here.
+                import sys
+
+                if isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+                    return
+                super().handle_error(request, client_address)
+
+        self._httpd = _Server((host, 0), _H)
         self._httpd.daemon_threads = True
         self.port = self._httpd.server_address[1]
         self.base = f"http://{host}:{self.port}"
