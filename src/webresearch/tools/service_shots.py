@@ -28,12 +28,19 @@ from ..readers.registry import create_screenshot_service
 from ..readers.shots import load_screenshot
 from ..types import ImageBlock, ToolResult
 from .base import CallContext
-from .image_tools import UNTRUSTED_IMAGE_NOTICE, pillow_missing
+from .image_tools import UNTRUSTED_IMAGE_NOTICE
 from .paid import paid_call, redact_document
 from .services import Services
 from .web_fetch import format_document
 
-__all__ = ["BLIND_NOTE", "MAX_TILES", "UNAVAILABLE_NOTE", "ServiceShooter", "shooter_for"]
+__all__ = [
+    "BLIND_NOTE",
+    "MAX_TILES",
+    "UNAVAILABLE_NOTE",
+    "ServiceShooter",
+    "configured_shooter",
+    "shooter_for",
+]
 
 #: First line for a model that cannot see images (it gets the page text instead).
 BLIND_NOTE = "note: this model cannot see images; here is the page text instead"
@@ -82,11 +89,6 @@ class ServiceShooter:
         self.cache = services.cache(
             "page_screenshot", maxsize=settings.image_cache_size, ttl_s=settings.fetch_cache_ttl_s
         )
-
-    @property
-    def usable(self) -> str | None:
-        """Why pictures cannot be prepared in this process, or ``None`` when they can."""
-        return pillow_missing()
 
     async def shoot(self, url: str, ctx: CallContext, *, full_page: bool = False) -> ToolResult:
         """A screenshot of ``url`` (or its text for a blind model); see the module docstring.
