@@ -36,16 +36,21 @@ __all__ = [
     "DEFAULT_EXA_BASE_URL",
     "DEFAULT_FETCH_CACHE_SIZE",
     "DEFAULT_FETCH_CACHE_TTL_S",
+    "DEFAULT_FIRECRAWL_BASE_URL",
     "DEFAULT_IMAGE_CACHE_SIZE",
     "DEFAULT_IMAGE_MAX_OUTPUT_BYTES",
     "DEFAULT_IMAGE_MAX_PIXELS",
     "DEFAULT_IMAGE_MAX_SIDE_PX",
     "DEFAULT_IMAGE_SOURCE_CAP_BYTES",
+    "DEFAULT_JINA_BASE_URL",
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_MCP_APPROVAL_TIMEOUT_S",
+    "DEFAULT_READER_TIMEOUT_S",
     "DEFAULT_REDIS_PREFIX",
     "DEFAULT_REQUEST_TIMEOUT_S",
+    "DEFAULT_SCREENSHOT_DOWNLOAD_TIMEOUT_S",
+    "DEFAULT_SCREENSHOT_MAX_REDIRECTS",
     "DEFAULT_SEARCH_CACHE_SIZE",
     "DEFAULT_SEARCH_CACHE_TTL_S",
     "DEFAULT_SEARCH_TIMEOUT_S",
@@ -59,6 +64,7 @@ __all__ = [
     "STATE_URL_SCHEMES",
     "IPNetwork",
     "Settings",
+    "normalize_domain_pattern",
 ]
 
 ENV_PREFIX = "WEBRESEARCH_"
@@ -111,6 +117,14 @@ DEFAULT_IMAGE_MAX_OUTPUT_BYTES = 1536 * 1024
 #: fetch_image keeps this many prepared images (≤ 1.5 MiB each) for ``fetch_cache_ttl_s``.
 DEFAULT_IMAGE_CACHE_SIZE = 16
 
+#: Browser (SPEC §1.4): action bound, load-readiness budget (seconds), open sessions per
+#: process, idle expiry (seconds), viewport (CSS px), snapshot budget (bytes of UTF-8).
+DEFAULT_BROWSER_ACTION_TIMEOUT_S = 45.0
+DEFAULT_BROWSER_READY_TIMEOUT_S = 15.0
+DEFAULT_BROWSER_MAX_SESSIONS = 12
+DEFAULT_BROWSER_IDLE_S = 600.0
+DEFAULT_BROWSER_VIEWPORT = "1280x800"
+DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES = 16 * 1024
 #: Seconds the MCP server waits for a person to answer a supervised call's approval
 #: question (an MCP elicitation) before treating it as denied. Five minutes: long enough to
 #: read the question, short enough that a forgotten prompt does not hold a call forever.
@@ -123,8 +137,35 @@ DEFAULT_SEARCH_CACHE_SIZE = 256
 DEFAULT_BRAVE_BASE_URL = "https://api.search.brave.com"
 DEFAULT_TAVILY_BASE_URL = "https://api.tavily.com"
 DEFAULT_EXA_BASE_URL = "https://api.exa.ai"
+#: Hosted services (issue 8). Public origins of Firecrawl and Jina Reader (a self-hosted or
+#: proxied base URL is set instead; tests point them at 127.0.0.1 servers).
+DEFAULT_FIRECRAWL_BASE_URL = "https://api.firecrawl.dev"
+DEFAULT_JINA_BASE_URL = "https://r.jina.ai"
+#: Seconds a page-reader or screenshot service may take for one page. Firecrawl's own
+#: default scrape timeout is 30 s (its API reference); screenshots need rendering, so 45 s.
+DEFAULT_READER_TIMEOUT_S = 45.0
+#: A screenshot the service returns by URL is downloaded with these limits (the seed notes
+#: of issue 8): ≤ 3 redirects, 20 s for the whole download, image/* only, ≤ the image
+#: source cap (5 MiB).
+DEFAULT_SCREENSHOT_MAX_REDIRECTS = 3
+DEFAULT_SCREENSHOT_DOWNLOAD_TIMEOUT_S = 20.0
 
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def normalize_domain_pattern(pattern: str) -> str:
+    """A browser domain pattern, normalised: ``"*.Example.COM."`` → ``"*.example.com"``.
+
+    Exact names match themselves; ``*.example.com`` matches every subdomain (not the apex).
+
+    Raises:
+        ValueError: empty, or a wildcard anywhere but a leading ``*.`` (names the pattern).
+    """
+    p = pattern.strip().lower().rstrip(".")
+    body = p[2:] if p.startswith("*.") else p
+    if not body or "*" in body or "/" in body or ":" in body or " " in body:
+        raise ValueError(f"not a domain pattern: {pattern!r} (use example.com or *.example.com)")
+    return p
 
 
 class Settings(BaseModel):
@@ -213,6 +254,43 @@ class Settings(BaseModel):
         description="Prepared images fetch_image keeps (entries, LRU; lifetime fetch_cache_ttl_s).",
     )
 
+    # --- browser (SPEC §1.4) ---------------------------------------------------------------
+    browser_backend: Literal["chromium", "lightpanda", "cdp"] = Field(
+        "chromium",
+        description="chromium (launched locally), lightpanda (launched locally) or cdp (browser_cdp_url).",
+    )
+    browser_cdp_url: SecretStr | None = Field(
+        None,
+        description="CDP endpoint for browser_backend=cdp: http(s)://host:port or ws(s)://… (may hold a token).",
+    )
+    chromium_path: str | None = Field(
+        None, description="Chromium binary; default: Debian chromium, then a Playwright one."
+    )
+    browser_allowed_domains: tuple[str, ...] | None = Field(
+        None,
+        description="Only these domains (example.com, *.example.com); empty = block all; unset = no allow list.",
+    )
+    browser_blocked_domains: tuple[str, ...] = Field(
+        (), description="Domains the browser never loads (example.com, *.example.com)."
+    )
+    browser_action_timeout_s: float = Field(DEFAULT_BROWSER_ACTION_TIMEOUT_S, gt=0)
+    browser_ready_timeout_s: float = Field(DEFAULT_BROWSER_READY_TIMEOUT_S, gt=0)
+    browser_max_sessions: int = Field(DEFAULT_BROWSER_MAX_SESSIONS, ge=1)
+    browser_idle_s: float = Field(DEFAULT_BROWSER_IDLE_S, gt=0)
+    browser_dialog_policy: Literal["dismiss", "accept"] = Field(
+        "dismiss", description="How JavaScript dialogs are answered (each is journaled)."
+    )
+    browser_viewport: str = Field(
+        DEFAULT_BROWSER_VIEWPORT,
+        pattern=r"^[1-9][0-9]{1,4}x[1-9][0-9]{1,4}$",
+        description="WIDTHxHEIGHT in CSS px.",
+    )
+    browser_snapshot_max_bytes: int = Field(DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES, ge=1024)
+    browser_screenshot_fallback_url: SecretStr | None = Field(
+        None,
+        description="CDP endpoint of a pixel-capable browser for screenshots when the backend draws none.",
+    )
+
     # --- MCP server (SPEC §4) ------------------------------------------------------------
     mcp_token: SecretStr | None = Field(
         None,
@@ -231,7 +309,7 @@ class Settings(BaseModel):
     search_provider: str | None = Field(
         None,
         description=(
-            "web_search provider id: searxng, brave, ddgs, tavily, exa or a plugin's id; "
+            "web_search provider id: searxng, brave, ddgs, tavily, exa, firecrawl or a plugin's id; "
             "'none' turns web_search off. Unset: searxng when searxng_url is set, else ddgs "
             "when installed, else none (web_search is then not registered)."
         ),
@@ -286,6 +364,77 @@ class Settings(BaseModel):
         description="Seconds one Redis or PostgreSQL operation may take before a storage error.",
     )
 
+    # --- hosted services: page readers, screenshots, Firecrawl search, titles (issue 8) ----
+    reader: Literal["local", "firecrawl", "jina"] = Field(
+        "local",
+        description=(
+            "Who turns a page into text for web_fetch: local (our own pipeline), firecrawl "
+            "(its scrape API) or jina (Jina Reader). The SSRF guard checks the URL first."
+        ),
+    )
+    screenshot_service: Literal["none", "firecrawl"] = Field(
+        "none",
+        description=(
+            "Screenshot service behind page_screenshot (and the browser's screenshots when "
+            "the browser draws no pixels): none or firecrawl."
+        ),
+    )
+    firecrawl_api_key: SecretStr | None = Field(
+        None, description="Firecrawl API key (fc-…); optional for a self-hosted instance."
+    )
+    firecrawl_base_url: SecretStr | None = Field(
+        None,
+        description=(
+            "Base URL of a self-hosted Firecrawl or a proxy in front of it; unset: the "
+            "hosted API (https://api.firecrawl.dev). A secret: it may be an internal address."
+        ),
+    )
+    firecrawl_headers: dict[str, SecretStr] = Field(
+        default_factory=dict,
+        description=(
+            'Extra headers sent to Firecrawl, e.g. {"X-Proxy-Token": "…"} for a proxy '
+            "(JSON in WEBRESEARCH_FIRECRAWL_HEADERS); values are secrets."
+        ),
+    )
+    firecrawl_credit_price: float = Field(
+        0.0,
+        ge=0,
+        description=(
+            "Price of one Firecrawl credit in your units (the spending ledger): a page or a "
+            "screenshot costs 1 credit, a search 2 credits per 10 results."
+        ),
+    )
+    jina_api_key: SecretStr | None = Field(
+        None, description="Jina Reader API key (optional: without one the rate limit is lower)."
+    )
+    jina_base_url: SecretStr | None = Field(
+        None,
+        description="Base URL of a Jina Reader proxy or instance; unset: https://r.jina.ai.",
+    )
+    reader_timeout_s: float = Field(
+        DEFAULT_READER_TIMEOUT_S,
+        gt=0,
+        description="Seconds a reader or screenshot service may take for one page.",
+    )
+    screenshot_max_redirects: int = Field(
+        DEFAULT_SCREENSHOT_MAX_REDIRECTS,
+        ge=0,
+        le=10,
+        description="Redirects followed when downloading a screenshot the service gave by URL.",
+    )
+    screenshot_download_timeout_s: float = Field(
+        DEFAULT_SCREENSHOT_DOWNLOAD_TIMEOUT_S,
+        gt=0,
+        description="Seconds for downloading a screenshot the service gave by URL.",
+    )
+    tool_titles_language: Literal["en", "ru", "zh"] = Field(
+        "en",
+        description=(
+            "Language of the human-facing tool titles (MCP titles, CLI headings); names, "
+            "descriptions and schemas the model sees never change."
+        ),
+    )
+
     @field_validator("state_url")
     @classmethod
     def _check_state_url(cls, value: SecretStr) -> SecretStr:
@@ -293,6 +442,15 @@ class Settings(BaseModel):
         scheme = value.get_secret_value().partition("://")[0].lower()
         if scheme not in STATE_URL_SCHEMES:
             raise ValueError("must start with " + ", ".join(f"{s}://" for s in STATE_URL_SCHEMES))
+        return value
+
+    @field_validator("browser_allowed_domains", "browser_blocked_domains", mode="before")
+    @classmethod
+    def _parse_domain_patterns(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if isinstance(value, (list, tuple)):
+            return tuple(normalize_domain_pattern(str(v)) for v in value)
         return value
 
     @field_validator("app_domains", mode="before")
@@ -389,6 +547,10 @@ class Settings(BaseModel):
             value = getattr(self, name)
             if isinstance(value, SecretStr):
                 out.extend(_secret_parts(value.get_secret_value()))
+            elif isinstance(value, dict):  # e.g. firecrawl_headers: names plain, values secret
+                for item in value.values():
+                    if isinstance(item, SecretStr):
+                        out.extend(_secret_parts(item.get_secret_value()))
         return out
 
     def public_dict(self) -> dict[str, Any]:
@@ -400,6 +562,10 @@ class Settings(BaseModel):
                 out[name] = "***" if value.get_secret_value() else None
             elif isinstance(value, tuple):
                 out[name] = [str(v) for v in value]
+            elif isinstance(value, dict):
+                out[name] = {
+                    k: ("***" if isinstance(v, SecretStr) else v) for k, v in value.items()
+                }
             else:
                 out[name] = value
         return out

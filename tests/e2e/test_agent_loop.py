@@ -56,8 +56,8 @@ def test_agent_loop_sends_the_page_back_and_prints_the_answer(
         assert request.headers["authorization"] == f"Bearer {API_KEY}"
         assert request.body["model"] == "fake-1"
     tools = first.body["tools"]
-    # Every tool registered for the run is offered (fetch_image too, once the images branch
-    # is in; web_search once a provider is); web_fetch is the one this script uses.
+    # Every tool registered for the run is offered (fetch_image, web_search once a provider
+    # is, the browser tool where a backend is installed); web_fetch is the one this uses.
     assert "web_fetch" in [t["function"]["name"] for t in tools]
     assert first.body["messages"][-1] == {"role": "user", "content": "What does the fox page say?"}
 

@@ -47,7 +47,7 @@ async def test_stdio_client_lists_tools_and_reads_a_local_page(
             assert client.server_info.version
 
             listed = await client.list_tools()
-            # Every registered tool is listed (fetch_image too since the images branch);
+            # Every registered tool is listed (fetch_image, the browser where installed …);
             # this test reads a page with web_fetch.
             assert "web_fetch" in [t.name for t in listed.tools]
             tool = next(t for t in listed.tools if t.name == "web_fetch")

@@ -52,5 +52,6 @@ def test_without_pillow_the_image_tools_are_absent_and_fetch_stays() -> None:
 
 def test_without_any_optional_dependency_web_fetch_still_works() -> None:
     out, _ = run_child("PIL,playwright,ddgs,mcp,redis,psycopg,lightpanda")
-    assert out["tools"] == ["web_fetch"]
+    # image_info reads headers only: it needs no optional dependency either
+    assert out["tools"] == ["web_fetch", "image_info"]
     assert {"fetch_image", "view_image", "web_search"} <= set(out["unavailable"])

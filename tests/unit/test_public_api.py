@@ -25,6 +25,7 @@ def test_public_members_are_exactly_these() -> None:
         "images",
         "mcp_server",
         "net",
+        "readers",
         "redact",
         "runtime",
         "search",

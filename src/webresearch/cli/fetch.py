@@ -65,7 +65,9 @@ def fetch(
 
     async def run() -> int:
         async with Toolkit(settings) as toolkit:
-            with Progress(f"fetching {url}"):
+            # the heading in the person's language (tool_titles_language)
+            title = next((s.title for s in toolkit.tools() if s.name == "web_fetch"), "fetching")
+            with Progress(f"{title}: {url}"):
                 result = await toolkit.call("web_fetch", arguments)
         return emit_result("fetch", result, as_json=as_json)
 

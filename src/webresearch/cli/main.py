@@ -6,11 +6,13 @@ import click
 
 from webresearch import __version__
 
+from .browse import browse
 from .fetch import fetch
 from .image import image
 from .journal import journal
 from .mcp import mcp
 from .search import search
+from .tools import tools
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -30,17 +32,21 @@ def cli(config: str | None) -> None:
       webresearch fetch https://example.org
       webresearch fetch https://example.org --json
       webresearch image https://example.org/photo.jpg -o photo.jpg
+      webresearch browse https://example.org --do snapshot
       webresearch mcp
       webresearch journal --since 1h
       webresearch search "python asyncio timeout"
+      webresearch tools --language ru
     """
 
 
 cli.add_command(fetch)
 cli.add_command(image)
+cli.add_command(browse)
 cli.add_command(mcp)
 cli.add_command(journal)
 cli.add_command(search)
+cli.add_command(tools)
 
 
 def main() -> None:

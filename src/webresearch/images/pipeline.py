@@ -49,7 +49,7 @@ from .rules import (
 )
 from .sniff import FORMAT_NAMES, ImageHeader, without_jpeg_exif
 
-__all__ = ["Encoded", "decode_and_encode", "verify_decodes"]
+__all__ = ["Encoded", "crop_rows", "decode_and_encode", "verify_decodes"]
 
 #: The Pillow image class for each sniffed format. Opening through the class (not
 #: ``Image.open``) means Pillow never guesses a format, and our pixel limit is the only one
@@ -325,3 +325,44 @@ def _encode(
         notes["shrunk_to_fit"] = True
         if len(jpeg) <= cap:
             return Encoded(jpeg, "jpeg", flat.width, flat.height, notes)
+
+
+def crop_rows(
+    data: bytes, header: ImageHeader, limits: Limits, *, tile_height_px: int, max_tiles: int
+) -> list[bytes]:
+    """Cut a tall image into full-width tiles, top to bottom (a full-page screenshot).
+
+    Args:
+        data: the source bytes (already checked: decodable format, size, pixel count).
+        header: the facts read from its header.
+        limits: the pipeline's numbers.
+        tile_height_px: height of each tile in source pixels (the last one may be shorter).
+        max_tiles: most tiles returned; the rest of the page is left out.
+
+    Returns:
+        lossless PNG bytes per tile (each then goes through the whole pipeline).
+
+    Raises:
+        UnsupportedContent: the bytes cannot be decoded.
+        TooLarge: Pillow reports more pixels than the limit.
+    """
+    im = _open(data, header, limits)
+    with im:
+        try:
+            im.seek(0)
+            im.load()
+            frame = _working_mode(im, {}, keep_palette=False)
+        except Image.DecompressionBombError:
+            raise _too_many_pixels(header) from None
+        except _DECODE_ERRORS:
+            raise _corrupt(FORMAT_NAMES[header.format]) from None
+        if frame.mode == "CMYK":  # PNG has no CMYK; screenshots never are, but be safe
+            frame = frame.convert("RGB")
+        width, height = frame.size
+        tiles: list[bytes] = []
+        for top in range(0, height, max(1, tile_height_px)):
+            if len(tiles) >= max_tiles:
+                break
+            box = (0, top, width, min(height, top + tile_height_px))
+            tiles.append(_png_bytes(frame.crop(box), _PNG_FAST_LEVEL))
+        return tiles

@@ -30,7 +30,14 @@ from ..types import ImageBlock
 from .rules import Limits, check_header, check_source_size, displayed_size, passthrough_blockers
 from .sniff import MIME_OF, read_header, sniff
 
-__all__ = ["SHA256_PREFIX_CHARS", "PreparedImage", "describe", "prepare_image", "to_block"]
+__all__ = [
+    "SHA256_PREFIX_CHARS",
+    "PreparedImage",
+    "describe",
+    "prepare_image",
+    "prepare_tiles",
+    "to_block",
+]
 
 #: Hex characters of the output's sha256 kept in the metadata.
 SHA256_PREFIX_CHARS = 12
@@ -129,6 +136,59 @@ def prepare_image(
         facts["reencoded_because"] = blockers
     facts.update(meta)
     return PreparedImage(out, mime, facts)
+
+
+def prepare_tiles(
+    data: bytes,
+    *,
+    viewport_px: tuple[int, int] = (1280, 800),
+    max_tiles: int = 4,
+    max_source_bytes: int = DEFAULT_IMAGE_SOURCE_CAP_BYTES,
+    max_pixels: int = DEFAULT_IMAGE_MAX_PIXELS,
+    max_side_px: int = DEFAULT_IMAGE_MAX_SIDE_PX,
+    max_output_bytes: int = DEFAULT_IMAGE_MAX_OUTPUT_BYTES,
+) -> tuple[list[PreparedImage], int, int]:
+    """A full-page screenshot as a few viewport-shaped tiles, never one squashed sliver
+    (SPEC §1.4: a very long page is "a few viewport-width tiles, each through the image
+    pipeline").
+
+    An image no taller than 1.5 viewports (in the viewport's aspect at the image's width)
+    is prepared whole.
+
+    Args:
+        data: the screenshot's bytes.
+        viewport_px: (width, height) whose aspect each tile keeps (px).
+        max_tiles: most tiles (the rest of the page is left out; see the return value).
+        max_source_bytes, max_pixels, max_side_px, max_output_bytes: as
+            :func:`prepare_image`.
+
+    Returns:
+        (prepared tiles top to bottom, the image's height in px, the height covered in px).
+
+    Raises:
+        TooLarge, UnsupportedContent: as :func:`prepare_image`.
+    """
+    limits = Limits(max_source_bytes, max_pixels, max_side_px, max_output_bytes)
+    check_source_size(len(data), limits)
+    header = read_header(data, sniff(data))
+    check_header(header, limits)
+    shape = {
+        "max_source_bytes": max_source_bytes,
+        "max_pixels": max_pixels,
+        "max_side_px": max_side_px,
+        "max_output_bytes": max_output_bytes,
+    }
+    width, height = displayed_size(header.width or 0, header.height or 0, header.orientation)
+    tile_height = max(1, round(width * viewport_px[1] / viewport_px[0])) if width else 0
+    if not tile_height or height <= tile_height * 1.5 or header.orientation not in (None, 1):
+        return [prepare_image(data, **shape)], height, height
+    from . import pipeline  # Pillow is imported here, on first use
+
+    pieces = pipeline.crop_rows(
+        data, header, limits, tile_height_px=tile_height, max_tiles=max_tiles
+    )
+    tiles = [prepare_image(piece, **shape) for piece in pieces]
+    return tiles, height, min(height, tile_height * len(pieces))
 
 
 def to_block(prepared: PreparedImage) -> ImageBlock:

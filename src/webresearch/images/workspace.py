@@ -41,6 +41,7 @@ __all__ = [
     "MAX_SYMLINKS",
     "WORKSPACE_PREFIX",
     "read_workspace_file",
+    "read_workspace_head",
     "split_workspace_path",
 ]
 
@@ -145,6 +146,59 @@ def read_workspace_file(workspace: Path, path: str, *, max_bytes: int) -> bytes:
         fd = _walk(stack, parts, path, roots)
         try:
             return _read_regular(fd, path, max_bytes)
+        finally:
+            os.close(fd)
+    finally:
+        for dir_fd in stack:
+            os.close(dir_fd)
+
+
+def read_workspace_head(workspace: Path, path: str, *, max_bytes: int) -> tuple[int, bytes]:
+    """The size and the first ``max_bytes`` bytes of a workspace file (image_info).
+
+    The same confinement as :func:`read_workspace_file` (the same walk, the same refusals);
+    a file larger than ``max_bytes`` is not an error here: only its beginning is read.
+
+    Args:
+        workspace: the run's workspace directory.
+        path: the model's path (see :func:`split_workspace_path`).
+        max_bytes: most bytes read from the start of the file.
+
+    Returns:
+        (the file's size in bytes, its first bytes).
+
+    Raises:
+        InvalidArguments: as :func:`read_workspace_file`.
+    """
+    root_text = os.fspath(workspace)
+    roots = (os.path.abspath(root_text), os.path.realpath(root_text))
+    parts = split_workspace_path(path, roots[0])
+    try:
+        root_fd = os.open(root_text, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        raise InvalidArguments(
+            "the workspace is not available", hint="tell the person the workspace is missing"
+        ) from None
+    stack = [root_fd]
+    try:
+        fd = _walk(stack, parts, path, roots)
+        try:
+            info = os.fstat(fd)
+            if stat.S_ISDIR(info.st_mode):
+                raise InvalidArguments(
+                    f"the path {_shown(path)} names a directory, not a file", hint=_HINT
+                )
+            if not stat.S_ISREG(info.st_mode):
+                raise InvalidArguments(f"the path {_shown(path)} is not a regular file", hint=_HINT)
+            chunks = []
+            remaining = max_bytes
+            while remaining > 0:
+                chunk = os.read(fd, min(remaining, 1 << 20))
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                remaining -= len(chunk)
+            return info.st_size, b"".join(chunks)
         finally:
             os.close(fd)
     finally:

@@ -183,6 +183,8 @@ class GuardedClient:
         headers: Mapping[str, str] | None = None,
         cap: int | None = None,
         allow_capped: bool = False,
+        max_redirects: int | None = None,
+        timeout_s: float | None = None,
     ) -> FetchResponse:
         """GET ``url``, following at most ``max_redirects`` redirects, every hop re-checked.
 
@@ -191,6 +193,9 @@ class GuardedClient:
             headers: extra request headers (``Accept`` etc.).
             cap: decoded-body cap in bytes (default ``download_cap_bytes``).
             allow_capped: return a capped body instead of raising :class:`TooLarge`.
+            max_redirects: redirects followed for this call (default: the client's).
+            timeout_s: seconds for this whole call, redirects and body included (default:
+                ``request_timeout_s``), e.g. a screenshot download's 20 s.
 
         Returns:
             the final response with its body read. Error statuses are returned, not raised.
@@ -204,14 +209,16 @@ class GuardedClient:
         """
         started = time.monotonic()
         shown = redact_url(url)
+        deadline_s = timeout_s if timeout_s is not None else self.request_timeout_s
+        hops = max_redirects if max_redirects is not None else self.max_redirects
         try:
-            async with asyncio.timeout(self.request_timeout_s):
+            async with asyncio.timeout(deadline_s):
                 return await self._get(
-                    url, headers or {}, cap or self.download_cap_bytes, allow_capped, started
+                    url, headers or {}, cap or self.download_cap_bytes, allow_capped, started, hops
                 )
         except TimeoutError:
             raise Timeout(
-                f"{shown} did not finish within {self.request_timeout_s:g} s",
+                f"{shown} did not finish within {deadline_s:g} s",
                 hint="the site is slow or never finishes sending; try again later or another source",
             ) from None
 
@@ -222,6 +229,7 @@ class GuardedClient:
         cap: int,
         allow_capped: bool,
         started: float,
+        max_redirects: int,
     ) -> FetchResponse:
         cookies = httpx2.Cookies()
         redirects: list[tuple[int, str]] = []
@@ -268,9 +276,9 @@ class GuardedClient:
                 location = response.headers.get("location")
                 if response.status_code in REDIRECT_STATUSES and location:
                     await response.aclose()
-                    if hop >= self.max_redirects:
+                    if hop >= max_redirects:
                         raise TooManyRedirects(
-                            f"{redact_url(url)} redirected more than {self.max_redirects} times",
+                            f"{redact_url(url)} redirected more than {max_redirects} times",
                             hint="the site is in a redirect loop or needs a browser; try the final URL or another source",
                             redirects=[(s, redact_url(u)) for s, u in redirects],
                         )

@@ -12,6 +12,7 @@ from typing import Any
 from .brave import BraveProvider
 from .ddgs import DdgsProvider
 from .exa import ExaProvider
+from .firecrawl import FirecrawlProvider
 from .searxng import SearxngProvider
 from .tavily import TavilyProvider
 
@@ -23,6 +24,7 @@ BUILTIN_PROVIDERS: tuple[type[Any], ...] = (
     DdgsProvider,
     TavilyProvider,
     ExaProvider,
+    FirecrawlProvider,
 )
 
 

@@ -93,11 +93,13 @@ def clean_text(value: object, limit: int) -> str:
     """
     if value is None or isinstance(value, (dict, list, tuple, bool)):
         return ""
-    text = str(value)[:_RAW_MAX_CHARS]
+    # Controls go first and after every round: removing one between "<" and "?>" (or one
+    # an entity decoded to) must not leave a tag behind for a second pass to find.
+    text = _INVISIBLE.sub("", str(value)[:_RAW_MAX_CHARS])
     # Strip and decode until nothing changes: every changing round shortens the text or
     # replaces an entity, so this ends; escaped tags cannot survive as tags.
     for _ in range(16):
-        stripped = _strip_once(text)
+        stripped = _INVISIBLE.sub("", _strip_once(text))
         if stripped == text:
             break
         text = stripped

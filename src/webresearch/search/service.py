@@ -10,7 +10,7 @@ Per call of :meth:`SearchService.search`:
 3. **admission** (``hooks.admit``, the caller's rate limit and budget check) — its refusals
    belong to the leader alone and are never shared;
 4. the **provider** request; ``hooks.sent`` is called once the request may have reached the
-   provider (a paid call is charged even if it then fails);
+   provider (a paid call is charged even if it then fails or the call is cancelled);
 5. **normalisation**; a degraded answer (engines did not answer) with no results is an
    ``upstream`` error, never "no results"; complete answers are cached.
 
@@ -20,6 +20,7 @@ Provider errors are shared with the followers of the flight. Non-retryable provi
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -178,6 +179,9 @@ class SearchService:
                 duration_ms=_ms(started),
             )
             self._log_once(exc)
+            raise
+        except asyncio.CancelledError:
+            hooks.sent()  # cut off ("Stop") after the request may have left: still charged
             raise
         hooks.sent()
         response = normalize_response(raw, options.max_results)

@@ -103,7 +103,10 @@ class Unavailable:
     Attributes:
         tool: the tool name.
         reason: one line for the log, e.g. ``"Pillow is not installed (pip install webresearch[images])"``.
+        quiet: the tool is opt-in and the settings simply do not choose it (e.g. no
+            screenshot service): nothing is missing, so nothing is logged.
     """
 
     tool: str
     reason: str
+    quiet: bool = False

@@ -28,11 +28,11 @@ from ..images.prepare import PreparedImage, describe, prepare_image, to_block
 from ..images.sniff import sniff
 from ..images.workspace import read_workspace_file
 from ..net.client import FetchResponse
+from ..net.http_status import status_error
 from ..redact import redact_url
 from ..runtime.run import RunContext
 from ..types import ImageBlock, ToolResult
 from .base import CallContext, ToolEntry, Unavailable
-from .http_status import status_error
 from .services import Services
 from .specs import FETCH_IMAGE, VIEW_IMAGE
 

@@ -23,6 +23,7 @@ repeat a side effect) with ``meta["journal_error"]``, and the failure is logged.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import ssl
 import time
@@ -54,10 +55,19 @@ from ..runtime.limits import Limiter, LimitRule
 from ..runtime.run import ApprovalMode, ApprovalRequest, RunContext
 from ..runtime.scope import ScopeStore, scope_key, user_links
 from ..types import ImageBlock, ToolResult
-from . import image_tools, web_fetch, web_search
+from . import (
+    browser_open,
+    browser_tool,
+    image_info,
+    image_tools,
+    page_screenshot,
+    web_fetch,
+    web_search,
+)
 from .base import ToolEntry, Unavailable
 from .services import Services
 from .specs import ALL_SPECS, ToolSpec
+from .titles import localized
 
 __all__ = ["USER_LINK_FAILED", "Builder", "Toolkit", "default_builders"]
 
@@ -93,8 +103,12 @@ def default_builders() -> list[Builder]:
     return [
         web_search.build,
         web_fetch.build,
+        browser_open.build,
+        page_screenshot.build,
         image_tools.build_fetch_image,
         image_tools.build_view_image,
+        image_info.build,
+        browser_tool.build,
     ]
 
 
@@ -238,6 +252,8 @@ class Toolkit:
         self._entries: dict[str, ToolEntry] = {}
         #: tool name → why it is not registered in this process (optional dependency, config).
         self.unavailable: dict[str, str] = {}
+        #: opt-in tools whose service the settings do not choose (not logged).
+        self.not_configured: dict[str, str] = {}
         for build in builders if builders is not None else default_builders():
             try:
                 built = build(services)
@@ -245,6 +261,9 @@ class Toolkit:
                 built = Unavailable(
                     getattr(build, "__module__", "?").rsplit(".", 1)[-1], exc.message
                 )
+            if isinstance(built, Unavailable) and built.quiet:
+                self.not_configured[built.tool] = built.reason  # opt-in, not chosen: no log
+                continue
             if isinstance(built, Unavailable):
                 self.unavailable[built.tool] = built.reason
                 log.warning("webresearch: tool %s is not available: %s", built.tool, built.reason)
@@ -301,19 +320,24 @@ class Toolkit:
     def _why_not(self, name: str, run: RunContext) -> str | None:
         entry = self._entries.get(name)
         if entry is None:
-            return self.unavailable.get(name, "no such tool")
+            return self.unavailable.get(name) or self.not_configured.get(name, "no such tool")
         if self._approval(run, name) == "deny":
             return "denied by the approval policy"
         return entry.gate(run)
 
     def tools(self, run: RunContext | None = None) -> list[ToolSpec]:
-        """The constant specs of the tools registered for ``run``, in a stable order."""
+        """The constant specs of the tools registered for ``run``, in a stable order.
+
+        Titles are in ``settings.tool_titles_language`` (for people: MCP titles, CLI
+        headings); names, descriptions and schemas — what the model sees — never change.
+        """
         run = run or RunContext()
+        language = self.settings.tool_titles_language
         out = []
         for name, entry in self._entries.items():
             why = self._why_not(name, run)
             if why is None:
-                out.append(entry.spec)
+                out.append(localized(entry.spec, language))
             elif (name, why) not in self._logged_gates:
                 self._logged_gates.add((name, why))
                 log.info("webresearch: tool %s not registered for this run: %s", name, why)
@@ -371,6 +395,9 @@ class Toolkit:
             result = await self._execute(name, arguments, run, ctx, shown_args)
         except WebResearchError as exc:
             result = self._failure(exc, ctx)
+        except asyncio.CancelledError:
+            await self._cancelled(ctx, args_hash, time.perf_counter() - started)
+            raise
         except Exception:
             log.exception("webresearch: tool %s failed unexpectedly", name)
             result = self._failure(
@@ -420,6 +447,31 @@ class Toolkit:
                 result.text, result.images, {**result.meta, "journal_error": exc.code}, error
             )
         return result
+
+    async def _cancelled(self, ctx: _Call, args_hash: str, duration_s: float) -> None:
+        """A call cut off by cancellation ("Stop"): what it already spent is recorded (SPEC §3:
+        costs of calls that failed after the request was sent), and a closing event is
+        written when the journal still takes one."""
+        run = ctx.run
+        if ctx.cost:
+            self._spent[run.run_id] = self.spent_by(run.run_id) + ctx.cost
+        closing = JournalEvent(
+            kind="tool.failed",
+            run_id=run.run_id,
+            tool=ctx.tool,
+            operation_id=ctx.operation_id,
+            args_hash=args_hash,
+            duration_ms=round(duration_s * 1000, 3),
+            outcome="cancelled",
+            error_code="cancelled",
+            cost=ctx.cost,
+        )
+        try:
+            await asyncio.shield(self._emit(closing))
+        except (StorageError, asyncio.CancelledError):
+            log.warning(
+                "webresearch: %s was cancelled and its closing event was not written", ctx.tool
+            )
 
     async def _execute(
         self,

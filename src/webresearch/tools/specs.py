@@ -129,6 +129,28 @@ VIEW_IMAGE = ToolSpec(
     open_world=False,
 )
 
+IMAGE_INFO = ToolSpec(
+    name="image_info",
+    title="Image facts",
+    description="Workspace image facts, no pixels: format, px size, bytes, frames, EXIF rotation.",
+    input_schema=_schema({"path": {"type": "string"}}, ["path"]),
+    open_world=False,
+)
+
+PAGE_SCREENSHOT = ToolSpec(
+    name="page_screenshot",
+    title="Screenshot a web page",
+    description="Screenshot a web page. Without vision you get its text instead.",
+    input_schema=_schema({"url": _URL}, ["url"]),
+)
+
+BROWSER_OPEN = ToolSpec(
+    name="browser_open",
+    title="Open a page in a browser",
+    description="Render a URL in a headless browser; return it as web_fetch does.",
+    input_schema=_schema({"url": _URL}, ["url"]),
+)
+
 BROWSER_ACTIONS = (
     "open",
     "navigate",
@@ -177,7 +199,16 @@ BROWSER = ToolSpec(
 )
 
 #: Every tool spec, in listing order.
-ALL_SPECS: tuple[ToolSpec, ...] = (WEB_SEARCH, WEB_FETCH, FETCH_IMAGE, VIEW_IMAGE, BROWSER)
+ALL_SPECS: tuple[ToolSpec, ...] = (
+    WEB_SEARCH,
+    WEB_FETCH,
+    BROWSER_OPEN,
+    PAGE_SCREENSHOT,
+    FETCH_IMAGE,
+    VIEW_IMAGE,
+    IMAGE_INFO,
+    BROWSER,
+)
 
 SPECS_BY_NAME: MappingProxyType[str, ToolSpec] = MappingProxyType({s.name: s for s in ALL_SPECS})
 

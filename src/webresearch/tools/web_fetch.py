@@ -1,8 +1,12 @@
 """The web_fetch tool (SPEC §1.1): one URL → text for a model, with provenance.
 
-Flow: validate arguments → cache (the whole converted document, keyed by URL) → guarded
-GET (SSRF guard, ≤ 5 redirects, 2 MiB decoded cap, timeouts) → challenge check → status
-check → :func:`webresearch.extract.dispatch.convert` → cut the requested window → format.
+Flow: validate arguments → fetch scope → cache (the whole converted document, keyed by URL)
+→ the page reader (``settings.reader``, :mod:`webresearch.readers`): the local pipeline
+(guarded GET with the SSRF guard, ≤ 5 redirects, 2 MiB decoded cap, timeouts → challenge
+check → status check → :func:`webresearch.extract.dispatch.convert`), or a hosted service
+(Firecrawl, Jina Reader) after the full SSRF check of the URL, paid per page → cut the
+requested window → format. The document has the same keys whoever made it; ``reader`` in
+the metadata names who did.
 
 The output format is SPEC §1.1's, preceded by one line framing the text as untrusted data::
 
@@ -17,21 +21,24 @@ The output format is SPEC §1.1's, preceded by one line framing the text as untr
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..browser.appshell import looks_like_app_shell
 from ..config import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
-from ..errors import AntiBotChallenge, InvalidArguments
+from ..errors import InvalidArguments, WebResearchError
 from ..extract.budget import cut_window, truncation_marker
-from ..extract.challenge import is_challenge_page
 from ..extract.dispatch import convert
 from ..net.client import FetchResponse
+from ..readers.base import OnSent, PageReader
+from ..readers.local import LocalReader
+from ..readers.registry import create_reader
 from ..redact import redact_text, redact_url
 from ..types import ToolResult
 from .base import CallContext, ToolEntry
-from .http_status import status_error as _status_error
+from .paid import paid_call, redact_document
 from .services import Services
 from .specs import WEB_FETCH
 
@@ -115,8 +122,18 @@ class WebFetch:
         services: the process-wide services.
     """
 
-    def __init__(self, services: Services) -> None:
+    def __init__(
+        self,
+        services: Services,
+        reader: PageReader | None = None,
+        renderer: Renderer | None = None,
+    ) -> None:
         self.services = services
+        #: who turns a URL into a document (``settings.reader``; the local pipeline by default).
+        self.reader: PageReader = reader or LocalReader(services.client, services.now)
+        #: the browser that renders app-shell pages of the local reader (hosted services
+        #: render pages themselves).
+        self.renderer = renderer
         settings = services.settings
         self.cache = services.cache(
             "web_fetch", maxsize=settings.fetch_cache_size, ttl_s=settings.fetch_cache_ttl_s
@@ -139,69 +156,95 @@ class WebFetch:
     ) -> tuple[dict[str, Any], bool]:
         """The whole converted document for ``url`` (from cache when fresh).
 
-        A cache hit costs no rate-limit budget; a miss takes one unit of ``web_fetch``.
+        A cache hit costs no rate-limit budget and nothing is paid; a miss takes one unit
+        of ``web_fetch`` and, with a hosted reader, reserves and records its price.
 
         Returns:
             (document dict, whether it came from the cache).
 
         Raises:
-            InvalidArguments, BlockedAddress, RateLimited, TooManyRedirects, TooLarge,
-            Timeout, NetworkError, TLSError, HTTPStatusError, AntiBotChallenge,
-            UnsupportedContent.
+            InvalidArguments, BlockedAddress, RateLimited, BudgetExceeded, TooManyRedirects,
+            TooLarge, Timeout, NetworkError, TLSError, HTTPStatusError, AntiBotChallenge,
+            UnsupportedContent, FetchError.
         """
-        key = f"web_fetch:{url}"
+        reader = self.reader
+        # The local pipeline keeps its key; a hosted reader's text is its own entry (a
+        # shared cache may serve workers configured with different readers).
+        key = f"web_fetch:{url}" if reader.id == "local" else f"web_fetch:{reader.id}:{url}"
         hit = await self.cache.get(key)
         if hit is not None:
             return hit, True
-        if ctx is not None:
-            await ctx.rate_limit("web_fetch")
-        response = await self.services.client.get(url)
-        doc = self._convert(response)
+        doc = await paid_call(
+            ctx,
+            service=reader.id,
+            price=reader.price,
+            call=lambda on_sent: self._read(url, on_sent),
+            journal=reader.id != "local",
+        )
+        if reader.id != "local":
+            doc = redact_document(doc, self.services.redact)
         await self.cache.set(key, doc)
         return doc, False
 
-    def _convert(self, response: FetchResponse) -> dict[str, Any]:
-        shown = redact_url(response.url)
-        content_type = response.content_type
-        head = response.body[:65536].decode("utf-8", "replace")
-        challenge = is_challenge_page(response.status, dict(response.headers), head)
-        if challenge:
-            raise AntiBotChallenge(
-                f"{shown} answered with an anti-bot challenge ({challenge}), not the page",
-                hint="the site blocks automated clients; try the browser tool or another source",
-                status=response.status,
-            )
-        if response.status >= 400:
-            raise _status_error(response, shown)
-        converted = convert(response.body, content_type, response.url)
-        # Secrets in URLs inside the text (links, JSON) are redacted before the window is
-        # cut, so byte offsets refer to what the model sees.
-        text = redact_text(converted.text)
+    async def _read(self, url: str, on_sent: OnSent) -> dict[str, Any]:
+        """The reader's document; the local reader's app-shell pages are rendered in the
+        browser when one is configured (SPEC §1.1 ``render``)."""
+        reader = self.reader
+        if self.renderer is None or not isinstance(reader, LocalReader):
+            return await reader.read(url, on_sent)
+        response, doc = await reader.fetch(url)
+        if _wants_render(self.services.settings.render, response, doc):
+            doc = await self._render(doc, response.url)
+        return doc
+
+    async def _render(self, doc: dict[str, Any], url: str) -> dict[str, Any]:
+        """Re-read an app-shell page from the browser (SPEC §1.1 ``render: auto``); on a
+        browser failure keep the static result and say why in ``render_error``."""
+        assert self.renderer is not None
+        try:
+            final, _title, html = await self.renderer(url)
+        except WebResearchError as exc:
+            return {**doc, "render": "none", "render_error": exc.code}
+        converted = convert(html.encode("utf-8"), "text/html; charset=utf-8", final)
         return {
-            "url": shown,
-            "requested_url": redact_url(response.requested_url),
-            "final_url": shown,
-            "redirects": [[status, redact_url(u)] for status, u in response.redirects],
-            "status": response.status,
-            "content_type": converted.mime,
-            "declared_content_type": content_type,
-            "title": redact_text(converted.title),
-            "text": text,
+            **doc,
+            "url": redact_url(final),
+            "final_url": redact_url(final),
+            "title": redact_text(converted.title) or doc["title"],
+            "text": redact_text(converted.text),
             "markdown": converted.markdown,
             "extractor": converted.extractor,
             "fallback": converted.fallback,
-            "encoding": converted.encoding,
-            "encoding_source": converted.encoding_source,
-            "fetched_at": self.services.now().isoformat(timespec="seconds"),
-            "sha256": hashlib.sha256(response.body).hexdigest(),
-            "bytes_downloaded": response.raw_bytes,
-            "body_bytes": len(response.body),
-            "download_capped": response.capped,
-            "content_encoding_ignored": not response.decoded,
-            "render": "none",
+            "render": "browser",
         }
 
 
+#: ``await renderer(url)`` → (final URL, title, rendered HTML); raises WebResearchError.
+Renderer = Callable[[str], Awaitable[tuple[str, str, str]]]
+
+
+def _wants_render(mode: str, response: FetchResponse, doc: dict[str, Any]) -> bool:
+    if mode == "never" or "html" not in str(doc.get("content_type", "")):
+        return False
+    if mode == "always":
+        return True
+    head = response.body[:262144].decode("utf-8", "replace")
+    return looks_like_app_shell(head, str(doc.get("text", "")))
+
+
 def build(services: Services) -> ToolEntry:
-    """The web_fetch tool entry (always available; gated by the run's network access)."""
-    return ToolEntry(spec=WEB_FETCH, run=WebFetch(services))
+    """The web_fetch tool entry (always available; gated by the run's network access).
+
+    The page reader is ``settings.reader``: the local pipeline, Firecrawl or Jina Reader.
+    With the local reader and a browser backend, app-shell pages are rendered in the
+    browser (``settings.render``).
+
+    Raises:
+        ConfigurationError: the chosen hosted reader's configuration is missing (the Toolkit
+            logs it and leaves web_fetch out).
+    """
+    from .browser_tool import page_renderer
+
+    reader = create_reader(services.settings, services.client, services.guard, now=services.now)
+    renderer = page_renderer(services) if isinstance(reader, LocalReader) else None
+    return ToolEntry(spec=WEB_FETCH, run=WebFetch(services, reader, renderer), aclose=reader.aclose)

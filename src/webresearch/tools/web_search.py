@@ -19,6 +19,7 @@ nothing; failed engines with nothing returned are an ``upstream`` error instead.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -39,6 +40,7 @@ __all__ = [
     "WebSearch",
     "WebSearchArgs",
     "build",
+    "call_price",
     "format_response",
     "parse_args",
 ]
@@ -160,6 +162,18 @@ def format_response(query: str, response: SearchResponse, provider_name: str) ->
     return "\n".join(lines)
 
 
+def call_price(provider: Any, options: SearchOptions, prices: Mapping[str, float]) -> float:
+    """Price of one search in the settings' price units.
+
+    A flat ``prices[<provider id>]`` wins; else a provider that knows its own price per
+    call (``price(options)``, e.g. Firecrawl's 2 credits per 10 results) says; else 0.
+    """
+    if provider.id in prices:
+        return float(prices[provider.id])
+    price_of = getattr(provider, "price", None)
+    return float(price_of(options)) if callable(price_of) else 0.0
+
+
 class WebSearch:
     """web_search over one provider, the shared cache and the runtime's limits.
 
@@ -178,7 +192,7 @@ class WebSearch:
         settings = self.services.settings
         options = options_for(args, settings.search_safesearch)
         provider = self.service.provider
-        price = float(settings.prices.get(provider.id, 0.0))
+        price = call_price(provider, options, settings.prices)
 
         async def admit() -> None:
             await ctx.reserve(price, provider.id)  # a check only: nothing is recorded

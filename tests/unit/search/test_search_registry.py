@@ -22,7 +22,7 @@ from webresearch.search.registry import (
 )
 from webresearch.tools.web_search import NO_PROVIDER
 
-BUILTIN_IDS = ["brave", "ddgs", "exa", "searxng", "tavily"]
+BUILTIN_IDS = ["brave", "ddgs", "exa", "firecrawl", "searxng", "tavily"]
 
 
 def _ep(name: str, value: str) -> EntryPoint:
@@ -107,6 +107,7 @@ def test_builtin_instances_satisfy_the_protocol() -> None:
         brave_api_key="k1",
         tavily_api_key="k2",
         exa_api_key="k3",
+        firecrawl_api_key="k4",
     )
     for provider_id in BUILTIN_IDS:
         provider = create_provider(settings, provider_id)

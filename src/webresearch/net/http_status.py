@@ -1,5 +1,5 @@
-"""HTTP error statuses → :class:`~webresearch.errors.HTTPStatusError`, shared by the tools
-that fetch a model-chosen URL (web_fetch, fetch_image).
+"""HTTP error statuses → :class:`~webresearch.errors.HTTPStatusError`, shared by everything
+that reports a model-chosen page's status (web_fetch and its page readers, fetch_image).
 
 The error says the status and, where there is one, the next step; 408/425/429/5xx are
 retryable, with ``retry_after`` (seconds) from ``Retry-After`` (delta-seconds or HTTP date,
@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from typing import Any
 
 from ..errors import HTTPStatusError
-from ..net.client import FetchResponse
+from .client import FetchResponse
 
-__all__ = ["retry_after_s", "status_error"]
+__all__ = ["error_for_status", "retry_after_s", "status_error"]
 
 #: Next steps for statuses with an obvious one (others have none).
 _HINTS = {
@@ -39,8 +40,22 @@ def status_error(
         shown: the redacted URL to name in the message.
         now: wall clock (to turn an HTTP-date ``Retry-After`` into seconds).
     """
-    status = response.status
     retry_after = retry_after_s(response.headers.get("retry-after"), now=now)
+    return error_for_status(response.status, shown, retry_after=retry_after)
+
+
+def error_for_status(
+    status: int, shown: str, *, retry_after: float | None = None, **details: Any
+) -> HTTPStatusError:
+    """The error for a page's HTTP error status (≥ 400) when only the status is known
+    (a page-reader service reports the site's status in its answer).
+
+    Args:
+        status: the page's HTTP status.
+        shown: the redacted URL to name in the message.
+        retry_after: seconds the site asked to wait, when known.
+        **details: extra context (e.g. ``reader="firecrawl"``).
+    """
     hint = _HINTS.get(status)
     if status == 429 or status >= 500:
         hint = f"retry after {retry_after:g} s" if retry_after else "retry later"
@@ -49,6 +64,7 @@ def status_error(
         status=status,
         hint=hint,
         retry_after=retry_after,
+        **details,
     )
 
 

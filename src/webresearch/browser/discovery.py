@@ -1,0 +1,103 @@
+"""Finding the CDP websocket of a remote endpoint (SPEC §1.4 "any CDP endpoint").
+
+``GET {base}/json/version`` answers ``{"Browser": …, "webSocketDebuggerUrl": "ws://host:port/…"}``.
+The advertised URL may carry a host we must not dial (``0.0.0.0``, a container's internal
+name, another machine's address): only its *path* is taken, and the websocket is always
+dialled at the configured base URL's host and port (query parameters of the configured URL,
+e.g. a browserless ``?token=``, are kept). The CDP endpoint is operator configuration, so it
+is dialled directly, not through the SSRF guard (SPEC §2); its URL may hold a token and is
+never shown in a message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import httpx2
+
+from ..errors import BrowserError
+
+__all__ = ["DISCOVERY_TIMEOUT_S", "discover", "normalize_cdp_url", "websocket_url"]
+
+#: Seconds for the ``/json/version`` request.
+DISCOVERY_TIMEOUT_S = 10.0
+
+
+def normalize_cdp_url(url: str) -> str:
+    """``cdp://host:port`` → ``http://host:port``; http(s) and ws(s) URLs unchanged.
+
+    Raises:
+        BrowserError: not a URL with one of those schemes and a host.
+    """
+    raw = url.strip()
+    if raw.startswith("cdp://"):
+        raw = "http://" + raw[len("cdp://") :]
+    parts = urlsplit(raw)
+    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
+        raise BrowserError(
+            "browser_cdp_url must be http(s)://host:port, ws(s)://host:port/… or cdp://host:port"
+        )
+    return raw
+
+
+def websocket_url(base: str, advertised: str | None) -> str:
+    """The websocket URL to dial: the configured host and port, the advertised path. Pure.
+
+    Args:
+        base: the configured endpoint (http(s) or ws(s)).
+        advertised: ``webSocketDebuggerUrl`` from ``/json/version`` (may be ``None``).
+    """
+    b = urlsplit(base)
+    scheme = {"http": "ws", "https": "wss"}.get(b.scheme, b.scheme)
+    if b.scheme in ("ws", "wss") and b.path not in ("", "/"):
+        return base  # a full websocket URL was configured: dial it as is
+    path = "/"
+    query = b.query
+    if advertised:
+        a = urlsplit(advertised)
+        path = a.path or "/"
+        if a.query:
+            query = f"{query}&{a.query}" if query else a.query
+    return urlunsplit((scheme, b.netloc, path, query, ""))
+
+
+async def discover(base: str) -> tuple[str, dict[str, Any]]:
+    """Ask ``{base}/json/version`` and build the websocket URL to dial.
+
+    A ``ws(s)://`` base with a path is dialled as is (no discovery).
+
+    Returns:
+        (websocket URL, the version document or ``{}``).
+
+    Raises:
+        BrowserError: the endpoint does not answer or answers something else (the message
+            never holds the URL, which may carry a token).
+    """
+    b = urlsplit(base)
+    if b.scheme in ("ws", "wss"):
+        if b.path not in ("", "/"):
+            return base, {}
+        http_base = urlunsplit(
+            ({"ws": "http", "wss": "https"}[b.scheme], b.netloc, "", b.query, "")
+        )
+    else:
+        http_base = base
+    hb = urlsplit(http_base)
+    version_url = urlunsplit(
+        (hb.scheme, hb.netloc, hb.path.rstrip("/") + "/json/version", hb.query, "")
+    )
+    try:
+        async with httpx2.AsyncClient(trust_env=False, timeout=DISCOVERY_TIMEOUT_S) as client:
+            response = await client.get(version_url)
+        data = response.json() if response.status_code == 200 else None
+    except (httpx2.HTTPError, ValueError):
+        data = None
+    if not isinstance(data, dict):
+        raise BrowserError(
+            "the configured CDP endpoint did not answer /json/version",
+            hint="check browser_cdp_url and that the browser is running",
+            retryable=True,
+        )
+    advertised = data.get("webSocketDebuggerUrl")
+    return websocket_url(base, advertised if isinstance(advertised, str) else None), data

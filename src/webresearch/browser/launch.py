@@ -1,0 +1,358 @@
+"""Launching a local browser process that can never outlive us (SPEC §1.4).
+
+A launched browser (Chromium or Lightpanda) runs under a tiny ``/bin/sh`` keeper:
+
+* the keeper is started with ``setsid`` (a new session and process group whose id is the
+  keeper's pid), so the browser and every helper it forks (zygotes, renderers, GPU and
+  crash-handler processes) share one process group that we end with ``killpg``;
+* the keeper has ``PR_SET_PDEATHSIG = SIGTERM`` (Linux ``prctl(2)``), so when our process
+  dies — even by SIGKILL, when no Python code runs — the kernel sends it SIGTERM, and its
+  trap kills the whole group (``kill -KILL 0``). The browser binary itself cannot be given
+  the death signal reliably (Chromium's zygotes are forked by Chromium, not by us), which is
+  why the keeper exists;
+* :meth:`LaunchedProcess.aclose` sends SIGTERM to the group, waits briefly, then SIGKILL.
+
+The keeper is spawned from the event-loop thread: ``PR_SET_PDEATHSIG`` fires when the
+*thread* that forked the child ends, so spawning from a short-lived worker thread would kill
+the browser early.
+
+Nothing here imports the browser library; :mod:`.backend` connects to the process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import BrowserError
+
+__all__ = [
+    "CHROMIUM_CANDIDATES",
+    "LaunchedProcess",
+    "chromium_args",
+    "find_chromium",
+    "find_lightpanda",
+    "free_port",
+    "group_pids",
+    "launch",
+    "lightpanda_args",
+    "process_tree_rss_bytes",
+]
+
+#: Where a Chromium is looked for when ``chromium_path`` is not set, in order. The Debian
+#: launcher ``/usr/bin/chromium`` is a shell script that sources /etc/chromium.d (it exports
+#: Google API keys and extra flags); the binary it execs is used directly.
+CHROMIUM_CANDIDATES = (
+    "/usr/lib/chromium/chromium",
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+)
+
+#: Seconds to wait for a launched browser to accept CDP connections.
+STARTUP_TIMEOUT_S = 20.0
+#: Seconds between SIGTERM and SIGKILL of the process group on close.
+TERM_GRACE_S = 2.0
+
+_PR_SET_PDEATHSIG = 1
+
+#: The keeper: traps TERM/HUP/INT (our death signal, or our own close) and kills the whole
+#: process group; otherwise waits for the browser and exits with it.
+_KEEPER = 'trap "kill -KILL 0" TERM HUP INT; "$@" & wait $!; kill -KILL 0'
+
+
+def _set_pdeathsig() -> None:  # runs in the child between fork and exec
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
+def find_chromium(explicit: str | None = None) -> str | None:
+    """The Chromium binary to launch, or ``None`` when none is installed.
+
+    Args:
+        explicit: the ``chromium_path`` setting (used as is when set and executable).
+
+    Order: ``explicit``, :data:`CHROMIUM_CANDIDATES`, ``chromium`` on ``PATH``, then a
+    Playwright-managed Chromium when one is installed (``~/.cache/ms-playwright``).
+    """
+    if explicit:
+        return explicit if os.access(explicit, os.X_OK) else None
+    for candidate in CHROMIUM_CANDIDATES:
+        if os.access(candidate, os.X_OK):
+            return candidate
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    cache = Path(os.environ.get("PLAYWRIGHT_BROWSERS_PATH") or Path.home() / ".cache/ms-playwright")
+    for chrome in sorted(cache.glob("chromium-*/chrome-linux*/chrome"), reverse=True):
+        if os.access(chrome, os.X_OK):
+            return str(chrome)
+    return None
+
+
+def find_lightpanda() -> str | None:
+    """The Lightpanda binary shipped by the ``lightpanda`` PyPI package, or ``None``."""
+    try:
+        from lightpanda.client import find_binary  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:
+        return None
+    try:
+        return str(find_binary())
+    except Exception:
+        return None
+
+
+def free_port() -> int:
+    """A currently free TCP port on 127.0.0.1."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def chromium_args(
+    binary: str, *, user_data_dir: str, viewport: tuple[int, int], no_sandbox: bool
+) -> list[str]:
+    """The Chromium command line: headless, CDP on a free loopback port, quiet.
+
+    The flags switch off every kind of background traffic a fresh profile starts (component
+    updates, safe browsing, metrics, translation, sync): the browser talks only to the pages
+    it is told to open. List after Playwright's own ``chromiumSwitches``.
+    """
+    width, height = viewport
+    args = [
+        binary,
+        "--headless",
+        "--remote-debugging-port=0",
+        "--remote-debugging-address=127.0.0.1",
+        f"--user-data-dir={user_data_dir}",
+        f"--window-size={width},{height}",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-default-apps",
+        "--disable-extensions",
+        "--disable-sync",
+        "--disable-breakpad",
+        "--disable-client-side-phishing-detection",
+        "--disable-domain-reliability",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,"
+        "AutofillServerCommunication,CertificateTransparencyComponentUpdater,"
+        "InterestFeedContentSuggestions",
+        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+        "--metrics-recording-only",
+        "--no-pings",
+        "--password-store=basic",
+        "--use-mock-keychain",
+        "--hide-scrollbars",
+        "--mute-audio",
+        "--safebrowsing-disable-auto-update",
+        "about:blank",
+    ]
+    if no_sandbox:
+        args.insert(1, "--no-sandbox")
+    return args
+
+
+def lightpanda_args(binary: str, *, port: int, max_connections: int) -> list[str]:
+    """The ``lightpanda serve`` command line on 127.0.0.1:``port``."""
+    return [
+        binary,
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--cdp-max-connections",
+        str(max_connections),
+        "--log-level",
+        "error",
+    ]
+
+
+@dataclass
+class LaunchedProcess:
+    """A browser running under its keeper in its own process group.
+
+    Attributes:
+        pgid: the process group id (== the keeper's pid).
+        process: the keeper process.
+        temp_dir: a directory removed on close (Chromium's profile), or ``None``.
+    """
+
+    pgid: int
+    process: asyncio.subprocess.Process
+    temp_dir: str | None = None
+    _closed: bool = field(default=False, repr=False)
+
+    @property
+    def alive(self) -> bool:
+        """True while the keeper (and so the browser) runs."""
+        return self.process.returncode is None
+
+    def pids(self) -> list[int]:
+        """Every live pid in the process group (the keeper, the browser, its helpers)."""
+        return group_pids(self.pgid)
+
+    async def aclose(self) -> None:
+        """End the whole process group (SIGTERM, then SIGKILL after a grace period). Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, signal.SIGTERM)
+        with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+            await asyncio.wait_for(self.process.wait(), TERM_GRACE_S)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, signal.SIGKILL)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.process.wait(), TERM_GRACE_S)
+        if self.temp_dir:
+            await asyncio.to_thread(shutil.rmtree, self.temp_dir, True)
+
+
+async def launch(
+    argv: Sequence[str],
+    *,
+    env: Mapping[str, str] | None = None,
+    temp_dir: str | None = None,
+) -> LaunchedProcess:
+    """Start ``argv`` under the keeper, in a new process group that dies with us.
+
+    Args:
+        argv: the browser command line.
+        env: extra environment variables for the browser.
+        temp_dir: a directory to remove when the process is closed.
+
+    Raises:
+        BrowserError: the process could not be started.
+    """
+    child_env = {**os.environ, **(env or {})}
+    try:
+        process = await asyncio.create_subprocess_exec(
+            "/bin/sh",
+            "-c",
+            _KEEPER,
+            "webresearch-browser",
+            *argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=child_env,
+            start_new_session=True,
+            preexec_fn=_set_pdeathsig,
+        )
+    except OSError as exc:
+        if temp_dir:
+            shutil.rmtree(temp_dir, ignore_errors=True)
+        raise BrowserError(
+            f"could not start the browser ({Path(argv[0]).name}): {exc.strerror}"
+        ) from None
+    return LaunchedProcess(pgid=process.pid, process=process, temp_dir=temp_dir)
+
+
+def new_profile_dir() -> str:
+    """A fresh, private Chromium profile directory (removed when the browser closes)."""
+    return tempfile.mkdtemp(prefix="webresearch-chromium-")
+
+
+def group_pids(pgid: int) -> list[int]:
+    """Live (non-zombie) pids whose process group is ``pgid`` (read from ``/proc``)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        stat = _read_stat(int(entry))
+        if stat is not None and stat[1] == pgid and stat[0] != "Z":
+            out.append(int(entry))
+    return out
+
+
+def process_tree_rss_bytes(pids: Sequence[int]) -> int:
+    """Sum of resident memory (bytes) of ``pids`` (``/proc/<pid>/statm``; gone pids count 0)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/statm") as fh:
+                total += int(fh.read().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def _read_stat(pid: int) -> tuple[str, int] | None:
+    """(state, pgid) of ``pid`` from ``/proc/<pid>/stat``, or ``None`` when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            data = fh.read()
+    except OSError:
+        return None
+    # The command name is in parentheses and may hold spaces: split after the last ')'.
+    fields = data[data.rfind(")") + 2 :].split()
+    try:
+        return fields[0], int(fields[2])
+    except (IndexError, ValueError):
+        return None
+
+
+async def wait_for_devtools_port(
+    user_data_dir: str, process: LaunchedProcess, timeout_s: float = STARTUP_TIMEOUT_S
+) -> tuple[int, str]:
+    """Chromium's CDP port and browser websocket path, from ``<profile>/DevToolsActivePort``.
+
+    Chromium writes that file once its CDP server listens (first line the port, second the
+    ``/devtools/browser/<id>`` path); reading it avoids parsing stderr.
+
+    Raises:
+        BrowserError: the browser exited or did not start within ``timeout_s``.
+    """
+    path = Path(user_data_dir) / "DevToolsActivePort"
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while loop.time() < deadline:
+        if not process.alive:
+            raise BrowserError("the browser exited during start-up", retryable=True)
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            lines = path.read_text().splitlines()
+            if len(lines) >= 2:
+                return int(lines[0]), lines[1]
+        await asyncio.sleep(0.01)
+    raise BrowserError(f"the browser did not start within {timeout_s:g} s", retryable=True)
+
+
+async def wait_for_port(
+    port: int, process: LaunchedProcess, timeout_s: float = STARTUP_TIMEOUT_S
+) -> None:
+    """Wait until something accepts TCP connections on 127.0.0.1:``port``.
+
+    Raises:
+        BrowserError: the browser exited or did not listen within ``timeout_s``.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while loop.time() < deadline:
+        if not process.alive:
+            raise BrowserError("the browser exited during start-up", retryable=True)
+        try:
+            _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        except OSError:
+            await asyncio.sleep(0.005)
+            continue
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+        return
+    raise BrowserError(f"the browser did not start within {timeout_s:g} s", retryable=True)

@@ -1,0 +1,205 @@
+"""The process-wide browser: one backend, the session table, the screenshot fallback.
+
+The backend starts lazily at the first action (and again if it died: its sessions are then
+lost, and the next action says so). Sessions follow SPEC §1.4 through
+:class:`~.sessions.SessionTable`: at most ``browser_max_sessions``; idle ones closed at the
+next call of any session. ``render`` opens a throw-away session for web_fetch's
+``render: auto`` (SPEC §1.1).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from ..config import Settings
+from ..errors import BrowserError
+from ..net.guard import SSRFGuard
+from .backend import BackendConfig, PlaywrightBackend
+from .page import PlaywrightSession, SessionConfig
+from .policy import DomainPolicy, RequestPolicy
+from .sessions import SessionTable
+
+__all__ = ["RENDER_SETTLE_S", "BrowserManager", "parse_viewport"]
+
+log = logging.getLogger("webresearch.browser")
+
+#: Seconds a web_fetch render waits after the load event for scripts to fill the page.
+RENDER_SETTLE_S = 3.0
+#: Renders for web_fetch running at once.
+MAX_RENDERS = 2
+
+
+def parse_viewport(value: str) -> tuple[int, int]:
+    """``"1280x800"`` → ``(1280, 800)`` (CSS px)."""
+    width, _, height = value.lower().partition("x")
+    return int(width), int(height)
+
+
+class BrowserManager:
+    """Owns the backend and the sessions of one process.
+
+    Args:
+        settings: configuration (the ``browser_*`` block).
+        guard: the SSRF guard (its resolver and address policy judge every request).
+        clock: monotonic seconds (idle expiry).
+    """
+
+    def __init__(self, settings: Settings, guard: SSRFGuard, *, clock: Callable[[], float]) -> None:
+        self.settings = settings
+        self.policy = RequestPolicy(
+            guard,
+            DomainPolicy.from_settings(
+                settings.browser_allowed_domains, settings.browser_blocked_domains
+            ),
+            clock=clock,
+        )
+        self.session_config = SessionConfig(
+            viewport=parse_viewport(settings.browser_viewport),
+            action_timeout_s=settings.browser_action_timeout_s,
+            ready_timeout_s=settings.browser_ready_timeout_s,
+            dialog_policy=settings.browser_dialog_policy,
+        )
+        cdp_url = settings.browser_cdp_url
+        self.config = BackendConfig(
+            kind=settings.browser_backend,
+            session=self.session_config,
+            chromium_path=settings.chromium_path,
+            cdp_url=cdp_url.get_secret_value() if cdp_url is not None else None,
+            max_sessions=settings.browser_max_sessions,
+        )
+        self.table: SessionTable[PlaywrightSession] = SessionTable(
+            settings.browser_max_sessions, settings.browser_idle_s, clock
+        )
+        self._backend: PlaywrightBackend | None = None
+        self._fallback: PlaywrightBackend | None = None
+        self._lock = asyncio.Lock()
+        self._renders = asyncio.Semaphore(MAX_RENDERS)
+        self._closed = False
+
+    async def backend(self) -> PlaywrightBackend:
+        """The running backend (started, or restarted after a crash, on demand).
+
+        Raises:
+            ConfigurationError, BrowserError: it cannot be started.
+        """
+        async with self._lock:
+            if self._closed:
+                raise BrowserError("the browser has been shut down")
+            if self._backend is not None and not self._backend.alive:
+                log.warning("webresearch: the browser backend died; restarting it")
+                old, self._backend = self._backend, None
+                for _key, session in self.table.drain():
+                    with contextlib.suppress(Exception):
+                        await session.aclose()
+                await old.aclose()
+            if self._backend is None:
+                self._backend = await PlaywrightBackend.start(self.config, self.policy)
+            return self._backend
+
+    async def fallback_backend(self) -> PlaywrightBackend | None:
+        """The pixel-capable backend for screenshots (``browser_screenshot_fallback_url``),
+        or ``None`` when none is configured."""
+        url = self.settings.browser_screenshot_fallback_url
+        if url is None:
+            return None
+        async with self._lock:
+            if self._fallback is not None and not self._fallback.alive:
+                await self._fallback.aclose()
+                self._fallback = None
+            if self._fallback is None:
+                config = BackendConfig(
+                    kind="cdp", session=self.session_config, cdp_url=url.get_secret_value()
+                )
+                self._fallback = await PlaywrightBackend.start(config, self.policy)
+            return self._fallback
+
+    async def expire(self) -> list[str]:
+        """Close sessions idle for ``browser_idle_s``; returns their keys."""
+        expired = self.table.expire()
+        for _key, session in expired:
+            with contextlib.suppress(Exception):
+                await session.aclose()
+        return [key for key, _ in expired]
+
+    async def session(self, key: str, *, create: bool) -> tuple[PlaywrightSession | None, bool]:
+        """The session for ``key``, created when ``create`` and missing.
+
+        Returns:
+            (the session or ``None``, whether an earlier session for ``key`` was lost — its
+            tab or browser crashed).
+
+        Raises:
+            BrowserError: too many sessions, or the backend failed.
+        """
+        lost = False
+        session = self.table.get(key)
+        if session is not None and not (
+            session.alive and self._backend is not None and self._backend.alive
+        ):
+            self.table.pop(key)
+            with contextlib.suppress(Exception):
+                await session.aclose()
+            session, lost = None, True
+        if session is None and create:
+            self.table.reserve(key)
+            try:
+                backend = await self.backend()
+                session = await backend.new_session(key)
+            except BaseException:
+                self.table.release(key)
+                raise
+            self.table.add(key, session)
+        return session, lost
+
+    async def close_session(self, key: str) -> bool:
+        """Close the session for ``key``; False when there was none."""
+        session = self.table.pop(key)
+        if session is None:
+            return False
+        await session.aclose()
+        return True
+
+    async def render(self, url: str) -> tuple[str, str, str]:
+        """Render ``url`` in a throw-away session (web_fetch ``render: auto``).
+
+        Returns:
+            (final URL, title, rendered HTML).
+
+        Raises:
+            BlockedAddress, BlockedDomain, NetworkError, Timeout, BrowserError.
+        """
+        verdict = await self.policy.check(url)
+        if not verdict.allowed and verdict.error is not None:
+            raise verdict.error
+        async with self._renders:
+            backend = await self.backend()
+            session = await backend.new_session("render")
+            try:
+                await session.open(url)
+                with contextlib.suppress(Exception):
+                    await session.page.wait_for_load_state(
+                        "networkidle", timeout=RENDER_SETTLE_S * 1000
+                    )
+                final, title, html, _frames = await session.html()
+                return final, title, html
+            finally:
+                await session.aclose()
+
+    def pids(self) -> list[int]:
+        """Pids of the launched browser's process group (benchmarks, tests)."""
+        return self._backend.pids() if self._backend is not None else []
+
+    async def aclose(self) -> None:
+        """Close every session and the backends. Idempotent."""
+        async with self._lock:
+            self._closed = True
+            for _key, session in self.table.drain():
+                with contextlib.suppress(Exception):
+                    await session.aclose()
+            for backend in (self._fallback, self._backend):
+                if backend is not None:
+                    await backend.aclose()
+            self._backend = self._fallback = None

@@ -1,0 +1,208 @@
+"""Which requests a browser page may make (SPEC §1.4 domain policy + SPEC §2 address rules).
+
+Two parts:
+
+* :class:`DomainPolicy` — pure: ``allowed_domains`` / ``blocked_domains`` with exact names
+  (``example.com``) and wildcards (``*.example.com`` matches every subdomain, not the apex).
+  ``allowed=None`` means no allow list; an explicitly empty allow list blocks everything.
+  The block list wins over the allow list.
+* :class:`RequestPolicy` — the verdict for one request URL: scheme, the SSRF guard's string
+  rules (host names, IP literals), the domain policy, then DNS through the guard's resolver
+  with EVERY address checked against the address policy (the same rules web_fetch uses).
+  Verdicts for host names are cached for a few seconds (a page loads dozens of resources
+  from one host).
+
+The browser resolves the name again after our check, so a DNS answer that changes between
+the two (rebinding) is a residual risk inside the browser; docs/architecture.md records it
+and what limits it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from ..config import normalize_domain_pattern
+from ..errors import BlockedAddress, BlockedDomain, InvalidArguments, NetworkError, Refusal
+from ..net.guard import SSRFGuard
+from ..net.hostnames import normalize_host
+from ..redact import redact_url
+
+__all__ = [
+    "LOCAL_SCHEMES",
+    "DomainPolicy",
+    "RequestPolicy",
+    "RequestVerdict",
+    "normalize_pattern",
+]
+
+#: Schemes that never reach the network: requests for them are let through untouched.
+LOCAL_SCHEMES = frozenset({"data", "blob", "about"})
+#: Schemes that reach the network and are checked like http(s) (WebSocket handshakes).
+_NETWORK_SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "https"}
+#: Seconds a host verdict (after DNS) is reused.
+DNS_VERDICT_TTL_S = 10.0
+
+_DOMAIN_HINT = "this site is outside the browser's allowed domains; use another source"
+
+
+def normalize_pattern(pattern: str) -> str:
+    """Lower-case, strip blanks and trailing dots: ``"*.Example.COM."`` → ``"*.example.com"``.
+
+    Raises:
+        ValueError: the pattern is empty or has a wildcard anywhere but a leading ``*.``.
+    """
+    return normalize_domain_pattern(pattern)
+
+
+def _matches(host: str, pattern: str) -> bool:
+    if pattern.startswith("*."):
+        return host.endswith(pattern[1:])
+    return host == pattern
+
+
+@dataclass(frozen=True, slots=True)
+class DomainPolicy:
+    """Allowed and blocked domains (patterns already normalised).
+
+    Attributes:
+        allowed: patterns a host must match, or ``None`` for no allow list (an empty tuple
+            blocks every host).
+        blocked: patterns a host must not match.
+    """
+
+    allowed: tuple[str, ...] | None = None
+    blocked: tuple[str, ...] = ()
+
+    @classmethod
+    def from_settings(cls, allowed: Iterable[str] | None, blocked: Iterable[str]) -> DomainPolicy:
+        """Build from setting values (normalising each pattern).
+
+        Raises:
+            ValueError: a pattern is malformed.
+        """
+        return cls(
+            None if allowed is None else tuple(normalize_pattern(p) for p in allowed),
+            tuple(normalize_pattern(p) for p in blocked),
+        )
+
+    def refusal(self, host: str) -> str | None:
+        """Why ``host`` is refused, or ``None`` when the policy lets it through."""
+        h = normalize_host(host)
+        for pattern in self.blocked:
+            if _matches(h, pattern):
+                return f"{h} is in the browser's blocked domains"
+        if self.allowed is not None and not any(_matches(h, p) for p in self.allowed):
+            if not self.allowed:
+                return "the browser's allowed-domains list is empty: every site is blocked"
+            return f"{h} is not in the browser's allowed domains"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class RequestVerdict:
+    """The decision for one request.
+
+    Attributes:
+        allowed: whether the request may go out.
+        error: the refusal (``BlockedAddress`` / ``BlockedDomain``) or ``NetworkError`` (the
+            name does not resolve), else ``None``.
+        reason: the CDP ``Network.ErrorReason`` to fail the request with.
+    """
+
+    allowed: bool
+    error: Refusal | NetworkError | InvalidArguments | None = None
+    reason: str = "BlockedByClient"
+
+
+_ALLOW = RequestVerdict(True)
+
+
+class RequestPolicy:
+    """Decides every request a page makes (navigations, redirect hops, subresources).
+
+    Args:
+        guard: the SSRF guard (address policy and the resolver it uses).
+        domains: the domain policy.
+        clock: monotonic seconds (verdict cache).
+    """
+
+    def __init__(
+        self,
+        guard: SSRFGuard,
+        domains: DomainPolicy,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.guard = guard
+        self.domains = domains
+        self.clock = clock
+        self._cache: dict[str, tuple[float, RequestVerdict]] = {}
+
+    def check_static(self, url: str, *, redirect: bool = False) -> RequestVerdict | None:
+        """Every rule that needs no DNS. Returns a verdict, or ``None`` when DNS must decide.
+
+        Args:
+            url: the request URL.
+            redirect: the URL was not chosen by the model (a redirect hop or a page's own
+                request), so refusal messages do not echo it.
+        """
+        try:
+            parts = urlsplit(url)
+        except ValueError:
+            return RequestVerdict(False, InvalidArguments("not a valid URL"))
+        scheme = parts.scheme.lower()
+        if scheme in LOCAL_SCHEMES:
+            return _ALLOW
+        http_scheme = _NETWORK_SCHEMES.get(scheme)
+        if http_scheme is None:
+            return RequestVerdict(
+                False,
+                BlockedAddress(
+                    f"the browser may only load http(s) pages, not {scheme}:",
+                    hint="use an http:// or https:// URL",
+                    category="scheme",
+                ),
+            )
+        checked = url if http_scheme == scheme else http_scheme + url[len(scheme) :]
+        try:
+            target = self.guard.check_url(checked, redirect=redirect)
+        except (BlockedAddress, InvalidArguments) as exc:
+            return RequestVerdict(False, exc)
+        refusal = self.domains.refusal(target.host)
+        if refusal is not None:
+            shown = "the redirect target" if redirect else redact_url(url)[:200]
+            return RequestVerdict(
+                False,
+                BlockedDomain(f"refused {shown}: {refusal}", hint=_DOMAIN_HINT, refusal="domain"),
+            )
+        if target.address is not None:
+            return _ALLOW
+        return None
+
+    async def check(self, url: str, *, redirect: bool = False) -> RequestVerdict:
+        """The full verdict for ``url``: string rules, domain policy, then DNS.
+
+        Never raises: refusals are returned in the verdict.
+        """
+        static = self.check_static(url, redirect=redirect)
+        if static is not None:
+            return static
+        host = normalize_host(urlsplit(url).hostname or "")
+        now = self.clock()
+        cached = self._cache.get(host)
+        if cached is not None and now - cached[0] < DNS_VERDICT_TTL_S:
+            return cached[1]
+        try:
+            await self.guard.resolve_and_check(host)
+            verdict = _ALLOW
+        except BlockedAddress as exc:
+            verdict = RequestVerdict(False, exc)
+        except NetworkError as exc:
+            verdict = RequestVerdict(False, exc, reason="NameNotResolved")
+        if len(self._cache) > 512:
+            self._cache.clear()
+        self._cache[host] = (now, verdict)
+        return verdict

@@ -1,0 +1,261 @@
+"""``webresearch browse``: drive the browser tool from a script of actions or a prompt.
+
+One action per ``--do`` (or per line in interactive mode), in the same words as the tool:
+
+    open URL · click SELECTOR|REF · fill SELECTOR|REF TEXT · press KEY · eval EXPRESSION ·
+    content · snapshot · screenshot [FILE] [full] · scroll up|down|left|right [PX] ·
+    scroll SELECTOR|REF · wait SELECTOR|REF|MS · back · forward · close · help · quit
+
+Arguments are split like a shell line (quote a selector or text with spaces). A token that
+looks like a snapshot ref (``d1e5``) is a ref, anything else a selector.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from webresearch import RunContext, Settings, Toolkit, ToolResult
+
+from .options import guard_options, load_settings
+from .render import EXIT_OK, EXIT_USAGE, emit_result, error_line, exit_code_for
+
+__all__ = ["HELP", "browse", "parse_action"]
+
+HELP = """actions (one per line):
+  open URL                      go to a page
+  click SELECTOR|REF            click an element (CSS, text=..., or a ref like d1e5)
+  fill SELECTOR|REF TEXT        type into a field
+  press KEY                     press a key (Enter, Tab, ArrowDown, ...)
+  eval EXPRESSION               run JavaScript and print the value
+  content                       the page as markdown
+  snapshot                      elements with refs
+  screenshot [FILE] [full]      save a screenshot (full = whole page in tiles)
+  scroll up|down|left|right [PX] / scroll SELECTOR|REF
+  wait SELECTOR|REF|MS          wait for an element or some milliseconds
+  back | forward | close        history, close the tab
+  help | quit"""
+
+_REF = re.compile(r"^d\d+e\d+$")
+_SIMPLE = {"content", "snapshot", "back", "forward", "close"}
+
+
+class ActionError(ValueError):
+    """A line is not a valid action (the message says why)."""
+
+
+def _target(token: str) -> dict[str, Any]:
+    return {"ref": token} if _REF.match(token) else {"selector": token}
+
+
+def parse_action(line: str) -> tuple[dict[str, Any], str | None]:
+    """One action line → (tool arguments, screenshot file or ``None``).
+
+    Raises:
+        ActionError: unknown action or missing argument.
+    """
+    try:
+        words = shlex.split(line)
+    except ValueError as exc:
+        raise ActionError(f"cannot parse {line!r}: {exc}") from None
+    if not words:
+        raise ActionError("empty action")
+    verb, rest = words[0].lower(), words[1:]
+    if verb in ("navigate", "goto"):
+        verb = "open"
+    if verb in _SIMPLE:
+        return {"action": verb}, None
+    if verb == "open" and len(rest) == 1:
+        return {"action": "open", "url": rest[0]}, None
+    if verb == "click" and len(rest) == 1:
+        return {"action": "click", **_target(rest[0])}, None
+    if verb == "fill" and len(rest) >= 2:
+        return {"action": "fill", **_target(rest[0]), "text": " ".join(rest[1:])}, None
+    if verb == "press" and len(rest) == 1:
+        return {"action": "press", "key": rest[0]}, None
+    if verb in ("eval", "evaluate") and rest:
+        expression = line.strip().split(None, 1)[1]
+        return {"action": "evaluate", "expression": expression}, None
+    if verb == "screenshot" and len(rest) <= 2:
+        full = "full" in rest
+        files = [w for w in rest if w != "full"]
+        return {"action": "screenshot", "full_page": full}, (files[0] if files else None)
+    if verb == "scroll" and rest:
+        if rest[0] in ("up", "down", "left", "right"):
+            args: dict[str, Any] = {"action": "scroll", "direction": rest[0]}
+            if len(rest) > 1:
+                if not rest[1].isdigit() or int(rest[1]) < 1:
+                    raise ActionError("scroll amount must be a positive number of pixels")
+                args["amount"] = int(rest[1])
+            return args, None
+        return {"action": "scroll", **_target(rest[0])}, None
+    if verb == "wait" and len(rest) == 1:
+        if rest[0].isdigit():
+            return {"action": "wait", "ms": min(int(rest[0]), 45000)}, None
+        return {"action": "wait", **_target(rest[0])}, None
+    raise ActionError(f"not an action: {line.strip()!r} (type help)")
+
+
+def save_images(result: ToolResult, path: str) -> list[str]:
+    """Write a result's images to ``path`` (tiles: ``name-2.ext``, ``name-3.ext``…)."""
+    written = []
+    target = Path(path)
+    for i, image in enumerate(result.images):
+        out = target if i == 0 else target.with_name(f"{target.stem}-{i + 1}{target.suffix}")
+        out.write_bytes(image.data)
+        written.append(str(out))
+    return written
+
+
+def _backend_settings(settings: Settings, backend: str | None) -> Settings:
+    if backend is None:
+        return settings
+    if backend in ("chromium", "lightpanda"):
+        return settings.replace(browser_backend=backend)
+    if backend.startswith(("cdp://", "ws://", "wss://", "http://", "https://")):
+        return settings.replace(browser_backend="cdp", browser_cdp_url=backend)
+    raise click.UsageError("--backend must be chromium, lightpanda or cdp://host:port")
+
+
+@click.command("browse")
+@click.argument("url", required=False)
+@click.option(
+    "--backend",
+    default=None,
+    metavar="chromium|lightpanda|cdp://HOST:PORT",
+    help="Browser backend (default: the browser_backend setting, chromium).",
+)
+@click.option(
+    "--do",
+    "actions",
+    multiple=True,
+    metavar="ACTION",
+    help="An action to run (repeatable), e.g. --do 'click text=Login'.",
+)
+@click.option(
+    "--screenshot",
+    "screenshot",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Save a screenshot of the final page to FILE.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print each result as JSON.")
+@click.option(
+    "-i",
+    "--interactive",
+    is_flag=True,
+    help="Read actions from stdin, one per line (the default without URL and --do).",
+)
+@guard_options
+@click.pass_context
+def browse(
+    ctx: click.Context,
+    url: str | None,
+    backend: str | None,
+    actions: tuple[str, ...],
+    screenshot: str | None,
+    as_json: bool,
+    interactive: bool,
+    allow_private: bool,
+    allow_network: tuple[str, ...],
+) -> None:
+    """Open URL in a headless browser and run actions on it.
+
+    Every request the page makes is checked against the SSRF rules and the domain policy.
+
+    \b
+    Examples:
+      webresearch browse https://example.org --do content
+      webresearch browse https://example.org/login --do 'fill #user alice' \\
+          --do 'click text="Sign in"' --do snapshot --screenshot after.png
+      webresearch browse --backend lightpanda          # interactive: type actions, 'help'
+      webresearch browse https://example.org --backend cdp://127.0.0.1:9222
+
+    Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
+    """
+    settings = _backend_settings(
+        load_settings(ctx, allow_private=allow_private, allow_network=allow_network), backend
+    )
+    script: list[str] = [f"open {shlex.quote(url)}"] if url else []
+    try:
+        parsed = [parse_action(line) for line in (*script, *actions)]
+    except ActionError as exc:
+        raise click.UsageError(str(exc)) from None
+    if screenshot:
+        parsed.append(({"action": "screenshot", "full_page": False}, screenshot))
+    interactive = interactive or not parsed
+    ctx.exit(asyncio.run(_run(settings, parsed, interactive, as_json)))
+
+
+async def _run(
+    settings: Settings,
+    parsed: list[tuple[dict[str, Any], str | None]],
+    interactive: bool,
+    as_json: bool,
+) -> int:
+    run = RunContext()
+    async with Toolkit(settings) as toolkit:
+        if "browser" in toolkit.unavailable:
+            click.echo(
+                f"webresearch browse: the browser is not available: {toolkit.unavailable['browser']}",
+                err=True,
+            )
+            return EXIT_USAGE
+        for arguments, file in parsed:
+            code = await _step(toolkit, run, arguments, file, as_json)
+            if code != EXIT_OK:
+                return code
+        if not interactive:
+            return EXIT_OK
+        return await _prompt(toolkit, run, as_json)
+
+
+async def _step(
+    toolkit: Toolkit, run: RunContext, arguments: dict[str, Any], file: str | None, as_json: bool
+) -> int:
+    result = await toolkit.call("browser", arguments, run=run)
+    if file and result.ok:
+        if result.images:
+            for path in save_images(result, file):
+                click.echo(f"saved {path}", err=True)
+        else:
+            click.echo("no image to save (this backend draws no screenshots)", err=True)
+    if as_json:
+        return emit_result("browse", result, as_json=True)
+    if result.ok:
+        click.echo(result.text)
+    else:
+        click.echo(error_line("browse", result.error), err=True)  # type: ignore[arg-type]
+    return exit_code_for(result.error)
+
+
+async def _prompt(toolkit: Toolkit, run: RunContext, as_json: bool) -> int:
+    tty = sys.stdin.isatty()
+    last = EXIT_OK
+    while True:
+        if tty:
+            click.echo("browse> ", nl=False, err=True)
+        line = await asyncio.to_thread(sys.stdin.readline)
+        if not line:
+            return last
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line in ("quit", "exit"):
+            return last
+        if line in ("help", "?"):
+            click.echo(HELP)
+            continue
+        try:
+            arguments, file = parse_action(line)
+        except ActionError as exc:
+            click.echo(f"webresearch browse: {exc}", err=True)
+            last = EXIT_USAGE
+            continue
+        last = await _step(toolkit, run, arguments, file, as_json)

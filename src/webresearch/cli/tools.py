@@ -1,0 +1,79 @@
+"""``webresearch tools``: the tools a run would be offered, with their human titles."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import click
+
+from webresearch import RunContext, Toolkit
+
+from .options import load_settings
+
+#: The heading above the list, per ``tool_titles_language`` (titles come from the Toolkit).
+HEADINGS = {"en": "Tools", "ru": "Инструменты", "zh": "工具"}
+
+
+@click.command("tools")
+@click.option(
+    "--workspace",
+    type=click.Path(file_okay=False, exists=True),
+    default=None,
+    help="Offer the workspace tools (view_image, image_info) for this directory.",
+)
+@click.option("--offline", is_flag=True, help="A run without network access.")
+@click.option("--no-vision", is_flag=True, help="A model that cannot see images.")
+@click.option(
+    "--language",
+    type=click.Choice(["en", "ru", "zh"]),
+    default=None,
+    help="Title language (default: WEBRESEARCH_TOOL_TITLES_LANGUAGE, else en).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print name, title and schema as JSON.")
+@click.pass_context
+def tools(
+    ctx: click.Context,
+    workspace: str | None,
+    offline: bool,
+    no_vision: bool,
+    language: str | None,
+    as_json: bool,
+) -> None:
+    """List the tools a run is offered, with their titles for people.
+
+    Titles follow the tool_titles_language setting (en, ru, zh); the names, descriptions
+    and schemas a model sees never change with it.
+
+    \b
+    Examples:
+      webresearch tools
+      webresearch tools --language ru --workspace ./run-42
+      webresearch tools --offline --json
+    """
+    settings = load_settings(ctx)
+    if language is not None:
+        settings = settings.replace(tool_titles_language=language)
+    run = RunContext(
+        network_access=not offline,
+        workspace=Path(workspace) if workspace else None,
+        can_see_images=not no_vision,
+    )
+
+    async def listing() -> list[dict[str, object]]:
+        async with Toolkit(settings) as toolkit:
+            return [
+                {"name": s.name, "title": s.title, "description": s.description}
+                | ({"input_schema": s.input_schema} if as_json else {})
+                for s in toolkit.tools(run)
+            ]
+
+    rows = asyncio.run(listing())
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        return
+    click.echo(HEADINGS.get(settings.tool_titles_language, HEADINGS["en"]))
+    width = max((len(str(r["name"])) for r in rows), default=0)
+    for row in rows:
+        click.echo(f"  {str(row['name']).ljust(width)}  {row['title']}")

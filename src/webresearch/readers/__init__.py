@@ -1,0 +1,1 @@
+"""Page readers and screenshot services behind web_fetch and page_screenshot (issue 8)."""

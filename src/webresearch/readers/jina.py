@@ -1,0 +1,181 @@
+"""Jina Reader as a page reader: ``GET {base}/<url>`` (https://r.jina.ai/<url>).
+
+Request (Jina Reader API): the page URL appended to the base, ``Accept: application/json``
+(JSON response mode), ``X-Return-Format: markdown``, ``X-Timeout: <seconds>``, and
+``Authorization: Bearer <key>`` when a key is configured (without one the service works
+with a lower rate limit).
+
+Answer in JSON mode: ``{"code": 200, "status": 20000, "data": {"title", "description",
+"url", "content", "publishedTime", "warning", "usage": {"tokens"}}}``; ``warning`` carries
+the site's error status ("Target URL returned error 404: Not Found"). A proxy or an older
+instance may answer in the plain markdown mode instead: ``Title: …``, ``URL Source: …``,
+optional ``Warning: …`` lines, then ``Markdown Content:`` and the text — both are read.
+Errors: ``{"code", "name", "status", "message", "readableMessage"}`` with the HTTP status
+(401, 402 InsufficientBalance, 422 target failures, 429, 451 blocked domain, 5xx).
+
+Cost: the ``prices["jina"]`` setting per page (Jina bills tokens; set the average).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+import httpx2
+
+from ..config import DEFAULT_JINA_BASE_URL, Settings
+from ..errors import FetchError
+from ..net.guard import SSRFGuard
+from ..net.http_status import error_for_status
+from ..redact import redact_text, redact_url
+from ..search.base import key_env_var
+from ..search.classify import looks_like_html
+from .base import OnSent, check_before_handing_over, make_document
+from .service import ServiceEndpoint, decode_object, service_base_url
+
+__all__ = ["JinaReader", "jina_reader", "parse_text_answer"]
+
+NAME = "Jina Reader"
+#: Seconds our deadline exceeds ``X-Timeout`` (at most a quarter of it): Jina answers first.
+_DEADLINE_MARGIN_S = 5.0
+_SITE_STATUS = re.compile(r"returned error (\d{3})")
+_TEXT_FIELDS = {"title": "title", "url source": "url", "warning": "warning"}
+
+
+def parse_text_answer(text: str) -> dict[str, str]:
+    """The fields of a plain-mode answer: ``title``, ``url``, ``warning``, ``content``.
+
+    The header lines (``Title:``, ``URL Source:``, ``Warning:``, ``Published Time:`` …) come
+    before ``Markdown Content:``; everything after that line is the content. An answer
+    without the marker is content only.
+    """
+    head, marker, content = text.partition("Markdown Content:")
+    if not marker:
+        return {"content": text.strip("\n")}
+    out: dict[str, str] = {"content": content.lstrip("\n").rstrip("\n")}
+    for line in head.splitlines():
+        name, sep, value = line.partition(":")
+        key = _TEXT_FIELDS.get(name.strip().lower())
+        if sep and key and key not in out:
+            out[key] = value.strip()
+    return out
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+class JinaReader:
+    """web_fetch's page reader over Jina Reader.
+
+    Args:
+        endpoint: the service endpoint (key header already set).
+        guard: the SSRF guard every URL passes before it is handed over.
+        price: price of one page (settings' price units).
+        now: wall clock (provenance timestamps).
+    """
+
+    id: ClassVar[str] = "jina"
+    name: ClassVar[str] = NAME
+
+    def __init__(
+        self,
+        endpoint: ServiceEndpoint,
+        guard: SSRFGuard,
+        *,
+        price: float = 0.0,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.endpoint = endpoint
+        self.guard = guard
+        self.price = price
+        self.now = now
+
+    async def aclose(self) -> None:
+        await self.endpoint.aclose()
+
+    async def read(self, url: str, on_sent: OnSent | None = None) -> dict[str, Any]:
+        """The document of ``url`` (see :class:`~webresearch.readers.base.PageReader`)."""
+        await check_before_handing_over(self.guard, url)
+        fetched_at = self.now().isoformat(timespec="seconds")
+        answer = await self.endpoint.send("GET", "/" + url, on_sent=on_sent)
+        ctype = answer.content_type.split(";", 1)[0].strip().lower()
+        if ctype == "application/json" or (not ctype and answer.body.lstrip()[:1] == b"{"):
+            data = decode_object(answer.body, answer.content_type, service=NAME)
+            page = data.get("data")
+            if not isinstance(page, dict):
+                raise FetchError(
+                    f"{NAME} answered without a 'data' object (not the documented format)",
+                    hint="try again later or use another tool",
+                    reason="shape",
+                    request_sent=True,
+                )
+            fields = {k: _text(page.get(k)) for k in ("title", "url", "warning", "content")}
+        elif looks_like_html(answer.content_type, answer.body):
+            raise FetchError(
+                f"{NAME} answered with an HTML page instead of the page text",
+                hint="the operator must check the service's base URL; try another tool",
+                reason="html",
+                request_sent=True,
+            )
+        else:
+            fields = parse_text_answer(answer.body.decode("utf-8", "replace"))
+        final = fields.get("url") or url
+        shown = redact_url(final)
+        site = _SITE_STATUS.search(fields.get("warning", ""))
+        status = int(site.group(1)) if site else 200
+        if status >= 400:
+            raise error_for_status(status, shown, reader="jina")
+        text = fields.get("content", "")
+        return make_document(
+            reader="jina",
+            url=shown,
+            requested_url=redact_url(url),
+            status=status,
+            content_type="text/html",
+            title=redact_text(fields.get("title", "")),
+            text=redact_text(text),
+            fetched_at=fetched_at,
+            sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+            bytes_downloaded=len(answer.body),
+        )
+
+
+def jina_reader(
+    settings: Settings,
+    guard: SSRFGuard,
+    *,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    transport: httpx2.AsyncBaseTransport | None = None,
+) -> JinaReader:
+    """A :class:`JinaReader` from the settings (key optional).
+
+    Raises:
+        ConfigurationError: a base URL that is not http(s) (names the setting only).
+    """
+    key = settings.jina_api_key.get_secret_value().strip() if settings.jina_api_key else ""
+    configured = settings.jina_base_url.get_secret_value().strip() if settings.jina_base_url else ""
+    base = service_base_url(configured or DEFAULT_JINA_BASE_URL, key_env_var("jina_base_url"))
+    headers = {
+        "X-Return-Format": "markdown",
+        "X-Timeout": str(max(1, round(settings.reader_timeout_s))),
+    }
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    endpoint = ServiceEndpoint(
+        base,
+        service=NAME,
+        service_id="jina",
+        key_setting=key_env_var("jina_api_key"),
+        base_setting=key_env_var("jina_base_url"),
+        timeout_s=settings.reader_timeout_s
+        + min(_DEADLINE_MARGIN_S, settings.reader_timeout_s / 4),
+        headers=headers,
+        secrets=tuple(v for v in (key, headers.get("Authorization", "")) if v),
+        user_agent=settings.user_agent,
+        transport=transport,
+    )
+    return JinaReader(endpoint, guard, price=float(settings.prices.get("jina", 0.0)), now=now)

@@ -1,0 +1,108 @@
+"""The local page reader: our own pipeline (the default ``reader``).
+
+Guarded GET (SSRF guard on every hop, ≤ 5 redirects, 2 MiB decoded cap, timeouts) →
+challenge check → status check → :func:`webresearch.extract.dispatch.convert`. Nothing is
+paid: ``price`` is 0.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any, ClassVar
+
+from ..errors import AntiBotChallenge
+from ..extract.challenge import is_challenge_page
+from ..extract.dispatch import convert
+from ..net.client import FetchResponse, GuardedClient
+from ..net.http_status import status_error
+from ..redact import redact_text, redact_url
+from .base import OnSent
+
+__all__ = ["LocalReader"]
+
+
+class LocalReader:
+    """web_fetch's own pipeline as a :class:`~webresearch.readers.base.PageReader`.
+
+    Args:
+        client: the guarded client (the only way to fetch a model-chosen URL).
+        now: wall clock (provenance timestamps).
+    """
+
+    id: ClassVar[str] = "local"
+    name: ClassVar[str] = "the local reader"
+
+    def __init__(
+        self, client: GuardedClient, now: Callable[[], datetime] = lambda: datetime.now(UTC)
+    ) -> None:
+        self.client = client
+        self.now = now
+        self.price = 0.0
+
+    async def read(self, url: str, on_sent: OnSent | None = None) -> dict[str, Any]:
+        """The document of ``url``.
+
+        Raises:
+            InvalidArguments, BlockedAddress, TooManyRedirects, TooLarge, Timeout,
+            NetworkError, TLSError, HTTPStatusError, AntiBotChallenge, UnsupportedContent.
+        """
+        _response, document = await self.fetch(url)
+        return document
+
+    async def fetch(self, url: str) -> tuple[FetchResponse, dict[str, Any]]:
+        """The response and its document (web_fetch's renderer decides from the response
+        whether an app-shell page needs the browser).
+
+        Raises:
+            as :meth:`read`.
+        """
+        response = await self.client.get(url)
+        return response, self.convert(response)
+
+    async def aclose(self) -> None:
+        """Nothing to release (the guarded client belongs to the services)."""
+
+    def convert(self, response: FetchResponse) -> dict[str, Any]:
+        """The document of a fetched response (challenge and status checked first)."""
+        shown = redact_url(response.url)
+        content_type = response.content_type
+        head = response.body[:65536].decode("utf-8", "replace")
+        challenge = is_challenge_page(response.status, dict(response.headers), head)
+        if challenge:
+            raise AntiBotChallenge(
+                f"{shown} answered with an anti-bot challenge ({challenge}), not the page",
+                hint="the site blocks automated clients; try the browser tool or another source",
+                status=response.status,
+            )
+        if response.status >= 400:
+            raise status_error(response, shown, now=self.now)
+        converted = convert(response.body, content_type, response.url)
+        # Secrets in URLs inside the text (links, JSON) are redacted before the window is
+        # cut, so byte offsets refer to what the model sees.
+        text = redact_text(converted.text)
+        return {
+            "url": shown,
+            "requested_url": redact_url(response.requested_url),
+            "final_url": shown,
+            "redirects": [[status, redact_url(u)] for status, u in response.redirects],
+            "status": response.status,
+            "content_type": converted.mime,
+            "declared_content_type": content_type,
+            "title": redact_text(converted.title),
+            "text": text,
+            "markdown": converted.markdown,
+            "extractor": converted.extractor,
+            "fallback": converted.fallback,
+            "encoding": converted.encoding,
+            "encoding_source": converted.encoding_source,
+            "fetched_at": self.now().isoformat(timespec="seconds"),
+            "sha256": hashlib.sha256(response.body).hexdigest(),
+            "bytes_downloaded": response.raw_bytes,
+            "body_bytes": len(response.body),
+            "download_capped": response.capped,
+            "content_encoding_ignored": not response.decoded,
+            "render": "none",
+            "reader": "local",
+        }

@@ -1,0 +1,102 @@
+"""`webresearch browse`: scripted and interactive, as a person uses it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.browser.conftest import Sites
+from webresearch.cli.browse import ActionError, parse_action
+from webresearch.cli.main import cli
+
+ENV = {"WEBRESEARCH_JOURNAL_URL": "memory://"}
+
+
+def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), env=ENV, input=input, catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("line", "want"),
+    [
+        ("open https://example.org", {"action": "open", "url": "https://example.org"}),
+        ("click text=Login", {"action": "click", "selector": "text=Login"}),
+        ("click d2e7", {"action": "click", "ref": "d2e7"}),
+        (
+            "fill '#user name' alice smith",
+            {"action": "fill", "selector": "#user name", "text": "alice smith"},
+        ),
+        ("press Enter", {"action": "press", "key": "Enter"}),
+        ("eval 1 + 2", {"action": "evaluate", "expression": "1 + 2"}),
+        ("scroll down 500", {"action": "scroll", "direction": "down", "amount": 500}),
+        ("scroll #footer", {"action": "scroll", "selector": "#footer"}),
+        ("wait 250", {"action": "wait", "ms": 250}),
+        ("wait .ready", {"action": "wait", "selector": ".ready"}),
+        ("snapshot", {"action": "snapshot"}),
+    ],
+)
+def test_parse_action(line: str, want: dict[str, object]) -> None:
+    assert parse_action(line) == (want, None)
+
+
+def test_parse_screenshot_and_errors() -> None:
+    assert parse_action("screenshot shot.png full") == (
+        {"action": "screenshot", "full_page": True},
+        "shot.png",
+    )
+    for bad in ("", "dance", "click", "fill onlyselector", "scroll down -3", "open 'unclosed"):
+        with pytest.raises(ActionError):
+            parse_action(bad)
+
+
+def test_scripted_browse_with_screenshot(sites: Sites, tmp_path: Path) -> None:
+    shot = tmp_path / "page.png"
+    code, out, err = run(
+        "browse",
+        f"{sites.site.base}/app/",
+        "--allow-network",
+        "127.0.0.1/32",
+        "--do",
+        "fill #user alice",
+        "--do",
+        "fill #pw secret",
+        "--do",
+        "click 'text=Log in'",
+        "--do",
+        "wait 'text=Welcome, alice'",
+        "--do",
+        "content",
+        "--screenshot",
+        str(shot),
+    )
+    assert code == 0, err
+    assert "Welcome, alice" in out
+    assert shot.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_interactive_browse_on_lightpanda(sites: Sites) -> None:
+    script = f"help\nopen {sites.site.base}/plain\nsnapshot\nbogus\neval document.title\nquit\n"
+    code, out, err = run(
+        "browse", "--backend", "lightpanda", "--allow-network", "127.0.0.1/32", input=script
+    )
+    assert "actions (one per line)" in out
+    assert 'value: "Plain"' in out
+    assert "not an action" in err
+    assert code == 0  # the exit code is that of the last action (eval succeeded)
+
+
+def test_refusal_exit_code(sites: Sites) -> None:
+    code, _out, err = run(
+        "browse",
+        f"{sites.private.base}/secret",
+        "--allow-network",
+        "127.0.0.1/32",
+        "--do",
+        "content",
+    )
+    assert code == 3
+    assert "blocked_address" in err
+    assert sites.private.count() == 0

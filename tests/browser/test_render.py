@@ -1,0 +1,42 @@
+"""web_fetch ``render: auto`` renders app shells in the browser (SPEC §1.1)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import Kit, Sites, browser_settings
+from webresearch import RunContext, Toolkit
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+async def test_web_fetch_renders_an_app_shell_in_the_browser(kit: Kit, sites: Sites) -> None:
+    result = await kit.toolkit.call(
+        "web_fetch", {"url": f"{sites.site.base}/shell"}, run=RunContext()
+    )
+    assert result.ok, result.text
+    assert result.meta["render"] == "browser"
+    assert "Quarterly report Q3" in result.text
+    static = await kit.toolkit.call(
+        "web_fetch", {"url": f"{sites.site.base}/plain"}, run=RunContext()
+    )
+    assert static.ok and static.meta["render"] == "none"
+
+
+async def test_render_never_keeps_the_static_shell(sites: Sites) -> None:
+    async with Toolkit(browser_settings("lightpanda", render="never")) as toolkit:
+        result = await toolkit.call(
+            "web_fetch", {"url": f"{sites.site.base}/shell"}, run=RunContext()
+        )
+    assert result.ok and result.meta["render"] == "none"
+    assert "Quarterly report" not in result.text
+
+
+async def test_render_always_and_policy_applies_to_rendering(sites: Sites) -> None:
+    sites.private.reset_log()
+    async with Toolkit(browser_settings("lightpanda", render="always")) as toolkit:
+        result = await toolkit.call(
+            "web_fetch", {"url": f"{sites.site.base}/subresources"}, run=RunContext()
+        )
+    assert result.ok and result.meta["render"] == "browser"
+    assert sites.forbidden_hits() == 0
