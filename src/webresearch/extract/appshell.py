@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_SHELL_TEXT_CHARS", "looks_like_app_shell"]
+__all__ = ["MAX_SHELL_TEXT_CHARS", "NEAR_EMPTY_TEXT_CHARS", "looks_like_app_shell"]
 
 #: A shell shows at most this many letters and digits once converted.
 MAX_SHELL_TEXT_CHARS = 300
+#: With at most this many letters and digits, any script makes the page a shell.
+NEAR_EMPTY_TEXT_CHARS = 20
 
 _MOUNT_POINT = re.compile(
     r"<(?:div|main|section)[^>]*\bid=[\"']?(?:root|app|__next|__nuxt|svelte|___gatsby|main-app|"
@@ -52,4 +54,6 @@ def looks_like_app_shell(html: str, markdown: str) -> bool:
     scripts = _SCRIPT.findall(html)
     script_bytes = sum(len(s) for s in scripts)
     external = len(re.findall(r"<script\b[^>]*\bsrc=", html, re.I))
+    if scripts and len(text) <= NEAR_EMPTY_TEXT_CHARS:
+        return True  # nothing to read but a "Loading…" and a script that will fill the page
     return external >= 2 or (bool(scripts) and script_bytes >= len(html) // 2)

@@ -175,14 +175,10 @@ def _page_header(url: str, title: str) -> list[str]:
 
 def extract_page(html: str, url: str) -> tuple[str, str, str, str | None]:
     """Rendered HTML → (title, markdown, extractor, fallback) with web_fetch's extraction."""
-    from ..extract import html as extraction
+    from ..extract.html import extract_html
 
-    extract_html = getattr(extraction, "extract_html", None)
-    if extract_html is not None:  # the extraction pipeline (extract branch)
-        result = extract_html(html, url)
-        return result.title, result.markdown, result.extractor, result.fallback
-    title, markdown = extraction.html_to_markdown(html, url)
-    return title, markdown, "main-content", None
+    result = extract_html(html, url)
+    return result.title, result.markdown, result.extractor, result.fallback
 
 
 class BrowserTool:

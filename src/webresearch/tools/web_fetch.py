@@ -26,9 +26,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..browser.appshell import looks_like_app_shell
 from ..config import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
 from ..errors import InvalidArguments, WebResearchError
+from ..extract.appshell import looks_like_app_shell
 from ..extract.budget import cut_window, truncation_marker
 from ..extract.dispatch import convert
 from ..net.client import FetchResponse
