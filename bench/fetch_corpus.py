@@ -54,7 +54,14 @@ def check(url: str) -> tuple[str, list[str], float]:
         capture_output=True,
         text=True,
         timeout=120,
-        env={"WEBRESEARCH_JOURNAL_URL": "memory://", "PATH": "/usr/bin:/bin"},
+        # Corpus pages reference third-party hosts (scripts, images): browser rendering of
+        # app shells would try to reach them, so this offline run reads the static HTML only.
+        env={
+            "WEBRESEARCH_JOURNAL_URL": "memory://",
+            "WEBRESEARCH_RENDER": "never",
+            "WEBRESEARCH_SEARCH_PROVIDER": "none",
+            "PATH": "/usr/bin:/bin",
+        },
     )
     elapsed = time.monotonic() - started
     problems = []

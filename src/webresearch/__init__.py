@@ -9,6 +9,8 @@
 The public surface is exactly ``__all__`` (pinned by a test).
 """
 
+import logging as _logging
+
 from .config import Settings
 from .errors import (
     AntiBotChallenge,
@@ -44,6 +46,10 @@ from .tools.specs import ToolSpec
 from .types import ImageBlock, ToolResult
 
 __version__ = "0.1.0"
+
+# A library logs; the application decides where logs go (no output unless it configures
+# logging). The CLI shows warnings, and INFO with -v.
+_logging.getLogger("webresearch").addHandler(_logging.NullHandler())
 
 __all__ = [
     "AntiBotChallenge",

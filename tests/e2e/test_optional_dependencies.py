@@ -16,7 +16,7 @@ import asyncio, json, logging, sys
 # importlib.util.find_spec answers None.
 for name in sys.argv[1].split(","):
     sys.modules[name] = None
-logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+logging.basicConfig(level=logging.INFO, stream=sys.stderr)
 
 from webresearch import RunContext, Settings, Toolkit
 

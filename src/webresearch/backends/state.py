@@ -112,12 +112,12 @@ class FailOpenCache:
     def _failed(self, exc: StorageError) -> None:
         if not self.failing:
             self.failing = True
-            log.warning("webresearch: cache %s treated as a miss: %s", self.name, exc.message)
+            log.warning("cache %s treated as a miss: %s", self.name, exc.message)
 
     def _ok(self) -> None:
         if self.failing:
             self.failing = False
-            log.warning("webresearch: cache %s is back", self.name)
+            log.warning("cache %s is back", self.name)
 
     async def get(self, key: str) -> Any | None:
         """The inner cache's value, or ``None`` when it is absent or the backend failed."""

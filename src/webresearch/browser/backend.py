@@ -143,7 +143,7 @@ class PlaywrightBackend:
                 "to use it",
                 hint="configure a Chromium or Lightpanda backend",
             )
-        log.info("webresearch: browser backend %s ready: %s", self.name, self.capabilities)
+        log.info("browser backend %s ready: %s", self.name, self.capabilities)
 
     async def _endpoint(self) -> tuple[str, str]:
         kind = self.config.kind

@@ -107,7 +107,7 @@ class Interceptor:
                 return
             verdict = await self.policy.check(url, redirect=True)
         except Exception:
-            log.exception("webresearch: judging a browser request failed; refusing it")
+            log.exception("judging a browser request failed; refusing it")
             with contextlib.suppress(Exception):
                 await self.cdp.send(
                     "Fetch.failRequest", {"requestId": request_id, "errorReason": "Failed"}
@@ -137,7 +137,7 @@ class Interceptor:
         try:
             self.on_blocked(event.get("frameId"), record, error)
         except Exception:
-            log.exception("webresearch: recording a blocked browser request failed")
+            log.exception("recording a blocked browser request failed")
 
     async def aclose(self) -> None:
         """Cancel pending judgements (their requests die with the target)."""

@@ -89,7 +89,7 @@ class BrowserManager:
             if self._closed:
                 raise BrowserError("the browser has been shut down")
             if self._backend is not None and not self._backend.alive:
-                log.warning("webresearch: the browser backend died; restarting it")
+                log.warning("the browser backend died; restarting it")
                 old, self._backend = self._backend, None
                 for _key, session in self.table.drain():
                     with contextlib.suppress(Exception):

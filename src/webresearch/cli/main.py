@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import click
 
 from webresearch import __version__
@@ -24,7 +26,13 @@ from .tools import tools
     default=None,
     help="TOML settings file (default: $WEBRESEARCH_CONFIG). Settings also come from WEBRESEARCH_* variables.",
 )
-def cli(config: str | None) -> None:
+@click.option(
+    "-v",
+    "--verbose",
+    count=True,
+    help="Show what happens on stderr (-v: which tools are available and why; -vv: debug).",
+)
+def cli(config: str | None, verbose: int) -> None:
     """Safe, observable web access for AI agents and people.
 
     \b
@@ -38,6 +46,17 @@ def cli(config: str | None) -> None:
       webresearch search "python asyncio timeout"
       webresearch tools --language ru
     """
+    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("webresearch: %(message)s"))
+    root = logging.getLogger("webresearch")
+    root.handlers = [
+        h
+        for h in root.handlers
+        if not isinstance(h, logging.StreamHandler) or isinstance(h, logging.NullHandler)
+    ]
+    root.addHandler(handler)
+    root.setLevel(level)
 
 
 cli.add_command(fetch)

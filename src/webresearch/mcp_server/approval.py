@@ -112,7 +112,7 @@ def back_channel_approver(
                 session.elicit_form(form.message, form.requested_schema, request_id), timeout_s
             )
         except (TimeoutError, MCPError, ValidationError) as exc:
-            log.info("webresearch: approval question not answered (%s)", type(exc).__name__)
+            log.info("approval question not answered (%s)", type(exc).__name__)
             return False
         return granted(answer)
 
@@ -166,7 +166,7 @@ class PendingApprovals:
             try:
                 return await asyncio.wait_for(asyncio.shield(pending.answer), self.timeout_s)
             except TimeoutError:
-                log.info("webresearch: approval question expired without an answer")
+                log.info("approval question expired without an answer")
                 return False
             finally:
                 self._pending.pop(pending.id, None)

@@ -38,14 +38,14 @@ async def check_provider(
     provider_id = provider or resolve_provider_id(settings)
     if provider_id is None:
         log.warning(
-            "webresearch: no search provider: install webresearch[search] for the keyless "
+            "no search provider: install webresearch[search] for the keyless "
             "default, or set WEBRESEARCH_SEARCH_PROVIDER"
         )
         return False, "configuration"
     try:
         instance = create_provider(settings, provider_id)
     except WebResearchError as exc:
-        log.warning("webresearch: search provider %s: %s", provider_id, redact(exc.message))
+        log.warning("search provider %s: %s", provider_id, redact(exc.message))
         return False, exc.code
     service = SearchService(instance, log_errors=False)
     try:
@@ -53,7 +53,7 @@ async def check_provider(
         await service.search(HEALTH_QUERY, options, use_cache=False)
     except WebResearchError as exc:
         log.warning(
-            "webresearch: search provider %s failed its health check (%s): %s%s",
+            "search provider %s failed its health check (%s): %s%s",
             provider_id,
             exc.code,
             redact(exc.message),

@@ -84,7 +84,7 @@ class ProviderRegistry:
         try:
             found = list(self._entry_points_of(ENTRY_POINT_GROUP))
         except Exception as exc:  # broken metadata must not break search
-            log.warning("webresearch: cannot list search provider plugins: %s", type(exc).__name__)
+            log.warning("cannot list search provider plugins: %s", type(exc).__name__)
             return
         for ep in found:
             if ep.value == f"{register_builtins.__module__}:{register_builtins.__name__}":
@@ -97,7 +97,7 @@ class ProviderRegistry:
                     obj(self.register)
             except Exception as exc:
                 log.warning(
-                    "webresearch: search provider plugin %r not loaded: %s: %s",
+                    "search provider plugin %r not loaded: %s: %s",
                     ep.name,
                     type(exc).__name__,
                     exc,

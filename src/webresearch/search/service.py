@@ -210,7 +210,7 @@ class SearchService:
             return
         self._logged.add(exc.code)
         log.warning(
-            "webresearch: web_search provider %s failed (%s): %s%s",
+            "web_search provider %s failed (%s): %s%s",
             self.provider.id,
             exc.code,
             self.redact(exc.message),

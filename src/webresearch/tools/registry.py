@@ -255,9 +255,13 @@ class Toolkit:
         #: opt-in tools whose service the settings do not choose (not logged).
         self.not_configured: dict[str, str] = {}
         for build in builders if builders is not None else default_builders():
+            misconfigured = False
             try:
                 built = build(services)
             except WebResearchError as exc:
+                # The operator chose something that cannot work (e.g. a provider without its
+                # key): a warning. A tool merely not installed is only information.
+                misconfigured = True
                 built = Unavailable(
                     getattr(build, "__module__", "?").rsplit(".", 1)[-1], exc.message
                 )
@@ -266,7 +270,12 @@ class Toolkit:
                 continue
             if isinstance(built, Unavailable):
                 self.unavailable[built.tool] = built.reason
-                log.warning("webresearch: tool %s is not available: %s", built.tool, built.reason)
+                log.log(
+                    logging.WARNING if misconfigured else logging.INFO,
+                    "tool %s is not available: %s",
+                    built.tool,
+                    built.reason,
+                )
                 continue
             self._entries[built.spec.name] = built
             if built.aclose is not None:
@@ -340,7 +349,7 @@ class Toolkit:
                 out.append(localized(entry.spec, language))
             elif (name, why) not in self._logged_gates:
                 self._logged_gates.add((name, why))
-                log.info("webresearch: tool %s not registered for this run: %s", name, why)
+                log.info("tool %s not registered for this run: %s", name, why)
         return sorted(out, key=lambda s: self._order.get(s.name, len(self._order)))
 
     # --- calls --------------------------------------------------------------------------------
@@ -399,7 +408,7 @@ class Toolkit:
             await self._cancelled(ctx, args_hash, time.perf_counter() - started)
             raise
         except Exception:
-            log.exception("webresearch: tool %s failed unexpectedly", name)
+            log.exception("tool %s failed unexpectedly", name)
             result = self._failure(
                 InternalError(f"{name} failed unexpectedly (an internal error)"), ctx
             )
@@ -442,7 +451,7 @@ class Toolkit:
             if operation_id is not None:  # only explicit idempotency keys are recorded
                 await self._remember(op, result)
         except StorageError as exc:
-            log.error("webresearch: %s ran but its journal record failed: %s", name, exc.message)
+            log.error("%s ran but its journal record failed: %s", name, exc.message)
             result = ToolResult(
                 result.text, result.images, {**result.meta, "journal_error": exc.code}, error
             )
@@ -469,9 +478,7 @@ class Toolkit:
         try:
             await asyncio.shield(self._emit(closing))
         except (StorageError, asyncio.CancelledError):
-            log.warning(
-                "webresearch: %s was cancelled and its closing event was not written", ctx.tool
-            )
+            log.warning("%s was cancelled and its closing event was not written", ctx.tool)
 
     async def _execute(
         self,
@@ -484,8 +491,10 @@ class Toolkit:
         why = self._why_not(name, run)
         if why is not None:
             available = ", ".join(s.name for s in self.tools(run))
+            known = name in self._entries or name in self.unavailable or name in self.not_configured
             raise ToolUnavailable(
-                f"the tool {name!r} is not available in this run",
+                f"the tool {name!r} is not available in this run"
+                + (f" ({why})" if known and why != "no such tool" else ""),
                 hint=f"use one of: {available}" if available else None,
                 refusal="gate",
                 reason=why,
@@ -531,7 +540,7 @@ class Toolkit:
             try:
                 granted = bool(await approver(request))
             except Exception:
-                log.exception("webresearch: approval callback failed")
+                log.exception("approval callback failed")
                 granted = False
         await ctx.event("approval.granted" if granted else "approval.denied", risk=risk)
         if not granted:

@@ -235,7 +235,8 @@ def build(services: Services) -> ToolEntry | Unavailable:
     settings = services.settings
     provider_id = resolve_provider_id(settings)
     if provider_id is None:
-        return Unavailable("web_search", NO_PROVIDER)
+        explicitly_off = (settings.search_provider or "").strip().lower() in ("none", "off")
+        return Unavailable("web_search", NO_PROVIDER, quiet=explicitly_off)
     provider = create_provider(settings, provider_id)
     cache = services.cache(
         "web_search", maxsize=settings.search_cache_size, ttl_s=settings.search_cache_ttl_s

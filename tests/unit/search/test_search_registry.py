@@ -183,12 +183,12 @@ def test_without_ddgs_and_without_configuration_web_search_is_not_registered(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(ddgs_module, "is_installed", lambda: False)
-    caplog.set_level(logging.WARNING, logger="webresearch")
+    caplog.set_level(logging.INFO, logger="webresearch")
     toolkit = Toolkit(Settings.load(environ={}, journal_url="memory://"))
     assert "web_search" not in [s.name for s in toolkit.tools()]  # the other tools stay
     assert toolkit.unavailable == {"web_search": NO_PROVIDER}
-    assert [r.getMessage() for r in caplog.records] == [
-        f"webresearch: tool web_search is not available: {NO_PROVIDER}"
+    assert [r.getMessage() for r in caplog.records if "web_search" in r.getMessage()] == [
+        f"tool web_search is not available: {NO_PROVIDER}"
     ]
     # an explicit ddgs choice on such a machine says how to install it
     explicit = Toolkit(Settings.load(environ={}, journal_url="memory://", search_provider="ddgs"))

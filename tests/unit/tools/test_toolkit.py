@@ -84,7 +84,7 @@ async def test_missing_optional_dependency_removes_the_tool_with_one_log_line(
             "fetch_image", "Pillow is not installed (pip install 'webresearch[images]')"
         )
 
-    with caplog.at_level(logging.WARNING, logger="webresearch"):
+    with caplog.at_level(logging.INFO, logger="webresearch"):
         async with Toolkit(
             settings, journal=MemoryJournal(), builders=[web_fetch.build, needs_pillow]
         ) as tk:
