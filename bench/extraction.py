@@ -378,6 +378,10 @@ def main(argv: list[str] | None = None) -> int:
     pages: list[Page] = []
     for corpus in corpora:
         loader, folder = loaders[corpus]
+        if not (args.corpus_dir / folder).is_dir():
+            parser.error(
+                f"no {folder}/ under {args.corpus_dir}: pass --corpus-dir DIR (the folder holding zyte-aeb/ and wcxb/)"
+            )
         loaded = list(loader(args.corpus_dir / folder))
         pages.extend(loaded[: args.limit] if args.limit else loaded)
 

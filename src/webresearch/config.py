@@ -16,8 +16,10 @@ Defaults are the named constants below (units in the names: bytes, seconds).
 
 from __future__ import annotations
 
+import difflib
 import ipaddress
 import json
+import logging
 import os
 import tomllib
 from collections.abc import Mapping
@@ -68,6 +70,8 @@ __all__ = [
 ]
 
 ENV_PREFIX = "WEBRESEARCH_"
+
+_log = logging.getLogger("webresearch.config")
 
 #: web_fetch output budget (bytes of UTF-8 text) when the call gives none. SPEC §1.1.
 DEFAULT_MAX_BYTES = 48 * 1024
@@ -469,10 +473,19 @@ class Settings(BaseModel):
             out = []
             for item in value:
                 if isinstance(item, str):
+                    text = item.strip()
                     try:
-                        out.append(ipaddress.ip_network(item.strip(), strict=False))
+                        out.append(ipaddress.ip_network(text))
                     except ValueError as exc:
-                        raise ValueError(f"not a CIDR network: {item!r}") from exc
+                        try:
+                            widened = ipaddress.ip_network(text, strict=False)
+                        except ValueError:
+                            raise ValueError(f"not a CIDR network: {item!r}") from exc
+                        # 127.0.0.5/8 would silently open all of 127.0.0.0/8: say so.
+                        raise ValueError(
+                            f"{text} has host bits set; did you mean {widened} "
+                            f"(or {text.split('/')[0]}/{widened.max_prefixlen} for one address)?"
+                        ) from exc
                 else:
                     out.append(item)
             return tuple(out)
@@ -512,7 +525,15 @@ class Settings(BaseModel):
                 continue
             key = name[len(ENV_PREFIX) :].lower()
             if key not in fields:
-                continue  # other tools may share the prefix; unknown env keys are ignored
+                # Not an error (a newer or older version may set it), but a typo such as
+                # WEBRESEARCH_ALLOW_PRIVAT must not pass unnoticed. Names only, never values.
+                close = difflib.get_close_matches(key, list(fields), n=1)
+                _log.warning(
+                    "unknown setting %s ignored%s",
+                    name,
+                    f" (did you mean {ENV_PREFIX}{close[0].upper()}?)" if close else "",
+                )
+                continue
             values[key] = _env_value(raw, fields[key].annotation)
             sources[key] = name
         for key, value in overrides.items():

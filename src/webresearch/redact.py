@@ -90,46 +90,52 @@ def _is_redacted(value: str) -> bool:
     return value.lstrip("\\").startswith("[REDACTED")
 
 
-def _redact_params(params: str) -> str:
-    pieces = params.split("&")
-    out = []
-    for piece in pieces:
-        name, sep, value = piece.partition("=")
-        if sep and value and is_secret_parameter(name) and not _is_redacted(value):
-            out.append(f"{name}={REDACTED}")
-        else:
-            out.append(piece)
-    return "&".join(out)
+# A credential carried as ``name=value`` after a query/fragment/parameter separator, raw or
+# percent-encoded (a URL nested in another URL's parameter: ``?next=https%3A%2F%2Fx%2F%3Ftoken%3D…``).
+# The value ends at the next separator, whitespace, a quote or a closing bracket (markdown
+# link syntax stays intact).
+_SEP = r"(?:[?&;#]|%3[Ff]|%26|%23|%3[Bb])"
+_PARAM = re.compile(
+    rf"(?P<sep>{_SEP})(?P<name>[A-Za-z0-9_.~\-\[\]]+)(?P<eq>=|%3[Dd])"
+    r"(?P<value>(?:(?!%26|%3[Ff]|%23|%3[Bb])[^\s\"'<>`)\]&;#?])*(?:\[REDACTED\])?)"
+)
+_USERINFO = re.compile(
+    r"(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<user>[^/?#@\s:]*):(?P<password>[^/?#@\s]*)@"
+)
 
 
-_USERINFO = re.compile(r"^(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*://)(?P<user>[^/?#@:]*)(?::[^/?#@]*)?@")
+def _redact_param(m: re.Match[str]) -> str:
+    value = m.group("value")
+    if not value or _is_redacted(value) or not is_secret_parameter(m.group("name")):
+        return m.group(0)
+    return f"{m.group('sep')}{m.group('name')}{m.group('eq')}{REDACTED}"
+
+
+def _redact_userinfo(m: re.Match[str]) -> str:
+    if not m.group("password") or _is_redacted(m.group("password")):
+        return m.group(0)
+    return f"{m.group('scheme')}{m.group('user')}:{REDACTED}@"
+
+
+def redact_text(text: str) -> str:
+    """Redact URL secrets anywhere in ``text``: credential parameters and userinfo passwords.
+
+    Works on bare URLs, URLs inside prose or markdown (parentheses before the query do not
+    hide it), ``;``-separated parameters and URLs nested (percent-encoded) in another URL's
+    parameter. Everything else is kept exactly as given (no re-encoding). Idempotent.
+    """
+    if "=" not in text and "%3" not in text and "@" not in text:
+        return text
+    text = _USERINFO.sub(_redact_userinfo, text)
+    return _PARAM.sub(_redact_param, text)
 
 
 def redact_url(url: str) -> str:
     """Return ``url`` with secret parameter values and any userinfo password replaced.
 
     ``https://u:pw@h/p?q=1&token=abc#x`` → ``https://u:[REDACTED]@h/p?q=1&token=[REDACTED]#x``.
-    Everything else is kept exactly as given (no re-encoding).
     """
-    m = _USERINFO.match(url)
-    if m and ":" in url[len(m.group("scheme")) : m.end()]:
-        url = f"{m.group('scheme')}{m.group('user')}:{REDACTED}@{url[m.end() :]}"
-    head, hash_sep, fragment = url.partition("#")
-    base, q_sep, query = head.partition("?")
-    if q_sep:
-        head = f"{base}?{_redact_params(query)}"
-    if hash_sep and "=" in fragment:
-        fragment = _redact_params(fragment)
-    return f"{head}{hash_sep}{fragment}"
-
-
-# A URL inside free text: scheme, then anything up to whitespace or a closing delimiter.
-_URL_IN_TEXT = re.compile(r"""[a-zA-Z][a-zA-Z0-9+.-]*://[^\s<>"'`)\]]+""")
-
-
-def redact_text(text: str) -> str:
-    """Redact every URL found inside free text (see :func:`redact_url`)."""
-    return _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+    return redact_text(url)
 
 
 class Redactor:

@@ -268,9 +268,9 @@ async def test_the_journal_holds_metadata_only(
         assert base64.b64encode(data)[:64].decode() not in dumped
         assert base64.b64encode(data)[-64:].decode() not in dumped
     completed = [e for e in journal.events if e.kind == "tool.completed"]
-    assert [e.details["images"][0]["sha256"] for e in completed] == [
-        fetched.meta["image"]["sha256"],
-        viewed.meta["image"]["sha256"],
+    assert [e.details["images"][0]["sha256_prefix"] for e in completed] == [
+        fetched.meta["image"]["sha256_prefix"],
+        viewed.meta["image"]["sha256_prefix"],
     ]
     assert len(dumped) < 20_000
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import StorageError
 from ..runtime.journal import JournalEvent, matches
+from .files import ensure_private_file
 
 __all__ = ["JSONLinesJournal"]
 
@@ -23,7 +24,7 @@ class JSONLinesJournal:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_private_file(self.path)
             self._fh = self.path.open("a", encoding="utf-8")
         except OSError as exc:
             raise StorageError(

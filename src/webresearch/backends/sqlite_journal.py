@@ -21,6 +21,7 @@ from typing import Any
 
 from ..errors import StorageError
 from ..runtime.journal import JournalEvent, utc_now_iso
+from .files import ensure_private_file
 
 __all__ = ["CHECKPOINT_INTERVAL_S", "SCHEMA_VERSION", "SQLiteJournal"]
 
@@ -77,7 +78,7 @@ class SQLiteJournal:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_private_file(self.path)
             # Processes starting at once race for the WAL switch and the migrations: opening
             # may wait longer than a write does.
             self._db = sqlite3.connect(

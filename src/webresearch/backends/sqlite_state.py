@@ -28,6 +28,7 @@ from typing import Any
 from ..errors import StorageError
 from ..runtime.limits import Decision, LimitRule, decide
 from ..runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S, scope_key
+from .files import ensure_private_file
 
 __all__ = ["SQLiteCache", "SQLiteLimiter", "SQLiteScopeStore", "SQLiteState"]
 
@@ -95,7 +96,7 @@ class SQLiteState:
         self.path = Path(path).expanduser()
         self.clock = clock
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            ensure_private_file(self.path)
             # Opening may race other processes starting at the same moment (switching to WAL
             # and migrating take the write lock once): allow OPEN_TIMEOUT_S for that, then
             # every operation waits at most ``timeout_s``.

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import click
 
 from webresearch import Toolkit
 
 from .options import guard_options, load_settings
-from .render import Progress, emit_result
+from .render import Progress, emit_result, run_command
 
 
 @click.command("fetch")
@@ -52,7 +50,7 @@ def fetch(
     \b
     Examples:
       webresearch fetch https://example.org
-      webresearch fetch https://example.org/long --offset 49152
+      webresearch fetch https://example.org/long --offset N   # N from "[truncated at N of M bytes]"
       webresearch fetch http://127.0.0.1:8000/ --allow-network 127.0.0.0/8
       webresearch fetch https://example.org --json
 
@@ -71,4 +69,4 @@ def fetch(
                 result = await toolkit.call("web_fetch", arguments)
         return emit_result("fetch", result, as_json=as_json)
 
-    ctx.exit(asyncio.run(run()))
+    ctx.exit(run_command("fetch", run()))

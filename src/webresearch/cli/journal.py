@@ -47,7 +47,10 @@ def parse_since(text: str, now: datetime) -> str:
     value = text.strip()
     match = _RELATIVE.match(value.lower())
     if match:
-        moment = now - timedelta(seconds=float(match.group(1)) * _UNIT_S[match.group(2)])
+        try:
+            moment = now - timedelta(seconds=float(match.group(1)) * _UNIT_S[match.group(2)])
+        except OverflowError:
+            moment = datetime.min.replace(tzinfo=UTC)  # further back than any event
     else:
         try:
             moment = datetime.fromisoformat(value)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
+from collections.abc import Coroutine
 from typing import Any
 
 import click
@@ -17,6 +19,7 @@ __all__ = [
     "EXIT_USAGE",
     "emit_result",
     "exit_code_for",
+    "run_command",
 ]
 
 EXIT_OK = 0
@@ -58,6 +61,16 @@ def emit_result(command: str, result: ToolResult, *, as_json: bool) -> int:
     if result.error is not None:
         click.echo(error_line(command, result.error), err=True)
     return exit_code_for(result.error)
+
+
+def run_command(command: str, main: Coroutine[Any, Any, int]) -> int:
+    """Run a command's coroutine; an error before any result (a journal that cannot be
+    opened, a bad configuration) becomes one line on stderr and its exit code."""
+    try:
+        return asyncio.run(main)
+    except WebResearchError as exc:
+        click.echo(error_line(command, exc), err=True)
+        return exit_code_for(exc)
 
 
 def _json_default(value: Any) -> Any:

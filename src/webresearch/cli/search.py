@@ -10,7 +10,7 @@ import click
 from webresearch import ConfigurationError, Toolkit, check_provider
 
 from .options import load_settings
-from .render import EXIT_OK, EXIT_TOOL_ERROR, Progress, emit_result
+from .render import EXIT_OK, EXIT_TOOL_ERROR, Progress, emit_result, run_command
 
 
 @click.command("search")
@@ -20,7 +20,7 @@ from .render import EXIT_OK, EXIT_TOOL_ERROR, Progress, emit_result
     "-p",
     default=None,
     metavar="ID",
-    help="searxng, brave, ddgs, tavily, exa or a plugin's id "
+    help="searxng, brave, ddgs, tavily, exa, firecrawl or a plugin's id "
     "(default: $WEBRESEARCH_SEARCH_PROVIDER, else searxng when WEBRESEARCH_SEARXNG_URL is set, "
     "else ddgs).",
 )
@@ -100,4 +100,4 @@ def search(
                 result = await toolkit.call("web_search", arguments)
         return emit_result("search", result, as_json=as_json)
 
-    ctx.exit(asyncio.run(run()))
+    ctx.exit(run_command("search", run()))

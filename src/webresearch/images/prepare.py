@@ -51,7 +51,7 @@ class PreparedImage:
         data: PNG, JPEG or WebP bytes (≤ the output cap, long side ≤ the side limit).
         mime: ``image/png``, ``image/jpeg`` or ``image/webp``, always matching ``data``.
         meta: JSON-friendly facts, never bytes: ``mime``, ``width``/``height`` (px, as
-            displayed), ``resized``, ``bytes``, ``sha256`` (first 12 hex chars),
+            displayed), ``resized``, ``bytes``, ``sha256_prefix`` (first 12 hex chars of the sha256),
             ``source_format``, ``source_width``/``source_height`` (px, as displayed),
             ``source_bytes``, ``passthrough``, ``animated``, ``frames``, and when they apply
             ``shown_frame``, ``orientation_applied``, ``quality``, ``color``, ``icc``,
@@ -121,7 +121,7 @@ def prepare_image(
         "height": height,
         "resized": (width, height) != (source_w, source_h),
         "bytes": len(out),
-        "sha256": hashlib.sha256(out).hexdigest()[:SHA256_PREFIX_CHARS],
+        "sha256_prefix": hashlib.sha256(out).hexdigest()[:SHA256_PREFIX_CHARS],
         "source_format": header.format,
         "source_width": source_w,
         "source_height": source_h,

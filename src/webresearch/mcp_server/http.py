@@ -68,12 +68,27 @@ def is_loopback(host: str) -> bool:
     return address.is_loopback
 
 
+#: Shortest bearer token accepted (characters): 16 random hex characters are 64 bits.
+MIN_TOKEN_CHARS = 16
+
+
 def check_bind(host: str, token: str | None) -> None:
     """Refuse to serve on a non-loopback address without a bearer token.
 
     Raises:
-        ConfigurationError: ``host`` is not loopback and ``token`` is empty.
+        ConfigurationError: ``host`` is not loopback and ``token`` is empty; or a token is
+            given that is too weak to guard anything (blank, or shorter than
+            :data:`MIN_TOKEN_CHARS` characters).
     """
+    if (
+        token is not None
+        and token != ""
+        and (not token.strip() or len(token.strip()) < MIN_TOKEN_CHARS)
+    ):
+        raise ConfigurationError(
+            f"the MCP token is too weak: use at least {MIN_TOKEN_CHARS} characters, "
+            "e.g. WEBRESEARCH_MCP_TOKEN=$(openssl rand -hex 32)"
+        )
     if not token and not is_loopback(host):
         raise ConfigurationError(
             f"refusing to serve MCP on {host} without a token: anyone who can reach it could "

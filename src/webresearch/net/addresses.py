@@ -155,14 +155,16 @@ class AddressPolicy:
         category = blocked_category(ip)
         if category is None:
             return AddressVerdict(True)
+        # An exempted IPv6 range never opens the IPv4 address it embeds (``::/0`` must not
+        # reach ::ffff:127.0.0.1, nor an exempted NAT64 prefix 169.254.169.254): such an
+        # address passes only when its embedded IPv4 address passes on its own.
+        embedded = embedded_ipv4(ip) if category == "ipv4_embedded" else None
+        inner_ok = embedded is None or self.verdict(embedded).allowed
         for net in self.allowed_networks:
-            if ip.version == net.version and ip in net:
+            if ip.version == net.version and ip in net and inner_ok:
                 return AddressVerdict(True, category, "allowed_networks")
-        if self.allow_private and category not in ALWAYS_BLOCKED_CATEGORIES:
-            embedded = embedded_ipv4(ip) if category == "ipv4_embedded" else None
-            inner = blocked_category(embedded) if embedded is not None else None
-            if inner not in ALWAYS_BLOCKED_CATEGORIES:
-                return AddressVerdict(True, category, "allow_private")
+        if self.allow_private and category not in ALWAYS_BLOCKED_CATEGORIES and inner_ok:
+            return AddressVerdict(True, category, "allow_private")
         return AddressVerdict(False, category)
 
 

@@ -19,6 +19,7 @@ import time
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urljoin
 
 import httpcore2
 import httpx2
@@ -26,6 +27,7 @@ import httpx2
 from ..errors import (
     BlockedAddress,
     FetchError,
+    InvalidArguments,
     NetworkError,
     Timeout,
     TLSError,
@@ -261,7 +263,8 @@ class GuardedClient:
                 if hop:
                     category = exc.details.get("category", "internal")
                     raise BlockedAddress(
-                        f"refused: the site redirected to a {category} address (SSRF guard)",
+                        "refused: the site redirected to an internal or reserved address "
+                        f"({str(category).replace('_', ' ')}; SSRF guard)",
                         hint=exc.hint,
                         category=category,
                     ) from None
@@ -282,12 +285,8 @@ class GuardedClient:
                             hint="the site is in a redirect loop or needs a browser; try the final URL or another source",
                             redirects=[(s, redact_url(u)) for s, u in redirects],
                         )
-                    try:
-                        nxt = current.join(location)
-                    except (httpx2.InvalidURL, ValueError):
-                        raise FetchError("the site sent an invalid redirect Location") from None
-                    redirects.append((response.status_code, str(nxt)))
-                    current = self.guard.check_url(nxt, redirect=True).url
+                    current = self._next_hop(current, location)
+                    redirects.append((response.status_code, str(current)))
                     continue
                 body = await self._read(response, cap, shown)
             finally:
@@ -296,7 +295,10 @@ class GuardedClient:
                 raise TooLarge(
                     f"{shown} is larger than the {cap // 1024} KiB download cap "
                     "(counted after decompression)",
-                    hint="the page is too large to read here; try a more specific URL or download it with a shell tool",
+                    hint=(
+                        "the page is too large to read here; try a more specific URL or download it "
+                        "with a shell tool (an operator can raise download_cap_bytes)"
+                    ),
                     cap_bytes=cap,
                 )
             return FetchResponse(
@@ -311,6 +313,32 @@ class GuardedClient:
                 redirects=redirects,
                 elapsed_s=time.monotonic() - started,
             )
+
+    def _next_hop(self, current: httpx2.URL, location: str) -> httpx2.URL:
+        """The redirect target, through every string rule of the guard.
+
+        A Location the URL parser refuses is still judged by the host rules first (``0177.0.0.1``
+        is a refused IPv4 spelling, not a typo); anything else invalid is the site's fault.
+
+        Raises:
+            BlockedAddress: the target is refused by the SSRF guard.
+            FetchError: the Location cannot be understood.
+        """
+        invalid = FetchError(
+            "the site sent a redirect to an invalid URL",
+            hint="the site is broken; try another source",
+        )
+        try:
+            target = str(current.join(location))
+        except (httpx2.InvalidURL, ValueError):
+            try:
+                target = urljoin(str(current), location)
+            except ValueError:
+                raise invalid from None
+        try:
+            return self.guard.check_url(target, redirect=True).url
+        except InvalidArguments:
+            raise invalid from None
 
     async def _read(self, response: httpx2.Response, cap: int, shown: str) -> CappedBody:
         async def chunks() -> AsyncIterator[bytes]:

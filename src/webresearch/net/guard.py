@@ -57,6 +57,12 @@ class Target:
     address: IPAddress | None
 
 
+def _describe(category: str | None) -> str:
+    """A block-list category in words, e.g. ``ipv4_embedded`` → ``IPv4-embedding IPv6``."""
+    names = {"ipv4_embedded": "IPv4-embedding IPv6", "link_local": "link-local"}
+    return names.get(category or "", (category or "blocked").replace("_", " "))
+
+
 class SSRFGuard:
     """Checks model-chosen URLs and the addresses their hosts resolve to.
 
@@ -98,7 +104,7 @@ class SSRFGuard:
             raise InvalidArguments(
                 f"not a valid URL: {redact_url(str(url))[:200]} ({exc})"
             ) from None
-        if not parsed.is_absolute_url:
+        if not parsed.scheme or (parsed.scheme in ALLOWED_SCHEMES and not parsed.is_absolute_url):
             raise InvalidArguments(
                 f"the URL must be absolute (http:// or https://): {redact_url(str(url))[:200]}"
             )
@@ -130,12 +136,14 @@ class SSRFGuard:
                 hint="remove the user:password@ part",
             )
         verdict = classify_host(parsed.raw_host.decode("ascii"))
-        if verdict.address is None and not _HOST_CHARS.match(verdict.host):
-            raise InvalidArguments(f"not a valid host name in {shown}")
         if verdict.refusal is not None:
             raise BlockedAddress(
                 f"refused {shown}: {verdict.refusal}", hint=_HINT, category="host_rule"
             )
+        if verdict.address is None and not _HOST_CHARS.match(verdict.host):
+            raise InvalidArguments(f"not a valid host name in {shown}")
+        if parsed.port is not None and not 0 < parsed.port < 65536:
+            raise InvalidArguments(f"port {parsed.port} is out of range (1-65535) in {shown}")
         if verdict.address is not None:
             self._check_address(verdict.address, shown)
         port = parsed.port or (443 if parsed.scheme == "https" else 80)
@@ -164,7 +172,7 @@ class SSRFGuard:
         except OSError:
             raise NetworkError(
                 f"could not resolve host {verdict.host}",
-                hint="check the spelling of the host name",
+                hint="check the spelling of the host name (or whether this machine can reach the internet)",
             ) from None
         addresses: list[IPAddress] = []
         for answer in answers:
@@ -201,7 +209,8 @@ class SSRFGuard:
             return
         what = f"{shown} resolves to" if resolved else f"{shown} is"
         raise BlockedAddress(
-            f"refused: {what} a {verdict.category} address (SSRF guard)",
+            f"refused: {what} an internal or reserved address "
+            f"({_describe(verdict.category)}; SSRF guard)",
             hint=_HINT,
             category=verdict.category,
         )

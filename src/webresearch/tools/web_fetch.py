@@ -31,6 +31,7 @@ from ..errors import InvalidArguments, WebResearchError
 from ..extract.appshell import looks_like_app_shell
 from ..extract.budget import cut_window, truncation_marker
 from ..extract.dispatch import convert
+from ..extract.sanitize import strip_bidi_controls
 from ..net.client import FetchResponse
 from ..readers.base import OnSent, PageReader
 from ..readers.local import LocalReader
@@ -103,7 +104,7 @@ def format_document(doc: dict[str, Any], offset: int, max_bytes: int) -> tuple[s
     Raises:
         InvalidArguments: ``offset`` is past the end of a non-empty text.
     """
-    text: str = doc["text"]
+    text: str = strip_bidi_controls(doc["text"])
     total = len(text.encode("utf-8"))
     if offset and offset >= total:
         raise InvalidArguments(
@@ -119,7 +120,7 @@ def format_document(doc: dict[str, Any], offset: int, max_bytes: int) -> tuple[s
         UNTRUSTED_NOTICE,
         f"url: {doc['url']}",
         f"content-type: {doc['content_type']}",
-        f"title: {doc['title']}",
+        f"title: {strip_bidi_controls(str(doc['title']))}",
         "",
         body,
     ]

@@ -300,7 +300,7 @@ def test_to_block_and_metadata_hold_no_bytes() -> None:
     assert block.data == out.data and block.mime == out.mime
     text = json.dumps(block.describe())
     assert len(text) < 1000
-    assert out.meta["sha256"] and len(out.meta["sha256"]) == 12
+    assert out.meta["sha256_prefix"] and len(out.meta["sha256_prefix"]) == 12
     assert exif_bytes(6)  # (helper sanity)
 
 

@@ -19,7 +19,7 @@ def test_a_long_page_is_cut_into_at_most_four_viewport_tiles() -> None:
     tiles, height, covered = prepare_tiles(tall(1280, 4000), viewport_px=(1280, 800), max_tiles=4)
     assert height == 4000 and covered == 3200
     assert [(t.meta["width"], t.meta["height"]) for t in tiles] == [(1280, 800)] * 4
-    assert len({t.meta["sha256"] for t in tiles}) == 4
+    assert len({t.meta["sha256_prefix"] for t in tiles}) == 4
 
 
 def test_the_last_tile_may_be_shorter() -> None:

@@ -62,7 +62,14 @@ def test_only_loopback_binds_need_no_token(host: str, loopback: bool) -> None:
             check_bind(host, None)
         with pytest.raises(ConfigurationError):
             check_bind(host, "")
-        check_bind(host, "a-token")
+        check_bind(host, "a-token-of-24-characters")
+
+
+@pytest.mark.parametrize("token", [" ", "a", "short-token", "               x"])
+def test_weak_tokens_are_refused_everywhere(token: str) -> None:
+    for host in ("127.0.0.1", "0.0.0.0"):
+        with pytest.raises(ConfigurationError, match="too weak"):
+            check_bind(host, token)
 
 
 async def asgi(app: Any, scope: dict[str, Any]) -> list[dict[str, Any]]:

@@ -207,3 +207,26 @@ def test_verdict_agrees_with_the_table_for_any_address(
         assert not verdict.allowed
     elif not six_to_four:
         assert verdict.allowed
+
+
+@pytest.mark.parametrize(
+    ("exempt", "address"),
+    [
+        ("::/0", "::ffff:127.0.0.2"),
+        ("::ffff:0:0/96", "::ffff:10.0.0.1"),
+        ("64:ff9b::/96", "64:ff9b::a9fe:a9fe"),
+        ("2001::/32", "2001:0:4136:e378:8000:63bf:3fff:fdd2"),  # Teredo client 192.0.2.45
+        ("::/96", "::127.0.0.1"),
+    ],
+)
+def test_an_exempted_ipv6_range_never_opens_the_ipv4_address_it_embeds(
+    exempt: str, address: str
+) -> None:
+    assert not AddressPolicy.from_strings(allowed_networks=[exempt]).verdict(address).allowed
+
+
+def test_an_embedded_address_passes_when_its_ipv4_passes_too() -> None:
+    policy = AddressPolicy.from_strings(allowed_networks=["::ffff:0:0/96", "127.0.0.0/8"])
+    assert policy.verdict("::ffff:127.0.0.2").allowed
+    assert policy.verdict("::ffff:8.8.8.8").allowed  # public inside
+    assert not policy.verdict("::ffff:10.0.0.1").allowed

@@ -154,3 +154,35 @@ async def test_cookies_set_during_a_chain_are_sent_on_later_hops_but_not_kept() 
     assert len(connector.requests) == 2
     await client.get("http://public.example/cookie-gate")
     assert "cookie" not in connector.requests[2].headers  # a new call starts without cookies
+
+
+@pytest.mark.parametrize(
+    "location",
+    ["http://0177.0.0.2/", "http://[fe80::1%25lo]/", "http://0x7f.1/", "http://2130706434:8080/"],
+)
+async def test_redirects_to_refused_spellings_are_blocked_not_invalid(location: str) -> None:
+    client, connector, _ = make(lambda req: redirect_to(location), {"public.example": [PUBLIC]})
+    with pytest.raises(BlockedAddress):
+        await client.get("http://public.example/")
+    assert len(connector.connects) == 1
+
+
+@pytest.mark.parametrize(
+    "location", ["http://public.example:99999/", "http://exa mple.example/", "http://[::1/"]
+)
+async def test_an_invalid_redirect_is_the_sites_fault(location: str) -> None:
+    from webresearch.errors import FetchError, InvalidArguments
+
+    client, _, _ = make(lambda req: redirect_to(location), {"public.example": [PUBLIC]})
+    with pytest.raises(FetchError) as info:
+        await client.get("http://public.example/")
+    assert not isinstance(info.value, InvalidArguments)
+
+
+async def test_a_port_out_of_range_is_an_invalid_argument() -> None:
+    from webresearch.errors import InvalidArguments
+
+    client, connector, _ = make(lambda req: http_response(200), {"public.example": [PUBLIC]})
+    with pytest.raises(InvalidArguments):
+        await client.get("http://public.example:99999/")
+    assert connector.connects == []

@@ -113,3 +113,15 @@ def test_truncate_utf8_keeps_characters_whole() -> None:
     cut = truncate_utf8(text, 4096)
     assert len(cut.encode()) <= 4096 and cut.endswith("…")
     assert truncate_utf8("short") == "short"
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "jsonl"])
+async def test_journal_files_are_private_to_their_owner(tmp_path: Path, kind: str) -> None:
+    import os
+    import stat
+
+    path = tmp_path / "new-dir" / f"journal.{kind}"
+    sink: Journal = SQLiteJournal(path) if kind == "sqlite" else JSONLinesJournal(path)
+    await sink.aclose()
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700

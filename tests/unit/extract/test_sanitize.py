@@ -1,0 +1,26 @@
+"""Bidirectional override controls never reach a model (Trojan Source, CVE-2021-42574)."""
+
+from __future__ import annotations
+
+from webresearch.extract.sanitize import BIDI_CONTROLS, strip_bidi_controls
+from webresearch.tools.web_fetch import format_document
+
+
+def test_override_and_isolate_controls_are_removed_rtl_text_is_kept() -> None:
+    text = "safe \u202eevil\u202c text \u2066x\u2069 שלום \u200f"
+    out = strip_bidi_controls(text)
+    assert not any(c in out for c in BIDI_CONTROLS)
+    assert "שלום \u200f" in out
+
+
+def test_web_fetch_output_has_no_bidi_controls_and_counts_what_it_shows() -> None:
+    doc = {
+        "url": "https://e.example/",
+        "content_type": "text/plain",
+        "title": "t\u202eitle",
+        "text": "ab\u202ecd" * 10,
+        "markdown": False,
+    }
+    out, meta = format_document(doc, 0, 1000)
+    assert not any(c in out for c in BIDI_CONTROLS)
+    assert meta["total_bytes"] == len(("abcd" * 10).encode())

@@ -1,0 +1,105 @@
+"""Secret redaction: every way a credential rides in a URL, anywhere in text."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from webresearch.redact import (
+    REDACTED,
+    RedactingFilter,
+    Redactor,
+    is_secret_parameter,
+    redact_text,
+    redact_url,
+)
+
+SECRET = "S3CR3T-value_42"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"https://example.org/?token={SECRET}",
+        f"https://example.org/p?q=1&api_key={SECRET}#frag",
+        f"https://example.org/p#access_token={SECRET}&state=1",
+        f"https://user:{SECRET}@example.org/",
+        f"http://x/wiki_(disambiguation).html?token={SECRET}",  # ")" before the query
+        f"[link](https://a.example/b?sig={SECRET}&x=2) more text",  # markdown link
+        f"?a=1;password={SECRET}",  # ";" separated
+        f"https://a.example/?next=https%3A%2F%2Fb.example%2F%3Ftoken%3D{SECRET}%26x%3D1",  # nested, encoded
+        f"https://a.example/?redirect_uri=https://b.example/?apiKey={SECRET}",  # nested, raw
+        f"https://s3.example/o?X-Amz-Signature={SECRET}&X-Amz-Credential={SECRET}",
+        f"see the file at 'https://cdn.example/f?passkey={SECRET}' please",
+        f"https://h.example/?AUTH={SECRET}",
+    ],
+)
+def test_credentials_in_urls_are_redacted_wherever_they_appear(text: str) -> None:
+    out = redact_text(text)
+    assert SECRET not in out
+    assert REDACTED in out
+    assert redact_text(out) == out  # idempotent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "https://example.org/search?q=monkey&keyword=bananas&page=2",
+        "https://example.org/a(b)/c?x=1",
+        "plain prose with no url at all = fine",
+        "mailto:anna@example.org",
+        "https://user@example.org/path",
+        "https://example.org:8443/path@segment",
+    ],
+)
+def test_ordinary_urls_and_text_are_unchanged(text: str) -> None:
+    assert redact_text(text) == text
+
+
+def test_redact_url_keeps_everything_else_byte_for_byte() -> None:
+    url = "https://u:pw@h.example/p%20q?q=%E2%9C%93&token=abc&x=1#f"
+    assert (
+        redact_url(url) == "https://u:[REDACTED]@h.example/p%20q?q=%E2%9C%93&token=[REDACTED]&x=1#f"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "secret"),
+    [
+        ("token", True),
+        ("api_key", True),
+        ("apiKey", True),
+        ("X-Amz-Signature", True),
+        ("sig", True),
+        ("client_secret", True),
+        ("password", True),
+        ("q", False),
+        ("keyword", False),
+        ("monkey", False),
+        ("page", False),
+    ],
+)
+def test_secret_parameter_names(name: str, secret: bool) -> None:
+    assert is_secret_parameter(name) is secret
+
+
+def test_known_secret_values_are_replaced_everywhere() -> None:
+    redact = Redactor(["KEY-ABCDEF", "ab"])  # too-short values are ignored
+    assert redact("header X: KEY-ABCDEF and ab") == f"header X: {REDACTED} and ab"
+
+
+def test_log_records_are_redacted() -> None:
+    record = logging.LogRecord(
+        "x", logging.INFO, __file__, 1, "GET %s", (f"https://e.org/?token={SECRET}",), None
+    )
+    RedactingFilter().filter(record)
+    assert SECRET not in record.getMessage()
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200))
+def test_redaction_never_raises_and_is_idempotent(text: str) -> None:
+    once = redact_text(text)
+    assert redact_text(once) == once
