@@ -74,6 +74,10 @@ def tools(
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
     click.echo(HEADINGS.get(settings.tool_titles_language, HEADINGS["en"]))
+    if not rows:
+        click.echo("  (none: this run is offered no tool; without network access only the")
+        click.echo("   workspace tools remain, and they need --workspace)")
+        return
     width = max((len(str(r["name"])) for r in rows), default=0)
     for row in rows:
         click.echo(f"  {str(row['name']).ljust(width)}  {row['title']}")

@@ -84,6 +84,9 @@ _INLINE = frozenset(
 )
 
 
+_DOCTYPE_SUBSET = re.compile(r"<!DOCTYPE[^>\[]*\[.*?\]\s*>", re.I | re.S)
+
+
 def _parser() -> lxml_html.HTMLParser:
     return lxml_html.HTMLParser(
         remove_comments=True,
@@ -104,6 +107,9 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
         the root ``<html>`` element; an empty document gives ``<html><body/></html>``.
     """
     text = _CONTROL.sub("", _XML_DECLARATION.sub("", html, count=1))
+    # An internal DTD subset (<!DOCTYPE html [ … ]>) is not HTML; libxml2's HTML parser
+    # would leave its "]>" in the text.
+    text = _DOCTYPE_SUBSET.sub("<!DOCTYPE html>", text, count=1)
     if not text.strip():
         return _empty()
     parser = _parser()

@@ -24,3 +24,13 @@ def test_web_fetch_output_has_no_bidi_controls_and_counts_what_it_shows() -> Non
     out, meta = format_document(doc, 0, 1000)
     assert not any(c in out for c in BIDI_CONTROLS)
     assert meta["total_bytes"] == len(("abcd" * 10).encode())
+
+
+def test_an_internal_dtd_subset_does_not_leak_into_the_text() -> None:
+    from webresearch import html_to_markdown
+
+    title, markdown = html_to_markdown(
+        '<!DOCTYPE html [<!ENTITY x "y">]><html><head><title>T</title></head><body><p>Hello there.</p></body></html>',
+        "https://e.example/",
+    )
+    assert title == "T" and "]>" not in markdown and "Hello there." in markdown
