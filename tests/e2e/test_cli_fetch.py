@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
@@ -21,7 +22,7 @@ HTML = (
 
 
 @pytest.fixture
-def site() -> LocalServer:
+def site() -> Iterator[LocalServer]:
     with LocalServer() as srv:
         srv.routes["/"] = Route(headers=[("Content-Type", "text/html; charset=utf-8")], body=HTML)
         srv.routes["/long.txt"] = Route(

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 import tracemalloc
 import zlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from http.server import BaseHTTPRequestHandler
 
 import pytest
@@ -37,7 +37,7 @@ def never_finishes(h: BaseHTTPRequestHandler) -> None:
 
 
 @pytest.fixture(scope="module")
-def hostile() -> LocalServer:
+def hostile() -> Iterator[LocalServer]:
     srv = LocalServer()
     srv.routes["/big"] = Route(
         headers=[("Content-Type", "text/html")], body=b"<html><body>" + b"<p>big page</p>" * 200_000

@@ -8,7 +8,7 @@ import threading
 import time
 import tracemalloc
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler
 
 import brotli
@@ -22,7 +22,7 @@ from webresearch.net.client import GuardedClient
 from webresearch.net.guard import SSRFGuard
 
 try:
-    from compression import zstd  # type: ignore[import-not-found]
+    from compression import zstd  # type: ignore[import-not-found,unused-ignore]
 except ImportError:
     from backports import zstd
 
@@ -145,8 +145,8 @@ def _never_answers(h: BaseHTTPRequestHandler) -> None:
 
 @pytest.mark.parametrize("handler", [_never_finishes, _never_answers])
 async def test_a_page_that_never_finishes_times_out_on_the_whole_request(
-    server: LocalServer, handler
-) -> None:  # type: ignore[no-untyped-def]
+    server: LocalServer, handler: Callable[[BaseHTTPRequestHandler], None]
+) -> None:
     server.routes["/slow"] = handler
     async with client(request_timeout_s=1.0) as c:
         started = time.monotonic()

@@ -118,6 +118,6 @@ class ScriptedResolver:
         answer = self.answers[host]
         if answer and isinstance(answer[0], list):
             turn = sum(1 for h in self.calls if h == host) - 1
-            seq: list[list[str]] = answer  # type: ignore[assignment]
+            seq: list[list[str]] = answer  # type: ignore[assignment,unused-ignore]
             return list(seq[min(turn, len(seq) - 1)])
-        return list(answer)  # type: ignore[arg-type]
+        return list(answer)  # type: ignore[arg-type,unused-ignore]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
 
 from tests.support.fake_net import FakeConnector, FakeRequest, ScriptedResolver, http_response
@@ -14,7 +17,9 @@ PUBLIC = "93.184.216.34"
 OTHER_PUBLIC = "93.184.216.35"
 
 
-def make(app, answers, **policy):  # type: ignore[no-untyped-def]
+def make(
+    app: Callable[[FakeRequest], bytes], answers: dict[str, Any], **policy: Any
+) -> tuple[GuardedClient, FakeConnector, ScriptedResolver]:
     connector = FakeConnector(app)
     resolver = ScriptedResolver(answers)
     client = GuardedClient(
