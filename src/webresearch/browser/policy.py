@@ -182,6 +182,35 @@ class RequestPolicy:
             return _ALLOW
         return None
 
+    async def check_navigation(self, url: str) -> None:
+        """Refuse a navigation the model chose unless it is an allowed http(s) page.
+
+        Unlike a page's own requests (where ``data:``, ``blob:`` and ``about:`` are local
+        and let through), the model may only open http(s) pages: ``open data:…``,
+        ``about:blank`` or ``ws://…`` are refused the same way as ``javascript:`` or ``file:``.
+
+        Raises:
+            BlockedAddress: not http(s), or the SSRF rules refuse it.
+            BlockedDomain: the domain policy refuses it.
+            InvalidArguments: not a URL.
+            NetworkError: the host name does not resolve.
+        """
+        try:
+            scheme = urlsplit(url).scheme.lower()
+        except ValueError:
+            raise InvalidArguments(
+                "not a valid URL", hint="use an http:// or https:// URL"
+            ) from None
+        if scheme not in ("http", "https"):
+            raise BlockedAddress(
+                f"the browser may only open http(s) pages, not {scheme or 'a relative'}: URLs",
+                hint="use an http:// or https:// URL",
+                category="scheme",
+            )
+        verdict = await self.check(url)
+        if not verdict.allowed and verdict.error is not None:
+            raise verdict.error
+
     async def check(self, url: str, *, redirect: bool = False) -> RequestVerdict:
         """The full verdict for ``url``: string rules, domain policy, then DNS.
 
