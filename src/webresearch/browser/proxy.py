@@ -279,7 +279,7 @@ class GuardedProxy:
                 self.stats.tunnels += 1
                 writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
                 await writer.drain()
-                await _pump(reader, writer, upstream, conn.trailing_data[0])
+                await _pump(reader, writer, upstream, conn.trailing_data[0], b"")
             else:
                 self.stats.forwarded += 1
                 await self._forward(request, target, conn, reader, writer, upstream)
@@ -358,28 +358,35 @@ class GuardedProxy:
                 break
             else:
                 return
-        watcher = asyncio.ensure_future(_until_closed(reader))
+        extra = bytearray()  # what the browser sends while the response is relayed
+        watcher = asyncio.ensure_future(_until_closed(reader, extra))
         relay = asyncio.ensure_future(
-            self._relay_response(up, conn, reader, writer, upstream, wants_upgrade(raw))
+            self._relay_response(up, conn, writer, upstream, wants_upgrade(raw))
         )
+        switched = False
         try:
-            await asyncio.wait({watcher, relay}, return_when=asyncio.FIRST_COMPLETED)
+            done, _ = await asyncio.wait({watcher, relay}, return_when=asyncio.FIRST_COMPLETED)
+            switched = relay in done and not relay.cancelled() and relay.result() is True
         finally:
             for task in (watcher, relay):
                 task.cancel()
             for task in (watcher, relay):
                 with contextlib.suppress(BaseException):
                     await task
+        if switched:  # a 101 handshake: from now on bytes flow both ways, as a tunnel
+            await _pump(
+                reader, writer, upstream, conn.trailing_data[0] + bytes(extra), up.trailing_data[0]
+            )
 
     async def _relay_response(
         self,
         up: h11.Connection,
         conn: h11.Connection,
-        reader: asyncio.StreamReader,
         writer: Any,
         upstream: httpcore2.AsyncNetworkStream,
         upgrade: bool,
-    ) -> None:
+    ) -> bool:
+        """Relay the origin's response; True when it switched protocols (``101``)."""
         started = False
         try:
             while True:
@@ -396,8 +403,7 @@ class GuardedProxy:
                             or b""
                         )
                         await writer.drain()
-                        await _pump(reader, writer, upstream, up.trailing_data[0])
-                        return
+                        return True
                     continue  # 100 Continue and friends: h11 tracks them; nothing to relay
                 if isinstance(event, h11.Response):
                     started = True
@@ -416,13 +422,14 @@ class GuardedProxy:
                 elif isinstance(event, h11.EndOfMessage):
                     writer.write(conn.send(h11.EndOfMessage()) or b"")
                     await writer.drain()
-                    return
+                    return False
                 else:
-                    return
+                    return False
         except h11.RemoteProtocolError:
             if not started:
                 with contextlib.suppress(Exception):
                     await _answer(conn, writer, 502, b"the server sent a malformed response")
+            return False
 
 
 def _for_connection(error: WebResearchError, target: ProxyTarget) -> WebResearchError:
@@ -452,11 +459,13 @@ async def _next_upstream_event(up: h11.Connection, upstream: httpcore2.AsyncNetw
         up.receive_data(await upstream.read(CHUNK_BYTES))
 
 
-async def _until_closed(reader: asyncio.StreamReader) -> None:
-    """Returns when the browser closes its side (extra bytes are ignored: one request per
-    connection)."""
-    while await reader.read(CHUNK_BYTES):
-        pass
+async def _until_closed(reader: asyncio.StreamReader, extra: bytearray) -> None:
+    """Returns when the browser closes its side. Bytes it sends meanwhile are kept in
+    ``extra`` (the first bytes after a ``101``) and otherwise never forwarded: one request
+    per connection."""
+    while data := await reader.read(CHUNK_BYTES):
+        if len(extra) < MAX_HEAD_BYTES:
+            extra.extend(data)
 
 
 async def _answer(conn: h11.Connection, writer: Any, status: int, body: bytes) -> None:
@@ -486,17 +495,22 @@ async def _pump(
     reader: asyncio.StreamReader,
     writer: Any,
     upstream: httpcore2.AsyncNetworkStream,
-    pending: bytes,
+    to_origin: bytes,
+    to_client: bytes,
 ) -> None:
-    """Copy bytes both ways until either side closes (a tunnel or a switched protocol)."""
+    """Copy bytes both ways until either side closes (a tunnel or a switched protocol),
+    starting with what was already read from each side."""
 
     async def to_upstream() -> None:
-        if pending:
-            await upstream.write(pending)
+        if to_origin:
+            await upstream.write(to_origin)
         while data := await reader.read(CHUNK_BYTES):
             await upstream.write(data)
 
     async def to_browser() -> None:
+        if to_client:
+            writer.write(to_client)
+            await writer.drain()
         while data := await upstream.read(CHUNK_BYTES):
             writer.write(data)
             await writer.drain()
