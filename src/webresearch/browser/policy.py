@@ -12,9 +12,11 @@ Two parts:
   Verdicts for host names are cached for a few seconds (a page loads dozens of resources
   from one host).
 
-The browser resolves the name again after our check, so a DNS answer that changes between
-the two (rebinding) is a residual risk inside the browser; docs/architecture.md records it
-and what limits it.
+For a launched browser this verdict is not the last word: every connection also passes the
+guarded proxy (:mod:`.proxy`), which resolves once, checks every address and dials only a
+checked one, so a DNS answer that changes after this check (rebinding) reaches nothing. For a
+remote CDP browser, which resolves names itself, rebinding between our check and its lookup
+remains a documented residual risk (docs/architecture.md, "What holds, and what remains").
 """
 
 from __future__ import annotations

@@ -188,7 +188,11 @@ def browse(
 ) -> None:
     """Open URL in a headless browser and run actions on it.
 
-    Every request the page makes is checked against the SSRF rules and the domain policy.
+    Only http(s) pages can be opened. With a launched browser (chromium, lightpanda) every
+    connection the browser makes — pages, frames, workers, WebSockets — goes through an
+    in-process guarded proxy that checks the SSRF rules and the domain policy and connects
+    only to the address it checked: a refused address gets no packet. A remote browser
+    (cdp://…) cannot be proxied: there only request interception applies.
 
     \b
     Examples:
