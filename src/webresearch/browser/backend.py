@@ -408,7 +408,7 @@ class PlaywrightBackend:
         if session is not None:
             session.record_connection_refused(refusal)
         else:
-            log.debug("the browser proxy refused %s (no session attributed)", refusal.target)
+            log.debug("the browser proxy refused a connection (%s)", refusal.error.code)
 
     def _on_blocked(
         self, frame_id: str | None, record: BlockedRequest, error: WebResearchError

@@ -75,7 +75,8 @@ EVALUATE_MAX_VALUES = 5000
 _API_PREFIX = re.compile(r"^(?:Error: )?Page\.\w+: ")
 
 #: Milliseconds since the document's content last changed (a MutationObserver on child
-#: lists and text, installed on first use; attribute changes such as animations do not count).
+#: lists and text, installed by :data:`PAGE_GUARD_JS` before page scripts run, else on first
+#: use; attribute changes such as animations do not count).
 DOM_QUIET_JS = """() => {
   const k = Symbol.for('webresearch.lastMutation');
   if (!window[k]) {
@@ -107,6 +108,16 @@ PAGE_GUARD_JS = (
     }});
     try { Object.defineProperty(window, 'WebSocket', {value: guarded, configurable: false, writable: false}); } catch (e) {}
   }
+  // Readiness: when the document's content last changed (see DOM_QUIET_JS).
+  try {
+    const k = Symbol.for('webresearch.lastMutation');
+    if (!window[k]) {
+      const state = {t: performance.now()};
+      new MutationObserver(() => { state.t = performance.now(); })
+        .observe(document, {subtree: true, childList: true, characterData: true});
+      Object.defineProperty(window, k, {value: state});
+    }
+  } catch (e) {}
   for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'WebTransport']) {
     if (window[name]) { try { Object.defineProperty(window, name, {value: function () { deny(name); }, configurable: false, writable: false}); } catch (e) {} }
   }

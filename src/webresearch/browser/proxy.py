@@ -251,8 +251,8 @@ class GuardedProxy:
             pass
         except asyncio.CancelledError:
             pass
-        except Exception:
-            log.debug("browser proxy connection failed", exc_info=True)
+        except Exception as exc:  # the text may name an address: only the type is logged
+            log.debug("browser proxy connection failed: %s", type(exc).__name__)
         finally:
             writer.close()
             with contextlib.suppress(Exception):
@@ -305,11 +305,11 @@ class GuardedProxy:
                 error = exc
             except NetworkError:
                 self.stats.failed += 1
-                log.debug("browser proxy: %s does not resolve", target.shown)
+                log.debug("browser proxy: a target name does not resolve")
                 raise _Reply(502, "the host name does not resolve") from None
             except (httpcore2.ConnectError, httpcore2.ConnectTimeout, OSError, TimeoutError):
                 self.stats.failed += 1
-                log.debug("browser proxy: could not connect to %s", target.shown)
+                log.debug("browser proxy: could not connect to a target")
                 raise _Reply(502, "could not connect to the server") from None
             else:
                 self.stats.upstream += 1
@@ -318,7 +318,7 @@ class GuardedProxy:
         refusal = ProxyRefusal(
             owner, target.shown, target.kind == "tunnel", _for_connection(error, target)
         )
-        log.debug("browser proxy refused %s: %s", target.shown, error.code)
+        log.debug("browser proxy refused a %s target (%s)", target.kind, error.code)
         if self.on_refused is not None:
             try:
                 self.on_refused(refusal)
