@@ -18,6 +18,7 @@ import pytest
 import pytest_asyncio
 
 from tests.browser.pages import forbidden_routes, spa_routes
+from tests.browser.traps import TCPTrap, UDPTrap, WebSocketServer
 from tests.support.http_server import LocalServer
 from webresearch import RunContext, Settings, Toolkit, ToolResult
 from webresearch.runtime.journal import MemoryJournal
@@ -57,6 +58,49 @@ def sites() -> Iterator[Sites]:
         routes = {**spa_routes(), **forbidden_routes(private.base, domain.base)}
         with LocalServer(routes) as site:
             yield Sites(site, private, domain)
+
+
+@dataclass
+class Boundary:
+    """Raw traps behind the forbidden addresses (every accepted connection counts), and a
+    WebSocket server on the allowed address (the control: the same probes do work there)."""
+
+    v4: TCPTrap  # 127.0.0.2: a blocked loopback address
+    v6: TCPTrap  # [::1]: a blocked loopback address
+    domain: TCPTrap  # 127.0.0.3: allowed by the address rules, a blocked domain
+    udp: UDPTrap  # 127.0.0.2: WebRTC / QUIC / WebTransport datagrams
+    ws_v4: WebSocketServer  # 127.0.0.2: an "internal service" that leaks a secret
+    ws_domain: WebSocketServer  # 127.0.0.3
+    ws_ok: WebSocketServer  # 127.0.0.1: allowed
+
+    def forbidden(self) -> dict[str, int]:
+        """Connections (or datagrams) every forbidden endpoint received."""
+        return {
+            "127.0.0.2": self.v4.count,
+            "[::1]": self.v6.count,
+            "127.0.0.3": self.domain.count,
+            "udp 127.0.0.2": self.udp.count,
+            "ws 127.0.0.2": self.ws_v4.count,
+            "ws 127.0.0.3": self.ws_domain.count,
+        }
+
+    def reset(self) -> None:
+        for trap in (self.v4, self.v6, self.domain, self.udp, self.ws_v4, self.ws_domain):
+            trap.reset()
+
+
+@pytest.fixture(scope="session")
+def boundary() -> Iterator[Boundary]:
+    with (
+        TCPTrap("127.0.0.2") as v4,
+        TCPTrap("::1") as v6,
+        TCPTrap("127.0.0.3") as domain,
+        UDPTrap("127.0.0.2") as udp,
+        WebSocketServer("127.0.0.2") as ws_v4,
+        WebSocketServer("127.0.0.3") as ws_domain,
+        WebSocketServer("127.0.0.1") as ws_ok,
+    ):
+        yield Boundary(v4, v6, domain, udp, ws_v4, ws_domain, ws_ok)
 
 
 @dataclass

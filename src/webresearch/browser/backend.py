@@ -9,6 +9,14 @@ Three ways to get a browser, one protocol (Chrome DevTools) to drive it:
 * ``cdp``: any endpoint by URL (:mod:`.discovery`: ``/json/version``, dialled at the
   configured host).
 
+A launched backend sends EVERY connection through the guarded forward proxy
+(:mod:`.proxy`), started here before the browser: Chromium with ``--proxy-server`` (and a
+listener of its own per session context, so refusals reach the right session's journal),
+Lightpanda with ``--http-proxy``. That proxy is the hard network boundary: the browser never
+resolves a target name nor opens a connection to a target itself. A remote ``cdp`` endpoint
+cannot be proxied by us (it connects from its own network); only the interception below
+applies to it.
+
 Playwright connects with ``connect_over_cdp``; raw CDP sessions cover what it lacks (the
 ``Fetch`` domain). On connect, :meth:`PlaywrightBackend.start` installs request interception
 (browser-wide when the backend allows, else per page) and PROBES the backend
@@ -38,6 +46,7 @@ from .intercept import Interceptor
 from .page import PlaywrightSession, SessionConfig, map_error
 from .policy import RequestPolicy
 from .probe import PROBE_URL, has_probe_box
+from .proxy import GuardedProxy, ProxyRefusal
 
 __all__ = ["BackendConfig", "PlaywrightBackend", "playwright_available"]
 
@@ -66,6 +75,9 @@ class BackendConfig:
         cdp_url: the endpoint for ``cdp`` (a secret: never logged).
         session: per-session settings (viewport, timeouts, dialog policy).
         max_sessions: sessions the backend must hold (Lightpanda connection limit).
+        connector: the TCP seam the guarded proxy dials checked addresses with (the
+            guarded transport's; ``None``: real sockets).
+        connect_timeout_s: seconds the proxy may take to resolve and connect upstream.
     """
 
     kind: str
@@ -73,6 +85,8 @@ class BackendConfig:
     chromium_path: str | None = None
     cdp_url: str | None = None
     max_sessions: int = 12
+    connector: Any = None
+    connect_timeout_s: float = 15.0
 
 
 class PlaywrightBackend:
@@ -95,6 +109,9 @@ class PlaywrightBackend:
         self._interceptor: Interceptor | None = None
         self._sessions: list[PlaywrightSession] = []
         self._frame_owner: dict[str, PlaywrightSession] = {}
+        #: the guarded forward proxy of a launched backend (None for a remote endpoint).
+        self.proxy: GuardedProxy | None = None
+        self._proxy_owner: dict[str, PlaywrightSession] = {}
         self._closed = False
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -135,7 +152,9 @@ class PlaywrightBackend:
             await interceptor.enable()
             self._interceptor = interceptor
             level = "browser"
-        self.capabilities = await self._probe(level, product)
+        self.capabilities = replace(
+            await self._probe(level, product), proxied=self.proxy is not None
+        )
         if self.capabilities.interception == "none":
             raise BrowserError(
                 f"the {self.name} backend does not support request interception (CDP Fetch "
@@ -145,6 +164,16 @@ class PlaywrightBackend:
             )
         log.info("browser backend %s ready: %s", self.name, self.capabilities)
 
+    async def _start_proxy(self) -> str:
+        """Start the guarded proxy of a launched backend; returns its browser-wide URL."""
+        self.proxy = GuardedProxy(
+            self.policy,
+            connector=self.config.connector,
+            connect_timeout_s=self.config.connect_timeout_s,
+            on_refused=self._on_proxy_refused,
+        )
+        return await self.proxy.listen()
+
     async def _endpoint(self) -> tuple[str, str]:
         kind = self.config.kind
         if kind == "chromium":
@@ -153,6 +182,7 @@ class PlaywrightBackend:
                 raise ConfigurationError(
                     "no Chromium found (apt-get install chromium, or set chromium_path)"
                 )
+            proxy_url = await self._start_proxy()
             profile = launching.new_profile_dir()
             self._process = await launching.launch(
                 launching.chromium_args(
@@ -160,10 +190,13 @@ class PlaywrightBackend:
                     user_data_dir=profile,
                     viewport=self.config.session.viewport,
                     no_sandbox=os.geteuid() == 0,
+                    proxy_url=proxy_url,
                 ),
                 temp_dir=profile,
             )
             port, path = await launching.wait_for_devtools_port(profile, self._process)
+            assert self.proxy is not None
+            self.proxy.exclude_port(port)
             return f"ws://127.0.0.1:{port}{path}", "Chromium"
         if kind == "lightpanda":
             binary = launching.find_lightpanda()
@@ -171,10 +204,16 @@ class PlaywrightBackend:
                 raise ConfigurationError(
                     "Lightpanda is not installed (pip install 'webresearch[browser]')"
                 )
+            proxy_url = await self._start_proxy()
             port = launching.free_port()
+            assert self.proxy is not None
+            self.proxy.exclude_port(port)
             self._process = await launching.launch(
                 launching.lightpanda_args(
-                    binary, port=port, max_connections=self.config.max_sessions + 4
+                    binary,
+                    port=port,
+                    max_connections=self.config.max_sessions + 4,
+                    proxy_url=proxy_url,
                 ),
                 env={"LIGHTPANDA_DISABLE_TELEMETRY": "true"},
             )
@@ -284,6 +323,8 @@ class PlaywrightBackend:
                 await asyncio.wait_for(self._pw.stop(), 10)
         if self._process is not None:
             await self._process.aclose()
+        if self.proxy is not None:
+            await self.proxy.aclose()
 
     # --- sessions -------------------------------------------------------------------------
     async def new_session(self, key: str) -> PlaywrightSession:
@@ -297,15 +338,23 @@ class PlaywrightBackend:
         if not self.alive:
             raise BrowserError("the browser is not running", retryable=True)
         own_browser = None
+        token = secrets.token_hex(8)
         try:
             if self.capabilities.multi_context:
                 browser = self._browser
             else:
                 own_browser = browser = await self._connect()
             viewport = self.config.session.viewport
-            context = await browser.new_context(
-                viewport={"width": viewport[0], "height": viewport[1]}, accept_downloads=False
-            )
+            options: dict[str, Any] = {
+                "viewport": {"width": viewport[0], "height": viewport[1]},
+                "accept_downloads": False,
+            }
+            if self.proxy is not None and self.config.kind == "chromium":
+                # A listener of its own: refusals of this context (its workers included)
+                # are reported to this session. Lightpanda 1.0 honours a context proxy only
+                # for some requests, so it keeps the process-wide --http-proxy alone.
+                options["proxy"] = {"server": await self.proxy.listen(token)}
+            context = await browser.new_context(**options)
             page = await context.new_page()
             cdp = await context.new_cdp_session(page)
             session = PlaywrightSession(
@@ -316,9 +365,11 @@ class PlaywrightBackend:
                 page=page,
                 cdp=cdp,
                 own_browser=own_browser,
-                token=secrets.token_hex(8),
+                token=token,
                 on_close=self._forget,
             )
+            if "proxy" in options:
+                self._proxy_owner[token] = session
             if self.capabilities.interception == "page":
                 interceptor = Interceptor(cdp, self.policy, session.record_blocked)
                 await interceptor.enable()
@@ -328,15 +379,15 @@ class PlaywrightBackend:
                 if target_id:
                     self._frame_owner[target_id] = session
             await session.prepare()
-        except WebResearchError:
+        except BaseException as exc:
+            self._proxy_owner.pop(token, None)
+            if self.proxy is not None:
+                self.proxy.forget(token)
             if own_browser is not None:
                 with contextlib.suppress(Exception):
                     await own_browser.close()
-            raise
-        except Exception as exc:
-            if own_browser is not None:
-                with contextlib.suppress(Exception):
-                    await own_browser.close()
+            if isinstance(exc, WebResearchError) or not isinstance(exc, Exception):
+                raise
             raise map_error(exc, "opening a browser session", self.config.session) from exc
         self._sessions.append(session)
         return session
@@ -344,9 +395,20 @@ class PlaywrightBackend:
     def _forget(self, session: PlaywrightSession) -> None:
         with contextlib.suppress(ValueError):
             self._sessions.remove(session)
+        if self._proxy_owner.pop(session.token, None) is not None and self.proxy is not None:
+            self.proxy.forget(session.token)
         for frame, owner in list(self._frame_owner.items()):
             if owner is session:
                 del self._frame_owner[frame]
+
+    def _on_proxy_refused(self, refusal: ProxyRefusal) -> None:
+        """The proxy refused a target: tell the session whose listener it came through
+        (the browser-wide listener's refusals belong to no known session: logged only)."""
+        session = self._proxy_owner.get(refusal.owner or "")
+        if session is not None:
+            session.record_connection_refused(refusal)
+        else:
+            log.debug("the browser proxy refused a connection (%s)", refusal.error.code)
 
     def _on_blocked(
         self, frame_id: str | None, record: BlockedRequest, error: WebResearchError

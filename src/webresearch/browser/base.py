@@ -44,6 +44,8 @@ class Capabilities:
             needs its own connection).
         handles_dialogs: the backend answers JavaScript dialogs itself (our policy cannot).
         interception: where the ``Fetch`` domain was verified to pause requests.
+        proxied: every connection of the browser goes through our guarded forward proxy
+            (a launched Chromium or Lightpanda); False for a remote CDP endpoint.
     """
 
     backend: str
@@ -53,6 +55,7 @@ class Capabilities:
     multi_context: bool = False
     handles_dialogs: bool = False
     interception: InterceptionLevel = "none"
+    proxied: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly view (for result metadata and the journal)."""
@@ -68,12 +71,15 @@ class NavResult:
         title: the page title.
         status: HTTP status of the main document, when known.
         ready: the load event fired within the readiness budget.
+        settled: after load, the network and the DOM fell quiet within the same budget
+            (False: the page was still busy; its content may be incomplete).
     """
 
     url: str
     title: str
     status: int | None = None
     ready: bool = True
+    settled: bool = True
 
 
 @dataclass(frozen=True, slots=True)

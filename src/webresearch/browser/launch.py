@@ -38,6 +38,7 @@ from ..errors import BrowserError
 
 __all__ = [
     "CHROMIUM_CANDIDATES",
+    "PROXY_ENV",
     "LaunchedProcess",
     "chromium_args",
     "find_chromium",
@@ -47,6 +48,7 @@ __all__ = [
     "launch",
     "lightpanda_args",
     "process_tree_rss_bytes",
+    "proxy_args",
 ]
 
 #: Where a Chromium is looked for when ``chromium_path`` is not set, in order. The Debian
@@ -120,13 +122,26 @@ def free_port() -> int:
 
 
 def chromium_args(
-    binary: str, *, user_data_dir: str, viewport: tuple[int, int], no_sandbox: bool
+    binary: str,
+    *,
+    user_data_dir: str,
+    viewport: tuple[int, int],
+    no_sandbox: bool,
+    proxy_url: str | None = None,
 ) -> list[str]:
     """The Chromium command line: headless, CDP on a free loopback port, quiet.
 
     The flags switch off every kind of background traffic a fresh profile starts (component
     updates, safe browsing, metrics, translation, sync): the browser talks only to the pages
     it is told to open. List after Playwright's own ``chromiumSwitches``.
+
+    Args:
+        binary: the Chromium executable.
+        user_data_dir: a fresh profile directory.
+        viewport: (width, height) in CSS px.
+        no_sandbox: add ``--no-sandbox`` (Chromium refuses to run its sandbox as root).
+        proxy_url: the guarded proxy (``http://127.0.0.1:<port>``) every connection must go
+            through; see :func:`proxy_args`.
     """
     width, height = viewport
     args = [
@@ -151,7 +166,11 @@ def chromium_args(
         "--disable-features=Translate,OptimizationHints,MediaRouter,DialMediaRouteProvider,"
         "AutofillServerCommunication,CertificateTransparencyComponentUpdater,"
         "InterestFeedContentSuggestions",
-        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+        # WebRTC may not send UDP outside the proxy (no host/STUN candidates). Chromium 156
+        # honours this switch; the often-quoted --force-webrtc-ip-handling-policy is a no-op.
+        "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+        # No QUIC: HTTP/3 to an origin would be UDP outside the proxy.
+        "--disable-quic",
         "--metrics-recording-only",
         "--no-pings",
         "--password-store=basic",
@@ -159,6 +178,7 @@ def chromium_args(
         "--hide-scrollbars",
         "--mute-audio",
         "--safebrowsing-disable-auto-update",
+        *(proxy_args(proxy_url) if proxy_url else []),
         "about:blank",
     ]
     if no_sandbox:
@@ -166,9 +186,54 @@ def chromium_args(
     return args
 
 
-def lightpanda_args(binary: str, *, port: int, max_connections: int) -> list[str]:
-    """The ``lightpanda serve`` command line on 127.0.0.1:``port``."""
+def proxy_args(proxy_url: str) -> list[str]:
+    """Chromium switches that send EVERY connection through ``proxy_url`` and nothing else.
+
+    * ``--proxy-server``: all http, https, ws and wss traffic of every context, worker and
+      service worker goes to the proxy (https/ws/wss as ``CONNECT`` tunnels);
+    * ``--proxy-bypass-list=<-loopback>``: Chromium bypasses proxies for loopback targets
+      unless told not to (``<-loopback>`` removes the implicit rule), so 127.0.0.0/8 and
+      [::1] go through the proxy's checks too;
+    * ``--host-resolver-rules``: the browser resolves no name itself (every name maps to
+      NOTFOUND, the proxy's own literal address excepted), so DNS prefetching and any
+      connection outside the proxy have nothing to reach.
+    """
     return [
+        f"--proxy-server={proxy_url}",
+        "--proxy-bypass-list=<-loopback>",
+        "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+    ]
+
+
+#: Environment variables that would make a libcurl-based browser (Lightpanda) bypass or
+#: replace its configured proxy (``NO_PROXY=127.0.0.1,10.0.0.0/8`` is common on servers);
+#: they are removed from a launched browser's environment.
+PROXY_ENV = (
+    "no_proxy",
+    "NO_PROXY",
+    "http_proxy",
+    "HTTP_PROXY",
+    "https_proxy",
+    "HTTPS_PROXY",
+    "all_proxy",
+    "ALL_PROXY",
+)
+
+
+def lightpanda_args(
+    binary: str, *, port: int, max_connections: int, proxy_url: str | None = None
+) -> list[str]:
+    """The ``lightpanda serve`` command line on 127.0.0.1:``port``.
+
+    Args:
+        binary: the Lightpanda executable.
+        port: the CDP port.
+        max_connections: CDP connections it accepts (one per session).
+        proxy_url: the guarded proxy for every HTTP request and WebSocket
+            (``--http-proxy``; Lightpanda 1.0 sends http in absolute form, https and
+            WebSockets as ``CONNECT``).
+    """
+    args = [
         binary,
         "serve",
         "--host",
@@ -180,6 +245,9 @@ def lightpanda_args(binary: str, *, port: int, max_connections: int) -> list[str
         "--log-level",
         "error",
     ]
+    if proxy_url:
+        args += ["--http-proxy", proxy_url]
+    return args
 
 
 @dataclass
@@ -233,13 +301,15 @@ async def launch(
 
     Args:
         argv: the browser command line.
-        env: extra environment variables for the browser.
+        env: extra environment variables for the browser (proxy variables of our own
+            environment, :data:`PROXY_ENV`, are never passed on).
         temp_dir: a directory to remove when the process is closed.
 
     Raises:
         BrowserError: the process could not be started.
     """
-    child_env = {**os.environ, **(env or {})}
+    child_env = {k: v for k, v in os.environ.items() if k not in PROXY_ENV}
+    child_env.update(env or {})
     try:
         process = await asyncio.create_subprocess_exec(
             "/bin/sh",

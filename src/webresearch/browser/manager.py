@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from typing import Any
 
 from ..config import Settings
 from ..errors import BrowserError
@@ -22,12 +23,10 @@ from .page import PlaywrightSession, SessionConfig
 from .policy import DomainPolicy, RequestPolicy
 from .sessions import SessionTable
 
-__all__ = ["RENDER_SETTLE_S", "BrowserManager", "parse_viewport"]
+__all__ = ["BrowserManager", "parse_viewport"]
 
 log = logging.getLogger("webresearch.browser")
 
-#: Seconds a web_fetch render waits after the load event for scripts to fill the page.
-RENDER_SETTLE_S = 3.0
 #: Renders for web_fetch running at once.
 MAX_RENDERS = 2
 
@@ -45,9 +44,18 @@ class BrowserManager:
         settings: configuration (the ``browser_*`` block).
         guard: the SSRF guard (its resolver and address policy judge every request).
         clock: monotonic seconds (idle expiry).
+        connector: the TCP seam the browser's guarded proxy dials checked addresses with
+            (the guarded transport's: ``Services.connector``; ``None``: real sockets).
     """
 
-    def __init__(self, settings: Settings, guard: SSRFGuard, *, clock: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        guard: SSRFGuard,
+        *,
+        clock: Callable[[], float],
+        connector: Any = None,
+    ) -> None:
         self.settings = settings
         self.policy = RequestPolicy(
             guard,
@@ -69,6 +77,8 @@ class BrowserManager:
             chromium_path=settings.chromium_path,
             cdp_url=cdp_url.get_secret_value() if cdp_url is not None else None,
             max_sessions=settings.browser_max_sessions,
+            connector=connector,
+            connect_timeout_s=settings.connect_timeout_s,
         )
         self.table: SessionTable[PlaywrightSession] = SessionTable(
             settings.browser_max_sessions, settings.browser_idle_s, clock
@@ -163,7 +173,8 @@ class BrowserManager:
         return True
 
     async def render(self, url: str) -> tuple[str, str, str]:
-        """Render ``url`` in a throw-away session (web_fetch ``render: auto``).
+        """Render ``url`` in a throw-away session (web_fetch ``render: auto``), with the
+        same readiness as the browser tool's ``open`` (load, then network and DOM quiet).
 
         Returns:
             (final URL, title, rendered HTML).
@@ -171,18 +182,12 @@ class BrowserManager:
         Raises:
             BlockedAddress, BlockedDomain, NetworkError, Timeout, BrowserError.
         """
-        verdict = await self.policy.check(url)
-        if not verdict.allowed and verdict.error is not None:
-            raise verdict.error
+        await self.policy.check_navigation(url)
         async with self._renders:
             backend = await self.backend()
             session = await backend.new_session("render")
             try:
                 await session.open(url)
-                with contextlib.suppress(Exception):
-                    await session.page.wait_for_load_state(
-                        "networkidle", timeout=RENDER_SETTLE_S * 1000
-                    )
                 final, title, html, _frames = await session.html()
                 return final, title, html
             finally:

@@ -5,8 +5,16 @@ only calls their methods and never imports the library, so errors are recognised
 name (:func:`map_error`).
 
 State kept per session: the document stamp counter and secret token for snapshot refs, the
-refusals and dialogs since the last action (the tool journals them), notes (closed popups,
-blocked navigations).
+refusals and dialogs since the last action (the tool journals them: the interceptor's and the
+guarded proxy's), notes (closed popups, blocked navigations), the requests in flight (for
+readiness).
+
+Readiness (``open``, ``back``, ``forward``; the same for web_fetch's render): the load event,
+then the page must *settle* — no request started or finished and no DOM content change for
+:data:`QUIET_S`; after :data:`RELAX_S` of settling either silence alone is enough (pages that
+poll or animate forever) — all within the readiness budget (``browser_ready_timeout_s``,
+15 s). Requests pending longer than :data:`LONG_REQUEST_S` (long polls, streams) stop
+counting. So a page that renders after a fetch or a timer is read after it rendered.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ import asyncio
 import contextlib
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -26,19 +35,59 @@ from ..errors import (
     NetworkError,
     StaleRef,
     Timeout,
+    UnsupportedContent,
     WebResearchError,
 )
 from ..redact import redact_url
 from .base import BlockedRequest, Capabilities, DialogRecord, NavResult, SnapshotData
 from .intercept import Interceptor
+from .proxy import ProxyRefusal
 from .snapshot import COLLECT_JS, MAX_NODES, RESOLVE_JS, STATE_KEY, parse_ref
 
-__all__ = ["PAGE_GUARD_JS", "PlaywrightSession", "SessionConfig", "map_error"]
+__all__ = [
+    "DOM_QUIET_JS",
+    "PAGE_GUARD_JS",
+    "PlaywrightSession",
+    "SessionConfig",
+    "is_page_type",
+    "json_safe",
+    "map_error",
+    "to_json",
+]
 
 #: Seconds an element given by selector is waited for before "no element matches".
 ELEMENT_WAIT_S = 5.0
 #: Most child frames whose HTML ``content`` includes.
 MAX_FRAMES = 5
+#: Seconds without network activity AND without DOM content changes that mean "rendered"
+#: (the silence Playwright's ``networkidle`` waits for).
+QUIET_S = 0.5
+#: Seconds of settling after which either silence alone is enough.
+RELAX_S = 3.0
+#: Seconds after which a pending request stops counting as activity (long polls, streams).
+LONG_REQUEST_S = 5.0
+#: Seconds between two looks at a settling page.
+SETTLE_POLL_S = 0.1
+#: Most values (objects, array items, properties) an evaluate result is rendered with.
+EVALUATE_MAX_VALUES = 5000
+
+#: The library's "Page.evaluateHandle: " prefix of page exceptions.
+_API_PREFIX = re.compile(r"^(?:Error: )?Page\.\w+: ")
+
+#: Milliseconds since the document's content last changed (a MutationObserver on child
+#: lists and text, installed by :data:`PAGE_GUARD_JS` before page scripts run, else on first
+#: use; attribute changes such as animations do not count).
+DOM_QUIET_JS = """() => {
+  const k = Symbol.for('webresearch.lastMutation');
+  if (!window[k]) {
+    const state = {t: performance.now()};
+    new MutationObserver(() => { state.t = performance.now(); })
+      .observe(document, {subtree: true, childList: true, characterData: true});
+    Object.defineProperty(window, k, {value: state});
+  }
+  return performance.now() - window[k].t;
+}"""
+
 
 #: Runs before any page script in every frame: WebSockets may only go to the page's own host
 #: (the CDP Fetch domain does not pause WebSocket handshakes), WebRTC and WebTransport are
@@ -59,6 +108,16 @@ PAGE_GUARD_JS = (
     }});
     try { Object.defineProperty(window, 'WebSocket', {value: guarded, configurable: false, writable: false}); } catch (e) {}
   }
+  // Readiness: when the document's content last changed (see DOM_QUIET_JS).
+  try {
+    const k = Symbol.for('webresearch.lastMutation');
+    if (!window[k]) {
+      const state = {t: performance.now()};
+      new MutationObserver(() => { state.t = performance.now(); })
+        .observe(document, {subtree: true, childList: true, characterData: true});
+      Object.defineProperty(window, k, {value: state});
+    }
+  } catch (e) {}
   for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'WebTransport']) {
     if (window[name]) { try { Object.defineProperty(window, name, {value: function () { deny(name); }, configurable: false, writable: false}); } catch (e) {} }
   }
@@ -117,6 +176,15 @@ def map_error(exc: BaseException, what: str, config: SessionConfig) -> WebResear
         return NetworkError(f"{what} failed: the server refused or reset the connection")
     if "net::ERR_BLOCKED_BY_CLIENT" in text:
         return BlockedAddress(f"{what} was refused by the browser's request policy")
+    if "Download is starting" in text:
+        return UnsupportedContent(
+            f"{what} failed: the URL is a file download, not a page the browser can show",
+            hint="read it with web_fetch (text, PDF) or fetch_image (a picture)",
+        )
+    if "net::ERR_TUNNEL_CONNECTION_FAILED" in text:
+        return NetworkError(
+            f"{what} failed: the server could not be reached through the browser's guarded proxy"
+        )
     if "net::ERR_" in text:
         code = text[text.index("net::ERR_") :].split()[0]
         return NetworkError(f"{what} failed: {code}")
@@ -169,6 +237,9 @@ class PlaywrightSession:
         self._main_frame: str | None = None
         self._blocked: list[BlockedRequest] = []
         self._nav_refusals: list[WebResearchError] = []
+        self._conn_refusals: list[WebResearchError] = []
+        self._inflight: dict[Any, float] = {}
+        self._net_activity = 0.0
         self._unattributed: list[tuple[str | None, BlockedRequest, WebResearchError]] = []
         self._dialogs: list[DialogRecord] = []
         self._notes: list[str] = []
@@ -182,6 +253,9 @@ class PlaywrightSession:
         self.context.set_default_timeout(ms)
         self.context.set_default_navigation_timeout(ms)
         self.page.on("dialog", self._on_dialog)
+        self.page.on("request", self._on_request)
+        self.page.on("requestfinished", self._on_request_done)
+        self.page.on("requestfailed", self._on_request_done)
         self.context.on("page", self._on_popup)
         with contextlib.suppress(Exception):
             await self.context.add_init_script(PAGE_GUARD_JS)
@@ -194,6 +268,19 @@ class PlaywrightSession:
         except Exception:
             return None
         return self._main_frame
+
+    @staticmethod
+    def _now() -> float:
+        return asyncio.get_running_loop().time()
+
+    def _on_request(self, request: Any) -> None:
+        now = self._now()
+        self._inflight[request] = now
+        self._net_activity = now
+
+    def _on_request_done(self, request: Any) -> None:
+        self._inflight.pop(request, None)
+        self._net_activity = self._now()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -247,6 +334,21 @@ class PlaywrightSession:
         self._blocked.append(record)
         if record.navigation:
             self._nav_refusals.append(error)
+
+    def record_connection_refused(self, refusal: ProxyRefusal) -> None:
+        """A connection of this session's context that the guarded proxy refused (a worker's
+        WebSocket, a request the interceptor did not see); called by the backend."""
+        self._blocked.append(
+            BlockedRequest(
+                url=refusal.target,
+                code=refusal.error.code,
+                message=refusal.error.message,
+                resource_type="Connection",
+                navigation=False,
+            )
+        )
+        self._conn_refusals.append(refusal.error)
+        del self._conn_refusals[:-50]
 
     def record_unattributed(
         self, frame_id: str | None, record: BlockedRequest, error: WebResearchError
@@ -322,19 +424,29 @@ class PlaywrightSession:
                 await asyncio.wait_for(self.own_browser.close(), 5)
 
     # --- navigation -----------------------------------------------------------------------
-    def _refusal_since(self, mark: int) -> WebResearchError | None:
-        new = self._nav_refusals[mark:]
-        return new[-1] if new else None
+    def _refusal_since(self, mark: tuple[int, int]) -> WebResearchError | None:
+        """The latest refusal recorded since ``mark``: the interceptor's navigation refusals
+        first, then the guarded proxy's connection refusals."""
+        nav = self._nav_refusals[mark[0] :]
+        if nav:
+            return nav[-1]
+        conn = self._conn_refusals[mark[1] :]
+        return conn[-1] if conn else None
+
+    def _mark(self) -> tuple[int, int]:
+        return len(self._nav_refusals), len(self._conn_refusals)
 
     async def open(self, url: str) -> NavResult:
-        """Navigate and wait for the load event within the readiness budget.
+        """Navigate, then wait until the page is ready (see the module docstring).
 
         Raises:
             BlockedAddress, BlockedDomain: the navigation or one of its redirect hops was
-                refused by the request policy.
+                refused by the request policy or the guarded proxy.
+            UnsupportedContent: the URL is a file download.
             NetworkError, Timeout, BrowserError: the navigation failed.
         """
-        mark = len(self._nav_refusals)
+        mark = self._mark()
+        self._net_activity = self._now()
         try:
             response = await self.page.goto(
                 url, wait_until="commit", timeout=self.config.action_timeout_s * 1000
@@ -345,30 +457,79 @@ class PlaywrightSession:
                 raise refusal from None
             raise map_error(exc, "opening the page", self.config) from None
         refusal = self._refusal_since(mark)
-        if refusal is not None and response is None:
+        if refusal is not None and (response is None or _refused_by_proxy(response)):
             raise refusal
-        ready = await self._wait_ready()
+        if response is not None and _refused_by_proxy(response):
+            raise BlockedAddress("opening the page was refused by the browser's guarded proxy")
+        file_type = _file_type(response)
+        if file_type is not None:
+            raise UnsupportedContent(
+                f"opening the page failed: the URL is a file ({file_type}), not a page the "
+                "browser can show",
+                hint="read it with web_fetch (text, PDF) or fetch_image (a picture)",
+                content_type=file_type,
+            )
+        ready, settled = await self._wait_ready()
         current, title = await self.location()
         status = None
         with contextlib.suppress(Exception):
             status = int(response.status) if response is not None else None
-        return NavResult(current, title, status, ready)
+        return NavResult(current, title, status, ready, settled)
 
-    async def _wait_ready(self) -> bool:
+    async def _wait_ready(self) -> tuple[bool, bool]:
+        """(the load event fired, the page settled), both within the readiness budget."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.config.ready_timeout_s
+        loaded = False
         # A page restored from the back/forward cache fires no new load event.
         with contextlib.suppress(Exception):
-            if await self.page.evaluate("document.readyState") == "complete":
-                return True
+            loaded = await self.page.evaluate("document.readyState") == "complete"
+        if not loaded:
+            try:
+                await self.page.wait_for_load_state(
+                    "load", timeout=self.config.ready_timeout_s * 1000
+                )
+            except Exception:
+                return False, False
+        return True, await self._settle(deadline)
+
+    def _network_quiet_for(self, now: float) -> float:
+        """Seconds since the last request started or finished (0 while one is pending;
+        requests pending longer than :data:`LONG_REQUEST_S` do not count)."""
+        if any(now - started < LONG_REQUEST_S for started in self._inflight.values()):
+            return 0.0
+        for request, started in list(self._inflight.items()):
+            if now - started > 10 * LONG_REQUEST_S:
+                del self._inflight[request]
+        return now - self._net_activity
+
+    async def _dom_quiet_for(self) -> float:
+        """Seconds since the top document's content last changed (0 when unknown)."""
         try:
-            await self.page.wait_for_load_state("load", timeout=self.config.ready_timeout_s * 1000)
+            return float(await self.page.evaluate(DOM_QUIET_JS)) / 1000
         except Exception:
-            return False
-        return True
+            return 0.0
+
+    async def _settle(self, deadline: float) -> bool:
+        """Wait until the page is quiet (see the module docstring) or ``deadline`` (loop
+        time) passes; True when it settled."""
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        while True:
+            now = loop.time()
+            network = self._network_quiet_for(now) >= QUIET_S
+            dom = await self._dom_quiet_for() >= QUIET_S
+            if (network and dom) or (now - start >= RELAX_S and (network or dom)):
+                return True
+            if now >= deadline:
+                return False
+            await asyncio.sleep(min(SETTLE_POLL_S, max(0.0, deadline - now)))
 
     async def history(self, step: Literal[-1, 1]) -> NavResult | None:
         """Go back (-1) or forward (1); ``None`` when there is no such entry."""
         before = str(self.page.url)
-        mark = len(self._nav_refusals)
+        mark = self._mark()
+        self._net_activity = self._now()
         try:
             go = self.page.go_back if step < 0 else self.page.go_forward
             response = await go(wait_until="commit", timeout=self.config.action_timeout_s * 1000)
@@ -381,9 +542,9 @@ class PlaywrightSession:
             ) from None
         if response is None and str(self.page.url) == before:
             return None
-        ready = await self._wait_ready()
+        ready, settled = await self._wait_ready()
         current, title = await self.location()
-        return NavResult(current, title, None, ready)
+        return NavResult(current, title, None, ready, settled)
 
     # --- elements -------------------------------------------------------------------------
     async def _element(self, selector: str | None, ref: str | None) -> Any:
@@ -484,19 +645,21 @@ class PlaywrightSession:
         return f"pressed {key}"
 
     async def evaluate(self, expression: str) -> tuple[bool, Any]:
-        """Run JavaScript; promises are awaited. A page exception is a value, not an error."""
+        """Run JavaScript; promises are awaited. A page exception is a value, not an error.
+
+        The library turns cyclic values into cyclic Python structures and another window
+        into a graph of its properties; :func:`json_safe` makes any of them plain JSON.
+        """
         try:
-            return True, await self.page.evaluate(expression)
+            value = await self.page.evaluate(expression)
         except Exception as exc:
             mapped = map_error(exc, "evaluate", self.config)
             if isinstance(mapped, Timeout) or mapped.details.get("session_lost"):
                 raise mapped from None
-            text = str(exc)
-            for prefix in ("Page.evaluate: ", "Error: Page.evaluate: "):
-                if text.startswith(prefix):
-                    text = text[len(prefix) :]
+            text = _API_PREFIX.sub("", str(exc), count=1)
             lines = [ln for ln in text.splitlines() if not ln.strip().startswith("at ")]
             return False, " ".join(lines)[:500]
+        return True, json_safe(value, EVALUATE_MAX_VALUES)
 
     async def scroll(
         self, direction: str | None, amount: int | None, selector: str | None, ref: str | None
@@ -626,7 +789,105 @@ class PlaywrightSession:
                 await self.context.add_cookies(cookies)
 
 
+def is_page_type(content_type: str) -> bool:
+    """True for a media type a browser shows as a page (HTML, XML, JSON, text, images);
+    False for files it would download or hand to a plugin (PDF, archives, media, binaries)."""
+    mime = content_type.split(";", 1)[0].strip().lower()
+    if not mime:
+        return True  # sniffed by the browser; an unlabelled page is still a page
+    major, _, minor = mime.partition("/")
+    return (
+        major in ("text", "image")
+        or minor in ("html", "xhtml+xml", "xml", "json")
+        or minor.endswith(("+xml", "+json"))
+    )
+
+
+def _file_type(response: Any) -> str | None:
+    """The media type of a document response that is a file (an attachment, or a type no
+    browser shows as a page), else ``None``."""
+    if response is None:
+        return None
+    try:
+        headers = response.headers
+        disposition = str(headers.get("content-disposition", "")).lower()
+        content_type = str(headers.get("content-type", ""))
+    except Exception:
+        return None
+    mime = content_type.split(";", 1)[0].strip().lower()
+    if disposition.startswith("attachment"):
+        return mime or "an attachment"
+    return None if is_page_type(content_type) else mime
+
+
+def _refused_by_proxy(response: Any) -> bool:
+    """True when a document response is the guarded proxy's own refusal (its header)."""
+    try:
+        return bool(response.headers.get("x-webresearch-proxy") == "refused")
+    except Exception:
+        return False
+
+
+def json_safe(value: Any, max_values: int = EVALUATE_MAX_VALUES) -> Any:
+    """An evaluate result as plain JSON data (pure; never fails).
+
+    * a container met again inside itself → ``"[circular]"`` (a value shared by two
+      branches is rendered in both);
+    * a window (what the library gives for ``window.open(…)``: a mapping whose ``window``
+      is itself) → ``"[unserializable: Window]"``;
+    * dates, regexps, errors and other objects → their ``str``; NaN and ±Infinity (not JSON)
+      → ``"NaN"``, ``"Infinity"``, ``"-Infinity"``;
+    * at most ``max_values`` values in all (then ``"[…]"``), at most 64 levels deep.
+    """
+    budget = [max_values]
+
+    def walk(v: Any, path: set[int], depth: int) -> Any:
+        budget[0] -= 1
+        if budget[0] < 0 or depth > 64:
+            return "[…]"
+        if v is None or isinstance(v, (bool, int, str)):
+            return v
+        if isinstance(v, float):
+            return (
+                v if math.isfinite(v) else ("NaN" if v != v else str(v).replace("inf", "Infinity"))
+            )
+        if not isinstance(v, (dict, list, tuple)):
+            return str(v)
+        if id(v) in path:
+            return "[circular]"
+        if isinstance(v, dict) and v.get("window") is v:
+            return "[unserializable: Window]"
+        path.add(id(v))
+        try:
+            if isinstance(v, dict):
+                out: dict[str, Any] = {}
+                for key, item in v.items():
+                    if budget[0] <= 0:
+                        out["…"] = "[cut]"
+                        break
+                    out[str(key)] = walk(item, path, depth + 1)
+                return out
+            items = []
+            for item in v:
+                if budget[0] <= 0:
+                    items.append("[…]")
+                    break
+                items.append(walk(item, path, depth + 1))
+            return items
+        finally:
+            path.discard(id(v))
+
+    return walk(value, set(), 0)
+
+
 def to_json(value: Any, limit: int) -> str:
-    """A JSON rendering of an evaluate result, cut to ``limit`` characters."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
+    """A JSON rendering of an evaluate result, cut to ``limit`` characters.
+
+    Never fails: a value that is still not JSON (a cycle the page-side rendering did not
+    see) becomes an ``[unserializable: <type>]`` marker.
+    """
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (ValueError, TypeError, RecursionError):
+        text = json.dumps(f"[unserializable: {type(value).__name__}]")
     return text if len(text) <= limit else text[:limit] + " …[cut]"

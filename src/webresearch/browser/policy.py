@@ -12,9 +12,11 @@ Two parts:
   Verdicts for host names are cached for a few seconds (a page loads dozens of resources
   from one host).
 
-The browser resolves the name again after our check, so a DNS answer that changes between
-the two (rebinding) is a residual risk inside the browser; docs/architecture.md records it
-and what limits it.
+For a launched browser this verdict is not the last word: every connection also passes the
+guarded proxy (:mod:`.proxy`), which resolves once, checks every address and dials only a
+checked one, so a DNS answer that changes after this check (rebinding) reaches nothing. For a
+remote CDP browser, which resolves names itself, rebinding between our check and its lookup
+remains a documented residual risk (docs/architecture.md, "What holds, and what remains").
 """
 
 from __future__ import annotations
@@ -181,6 +183,35 @@ class RequestPolicy:
         if target.address is not None:
             return _ALLOW
         return None
+
+    async def check_navigation(self, url: str) -> None:
+        """Refuse a navigation the model chose unless it is an allowed http(s) page.
+
+        Unlike a page's own requests (where ``data:``, ``blob:`` and ``about:`` are local
+        and let through), the model may only open http(s) pages: ``open data:…``,
+        ``about:blank`` or ``ws://…`` are refused the same way as ``javascript:`` or ``file:``.
+
+        Raises:
+            BlockedAddress: not http(s), or the SSRF rules refuse it.
+            BlockedDomain: the domain policy refuses it.
+            InvalidArguments: not a URL.
+            NetworkError: the host name does not resolve.
+        """
+        try:
+            scheme = urlsplit(url).scheme.lower()
+        except ValueError:
+            raise InvalidArguments(
+                "not a valid URL", hint="use an http:// or https:// URL"
+            ) from None
+        if scheme not in ("http", "https"):
+            raise BlockedAddress(
+                f"the browser may only open http(s) pages, not {scheme or 'a relative'}: URLs",
+                hint="use an http:// or https:// URL",
+                category="scheme",
+            )
+        verdict = await self.check(url)
+        if not verdict.allowed and verdict.error is not None:
+            raise verdict.error
 
     async def check(self, url: str, *, redirect: bool = False) -> RequestVerdict:
         """The full verdict for ``url``: string rules, domain policy, then DNS.

@@ -23,10 +23,11 @@ import click
 
 from webresearch import RunContext, Settings, Toolkit, ToolResult
 
+from .files import free_name, output_problem, write_file
 from .options import guard_options, load_settings
-from .render import EXIT_OK, EXIT_USAGE, emit_result, error_line, exit_code_for
+from .render import EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, emit_result, error_line, exit_code_for
 
-__all__ = ["HELP", "browse", "parse_action"]
+__all__ = ["HELP", "browse", "parse_action", "save_images", "screenshot_file"]
 
 HELP = """actions (one per line):
   open URL                      go to a page
@@ -36,7 +37,8 @@ HELP = """actions (one per line):
   eval EXPRESSION               run JavaScript and print the value
   content                       the page as markdown
   snapshot                      elements with refs
-  screenshot [FILE] [full]      save a screenshot (full = whole page in tiles)
+  screenshot [FILE] [full]      save a screenshot (default file: screenshot-N.png here;
+                                full = whole page in tiles)
   scroll up|down|left|right [PX] / scroll SELECTOR|REF
   wait SELECTOR|REF|MS          wait for an element or some milliseconds
   back | forward | close        history, close the tab
@@ -102,15 +104,34 @@ def parse_action(line: str) -> tuple[dict[str, Any], str | None]:
     raise ActionError(f"not an action: {line.strip()!r} (type help)")
 
 
-def save_images(result: ToolResult, path: str) -> list[str]:
-    """Write a result's images to ``path`` (tiles: ``name-2.ext``, ``name-3.ext``…)."""
-    written = []
+#: Stem of the file a ``screenshot`` without a file name is saved to (in the current
+#: directory: ``screenshot-1.png``, ``screenshot-2.png``…).
+DEFAULT_SCREENSHOT_STEM = "screenshot"
+
+
+def save_images(result: ToolResult, path: str) -> tuple[list[str], str | None]:
+    """Write a result's images to ``path`` (tiles: ``name-2.ext``, ``name-3.ext``…).
+
+    Returns:
+        (the files written, a one-line reason when a write failed — the rest are skipped).
+    """
+    written: list[str] = []
     target = Path(path)
     for i, image in enumerate(result.images):
         out = target if i == 0 else target.with_name(f"{target.stem}-{i + 1}{target.suffix}")
-        out.write_bytes(image.data)
+        problem = write_file(out, image.data)
+        if problem is not None:
+            return written, problem
         written.append(str(out))
-    return written
+    return written, None
+
+
+def screenshot_file(file: str | None) -> str:
+    """Where a screenshot goes: the given file, else a fresh ``screenshot-N.png`` in the
+    current directory."""
+    if file:
+        return file
+    return str(free_name(Path("."), DEFAULT_SCREENSHOT_STEM, ".png"))
 
 
 def _backend_settings(settings: Settings, backend: str | None) -> Settings:
@@ -167,7 +188,11 @@ def browse(
 ) -> None:
     """Open URL in a headless browser and run actions on it.
 
-    Every request the page makes is checked against the SSRF rules and the domain policy.
+    Only http(s) pages can be opened. With a launched browser (chromium, lightpanda) every
+    connection the browser makes — pages, frames, workers, WebSockets — goes through an
+    in-process guarded proxy that checks the SSRF rules and the domain policy and connects
+    only to the address it checked: a refused address gets no packet. A remote browser
+    (cdp://…) cannot be proxied: there only request interception applies.
 
     \b
     Examples:
@@ -189,6 +214,11 @@ def browse(
         raise click.UsageError(str(exc)) from None
     if screenshot:
         parsed.append(({"action": "screenshot", "full_page": False}, screenshot))
+    for _arguments, file in parsed:  # before the browser starts: one line, no traceback
+        problem = output_problem(file) if file else None
+        if problem is not None:
+            click.echo(f"webresearch browse: {problem}", err=True)
+            ctx.exit(EXIT_USAGE)
     interactive = interactive or not parsed
     ctx.exit(asyncio.run(_run(settings, parsed, interactive, as_json)))
 
@@ -220,19 +250,37 @@ async def _step(
     toolkit: Toolkit, run: RunContext, arguments: dict[str, Any], file: str | None, as_json: bool
 ) -> int:
     result = await toolkit.call("browser", arguments, run=run)
-    if file and result.ok:
-        if result.images:
-            for path in save_images(result, file):
-                click.echo(f"saved {path}", err=True)
-        else:
-            click.echo("no image to save (this backend draws no screenshots)", err=True)
+    saved_ok = True
+    if arguments.get("action") == "screenshot" and result.ok:
+        saved_ok = _save_screenshot(result, file)
     if as_json:
-        return emit_result("browse", result, as_json=True)
-    if result.ok:
+        code = emit_result("browse", result, as_json=True)
+    elif result.ok:
         click.echo(result.text)
+        code = EXIT_OK
     else:
         click.echo(error_line("browse", result.error), err=True)  # type: ignore[arg-type]
-    return exit_code_for(result.error)
+        code = exit_code_for(result.error)
+    return code if code != EXIT_OK or saved_ok else EXIT_TOOL_ERROR
+
+
+def _save_screenshot(result: ToolResult, file: str | None) -> bool:
+    """Save a screenshot result's images (to ``file`` or a fresh name) and say where, or
+    say why nothing was saved. False when a write failed."""
+    if not result.images:
+        click.echo(
+            "webresearch browse: screenshot not saved: there is no picture (this browser "
+            "draws no screenshots, or the model cannot see images; the text is shown instead)",
+            err=True,
+        )
+        return True
+    written, problem = save_images(result, screenshot_file(file))
+    for path in written:
+        click.echo(f"saved {path}", err=True)
+    if problem is not None:
+        click.echo(f"webresearch browse: screenshot not saved: {problem}", err=True)
+        return False
+    return True
 
 
 async def _prompt(toolkit: Toolkit, run: RunContext, as_json: bool) -> int:

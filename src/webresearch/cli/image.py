@@ -11,8 +11,9 @@ import click
 
 from webresearch import RunContext, Toolkit
 
+from .files import output_problem, write_file
 from .options import guard_options, load_settings
-from .render import EXIT_OK, Progress, emit_result
+from .render import EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, Progress, emit_result
 
 
 def _is_url(target: str) -> bool:
@@ -62,6 +63,10 @@ def image(
     Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
     """
     settings = load_settings(ctx, allow_private=allow_private, allow_network=allow_network)
+    problem = output_problem(output) if output is not None else None
+    if problem is not None:  # before any work: one line, no traceback
+        click.echo(f"webresearch image: {problem}", err=True)
+        ctx.exit(EXIT_USAGE)
     if _is_url(target):
         tool, arguments = "fetch_image", {"url": target}
         run = RunContext(network_access=True)
@@ -81,7 +86,10 @@ def image(
         written: dict[str, Any] | None = None
         if output is not None and result.ok and result.images:
             data = result.images[0].data
-            Path(output).write_bytes(data)
+            problem = write_file(output, data)
+            if problem is not None:
+                click.echo(f"webresearch image: {problem}", err=True)
+                return EXIT_TOOL_ERROR
             written = {"file": output, "bytes": len(data)}
         if as_json and written is not None:
             payload = result.to_dict()

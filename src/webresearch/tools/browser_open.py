@@ -34,6 +34,7 @@ from .browser_tool import (
     backend_unavailable_reason,
     extract_page,
     manager_for,
+    readiness_note,
 )
 from .services import Services
 from .specs import BROWSER_OPEN
@@ -60,9 +61,7 @@ class BrowserOpen:
         url = str(arguments["url"])
         await ctx.check_scope(url)
         await ctx.rate_limit("browser")
-        verdict = await self.manager.policy.check(url)
-        if not verdict.allowed and verdict.error is not None:
-            raise verdict.error
+        await self.manager.policy.check_navigation(url)
         await self.manager.expire()
         key = f"browser_open:{uuid.uuid4().hex}"
         outcome = "error"
@@ -120,17 +119,16 @@ class BrowserOpen:
             "markdown": True,
         }
         text, window = format_document(doc, 0, self.settings.fetch_max_bytes)
-        if not nav.ready:
-            text += (
-                f"\n\nnote: the page had not finished loading after "
-                f"{self.settings.browser_ready_timeout_s:g} s"
-            )
+        note = readiness_note(nav.ready, nav.settled, self.settings.browser_ready_timeout_s)
+        if note:
+            text += f"\n\n{note}"
         meta: dict[str, Any] = {
             "url": doc["url"],
             "requested_url": redact_url(url),
             "final_url": doc["url"],
             "status": nav.status,
             "ready": nav.ready,
+            "settled": nav.settled,
             "title": doc["title"],
             "content_type": "text/html",
             "extractor": extractor,

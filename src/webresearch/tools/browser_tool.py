@@ -44,6 +44,7 @@ __all__ = [
     "build",
     "manager_for",
     "page_renderer",
+    "readiness_note",
 ]
 
 #: Actions that change the outside world (SPEC §3: risk ``medium``).
@@ -80,7 +81,9 @@ def manager_for(services: Services) -> BrowserManager:
     """The one browser manager of ``services`` (created on first use, closed with them)."""
     manager = _managers.get(services)
     if manager is None:
-        manager = BrowserManager(services.settings, services.guard, clock=services.clock)
+        manager = BrowserManager(
+            services.settings, services.guard, clock=services.clock, connector=services.connector
+        )
         _managers[services] = manager
         services.on_close(manager.aclose)
     return manager
@@ -169,6 +172,19 @@ async def _journal_events(drained: Drained, ctx: CallContext) -> None:
         )
 
 
+def readiness_note(ready: bool, settled: bool, budget_s: float) -> str | None:
+    """The note for a page that was not ready (no load event) or not settled (still busy)
+    when the readiness budget ran out, else ``None``."""
+    if not ready:
+        return f"note: the page had not finished loading after {budget_s:g} s"
+    if not settled:
+        return (
+            f"note: the page was still changing after {budget_s:g} s; its content may be "
+            "incomplete (wait for a selector, then read it again)"
+        )
+    return None
+
+
 def _page_header(url: str, title: str) -> list[str]:
     return [UNTRUSTED_NOTICE, f"url: {redact_url(url)}", f"title: {redact_text(title)}"]
 
@@ -246,9 +262,7 @@ class BrowserTool:
             if action == "open":
                 url = str(arguments["url"])
                 await ctx.check_scope(url)
-                verdict = await self.manager.policy.check(url)
-                if not verdict.allowed and verdict.error is not None:
-                    raise verdict.error
+                await self.manager.policy.check_navigation(url)
             session, lost = await self.manager.session(key, create=action == "open")
             if session is None:
                 raise BrowserError(
@@ -294,12 +308,12 @@ class BrowserTool:
             lines = _page_header(nav.url, nav.title)
             if nav.status is not None:
                 lines.append(f"status: {nav.status}")
-            if not nav.ready:
-                lines.append(
-                    f"note: the page had not finished loading after "
-                    f"{self.settings.browser_ready_timeout_s:g} s"
-                )
-            meta.update(url=redact_url(nav.url), status=nav.status, ready=nav.ready)
+            note = readiness_note(nav.ready, nav.settled, self.settings.browser_ready_timeout_s)
+            if note:
+                lines.append(note)
+            meta.update(
+                url=redact_url(nav.url), status=nav.status, ready=nav.ready, settled=nav.settled
+            )
             return await self._result(session, lines, meta)
         if action in ("back", "forward"):
             moved = await session.history(-1 if action == "back" else 1)

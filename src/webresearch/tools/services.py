@@ -126,6 +126,9 @@ class Services:
         self.settings = settings
         self.clock = clock
         self.now = now
+        #: the TCP seam of the guarded transport (``None``: real sockets); the browser's
+        #: guarded proxy dials checked addresses through it too.
+        self.connector = connector
         self.redact = Redactor(settings.secret_values())
         self.policy = AddressPolicy(
             allow_private=settings.allow_private, allowed_networks=settings.allowed_networks
