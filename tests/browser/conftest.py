@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -29,7 +30,7 @@ BACKENDS = ("chromium", "lightpanda")
 def browser_settings(backend: str, **overrides: object) -> Settings:
     """Settings for browser tests: memory journal, only 127.0.0.1 and 127.0.0.3 exempted,
     127.0.0.3 a blocked domain."""
-    values: dict[str, object] = {
+    values: dict[str, Any] = {
         "allowed_networks": ["127.0.0.1/32", "127.0.0.3/32"],
         "browser_blocked_domains": ["127.0.0.3"],
         "journal_url": "memory://",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Callable
 
 import pytest
 
@@ -231,7 +232,9 @@ def test_cdp_url_forms() -> None:
         normalize_cdp_url("ftp://host")
 
 
-def _png(width: int, height: int, pixel: callable, filt: int = 0) -> bytes:  # type: ignore[valid-type]
+def _png(
+    width: int, height: int, pixel: Callable[[int, int], tuple[int, int, int]], filt: int = 0
+) -> bytes:
     raw = bytearray()
     prev = bytes(width * 3)
     for y in range(height):
