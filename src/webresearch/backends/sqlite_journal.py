@@ -22,6 +22,7 @@ from typing import Any
 from ..errors import StorageError
 from ..runtime.journal import JournalEvent, utc_now_iso
 from .files import ensure_private_file
+from .sqlite_open import connect_wal
 
 __all__ = ["CHECKPOINT_INTERVAL_S", "SCHEMA_VERSION", "SQLiteJournal"]
 
@@ -81,11 +82,7 @@ class SQLiteJournal:
             ensure_private_file(self.path)
             # Processes starting at once race for the WAL switch and the migrations: opening
             # may wait longer than a write does.
-            self._db = sqlite3.connect(
-                self.path, timeout=15.0, isolation_level=None, check_same_thread=False
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db = connect_wal(self.path, timeout_s=15.0)
             self._migrate()
             self._db.execute("PRAGMA busy_timeout=5000")
             self._db.execute("PRAGMA wal_autocheckpoint=0")

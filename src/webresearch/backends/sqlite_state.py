@@ -29,6 +29,7 @@ from ..errors import StorageError
 from ..runtime.limits import Decision, LimitRule, decide
 from ..runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S, scope_key
 from .files import ensure_private_file
+from .sqlite_open import connect_wal
 
 __all__ = ["SQLiteCache", "SQLiteLimiter", "SQLiteScopeStore", "SQLiteState"]
 
@@ -101,11 +102,7 @@ class SQLiteState:
             # and migrating take the write lock once): allow OPEN_TIMEOUT_S for that, then
             # every operation waits at most ``timeout_s``.
             open_timeout = max(timeout_s, OPEN_TIMEOUT_S)
-            self._db = sqlite3.connect(
-                self.path, timeout=open_timeout, isolation_level=None, check_same_thread=False
-            )
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db = connect_wal(self.path, timeout_s=open_timeout)
             self._migrate()
             self._db.execute(f"PRAGMA busy_timeout={int(timeout_s * 1000)}")
         except (sqlite3.Error, OSError) as exc:
