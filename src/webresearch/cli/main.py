@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import logging
+import signal
+import sys
+from types import FrameType
 
 import click
 
@@ -68,6 +71,38 @@ cli.add_command(search)
 cli.add_command(tools)
 
 
+#: Exit codes of a command stopped by a signal: 128 + the signal's number (the shell's rule).
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that every ``async with`` and ``finally`` runs: a
+    browser is closed and its profile directory removed, the journal is flushed."""
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
 def main() -> None:
-    """Console-script entry point."""
-    cli(prog_name="webresearch")
+    """Console-script entry point.
+
+    Exits with the command's code; 130 after Ctrl-C and 143 after SIGTERM, once every
+    resource the command opened has been released.
+    """
+    signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        code = cli.main(prog_name="webresearch", standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(exc.exit_code)
+    except click.Abort as exc:
+        terminated = isinstance(exc.__cause__, Terminated)
+        click.echo(
+            "webresearch: terminated" if terminated else "webresearch: interrupted", err=True
+        )
+        sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
+    except Terminated:  # outside click's handling (while exiting)
+        sys.exit(EXIT_TERMINATED)
+    sys.exit(code if isinstance(code, int) else 0)
