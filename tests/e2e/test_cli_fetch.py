@@ -88,6 +88,8 @@ def test_refusal_exits_3_with_one_line_on_stderr(site: LocalServer) -> None:
     code, out, err = run("fetch", f"{site.base}/")
     assert code == 3 and out == ""
     assert len(err.strip().splitlines()) == 1 and "error[blocked_address]" in err
+    # the exemption is named as the option a person types, not the setting
+    assert "--allow-network CIDR" in err and "allowed_networks" not in err
 
 
 def test_tool_error_exits_1(site: LocalServer) -> None:

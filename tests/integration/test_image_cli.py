@@ -59,7 +59,8 @@ def test_a_url_through_the_guard_exemption(server: LocalServer, tmp_path: Path) 
     ("args", "exit_code", "words"),
     [
         (["http://127.0.0.1:9/x.png"], 3, "blocked_address"),  # refused by policy
-        (["../outside.png", "--workspace", "."], 2, "invalid_arguments"),  # usage
+        # the workspace confinement refused it (journaled as workspace.refused)
+        (["../outside.png", "--workspace", "."], 3, "invalid_arguments"),
         (["page.html", "--workspace", "."], 1, "use web_fetch"),  # tool error
     ],
 )

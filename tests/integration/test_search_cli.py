@@ -121,6 +121,29 @@ def test_search_without_query_is_a_usage_error() -> None:
     assert "QUERY is required" in done.stderr
 
 
+def test_a_query_with_test_is_a_usage_error_not_silently_ignored() -> None:
+    done = _run(["search", "my query", "--test"], {})
+    assert done.returncode == 2
+    assert "either QUERY or --test" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "words"),
+    [
+        (["--provider", "nope"], {}, "unknown search provider 'nope'"),
+        ([], {"WEBRESEARCH_SEARCH_PROVIDER": "tavily"}, "set WEBRESEARCH_TAVILY_API_KEY"),
+    ],
+)
+def test_a_misconfigured_provider_is_one_usage_error_line(
+    args: list[str], env: dict[str, str], words: str
+) -> None:
+    done = _run(["search", "hi", *args], env)
+    assert done.returncode == 2
+    assert words in done.stderr
+    assert done.stderr.count("not available") == 1  # said once, not by the log line too
+    assert "next step: use one of" not in done.stderr  # no model-facing advice for a person
+
+
 def test_without_ddgs_or_configuration_search_is_absent_and_fetch_works(tmp_path: Path) -> None:
     page = Route(200, [("Content-Type", "text/plain")], b"still fetching")
     with LocalServer({"/p": page}) as site:
@@ -129,9 +152,11 @@ def test_without_ddgs_or_configuration_search_is_absent_and_fetch_works(tmp_path
         fetch = _run(
             ["fetch", f"{site.base}/p", "--allow-network", "127.0.0.0/8"], {}, block_ddgs=True
         )
-    assert search.returncode == 3  # refused: the tool is not registered
-    assert "error[tool_unavailable]" in search.stderr
-    assert "no search provider" in search.stderr  # the one log line says why
+    # a setting or an optional package is missing: a usage error, said once, with the fix
+    assert search.returncode == 2
+    assert "web_search is not available" in search.stderr
+    assert "no search provider" in search.stderr
+    assert search.stderr.count("not available") == 1
     assert "Traceback" not in search.stderr
     assert health.stdout.strip() == "configuration" and health.returncode == 1
     assert fetch.returncode == 0, fetch.stderr

@@ -25,7 +25,16 @@ from webresearch import RunContext, Settings, Toolkit, ToolResult
 
 from .files import free_name, output_problem, write_file
 from .options import guard_options, load_settings
-from .render import EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, emit_result, error_line, exit_code_for
+from .render import (
+    EXIT_OK,
+    EXIT_TOOL_ERROR,
+    EXIT_USAGE,
+    emit_result,
+    error_line,
+    exit_code_for,
+    reports_own_tool,
+    unavailable_exit,
+)
 
 __all__ = ["HELP", "browse", "parse_action", "save_images", "screenshot_file"]
 
@@ -230,13 +239,11 @@ async def _run(
     as_json: bool,
 ) -> int:
     run = RunContext()
-    async with Toolkit(settings) as toolkit:
-        if "browser" in toolkit.unavailable:
-            click.echo(
-                f"webresearch browse: the browser is not available: {toolkit.unavailable['browser']}",
-                err=True,
-            )
-            return EXIT_USAGE
+    with reports_own_tool("browser"):
+        toolkit = Toolkit(settings)
+    async with toolkit:
+        if (code := unavailable_exit("browse", toolkit, "browser")) is not None:
+            return code
         for arguments, file in parsed:
             code = await _step(toolkit, run, arguments, file, as_json)
             if code != EXIT_OK:

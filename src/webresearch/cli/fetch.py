@@ -7,7 +7,7 @@ import click
 from webresearch import Toolkit
 
 from .options import guard_options, load_settings
-from .render import Progress, emit_result, run_command
+from .render import Progress, emit_result, reports_own_tool, run_command, unavailable_exit
 
 
 @click.command("fetch")
@@ -62,7 +62,11 @@ def fetch(
         arguments["max_bytes"] = max_bytes
 
     async def run() -> int:
-        async with Toolkit(settings) as toolkit:
+        with reports_own_tool("web_fetch"):
+            toolkit = Toolkit(settings)
+        async with toolkit:
+            if (code := unavailable_exit("fetch", toolkit, "web_fetch")) is not None:
+                return code
             # the heading in the person's language (tool_titles_language)
             title = next((s.title for s in toolkit.tools() if s.name == "web_fetch"), "fetching")
             with Progress(f"{title}: {url}"):

@@ -13,7 +13,15 @@ from webresearch import RunContext, Toolkit
 
 from .files import output_problem, write_file
 from .options import guard_options, load_settings
-from .render import EXIT_OK, EXIT_TOOL_ERROR, EXIT_USAGE, Progress, emit_result
+from .render import (
+    EXIT_OK,
+    EXIT_TOOL_ERROR,
+    EXIT_USAGE,
+    Progress,
+    emit_result,
+    reports_own_tool,
+    unavailable_exit,
+)
 
 
 def _is_url(target: str) -> bool:
@@ -80,7 +88,11 @@ def image(
         run = RunContext(network_access=False, workspace=root)
 
     async def call() -> int:
-        async with Toolkit(settings) as toolkit:
+        with reports_own_tool(tool):
+            toolkit = Toolkit(settings)
+        async with toolkit:
+            if (code := unavailable_exit("image", toolkit, tool)) is not None:
+                return code
             with Progress(f"preparing {target}"):
                 result = await toolkit.call(tool, arguments, run=run)
         written: dict[str, Any] | None = None

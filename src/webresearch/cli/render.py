@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sys
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
 
-from webresearch import ConfigurationError, InvalidArguments, Refusal, ToolResult, WebResearchError
+from webresearch import (
+    ConfigurationError,
+    InvalidArguments,
+    Refusal,
+    Toolkit,
+    ToolResult,
+    WebResearchError,
+)
 
 __all__ = [
     "EXIT_OK",
@@ -19,7 +28,9 @@ __all__ = [
     "EXIT_USAGE",
     "emit_result",
     "exit_code_for",
+    "reports_own_tool",
     "run_command",
+    "unavailable_exit",
 ]
 
 EXIT_OK = 0
@@ -35,8 +46,8 @@ def exit_code_for(error: WebResearchError | None) -> int:
     """The process exit code for a result's error (0 for success)."""
     if error is None:
         return EXIT_OK
-    if isinstance(error, Refusal):
-        return EXIT_REFUSED
+    if isinstance(error, Refusal) or error.details.get("refusal"):
+        return EXIT_REFUSED  # a refusal kind, or a confinement (e.g. the workspace)
     if isinstance(error, (InvalidArguments, ConfigurationError)):
         return EXIT_USAGE
     return EXIT_TOOL_ERROR
@@ -46,7 +57,10 @@ def error_line(command: str, error: WebResearchError) -> str:
     """One line for stderr: ``webresearch <command>: error[code]: message (next step: hint)``."""
     line = f"webresearch {command}: error[{error.code}]: {error.message}"
     if error.hint:
-        line += f" (next step: {error.hint})"
+        # The hint speaks to a model or an operator's settings; on the command line the
+        # exemption is an option.
+        hint = error.hint.replace("allowed_networks", "--allow-network CIDR")
+        line += f" (next step: {hint})"
     return " ".join(line.split())
 
 
@@ -61,6 +75,40 @@ def emit_result(command: str, result: ToolResult, *, as_json: bool) -> int:
     if result.error is not None:
         click.echo(error_line(command, result.error), err=True)
     return exit_code_for(result.error)
+
+
+class _DropGateLine(logging.Filter):
+    """Drops the Toolkit's "tool X is not available" log line for the command's own tools."""
+
+    def __init__(self, tools: tuple[str, ...]) -> None:
+        super().__init__()
+        self.tools = tools
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return getattr(record, "unavailable_tool", None) not in self.tools
+
+
+@contextmanager
+def reports_own_tool(*tools: str) -> Iterator[None]:
+    """While a command builds its Toolkit, it reports its own tools' unavailability itself
+    (:func:`unavailable_exit`): the Toolkit's log line about them would say it twice."""
+    logger = logging.getLogger("webresearch")
+    line_filter = _DropGateLine(tools)
+    logger.addFilter(line_filter)
+    try:
+        yield
+    finally:
+        logger.removeFilter(line_filter)
+
+
+def unavailable_exit(command: str, toolkit: Toolkit, tool: str) -> int | None:
+    """When ``tool`` is not available: one line on stderr saying why (a missing optional
+    package or a setting) and :data:`EXIT_USAGE`; ``None`` when it is available."""
+    reason = toolkit.unavailable.get(tool) or toolkit.not_configured.get(tool)
+    if reason is None:
+        return None
+    click.echo(f"webresearch {command}: {tool} is not available: {reason}", err=True)
+    return EXIT_USAGE
 
 
 def run_command(command: str, main: Coroutine[Any, Any, int]) -> int:

@@ -10,7 +10,15 @@ import click
 from webresearch import ConfigurationError, Toolkit, check_provider
 
 from .options import load_settings
-from .render import EXIT_OK, EXIT_TOOL_ERROR, Progress, emit_result, run_command
+from .render import (
+    EXIT_OK,
+    EXIT_TOOL_ERROR,
+    Progress,
+    emit_result,
+    reports_own_tool,
+    run_command,
+    unavailable_exit,
+)
 
 
 @click.command("search")
@@ -76,6 +84,8 @@ def search(
         except ConfigurationError as exc:
             raise click.UsageError(exc.message) from None
     if health:
+        if query:
+            raise click.UsageError("--test runs its own query: give either QUERY or --test")
         ok, code = asyncio.run(check_provider(settings, provider))
         if as_json:
             click.echo(json.dumps({"ok": ok, "code": code}))
@@ -95,7 +105,11 @@ def search(
             arguments[name] = value
 
     async def run() -> int:
-        async with Toolkit(settings) as toolkit:
+        with reports_own_tool("web_search"):
+            toolkit = Toolkit(settings)
+        async with toolkit:
+            if (code := unavailable_exit("search", toolkit, "web_search")) is not None:
+                return code
             with Progress(f"searching {query!r}"):
                 result = await toolkit.call("web_search", arguments)
         return emit_result("search", result, as_json=as_json)
