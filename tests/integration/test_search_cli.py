@@ -161,3 +161,12 @@ def test_without_ddgs_or_configuration_search_is_absent_and_fetch_works(tmp_path
     assert health.stdout.strip() == "configuration" and health.returncode == 1
     assert fetch.returncode == 0, fetch.stderr
     assert "still fetching" in fetch.stdout
+
+
+def test_tools_says_which_tools_are_missing_and_the_fix() -> None:
+    done = _run(["tools"], {}, block_ddgs=True)
+    assert done.returncode == 0, done.stderr
+    offered, _, missing = done.stdout.partition("Not available:")
+    assert "web_fetch" in offered and "web_search" not in offered
+    line = next(ln for ln in missing.splitlines() if ln.strip().startswith("web_search"))
+    assert "install webresearch[search]" in line

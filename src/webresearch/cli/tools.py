@@ -61,15 +61,16 @@ def tools(
         can_see_images=not no_vision,
     )
 
-    async def listing() -> list[dict[str, object]]:
+    async def listing() -> tuple[list[dict[str, object]], dict[str, str]]:
         async with Toolkit(settings) as toolkit:
-            return [
+            rows: list[dict[str, object]] = [
                 {"name": s.name, "title": s.title, "description": s.description}
                 | ({"input_schema": s.input_schema} if as_json else {})
                 for s in toolkit.tools(run)
             ]
+            return rows, {**toolkit.not_configured, **toolkit.unavailable}
 
-    rows = asyncio.run(listing())
+    rows, missing = asyncio.run(listing())
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return
@@ -77,7 +78,16 @@ def tools(
     if not rows:
         click.echo("  (none: this run is offered no tool; without network access only the")
         click.echo("   workspace tools remain, and they need --workspace)")
-        return
     width = max((len(str(r["name"])) for r in rows), default=0)
     for row in rows:
         click.echo(f"  {str(row['name']).ljust(width)}  {row['title']}")
+    if missing:  # after the offered tools, with the fix for each
+        _print_missing(missing)
+
+
+def _print_missing(missing: dict[str, str]) -> None:
+    """Tools this installation or these settings do not offer, and why (the fix)."""
+    click.echo("Not available:")
+    width = max(len(name) for name in missing)
+    for name, reason in sorted(missing.items()):
+        click.echo(f"  {name.ljust(width)}  {reason}")
