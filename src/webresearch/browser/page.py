@@ -14,7 +14,9 @@ then the page must *settle* — no request started or finished and no DOM conten
 :data:`QUIET_S`; after :data:`RELAX_S` of settling either silence alone is enough (pages that
 poll or animate forever) — all within the readiness budget (``browser_ready_timeout_s``,
 15 s). Requests pending longer than :data:`LONG_REQUEST_S` (long polls, streams) stop
-counting. So a page that renders after a fetch or a timer is read after it rendered.
+counting. A quiet page that is still an empty app shell (scripts, almost no text:
+:mod:`.readiness`) keeps waiting for its DOM to change. So a page that renders after a fetch
+or a timer, however quiet before it, is read after it rendered.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from ..redact import redact_url
 from .base import BlockedRequest, Capabilities, DialogRecord, NavResult, SnapshotData
 from .intercept import Interceptor
 from .proxy import ProxyRefusal
+from .readiness import SHELL_PROBE_JS, is_empty_shell
 from .snapshot import COLLECT_JS, MAX_NODES, RESOLVE_JS, STATE_KEY, parse_ref
 
 __all__ = [
@@ -519,11 +522,22 @@ class PlaywrightSession:
             now = loop.time()
             network = self._network_quiet_for(now) >= QUIET_S
             dom = await self._dom_quiet_for() >= QUIET_S
-            if (network and dom) or (now - start >= RELAX_S and (network or dom)):
+            quiet = (network and dom) or (now - start >= RELAX_S and (network or dom))
+            if quiet and not await self._empty_shell():
                 return True
             if now >= deadline:
-                return False
+                # An app shell quiet until the end: it settled, it just shows no text.
+                return quiet
             await asyncio.sleep(min(SETTLE_POLL_S, max(0.0, deadline - now)))
+
+    async def _empty_shell(self) -> bool:
+        """True while the quiet page is an app shell that has not rendered (see
+        :mod:`.readiness`); False when it has text, has no script, or cannot be asked."""
+        try:
+            scripts, text = await self.page.evaluate(SHELL_PROBE_JS)
+            return is_empty_shell(int(scripts), str(text))
+        except Exception:
+            return False
 
     async def history(self, step: Literal[-1, 1]) -> NavResult | None:
         """Go back (-1) or forward (1); ``None`` when there is no such entry."""

@@ -34,9 +34,10 @@ from .base import CallContext, ToolEntry, Unavailable
 from .service_shots import ServiceShooter, configured_shooter
 from .services import Services
 from .specs import BROWSER
-from .web_fetch import UNTRUSTED_NOTICE, format_document
+from .web_fetch import EMPTY_HTML_NOTE, UNTRUSTED_NOTICE, format_document
 
 __all__ = [
+    "BROWSER_EMPTY_NOTE",
     "MAX_SCREENSHOT_TILES",
     "BrowserTool",
     "action_risk",
@@ -53,6 +54,13 @@ MEDIUM_RISK = frozenset({"click", "fill", "press", "evaluate"})
 MAX_SCREENSHOT_TILES = 4
 #: Characters of an evaluate result shown to the model.
 EVALUATE_MAX_CHARS = 16_000
+#: Body of ``content`` when the rendered page has no readable text (web_fetch's note points
+#: to the browser tool; this IS the browser tool).
+BROWSER_EMPTY_NOTE = (
+    "[the page shows no readable text yet: it may still be drawing itself, or show its content "
+    "as images or a canvas. Use wait (a selector, or ms), then content again; or snapshot or "
+    "screenshot to see what it shows]"
+)
 
 _managers: weakref.WeakKeyDictionary[Services, BrowserManager] = weakref.WeakKeyDictionary()
 
@@ -389,6 +397,8 @@ class BrowserTool:
             "markdown": True,
         }
         text, window = format_document(doc, 0, self.settings.fetch_max_bytes)
+        if not str(doc["text"]).strip():
+            text = text.replace(EMPTY_HTML_NOTE, BROWSER_EMPTY_NOTE)
         meta = {
             "url": doc["url"],
             "extractor": extractor,
