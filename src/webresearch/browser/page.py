@@ -247,6 +247,8 @@ class PlaywrightSession:
         self._dialogs: list[DialogRecord] = []
         self._notes: list[str] = []
         self._closed = False
+        #: (redacted URL, refusal) of the tab's last refused navigation (error-page check).
+        self._refused_nav: tuple[str, WebResearchError] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- set-up and events ----------------------------------------------------------------
@@ -337,6 +339,7 @@ class PlaywrightSession:
         self._blocked.append(record)
         if record.navigation:
             self._nav_refusals.append(error)
+            self._refused_nav = (record.url, error)
 
     def record_connection_refused(self, refusal: ProxyRefusal) -> None:
         """A connection of this session's context that the guarded proxy refused (a worker's
@@ -404,11 +407,33 @@ class PlaywrightSession:
             return False
 
     async def location(self) -> tuple[str, str]:
-        """``(url, title)`` of the current page."""
+        """``(url, title)`` of the current page (no title for the browser's error page: it
+        names the refused host)."""
+        if self.error_page() is not None:
+            return str(self.page.url), ""
         title = ""
         with contextlib.suppress(Exception):
             title = str(await self.page.evaluate("document.title"))
         return str(self.page.url), title
+
+    def error_page(self) -> BrowserError | None:
+        """The error to raise when the tab shows no page of a site but the browser's error
+        page after a refused or failed navigation (Chromium: ``chrome-error://…``; a
+        backend that stays at the refused URL: that URL), else ``None``."""
+        url = str(self.page.url)
+        refused = self._refused_nav
+        at_refused = refused is not None and redact_url(url)[:300] == refused[0]
+        if not (url.startswith("chrome-error:") or at_refused):
+            return None
+        if refused is not None:
+            why = f"its last navigation was refused ({refused[1].message})"
+        else:
+            why = "its last navigation failed"
+        return BrowserError(
+            f"this tab shows no page, only the browser's error page: {why}",
+            hint="open another URL, or go back to the previous page",
+            error_page=True,
+        )
 
     async def aclose(self) -> None:
         """Close the tab, its context and an owned connection. Idempotent."""
@@ -535,7 +560,7 @@ class PlaywrightSession:
         :mod:`.readiness`); False when it has text, has no script, or cannot be asked."""
         try:
             scripts, text = await self.page.evaluate(SHELL_PROBE_JS)
-            return is_empty_shell(int(scripts), str(text))
+            return is_empty_shell(int(scripts), None if text is None else str(text))
         except Exception:
             return False
 

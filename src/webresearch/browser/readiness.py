@@ -23,13 +23,18 @@ __all__ = ["SHELL_PROBE_JS", "SHELL_PROBE_MAX_CHARS", "is_empty_shell"]
 SHELL_PROBE_MAX_CHARS = 400
 
 #: ``[number of scripts, text of the body's text nodes outside script/style/noscript/
-#: template]`` (at most :data:`SHELL_PROBE_MAX_CHARS` characters). A text-node walk, not
+#: template]`` (at most :data:`SHELL_PROBE_MAX_CHARS` characters); the text is ``null`` when
+#: the body holds something to see or use besides text (a link, an image, a canvas, a
+#: frame, a form control): such a page is not an empty shell. A text-node walk, not
 #: ``innerText``: backends without layout (Lightpanda) may not implement ``innerText``.
 SHELL_PROBE_JS = (
     """() => {
+  const CONTENT = 'a[href],img,svg,canvas,video,iframe,embed,object,input,button,select,textarea';
   const scripts = document.scripts ? document.scripts.length : 0;
   const body = document.body;
   if (!body) return [scripts, ''];
+  // Something to look at or use besides text: not an empty shell.
+  if (body.querySelector(CONTENT)) return [scripts, null];
   let text = '';
   const walker = document.createTreeWalker(body, 4);
   let node;
@@ -48,7 +53,7 @@ SHELL_PROBE_JS = (
 _NOISE = re.compile(r"loading|please\s*wait|[\W_]", re.I)
 
 
-def is_empty_shell(scripts: int, text: str) -> bool:
+def is_empty_shell(scripts: int, text: str | None) -> bool:
     """True when a page with ``scripts`` script elements and body ``text`` is an app shell
     that has not rendered yet: at least one script, and at most
     :data:`~webresearch.extract.appshell.NEAR_EMPTY_TEXT_CHARS` letters and digits once
@@ -56,8 +61,9 @@ def is_empty_shell(scripts: int, text: str) -> bool:
 
     Args:
         scripts: number of ``<script>`` elements in the document.
-        text: the body's text (see :data:`SHELL_PROBE_JS`).
+        text: the body's text, or ``None`` when the body shows images, frames or form
+            controls (see :data:`SHELL_PROBE_JS`).
     """
-    if scripts <= 0:
+    if scripts <= 0 or text is None:
         return False
     return len(_NOISE.sub("", text)) <= NEAR_EMPTY_TEXT_CHARS

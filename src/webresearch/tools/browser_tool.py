@@ -143,12 +143,19 @@ def _need(arguments: dict[str, Any], action: str) -> None:
 Drained = tuple[list[BlockedRequest], list[DialogRecord], list[str]]
 
 
+def _article(word: str) -> str:
+    """``an`` before a vowel (an alert, an unknown…), else ``a`` (a confirm, a prompt)."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def _with_notes(result: ToolResult, drained: Drained) -> ToolResult:
     """Append what happened besides the action (dialogs, refusals, closed popups)."""
     blocked, dialogs, notes = drained
     extra = list(notes)
     for dialog in dialogs:
-        extra.append(f"a {dialog.type} dialog was {dialog.answer}: {dialog.message!r}")
+        extra.append(
+            f"{_article(dialog.type)} {dialog.type} dialog was {dialog.answer}: {dialog.message!r}"
+        )
     navs = [b for b in blocked if b.navigation]
     if navs:
         extra.append(f"a navigation was refused by policy: {navs[-1].message}")
@@ -356,6 +363,11 @@ class BrowserTool:
             text = f"value: {to_json(value, EVALUATE_MAX_CHARS)}" if ok else f"exception: {value}"
             meta["exception"] = not ok
             return await self._result(session, [UNTRUSTED_NOTICE, redact_text(text)], meta)
+        if action in ("content", "snapshot", "screenshot"):
+            # The browser's error page is no page content (it names the refused host).
+            error_page = session.error_page()
+            if error_page is not None:
+                raise error_page
         if action == "content":
             text, doc_meta = await self._content(session)
             meta.update(doc_meta)
