@@ -71,6 +71,8 @@ RELAX_S = 3.0
 LONG_REQUEST_S = 5.0
 #: Seconds between two looks at a settling page.
 SETTLE_POLL_S = 0.1
+#: Seconds an interrupt of a running page script may take.
+INTERRUPT_WAIT_S = 1.0
 #: Most values (objects, array items, properties) an evaluate result is rendered with.
 EVALUATE_MAX_VALUES = 5000
 
@@ -434,6 +436,20 @@ class PlaywrightSession:
             hint="open another URL, or go back to the previous page",
             error_page=True,
         )
+
+    async def interrupt(self) -> bool:
+        """Stop the JavaScript running in the tab (an endless loop an action timed out on),
+        so the session stays usable; at most :data:`INTERRUPT_WAIT_S`, never raises.
+
+        Returns:
+            False when the browser did not answer (a single-threaded backend such as
+            Lightpanda is then hung as a whole).
+        """
+        try:
+            await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), INTERRUPT_WAIT_S)
+        except Exception:
+            return False
+        return True
 
     async def aclose(self) -> None:
         """Close the tab, its context and an owned connection. Idempotent."""

@@ -52,6 +52,9 @@ __all__ = [
 MEDIUM_RISK = frozenset({"click", "fill", "press", "evaluate"})
 #: Most viewport tiles of a full-page screenshot (SPEC §1.4: "a few").
 MAX_SCREENSHOT_TILES = 4
+#: Seconds an action may run past ``browser_action_timeout_s`` (the library's own timeouts
+#: fire first; this bounds what they do not cover: a page script that never returns).
+ACTION_GRACE_S = 1.0
 #: Characters of an evaluate result shown to the model.
 EVALUATE_MAX_CHARS = 16_000
 #: Body of ``content`` when the rendered page has no readable text (web_fetch's note points
@@ -288,13 +291,18 @@ class BrowserTool:
             try:
                 result = await asyncio.wait_for(
                     self._act(action, arguments, session, ctx),
-                    self.settings.browser_action_timeout_s + 5,
+                    self.settings.browser_action_timeout_s + ACTION_GRACE_S,
                 )
             except TimeoutError:
+                # A script still running in the page (an endless loop) would hang every
+                # later action of the session: stop it, or end a browser that is hung.
+                hint = "take a snapshot to see the page, or wait for a selector"
+                if not await session.interrupt() and await self.manager.kill_hung_backend():
+                    hint = "the browser was hung and has been ended: open the page again"
                 raise Timeout(
                     f"browser action {action} timed out after "
                     f"{self.settings.browser_action_timeout_s:g} s",
-                    hint="take a snapshot to see the page, or wait for a selector",
+                    hint=hint,
                 ) from None
             drained = await session.drain_events()
             outcome = "ok"
