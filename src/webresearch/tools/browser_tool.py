@@ -434,10 +434,14 @@ class BrowserTool:
         url, title = await session.location()
         if not ctx.run.can_see_images:
             text, doc_meta = await self._content(session)
-            meta.update(doc_meta, screenshot="text_instead")
+            meta.update(doc_meta, screenshot="text_instead", screenshot_reason="model")
             return await self._result(
                 session,
-                ["note: this model cannot see images; here is the page text instead", text],
+                [
+                    "note: no screenshot: this model cannot see images; here is the page text "
+                    "instead",
+                    text,
+                ],
                 meta,
             )
         source = session
@@ -448,10 +452,11 @@ class BrowserTool:
                 return await self._service_screenshot(url, full_page, ctx, meta)
             if fallback is None:
                 text, doc_meta = await self._content(session)
-                meta.update(doc_meta, screenshot="text_instead")
+                meta.update(doc_meta, screenshot="text_instead", screenshot_reason="backend")
                 why = (
-                    f"note: the {session.capabilities.backend} browser backend cannot draw real "
-                    "screenshots (no pixel rendering); here is the page text instead"
+                    f"note: no screenshot: the {session.capabilities.backend} browser backend "
+                    "cannot draw real screenshots (no pixel rendering); here is the page text "
+                    "instead"
                 )
                 return await self._result(session, [why, text], meta)
             fallback_session = await fallback.new_session("screenshot")
