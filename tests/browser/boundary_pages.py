@@ -119,7 +119,7 @@ def worker_shell(ws_urls: list[str]) -> bytes:
     """An app shell (empty root, one script) whose content comes from dedicated workers'
     WebSockets (the reviewer's ``shell2.html``): what a worker reads is rendered."""
     script = (
-        "const root = document.getElementById('root'); root.innerHTML = '<h1>Loaded</h1>';"
+        "const root = document.getElementById('root'); root.innerHTML = '<h1>Loaded</h1><p>This app shows what its workers read.</p>';"
         + "".join(
             "{ const w = new Worker(URL.createObjectURL(new Blob([\"const ws = new WebSocket('"
             + url

@@ -68,6 +68,7 @@ DIALOGS = b"""<!doctype html><html><head><title>Dialogs</title></head><body>
 </body></html>"""
 
 ALERT_ON_LOAD = b"""<!doctype html><html><head><title>Alerting</title></head><body>
+<p>A page that greets its visitors with an alert.</p>
 <p id="x">before</p><script>alert('welcome'); document.getElementById('x').textContent = 'after';</script>
 </body></html>"""
 
@@ -132,7 +133,7 @@ def forbidden_routes(private_base: str, domain_base: str) -> dict[str, Route | H
 <link rel="stylesheet" href="{private_base}/style.css">
 <script src="{private_base}/script.js"></script>
 <script src="{domain_base}/script.js"></script></head><body>
-<p id="status">loaded</p>
+<p id="status">loaded</p><p>A page of text whose resources come from forbidden places.</p>
 <img src="{private_base}/img.png"><img src="{domain_base}/img.png"><img src="/to-private?img">
 <iframe src="{private_base}/frame"></iframe><iframe src="/to-domain?frame"></iframe>
 <script>

@@ -27,6 +27,19 @@ FETCHING = b"""<!doctype html><html><head><title>Fetch SPA</title></head><body><
   document.getElementById('app').innerHTML = '<h1>' + d.title + '</h1><p>' + d.body + '</p>'; }), 200);
 </script></body></html>"""
 
+#: An app shell drawn by a timer well after the page went quiet (no request, no DOM change
+#: until then: "settled" by network and DOM silence alone while still empty).
+LATE_SHELL = b"""<!doctype html><html><head><title>Late SPA</title></head><body><div id="app"></div>
+<script>setTimeout(() => { document.getElementById('app').innerHTML =
+  '<h1>Drawn after one second</h1><p>The late article text is here now.</p>'; }, 1000);
+</script></body></html>"""
+
+#: A page with text whose script adds more much later: it must not wait for that.
+TEXT_THEN_TIMER = b"""<!doctype html><html><head><title>Text page</title></head><body>
+<h1>Static article</h1><p>This page has its text from the start; a late timer adds a line.</p>
+<script>setTimeout(() => { document.body.insertAdjacentHTML('beforeend',
+  '<p>Late addition</p>'); }, 4000);</script></body></html>"""
+
 BUSY = b"""<!doctype html><html><head><title>Busy</title></head><body><p id="clock">0</p>
 <h1>Always busy</h1><p>This page changes its DOM and polls the network forever.</p>
 <script>let n = 0; setInterval(() => { document.getElementById('clock').textContent = ++n; }, 100);
@@ -50,6 +63,11 @@ def spa_pages(sites: Sites) -> Sites:
             "/spa-timer": Route(headers=HTML, body=TIMER),
             "/spa-fetch": Route(headers=HTML, body=FETCHING),
             "/busy": Route(headers=HTML, body=BUSY),
+            "/spa-late": Route(headers=HTML, body=LATE_SHELL),
+            "/canvas-only": Route(
+                headers=HTML, body=b"<!doctype html><title>Drawing</title><canvas></canvas>"
+            ),
+            "/text-then-timer": Route(headers=HTML, body=TEXT_THEN_TIMER),
             "/api/slow": _slow,
             "/api/poll": Route(headers=[("Content-Type", "text/plain")], body=b"ok"),
         }
@@ -62,6 +80,7 @@ def spa_pages(sites: Sites) -> Sites:
     [
         ("/spa-timer", "Rendered by a timer"),
         ("/spa-fetch", "Rendered after a slow fetch"),
+        ("/spa-late", "Drawn after one second"),
     ],
 )
 async def test_content_right_after_open_has_the_rendered_page(
@@ -98,3 +117,40 @@ async def test_a_page_that_never_settles_returns_within_the_budget(spa_pages: Si
     assert opened.meta["ready"] is True and opened.meta["settled"] is False
     assert "still changing after 1.5 s" in opened.text
     assert elapsed < 10, "bounded by the readiness budget (generous for a shared machine)"
+
+
+async def test_a_page_with_text_is_not_held_for_its_late_timers(kit: Kit, spa_pages: Sites) -> None:
+    """The app-shell wait applies to empty pages only: a page with text settles as before."""
+    run = RunContext()
+    started = time.monotonic()
+    opened = await kit.call(run, action="open", url=f"{spa_pages.site.base}/text-then-timer")
+    elapsed = time.monotonic() - started
+    content = await kit.call(run, action="content")
+    await kit.call(run, action="close")
+    assert opened.ok and content.ok, (opened.text, content.text)
+    assert "Static article" in content.text
+    assert "Late addition" not in content.text, "open waited for the 4 s timer"
+    assert elapsed < 3.5
+
+
+async def test_web_fetch_render_reads_a_late_app_shell(kit: Kit, spa_pages: Sites) -> None:
+    result = await kit.toolkit.call(
+        "web_fetch", {"url": f"{spa_pages.site.base}/spa-late"}, run=RunContext()
+    )
+    assert result.ok, result.text
+    assert result.meta["render"] == "browser"
+    assert "Drawn after one second" in result.text
+
+
+async def test_content_of_a_page_without_text_says_what_to_do_in_the_browser(
+    kit: Kit, spa_pages: Sites
+) -> None:
+    """The browser's own empty-page note: not web_fetch's "use the browser tool"."""
+    run = RunContext()
+    opened = await kit.call(run, action="open", url=f"{spa_pages.site.base}/canvas-only")
+    content = await kit.call(run, action="content")
+    await kit.call(run, action="close")
+    assert opened.ok and content.ok, (opened.text, content.text)
+    assert "use the browser tool" not in content.text
+    assert "shows no readable text yet" in content.text
+    assert "wait" in content.text and "snapshot" in content.text

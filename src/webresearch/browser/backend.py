@@ -305,6 +305,18 @@ class PlaywrightBackend:
         """Pids of the launched browser's process group (empty for a remote endpoint)."""
         return self._process.pids() if self._process is not None else []
 
+    async def kill(self) -> bool:
+        """End a hung launched browser's process group now (the connections then fail
+        fast; :attr:`alive` turns False, so the manager restarts it on next use).
+
+        Returns:
+            False for a remote endpoint (no process of ours to end).
+        """
+        if self._process is None:
+            return False
+        await self._process.aclose()
+        return True
+
     async def aclose(self) -> None:
         """Close sessions, the connection, the driver and the process group. Idempotent."""
         if self._closed:

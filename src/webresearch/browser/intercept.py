@@ -28,7 +28,7 @@ from typing import Any, Protocol
 from ..errors import WebResearchError
 from ..redact import redact_url
 from .base import BlockedRequest
-from .policy import RequestPolicy
+from .policy import RequestPolicy, describe_request, reword_refusal
 from .probe import PROBE_HTML, PROBE_URL
 
 __all__ = ["CDPSessionLike", "Interceptor", "OnBlocked"]
@@ -127,6 +127,8 @@ class Interceptor:
 
     def _record(self, event: dict[str, Any], url: str, error: WebResearchError) -> None:
         resource_type = str(event.get("resourceType", ""))
+        what = describe_request(resource_type, redirect_hop=bool(event.get("redirectedRequestId")))
+        error = reword_refusal(error, what)
         record = BlockedRequest(
             url=redact_url(url)[:300],
             code=error.code,

@@ -65,6 +65,8 @@ CHROMIUM_CANDIDATES = (
 STARTUP_TIMEOUT_S = 20.0
 #: Seconds between SIGTERM and SIGKILL of the process group on close.
 TERM_GRACE_S = 2.0
+#: Seconds between two looks at a closing process group.
+GROUP_POLL_S = 0.02
 
 _PR_SET_PDEATHSIG = 1
 
@@ -275,20 +277,70 @@ class LaunchedProcess:
         return group_pids(self.pgid)
 
     async def aclose(self) -> None:
-        """End the whole process group (SIGTERM, then SIGKILL after a grace period). Idempotent."""
+        """End the browser and return only once every one of its processes is gone.
+
+        SIGTERM to the process group, wait (at most :data:`TERM_GRACE_S`) until no live
+        process is left in it, then SIGKILL the group and wait again. Helpers that left the
+        group (Chromium's crash handlers start their own session) are found by the profile
+        directory on their command line, before anything is signalled, and ended by pid
+        with the group. Idempotent.
+        """
         if self._closed:
             return
         self._closed = True
+        escaped = self._escaped()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pgid, signal.SIGTERM)
-        with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
-            await asyncio.wait_for(self.process.wait(), TERM_GRACE_S)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.pgid, signal.SIGKILL)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.process.wait(), TERM_GRACE_S)
+        for pid in escaped:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGTERM)
+        if not await self._wait_gone(escaped, TERM_GRACE_S):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signal.SIGKILL)
+            for pid in escaped:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            await self._wait_gone(escaped, TERM_GRACE_S)
         if self.temp_dir:
             await asyncio.to_thread(shutil.rmtree, self.temp_dir, True)
+
+    def _escaped(self) -> list[int]:
+        """Live pids outside the group whose command line names this browser's profile
+        directory (only a launch with its own ``temp_dir`` has any)."""
+        if not self.temp_dir:
+            return []
+        marker = self.temp_dir.encode()
+        group = set(group_pids(self.pgid))
+        out = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit() or int(entry) in group:
+                continue
+            try:
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if marker in cmdline and _alive(int(entry)):
+                out.append(int(entry))
+        return out
+
+    async def _wait_gone(self, escaped: Sequence[int], timeout_s: float) -> bool:
+        """Wait until the keeper is reaped and no live process of the group or of
+        ``escaped`` is left; False when ``timeout_s`` passed first."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
+            await asyncio.wait_for(self.process.wait(), timeout_s)
+        while group_pids(self.pgid) or any(_alive(pid) for pid in escaped):
+            if loop.time() >= deadline:
+                return False
+            await asyncio.sleep(GROUP_POLL_S)
+        return True
+
+
+def _alive(pid: int) -> bool:
+    """True while ``pid`` runs (not gone, not a zombie)."""
+    stat = _read_stat(pid)
+    return stat is not None and stat[0] != "Z"
 
 
 async def launch(

@@ -164,6 +164,19 @@ class BrowserManager:
             self.table.add(key, session)
         return session, lost
 
+    async def kill_hung_backend(self) -> bool:
+        """End the launched browser after it stopped answering (a page script that never
+        returns in a single-threaded backend); the next action starts a new one.
+
+        Returns:
+            True when a browser process was ended.
+        """
+        backend = self._backend
+        if backend is None:
+            return False
+        log.warning("the browser backend stopped answering; ending it")
+        return await backend.kill()
+
     async def close_session(self, key: str) -> bool:
         """Close the session for ``key``; False when there was none."""
         session = self.table.pop(key)

@@ -14,7 +14,9 @@ then the page must *settle* — no request started or finished and no DOM conten
 :data:`QUIET_S`; after :data:`RELAX_S` of settling either silence alone is enough (pages that
 poll or animate forever) — all within the readiness budget (``browser_ready_timeout_s``,
 15 s). Requests pending longer than :data:`LONG_REQUEST_S` (long polls, streams) stop
-counting. So a page that renders after a fetch or a timer is read after it rendered.
+counting. A quiet page that is still an empty app shell (scripts, almost no text:
+:mod:`.readiness`) keeps waiting for its DOM to change. So a page that renders after a fetch
+or a timer, however quiet before it, is read after it rendered.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from ..redact import redact_url
 from .base import BlockedRequest, Capabilities, DialogRecord, NavResult, SnapshotData
 from .intercept import Interceptor
 from .proxy import ProxyRefusal
+from .readiness import SHELL_PROBE_JS, is_empty_shell
 from .snapshot import COLLECT_JS, MAX_NODES, RESOLVE_JS, STATE_KEY, parse_ref
 
 __all__ = [
@@ -68,6 +71,8 @@ RELAX_S = 3.0
 LONG_REQUEST_S = 5.0
 #: Seconds between two looks at a settling page.
 SETTLE_POLL_S = 0.1
+#: Seconds an interrupt of a running page script may take.
+INTERRUPT_WAIT_S = 1.0
 #: Most values (objects, array items, properties) an evaluate result is rendered with.
 EVALUATE_MAX_VALUES = 5000
 
@@ -244,6 +249,8 @@ class PlaywrightSession:
         self._dialogs: list[DialogRecord] = []
         self._notes: list[str] = []
         self._closed = False
+        #: (redacted URL, refusal) of the tab's last refused navigation (error-page check).
+        self._refused_nav: tuple[str, WebResearchError] | None = None
         self._tasks: set[asyncio.Task[None]] = set()
 
     # --- set-up and events ----------------------------------------------------------------
@@ -334,6 +341,7 @@ class PlaywrightSession:
         self._blocked.append(record)
         if record.navigation:
             self._nav_refusals.append(error)
+            self._refused_nav = (record.url, error)
 
     def record_connection_refused(self, refusal: ProxyRefusal) -> None:
         """A connection of this session's context that the guarded proxy refused (a worker's
@@ -401,11 +409,47 @@ class PlaywrightSession:
             return False
 
     async def location(self) -> tuple[str, str]:
-        """``(url, title)`` of the current page."""
+        """``(url, title)`` of the current page (no title for the browser's error page: it
+        names the refused host)."""
+        if self.error_page() is not None:
+            return str(self.page.url), ""
         title = ""
         with contextlib.suppress(Exception):
             title = str(await self.page.evaluate("document.title"))
         return str(self.page.url), title
+
+    def error_page(self) -> BrowserError | None:
+        """The error to raise when the tab shows no page of a site but the browser's error
+        page after a refused or failed navigation (Chromium: ``chrome-error://…``; a
+        backend that stays at the refused URL: that URL), else ``None``."""
+        url = str(self.page.url)
+        refused = self._refused_nav
+        at_refused = refused is not None and redact_url(url)[:300] == refused[0]
+        if not (url.startswith("chrome-error:") or at_refused):
+            return None
+        if refused is not None:
+            why = f"its last navigation was refused ({refused[1].message})"
+        else:
+            why = "its last navigation failed"
+        return BrowserError(
+            f"this tab shows no page, only the browser's error page: {why}",
+            hint="open another URL, or go back to the previous page",
+            error_page=True,
+        )
+
+    async def interrupt(self) -> bool:
+        """Stop the JavaScript running in the tab (an endless loop an action timed out on),
+        so the session stays usable; at most :data:`INTERRUPT_WAIT_S`, never raises.
+
+        Returns:
+            False when the browser did not answer (a single-threaded backend such as
+            Lightpanda is then hung as a whole).
+        """
+        try:
+            await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), INTERRUPT_WAIT_S)
+        except Exception:
+            return False
+        return True
 
     async def aclose(self) -> None:
         """Close the tab, its context and an owned connection. Idempotent."""
@@ -519,11 +563,22 @@ class PlaywrightSession:
             now = loop.time()
             network = self._network_quiet_for(now) >= QUIET_S
             dom = await self._dom_quiet_for() >= QUIET_S
-            if (network and dom) or (now - start >= RELAX_S and (network or dom)):
+            quiet = (network and dom) or (now - start >= RELAX_S and (network or dom))
+            if quiet and not await self._empty_shell():
                 return True
             if now >= deadline:
-                return False
+                # An app shell quiet until the end: it settled, it just shows no text.
+                return quiet
             await asyncio.sleep(min(SETTLE_POLL_S, max(0.0, deadline - now)))
+
+    async def _empty_shell(self) -> bool:
+        """True while the quiet page is an app shell that has not rendered (see
+        :mod:`.readiness`); False when it has text, has no script, or cannot be asked."""
+        try:
+            scripts, text = await self.page.evaluate(SHELL_PROBE_JS)
+            return is_empty_shell(int(scripts), None if text is None else str(text))
+        except Exception:
+            return False
 
     async def history(self, step: Literal[-1, 1]) -> NavResult | None:
         """Go back (-1) or forward (1); ``None`` when there is no such entry."""

@@ -27,7 +27,14 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from ..config import normalize_domain_pattern
-from ..errors import BlockedAddress, BlockedDomain, InvalidArguments, NetworkError, Refusal
+from ..errors import (
+    BlockedAddress,
+    BlockedDomain,
+    InvalidArguments,
+    NetworkError,
+    Refusal,
+    WebResearchError,
+)
 from ..net.guard import SSRFGuard
 from ..net.hostnames import normalize_host
 from ..redact import redact_url
@@ -37,7 +44,9 @@ __all__ = [
     "DomainPolicy",
     "RequestPolicy",
     "RequestVerdict",
+    "describe_request",
     "normalize_pattern",
+    "reword_refusal",
 ]
 
 #: Schemes that never reach the network: requests for them are let through untouched.
@@ -57,6 +66,72 @@ def normalize_pattern(pattern: str) -> str:
         ValueError: the pattern is empty or has a wildcard anywhere but a leading ``*.``.
     """
     return normalize_domain_pattern(pattern)
+
+
+#: What the policy calls a URL it must not echo (it was not chosen by the model); see
+#: :func:`reword_refusal`.
+_UNNAMED = "the redirect target"
+#: CDP resource types (``Network.ResourceType``) in words.
+_RESOURCE_WORDS = {"xhr": "XHR", "eventsource": "event stream", "texttrack": "text track"}
+
+
+def describe_request(resource_type: str, *, redirect_hop: bool = False) -> str:
+    """A request of a page in words, for refusal messages (pure).
+
+    Args:
+        resource_type: the CDP resource type (``Document``, ``Image``, ``XHR``, ``Fetch``,
+            ``Script``, ``WebSocket``…); ``Connection`` for a connection only the guarded
+            proxy saw; empty when unknown.
+        redirect_hop: the request is a redirect hop of an earlier one.
+
+    Returns:
+        e.g. ``"a navigation"``, ``"a request of the page (image)"``, ``"a redirect of a
+        navigation"``, ``"a connection of the page"``.
+    """
+    kind = resource_type.strip()
+    if kind == "Document":
+        what = "a navigation"
+    elif kind == "Connection":
+        what = "a connection of the page"
+    elif kind == "WebSocket":
+        what = "a WebSocket of the page"
+    elif kind and kind.lower() != "other":
+        what = f"a request of the page ({_RESOURCE_WORDS.get(kind.lower(), kind.lower())})"
+    else:
+        what = "a request of the page"
+    return f"a redirect of {what}" if redirect_hop else what
+
+
+def reword_refusal(error: WebResearchError, what: str) -> WebResearchError:
+    """The refusal of a request the model did not choose, naming what it was (pure).
+
+    The policy and the SSRF guard speak of "the redirect target" for such requests (they
+    never echo their URL, which may hold internal addresses or secrets); this names the
+    request instead: ``"refused: the redirect target is an internal or reserved address
+    (…)"`` → ``"refused: a request of the page (image) to an internal or reserved address
+    (…)"``; ``"refused: h.example resolves to an internal…"`` → ``"refused: a navigation to
+    h.example, which resolves to an internal…"``. Host names the message already held stay;
+    nothing else is added.
+
+    Args:
+        error: the refusal.
+        what: the request in words (:func:`describe_request`).
+    """
+    message = error.message
+    if f"{_UNNAMED} is " in message:
+        message = message.replace(f"{_UNNAMED} is ", f"{what} to ", 1)
+    elif message.startswith("refused host "):
+        message = f"refused {what} to host {message[len('refused host ') :]}"
+    elif message.startswith("refused: ") and " resolves to " in message:
+        host, rest = message[len("refused: ") :].split(" resolves to ", 1)
+        message = f"refused: {what} to {host}, which resolves to {rest}"
+    elif message.startswith(f"refused {_UNNAMED}: "):
+        message = f"refused {what}: {message[len(f'refused {_UNNAMED}: ') :]}"
+    else:
+        message = message.replace(_UNNAMED, what)
+    if message == error.message:
+        return error
+    return type(error)(message, hint=error.hint, retryable=error.retryable, **error.details)
 
 
 def _matches(host: str, pattern: str) -> bool:
@@ -175,7 +250,7 @@ class RequestPolicy:
             return RequestVerdict(False, exc)
         refusal = self.domains.refusal(target.host)
         if refusal is not None:
-            shown = "the redirect target" if redirect else redact_url(url)[:200]
+            shown = _UNNAMED if redirect else redact_url(url)[:200]
             return RequestVerdict(
                 False,
                 BlockedDomain(f"refused {shown}: {refusal}", hint=_DOMAIN_HINT, refusal="domain"),

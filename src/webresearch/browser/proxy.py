@@ -42,7 +42,7 @@ import httpcore2
 
 from ..errors import BlockedAddress, InvalidArguments, NetworkError, WebResearchError
 from ..net.transport import GuardedNetworkBackend
-from .policy import RequestPolicy
+from .policy import RequestPolicy, describe_request, reword_refusal
 from .proxy_http import (
     ProxyTarget,
     TargetError,
@@ -434,11 +434,11 @@ class GuardedProxy:
 
 def _for_connection(error: WebResearchError, target: ProxyTarget) -> WebResearchError:
     """The refusal reworded for a connection: the policy speaks of "the redirect target"
-    (it never echoes a URL the model did not choose); here the target is ``host:port``."""
-    message = error.message.replace("the redirect target", target.shown)
-    if message == error.message:
-        return error
-    return type(error)(message, hint=error.hint, retryable=error.retryable, **error.details)
+    (it never echoes a URL the model did not choose); here it is a connection of the page.
+    The target's address is not named (it may be internal): records keep
+    ``target.shown`` (``host:port``, never a path) for the journal."""
+    del target  # named in the record (ProxyRefusal.target), never in the message
+    return reword_refusal(error, describe_request("Connection"))
 
 
 async def _next_event(conn: h11.Connection, reader: asyncio.StreamReader) -> Any:

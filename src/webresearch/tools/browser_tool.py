@@ -34,9 +34,10 @@ from .base import CallContext, ToolEntry, Unavailable
 from .service_shots import ServiceShooter, configured_shooter
 from .services import Services
 from .specs import BROWSER
-from .web_fetch import UNTRUSTED_NOTICE, format_document
+from .web_fetch import EMPTY_HTML_NOTE, UNTRUSTED_NOTICE, format_document
 
 __all__ = [
+    "BROWSER_EMPTY_NOTE",
     "MAX_SCREENSHOT_TILES",
     "BrowserTool",
     "action_risk",
@@ -51,8 +52,18 @@ __all__ = [
 MEDIUM_RISK = frozenset({"click", "fill", "press", "evaluate"})
 #: Most viewport tiles of a full-page screenshot (SPEC §1.4: "a few").
 MAX_SCREENSHOT_TILES = 4
+#: Seconds an action may run past ``browser_action_timeout_s`` (the library's own timeouts
+#: fire first; this bounds what they do not cover: a page script that never returns).
+ACTION_GRACE_S = 1.0
 #: Characters of an evaluate result shown to the model.
 EVALUATE_MAX_CHARS = 16_000
+#: Body of ``content`` when the rendered page has no readable text (web_fetch's note points
+#: to the browser tool; this IS the browser tool).
+BROWSER_EMPTY_NOTE = (
+    "[the page shows no readable text yet: it may still be drawing itself, or show its content "
+    "as images or a canvas. Use wait (a selector, or ms), then content again; or snapshot or "
+    "screenshot to see what it shows]"
+)
 
 _managers: weakref.WeakKeyDictionary[Services, BrowserManager] = weakref.WeakKeyDictionary()
 
@@ -135,12 +146,19 @@ def _need(arguments: dict[str, Any], action: str) -> None:
 Drained = tuple[list[BlockedRequest], list[DialogRecord], list[str]]
 
 
+def _article(word: str) -> str:
+    """``an`` before a vowel (an alert, an unknown…), else ``a`` (a confirm, a prompt)."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def _with_notes(result: ToolResult, drained: Drained) -> ToolResult:
     """Append what happened besides the action (dialogs, refusals, closed popups)."""
     blocked, dialogs, notes = drained
     extra = list(notes)
     for dialog in dialogs:
-        extra.append(f"a {dialog.type} dialog was {dialog.answer}: {dialog.message!r}")
+        extra.append(
+            f"{_article(dialog.type)} {dialog.type} dialog was {dialog.answer}: {dialog.message!r}"
+        )
     navs = [b for b in blocked if b.navigation]
     if navs:
         extra.append(f"a navigation was refused by policy: {navs[-1].message}")
@@ -273,13 +291,18 @@ class BrowserTool:
             try:
                 result = await asyncio.wait_for(
                     self._act(action, arguments, session, ctx),
-                    self.settings.browser_action_timeout_s + 5,
+                    self.settings.browser_action_timeout_s + ACTION_GRACE_S,
                 )
             except TimeoutError:
+                # A script still running in the page (an endless loop) would hang every
+                # later action of the session: stop it, or end a browser that is hung.
+                hint = "take a snapshot to see the page, or wait for a selector"
+                if not await session.interrupt() and await self.manager.kill_hung_backend():
+                    hint = "the browser was hung and has been ended: open the page again"
                 raise Timeout(
                     f"browser action {action} timed out after "
                     f"{self.settings.browser_action_timeout_s:g} s",
-                    hint="take a snapshot to see the page, or wait for a selector",
+                    hint=hint,
                 ) from None
             drained = await session.drain_events()
             outcome = "ok"
@@ -348,6 +371,11 @@ class BrowserTool:
             text = f"value: {to_json(value, EVALUATE_MAX_CHARS)}" if ok else f"exception: {value}"
             meta["exception"] = not ok
             return await self._result(session, [UNTRUSTED_NOTICE, redact_text(text)], meta)
+        if action in ("content", "snapshot", "screenshot"):
+            # The browser's error page is no page content (it names the refused host).
+            error_page = session.error_page()
+            if error_page is not None:
+                raise error_page
         if action == "content":
             text, doc_meta = await self._content(session)
             meta.update(doc_meta)
@@ -389,6 +417,8 @@ class BrowserTool:
             "markdown": True,
         }
         text, window = format_document(doc, 0, self.settings.fetch_max_bytes)
+        if not str(doc["text"]).strip():
+            text = text.replace(EMPTY_HTML_NOTE, BROWSER_EMPTY_NOTE)
         meta = {
             "url": doc["url"],
             "extractor": extractor,
@@ -404,10 +434,14 @@ class BrowserTool:
         url, title = await session.location()
         if not ctx.run.can_see_images:
             text, doc_meta = await self._content(session)
-            meta.update(doc_meta, screenshot="text_instead")
+            meta.update(doc_meta, screenshot="text_instead", screenshot_reason="model")
             return await self._result(
                 session,
-                ["note: this model cannot see images; here is the page text instead", text],
+                [
+                    "note: no screenshot: this model cannot see images; here is the page text "
+                    "instead",
+                    text,
+                ],
                 meta,
             )
         source = session
@@ -418,10 +452,11 @@ class BrowserTool:
                 return await self._service_screenshot(url, full_page, ctx, meta)
             if fallback is None:
                 text, doc_meta = await self._content(session)
-                meta.update(doc_meta, screenshot="text_instead")
+                meta.update(doc_meta, screenshot="text_instead", screenshot_reason="backend")
                 why = (
-                    f"note: the {session.capabilities.backend} browser backend cannot draw real "
-                    "screenshots (no pixel rendering); here is the page text instead"
+                    f"note: no screenshot: the {session.capabilities.backend} browser backend "
+                    "cannot draw real screenshots (no pixel rendering); here is the page text "
+                    "instead"
                 )
                 return await self._result(session, [why, text], meta)
             fallback_session = await fallback.new_session("screenshot")
