@@ -105,10 +105,24 @@ def test_interactive_screenshot_without_pixels_says_it_was_not_saved(
     code, out, err = run(
         "browse", "--backend", "lightpanda", "--allow-network", "127.0.0.1/32", input=script
     )
-    assert code == 0
-    assert "screenshot not saved: there is no picture" in err
+    assert "screenshot not saved: this browser backend draws no pictures" in err
+    assert "--backend chromium" in err
     assert "plain page" in out  # the page text instead
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_scripted_screenshot_a_backend_cannot_draw_is_a_failed_step(
+    sites: Sites, tmp_path: Path
+) -> None:
+    shot = tmp_path / "lp.png"
+    code, out, err = run(
+        "browse", f"{sites.site.base}/plain", "--backend", "lightpanda",
+        "--allow-network", "127.0.0.1/32", "--do", f"screenshot {shot}",
+    )  # fmt: skip
+    assert code == 1  # the person asked for a file and none was written
+    assert "screenshot not saved: this browser backend draws no pictures" in err
+    assert "plain page" in out
+    assert not shot.exists()
 
 
 @pytest.mark.parametrize(

@@ -275,9 +275,17 @@ def _save_screenshot(result: ToolResult, file: str | None) -> bool:
     """Save a screenshot result's images (to ``file`` or a fresh name) and say where, or
     say why nothing was saved. False when a write failed."""
     if not result.images:
+        if result.meta.get("screenshot_reason") == "backend":
+            # A person asked for a picture this backend cannot draw: a failed step.
+            click.echo(
+                "webresearch browse: screenshot not saved: this browser backend draws no "
+                "pictures (use --backend chromium); the page text is shown instead",
+                err=True,
+            )
+            return False
         click.echo(
-            "webresearch browse: screenshot not saved: there is no picture (this browser "
-            "draws no screenshots, or the model cannot see images; the text is shown instead)",
+            "webresearch browse: screenshot not saved: there is no picture "
+            "(the page text is shown instead)",
             err=True,
         )
         return True

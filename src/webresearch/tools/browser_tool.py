@@ -161,7 +161,8 @@ def _with_notes(result: ToolResult, drained: Drained) -> ToolResult:
         )
     navs = [b for b in blocked if b.navigation]
     if navs:
-        extra.append(f"a navigation was refused by policy: {navs[-1].message}")
+        message = navs[-1].message  # "refused: a navigation to …" (browser.policy wording)
+        extra.append(message if "navigation" in message else f"a navigation was {message}")
     others = len(blocked) - len(navs)
     if others:
         extra.append(f"{others} request(s) of the page were refused by policy")
