@@ -385,9 +385,46 @@ async def launch(
     return LaunchedProcess(pgid=process.pid, process=process, temp_dir=temp_dir)
 
 
+#: Prefix of the profile directories in the temporary directory, and the file in each that
+#: names the process which made it.
+PROFILE_PREFIX = "webresearch-chromium-"
+PROFILE_OWNER_FILE = "webresearch-owner.pid"
+
+
 def new_profile_dir() -> str:
-    """A fresh, private Chromium profile directory (removed when the browser closes)."""
-    return tempfile.mkdtemp(prefix="webresearch-chromium-")
+    """A fresh, private Chromium profile directory (removed when the browser closes).
+
+    A process killed outright (SIGKILL, power loss) cannot remove its directory: the next
+    one removes those whose owner is gone (:func:`remove_orphan_profiles`) first.
+    """
+    remove_orphan_profiles(Path(tempfile.gettempdir()))
+    path = tempfile.mkdtemp(prefix=PROFILE_PREFIX)
+    (Path(path) / PROFILE_OWNER_FILE).write_text(str(os.getpid()), encoding="ascii")
+    return path
+
+
+def remove_orphan_profiles(temp_root: Path) -> list[Path]:
+    """Remove profile directories under ``temp_root`` whose owner process is gone.
+
+    Only directories of this user that hold an owner file naming a dead process are
+    removed; anything else (another user's, one still being created, a live owner's) is
+    left alone. Returns the directories removed.
+    """
+    removed: list[Path] = []
+    if not Path("/proc/self/stat").exists():  # no way to tell a live owner: remove nothing
+        return removed
+    for candidate in temp_root.glob(f"{PROFILE_PREFIX}*"):
+        try:
+            if candidate.is_symlink() or candidate.stat().st_uid != os.getuid():
+                continue
+            owner = int((candidate / PROFILE_OWNER_FILE).read_text(encoding="ascii"))
+        except (OSError, ValueError):
+            continue
+        if owner == os.getpid() or _alive(owner):
+            continue
+        shutil.rmtree(candidate, ignore_errors=True)
+        removed.append(candidate)
+    return removed
 
 
 def group_pids(pgid: int) -> list[int]:
