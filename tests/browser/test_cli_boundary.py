@@ -105,6 +105,7 @@ def test_interactive_screenshot_without_pixels_says_it_was_not_saved(
     code, out, err = run(
         "browse", "--backend", "lightpanda", "--allow-network", "127.0.0.1/32", input=script
     )
+    assert code == 1  # the last step failed: no picture was saved
     assert "screenshot not saved: this browser backend draws no pictures" in err
     assert "--backend chromium" in err
     assert "plain page" in out  # the page text instead
