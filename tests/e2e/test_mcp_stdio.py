@@ -37,8 +37,7 @@ SCRIPT = Path(sys.executable).with_name("webresearch")
 async def test_stdio_client_lists_tools_and_reads_a_local_page(
     mode: str, command: list[str], page_server: LocalServer, child_env: dict[str, str]
 ) -> None:
-    if not Path(command[0]).exists():
-        pytest.skip(f"{command[0]} is not installed")
+    assert Path(command[0]).exists(), "the console script is installed by pip install -e ."
     params = StdioServerParameters(command=command[0], args=command[1:], env=child_env)
     with anyio.fail_after(EXCHANGE_TIMEOUT_S):
         async with Client(params, mode=mode) as client:

@@ -48,8 +48,7 @@ def browser_settings(backend: str, **extra: Any) -> Settings:
 
 def needs(backend: str) -> None:
     reason = backend_unavailable_reason(SimpleNamespace(settings=browser_settings(backend)))  # type: ignore[arg-type]
-    if reason is not None:
-        pytest.skip(reason)
+    assert reason is None, f"the test setup (scripts/test) installs the {backend} backend: {reason}"
 
 
 @pytest.fixture

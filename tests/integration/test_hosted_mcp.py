@@ -128,10 +128,10 @@ async def test_image_info_and_page_screenshot_answer_over_mcp(
 
 
 @MODES
-@pytest.mark.skipif(BROWSER is not None, reason=str(BROWSER))
 async def test_browser_open_is_listed_with_its_title_in_each_language(
     mode: str, api: ApiServer, tmp_path: Path
 ) -> None:
+    assert BROWSER is None, f"the test setup (scripts/test) installs a browser: {BROWSER}"
     for language, title in (
         ("en", "Open a page in a browser"),
         ("ru", "Открыть страницу в браузере"),

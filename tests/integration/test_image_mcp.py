@@ -8,6 +8,8 @@ import io
 import shutil
 from pathlib import Path
 
+import mcp
+import mcp_types as types
 import pytest
 from PIL import Image
 
@@ -15,11 +17,8 @@ from tests.conftest import CASES
 from tests.support.http_server import LocalServer, load_case
 from tests.support.image_factory import mean
 from webresearch import Settings, Toolkit
+from webresearch.mcp_server import WebResearchServer
 from webresearch.runtime.journal import MemoryJournal
-
-mcp = pytest.importorskip("mcp")
-types = pytest.importorskip("mcp_types")
-from webresearch.mcp_server import WebResearchServer  # noqa: E402
 
 CASE24 = CASES / "24-image-exif-orientation"
 
@@ -51,4 +50,6 @@ async def test_fetch_and_view_image_over_mcp(mode: str, settings: Settings, tmp_
         im = _upright_block(result)
         assert im.size == (1045, 1568)
         assert mean(im.convert("RGB"), (0, 0, 1045, 120))[0] > 150  # red band on top
-        assert "1045×1568 px" in result.content[0].text
+        text = result.content[0]
+        assert isinstance(text, types.TextContent)
+        assert "1045×1568 px" in text.text

@@ -14,8 +14,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from tests.support.image_factory import gif_with_size, jpeg_with_size, png_bomb, webp_with_size
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -47,10 +45,6 @@ for path, kwargs in json.loads(sys.argv[1]):
     out.append(outcome)
 print(json.dumps(out))
 """
-
-pytestmark = pytest.mark.skipif(
-    not os.path.exists("/proc/self/clear_refs"), reason="needs Linux /proc peak-RSS reset"
-)
 
 
 def _measure(jobs: list[tuple[Path, dict[str, object]]]) -> list[dict[str, object]]:

@@ -7,6 +7,7 @@ import inspect
 import threading
 from typing import Any
 
+import ddgs.exceptions as ddgs_exceptions
 import pytest
 
 from webresearch import Settings, Toolkit
@@ -18,8 +19,6 @@ from webresearch.tools.base import ToolEntry
 from webresearch.tools.services import Services
 from webresearch.tools.specs import WEB_SEARCH
 from webresearch.tools.web_search import WebSearch
-
-ddgs_exceptions = pytest.importorskip("ddgs.exceptions")
 
 
 class FakeDDGS:
