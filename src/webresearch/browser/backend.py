@@ -40,10 +40,11 @@ from typing import Any
 
 from ..errors import BrowserError, ConfigurationError, WebResearchError
 from . import launch as launching
-from .base import BlockedRequest, Capabilities
+from .base import BlockedRequest, Capabilities, SessionConfig
 from .discovery import discover, normalize_cdp_url
 from .intercept import Interceptor
-from .page import PlaywrightSession, SessionConfig, map_error
+from .page import PlaywrightSession
+from .page_errors import map_error
 from .policy import RequestPolicy
 from .probe import PROBE_URL, has_probe_box
 from .proxy import GuardedProxy, ProxyRefusal

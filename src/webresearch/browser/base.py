@@ -22,6 +22,7 @@ __all__ = [
     "DialogRecord",
     "NavResult",
     "Session",
+    "SessionConfig",
     "SnapshotData",
 ]
 
@@ -224,3 +225,20 @@ class Backend(Protocol):
     async def aclose(self) -> None:
         """Close every session, the connection and a launched process group (idempotent)."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class SessionConfig:
+    """Per-session settings.
+
+    Attributes:
+        viewport: (width, height) in CSS px.
+        action_timeout_s: bound of every action (seconds).
+        ready_timeout_s: how long a navigation waits for the load event (seconds).
+        dialog_policy: ``dismiss`` or ``accept``.
+    """
+
+    viewport: tuple[int, int] = (1280, 800)
+    action_timeout_s: float = 45.0
+    ready_timeout_s: float = 15.0
+    dialog_policy: str = "dismiss"

@@ -19,7 +19,8 @@ from ..config import Settings
 from ..errors import BrowserError
 from ..net.guard import SSRFGuard
 from .backend import BackendConfig, PlaywrightBackend
-from .page import PlaywrightSession, SessionConfig
+from .base import SessionConfig
+from .page import PlaywrightSession
 from .policy import DomainPolicy, RequestPolicy
 from .sessions import SessionTable
 

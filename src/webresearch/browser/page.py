@@ -2,7 +2,7 @@
 
 The page, context and CDP session objects come from :mod:`.backend` (Playwright); this module
 only calls their methods and never imports the library, so errors are recognised by class
-name (:func:`map_error`).
+name (:func:`.page_errors.map_error`).
 
 State kept per session: the document stamp counter and secret token for snapshot refs, the
 refusals and dialogs since the last action (the tool journals them: the interceptor's and the
@@ -23,40 +23,40 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from ..errors import (
     BlockedAddress,
     BrowserError,
     InvalidArguments,
-    NetworkError,
     StaleRef,
     Timeout,
     UnsupportedContent,
     WebResearchError,
 )
 from ..redact import redact_url
-from .base import BlockedRequest, Capabilities, DialogRecord, NavResult, SnapshotData
+from .base import (
+    BlockedRequest,
+    Capabilities,
+    DialogRecord,
+    NavResult,
+    SessionConfig,
+    SnapshotData,
+)
 from .intercept import Interceptor
+from .page_errors import is_library_error, map_error
+from .page_scripts import DOM_QUIET_JS, PAGE_GUARD_JS
+from .page_values import EVALUATE_MAX_VALUES, json_safe
 from .proxy import ProxyRefusal
 from .readiness import SHELL_PROBE_JS, is_empty_shell
-from .snapshot import COLLECT_JS, MAX_NODES, RESOLVE_JS, STATE_KEY, parse_ref
+from .responses import file_type as file_type_of
+from .responses import refused_by_proxy
+from .snapshot import COLLECT_JS, MAX_NODES, RESOLVE_JS, parse_ref
 
-__all__ = [
-    "DOM_QUIET_JS",
-    "PAGE_GUARD_JS",
-    "PlaywrightSession",
-    "SessionConfig",
-    "is_page_type",
-    "json_safe",
-    "map_error",
-    "to_json",
-]
+__all__ = ["PlaywrightSession", "SessionConfig"]
 
 #: Seconds an element given by selector is waited for before "no element matches".
 ELEMENT_WAIT_S = 5.0
@@ -73,131 +73,9 @@ LONG_REQUEST_S = 5.0
 SETTLE_POLL_S = 0.1
 #: Seconds an interrupt of a running page script may take.
 INTERRUPT_WAIT_S = 1.0
-#: Most values (objects, array items, properties) an evaluate result is rendered with.
-EVALUATE_MAX_VALUES = 5000
 
 #: The library's "Page.evaluateHandle: " prefix of page exceptions.
 _API_PREFIX = re.compile(r"^(?:Error: )?Page\.\w+: ")
-
-#: Milliseconds since the document's content last changed (a MutationObserver on child
-#: lists and text, installed by :data:`PAGE_GUARD_JS` before page scripts run, else on first
-#: use; attribute changes such as animations do not count).
-DOM_QUIET_JS = """() => {
-  const k = Symbol.for('webresearch.lastMutation');
-  if (!window[k]) {
-    const state = {t: performance.now()};
-    new MutationObserver(() => { state.t = performance.now(); })
-      .observe(document, {subtree: true, childList: true, characterData: true});
-    Object.defineProperty(window, k, {value: state});
-  }
-  return performance.now() - window[k].t;
-}"""
-
-
-#: Runs before any page script in every frame: WebSockets may only go to the page's own host
-#: (the CDP Fetch domain does not pause WebSocket handshakes), WebRTC and WebTransport are
-#: off (they reach addresses without an HTTP request to intercept).
-PAGE_GUARD_JS = (
-    """(() => {
-  // A page restored from the back/forward cache is a navigation too: its refs go stale.
-  window.addEventListener('pageshow', (e) => { if (e.persisted) { try { delete window['"""
-    + STATE_KEY
-    + """']; } catch (err) {} } });
-  const deny = (what) => { throw new DOMException(what + ' is blocked by the browser policy', 'SecurityError'); };
-  const W = window.WebSocket;
-  if (W) {
-    const guarded = new Proxy(W, {construct(target, args) {
-      let u; try { u = new URL(String(args[0]), location.href); } catch (e) { throw new DOMException('invalid WebSocket URL', 'SyntaxError'); }
-      if (u.hostname !== location.hostname) deny('a WebSocket to another host');
-      return Reflect.construct(target, args);
-    }});
-    try { Object.defineProperty(window, 'WebSocket', {value: guarded, configurable: false, writable: false}); } catch (e) {}
-  }
-  // Readiness: when the document's content last changed (see DOM_QUIET_JS).
-  try {
-    const k = Symbol.for('webresearch.lastMutation');
-    if (!window[k]) {
-      const state = {t: performance.now()};
-      new MutationObserver(() => { state.t = performance.now(); })
-        .observe(document, {subtree: true, childList: true, characterData: true});
-      Object.defineProperty(window, k, {value: state});
-    }
-  } catch (e) {}
-  for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'WebTransport']) {
-    if (window[name]) { try { Object.defineProperty(window, name, {value: function () { deny(name); }, configurable: false, writable: false}); } catch (e) {} }
-  }
-})();"""
-)
-
-
-@dataclass(frozen=True, slots=True)
-class SessionConfig:
-    """Per-session settings.
-
-    Attributes:
-        viewport: (width, height) in CSS px.
-        action_timeout_s: bound of every action (seconds).
-        ready_timeout_s: how long a navigation waits for the load event (seconds).
-        dialog_policy: ``dismiss`` or ``accept``.
-    """
-
-    viewport: tuple[int, int] = (1280, 800)
-    action_timeout_s: float = 45.0
-    ready_timeout_s: float = 15.0
-    dialog_policy: str = "dismiss"
-
-
-def _is(exc: BaseException, name: str) -> bool:
-    return any(
-        cls.__name__ == name and cls.__module__.startswith("playwright")
-        for cls in type(exc).__mro__
-    )
-
-
-def map_error(exc: BaseException, what: str, config: SessionConfig) -> WebResearchError:
-    """Translate a browser-library exception into our error tree (once, here).
-
-    Messages are ours: the library's text can hold URLs of redirect hops and call logs.
-    """
-    if isinstance(exc, WebResearchError):
-        return exc
-    if isinstance(exc, (TimeoutError, asyncio.TimeoutError)) or _is(exc, "TimeoutError"):
-        return Timeout(
-            f"{what} timed out after {config.action_timeout_s:g} s",
-            hint="try wait with a selector, or take a snapshot to see the page",
-        )
-    text = str(exc)
-    first = text.splitlines()[0] if text else type(exc).__name__
-    if "has been closed" in text or "Target closed" in text or "Connection closed" in text:
-        return BrowserError(
-            f"{what} failed: the browser tab was closed or crashed",
-            hint="open the page again",
-            retryable=True,
-            session_lost=True,
-        )
-    if "net::ERR_NAME_NOT_RESOLVED" in text:
-        return NetworkError(f"{what} failed: the host name does not resolve")
-    if "net::ERR_CONNECTION_REFUSED" in text or "net::ERR_CONNECTION_RESET" in text:
-        return NetworkError(f"{what} failed: the server refused or reset the connection")
-    if "net::ERR_BLOCKED_BY_CLIENT" in text:
-        return BlockedAddress(f"{what} was refused by the browser's request policy")
-    if "Download is starting" in text:
-        return UnsupportedContent(
-            f"{what} failed: the URL is a file download, not a page the browser can show",
-            hint="read it with web_fetch (text, PDF) or fetch_image (a picture)",
-        )
-    if "net::ERR_TUNNEL_CONNECTION_FAILED" in text:
-        return NetworkError(
-            f"{what} failed: the server could not be reached through the browser's guarded proxy"
-        )
-    if "net::ERR_" in text:
-        code = text[text.index("net::ERR_") :].split()[0]
-        return NetworkError(f"{what} failed: {code}")
-    if "Unknown key" in text:
-        return InvalidArguments(
-            f"{what} failed: unknown key", hint="use a key name such as Enter, Tab, ArrowDown"
-        )
-    return BrowserError(f"{what} failed: {first[:200]}")
 
 
 class PlaywrightSession:
@@ -501,11 +379,11 @@ class PlaywrightSession:
                 raise refusal from None
             raise map_error(exc, "opening the page", self.config) from None
         refusal = self._refusal_since(mark)
-        if refusal is not None and (response is None or _refused_by_proxy(response)):
+        if refusal is not None and (response is None or refused_by_proxy(response)):
             raise refusal
-        if response is not None and _refused_by_proxy(response):
+        if response is not None and refused_by_proxy(response):
             raise BlockedAddress("opening the page was refused by the browser's guarded proxy")
-        file_type = _file_type(response)
+        file_type = file_type_of(response)
         if file_type is not None:
             raise UnsupportedContent(
                 f"opening the page failed: the URL is a file ({file_type}), not a page the "
@@ -641,7 +519,7 @@ class PlaywrightSession:
         try:
             await locator.wait_for(state="attached", timeout=ELEMENT_WAIT_S * 1000)
         except Exception as exc:
-            if _is(exc, "TimeoutError"):
+            if is_library_error(exc, "TimeoutError"):
                 raise BrowserError(
                     f"no element matches {selector!r}",
                     hint="take a snapshot to see the page's elements and their refs",
@@ -750,7 +628,7 @@ class PlaywrightSession:
                     state="visible", timeout=min(ms or limit_ms, limit_ms)
                 )
             except Exception as exc:
-                if _is(exc, "TimeoutError"):
+                if is_library_error(exc, "TimeoutError"):
                     raise Timeout(
                         f"no visible element matched {selector!r} in time",
                         hint="take a snapshot to see what the page shows",
@@ -842,107 +720,3 @@ class PlaywrightSession:
         if cookies:
             with contextlib.suppress(Exception):
                 await self.context.add_cookies(cookies)
-
-
-def is_page_type(content_type: str) -> bool:
-    """True for a media type a browser shows as a page (HTML, XML, JSON, text, images);
-    False for files it would download or hand to a plugin (PDF, archives, media, binaries)."""
-    mime = content_type.split(";", 1)[0].strip().lower()
-    if not mime:
-        return True  # sniffed by the browser; an unlabelled page is still a page
-    major, _, minor = mime.partition("/")
-    return (
-        major in ("text", "image")
-        or minor in ("html", "xhtml+xml", "xml", "json")
-        or minor.endswith(("+xml", "+json"))
-    )
-
-
-def _file_type(response: Any) -> str | None:
-    """The media type of a document response that is a file (an attachment, or a type no
-    browser shows as a page), else ``None``."""
-    if response is None:
-        return None
-    try:
-        headers = response.headers
-        disposition = str(headers.get("content-disposition", "")).lower()
-        content_type = str(headers.get("content-type", ""))
-    except Exception:
-        return None
-    mime = content_type.split(";", 1)[0].strip().lower()
-    if disposition.startswith("attachment"):
-        return mime or "an attachment"
-    return None if is_page_type(content_type) else mime
-
-
-def _refused_by_proxy(response: Any) -> bool:
-    """True when a document response is the guarded proxy's own refusal (its header)."""
-    try:
-        return bool(response.headers.get("x-webresearch-proxy") == "refused")
-    except Exception:
-        return False
-
-
-def json_safe(value: Any, max_values: int = EVALUATE_MAX_VALUES) -> Any:
-    """An evaluate result as plain JSON data (pure; never fails).
-
-    * a container met again inside itself → ``"[circular]"`` (a value shared by two
-      branches is rendered in both);
-    * a window (what the library gives for ``window.open(…)``: a mapping whose ``window``
-      is itself) → ``"[unserializable: Window]"``;
-    * dates, regexps, errors and other objects → their ``str``; NaN and ±Infinity (not JSON)
-      → ``"NaN"``, ``"Infinity"``, ``"-Infinity"``;
-    * at most ``max_values`` values in all (then ``"[…]"``), at most 64 levels deep.
-    """
-    budget = [max_values]
-
-    def walk(v: Any, path: set[int], depth: int) -> Any:
-        budget[0] -= 1
-        if budget[0] < 0 or depth > 64:
-            return "[…]"
-        if v is None or isinstance(v, (bool, int, str)):
-            return v
-        if isinstance(v, float):
-            return (
-                v if math.isfinite(v) else ("NaN" if v != v else str(v).replace("inf", "Infinity"))
-            )
-        if not isinstance(v, (dict, list, tuple)):
-            return str(v)
-        if id(v) in path:
-            return "[circular]"
-        if isinstance(v, dict) and v.get("window") is v:
-            return "[unserializable: Window]"
-        path.add(id(v))
-        try:
-            if isinstance(v, dict):
-                out: dict[str, Any] = {}
-                for key, item in v.items():
-                    if budget[0] <= 0:
-                        out["…"] = "[cut]"
-                        break
-                    out[str(key)] = walk(item, path, depth + 1)
-                return out
-            items = []
-            for item in v:
-                if budget[0] <= 0:
-                    items.append("[…]")
-                    break
-                items.append(walk(item, path, depth + 1))
-            return items
-        finally:
-            path.discard(id(v))
-
-    return walk(value, set(), 0)
-
-
-def to_json(value: Any, limit: int) -> str:
-    """A JSON rendering of an evaluate result, cut to ``limit`` characters.
-
-    Never fails: a value that is still not JSON (a cycle the page-side rendering did not
-    see) becomes an ``[unserializable: <type>]`` marker.
-    """
-    try:
-        text = json.dumps(value, ensure_ascii=False, default=str)
-    except (ValueError, TypeError, RecursionError):
-        text = json.dumps(f"[unserializable: {type(value).__name__}]")
-    return text if len(text) <= limit else text[:limit] + " …[cut]"

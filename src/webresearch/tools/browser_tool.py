@@ -24,7 +24,8 @@ from ..browser.backend import playwright_available
 from ..browser.base import BlockedRequest, DialogRecord
 from ..browser.launch import find_chromium, find_lightpanda
 from ..browser.manager import BrowserManager
-from ..browser.page import PlaywrightSession, to_json
+from ..browser.page import PlaywrightSession
+from ..browser.page_values import to_json
 from ..browser.sessions import session_key
 from ..browser.snapshot import render_snapshot
 from ..errors import BrowserError, InvalidArguments, Timeout

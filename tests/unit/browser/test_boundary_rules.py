@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from webresearch.browser.base import SessionConfig
 from webresearch.browser.launch import PROXY_ENV, chromium_args, launch, lightpanda_args
-from webresearch.browser.page import SessionConfig, is_page_type, json_safe, map_error
+from webresearch.browser.page_errors import map_error
+from webresearch.browser.page_values import json_safe
 from webresearch.browser.policy import DomainPolicy, RequestPolicy
 from webresearch.browser.proxy_http import (
     TargetError,
@@ -21,6 +23,7 @@ from webresearch.browser.proxy_http import (
     upstream_headers,
     wants_upgrade,
 )
+from webresearch.browser.responses import is_page_type
 from webresearch.cli.files import free_name, output_problem, write_file
 from webresearch.errors import BlockedAddress, NetworkError, UnsupportedContent
 from webresearch.net.addresses import AddressPolicy

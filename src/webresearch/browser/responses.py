@@ -1,0 +1,47 @@
+"""What a document response is (pure, over the library's response object): a page the
+browser shows, a file it would download, or the guarded proxy's own refusal."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["file_type", "is_page_type", "refused_by_proxy"]
+
+
+def is_page_type(content_type: str) -> bool:
+    """True for a media type a browser shows as a page (HTML, XML, JSON, text, images);
+    False for files it would download or hand to a plugin (PDF, archives, media, binaries)."""
+    mime = content_type.split(";", 1)[0].strip().lower()
+    if not mime:
+        return True  # sniffed by the browser; an unlabelled page is still a page
+    major, _, minor = mime.partition("/")
+    return (
+        major in ("text", "image")
+        or minor in ("html", "xhtml+xml", "xml", "json")
+        or minor.endswith(("+xml", "+json"))
+    )
+
+
+def file_type(response: Any) -> str | None:
+    """The media type of a document response that is a file (an attachment, or a type no
+    browser shows as a page), else ``None``."""
+    if response is None:
+        return None
+    try:
+        headers = response.headers
+        disposition = str(headers.get("content-disposition", "")).lower()
+        content_type = str(headers.get("content-type", ""))
+    except Exception:
+        return None
+    mime = content_type.split(";", 1)[0].strip().lower()
+    if disposition.startswith("attachment"):
+        return mime or "an attachment"
+    return None if is_page_type(content_type) else mime
+
+
+def refused_by_proxy(response: Any) -> bool:
+    """True when a document response is the guarded proxy's own refusal (its header)."""
+    try:
+        return bool(response.headers.get("x-webresearch-proxy") == "refused")
+    except Exception:
+        return False
