@@ -27,7 +27,15 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from .errors import ConfigurationError
 
@@ -261,7 +269,8 @@ class Settings(BaseModel):
     # --- browser (SPEC §1.4) ---------------------------------------------------------------
     browser_backend: Literal["chromium", "lightpanda", "cdp"] = Field(
         "chromium",
-        description="chromium (launched locally), lightpanda (launched locally) or cdp (browser_cdp_url).",
+        description="chromium (launched locally), lightpanda (launched locally) or cdp "
+        "(browser_cdp_url; the default when browser_cdp_url is set).",
     )
     browser_cdp_url: SecretStr | None = Field(
         None,
@@ -438,6 +447,15 @@ class Settings(BaseModel):
             "descriptions and schemas the model sees never change."
         ),
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cdp_url_chooses_the_cdp_backend(cls, data: Any) -> Any:
+        """A configured CDP endpoint is used: ``browser_cdp_url`` without an explicit
+        ``browser_backend`` means ``cdp`` (never a silently launched local browser)."""
+        if isinstance(data, dict) and data.get("browser_cdp_url") and "browser_backend" not in data:
+            return {**data, "browser_backend": "cdp"}
+        return data
 
     @field_validator("state_url")
     @classmethod

@@ -106,6 +106,7 @@ class PlaywrightBackend:
         self._pw: Any = None
         self._browser: Any = None
         self._ws_url = ""
+        self._ws_headers: dict[str, str] = {}
         self._process: launching.LaunchedProcess | None = None
         self._interceptor: Interceptor | None = None
         self._sessions: list[PlaywrightSession] = []
@@ -223,14 +224,15 @@ class PlaywrightBackend:
         if kind == "cdp":
             if not self.config.cdp_url:
                 raise ConfigurationError("browser_backend is cdp but browser_cdp_url is not set")
-            ws, version = await discover(normalize_cdp_url(self.config.cdp_url))
-            return ws, str(version.get("Browser", ""))[:80]
+            endpoint = await discover(normalize_cdp_url(self.config.cdp_url))
+            self._ws_headers = endpoint.headers
+            return endpoint.ws_url, str(endpoint.version.get("Browser", ""))[:80]
         raise ConfigurationError(f"unknown browser_backend {kind!r}")
 
     async def _connect(self) -> Any:
         try:
             return await self._pw.chromium.connect_over_cdp(
-                self._ws_url, timeout=CONNECT_TIMEOUT_S * 1000
+                self._ws_url, timeout=CONNECT_TIMEOUT_S * 1000, headers=self._ws_headers or None
             )
         except Exception as exc:
             # The URL may carry a token: the message names the backend only.

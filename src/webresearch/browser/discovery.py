@@ -7,10 +7,19 @@ dialled at the configured base URL's host and port (query parameters of the conf
 e.g. a browserless ``?token=``, are kept). The CDP endpoint is operator configuration, so it
 is dialled directly, not through the SSRF guard (SPEC §2); its URL may hold a token and is
 never shown in a message.
+
+Chrome's DevTools server answers only requests whose ``Host`` is an IP address or
+``localhost`` (a DNS-rebinding defence since Chrome 66, https://crbug.com/813540; recent
+versions check the WebSocket upgrade too). A browser reached by a service name
+(``http://browser:9222`` in a compose file) therefore refuses discovery: when it says so, the
+request is repeated with ``Host: localhost:<port>``, and the WebSocket is opened with the same
+header. Endpoints that accept the real ``Host`` (TLS services, reverse proxies, Lightpanda
+started with ``--advertise-host``) keep it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -18,10 +27,29 @@ import httpx2
 
 from ..errors import BrowserError
 
-__all__ = ["DISCOVERY_TIMEOUT_S", "discover", "normalize_cdp_url", "websocket_url"]
+__all__ = ["DISCOVERY_TIMEOUT_S", "Endpoint", "discover", "normalize_cdp_url", "websocket_url"]
 
 #: Seconds for the ``/json/version`` request.
 DISCOVERY_TIMEOUT_S = 10.0
+
+#: What Chrome's DevTools server answers (HTTP 500) to a ``Host`` it does not accept.
+HOST_REFUSED = "Host header is specified and is not an IP address or localhost"
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """Where and how to open the CDP WebSocket.
+
+    Attributes:
+        ws_url: the WebSocket URL to dial (configured host and port, advertised path).
+        version: the ``/json/version`` document (``{}`` without discovery).
+        headers: extra handshake headers (``{"Host": "localhost:9222"}`` for a Chrome
+            reached by a service name), else empty.
+    """
+
+    ws_url: str
+    version: dict[str, Any] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def normalize_cdp_url(url: str) -> str:
@@ -62,13 +90,10 @@ def websocket_url(base: str, advertised: str | None) -> str:
     return urlunsplit((scheme, b.netloc, path, query, ""))
 
 
-async def discover(base: str) -> tuple[str, dict[str, Any]]:
-    """Ask ``{base}/json/version`` and build the websocket URL to dial.
+async def discover(base: str) -> Endpoint:
+    """Ask ``{base}/json/version`` and build the WebSocket endpoint to dial.
 
     A ``ws(s)://`` base with a path is dialled as is (no discovery).
-
-    Returns:
-        (websocket URL, the version document or ``{}``).
 
     Raises:
         BrowserError: the endpoint does not answer or answers something else (the message
@@ -77,7 +102,7 @@ async def discover(base: str) -> tuple[str, dict[str, Any]]:
     b = urlsplit(base)
     if b.scheme in ("ws", "wss"):
         if b.path not in ("", "/"):
-            return base, {}
+            return Endpoint(base)
         http_base = urlunsplit(
             ({"ws": "http", "wss": "https"}[b.scheme], b.netloc, "", b.query, "")
         )
@@ -87,9 +112,14 @@ async def discover(base: str) -> tuple[str, dict[str, Any]]:
     version_url = urlunsplit(
         (hb.scheme, hb.netloc, hb.path.rstrip("/") + "/json/version", hb.query, "")
     )
+    headers: dict[str, str] = {}
+    data: Any = None
     try:
         async with httpx2.AsyncClient(trust_env=False, timeout=DISCOVERY_TIMEOUT_S) as client:
             response = await client.get(version_url)
+            if response.status_code != 200 and HOST_REFUSED in response.text:
+                headers = {"Host": f"localhost:{hb.port or (443 if hb.scheme == 'https' else 80)}"}
+                response = await client.get(version_url, headers=headers)
         data = response.json() if response.status_code == 200 else None
     except (httpx2.HTTPError, ValueError):
         data = None
@@ -100,4 +130,5 @@ async def discover(base: str) -> tuple[str, dict[str, Any]]:
             retryable=True,
         )
     advertised = data.get("webSocketDebuggerUrl")
-    return websocket_url(base, advertised if isinstance(advertised, str) else None), data
+    ws_url = websocket_url(base, advertised if isinstance(advertised, str) else None)
+    return Endpoint(ws_url, data, headers)

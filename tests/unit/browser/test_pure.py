@@ -226,6 +226,28 @@ def test_websocket_url_always_dials_the_configured_host(
     assert websocket_url(base, advertised) == want
 
 
+@pytest.mark.parametrize(
+    ("environ", "backend"),
+    [
+        ({}, "chromium"),
+        ({"WEBRESEARCH_BROWSER_CDP_URL": "http://browser:9222"}, "cdp"),
+        (
+            {
+                "WEBRESEARCH_BROWSER_CDP_URL": "http://browser:9222",
+                "WEBRESEARCH_BROWSER_BACKEND": "lightpanda",
+            },
+            "lightpanda",
+        ),
+    ],
+)
+def test_a_configured_cdp_url_is_used_unless_another_backend_is_chosen(
+    environ: dict[str, str], backend: str
+) -> None:
+    # Before: a CDP URL alone left the backend at chromium, so a fleet worker silently
+    # launched (or lacked) a local browser and never used its browser service.
+    assert Settings.load(environ=environ).browser_backend == backend
+
+
 def test_cdp_url_forms() -> None:
     assert normalize_cdp_url("cdp://host:9222") == "http://host:9222"
     with pytest.raises(BrowserError):
