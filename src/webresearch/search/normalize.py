@@ -2,8 +2,10 @@
 
 Each result is cleaned the same way whichever provider sent it:
 
-* text (titles, snippets, answers): HTML tags stripped, entities decoded (repeatedly, so a
-  double-escaped ``&amp;lt;b&amp;gt;`` cannot smuggle a tag through), control and
+* text (titles, snippets, answers): HTML tags stripped, then entities decoded once (escaped
+  text is content and is kept: ``a &lt; b`` → ``a < b``, ``AT&amp;T`` → ``AT&T``; a decoded
+  ``<`` that would open a tag stays ``&lt;``: ``Vec&lt;T&gt;`` → ``Vec&lt;T>``, so the text
+  never holds a tag for a client that renders it), control and
   bidirectional-override characters removed, whitespace collapsed, then truncated to
   :data:`TITLE_MAX_CHARS` / :data:`SNIPPET_MAX_CHARS` on a grapheme-cluster boundary (an
   emoji with modifiers or a letter with combining accents is never split) with ``…`` marking
@@ -62,6 +64,8 @@ _TAG = re.compile(r"<!--.*?(?:-->|$)|<[A-Za-z/!?][^<>]*>", re.DOTALL)
 # spoofing, CVE-2021-42574); whitespace controls become spaces below.
 _INVISIBLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _SPACE = re.compile(r"\s+")
+# A "<" that would start a tag, comment or declaration (see _TAG).
+_TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
 # Tags that separate words when removed (block-level and line breaks); inline ones such as
 # <strong> or <em> (Brave marks query words with them) join their text to the neighbours.
 _BLOCK_TAG = re.compile(
@@ -74,10 +78,6 @@ _CLUSTER = regex.compile(r"\X")
 
 def _tag_replacement(match: re.Match[str]) -> str:
     return " " if _BLOCK_TAG.match(match.group(0)) or match.group(0).startswith("<!") else ""
-
-
-def _strip_once(text: str) -> str:
-    return html.unescape(_TAG.sub(_tag_replacement, text))
 
 
 def clean_text(value: object, limit: int) -> str:
@@ -93,18 +93,21 @@ def clean_text(value: object, limit: int) -> str:
     """
     if value is None or isinstance(value, (dict, list, tuple, bool)):
         return ""
-    # Controls go first and after every round: removing one between "<" and "?>" (or one
-    # an entity decoded to) must not leave a tag behind for a second pass to find.
+    # Controls go first and after every round: removing one between "<" and "?>" must not
+    # leave a tag behind for a later pass to find.
     text = _INVISIBLE.sub("", str(value)[:_RAW_MAX_CHARS])
-    # Strip and decode until nothing changes: every changing round shortens the text or
-    # replaces an entity, so this ends; escaped tags cannot survive as tags.
+    # Strip real tags until nothing changes (nested or broken markup such as "<<b>i>").
     for _ in range(16):
-        stripped = _INVISIBLE.sub("", _strip_once(text))
+        stripped = _INVISIBLE.sub("", _TAG.sub(_tag_replacement, text))
         if stripped == text:
             break
         text = stripped
-    text = _TAG.sub(_tag_replacement, text)
-    text = _INVISIBLE.sub("", text)
+    # Entities are decoded ONCE: escaped text is content ("Vec&lt;T&gt;" is "Vec<T>", SPEC
+    # §1.2 "strip HTML tags, decode entities") ...
+    text = _INVISIBLE.sub("", html.unescape(text))
+    # ... but it never becomes markup: a "<" that would open a tag stays escaped, so no
+    # client rendering the text as markdown/HTML meets a tag.
+    text = _TAG_OPEN.sub("&lt;", text)
     text = _SPACE.sub(" ", text).strip()
     return truncate(text, limit)
 

@@ -64,7 +64,6 @@ def test_clean_text_properties(raw: str, limit: int) -> None:
     assert not _BIDI.search(out)
     assert out == out.strip() or out.endswith(ELLIPSIS)
     assert "  " not in out and "\n" not in out
-    assert clean_text(out, limit) == out  # idempotent
 
 
 @given(st.text(max_size=400), st.integers(min_value=1, max_value=300))
@@ -97,7 +96,15 @@ def test_clean_text_examples() -> None:
     assert clean_text("<b>asyncio</b> &amp; <em>more</em>", 200) == "asyncio & more"
     assert clean_text("Py<strong>thon</strong>", 200) == "Python"
     assert clean_text("one<br>two<p>three</p>", 200) == "one two three"
-    assert clean_text("&amp;lt;script&amp;gt;x&amp;lt;/script&amp;gt;", 200) == "x"
+    # entities are decoded once: double-escaped text is the literal escaped text
+    assert (
+        clean_text("&amp;lt;script&amp;gt;x&amp;lt;/script&amp;gt;", 200)
+        == "&lt;script&gt;x&lt;/script&gt;"
+    )
+    # escaped text is content, kept; a decoded "<" that would open a tag stays escaped
+    assert clean_text("use Vec&lt;T&gt; here", 200) == "use Vec&lt;T> here"
+    assert clean_text("if a &lt; b and c &gt; d", 200) == "if a < b and c > d"
+    assert clean_text("snippet &lt;one&gt; <i>it</i>", 200) == "snippet &lt;one> it"
     assert clean_text("a < b > c", 200) == "a < b > c"
     assert clean_text("AT&amp;T", 200) == "AT&T"
     assert clean_text("evil\u202etxt.exe", 200) == "eviltxt.exe"
@@ -182,7 +189,6 @@ def test_normalize_response_properties(results: list[SearchResult], max_results:
         assert r.url.lower().startswith(("http://", "https://"))
         assert len(r.title) <= TITLE_MAX_CHARS and len(r.snippet) <= SNIPPET_MAX_CHARS
         assert "t0k" not in r.url
-    assert normalize_response(out, max_results) == out
     assert out.raw_count == len(results)
 
 
