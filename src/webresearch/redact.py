@@ -144,11 +144,17 @@ class Redactor:
     Args:
         secrets: secret values to hide; values shorter than 4 characters are ignored because
             replacing them would mangle ordinary text.
+
+    A key or password is hidden wherever it appears, even inside a longer word. A secret
+    that is a URL (an operator endpoint such as ``http://127.0.0.1:8080``) is hidden only
+    where it ends: not when the text goes on with its host or port (``http://127.0.0.1:80``
+    must not turn ``http://127.0.0.1:8080/page`` into ``[REDACTED]80/page``, which hides
+    nothing and garbles the URL a model needs to see).
     """
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         values = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
-        self._pattern = re.compile("|".join(re.escape(v) for v in values)) if values else None
+        self._pattern = re.compile("|".join(_secret_pattern(v) for v in values)) if values else None
 
     def __call__(self, text: str) -> str:
         """Return ``text`` with URL secrets and every known secret value replaced."""
@@ -156,6 +162,13 @@ class Redactor:
         if self._pattern is not None:
             text = self._pattern.sub(REDACTED, text)
         return text
+
+
+def _secret_pattern(value: str) -> str:
+    """The regular expression for one secret value (see :class:`Redactor`)."""
+    if "://" in value and value[-1].isalnum():
+        return re.escape(value) + r"(?![A-Za-z0-9._~-])"
+    return re.escape(value)
 
 
 class RedactingFilter(logging.Filter):

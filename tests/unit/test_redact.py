@@ -103,3 +103,31 @@ def test_log_records_are_redacted() -> None:
 def test_redaction_never_raises_and_is_idempotent(text: str) -> None:
     once = redact_text(text)
     assert redact_text(once) == once
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "text", "expected"),
+    [
+        # another port on the same host: not the endpoint, left whole (before: "[REDACTED]8931/page")
+        (
+            "http://127.0.0.1:1",
+            "url: http://127.0.0.1:18931/page",
+            "url: http://127.0.0.1:18931/page",
+        ),
+        ("http://searxng:8080", "http://searxng:80801/x", "http://searxng:80801/x"),
+        ("http://searx", "http://searx.example.org/", "http://searx.example.org/"),
+        # the endpoint itself, with a path, a query or at the end: hidden
+        ("http://127.0.0.1:1", "GET http://127.0.0.1:1/json", "GET [REDACTED]/json"),
+        ("http://searxng:8080", "http://searxng:8080?q=1", "[REDACTED]?q=1"),
+        ("http://searxng:8080", "(at http://searxng:8080)", "(at [REDACTED])"),
+    ],
+)
+def test_endpoint_secrets_are_hidden_only_where_they_end(
+    endpoint: str, text: str, expected: str
+) -> None:
+    assert Redactor([endpoint])(text) == expected
+
+
+def test_keys_are_hidden_even_inside_longer_words() -> None:
+    # a key followed by more characters still shows the key: hide it anyway
+    assert Redactor(["fc-SECRETKEY123"])("token fc-SECRETKEY1234") == "token [REDACTED]4"
