@@ -300,6 +300,7 @@ async def test_service_errors_are_classified_like_fetch_errors_and_charged(
         assert error.retryable is retryable
         assert error.details.get("retry_after") == retry_after
         assert error.details["service"] == reader and error.details["service_status"] == status
+        assert "status" not in error.details  # the page's own status field stays unset
         name = "Firecrawl" if reader == "firecrawl" else "Jina Reader"
         assert name in error.message and "page service" in error.message
         if status == 429:

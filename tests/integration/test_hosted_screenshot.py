@@ -244,7 +244,9 @@ async def test_a_service_failure_is_the_calls_error(api: ApiServer) -> None:
     async with toolkit_for(settings_for(api.base)) as toolkit:
         result = await toolkit.call("page_screenshot", {"url": PAGE_URL})
     assert result.error is not None and result.error.code == "http_status"
-    assert result.error.details["status"] == 402 and not result.error.retryable
+    # the service's status, never read as the page's own
+    assert result.error.details["service_status"] == 402 and "status" not in result.error.details
+    assert not result.error.retryable
 
 
 async def test_without_a_screenshot_service_the_tool_is_absent_and_nothing_is_logged(

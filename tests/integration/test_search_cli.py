@@ -158,7 +158,7 @@ def test_without_ddgs_or_configuration_search_is_absent_and_fetch_works(tmp_path
     assert "no search provider" in search.stderr
     assert search.stderr.count("not available") == 1
     assert "Traceback" not in search.stderr
-    assert health.stdout.strip() == "configuration" and health.returncode == 1
+    assert health.stdout.strip() == "configuration" and health.returncode == 2  # usage
     assert fetch.returncode == 0, fetch.stderr
     assert "still fetching" in fetch.stdout
 

@@ -13,6 +13,7 @@ from .options import load_settings
 from .render import (
     EXIT_OK,
     EXIT_TOOL_ERROR,
+    EXIT_USAGE,
     Progress,
     emit_result,
     reports_own_tool,
@@ -75,7 +76,8 @@ def search(
       webresearch search --test
       webresearch search --test --provider searxng
 
-    Exit codes: 0 ok, 1 tool error (or a failed --test), 2 usage error, 3 refused by policy.
+    Exit codes: 0 ok, 1 tool error (or a failed --test), 2 usage error (also a provider
+    that is not set up: unknown name, missing key), 3 refused by policy.
     """
     settings = load_settings(ctx)
     if provider:
@@ -91,7 +93,8 @@ def search(
             click.echo(json.dumps({"ok": ok, "code": code}))
         else:
             click.echo("ok" if ok else code)
-        ctx.exit(EXIT_OK if ok else EXIT_TOOL_ERROR)
+        # a provider that is not set up (unknown name, missing key) is a usage error
+        ctx.exit(EXIT_OK if ok else EXIT_USAGE if code == "configuration" else EXIT_TOOL_ERROR)
     if not query or not query.strip():
         raise click.UsageError("QUERY is required (or use --test)")
     arguments: dict[str, object] = {"query": query}

@@ -114,6 +114,14 @@ _FIXED = {
 }
 
 
+def _service_failure(message: str, *, status: int, **kwargs: Any) -> HTTPStatusError:
+    """An ``http_status`` error of the SERVICE: its status is ``service_status`` only, so it
+    never reads as the page's own status (``status`` is the site's)."""
+    error = HTTPStatusError(message, status=status, **kwargs)
+    error.details.pop("status", None)
+    return error
+
+
 def classify_service_status(
     status: int,
     headers: Mapping[str, str],
@@ -164,7 +172,7 @@ def classify_service_status(
         )
     if status in _FIXED:
         what, hint = _FIXED[status]
-        return HTTPStatusError(
+        return _service_failure(
             f"{service} (the page service) {what} (HTTP {status})",
             status=status,
             retryable=False,
@@ -179,7 +187,7 @@ def classify_service_status(
         )
     if status == 429:
         wait = retry_after_s(headers, now_epoch_s)
-        return HTTPStatusError(
+        return _service_failure(
             f"{service} (the page service) is rate-limiting requests (HTTP 429)",
             status=status,
             retry_after=wait,
@@ -187,14 +195,14 @@ def classify_service_status(
             **where,
         )
     if status >= 500:
-        return HTTPStatusError(
+        return _service_failure(
             f"{service} (the page service) failed on its side (HTTP {status})",
             status=status,
             hint="retry later or use another tool",
             **where,
         )
     detail = error_detail(body, secrets)
-    return HTTPStatusError(
+    return _service_failure(
         f"{service} (the page service) could not read the page (HTTP {status})"
         + (f": {detail}" if detail else ""),
         status=status,
