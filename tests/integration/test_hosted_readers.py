@@ -217,6 +217,28 @@ async def test_the_final_url_the_service_reports_is_shown(reader: str, api: ApiS
 
 
 @READERS
+@pytest.mark.parametrize("odd", ["x", "/relative", "javascript:alert(1)", "ftp://h/f"])
+async def test_a_reported_address_that_is_not_a_web_url_is_not_shown(
+    reader: str, odd: str, api: ApiServer
+) -> None:
+    page = StubPage("Some text.", title="T", final_url=odd)
+    stub_for(reader, api, **{"https://news.example/page": page})
+    async with toolkit_for(settings_for(reader, api.base)) as toolkit:
+        result = await toolkit.call("web_fetch", {"url": "https://news.example/page"})
+    assert result.ok, result.text
+    assert "url: https://news.example/page" in result.text  # the address asked for
+
+
+async def test_a_firecrawl_answer_without_markdown_is_a_fetch_error(api: ApiServer) -> None:
+    stub = FirecrawlStub(api)
+    stub.fail = json_response({"success": True, "data": {"metadata": {}}}, 200)
+    async with toolkit_for(settings_for("firecrawl", api.base)) as toolkit:
+        result = await toolkit.call("web_fetch", {"url": STORY_URL})
+    assert result.error is not None and result.error.code == "fetch_error"
+    assert "without the page text" in result.error.message
+
+
+@READERS
 async def test_the_sites_own_error_status_is_http_status_and_charged(
     reader: str, api: ApiServer
 ) -> None:

@@ -35,7 +35,7 @@ from ..net.http_status import error_for_status
 from ..redact import redact_text, redact_url
 from ..search.base import key_env_var
 from .base import Capture, OnSent, check_before_handing_over, make_document
-from .service import ServiceEndpoint, decode_object, service_base_url
+from .service import ServiceEndpoint, decode_object, reported_url, service_base_url
 
 __all__ = [
     "CREDITS_PER_PAGE",
@@ -127,14 +127,23 @@ class FirecrawlScraper:
         meta = page.get("metadata") if isinstance(page.get("metadata"), dict) else {}
         assert isinstance(meta, dict)
         requested = redact_url(url)
-        final = _first_text(meta.get("url")) or _first_text(meta.get("sourceURL")) or url
+        final = reported_url(
+            _first_text(meta.get("url")) or _first_text(meta.get("sourceURL")), url
+        )
         shown = redact_url(final)
         status = meta.get("statusCode")
         status = status if isinstance(status, int) and not isinstance(status, bool) else 200
         if status >= 400:
             raise error_for_status(status, shown, reader="firecrawl")
         markdown = page.get("markdown")
-        text = markdown if isinstance(markdown, str) else ""
+        if not isinstance(markdown, str):  # an empty page is "", a missing field is not a page
+            raise FetchError(
+                f"{NAME} answered without the page text (no markdown)",
+                hint="try again later or use another tool",
+                reason="shape",
+                request_sent=True,
+            )
+        text = markdown
         declared = _first_text(meta.get("contentType")) or None
         mime = (declared or "text/html").split(";", 1)[0].strip().lower() or "text/html"
         document = make_document(

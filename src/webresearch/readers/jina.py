@@ -34,7 +34,7 @@ from ..redact import redact_text, redact_url
 from ..search.base import key_env_var
 from ..search.classify import looks_like_html
 from .base import OnSent, check_before_handing_over, make_document
-from .service import ServiceEndpoint, decode_object, service_base_url
+from .service import ServiceEndpoint, decode_object, reported_url, service_base_url
 
 __all__ = ["JinaReader", "jina_reader", "parse_text_answer"]
 
@@ -123,7 +123,7 @@ class JinaReader:
             )
         else:
             fields = parse_text_answer(answer.body.decode("utf-8", "replace"))
-        final = fields.get("url") or url
+        final = reported_url(fields.get("url", ""), url)
         shown = redact_url(final)
         site = _SITE_STATUS.search(fields.get("warning", ""))
         status = int(site.group(1)) if site else 200

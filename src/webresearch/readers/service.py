@@ -48,6 +48,7 @@ __all__ = [
     "ServiceEndpoint",
     "classify_service_status",
     "decode_object",
+    "reported_url",
     "service_base_url",
     "translate_transport",
 ]
@@ -210,6 +211,16 @@ def classify_service_status(
         hint="check the URL, or try another source",
         **where,
     )
+
+
+def reported_url(reported: str, requested: str) -> str:
+    """The page address a service reports, when it is one: an absolute http(s) URL with a
+    host; else the address that was asked for (a service's odd ``url`` field such as ``"x"``
+    must not become the page's address in the output). Pure."""
+    parts = urlsplit(reported.strip()) if reported else None
+    if parts is not None and parts.scheme in ("http", "https") and parts.hostname:
+        return reported.strip()
+    return requested
 
 
 def decode_object(body: bytes, content_type: str, *, service: str) -> dict[str, Any]:
