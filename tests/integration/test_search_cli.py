@@ -99,6 +99,7 @@ def test_search_against_a_403_searxng_prints_the_configuration_fix() -> None:
     assert done.stdout == ""
     assert "error[auth]" in done.stderr and "misconfigured" in done.stderr
     assert "search.formats" in done.stderr and "settings.yml" in done.stderr
+    assert done.stderr.count("search.formats") == 1  # said once (not also as a log line)
     assert "no results" not in done.stderr and "Traceback" not in done.stderr
     assert stub.base not in done.stderr
     assert health.returncode == 1

@@ -78,20 +78,22 @@ def emit_result(command: str, result: ToolResult, *, as_json: bool) -> int:
 
 
 class _DropGateLine(logging.Filter):
-    """Drops the Toolkit's "tool X is not available" log line for the command's own tools."""
+    """Drops operator log lines about the command's own tools ("tool X is not available",
+    "web_search provider … failed"): the command prints the same error itself."""
 
     def __init__(self, tools: tuple[str, ...]) -> None:
         super().__init__()
         self.tools = tools
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return getattr(record, "unavailable_tool", None) not in self.tools
+        return getattr(record, "about_tool", None) not in self.tools
 
 
 @contextmanager
 def reports_own_tool(*tools: str) -> Iterator[None]:
-    """While a command builds its Toolkit, it reports its own tools' unavailability itself
-    (:func:`unavailable_exit`): the Toolkit's log line about them would say it twice."""
+    """While a command runs its own tools, it reports their unavailability
+    (:func:`unavailable_exit`) and errors itself: the operator log lines about them would
+    say it twice."""
     logger = logging.getLogger("webresearch")
     line_filter = _DropGateLine(tools)
     logger.addFilter(line_filter)

@@ -109,12 +109,11 @@ def search(
 
     async def run() -> int:
         with reports_own_tool("web_search"):
-            toolkit = Toolkit(settings)
-        async with toolkit:
-            if (code := unavailable_exit("search", toolkit, "web_search")) is not None:
-                return code
-            with Progress(f"searching {query!r}"):
-                result = await toolkit.call("web_search", arguments)
+            async with Toolkit(settings) as toolkit:
+                if (code := unavailable_exit("search", toolkit, "web_search")) is not None:
+                    return code
+                with Progress(f"searching {query!r}"):
+                    result = await toolkit.call("web_search", arguments)
         return emit_result("search", result, as_json=as_json)
 
     ctx.exit(run_command("search", run()))

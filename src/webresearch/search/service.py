@@ -215,6 +215,7 @@ class SearchService:
             exc.code,
             self.redact(exc.message),
             f" — {self.redact(exc.hint)}" if exc.hint else "",
+            extra={"about_tool": "web_search"},
         )
 
     async def aclose(self) -> None:

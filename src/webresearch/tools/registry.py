@@ -275,7 +275,7 @@ class Toolkit:
                     "tool %s is not available: %s",
                     built.tool,
                     built.reason,
-                    extra={"unavailable_tool": built.tool},
+                    extra={"about_tool": built.tool},
                 )
                 continue
             self._entries[built.spec.name] = built
