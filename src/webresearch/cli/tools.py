@@ -68,7 +68,7 @@ def tools(
                 | ({"input_schema": s.input_schema} if as_json else {})
                 for s in toolkit.tools(run)
             ]
-            return rows, {**toolkit.not_configured, **toolkit.unavailable}
+            return rows, toolkit.not_offered(run)
 
     rows, missing = asyncio.run(listing())
     if as_json:
@@ -85,9 +85,18 @@ def tools(
         _print_missing(missing)
 
 
+#: The option that changes a run's gate, after the gate's reason.
+_OPTION_FOR = {
+    "no workspace": "--workspace DIR",
+    "no network access": "without --offline",
+    "cannot see images": "without --no-vision",
+}
+
+
 def _print_missing(missing: dict[str, str]) -> None:
-    """Tools this installation or these settings do not offer, and why (the fix)."""
+    """Tools this installation, these settings or this run do not offer, and why."""
     click.echo("Not available:")
     width = max(len(name) for name in missing)
     for name, reason in sorted(missing.items()):
-        click.echo(f"  {name.ljust(width)}  {reason}")
+        option = next((o for words, o in _OPTION_FOR.items() if words in reason), None)
+        click.echo(f"  {name.ljust(width)}  {reason}" + (f" ({option})" if option else ""))

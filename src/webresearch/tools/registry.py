@@ -335,6 +335,16 @@ class Toolkit:
             return "denied by the approval policy"
         return entry.gate(run)
 
+    def not_offered(self, run: RunContext | None = None) -> dict[str, str]:
+        """Every tool ``run`` is not offered, with why: an optional package or a setting is
+        missing, the run's gate closes it (no network access, no workspace, a model that
+        cannot see images), or the approval policy denies it. For people (``webresearch
+        tools``); a model is never told about tools it cannot use."""
+        run = run or RunContext()
+        names = [*self._entries, *self.unavailable, *self.not_configured]
+        reasons = {name: self._why_not(name, run) for name in dict.fromkeys(names)}
+        return {name: why for name, why in sorted(reasons.items()) if why is not None}
+
     def tools(self, run: RunContext | None = None) -> list[ToolSpec]:
         """The constant specs of the tools registered for ``run``, in a stable order.
 

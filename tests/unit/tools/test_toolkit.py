@@ -76,6 +76,15 @@ async def test_gates_follow_the_run(toolkit: Toolkit, tmp_path: Any) -> None:
     assert result.error is not None and result.error.code == "tool_unavailable"
 
 
+async def test_not_offered_says_why_for_every_tool_a_run_does_not_get(toolkit: Toolkit) -> None:
+    assert toolkit.not_offered(RunContext()) == {}
+    offline = toolkit.not_offered(RunContext(network_access=False))
+    assert set(offline) == {"web_search", "web_fetch"}
+    assert all("network access" in why for why in offline.values())
+    denied = toolkit.not_offered(RunContext(approval={"web_search": "deny"}))
+    assert denied == {"web_search": "denied by the approval policy"}
+
+
 async def test_missing_optional_dependency_removes_the_tool_with_one_log_line(
     settings: Settings, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -90,6 +99,7 @@ async def test_missing_optional_dependency_removes_the_tool_with_one_log_line(
         ) as tk:
             assert [s.name for s in tk.tools()] == ["web_fetch"]
             assert FETCH_IMAGE.name in tk.unavailable
+            assert "Pillow" in tk.not_offered()[FETCH_IMAGE.name]
     lines = [r for r in caplog.records if "fetch_image" in r.getMessage()]
     assert len(lines) == 1 and "Pillow" in lines[0].getMessage()
 
