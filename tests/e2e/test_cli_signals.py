@@ -7,6 +7,7 @@ run; Ctrl-C printed click's "Aborted!" and exited 1.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -88,3 +89,63 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
     assert list(tmp_path.glob("webresearch-chromium-*")) == []
     # No browser process of the run survives it.
     assert _processes_mentioning(str(tmp_path)) == []
+
+
+def _mcp(tmp: Path, *args: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "webresearch", "mcp", *args],
+        env=_env(tmp),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+
+def _stop(proc: subprocess.Popen[bytes], signum: int) -> tuple[int, str]:
+    os.kill(proc.pid, signum)
+    try:
+        _, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=10)
+    return proc.returncode, err.decode()
+
+
+@pytest.mark.parametrize(("signum", "code"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_an_mcp_stdio_server_stops_at_once_with_its_client_still_connected(
+    signum: int, code: int, tmp_path: Path
+) -> None:
+    # Before: SIGTERM was swallowed and the server ran on until the client closed stdin,
+    # then exited 0.
+    proc = _mcp(tmp_path)
+    assert proc.stdin is not None and proc.stdout is not None
+    hello = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "signal-test", "version": "1"},
+        },
+    }
+    proc.stdin.write((json.dumps(hello) + "\n").encode())
+    proc.stdin.flush()
+    assert b'"result"' in proc.stdout.readline()  # serving; stdin stays open
+    started = time.monotonic()
+    returncode, err = _stop(proc, signum)
+    assert returncode == code, err
+    assert time.monotonic() - started < 15
+    assert "Traceback" not in err
+
+
+def test_an_mcp_http_server_stopped_by_sigterm_exits_143(tmp_path: Path) -> None:
+    proc = _mcp(tmp_path, "--http", "127.0.0.1:0")
+    assert proc.stderr is not None
+    line = proc.stderr.readline().decode()
+    assert "listening on" in line, line
+    returncode, err = _stop(proc, signal.SIGTERM)
+    assert returncode == 143, err
+    assert "terminated" in err

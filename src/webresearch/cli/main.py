@@ -17,6 +17,7 @@ from .image import image
 from .journal import journal
 from .mcp import mcp
 from .search import search
+from .signals import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated
 from .tools import tools
 
 
@@ -69,16 +70,6 @@ cli.add_command(mcp)
 cli.add_command(journal)
 cli.add_command(search)
 cli.add_command(tools)
-
-
-#: Exit codes of a command stopped by a signal: 128 + the signal's number (the shell's rule).
-EXIT_INTERRUPTED = 128 + signal.SIGINT
-EXIT_TERMINATED = 128 + signal.SIGTERM
-
-
-class Terminated(KeyboardInterrupt):
-    """SIGTERM, raised like Ctrl-C so that every ``async with`` and ``finally`` runs: a
-    browser is closed and its profile directory removed, the journal is flushed."""
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:

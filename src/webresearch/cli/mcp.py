@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from pathlib import Path
 from types import ModuleType
 
@@ -12,6 +11,7 @@ import click
 from webresearch import ConfigurationError
 
 from .options import guard_options, load_settings
+from .signals import say_stopped, serve_until_signal
 
 
 def _server_module() -> ModuleType:
@@ -83,8 +83,9 @@ def mcp(
     if bind is None:
         if token:
             raise click.UsageError("--token applies to --http only (stdio needs no token)")
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(server.serve_stdio(settings, workspace=workspace))
+        asyncio.run(
+            serve_until_signal(server.serve_stdio(settings, workspace=workspace), exit_at_once=True)
+        )
         return
     try:
         host, port = server.parse_bind(bind)
@@ -100,11 +101,15 @@ def mcp(
         click.echo(f"webresearch MCP server listening on {url} ({auth})", err=True)
 
     try:
-        with contextlib.suppress(KeyboardInterrupt):
-            asyncio.run(
+        code = asyncio.run(
+            serve_until_signal(
                 server.serve_http(
                     settings, host=host, port=port, workspace=workspace, on_ready=ready
                 )
             )
+        )
     except OSError as exc:
         raise click.ClickException(f"cannot listen on {bind}: {exc.strerror or exc}") from None
+    if code is not None:
+        say_stopped(code)
+        ctx.exit(code)
