@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from urllib.parse import unquote
+from urllib.parse import unquote, urlsplit
 
 __all__ = [
     "REDACTED",
@@ -165,10 +165,26 @@ class Redactor:
 
 
 def _secret_pattern(value: str) -> str:
-    """The regular expression for one secret value (see :class:`Redactor`)."""
-    if "://" in value and value[-1].isalnum():
-        return re.escape(value) + r"(?![A-Za-z0-9._~-])"
-    return re.escape(value)
+    """The regular expression for one secret value (see :class:`Redactor`).
+
+    Only an endpoint that ends with its authority (``scheme://host[:port]``, no path or
+    query) gets a boundary: after a port, no further digit; after a host name, no further
+    name character (a letter or digit, or ``.``/``-`` followed by one). Anything else —
+    keys, passwords, URLs with a path or query — is hidden wherever it appears.
+    """
+    escaped = re.escape(value)
+    try:
+        parts = urlsplit(value)
+        port = parts.port
+    except ValueError:
+        return escaped
+    if not parts.scheme or not parts.netloc or parts.path not in ("", "/") or parts.query:
+        return escaped
+    if value.endswith("/"):
+        return escaped
+    if port is not None:
+        return escaped + r"(?!\d)"
+    return escaped + r"(?![0-9A-Za-z]|[.-][0-9A-Za-z])"
 
 
 class RedactingFilter(logging.Filter):

@@ -120,6 +120,21 @@ def test_redaction_never_raises_and_is_idempotent(text: str) -> None:
         ("http://127.0.0.1:1", "GET http://127.0.0.1:1/json", "GET [REDACTED]/json"),
         ("http://searxng:8080", "http://searxng:8080?q=1", "[REDACTED]?q=1"),
         ("http://searxng:8080", "(at http://searxng:8080)", "(at [REDACTED])"),
+        # the end of a sentence or a word after it is not a longer address
+        ("http://searxng:8080", "see http://searxng:8080.", "see [REDACTED]."),
+        ("http://searxng:8080", "http://searxng:8080-x", "[REDACTED]-x"),
+        ("http://searx", "at http://searx.", "at [REDACTED]."),
+        # secrets with a path or query are hidden wherever they appear
+        (
+            "ws://browser:9222/devtools/browser/tok3n",
+            "ws://browser:9222/devtools/browser/tok3n.",
+            "[REDACTED].",
+        ),
+        (
+            "https://hooks.example/T00/SECRETabc",
+            "https://hooks.example/T00/SECRETabcd",
+            "[REDACTED]d",
+        ),
     ],
 )
 def test_endpoint_secrets_are_hidden_only_where_they_end(
