@@ -21,21 +21,14 @@ source bytes, pixel count from the header) have passed. Steps, each a small func
    the pixels are sRGB).
 
 Foreign exceptions are translated here (Pillow's DecompressionBombError → TooLarge,
-decoder failures → UnsupportedContent naming the format). Pillow's warnings about damaged
-input it works around ("Invalid APNG, will use default PNG image", "malformed MPO file",
-"Possibly corrupt EXIF MakerNote", palette transparency) are silenced around our calls: for
-untrusted images they are expected, the outcome is ours to report, and a warning escaping
-would spam an operator's log (or fail a caller that turns warnings into errors).
+decoder failures → UnsupportedContent naming the format).
 """
 
 from __future__ import annotations
 
-import functools
 import io
-import warnings
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from PIL import GifImagePlugin, Image, ImageFile, JpegImagePlugin, PngImagePlugin, WebPImagePlugin
 
@@ -57,26 +50,6 @@ from .rules import (
 from .sniff import FORMAT_NAMES, ImageHeader, without_jpeg_exif
 
 __all__ = ["Encoded", "crop_rows", "decode_and_encode", "verify_decodes"]
-
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-
-
-def _pillow_warnings_silenced(fn: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Run ``fn`` with warnings raised inside Pillow's modules ignored.
-
-    ``warnings.catch_warnings`` swaps the process-wide filter list (Python 3.11 has no
-    per-thread filters), so the filter added is narrowed to warnings issued from ``PIL.*``
-    modules: if two threads interleave, nothing but Pillow's warnings is affected.
-    """
-
-    @functools.wraps(fn)
-    def silenced(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", module=r"PIL\..*")
-            return fn(*args, **kwargs)
-
-    return silenced
 
 
 #: The Pillow image class for each sniffed format. Opening through the class (not
@@ -110,7 +83,12 @@ _PNG_FAST_LEVEL = 1
 _PNG_SMALL_LEVEL = 6
 _PNG_RETRY_RATIO = 1.25
 #: Errors Pillow raises for corrupt or unsupported data.
-_DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError)
+#: What Pillow raises on damaged input. ``Warning`` too: Pillow WARNS about damage it works
+#: around ("Invalid APNG, will use default PNG image", "malformed MPO file"); where the
+#: host turns warnings into errors (``-W error``) that exception means the same damage.
+#: The warning filters themselves are never touched: they are process-wide, and changing
+#: them from a decode thread would drop filters other threads install meanwhile.
+_DECODE_ERRORS = (OSError, SyntaxError, ValueError, EOFError, IndexError, Warning)
 
 
 @dataclass(slots=True)
@@ -162,7 +140,6 @@ def _corrupt(name: str) -> UnsupportedContent:
     )
 
 
-@_pillow_warnings_silenced
 def verify_decodes(data: bytes, header: ImageHeader, limits: Limits) -> None:
     """Decode a passthrough candidate once, so broken bytes are never passed through.
 
@@ -180,7 +157,6 @@ def verify_decodes(data: bytes, header: ImageHeader, limits: Limits) -> None:
             raise _corrupt(FORMAT_NAMES[header.format]) from None
 
 
-@_pillow_warnings_silenced
 def decode_and_encode(data: bytes, header: ImageHeader, limits: Limits) -> Encoded:
     """Decode the first frame of ``data``, make it model-ready and encode it.
 
@@ -357,7 +333,6 @@ def _encode(
             return Encoded(jpeg, "jpeg", flat.width, flat.height, notes)
 
 
-@_pillow_warnings_silenced
 def crop_rows(
     data: bytes, header: ImageHeader, limits: Limits, *, tile_height_px: int, max_tiles: int
 ) -> list[bytes]:
