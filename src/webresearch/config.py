@@ -572,7 +572,10 @@ class Settings(BaseModel):
         Raises:
             ConfigurationError: a changed value is invalid.
         """
-        data = {name: getattr(self, name) for name in type(self).model_fields}
+        # Only what was set explicitly (environment, file, arguments) is carried over, so
+        # defaults that follow other settings (a CDP URL choosing the cdp backend) follow
+        # the changes too.
+        data = {name: getattr(self, name) for name in self.model_fields_set}
         data.update(changes)
         try:
             return type(self)(**data)

@@ -24,6 +24,7 @@ import pytest_asyncio
 from tests.browser.conftest import Sites, browser_settings
 from tests.support.http_server import LocalServer
 from webresearch import RunContext, Toolkit
+from webresearch.browser import discovery
 from webresearch.browser import launch as launching
 from webresearch.browser.discovery import HOST_REFUSED, discover
 
@@ -58,6 +59,21 @@ async def test_a_browser_refusing_the_host_is_asked_again_as_localhost() -> None
     # the configured host and port are dialled, the advertised path kept
     assert endpoint.ws_url == f"ws://127.0.0.1:{port}/devtools/browser/abc"
     assert endpoint.version["Browser"] == "Chrome/140"
+
+
+async def test_a_full_websocket_url_by_name_gets_the_host_fix_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A configured ws://name:port/devtools/browser/<id> skips discovery; before the fix it
+    # never got the Host header, and Chrome answered the handshake with 500. (127.0.0.1
+    # stands in for a service name: the name test is switched off for it here.)
+    monkeypatch.setattr(discovery, "_is_ip_or_localhost", lambda host: False)
+    with LocalServer({"/json/version": _strict_devtools}) as devtools:
+        port = devtools.base.rsplit(":", 1)[1]
+        ws = f"ws://127.0.0.1:{port}/devtools/browser/abc?token=t"
+        endpoint = await discover(ws)
+    assert endpoint.ws_url == ws  # dialled as configured
+    assert endpoint.headers == {"Host": f"localhost:{port}"}
 
 
 async def test_a_browser_accepting_the_host_keeps_it() -> None:

@@ -171,3 +171,10 @@ def test_tools_says_which_tools_are_missing_and_the_fix() -> None:
     assert "web_fetch" in offered and "web_search" not in offered
     line = next(ln for ln in missing.splitlines() if ln.strip().startswith("web_search"))
     assert "install webresearch[search]" in line
+
+
+def test_tools_says_a_misconfigured_provider_once() -> None:
+    done = _run(["tools"], {"WEBRESEARCH_SEARCH_PROVIDER": "tavily"})
+    assert done.returncode == 0, done.stderr
+    assert "WEBRESEARCH_TAVILY_API_KEY" in done.stdout.partition("Not available:")[2]
+    assert "WEBRESEARCH_TAVILY_API_KEY" not in done.stderr  # not also as a log line

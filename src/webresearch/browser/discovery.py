@@ -19,13 +19,14 @@ started with ``--advertise-host``) keep it.
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 import httpx2
 
-from ..errors import BrowserError
+from ..errors import BrowserError, ConfigurationError
 
 __all__ = ["DISCOVERY_TIMEOUT_S", "Endpoint", "discover", "normalize_cdp_url", "websocket_url"]
 
@@ -56,16 +57,19 @@ def normalize_cdp_url(url: str) -> str:
     """``cdp://host:port`` → ``http://host:port``; http(s) and ws(s) URLs unchanged.
 
     Raises:
-        BrowserError: not a URL with one of those schemes and a host.
+        ConfigurationError: not a URL with one of those schemes, a host and a valid port.
     """
     raw = url.strip()
     if raw.startswith("cdp://"):
         raw = "http://" + raw[len("cdp://") :]
-    parts = urlsplit(raw)
+    shape = "browser_cdp_url must be http(s)://host:port, ws(s)://host:port/… or cdp://host:port"
+    try:
+        parts = urlsplit(raw)
+        parts.port  # noqa: B018 (raises ValueError for a port that is not 0-65535)
+    except ValueError:
+        raise ConfigurationError(f"{shape} (its port is not a number from 0 to 65535)") from None
     if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
-        raise BrowserError(
-            "browser_cdp_url must be http(s)://host:port, ws(s)://host:port/… or cdp://host:port"
-        )
+        raise ConfigurationError(shape)
     return raw
 
 
@@ -90,6 +94,33 @@ def websocket_url(base: str, advertised: str | None) -> str:
     return urlunsplit((scheme, b.netloc, path, query, ""))
 
 
+def _is_ip_or_localhost(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return host.lower() == "localhost"
+    return True
+
+
+async def _host_override_for(ws: SplitResult) -> dict[str, str]:
+    """For a full ``ws://name:port/devtools/…`` URL (no discovery): ask the same server's
+    ``/json/version`` whether it refuses our ``Host``; if so, the handshake sends
+    ``Host: localhost:<port>``. TLS endpoints, IP addresses and ``localhost`` keep theirs;
+    a server without that page keeps it too."""
+    host = ws.hostname or ""
+    if ws.scheme != "ws" or _is_ip_or_localhost(host):
+        return {}
+    probe = urlunsplit(("http", ws.netloc, "/json/version", "", ""))
+    try:
+        async with httpx2.AsyncClient(trust_env=False, timeout=DISCOVERY_TIMEOUT_S) as client:
+            response = await client.get(probe)
+    except httpx2.HTTPError:
+        return {}
+    if response.status_code != 200 and HOST_REFUSED in response.text:
+        return {"Host": f"localhost:{ws.port or 80}"}
+    return {}
+
+
 async def discover(base: str) -> Endpoint:
     """Ask ``{base}/json/version`` and build the WebSocket endpoint to dial.
 
@@ -102,7 +133,7 @@ async def discover(base: str) -> Endpoint:
     b = urlsplit(base)
     if b.scheme in ("ws", "wss"):
         if b.path not in ("", "/"):
-            return Endpoint(base)
+            return Endpoint(base, headers=await _host_override_for(b))
         http_base = urlunsplit(
             ({"ws": "http", "wss": "https"}[b.scheme], b.netloc, "", b.query, "")
         )

@@ -86,14 +86,15 @@ class _DropGateLine(logging.Filter):
         self.tools = tools
 
     def filter(self, record: logging.LogRecord) -> bool:
-        return getattr(record, "about_tool", None) not in self.tools
+        about = getattr(record, "about_tool", None)
+        return about is None or (bool(self.tools) and about not in self.tools)
 
 
 @contextmanager
 def reports_own_tool(*tools: str) -> Iterator[None]:
     """While a command runs its own tools, it reports their unavailability
     (:func:`unavailable_exit`) and errors itself: the operator log lines about them would
-    say it twice."""
+    say it twice. No names: every tool (``webresearch tools`` lists them all)."""
     logger = logging.getLogger("webresearch")
     line_filter = _DropGateLine(tools)
     logger.addFilter(line_filter)

@@ -11,6 +11,7 @@ import click
 from webresearch import RunContext, Toolkit
 
 from .options import load_settings
+from .render import reports_own_tool
 
 #: The heading above the list, per ``tool_titles_language`` (titles come from the Toolkit).
 HEADINGS = {"en": "Tools", "ru": "Инструменты", "zh": "工具"}
@@ -62,7 +63,9 @@ def tools(
     )
 
     async def listing() -> tuple[list[dict[str, object]], dict[str, str]]:
-        async with Toolkit(settings) as toolkit:
+        with reports_own_tool():  # the "Not available" list says it, once
+            toolkit = Toolkit(settings)
+        async with toolkit:
             rows: list[dict[str, object]] = [
                 {"name": s.name, "title": s.title, "description": s.description}
                 | ({"input_schema": s.input_schema} if as_json else {})

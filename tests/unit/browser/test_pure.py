@@ -248,10 +248,22 @@ def test_a_configured_cdp_url_is_used_unless_another_backend_is_chosen(
     assert Settings.load(environ=environ).browser_backend == backend
 
 
+def test_replacing_the_cdp_url_chooses_cdp_unless_a_backend_was_chosen() -> None:
+    base = Settings.load(environ={})
+    assert base.replace(browser_cdp_url="http://browser:9222").browser_backend == "cdp"
+    chosen = Settings.load(environ={"WEBRESEARCH_BROWSER_BACKEND": "lightpanda"})
+    assert chosen.replace(browser_cdp_url="http://browser:9222").browser_backend == "lightpanda"
+    # everything else carries over
+    tuned = Settings.load(environ={"WEBRESEARCH_REQUEST_TIMEOUT_S": "7"})
+    assert tuned.replace(browser_cdp_url="http://b:1").request_timeout_s == 7
+
+
 def test_cdp_url_forms() -> None:
     assert normalize_cdp_url("cdp://host:9222") == "http://host:9222"
-    with pytest.raises(BrowserError):
-        normalize_cdp_url("ftp://host")
+    for bad in ("ftp://host", "http://", "http://host:99999/?token=s", "http://host:abc"):
+        with pytest.raises(ConfigurationError) as caught:
+            normalize_cdp_url(bad)
+        assert "token=s" not in caught.value.message  # the URL may carry a token
 
 
 def _png(
