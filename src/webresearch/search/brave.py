@@ -14,9 +14,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import httpx2
-
-from ..config import Settings
 from ..errors import SearchProtocolError
 from .base import (
     Capability,
@@ -24,10 +21,8 @@ from .base import (
     SearchOptions,
     SearchResponse,
     SearchResult,
-    key_env_var,
-    require_key,
 )
-from .http import JSONEndpoint, check_base_url
+from .keyed import KeyedJSONProvider
 from .parsing import items, require_list, text
 
 __all__ = ["BraveProvider"]
@@ -37,7 +32,7 @@ _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 _MAX_COUNT = 20
 
 
-class BraveProvider:
+class BraveProvider(KeyedJSONProvider):
     """Brave Search API (paid, keyed).
 
     Args:
@@ -55,43 +50,10 @@ class BraveProvider:
         {"freshness", "language", "country", "safesearch", "infoboxes"}
     )
 
-    def __init__(
-        self,
-        api_key: str,
-        base_url: str,
-        *,
-        timeout_s: float = 10.0,
-        user_agent: str = "webresearch",
-        transport: httpx2.AsyncBaseTransport | None = None,
-    ) -> None:
-        self.endpoint = JSONEndpoint(
-            base_url,
-            service=self.name,
-            timeout_s=timeout_s,
-            headers={"X-Subscription-Token": api_key},
-            key_env=key_env_var("brave_api_key"),
-            secrets=(api_key,),
-            user_agent=user_agent,
-            transport=transport,
-        )
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> BraveProvider:
-        """Build from ``brave_api_key`` and ``brave_base_url``.
-
-        Raises:
-            ConfigurationError: no key, or a base URL that is not http(s).
-        """
-        key = require_key(settings, cls)
-        return cls(
-            key,
-            check_base_url(settings.brave_base_url, key_env_var("brave_base_url")),
-            timeout_s=settings.search_timeout_s,
-            user_agent=settings.user_agent,
-        )
-
-    async def aclose(self) -> None:
-        await self.endpoint.aclose()
+    @staticmethod
+    def auth_headers(api_key: str) -> dict[str, str]:
+        """The key in ``X-Subscription-Token`` (Brave API reference)."""
+        return {"X-Subscription-Token": api_key}
 
     def params(self, query: str, options: SearchOptions) -> dict[str, Any]:
         """The query parameters of one search."""

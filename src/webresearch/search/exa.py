@@ -16,9 +16,8 @@ from typing import Any, ClassVar
 
 import httpx2
 
-from ..config import Settings
-from .base import Capability, SearchOptions, SearchResponse, SearchResult, key_env_var, require_key
-from .http import JSONEndpoint, check_base_url
+from .base import Capability, SearchOptions, SearchResponse, SearchResult
+from .keyed import KeyedJSONProvider
 from .parsing import items, require_list, text
 
 __all__ = ["ExaProvider"]
@@ -31,7 +30,7 @@ _FRESHNESS = {
 }
 
 
-class ExaProvider:
+class ExaProvider(KeyedJSONProvider):
     """Exa (paid, keyed).
 
     Args:
@@ -60,35 +59,15 @@ class ExaProvider:
         transport: httpx2.AsyncBaseTransport | None = None,
         now: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
+        super().__init__(
+            api_key, base_url, timeout_s=timeout_s, user_agent=user_agent, transport=transport
+        )
         self._now = now
-        self.endpoint = JSONEndpoint(
-            base_url,
-            service=self.name,
-            timeout_s=timeout_s,
-            headers={"x-api-key": api_key},
-            key_env=key_env_var("exa_api_key"),
-            secrets=(api_key,),
-            user_agent=user_agent,
-            transport=transport,
-        )
 
-    @classmethod
-    def from_settings(cls, settings: Settings) -> ExaProvider:
-        """Build from ``exa_api_key`` and ``exa_base_url``.
-
-        Raises:
-            ConfigurationError: no key, or a base URL that is not http(s).
-        """
-        key = require_key(settings, cls)
-        return cls(
-            key,
-            check_base_url(settings.exa_base_url, key_env_var("exa_base_url")),
-            timeout_s=settings.search_timeout_s,
-            user_agent=settings.user_agent,
-        )
-
-    async def aclose(self) -> None:
-        await self.endpoint.aclose()
+    @staticmethod
+    def auth_headers(api_key: str) -> dict[str, str]:
+        """The key in ``x-api-key`` (Exa API reference)."""
+        return {"x-api-key": api_key}
 
     def payload(self, query: str, options: SearchOptions) -> dict[str, Any]:
         """The JSON body of one search."""

@@ -12,17 +12,14 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import httpx2
-
-from ..config import Settings
-from .base import Capability, SearchOptions, SearchResponse, SearchResult, key_env_var, require_key
-from .http import JSONEndpoint, check_base_url
+from .base import Capability, SearchOptions, SearchResponse, SearchResult
+from .keyed import KeyedJSONProvider
 from .parsing import items, require_list, text
 
 __all__ = ["TavilyProvider"]
 
 
-class TavilyProvider:
+class TavilyProvider(KeyedJSONProvider):
     """Tavily (paid, keyed; answers included).
 
     Args:
@@ -38,43 +35,10 @@ class TavilyProvider:
     key_setting: ClassVar[str | None] = "tavily_api_key"
     capabilities: ClassVar[frozenset[Capability]] = frozenset({"freshness", "answers"})
 
-    def __init__(
-        self,
-        api_key: str,
-        base_url: str,
-        *,
-        timeout_s: float = 10.0,
-        user_agent: str = "webresearch",
-        transport: httpx2.AsyncBaseTransport | None = None,
-    ) -> None:
-        self.endpoint = JSONEndpoint(
-            base_url,
-            service=self.name,
-            timeout_s=timeout_s,
-            headers={"Authorization": f"Bearer {api_key}"},
-            key_env=key_env_var("tavily_api_key"),
-            secrets=(api_key,),
-            user_agent=user_agent,
-            transport=transport,
-        )
-
-    @classmethod
-    def from_settings(cls, settings: Settings) -> TavilyProvider:
-        """Build from ``tavily_api_key`` and ``tavily_base_url``.
-
-        Raises:
-            ConfigurationError: no key, or a base URL that is not http(s).
-        """
-        key = require_key(settings, cls)
-        return cls(
-            key,
-            check_base_url(settings.tavily_base_url, key_env_var("tavily_base_url")),
-            timeout_s=settings.search_timeout_s,
-            user_agent=settings.user_agent,
-        )
-
-    async def aclose(self) -> None:
-        await self.endpoint.aclose()
+    @staticmethod
+    def auth_headers(api_key: str) -> dict[str, str]:
+        """The key as a bearer token (Tavily API reference)."""
+        return {"Authorization": f"Bearer {api_key}"}
 
     def payload(self, query: str, options: SearchOptions) -> dict[str, Any]:
         """The JSON body of one search."""
