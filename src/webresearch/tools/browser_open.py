@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import uuid
 from typing import Any
 
@@ -24,7 +23,7 @@ from ..browser.manager import BrowserManager
 from ..browser.page import PlaywrightSession
 from ..errors import BrowserError, Timeout
 from ..net.http_status import error_for_status
-from ..redact import redact_text, redact_url
+from ..redact import redact_url
 from ..types import ToolResult
 from .base import CallContext, ToolEntry, Unavailable
 from .browser_tool import (
@@ -32,13 +31,12 @@ from .browser_tool import (
     _journal_events,
     _with_notes,
     backend_unavailable_reason,
-    extract_page,
     manager_for,
+    read_rendered,
     readiness_note,
 )
 from .services import Services
 from .specs import BROWSER_OPEN
-from .web_fetch import format_document
 
 __all__ = ["BrowserOpen", "build"]
 
@@ -102,23 +100,7 @@ class BrowserOpen:
         nav = await session.open(url)
         if nav.status is not None and nav.status >= 400:
             raise error_for_status(nav.status, redact_url(nav.url))
-        final, title, html, frames = await session.html()
-        page_title, markdown, extractor, fallback = await asyncio.to_thread(
-            extract_page, html, final
-        )
-        parts = [markdown]
-        for frame_url, frame_html in frames:
-            _t, frame_md, _e, _f = await asyncio.to_thread(extract_page, frame_html, frame_url)
-            if frame_md.strip():
-                parts.append(f"## Frame: {redact_url(frame_url)}\n\n{frame_md}")
-        doc = {
-            "url": redact_url(final),
-            "content_type": "text/html",
-            "title": redact_text(title or page_title),
-            "text": redact_text("\n\n".join(p for p in parts if p)),
-            "markdown": True,
-        }
-        text, window = format_document(doc, 0, self.settings.fetch_max_bytes)
+        text, doc, facts = await read_rendered(session, self.settings.fetch_max_bytes)
         note = readiness_note(nav.ready, nav.settled, self.settings.browser_ready_timeout_s)
         if note:
             text += f"\n\n{note}"
@@ -131,13 +113,10 @@ class BrowserOpen:
             "settled": nav.settled,
             "title": doc["title"],
             "content_type": "text/html",
-            "extractor": extractor,
-            "fallback": fallback,
             "render": "browser",
             "backend": session.capabilities.backend,
-            "sha256": hashlib.sha256(html.encode("utf-8", "replace")).hexdigest(),
             "trust": "untrusted",
-            **window,
+            **facts,
         }
         return ToolResult(text=text, meta=meta)
 

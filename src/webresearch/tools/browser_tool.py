@@ -217,6 +217,47 @@ def extract_page(html: str, url: str) -> tuple[str, str, str, str | None]:
     return result.title, result.markdown, result.extractor, result.fallback
 
 
+async def read_rendered(
+    session: PlaywrightSession, max_bytes: int, *, empty_note: str | None = None
+) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """The rendered page (and its frames) through web_fetch's extraction and output format.
+
+    Args:
+        session: the tab to read.
+        max_bytes: the output window (web_fetch's ``fetch_max_bytes``).
+        empty_note: replaces web_fetch's empty-page note (whose advice is to use the
+            browser) when the caller is already in a browser session.
+
+    Returns:
+        (text in SPEC §1.1 format, the document: url/title/text, facts for the metadata:
+        extractor, fallback, sha256 of the HTML and the output window).
+    """
+    url, title, html, frames = await session.html()
+    page_title, markdown, extractor, fallback = await asyncio.to_thread(extract_page, html, url)
+    parts = [markdown]
+    for frame_url, frame_html in frames:
+        _t, frame_md, _e, _f = await asyncio.to_thread(extract_page, frame_html, frame_url)
+        if frame_md.strip():
+            parts.append(f"## Frame: {redact_url(frame_url)}\n\n{frame_md}")
+    doc: dict[str, Any] = {
+        "url": redact_url(url),
+        "content_type": "text/html",
+        "title": redact_text(title or page_title),
+        "text": redact_text("\n\n".join(p for p in parts if p)),
+        "markdown": True,
+    }
+    text, window = format_document(doc, 0, max_bytes)
+    if empty_note is not None and not str(doc["text"]).strip():
+        text = text.replace(EMPTY_HTML_NOTE, empty_note)
+    facts = {
+        "extractor": extractor,
+        "fallback": fallback,
+        "sha256": hashlib.sha256(html.encode("utf-8", "replace")).hexdigest(),
+        **window,
+    }
+    return text, doc, facts
+
+
 class BrowserTool:
     """Runs browser actions for the Toolkit.
 
@@ -404,31 +445,10 @@ class BrowserTool:
         return ToolResult(text="\n".join(lines), images=images, meta=meta)
 
     async def _content(self, session: PlaywrightSession) -> tuple[str, dict[str, Any]]:
-        url, title, html, frames = await session.html()
-        page_title, markdown, extractor, fallback = await asyncio.to_thread(extract_page, html, url)
-        parts = [markdown]
-        for frame_url, frame_html in frames:
-            _t, frame_md, _e, _f = await asyncio.to_thread(extract_page, frame_html, frame_url)
-            if frame_md.strip():
-                parts.append(f"## Frame: {redact_url(frame_url)}\n\n{frame_md}")
-        doc = {
-            "url": redact_url(url),
-            "content_type": "text/html",
-            "title": redact_text(title or page_title),
-            "text": redact_text("\n\n".join(p for p in parts if p)),
-            "markdown": True,
-        }
-        text, window = format_document(doc, 0, self.settings.fetch_max_bytes)
-        if not str(doc["text"]).strip():
-            text = text.replace(EMPTY_HTML_NOTE, BROWSER_EMPTY_NOTE)
-        meta = {
-            "url": doc["url"],
-            "extractor": extractor,
-            "fallback": fallback,
-            "sha256": hashlib.sha256(html.encode("utf-8", "replace")).hexdigest(),
-            **window,
-        }
-        return text, meta
+        text, doc, facts = await read_rendered(
+            session, self.settings.fetch_max_bytes, empty_note=BROWSER_EMPTY_NOTE
+        )
+        return text, {"url": doc["url"], **facts}
 
     async def _screenshot(
         self, session: PlaywrightSession, full_page: bool, ctx: CallContext, meta: dict[str, Any]
