@@ -23,7 +23,6 @@ from typing import Any
 
 from webresearch import RunContext, Settings, Toolkit
 from webresearch.browser.launch import process_tree_rss_bytes
-from webresearch.tools.browser_tool import manager_for
 
 try:
     import webresearch.images.prepare  # noqa: F401
@@ -62,7 +61,7 @@ class _Peak:
     """Samples the browser process group's RSS every 20 ms."""
 
     def __init__(self, toolkit: Toolkit) -> None:
-        self.manager = manager_for(toolkit.services)
+        self.manager = toolkit.services.browser
         self.peak = 0
         self._task: asyncio.Task[None] | None = None
 
@@ -110,7 +109,7 @@ async def bench_backend(backend: str, url: str, rounds: int) -> dict[str, Any]:
                     ("screenshot", {"action": "screenshot"}),
                 ):
                     t = time.perf_counter()
-                    session = manager_for(toolkit.services).table.get(run.run_id)
+                    session = toolkit.services.browser.table.get(run.run_id)
                     pixels = session is not None and session.capabilities.real_screenshots
                     if action == "screenshot" and pixels and not PIPELINE:
                         # Without the image pipeline, time the browser's PNG capture alone.
@@ -120,7 +119,7 @@ async def bench_backend(backend: str, url: str, rounds: int) -> dict[str, Any]:
                         result = await toolkit.call("browser", args, run=run)
                         assert result.ok, result.text
                     times[action].append((time.perf_counter() - t) * 1000)
-            caps = manager_for(toolkit.services).table.get(run.run_id)
+            caps = toolkit.services.browser.table.get(run.run_id)
             screenshot_kind = (
                 "pixels"
                 if caps is not None and caps.capabilities.real_screenshots

@@ -18,7 +18,6 @@ import pytest
 
 from tests.browser.conftest import BACKENDS, Sites, browser_settings
 from webresearch import RunContext, Toolkit
-from webresearch.tools.browser_tool import manager_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -57,7 +56,7 @@ async def test_an_endless_script_is_bounded_and_close_leaves_no_process(
     backend: str, sites: Sites
 ) -> None:
     toolkit = Toolkit(browser_settings(backend, browser_action_timeout_s=TIMEOUT_S))
-    manager = manager_for(toolkit.services)
+    manager = toolkit.services.browser
     run = RunContext()
     try:
         opened = await toolkit.call(

@@ -52,19 +52,22 @@ from .proxy_http import (
     upstream_headers,
     wants_upgrade,
 )
+from .proxy_stream import (
+    MAX_HEAD_BYTES,
+    answer,
+    next_event,
+    next_upstream_event,
+    pump,
+    until_closed,
+)
 
 __all__ = ["GuardedProxy", "OnRefused", "ProxyRefusal", "ProxyStats"]
 
 log = logging.getLogger("webresearch.browser")
 
-#: Bytes of a request or response head (request line + headers) accepted; Chromium's own
-#: limit for response heads is 256 KiB, requests with cookies stay far below 64 KiB.
-MAX_HEAD_BYTES = 256 * 1024
 #: Seconds a new proxy connection may take to send its request head (Chromium opens proxy
 #: connections ahead of use; an idle one is closed after this and simply reopened).
 HEAD_TIMEOUT_S = 60.0
-#: Bytes read from a socket at a time.
-CHUNK_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,7 +249,7 @@ class GuardedProxy:
             await self._handle(owner, conn, reader, writer)
         except _Reply as reply:
             with contextlib.suppress(Exception):
-                await _answer(conn, writer, reply.status, reply.text.encode("utf-8", "replace"))
+                await answer(conn, writer, reply.status, reply.text.encode("utf-8", "replace"))
         except (ConnectionError, asyncio.IncompleteReadError, h11.ProtocolError, TimeoutError):
             pass
         except asyncio.CancelledError:
@@ -262,7 +265,7 @@ class GuardedProxy:
         self, owner: str | None, conn: h11.Connection, reader: asyncio.StreamReader, writer: Any
     ) -> None:
         try:
-            request = await asyncio.wait_for(_next_event(conn, reader), HEAD_TIMEOUT_S)
+            request = await asyncio.wait_for(next_event(conn, reader), HEAD_TIMEOUT_S)
         except h11.RemoteProtocolError:
             raise _Reply(400, "malformed proxy request") from None
         if not isinstance(request, h11.Request):
@@ -279,7 +282,7 @@ class GuardedProxy:
                 self.stats.tunnels += 1
                 writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
                 await writer.drain()
-                await _pump(reader, writer, upstream, conn.trailing_data[0], b"")
+                await pump(reader, writer, upstream, conn.trailing_data[0], b"")
             else:
                 self.stats.forwarded += 1
                 await self._forward(request, target, conn, reader, writer, upstream)
@@ -324,7 +327,7 @@ class GuardedProxy:
                 self.on_refused(refusal)
             except Exception:
                 log.exception("recording a proxy refusal failed")
-        await _answer(conn, writer, 403, refusal_response_body(error.code))
+        await answer(conn, writer, 403, refusal_response_body(error.code))
         return None
 
     async def _forward(
@@ -350,7 +353,7 @@ class GuardedProxy:
             or b""
         )
         while True:  # the request body
-            event = await asyncio.wait_for(_next_event(conn, reader), HEAD_TIMEOUT_S)
+            event = await asyncio.wait_for(next_event(conn, reader), HEAD_TIMEOUT_S)
             if isinstance(event, h11.Data):
                 await upstream.write(up.send(h11.Data(data=event.data)) or b"")
             elif isinstance(event, h11.EndOfMessage):
@@ -359,7 +362,7 @@ class GuardedProxy:
             else:
                 return
         extra = bytearray()  # what the browser sends while the response is relayed
-        watcher = asyncio.ensure_future(_until_closed(reader, extra))
+        watcher = asyncio.ensure_future(until_closed(reader, extra))
         relay = asyncio.ensure_future(
             self._relay_response(up, conn, writer, upstream, wants_upgrade(raw))
         )
@@ -374,7 +377,7 @@ class GuardedProxy:
                 with contextlib.suppress(BaseException):
                     await task
         if switched:  # a 101 handshake: from now on bytes flow both ways, as a tunnel
-            await _pump(
+            await pump(
                 reader, writer, upstream, conn.trailing_data[0] + bytes(extra), up.trailing_data[0]
             )
 
@@ -390,7 +393,7 @@ class GuardedProxy:
         started = False
         try:
             while True:
-                event = await _next_upstream_event(up, upstream)
+                event = await next_upstream_event(up, upstream)
                 if isinstance(event, h11.InformationalResponse):
                     headers = downstream_headers(list(event.headers.raw_items()), event.status_code)
                     if event.status_code == 101 and upgrade:
@@ -428,7 +431,7 @@ class GuardedProxy:
         except h11.RemoteProtocolError:
             if not started:
                 with contextlib.suppress(Exception):
-                    await _answer(conn, writer, 502, b"the server sent a malformed response")
+                    await answer(conn, writer, 502, b"the server sent a malformed response")
             return False
 
 
@@ -439,88 +442,3 @@ def _for_connection(error: WebResearchError, target: ProxyTarget) -> WebResearch
     ``target.shown`` (``host:port``, never a path) for the journal."""
     del target  # named in the record (ProxyRefusal.target), never in the message
     return reword_refusal(error, describe_request("Connection"))
-
-
-async def _next_event(conn: h11.Connection, reader: asyncio.StreamReader) -> Any:
-    """The next h11 event from the browser's side (reading as needed)."""
-    while True:
-        event = conn.next_event()
-        if event is not h11.NEED_DATA:
-            return event
-        conn.receive_data(await reader.read(CHUNK_BYTES))
-
-
-async def _next_upstream_event(up: h11.Connection, upstream: httpcore2.AsyncNetworkStream) -> Any:
-    """The next h11 event from the origin's side (reading as needed)."""
-    while True:
-        event = up.next_event()
-        if event is not h11.NEED_DATA:
-            return event
-        up.receive_data(await upstream.read(CHUNK_BYTES))
-
-
-async def _until_closed(reader: asyncio.StreamReader, extra: bytearray) -> None:
-    """Returns when the browser closes its side. Bytes it sends meanwhile are kept in
-    ``extra`` (the first bytes after a ``101``) and otherwise never forwarded: one request
-    per connection."""
-    while data := await reader.read(CHUNK_BYTES):
-        if len(extra) < MAX_HEAD_BYTES:
-            extra.extend(data)
-
-
-async def _answer(conn: h11.Connection, writer: Any, status: int, body: bytes) -> None:
-    """A short final response from the proxy itself, then the connection closes."""
-    if conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
-        return
-    headers = [
-        (b"Content-Type", b"text/plain; charset=utf-8"),
-        (b"Content-Length", str(len(body)).encode()),
-        (b"Connection", b"close"),
-        (b"X-Webresearch-Proxy", b"refused" if status == 403 else b"error"),
-    ]
-    try:
-        data = conn.send(h11.Response(status_code=status, headers=headers))
-    except h11.LocalProtocolError:
-        data = f"HTTP/1.1 {status} Error\r\n".encode() + b"".join(
-            k + b": " + v + b"\r\n" for k, v in headers
-        )
-        writer.write(data + b"\r\n" + body)
-    else:
-        writer.write((data or b"") + (conn.send(h11.Data(data=body)) or b""))
-        writer.write(conn.send(h11.EndOfMessage()) or b"")
-    await writer.drain()
-
-
-async def _pump(
-    reader: asyncio.StreamReader,
-    writer: Any,
-    upstream: httpcore2.AsyncNetworkStream,
-    to_origin: bytes,
-    to_client: bytes,
-) -> None:
-    """Copy bytes both ways until either side closes (a tunnel or a switched protocol),
-    starting with what was already read from each side."""
-
-    async def to_upstream() -> None:
-        if to_origin:
-            await upstream.write(to_origin)
-        while data := await reader.read(CHUNK_BYTES):
-            await upstream.write(data)
-
-    async def to_browser() -> None:
-        if to_client:
-            writer.write(to_client)
-            await writer.drain()
-        while data := await upstream.read(CHUNK_BYTES):
-            writer.write(data)
-            await writer.drain()
-
-    tasks = [asyncio.ensure_future(to_upstream()), asyncio.ensure_future(to_browser())]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task

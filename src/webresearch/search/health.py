@@ -8,7 +8,7 @@ from ..config import Settings
 from ..errors import WebResearchError
 from ..redact import Redactor
 from .base import SearchOptions
-from .registry import create_provider, resolve_provider_id
+from .registry import REGISTRY, create_provider, resolve_provider_id
 from .service import SearchService
 
 __all__ = ["HEALTH_QUERY", "check_provider"]
@@ -34,7 +34,7 @@ async def check_provider(
         A failure is also logged (warning) with its message and fix, for the operator; the
         message never holds a key or the provider's address.
     """
-    redact = Redactor(settings.secret_values())
+    redact = Redactor(settings.secret_values(REGISTRY.options_catalog()))
     provider_id = provider or resolve_provider_id(settings)
     if provider_id is None:
         log.warning(

@@ -28,7 +28,7 @@ from webresearch.cli.files import free_name, output_problem, write_file
 from webresearch.errors import BlockedAddress, NetworkError, UnsupportedContent
 from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
-from webresearch.tools.browser_tool import readiness_note
+from webresearch.tools.browser_reading import readiness_note
 
 
 @pytest.mark.parametrize(

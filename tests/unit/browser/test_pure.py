@@ -18,7 +18,7 @@ from webresearch.browser.snapshot import parse_ref, render_snapshot
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
-from webresearch.tools.browser_tool import action_risk
+from webresearch.tools.browser_actions import action_risk
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from webresearch.extract.sanitize import BIDI_CONTROLS, strip_bidi_controls
-from webresearch.tools.web_fetch import format_document
+from webresearch.tools.page_text import format_document
+from webresearch.types import PageText
 
 
 def test_override_and_isolate_controls_are_removed_rtl_text_is_kept() -> None:
@@ -14,7 +15,7 @@ def test_override_and_isolate_controls_are_removed_rtl_text_is_kept() -> None:
 
 
 def test_web_fetch_output_has_no_bidi_controls_and_counts_what_it_shows() -> None:
-    doc = {
+    doc: PageText = {
         "url": "https://e.example/",
         "content_type": "text/plain",
         "title": "t\u202eitle",
