@@ -1,6 +1,6 @@
-"""Plugins end to end: a third-party search provider and page reader, found through real
-entry-point metadata, configured with their own options (environment and settings file) and
-called through the Toolkit — with no change to webresearch. Their secrets are redacted like
+"""Plugins end to end: a third-party search provider, page reader and screenshot service,
+found through real entry-point metadata, configured with their own options (environment and
+settings file) and called through the Toolkit — with no change to webresearch. Their secrets are redacted like
 the built-ins' (the redactor learns them from the plugins' options models)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import LOOPBACK_ONLY
-from tests.unit.search.plugin_sample import AcmeProvider, AcmeReader
+from tests.unit.search.plugin_sample import AcmeProvider, AcmeReader, AcmeShots
 from webresearch import Settings, Toolkit
 from webresearch.readers.registry import ReaderRegistry, ScreenshotRegistry
 from webresearch.runtime.journal import MemoryJournal
@@ -29,6 +29,9 @@ acme = tests.unit.search.plugin_sample:AcmeProvider
 
 [webresearch.page_readers]
 acmereader = tests.unit.search.plugin_sample:AcmeReader
+
+[webresearch.screenshot_services]
+acmeshots = tests.unit.search.plugin_sample:AcmeShots
 """
 
 
@@ -52,6 +55,7 @@ def installed_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterato
 def test_the_plugins_are_found_through_entry_points(installed_plugin: Registries) -> None:
     assert installed_plugin.search.get("acme") is AcmeProvider
     assert installed_plugin.readers.get("acmereader") is AcmeReader
+    assert installed_plugin.screenshots.get("acmeshots") is AcmeShots
     assert "brave" in installed_plugin.search.ids()  # the built-ins are there too
     catalog = installed_plugin.options_catalog()
     assert catalog["acme"] is AcmeProvider.options_model
@@ -66,7 +70,8 @@ async def test_a_plugin_provider_and_reader_configured_with_their_own_options(
     config.write_text(
         '[search]\nprovider = "acme"\n[search.acme]\nregion = "us"\n'
         '[reader]\nprovider = "acmereader"\n[reader.acmereader]\ngreeting = "ahoy"\n'
-        "page_price = 0.5\n",
+        "page_price = 0.5\n"
+        '[screenshot]\nprovider = "acmeshots"\n[screenshot.acmeshots]\nwidth = 64\n',
         encoding="utf-8",
     )
     settings = Settings.load(
@@ -85,12 +90,16 @@ async def test_a_plugin_provider_and_reader_configured_with_their_own_options(
         page = await toolkit.call(
             "web_fetch", {"url": "http://127.0.0.1:9/acme"}, operation_id="op-read"
         )
+        shot = await toolkit.call("page_screenshot", {"url": "http://127.0.0.1:9/shot"})
     assert found.ok, found.text
     assert "[Acme (us): rockets](https://acme.example/r)" in found.text
     assert found.meta["provider"] == "acme"
     assert page.ok, page.text
     assert "ahoy from Acme Reader for http://127.0.0.1:9/acme" in page.text
     assert page.meta["reader"] == "acmereader" and page.meta["cost"] == 0.5
+    assert shot.ok, shot.text
+    assert shot.meta["service"] == "acmeshots" and len(shot.images) == 1
+    assert shot.images[0].meta["width"] == 64  # the service's own option
     # Both plugins' secrets are known to the redactor: nothing echoes them.
     everything = repr([found.to_dict(), page.to_dict()]) + repr(
         [e.to_dict() for e in journal.events]

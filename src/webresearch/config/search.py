@@ -24,7 +24,7 @@ class SearchSettings(Section):
         None,
         description=(
             "web_search provider id: searxng, brave, ddgs, tavily, exa, firecrawl or a plugin's id; "
-            "'none' turns web_search off. Unset: searxng when searxng_url is set, else ddgs "
+            "'none' turns web_search off. Unset: searxng when WEBRESEARCH_SEARXNG_URL is set, else ddgs "
             "when installed, else none (web_search is then not registered)."
         ),
     )

@@ -34,7 +34,11 @@ async def check_provider(
         A failure is also logged (warning) with its message and fix, for the operator; the
         message never holds a key or the provider's address.
     """
-    redact = Redactor(settings.secret_values(REGISTRY.options_catalog()))
+    try:
+        redact = Redactor(settings.secret_values(REGISTRY.options_catalog()))
+    except WebResearchError as exc:  # an installed provider's option is invalid
+        log.warning("search settings: %s", Redactor(settings.secret_values())(exc.message))
+        return False, exc.code
     provider_id = provider or resolve_provider_id(settings)
     if provider_id is None:
         log.warning(

@@ -1,9 +1,10 @@
-"""A third-party package with a search provider and a page reader, as entry points load them
-(registry and plugin tests).
+"""A third-party package with a search provider, a page reader and a screenshot service, as
+entry points load them (registry and plugin tests).
 
 Each declares its own options model: the provider is configured with ``[search.acme]`` in the
 settings file or ``WEBRESEARCH_ACME_API_KEY`` / ``WEBRESEARCH_ACME_REGION``, the reader with
-``[reader.acmereader]`` or ``WEBRESEARCH_ACMEREADER_*`` — without any change to webresearch.
+``[reader.acmereader]`` or ``WEBRESEARCH_ACMEREADER_*``, the screenshot service with
+``[screenshot.acmeshots]`` — without any change to webresearch.
 """
 
 from __future__ import annotations
@@ -13,8 +14,10 @@ from typing import Any, ClassVar
 
 from pydantic import SecretStr
 
+from tests.support.tiny_png import png_bytes
 from webresearch.config import ProviderOptions, Settings
 from webresearch.readers.base import (
+    Capture,
     OnSent,
     ReaderContext,
     check_before_handing_over,
@@ -141,6 +144,38 @@ class AcmeReader:
             sha256="0" * 64,
             bytes_downloaded=len(text),
         )
+
+    async def aclose(self) -> None:
+        return None
+
+
+class AcmeShotsOptions(ProviderOptions):
+    """The screenshot service's own options: the picture's width (px)."""
+
+    width: int = 40
+
+
+class AcmeShots:
+    """A screenshot service drawing a plain picture (and the page text) without any network."""
+
+    id: ClassVar[str] = "acmeshots"
+    name: ClassVar[str] = "Acme Shots"
+    options_model: ClassVar[type[ProviderOptions]] = AcmeShotsOptions
+
+    def __init__(self, context: ReaderContext, options: AcmeShotsOptions) -> None:
+        self.reader = AcmeReader(context, AcmeReaderOptions())
+        self.width = options.width
+        self.price = 0.0
+
+    @classmethod
+    def from_context(cls, context: ReaderContext) -> AcmeShots:
+        return cls(context, context.settings.options(cls.id, AcmeShotsOptions))
+
+    async def capture(
+        self, url: str, *, full_page: bool = False, on_sent: OnSent | None = None
+    ) -> Capture:
+        document = await self.reader.read(url, on_sent)
+        return Capture(document, image=png_bytes(self.width, 20))
 
     async def aclose(self) -> None:
         return None

@@ -205,3 +205,14 @@ def test_is_installed_survives_a_finder_that_refuses(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(importlib.util, "find_spec", refuse)
     assert ddgs_module.is_installed() is False
+
+
+async def test_the_health_check_reports_an_invalid_provider_option(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from webresearch import check_provider
+
+    caplog.set_level(logging.WARNING, logger="webresearch")
+    settings = Settings.load(environ={"WEBRESEARCH_FIRECRAWL_CREDIT_PRICE": "-1"})
+    assert await check_provider(settings, "brave") == (False, "configuration")
+    assert any("WEBRESEARCH_FIRECRAWL_CREDIT_PRICE" in r.getMessage() for r in caplog.records)
