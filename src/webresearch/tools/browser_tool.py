@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from ..browser.backend import playwright_available
 from ..browser.base import BlockedRequest, DialogRecord
-from ..browser.launch import find_chromium, find_lightpanda
+from ..browser.launch_args import chromium_problem, find_lightpanda
 from ..browser.manager import BrowserManager
 from ..browser.page import PlaywrightSession
 from ..browser.page_values import to_json
@@ -80,8 +80,8 @@ def backend_unavailable_reason(services: Services) -> str | None:
     if not playwright_available():
         return "Playwright is not installed (pip install 'webresearch[browser]')"
     kind = settings.browser_backend
-    if kind == "chromium" and find_chromium(settings.chromium_path) is None:
-        return "no Chromium found (apt-get install chromium, or set chromium_path)"
+    if kind == "chromium":
+        return chromium_problem(settings.chromium_path)
     if kind == "lightpanda" and find_lightpanda() is None:
         return "Lightpanda is not installed (pip install 'webresearch[browser]')"
     if kind == "cdp" and settings.browser_cdp_url is None:
@@ -235,10 +235,10 @@ async def read_rendered(
     url, title, html, frames = await session.html()
     page_title, markdown, extractor, fallback = await asyncio.to_thread(extract_page, html, url)
     parts = [markdown]
-    for frame_url, frame_html in frames:
-        _t, frame_md, _e, _f = await asyncio.to_thread(extract_page, frame_html, frame_url)
+    for frame in frames:
+        _t, frame_md, _e, _f = await asyncio.to_thread(extract_page, frame.html, frame.url)
         if frame_md.strip():
-            parts.append(f"## Frame: {redact_url(frame_url)}\n\n{frame_md}")
+            parts.append(f"## {frame.heading}\n\n{frame_md}")
     doc: dict[str, Any] = {
         "url": redact_url(url),
         "content_type": "text/html",
