@@ -67,7 +67,7 @@ from .proxy import GuardedProxy, ProxyRefusal
 from .tempdirs import RunDir, new_run_dir
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Playwright
+    from playwright.async_api import Browser, BrowserContext, Page, Playwright
 
 __all__ = ["BackendConfig", "PlaywrightBackend", "playwright_available"]
 
@@ -152,6 +152,8 @@ class PlaywrightBackend:
         #: the guarded forward proxy of a launched backend (None for a remote endpoint).
         self.proxy: GuardedProxy | None = None
         self._proxy_owner: dict[str, PlaywrightSession] = {}
+        #: (token, context, tab) the capability probe left for the first session.
+        self._first_tab: tuple[str, BrowserContext, Page] | None = None
         self._closed = False
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -194,13 +196,19 @@ class PlaywrightBackend:
             )
             await interceptor.enable()
             self._interceptor = interceptor
-        caps = await probe_capabilities(
+        token = secrets.token_hex(8)
+        context = await browser.new_context(**await self._context_options(token))
+        caps, tab = await probe_capabilities(
             browser,
+            context,
             self._interceptor,
             self.policy,
             Capabilities(backend=self.name, product=product),
-            self.config.session.viewport,
         )
+        if tab is not None:
+            self._first_tab = (token, context, tab)
+        else:
+            await self._drop_context(token, context)
         self.capabilities = replace(caps, proxied=self.proxy is not None)
         if self.capabilities.interception == "none":
             raise BrowserError(
@@ -336,6 +344,9 @@ class PlaywrightBackend:
         for session in list(self._sessions):
             with best_effort():
                 await asyncio.wait_for(session.aclose(), CLOSE_WAIT_S)
+        if self._first_tab is not None:
+            await self._drop_context(*self._first_tab[:2])
+            self._first_tab = None
         if self._interceptor is not None:
             await self._interceptor.aclose()
         if self._browser is not None:
@@ -362,44 +373,60 @@ class PlaywrightBackend:
         """
         if not self.alive or self._browser is None:
             raise BrowserError("the browser is not running", retryable=True)
-        own_browser: Browser | None = None
-        token = secrets.token_hex(8)
-        try:
-            with library_errors("opening a browser session", self.config.session):
-                session = await self._open_session(key, token)
-                own_browser = session.own_browser
+        with library_errors("opening a browser session", self.config.session):
+            session = await self._open_session(key)
+            try:
                 await self._wire(session)
-        except BaseException:
-            self._proxy_owner.pop(token, None)
-            if self.proxy is not None:
-                self.proxy.forget(token)
-            if own_browser is not None:
-                with best_effort():
-                    await own_browser.close()
-            raise
+            except BaseException:
+                await session.aclose()
+                raise
         self._sessions.append(session)
         return session
 
-    async def _open_session(self, key: str, token: str) -> PlaywrightSession:
-        """The session's connection, context, tab and CDP session."""
+    async def _context_options(self, token: str) -> dict[str, Any]:
+        """Options of a session's context: the viewport, no downloads, and for Chromium a
+        proxy listener of its own (refusals of this context, its workers included, are
+        reported to this session; Lightpanda 1.0 honours a context proxy only for some
+        requests, so it keeps the process-wide ``--http-proxy`` alone)."""
+        viewport = self.config.session.viewport
+        options: dict[str, Any] = {
+            "viewport": {"width": viewport[0], "height": viewport[1]},
+            "accept_downloads": False,
+        }
+        if self.proxy is not None and self.config.kind == "chromium":
+            options["proxy"] = {"server": await self.proxy.listen(token)}
+        return options
+
+    async def _drop_context(self, token: str, context: BrowserContext) -> None:
+        """Close a context no session took, and its proxy listener."""
+        if self.proxy is not None:
+            self.proxy.forget(token)
+        with best_effort():
+            await asyncio.wait_for(context.close(), CLOSE_WAIT_S)
+
+    async def _open_session(self, key: str) -> PlaywrightSession:
+        """The session's connection, context, tab and CDP session (the first session takes
+        the tab the capability probe opened). Nothing is left open when it fails."""
         assert self._browser is not None
-        own_browser = None if self.capabilities.multi_context else await self._connect()
-        browser = own_browser or self._browser
+        own_browser: Browser | None = None
+        context: BrowserContext | None = None
+        token = secrets.token_hex(8)
         try:
-            viewport = self.config.session.viewport
-            options: dict[str, Any] = {
-                "viewport": {"width": viewport[0], "height": viewport[1]},
-                "accept_downloads": False,
-            }
-            if self.proxy is not None and self.config.kind == "chromium":
-                # A listener of its own: refusals of this context (its workers included)
-                # are reported to this session. Lightpanda 1.0 honours a context proxy only
-                # for some requests, so it keeps the process-wide --http-proxy alone.
-                options["proxy"] = {"server": await self.proxy.listen(token)}
-            context = await browser.new_context(**options)
-            page = await context.new_page()
+            if self._first_tab is not None:
+                token, context, page = self._first_tab
+                self._first_tab = None
+            else:
+                if not self.capabilities.multi_context:
+                    own_browser = await self._connect()
+                browser = own_browser or self._browser
+                context = await browser.new_context(**await self._context_options(token))
+                page = await context.new_page()
             cdp = await context.new_cdp_session(page)
         except BaseException:
+            if context is not None:
+                await self._drop_context(token, context)
+            elif self.proxy is not None:
+                self.proxy.forget(token)
             if own_browser is not None:
                 with best_effort():
                     await own_browser.close()

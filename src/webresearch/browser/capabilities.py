@@ -1,12 +1,15 @@
 """Probing what a freshly connected backend can do (SPEC §1.4: probed, not assumed).
 
-:func:`probe_capabilities` opens :data:`~.probe.PROBE_URL` in a scratch context, served by
-our own interceptor (the request never reaches the network; by loading at all, the page
-proves that request interception works), then measures: whether a screenshot shows the
-probe's red box (real pixels), whether a ``confirm()`` we accept still returns false (the
-backend answers dialogs itself), and whether a second page and a second context can be
+:func:`probe_capabilities` opens :data:`~.probe.PROBE_URL` in a tab of its own, served by our
+own interceptor (the request never reaches the network; by loading at all, the page proves
+that request interception works), then measures: whether a screenshot shows the probe's red
+box (real pixels), whether a ``confirm()`` we accept still returns false (the backend answers
+dialogs itself), and — at the same time — whether a second tab and a second context can be
 opened. A backend whose interception cannot be verified gets ``interception="none"`` and is
 refused by :mod:`.backend`.
+
+The second tab is not wasted: it is handed back, fresh (no history, no document), and
+becomes the first session's tab — a cold start opens one tab fewer.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from .base import Capabilities, InterceptionLevel
 from .intercept import Interceptor
 from .page_errors import best_effort
 from .policy import RequestPolicy
-from .probe import PROBE_URL, has_probe_box
+from .probe import PROBE_CLIP, PROBE_URL, has_probe_box
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Dialog, Page
+    from playwright.async_api import Browser, BrowserContext, Dialog, FloatRect, Page
 
 __all__ = ["DIALOG_PROBE_TIMEOUT_S", "PROBE_TIMEOUT_S", "probe_capabilities"]
 
@@ -34,26 +37,27 @@ DIALOG_PROBE_TIMEOUT_S = 5.0
 
 async def probe_capabilities(
     browser: Browser,
+    context: BrowserContext,
     interceptor: Interceptor | None,
     policy: RequestPolicy,
     caps: Capabilities,
-    viewport: tuple[int, int],
-) -> Capabilities:
-    """``caps`` completed with what the backend proved (see the module docstring).
+) -> tuple[Capabilities, Page | None]:
+    """``caps`` completed with what the backend proved (see the module docstring), and the
+    second tab of ``context`` when one could be opened (``None``: the backend holds one
+    page per context).
 
     Args:
         browser: the connection.
+        context: a fresh context on it (the probe tab is opened and closed in it).
         interceptor: the browser-wide interceptor, or ``None`` when the backend refused one
-            (a page-level one is then tried on the probe page).
+            (a page-level one is then tried on the probe tab).
         policy: the request policy (for a page-level interceptor).
         caps: what is known already (backend name, product).
-        viewport: (width, height) of the probe context.
     """
-    context = await browser.new_context(viewport={"width": viewport[0], "height": viewport[1]})
+    page = await context.new_page()
     page_interceptor: Interceptor | None = None
     level: InterceptionLevel = "browser"
     try:
-        page = await context.new_page()
         if interceptor is None:
             with best_effort():
                 cdp = await context.new_cdp_session(page)
@@ -61,26 +65,24 @@ async def probe_capabilities(
                 await page_interceptor.enable()
                 interceptor, level = page_interceptor, "page"
         if interceptor is None or not await _serves_probe(page, interceptor):
-            return caps
-        caps = dataclasses.replace(caps, interception=level)
-        with best_effort():
-            pixels = has_probe_box(await page.screenshot(type="png"))
-            caps = dataclasses.replace(caps, real_screenshots=pixels)
-        caps = dataclasses.replace(caps, handles_dialogs=await _answers_dialogs(page))
-        with best_effort():
-            extra = await context.new_page()
-            await extra.close()
-            caps = dataclasses.replace(caps, multi_page=True)
-        with best_effort():
-            other = await browser.new_context()
-            await other.close()
-            caps = dataclasses.replace(caps, multi_context=True)
-        return caps
+            return caps, None
+        pixels, tab, other = await asyncio.gather(
+            _pixels_then_dialogs(page), _second_tab(context), _second_context(browser)
+        )
+        caps = dataclasses.replace(
+            caps,
+            interception=level,
+            real_screenshots=pixels[0],
+            handles_dialogs=pixels[1],
+            multi_page=tab is not None,
+            multi_context=other,
+        )
+        return caps, tab
     finally:
         if page_interceptor is not None:
             await page_interceptor.aclose()
         with best_effort():
-            await context.close()
+            await page.close()
 
 
 async def _serves_probe(page: Page, interceptor: Interceptor) -> bool:
@@ -94,6 +96,33 @@ async def _serves_probe(page: Page, interceptor: Interceptor) -> bool:
     finally:
         interceptor.serve_probe = False
     return loaded
+
+
+async def _pixels_then_dialogs(page: Page) -> tuple[bool, bool]:
+    """(real pixels, the backend answers dialogs itself) — one after the other: no
+    screenshot is taken while a dialog is open."""
+    pixels = False
+    with best_effort():
+        x, y, width, height = PROBE_CLIP
+        clip: FloatRect = {"x": x, "y": y, "width": width, "height": height}
+        pixels = has_probe_box(await page.screenshot(type="png", clip=clip))
+    return pixels, await _answers_dialogs(page)
+
+
+async def _second_tab(context: BrowserContext) -> Page | None:
+    """A second tab of ``context``, or ``None`` when the backend refuses one."""
+    with best_effort():
+        return await context.new_page()
+    return None
+
+
+async def _second_context(browser: Browser) -> bool:
+    """True when the connection holds a second context."""
+    with best_effort():
+        other = await browser.new_context()
+        await other.close()
+        return True
+    return False
 
 
 async def _answers_dialogs(page: Page) -> bool:
@@ -112,7 +141,6 @@ async def _answers_dialogs(page: Page) -> bool:
         task.add_done_callback(answering.discard)
 
     page.on("dialog", accept)
-    result: object = False
     try:
         with best_effort():
             result = await asyncio.wait_for(

@@ -42,10 +42,10 @@ CHROMIUM_CANDIDATES = (
 #: DialMediaRouteProvider, AutofillServerCommunication,
 #: CertificateTransparencyComponentUpdater, InterestFeedContentSuggestions,
 #: NetworkTimeServiceQuerying, PreconnectToSearch. Processes: a spare renderer kept ready
-#: for the next navigation (SpareRendererForSitePerProcess) and the omnibox popup WebUI
-#: each new window preloads in a renderer of its own (WebUIOmniboxPopup, AimEnabled,
-#: PreloadTopChromeWebUI) — measured with Chromium 156: 3 pages ran 7 renderers with them,
-#: 3 without. AvoidCorsURLLoaderRestartOnRedirect: Chromium 155+ aborts preflighted
+#: for the next navigation (SpareRendererForSitePerProcess) and the omnibox popups each
+#: new window preloads in a renderer of its own (WebUIOmniboxPopup, WebUIOmniboxAimPopup:
+#: ``chrome://omnibox-popup.top-chrome/…`` targets) — measured with Chromium 156: 3 pages
+#: ran 7 renderers with them, 3 without. AvoidCorsURLLoaderRestartOnRedirect: Chromium 155+ aborts preflighted
 #: cross-origin redirects while the Fetch domain intercepts (as Playwright notes).
 CHROMIUM_DISABLED_FEATURES = (
     "Translate",
@@ -59,8 +59,7 @@ CHROMIUM_DISABLED_FEATURES = (
     "PreconnectToSearch",
     "SpareRendererForSitePerProcess",
     "WebUIOmniboxPopup",
-    "AimEnabled",
-    "PreloadTopChromeWebUI",
+    "WebUIOmniboxAimPopup",
     "AvoidCorsURLLoaderRestartOnRedirect",
 )
 

@@ -12,7 +12,7 @@ import pytest
 from webresearch import BrowserError, ConfigurationError, Settings
 from webresearch.browser.discovery import normalize_cdp_url, websocket_url
 from webresearch.browser.policy import DomainPolicy, RequestPolicy
-from webresearch.browser.probe import has_probe_box, png_pixel
+from webresearch.browser.probe import PROBE_CLIP, has_probe_box, png_pixel
 from webresearch.browser.sessions import SessionTable, session_key
 from webresearch.browser.snapshot import parse_ref, render_snapshot
 from webresearch.extract.appshell import looks_like_app_shell
@@ -302,8 +302,10 @@ def test_probe_reads_pixels_and_recognises_the_box(filt: int) -> None:
     real = _png(200, 200, drawn, filt)
     assert png_pixel(real, 100, 100) == (255, 0, 0)
     assert png_pixel(real, 10, 10) == (255, 255, 255)
-    assert has_probe_box(real)
-    assert not has_probe_box(_png(200, 200, lambda x, y: (255, 255, 255), filt))
+    x0, y0, width, height = PROBE_CLIP  # what the probe screenshots: a strip of the page
+    strip = _png(width, height, lambda x, y: drawn(x + x0, y + y0), filt)
+    assert has_probe_box(strip)
+    assert not has_probe_box(_png(width, height, lambda x, y: (255, 255, 255), filt))
     assert not has_probe_box(b"not a png")
 
 
