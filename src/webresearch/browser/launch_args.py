@@ -249,6 +249,8 @@ def lightpanda_args(
         str(max_connections),
         "--log-level",
         "error",
+        "--load-resources",
+        "iframe",
     ]
     if proxy_url:
         args += ["--http-proxy", proxy_url]

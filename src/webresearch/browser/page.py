@@ -97,7 +97,9 @@ class PlaywrightSession:
         self.interceptor: Interceptor | None = None
         self.events = PageEvents(config, capabilities, _loop_time)
         self.refs = RefState(token)
-        self.elements = Elements(page, config, self.refs)
+        self.elements = Elements(
+            page, config, self.refs, real_geometry=capabilities.real_screenshots
+        )
         self.reader = Reader(page, config, self.refs)
         self._on_close = on_close
         self._closed = False

@@ -5,6 +5,12 @@ it, and only to the element it was issued for: a ref of an earlier document, of 
 element, or one no snapshot of this session gave is an error that says which — never a click
 on something else. A selector is waited for (:data:`ELEMENT_WAIT_S`) before "no element
 matches".
+
+A click is a real mouse click at the element's centre, after the library's checks that the
+element is visible, stable and the one that receives the click. A backend that draws no
+pixels (Lightpanda) has only an approximate geometry, in which an element inside an iframe
+is never the one hit at its own centre; there an element of a frame is clicked by
+dispatching the click event to that very element.
 """
 
 from __future__ import annotations
@@ -50,10 +56,13 @@ class Elements:
         refs: the session's snapshot stamps.
     """
 
-    def __init__(self, page: Page, config: SessionConfig, refs: RefState) -> None:
+    def __init__(
+        self, page: Page, config: SessionConfig, refs: RefState, *, real_geometry: bool = True
+    ) -> None:
         self.page = page
         self.config = config
         self.refs = refs
+        self.real_geometry = real_geometry
 
     @property
     def _timeout_ms(self) -> float:
@@ -68,6 +77,13 @@ class Elements:
             StaleRef: the ref belongs to an earlier document or its element is gone.
             BrowserError: no element matches the selector.
         """
+        element, _frame = await self._find(selector, ref)
+        return element
+
+    async def _find(
+        self, selector: str | None, ref: str | None
+    ) -> tuple[ElementHandle | Locator, bool]:
+        """The element and whether it lives in a child frame (see :meth:`find`)."""
         if ref:
             return await self._by_ref(ref.strip())
         if not selector:
@@ -81,9 +97,9 @@ class Elements:
                 f"no element matches {selector!r}",
                 hint="take a snapshot to see the page's elements and their refs",
             ) from None
-        return locator
+        return locator, False
 
-    async def _by_ref(self, ref: str) -> ElementHandle:
+    async def _by_ref(self, ref: str) -> tuple[ElementHandle, bool]:
         parsed = parse_ref(ref)
         if parsed is None:
             raise InvalidArguments(
@@ -105,7 +121,7 @@ class Elements:
             )
         element, why = await self._resolve(doc, ref)
         if element is not None:
-            return element
+            return element, why == "frame"
         if why == "detached":
             message = f"stale ref {ref}: that element is no longer on the page — {_TAKE}"
         elif why == "unknown":
@@ -115,9 +131,9 @@ class Elements:
         raise StaleRef(message, hint=_TAKE)
 
     async def _resolve(self, doc: int, ref: str) -> tuple[ElementHandle | None, str]:
-        """(element, "") or (None, why) — why is the top document's answer of
+        """(element, "" or "frame") or (None, why) — why is the top document's answer of
         :data:`~.snapshot.RESOLVE_JS`. An element inside a same-origin iframe is resolved in
-        its own frame, so actions scroll and click it there."""
+        its own frame ("frame"), so actions scroll and click it there."""
         why = "stale"
         for index, frame in enumerate(self.page.frames[:MAX_FRAMES_SEARCHED]):
             handle = None
@@ -129,7 +145,7 @@ class Elements:
                 continue
             element = handle.as_element()
             if element is not None:
-                return element, ""
+                return element, "frame" if index else ""
             answer = "stale"
             with best_effort():
                 answer = str(await handle.json_value())
@@ -140,10 +156,13 @@ class Elements:
         return None, why
 
     async def click(self, selector: str | None, ref: str | None) -> str:
-        """Scroll into view and click the element's centre."""
-        element = await self.find(selector, ref)
+        """Scroll into view and click the element's centre (see the module docstring)."""
+        element, in_frame = await self._find(selector, ref)
         with library_errors("click", self.config):
-            await element.click(timeout=self._timeout_ms)
+            if in_frame and not self.real_geometry:
+                await element.dispatch_event("click")
+            else:
+                await element.click(timeout=self._timeout_ms)
         await asyncio.sleep(0)  # let navigation/dialog events land
         return "clicked"
 

@@ -9,6 +9,7 @@ empty frames a script wrote into — whose text the page's own HTML does not hol
 
 from __future__ import annotations
 
+import asyncio
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +28,9 @@ __all__ = ["INLINE_FRAME_SCHEMES", "MAX_FRAMES", "Reader"]
 MAX_FRAMES = 5
 #: Most child frames looked at.
 MAX_FRAMES_SEEN = 40
+#: Seconds one frame may take to be read (a frame whose load was refused may never answer
+#: on some backends: it is skipped, the page is still read).
+FRAME_READ_S = 2.0
 #: URL prefixes of frames without a network URL of their own (their document came from the
 #: page: ``srcdoc``, a script's ``document.write``, a ``data:``/``blob:`` URL it made).
 INLINE_FRAME_SCHEMES = ("about:", "data:", "blob:")
@@ -83,12 +87,16 @@ class Reader:
     async def _frame(frame: Frame, page_url: str) -> FrameDocument | None:
         """The frame's document, or ``None`` (no text, not a page, gone while read)."""
         url = str(frame.url)
-        inline = url.startswith(INLINE_FRAME_SCHEMES) or not url
+        inline = url.startswith(INLINE_FRAME_SCHEMES)
         if not inline and not url.startswith(("http://", "https://")):
-            return None  # the browser's error page of a refused frame, and the like
+            # The browser's error page of a refused frame; no URL at all: a frame whose load
+            # was refused or never committed (Lightpanda then never answers in it).
+            return None
         with best_effort():
-            if await frame.evaluate(_HAS_TEXT_JS):
-                raw: list[Any] = await frame.evaluate(READ_HTML_JS)
+            if await asyncio.wait_for(frame.evaluate(_HAS_TEXT_JS), FRAME_READ_S):
+                raw: list[Any] = await asyncio.wait_for(
+                    frame.evaluate(READ_HTML_JS), FRAME_READ_S
+                )
                 return FrameDocument(page_url if inline else url, str(raw[1]), inline)
         return None
 

@@ -196,7 +196,26 @@ def test_snapshot_with_too_many_interactive_elements_says_so() -> None:
     nodes = [_node(i, True) for i in range(1000)]
     text, _stats = render_snapshot(nodes, 2048)
     assert len(text.encode()) <= 2048
-    assert "of them interactive" in text.splitlines()[-1]
+    assert "with 944 interactive elements" in text.splitlines()[-1]
+
+
+def test_a_text_line_writes_its_controls_inline_and_counts_their_refs() -> None:
+    link = {"role": "link", "name": "retries", "ref": "d1e2", "url": "/options#retries"}
+    box = {"role": "checkbox", "name": "Remember", "ref": "d1e3", "checked": False}
+    nodes = [
+        {"kind": "t", "role": "text", "depth": 1, "parts": ["see ", link, " for more."]},
+        {"kind": "t", "role": "listitem", "depth": 2, "parts": ["Keep me", box, {"img": "a dog"}]},
+        {"kind": "t", "role": "heading", "level": 2, "depth": 0, "parts": [link]},
+        {"kind": "i", "depth": 0, **link},
+    ]
+    text, stats = render_snapshot(nodes, 16_384)
+    assert text.splitlines() == [
+        '  - text: see link "retries" [ref=d1e2] for more.',
+        '    - listitem: Keep me checkbox "Remember" [ref=d1e3] [unchecked] img "a dog"',
+        '- heading [level=2]: link "retries" [ref=d1e2]',
+        '- link "retries" [ref=d1e2] -> /options#retries',
+    ]
+    assert stats["interactive"] == 4 and stats["elements"] == 4
 
 
 @pytest.mark.parametrize(
