@@ -94,9 +94,7 @@ class Reader:
             return None
         with best_effort():
             if await asyncio.wait_for(frame.evaluate(_HAS_TEXT_JS), FRAME_READ_S):
-                raw: list[Any] = await asyncio.wait_for(
-                    frame.evaluate(READ_HTML_JS), FRAME_READ_S
-                )
+                raw: list[Any] = await asyncio.wait_for(frame.evaluate(READ_HTML_JS), FRAME_READ_S)
                 return FrameDocument(page_url if inline else url, str(raw[1]), inline)
         return None
 
