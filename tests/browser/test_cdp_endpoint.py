@@ -99,7 +99,7 @@ async def remote_chromium() -> AsyncIterator[str]:
     assert binary is not None, "the test setup (scripts/test) installs Debian's chromium"
     profile = tempfile.mkdtemp(prefix="cdp-endpoint-test-")
     argv = chromium_args(binary, user_data_dir=profile, viewport=(1280, 800), no_sandbox=True)
-    process = await launching.launch(argv, temp_dir=profile)
+    process = await launching.launch(argv, marker=profile)
     try:
         port, _path = await launching.wait_for_devtools_port(profile, process)
         yield f"http://127.0.0.1:{port}"

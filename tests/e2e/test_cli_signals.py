@@ -75,7 +75,7 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
         try:
             # The page was read once the browser has fetched it; then the wait runs.
             assert _wait_for(lambda: site.count("/") >= 1, 30.0), "the browser never opened"
-            assert list(tmp_path.glob("webresearch-chromium-*")), "no profile directory"
+            assert list(tmp_path.glob("webresearch-browser-*")), "no profile directory"
             time.sleep(0.5)
             os.kill(proc.pid, signum)
             _, err = proc.communicate(timeout=30)
@@ -86,7 +86,7 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
     assert proc.returncode == code, err
     assert word in err.decode()
     assert "Traceback" not in err.decode()
-    assert list(tmp_path.glob("webresearch-chromium-*")) == []
+    assert list(tmp_path.glob("webresearch-browser-*")) == []
     # No browser process of the run survives it.
     assert _processes_mentioning(str(tmp_path)) == []
 

@@ -23,9 +23,9 @@ Playwright connects with ``connect_over_cdp``; raw CDP sessions cover what it la
 (:mod:`.capabilities`). A backend on which interception cannot be verified is refused (we
 never drive a browser whose requests escape the policy).
 
-Everything the backend writes to disk — Chromium's profile, the browser's and the Playwright
-driver's temporary files — lives in one private directory (:mod:`.tempdirs`), removed on
-close and reaped by the next start after a crash.
+Everything the backend writes to disk — Chromium's profile and lock directory, the Playwright
+driver's temporary files — is in one private directory or named by it (:mod:`.tempdirs`),
+removed on close and reaped by the next start after a crash.
 
 Playwright is imported lazily, so a missing optional dependency closes the tool's gate; the
 other modules import its types for type checking only.
@@ -64,7 +64,7 @@ from .page import PlaywrightSession
 from .page_errors import best_effort, library_errors
 from .policy import RequestPolicy
 from .proxy import GuardedProxy, ProxyRefusal
-from .tempdirs import RunDir, new_run_dir
+from .tempdirs import RunDir, chromium_temp_root, new_run_dir
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Page, Playwright
@@ -247,7 +247,6 @@ class PlaywrightBackend:
     async def _endpoint(self, run: RunDir) -> tuple[str, str]:
         """Launch (or discover) the browser; its CDP websocket URL and product name."""
         kind = self.config.kind
-        env = {"TMPDIR": str(run.tmp)}
         if kind == "chromium":
             binary = find_chromium(self.config.chromium_path)
             assert binary is not None  # _check_installed
@@ -260,10 +259,11 @@ class PlaywrightBackend:
                     no_sandbox=os.geteuid() == 0,
                     proxy_url=proxy,
                 ),
-                env=env,
-                temp_dir=str(run.root),
+                env={"TMPDIR": str(chromium_temp_root(run.root.parent))},
+                marker=str(run.profile),
             )
             port, path = await launching.wait_for_devtools_port(str(run.profile), self._process)
+            await asyncio.to_thread(run.note_chromium_temp)
             self._exclude(port)
             return f"ws://127.0.0.1:{port}{path}", "Chromium"
         if kind == "lightpanda":
@@ -279,7 +279,7 @@ class PlaywrightBackend:
                     max_connections=self.config.max_sessions + 4,
                     proxy_url=proxy,
                 ),
-                env={**env, "LIGHTPANDA_DISABLE_TELEMETRY": "true"},
+                env={"LIGHTPANDA_DISABLE_TELEMETRY": "true"},
             )
             await launching.wait_for_port(port, self._process)
             return f"ws://127.0.0.1:{port}/", "Lightpanda"

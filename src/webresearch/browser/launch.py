@@ -26,7 +26,6 @@ import asyncio
 import contextlib
 import ctypes
 import os
-import shutil
 import signal
 import subprocess
 from collections.abc import Mapping, Sequence
@@ -71,12 +70,13 @@ class LaunchedProcess:
     Attributes:
         pgid: the process group id (== the keeper's pid).
         process: the keeper process.
-        temp_dir: a directory removed on close (Chromium's profile), or ``None``.
+        marker: a path on the browser's command line (its profile directory) by which its
+            helpers that left the process group are found, or ``None``.
     """
 
     pgid: int
     process: asyncio.subprocess.Process
-    temp_dir: str | None = None
+    marker: str | None = None
     _closed: bool = field(default=False, repr=False)
 
     @property
@@ -113,15 +113,13 @@ class LaunchedProcess:
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
             await self._wait_gone(escaped, TERM_GRACE_S)
-        if self.temp_dir:
-            await asyncio.to_thread(shutil.rmtree, self.temp_dir, True)
 
     def _escaped(self) -> list[int]:
-        """Live pids outside the group whose command line names this browser's profile
-        directory (only a launch with its own ``temp_dir`` has any)."""
-        if not self.temp_dir:
+        """Live pids outside the group whose command line names :attr:`marker` (this
+        browser's profile directory)."""
+        if not self.marker:
             return []
-        marker = self.temp_dir.encode()
+        marker = self.marker.encode()
         group = set(group_pids(self.pgid))
         out = []
         for entry in os.listdir("/proc"):
@@ -159,7 +157,7 @@ async def launch(
     argv: Sequence[str],
     *,
     env: Mapping[str, str] | None = None,
-    temp_dir: str | None = None,
+    marker: str | None = None,
 ) -> LaunchedProcess:
     """Start ``argv`` under the keeper, in a new process group that dies with us.
 
@@ -167,7 +165,7 @@ async def launch(
         argv: the browser command line.
         env: extra environment variables for the browser (proxy variables of our own
             environment, :data:`PROXY_ENV`, are never passed on).
-        temp_dir: a directory to remove when the process is closed.
+        marker: see :attr:`LaunchedProcess.marker`.
 
     Raises:
         BrowserError: the process could not be started.
@@ -189,12 +187,10 @@ async def launch(
             preexec_fn=_set_pdeathsig,
         )
     except OSError as exc:
-        if temp_dir:
-            shutil.rmtree(temp_dir, ignore_errors=True)
         raise BrowserError(
             f"could not start the browser ({Path(argv[0]).name}): {exc.strerror}"
         ) from None
-    return LaunchedProcess(pgid=process.pid, process=process, temp_dir=temp_dir)
+    return LaunchedProcess(pgid=process.pid, process=process, marker=marker)
 
 
 def group_pids(pgid: int) -> list[int]:

@@ -14,7 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from webresearch.browser.tempdirs import OWNER_FILE, RUN_DIR_PREFIXES, new_run_dir, remove_orphans
+from webresearch.browser.tempdirs import (
+    CHROMIUM_TEMP_PREFIX,
+    OWNER_FILE,
+    RUN_DIR_PREFIXES,
+    SHORT_TEMP_ROOT,
+    RunDir,
+    chromium_temp_root,
+    new_run_dir,
+    remove_orphans,
+)
 
 PREFIX = RUN_DIR_PREFIXES[0]
 
@@ -71,3 +80,48 @@ def test_a_new_run_dir_names_its_owner_and_clears_orphans_first(
     assert not orphan.exists()
     fresh.remove()
     assert not fresh.root.exists()
+
+
+def _chromium_run(root: Path, owner: str) -> tuple[RunDir, Path]:
+    """A run directory whose profile links to a Chromium lock directory next to it."""
+    run = _run_dir(root, "with-lock", owner)
+    lock = root / f"{CHROMIUM_TEMP_PREFIX}Ab12Cd"
+    lock.mkdir()
+    (run / "profile" / "SingletonSocket").symlink_to(lock / "SingletonSocket")
+    return RunDir(run), lock
+
+
+def test_chromiums_lock_directory_goes_with_its_run(tmp_path: Path) -> None:
+    run, lock = _chromium_run(tmp_path, str(os.getpid()))
+    run.note_chromium_temp()
+    (run.profile / "SingletonSocket").unlink()  # Chromium may drop the link first
+    assert run.chromium_temp() == lock
+    run.remove()
+    assert not lock.exists() and not run.root.exists()
+
+
+def test_an_orphans_chromium_lock_directory_is_reaped_too(tmp_path: Path) -> None:
+    run, lock = _chromium_run(tmp_path, str(_dead_pid()))
+    run.note_chromium_temp()
+    assert remove_orphans(tmp_path) == [run.root]
+    assert not lock.exists()
+
+
+def test_a_named_lock_directory_elsewhere_or_misnamed_is_never_removed(tmp_path: Path) -> None:
+    run = RunDir(_run_dir(tmp_path, "tampered", str(os.getpid())))
+    for target in (tmp_path / "precious", tmp_path / "sub" / f"{CHROMIUM_TEMP_PREFIX}x"):
+        target.mkdir(parents=True)
+        (run.root / "chromium-temp").write_text(str(target))
+        assert run.chromium_temp() is None
+        run.remove()
+        assert target.exists()
+        run.root.mkdir()
+
+
+def test_chromium_gets_a_short_temporary_directory_when_tmpdir_is_too_long() -> None:
+    # <TMPDIR>/org.chromium.Chromium.XXXXXX/SingletonSocket must fit a Unix socket path
+    # (107 bytes): Chromium exited at start-up with a 71-character TMPDIR.
+    short = Path("/tmp/wr-short")
+    assert chromium_temp_root(short) == short
+    assert chromium_temp_root(Path("/tmp/" + "x" * 57)) == Path("/tmp/" + "x" * 57)
+    assert chromium_temp_root(Path("/tmp/" + "x" * 58)) == SHORT_TEMP_ROOT
