@@ -12,12 +12,13 @@ from .snapshot import STATE_KEY
 
 __all__ = ["ACTIVITY_KEY", "PAGE_GUARD_JS", "READ_HTML_JS", "SHORT_TIMER_MS"]
 
-#: ``Symbol.for`` name of a window's activity record: ``{t, fetches, timers}`` — when the
-#: content last changed (``performance.now()`` ms), unanswered fetch/XHR calls, pending short
-#: timers. ``fetches``/``timers`` are ``null`` when only the readiness probe installed it.
+#: ``Symbol.for`` name of a window's activity record: ``{t, fetches, timers, intervals}`` —
+#: when the content last changed (``performance.now()`` ms), unanswered fetch/XHR calls,
+#: pending short timeouts, running short intervals. The counts are ``null`` when only the
+#: readiness probe installed it.
 ACTIVITY_KEY = "webresearch.activity"
-#: Timers set for at most this many milliseconds count as work about to happen; longer ones
-#: (a reminder after 30 s, a poll every 5 s) do not hold a page's readiness.
+#: Timeouts and intervals of at most this many milliseconds count as work about to happen;
+#: longer ones (a reminder after 30 s, a poll every 5 s) do not hold a page's readiness.
 SHORT_TIMER_MS = 1000
 
 #: ``[title, HTML]`` of the document the script runs in: its doctype and
@@ -59,7 +60,7 @@ PAGE_GUARD_JS = (
     + ACTIVITY_KEY
     + """');
     if (window[k]) return;
-    const A = {t: performance.now(), fetches: 0, timers: 0};
+    const A = {t: performance.now(), fetches: 0, timers: 0, intervals: 0};
     Object.defineProperty(window, k, {value: A});
     new MutationObserver(() => { A.t = performance.now(); })
       .observe(document, {subtree: true, childList: true, characterData: true});
@@ -80,6 +81,19 @@ PAGE_GUARD_JS = (
     window.clearTimeout = function (id) {
       if (pending.delete(id)) A.timers -= 1;
       return clearT.apply(window, arguments);
+    };
+    const repeating = new Set();
+    const setI = window.setInterval, clearI = window.clearInterval;
+    window.setInterval = function (fn, delay) {
+      const id = setI.apply(window, arguments);
+      if (typeof fn === 'function' && (Number(delay) || 0) <= """
+    + str(SHORT_TIMER_MS)
+    + """) { repeating.add(id); A.intervals += 1; }
+      return id;
+    };
+    window.clearInterval = function (id) {
+      if (repeating.delete(id)) A.intervals -= 1;
+      return clearI.apply(window, arguments);
     };
     const F = window.fetch;
     if (F) {

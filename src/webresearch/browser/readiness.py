@@ -6,12 +6,14 @@ the evidence says nothing more is coming, not after a fixed silence:
 1. **no scripts** in the document (nor in its same-origin frames) and no request in flight:
    nothing can change it any more — ready at once;
 2. **nothing pending**: no request in flight nor started or finished within
-   :data:`GRACE_S`, no ``fetch``/``XMLHttpRequest`` call unanswered, no short timer
-   (≤ :data:`~.page_scripts.SHORT_TIMER_MS`) waiting to run, and no content change within
-   :data:`GRACE_S` — the page's scripts are done for now;
+   :data:`GRACE_S`, no ``fetch``/``XMLHttpRequest`` call unanswered, no short timeout
+   (≤ :data:`~.page_scripts.SHORT_TIMER_MS`) waiting to run nor short interval running, and
+   no content change within :data:`GRACE_S` — the page's scripts are done for now;
 3. or, as a page that never runs out of work would never satisfy 2 (a poll every 100 ms, an
    endless ``setTimeout`` chain): the network AND the content quiet for :data:`QUIET_S`
-   (Playwright's ``networkidle`` silence), and after :data:`RELAX_S` either one alone.
+   (Playwright's ``networkidle`` silence) — the content for
+   :data:`~.page_scripts.SHORT_TIMER_MS` while short timers are pending, as such a timer
+   fires within that time or is set again — and after :data:`RELAX_S` either one alone.
 
 Whatever the rule, a page that is still an empty **app shell** (scripts, almost no text:
 :func:`is_empty_shell`) keeps waiting for its content, so a page drawn by a timer or after a
@@ -32,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..extract.appshell import NEAR_EMPTY_TEXT_CHARS
-from .page_scripts import ACTIVITY_KEY
+from .page_scripts import ACTIVITY_KEY, SHORT_TIMER_MS
 
 __all__ = [
     "ACTIVITY_PROBE_JS",
@@ -59,11 +61,11 @@ LONG_REQUEST_S = 5.0
 #: Characters of page text the probe returns (more is never needed for the shell verdict).
 SHELL_PROBE_MAX_CHARS = 400
 
-#: ``[readyState, title, scripts, fetches, timers, quiet ms, shell text]`` of the page:
-#: ``scripts`` counts the script elements of the document and of its same-origin frames;
-#: ``fetches``/``timers``/``quiet ms`` come from each window's activity record
-#: (:data:`~.page_scripts.PAGE_GUARD_JS`) — ``fetches``/``timers`` are ``null`` when a
-#: window has no full record (a backend that skipped the init script; the probe then
+#: ``[readyState, title, scripts, fetches, timers, intervals, quiet ms, shell text]`` of the
+#: page: ``scripts`` counts the script elements of the document and of its same-origin frames;
+#: the counts and ``quiet ms`` come from each window's activity record
+#: (:data:`~.page_scripts.PAGE_GUARD_JS`) — the counts are ``null`` when a window has no
+#: full record (a backend that skipped the init script; the probe then
 #: installs the content observer itself). The shell text is the body's text outside
 #: script/style/noscript/template (at most :data:`SHELL_PROBE_MAX_CHARS` characters), or
 #: ``null`` when the body holds something to see or use besides text (a link, an image, a
@@ -74,14 +76,14 @@ ACTIVITY_PROBE_JS = (
   const k = Symbol.for('"""
     + ACTIVITY_KEY
     + """');
-  let scripts = 0, fetches = 0, timers = 0, quiet = Infinity;
+  let scripts = 0, fetches = 0, timers = 0, intervals = 0, quiet = Infinity;
   const visit = (win, depth) => {
     let doc;
     try { doc = win.document; if (!doc) return; } catch (e) { return; }
     scripts += doc.scripts ? doc.scripts.length : 0;
     let A = win[k];
     if (!A) {
-      A = {t: win.performance.now(), fetches: null, timers: null};
+      A = {t: win.performance.now(), fetches: null, timers: null, intervals: null};
       try {
         Object.defineProperty(win, k, {value: A});
         new win.MutationObserver(() => { A.t = win.performance.now(); })
@@ -90,6 +92,7 @@ ACTIVITY_PROBE_JS = (
     }
     fetches = A.fetches === null || fetches === null ? null : fetches + A.fetches;
     timers = A.timers === null || timers === null ? null : timers + A.timers;
+    intervals = A.intervals === null || intervals === null ? null : intervals + A.intervals;
     quiet = Math.min(quiet, win.performance.now() - A.t);
     if (depth < 3) {
       for (let i = 0; i < Math.min(win.frames.length, 20); i++) visit(win.frames[i], depth + 1);
@@ -113,7 +116,7 @@ ACTIVITY_PROBE_JS = (
     }
   }
   return [document.readyState, String(document.title || ''), scripts, fetches, timers,
-          quiet === Infinity ? 0 : quiet, text];
+          intervals, quiet === Infinity ? 0 : quiet, text];
 }"""
 )
 
@@ -131,7 +134,8 @@ class Activity:
         title: the document title.
         scripts: script elements in the document and its same-origin frames.
         fetches: unanswered fetch/XHR calls (``None``: unknown).
-        timers: pending short timers (``None``: unknown).
+        timers: pending short timeouts (``None``: unknown).
+        intervals: running short intervals (``None``: unknown).
         quiet_s: seconds since the content last changed.
         shell: the page is an empty app shell (:func:`is_empty_shell`).
     """
@@ -141,6 +145,7 @@ class Activity:
     scripts: int
     fetches: int | None
     timers: int | None
+    intervals: int | None
     quiet_s: float
     shell: bool
 
@@ -152,7 +157,7 @@ def parse_activity(raw: Sequence[object]) -> Activity:
         ValueError, TypeError, IndexError: the answer has another shape (a page that
             replaced the builtins the probe uses).
     """
-    state, title, scripts, fetches, timers, quiet_ms, text = raw[:7]
+    state, title, scripts, fetches, timers, intervals, quiet_ms, text = raw[:8]
     count = int(str(scripts))
     return Activity(
         loaded=state == "complete",
@@ -160,6 +165,7 @@ def parse_activity(raw: Sequence[object]) -> Activity:
         scripts=count,
         fetches=None if fetches is None else int(str(fetches)),
         timers=None if timers is None else int(str(timers)),
+        intervals=None if intervals is None else int(str(intervals)),
         quiet_s=max(0.0, float(str(quiet_ms)) / 1000),
         shell=is_empty_shell(count, None if text is None else str(text)),
     )
@@ -186,11 +192,15 @@ def is_settled(
         and network_quiet_s >= GRACE_S
         and activity.fetches == 0
         and activity.timers == 0
+        and activity.intervals == 0
         and activity.quiet_s >= GRACE_S
     ):
         return True
     network = not requests_pending and network_quiet_s >= QUIET_S
-    dom = activity.quiet_s >= QUIET_S
+    # A short timer fires within SHORT_TIMER_MS or is set again: content calm for that long
+    # with timers still pending means they are not drawing anything.
+    calm_s = SHORT_TIMER_MS / 1000 if activity.timers else QUIET_S
+    dom = activity.quiet_s >= calm_s
     return (network and dom) or (settling_s >= RELAX_S and (network or dom))
 
 
