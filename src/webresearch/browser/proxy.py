@@ -247,13 +247,13 @@ class GuardedProxy:
                 await asyncio.wait_for(server.wait_closed(), 2)
 
     # --- one client connection ------------------------------------------------------------
-    def _accept(self, owner: str | None, reader: asyncio.StreamReader, writer: Any) -> None:
+    def _accept(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.stats.accepted += 1
         task = asyncio.ensure_future(self._serve(owner, reader, writer))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _serve(self, owner: str | None, reader: asyncio.StreamReader, writer: Any) -> None:
+    async def _serve(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
         try:
             await self._handle(owner, conn, reader, writer)
@@ -272,7 +272,7 @@ class GuardedProxy:
                 await asyncio.wait_for(writer.wait_closed(), 1)
 
     async def _handle(
-        self, owner: str | None, conn: h11.Connection, reader: asyncio.StreamReader, writer: Any
+        self, owner: str | None, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         try:
             request = await asyncio.wait_for(next_event(conn, reader), HEAD_TIMEOUT_S)
@@ -301,7 +301,7 @@ class GuardedProxy:
                 await upstream.aclose()
 
     async def _connect(
-        self, owner: str | None, target: ProxyTarget, conn: h11.Connection, writer: Any
+        self, owner: str | None, target: ProxyTarget, conn: h11.Connection, writer: asyncio.StreamWriter
     ) -> httpcore2.AsyncNetworkStream | None:
         """Judge ``target`` and connect to a checked address; ``None`` after a refusal
         (answered 403, reported) — no upstream connection is attempted then."""
@@ -346,7 +346,7 @@ class GuardedProxy:
         target: ProxyTarget,
         conn: h11.Connection,
         reader: asyncio.StreamReader,
-        writer: Any,
+        writer: asyncio.StreamWriter,
         upstream: httpcore2.AsyncNetworkStream,
     ) -> None:
         """One plain-HTTP exchange, re-framed on both sides, then the connection closes."""
@@ -395,7 +395,7 @@ class GuardedProxy:
         self,
         up: h11.Connection,
         conn: h11.Connection,
-        writer: Any,
+        writer: asyncio.StreamWriter,
         upstream: httpcore2.AsyncNetworkStream,
         upgrade: bool,
     ) -> bool:

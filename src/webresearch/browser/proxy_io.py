@@ -55,7 +55,7 @@ async def until_closed(reader: asyncio.StreamReader, extra: bytearray) -> None:
             extra.extend(data)
 
 
-async def answer(conn: h11.Connection, writer: Any, status: int, body: bytes) -> None:
+async def answer(conn: h11.Connection, writer: asyncio.StreamWriter, status: int, body: bytes) -> None:
     """A short final response from the proxy itself, then the connection closes."""
     if conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
         return
@@ -80,7 +80,7 @@ async def answer(conn: h11.Connection, writer: Any, status: int, body: bytes) ->
 
 async def pump(
     reader: asyncio.StreamReader,
-    writer: Any,
+    writer: asyncio.StreamWriter,
     upstream: httpcore2.AsyncNetworkStream,
     to_origin: bytes,
     to_client: bytes,
