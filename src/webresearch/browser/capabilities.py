@@ -54,9 +54,17 @@ async def probe_capabilities(
         policy: the request policy (for a page-level interceptor).
         caps: what is known already (backend name, product).
     """
-    page = await context.new_page()
+    # The second tab and context open while the probe tab works (each tab is a process).
+    tab_task = asyncio.ensure_future(_second_tab(context))
+    other_task = asyncio.ensure_future(_second_context(browser))
+    try:
+        page = await context.new_page()
+    except BaseException:
+        await _settle_side_tasks(tab_task, other_task)
+        raise
     page_interceptor: Interceptor | None = None
     level: InterceptionLevel = "browser"
+    tab: Page | None = None
     try:
         if interceptor is None:
             with best_effort():
@@ -66,9 +74,8 @@ async def probe_capabilities(
                 interceptor, level = page_interceptor, "page"
         if interceptor is None or not await _serves_probe(page, interceptor):
             return caps, None
-        pixels, tab, other = await asyncio.gather(
-            _pixels_then_dialogs(page), _second_tab(context), _second_context(browser)
-        )
+        pixels = await _pixels_then_dialogs(page)
+        tab, other = await tab_task, await other_task
         caps = dataclasses.replace(
             caps,
             interception=level,
@@ -79,10 +86,25 @@ async def probe_capabilities(
         )
         return caps, tab
     finally:
+        if not tab_task.done() or tab is None:
+            unused = await _settle_side_tasks(tab_task, other_task)
+            if unused is not None and tab is None:
+                with best_effort():
+                    await unused.close()
         if page_interceptor is not None:
             await page_interceptor.aclose()
         with best_effort():
             await page.close()
+
+
+async def _settle_side_tasks(
+    tab_task: asyncio.Future[Page | None], other_task: asyncio.Future[bool]
+) -> Page | None:
+    """Wait for the side probes after an early end; the tab they opened, if any."""
+    await asyncio.gather(tab_task, other_task, return_exceptions=True)
+    if tab_task.cancelled() or tab_task.exception() is not None:
+        return None
+    return tab_task.result()
 
 
 async def _serves_probe(page: Page, interceptor: Interceptor) -> bool:
