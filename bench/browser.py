@@ -340,7 +340,7 @@ async def bench_backend(backend: str, url: str, args: argparse.Namespace) -> lis
             f"{'':>8}  = pages {verdict(ours_r == args.pages)}"
         )
     lines.append(
-        f"  {f'peak RSS MB, {args.pages} pages':<28}{procs['ours']['rss_mb']:>12.0f}"
+        f"  {f'RSS MB, {args.pages} pages open':<28}{procs['ours']['rss_mb']:>12.0f}"
         f"{procs['plain']['rss_mb']:>12.0f}"
         f"{ratio(procs['ours']['rss_mb'], procs['plain']['rss_mb']):>7.2f}×"
     )
