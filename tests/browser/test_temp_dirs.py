@@ -16,17 +16,18 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli_runs import cli_env, processes_mentioning, wait_for
 from tests.support.http_server import LocalServer, Route
 
-ROOT = Path(__file__).resolve().parents[2]
-PAGE = b"<html><head><title>Temp</title></head><body><p>Temporary directory check.</p></body></html>"
+PAGE = (
+    b"<html><head><title>Temp</title></head><body><p>Temporary directory check.</p></body></html>"
+)
 
 #: (backend, how the run ends), in order; two run at a time (one per backend). The last pair
 #: ends normally: 8 normal closes, 6 SIGTERMs, 6 SIGKILLs.
@@ -37,46 +38,13 @@ PLAN = [
 ]
 
 
-def _env(tmp: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WEBRESEARCH_")}
-    env.update(
-        PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-        TMPDIR=str(tmp),
-        WEBRESEARCH_JOURNAL_URL="memory://",
-    )
-    return env
-
-
-def _wait_for(predicate: Callable[[], bool], timeout_s: float) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.05)
-    return predicate()
-
-
-def _processes_mentioning(text: str) -> list[int]:
-    """PIDs whose command line or environment names ``text`` (our browsers and drivers)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            if text.encode() in (entry / "cmdline").read_bytes() + (entry / "environ").read_bytes():
-                found.append(int(entry.name))
-        except OSError:
-            continue
-    return found
-
-
 def _launch(base: str, tmp: Path, backend: str, end: str, marker: str) -> None:
     """One CLI run on ``backend`` ended by ``end``."""
     action = "content" if end == "close" else "wait 30000"
     proc = subprocess.Popen(
         [sys.executable, "-m", "webresearch", "browse", f"{base}/?{marker}",
          "--backend", backend, "--allow-network", "127.0.0.1/32", "--do", action],
-        env=_env(tmp),
+        env=cli_env(tmp),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group: ours to end, by PID
@@ -87,9 +55,14 @@ def _launch(base: str, tmp: Path, backend: str, end: str, marker: str) -> None:
             assert proc.returncode == 0, err.decode()[-500:]
             return
         # The page was served: the browser runs, the wait has begun.
-        if not _wait_for(lambda: marker in _served(base) or proc.poll() is not None, 60.0):
+        if not wait_for(lambda: marker in _served(base) or proc.poll() is not None, 60.0):
             os.killpg(proc.pid, signal.SIGKILL)
-        assert proc.poll() is None, (backend, end, marker, proc.communicate(timeout=10)[1].decode()[-800:])
+        assert proc.poll() is None, (
+            backend,
+            end,
+            marker,
+            proc.communicate(timeout=10)[1].decode()[-800:],
+        )
         os.kill(proc.pid, signal.SIGTERM if end == "sigterm" else signal.SIGKILL)
         proc.communicate(timeout=30)
     finally:
@@ -133,7 +106,7 @@ def test_twenty_launches_ended_every_way_leave_nothing_in_tmpdir(private_tmpdir:
         finally:
             del _SERVERS[site.base]
     # No browser, keeper or driver of these runs survives them …
-    assert _wait_for(lambda: not _processes_mentioning(str(tmp_path)), 15.0)
+    assert wait_for(lambda: not processes_mentioning(str(tmp_path), environment=True), 15.0)
     # … and nothing of theirs is left: no run directory, no org.chromium.Chromium.*, no
     # playwright-artifacts-*.
     assert sorted(os.listdir(tmp_path)) == []

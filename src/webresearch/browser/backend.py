@@ -448,7 +448,7 @@ class PlaywrightBackend:
         if self.proxy is not None and self.config.kind == "chromium":
             self._proxy_owner[session.token] = session
         if self.capabilities.interception == "page":
-            interceptor = Interceptor(session.cdp, self.policy, session.record_blocked)
+            interceptor = Interceptor(session.cdp, self.policy, session.events.record_blocked)
             await interceptor.enable()
             session.interceptor = interceptor
         else:
@@ -471,7 +471,7 @@ class PlaywrightBackend:
         (the browser-wide listener's refusals belong to no known session: logged only)."""
         session = self._proxy_owner.get(refusal.owner or "")
         if session is not None:
-            session.record_connection_refused(refusal)
+            session.events.record_connection_refused(refusal)
         else:
             log.debug("the browser proxy refused a connection (%s)", refusal.error.code)
 
@@ -481,7 +481,7 @@ class PlaywrightBackend:
         """Browser-wide interception: hand the refusal to the session owning the frame."""
         owner = self._frame_owner.get(frame_id or "")
         if owner is not None:
-            owner.record_blocked(frame_id, record, error, main_frame=True)
+            owner.events.record_blocked(frame_id, record, error, main_frame=True)
             return
         for session in self._sessions:
-            session.record_unattributed(frame_id, record, error)
+            session.events.record_unattributed(frame_id, record, error)

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..errors import BlockedAddress, BrowserError, Timeout, UnsupportedContent, WebResearchError
 from ..redact import redact_url
 from .base import (
-    BlockedRequest,
     Capabilities,
     FrameDocument,
     NavResult,
@@ -40,7 +39,6 @@ from .page_reading import Reader
 from .page_ready import wait_ready
 from .page_scripts import PAGE_GUARD_JS
 from .page_values import EVALUATE_MAX_VALUES, json_safe
-from .proxy import ProxyRefusal
 from .responses import file_type as file_type_of
 from .responses import refused_by_proxy
 
@@ -121,28 +119,7 @@ class PlaywrightSession:
             self.events.main_frame = str(info["targetInfo"]["targetId"])
         return self.events.main_frame
 
-    # --- events (called by the backend and the interceptor; drained by the tool) ----------
-    def record_blocked(
-        self,
-        frame_id: str | None,
-        record: BlockedRequest,
-        error: WebResearchError,
-        *,
-        main_frame: bool = False,
-    ) -> None:
-        """A refused request of this session (called by the interceptor)."""
-        self.events.record_blocked(frame_id, record, error, main_frame=main_frame)
-
-    def record_connection_refused(self, refusal: ProxyRefusal) -> None:
-        """A connection of this session's context that the guarded proxy refused."""
-        self.events.record_connection_refused(refusal)
-
-    def record_unattributed(
-        self, frame_id: str | None, record: BlockedRequest, error: WebResearchError
-    ) -> None:
-        """A refused request of some frame not known to be ours (claimed at drain time)."""
-        self.events.record_unattributed(frame_id, record, error)
-
+    # --- events (recorded by the backend and the interceptor; drained by the tool) --------
     async def drain_events(self) -> Drained:
         """Refusals (including those of this tab's iframes), dialogs and notes since the
         last drain."""
