@@ -66,8 +66,8 @@ async def test_an_endless_script_is_bounded_and_close_leaves_no_process(
         process = manager._backend._process if manager._backend is not None else None
         assert process is not None
         pids = manager.pids()
-        if process.temp_dir:
-            pids += _with_marker(process.temp_dir)  # helpers outside the group too
+        if process.marker:
+            pids += _with_marker(process.marker)  # helpers outside the group too
         started = time.monotonic()
         result = await toolkit.call(
             "browser", {"action": "evaluate", "expression": ENDLESS}, run=run

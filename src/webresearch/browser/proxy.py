@@ -19,8 +19,10 @@ of windows AND workers, EventSource, beacons, preconnects — reaches the networ
   dropped, ``Host`` set from the target) and both sides get ``Connection: close``: one proxied
   connection carries one request to one checked origin, never several;
 * the proxy never connects to its own listening ports or to ports registered with
-  :meth:`GuardedProxy.exclude_port` (the browser's DevTools port), even when an operator
-  exempts loopback in ``allowed_networks``.
+  :meth:`GuardedProxy.exclude_port` (the browser's DevTools port) on this host, however the
+  host is spelled (``127.0.0.1``, ``[::ffff:7f00:1]``, ``[::7f00:1]``, ``[64:ff9b::7f00:1]``,
+  ``0.0.0.0``, ``[::]``: :func:`~webresearch.net.addresses.reaches_this_host`), even when
+  ``allow_private`` or ``allowed_networks`` let loopback through.
 
 A proxy may have several listeners, each with an *owner* (a session key, or ``None`` for the
 browser-wide one): a refusal is reported with the owner of the listener it came through, so
@@ -31,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ import h11
 import httpcore2
 
 from ..errors import BlockedAddress, InvalidArguments, NetworkError, WebResearchError
+from ..net.addresses import reaches_this_host
 from ..net.transport import GuardedNetworkBackend
 from .policy import RequestPolicy, describe_request, reword_refusal
 from .proxy_http import (
@@ -52,7 +54,7 @@ from .proxy_http import (
     upstream_headers,
     wants_upgrade,
 )
-from .proxy_stream import (
+from .proxy_io import (
     MAX_HEAD_BYTES,
     answer,
     next_event,
@@ -113,8 +115,10 @@ class ProxyStats:
 
 
 class _ExcludePorts(httpcore2.AsyncNetworkBackend):
-    """A connector that refuses loopback connections to some ports (our own listeners, the
-    DevTools port), then delegates to ``inner``."""
+    """A connector that refuses connections to some ports of this host (our own listeners,
+    the DevTools port) — for every spelling of the local host (:func:`reaches_this_host`:
+    ``127.0.0.1``, ``[::ffff:7f00:1]``, ``[::]``, ``0.0.0.0`` …), whatever the address
+    policy allows — then delegates to ``inner``."""
 
     def __init__(self, inner: httpcore2.AsyncNetworkBackend, ports: set[int]) -> None:
         self.inner = inner
@@ -128,7 +132,7 @@ class _ExcludePorts(httpcore2.AsyncNetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore2.AsyncNetworkStream:
-        if port in self.ports and ipaddress.ip_address(host).is_loopback:
+        if port in self.ports and reaches_this_host(host):
             raise BlockedAddress(
                 "refused: the target is the browser's own control or proxy port",
                 category="loopback",
@@ -211,8 +215,14 @@ class GuardedProxy:
         return None if server is None else self._port(server)
 
     def exclude_port(self, port: int) -> None:
-        """Never connect to ``port`` on a loopback address (e.g. the browser's DevTools port)."""
+        """Never connect to ``port`` on this host (e.g. the browser's DevTools port)."""
         self._excluded.add(port)
+
+    @property
+    def excluded_ports(self) -> tuple[int, ...]:
+        """The ports of this host the proxy never connects to: its own listeners and those
+        given to :meth:`exclude_port`."""
+        return tuple(sorted(self._excluded))
 
     def forget(self, owner: str) -> None:
         """Close ``owner``'s listener (connections already open end with their exchange)."""
@@ -237,13 +247,13 @@ class GuardedProxy:
                 await asyncio.wait_for(server.wait_closed(), 2)
 
     # --- one client connection ------------------------------------------------------------
-    def _accept(self, owner: str | None, reader: asyncio.StreamReader, writer: Any) -> None:
+    def _accept(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.stats.accepted += 1
         task = asyncio.ensure_future(self._serve(owner, reader, writer))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _serve(self, owner: str | None, reader: asyncio.StreamReader, writer: Any) -> None:
+    async def _serve(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
         try:
             await self._handle(owner, conn, reader, writer)
@@ -262,7 +272,7 @@ class GuardedProxy:
                 await asyncio.wait_for(writer.wait_closed(), 1)
 
     async def _handle(
-        self, owner: str | None, conn: h11.Connection, reader: asyncio.StreamReader, writer: Any
+        self, owner: str | None, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         try:
             request = await asyncio.wait_for(next_event(conn, reader), HEAD_TIMEOUT_S)
@@ -291,7 +301,7 @@ class GuardedProxy:
                 await upstream.aclose()
 
     async def _connect(
-        self, owner: str | None, target: ProxyTarget, conn: h11.Connection, writer: Any
+        self, owner: str | None, target: ProxyTarget, conn: h11.Connection, writer: asyncio.StreamWriter
     ) -> httpcore2.AsyncNetworkStream | None:
         """Judge ``target`` and connect to a checked address; ``None`` after a refusal
         (answered 403, reported) — no upstream connection is attempted then."""
@@ -336,7 +346,7 @@ class GuardedProxy:
         target: ProxyTarget,
         conn: h11.Connection,
         reader: asyncio.StreamReader,
-        writer: Any,
+        writer: asyncio.StreamWriter,
         upstream: httpcore2.AsyncNetworkStream,
     ) -> None:
         """One plain-HTTP exchange, re-framed on both sides, then the connection closes."""
@@ -385,7 +395,7 @@ class GuardedProxy:
         self,
         up: h11.Connection,
         conn: h11.Connection,
-        writer: Any,
+        writer: asyncio.StreamWriter,
         upstream: httpcore2.AsyncNetworkStream,
         upgrade: bool,
     ) -> bool:

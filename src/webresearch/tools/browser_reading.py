@@ -89,10 +89,10 @@ async def read_rendered(
     url, title, html, frames = await session.html()
     page_title, markdown, extractor, fallback = await asyncio.to_thread(extract_page, html, url)
     parts = [markdown]
-    for frame_url, frame_html in frames:
-        _t, frame_md, _e, _f = await asyncio.to_thread(extract_page, frame_html, frame_url)
+    for frame in frames:
+        _t, frame_md, _e, _f = await asyncio.to_thread(extract_page, frame.html, frame.url)
         if frame_md.strip():
-            parts.append(f"## Frame: {redact_url(frame_url)}\n\n{frame_md}")
+            parts.append(f"## {frame.heading}\n\n{frame_md}")
     doc: PageText = {
         "url": redact_url(url),
         "content_type": "text/html",

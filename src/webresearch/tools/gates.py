@@ -49,14 +49,14 @@ def pillow_missing() -> str | None:
 def backend_unavailable_reason(services: Services) -> str | None:
     """Why no browser backend can run in this process, or ``None`` when one can."""
     from ..browser.backend import playwright_available
-    from ..browser.launch import find_chromium, find_lightpanda
+    from ..browser.launch_args import chromium_problem, find_lightpanda
 
     settings = services.settings
     if not playwright_available():
         return "Playwright is not installed (pip install 'webresearch[browser]')"
     kind = settings.browser_backend
-    if kind == "chromium" and find_chromium(settings.chromium_path) is None:
-        return "no Chromium found (apt-get install chromium, or set chromium_path)"
+    if kind == "chromium":
+        return chromium_problem(settings.chromium_path)
     if kind == "lightpanda" and find_lightpanda() is None:
         return "Lightpanda is not installed (pip install 'webresearch[browser]')"
     if kind == "cdp" and settings.browser_cdp_url is None:

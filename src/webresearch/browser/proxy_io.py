@@ -1,6 +1,6 @@
-"""The byte plumbing of one proxied connection (:mod:`.proxy`): reading h11 events from
-either side, the proxy's own short answers, and a two-way pump for tunnels and switched
-protocols. No policy here: the proxy decides, these move bytes."""
+"""Moving bytes for the guarded proxy (:mod:`.proxy`): h11 events from either side, the
+proxy's own short answers, and the two-way copy of a tunnel. No policy here.
+"""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ async def until_closed(reader: asyncio.StreamReader, extra: bytearray) -> None:
             extra.extend(data)
 
 
-async def answer(conn: h11.Connection, writer: Any, status: int, body: bytes) -> None:
+async def answer(conn: h11.Connection, writer: asyncio.StreamWriter, status: int, body: bytes) -> None:
     """A short final response from the proxy itself, then the connection closes."""
     if conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
         return
@@ -80,7 +80,7 @@ async def answer(conn: h11.Connection, writer: Any, status: int, body: bytes) ->
 
 async def pump(
     reader: asyncio.StreamReader,
-    writer: Any,
+    writer: asyncio.StreamWriter,
     upstream: httpcore2.AsyncNetworkStream,
     to_origin: bytes,
     to_client: bytes,
