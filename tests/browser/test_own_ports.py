@@ -16,7 +16,6 @@ import pytest_asyncio
 
 from tests.browser.conftest import BACKENDS, Kit, Sites, browser_settings
 from webresearch import RunContext, Toolkit
-from webresearch.tools.browser_tool import manager_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -50,9 +49,9 @@ def any_kit(
 
 def _own_ports(kit: Kit) -> tuple[int, ...]:
     """The browser's DevTools port and the proxy's listeners (a session is open)."""
-    backend = manager_for(kit.toolkit.services)._backend
+    backend = kit.toolkit.services.browser._backend
     assert backend is not None and backend.proxy is not None
-    ports = backend.proxy.excluded_ports
+    ports: tuple[int, ...] = backend.proxy.excluded_ports
     assert len(ports) >= 2, "the DevTools port and at least the browser-wide listener"
     return ports
 

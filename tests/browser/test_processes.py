@@ -11,7 +11,6 @@ import pytest
 
 from tests.browser.conftest import Sites, browser_settings
 from webresearch import RunContext, Toolkit
-from webresearch.tools.browser_tool import manager_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -33,7 +32,7 @@ def _renderers(pids: list[int]) -> int:
 
 async def test_renderer_processes_are_one_per_page(sites: Sites) -> None:
     async with Toolkit(browser_settings("chromium")) as toolkit:
-        manager = manager_for(toolkit.services)
+        manager = toolkit.services.browser
         runs = [RunContext() for _ in range(3)]
         for run in runs:
             opened = await toolkit.call(

@@ -12,9 +12,6 @@ import grimp
 SRC = Path(__file__).resolve().parents[2] / "src" / "webresearch"
 #: A module over this is an answer, not a question (STYLE).
 MAX_MODULE_LINES = 500
-#: Modules the browser issue (#15) splits by concern in its own branch (session events,
-#: readiness, elements, reading; launch flags and run directory): leave this set when it lands.
-SPLIT_BY_THE_BROWSER_ISSUE = frozenset({"browser/page.py", "browser/launch.py"})
 
 
 def _modules() -> list[Path]:
@@ -43,7 +40,7 @@ def test_no_module_is_over_500_lines() -> None:
         for path in _modules()
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_MODULE_LINES
     }
-    assert set(long) <= SPLIT_BY_THE_BROWSER_ISSUE, long
+    assert long == {}
 
 
 def test_no_private_name_is_imported_across_modules() -> None:
