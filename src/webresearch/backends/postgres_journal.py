@@ -40,7 +40,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 
 from ..errors import ConfigurationError, InvalidArguments, StorageError
-from ..runtime.journal import JournalEvent
+from ..runtime.journal import JournalEvent, storable
 
 __all__ = ["POOL_SIZE", "SCHEMA", "SCHEMA_VERSION", "PostgresJournal", "storage_error"]
 
@@ -347,7 +347,7 @@ class PostgresJournal:
         )
 
         async def work(conn: psycopg.AsyncConnection[Any]) -> None:
-            await conn.execute(sql, (operation_id, Jsonb(result)))
+            await conn.execute(sql, (storable(operation_id), Jsonb(storable(result))))
 
         await self._run(work)
 
@@ -356,7 +356,7 @@ class PostgresJournal:
         sql = f"SELECT result FROM {SCHEMA}.operations WHERE operation_id = %s"
 
         async def work(conn: psycopg.AsyncConnection[Any]) -> Any:
-            cur = await conn.execute(sql, (operation_id,))
+            cur = await conn.execute(sql, (storable(operation_id),))
             return await cur.fetchone()
 
         row = await self._run(work)
