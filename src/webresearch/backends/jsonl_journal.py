@@ -21,6 +21,7 @@ A journal survives a killed writer and several writers:
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections import deque
@@ -189,10 +190,8 @@ class JSONLinesJournal:
             self._indexed_to = offset + length + 1
 
     async def aclose(self) -> None:
-        try:
+        with contextlib.suppress(OSError):
             os.close(self._fd)
-        except OSError:
-            pass
 
 
 def _event(record: dict[str, Any] | None) -> JournalEvent | None:

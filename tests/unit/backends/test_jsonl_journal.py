@@ -95,7 +95,9 @@ async def test_text_that_is_not_unicode_is_written_as_escapes(tmp_path: Path) ->
     path = tmp_path / "j.jsonl"
     sink = JSONLinesJournal(path)
     try:
-        odd = JournalEvent(kind="tool.failed", run_id="r", output="a\ud800b", details={"k": "\udcff"})
+        odd = JournalEvent(
+            kind="tool.failed", run_id="r", output="a\ud800b", details={"k": "\udcff"}
+        )
         await sink.append(odd)
         path.read_bytes().decode("utf-8")  # the file stays UTF-8
         assert await sink.query() == [odd]
@@ -121,7 +123,7 @@ class _CountingReader:
         real_read = fh.read
 
         def read(n: int = -1) -> bytes:
-            data = real_read(n)
+            data: bytes = real_read(n)
             self.read_bytes += len(data)
             return data
 

@@ -73,7 +73,11 @@ async def test_a_call_with_a_lone_surrogate_returns_and_is_journaled(
 
 @pytest.mark.parametrize(
     "argv",
-    [[b"fetch", b"http://a.example/\xff"], [b"search", b"\xff query"], [b"image", b"http://a.example/\xff.png"]],
+    [
+        [b"fetch", b"http://a.example/\xff"],
+        [b"search", b"\xff query"],
+        [b"image", b"http://a.example/\xff.png"],
+    ],
 )
 def test_cli_arguments_that_are_not_utf8_give_one_line(tmp_path: Path, argv: list[bytes]) -> None:
     env = {
