@@ -100,7 +100,11 @@ async def test_text_that_is_not_unicode_is_written_as_escapes(tmp_path: Path) ->
         )
         await sink.append(odd)
         path.read_bytes().decode("utf-8")  # the file stays UTF-8
-        assert await sink.query() == [odd]
+        (back,) = await sink.query()
+        assert (back.output, back.details) == ("a\ufffdb", {"k": "\ufffd"})
+        await sink.record_result("op\ud800", {"text": "\udcff"})  # kept as JSON escapes
+        path.read_bytes().decode("utf-8")
+        assert await sink.recorded_result("op\ud800") == {"text": "\udcff"}
         assert sink.skipped_lines == 0
     finally:
         await sink.aclose()
