@@ -144,6 +144,6 @@ async def test_the_gate_answers_421_then_403_then_passes() -> None:
 
 @pytest.mark.parametrize("bind", ["127.0.0.2", "127.255.255.254", "localhost", "::ffff:127.0.0.1"])
 def test_other_loopback_binds_need_a_token(bind: str) -> None:
-    with pytest.raises(ConfigurationError, match="only 127.0.0.1 and ::1"):
+    with pytest.raises(ConfigurationError, match=r"only 127\.0\.0\.1 and ::1"):
         check_bind(bind, None)
     check_bind(bind, "a-token-of-24-characters")
