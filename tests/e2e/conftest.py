@@ -74,9 +74,7 @@ class ServerProcess:
         return "".join(self.stderr)
 
 
-def start_http_server(
-    env: dict[str, str], *args: str, bind: str = "127.0.0.1:0"
-) -> ServerProcess:
+def start_http_server(env: dict[str, str], *args: str, bind: str = "127.0.0.1:0") -> ServerProcess:
     """Start ``python -m webresearch mcp --http BIND ARGS`` and wait for its URL.
 
     Raises:
