@@ -23,6 +23,7 @@ def test_public_members_are_exactly_these() -> None:
         "errors",
         "extract",
         "images",
+        "invisible",
         "mcp_server",
         "net",
         "readers",

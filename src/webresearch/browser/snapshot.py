@@ -24,6 +24,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..invisible import strip_invisible
+
 __all__ = [
     "COLLECT_JS",
     "REF_PATTERN",
@@ -220,12 +222,18 @@ def render_snapshot(
         max_bytes: budget for the lines (bytes of UTF-8).
 
     Returns:
-        (text, stats: ``elements``, ``interactive``, ``omitted``, ``truncated``).
+        (text, stats: ``elements``, ``interactive``, ``omitted``, ``truncated``,
+        ``hidden_chars_removed`` — invisible characters removed from the page's texts).
     """
-    lines = [_line(n) for n in nodes]
+    cleaned = [strip_invisible(_line(n)) for n in nodes]
+    lines = [line for line, _removed in cleaned]
     sizes = [len(line.encode("utf-8")) + 1 for line in lines]
     interactive = [i for i, n in enumerate(nodes) if n.get("ref")]
-    stats: dict[str, Any] = {"elements": len(nodes), "interactive": len(interactive)}
+    stats: dict[str, Any] = {
+        "elements": len(nodes),
+        "interactive": len(interactive),
+        "hidden_chars_removed": sum(removed for _line, removed in cleaned),
+    }
     if sum(sizes) <= max_bytes:
         stats.update(omitted=0, truncated=False)
         return "\n".join(lines), stats

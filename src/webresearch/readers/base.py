@@ -25,6 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from ..invisible import strip_invisible
 from ..net.guard import SSRFGuard
 
 __all__ = [
@@ -65,6 +66,7 @@ DOCUMENT_KEYS = frozenset(
         "content_encoding_ignored",
         "render",
         "reader",
+        "hidden_chars_removed",
     }
 )
 
@@ -103,7 +105,12 @@ def make_document(
         declared_content_type: the page's Content-Type as the service reports it.
         extractor: what made the text (default: the service id).
         render: how the page was rendered (``service``: by the service's own browser).
+
+    The title and text are cleaned of invisible characters here (the one way hosted text
+    enters; ``hidden_chars_removed`` counts them), like the local pipeline's.
     """
+    title, in_title = strip_invisible(title)
+    text, in_text = strip_invisible(text)
     body_bytes = len(text.encode("utf-8"))
     return {
         "url": url,
@@ -128,6 +135,7 @@ def make_document(
         "content_encoding_ignored": False,
         "render": render,
         "reader": reader,
+        "hidden_chars_removed": in_title + in_text,
     }
 
 

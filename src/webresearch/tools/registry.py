@@ -48,6 +48,7 @@ from ..errors import (
     WebResearchError,
     error_from_dict,
 )
+from ..invisible import strip_invisible
 from ..redact import REDACTED, is_secret_parameter
 from ..runtime.cache import MemoryCache
 from ..runtime.journal import Journal, JournalEvent, arguments_hash, truncate_utf8
@@ -426,12 +427,19 @@ class Toolkit:
         duration_ms = (time.perf_counter() - started) * 1000
         if ctx.cost:
             self._spent[run.run_id] = self.spent_by(run.run_id) + ctx.cost
+        # The last pass over what the model reads: secrets, then invisible characters any
+        # path let through (SPEC §1; the tools count what they removed themselves).
+        text, hidden = strip_invisible(self.services.redact(result.text))
+        seen = {"hidden_chars_removed": result.meta.get("hidden_chars_removed", 0) + hidden}
         result = ToolResult(
-            text=self.services.redact(result.text),
+            text=text,
             images=result.images,
-            meta={**result.meta, "operation_id": op, "cost": ctx.cost}
-            if ctx.cost
-            else {**result.meta, "operation_id": op},
+            meta={
+                **result.meta,
+                **(seen if hidden or "hidden_chars_removed" in result.meta else {}),
+                "operation_id": op,
+                **({"cost": ctx.cost} if ctx.cost else {}),
+            },
             error=result.error,
         )
         error = result.error
@@ -569,10 +577,10 @@ class Toolkit:
             exc = error_from_dict(
                 {"code": exc.code, "message": USER_LINK_FAILED, "retryable": False}
             )
-        exc.message = redact(exc.message)
+        exc.message = strip_invisible(redact(exc.message))[0]  # may quote page data
         exc.args = (exc.message,)  # str(exc) must not keep the unredacted text
         if exc.hint:
-            exc.hint = redact(exc.hint)
+            exc.hint = strip_invisible(redact(exc.hint))[0]
         exc.details = _redact_obj(exc.details, self)
         return ToolResult.failure(exc)
 

@@ -31,7 +31,7 @@ from ..errors import InvalidArguments, WebResearchError
 from ..extract.appshell import looks_like_app_shell
 from ..extract.budget import cut_window, truncation_marker
 from ..extract.dispatch import convert
-from ..extract.sanitize import strip_bidi_controls
+from ..invisible import strip_invisible
 from ..net.client import FetchResponse
 from ..readers.base import OnSent, PageReader
 from ..readers.local import LocalReader
@@ -99,12 +99,15 @@ def format_document(doc: dict[str, Any], offset: int, max_bytes: int) -> tuple[s
         max_bytes: budget (bytes) for the body.
 
     Returns:
-        (text, window metadata: offset, next_offset, total_bytes, truncated).
+        (text, window metadata: offset, next_offset, total_bytes, truncated,
+        hidden_chars_removed — invisible characters removed from the whole document).
 
     Raises:
         InvalidArguments: ``offset`` is past the end of a non-empty text.
     """
-    text: str = strip_bidi_controls(doc["text"])
+    text, hidden = strip_invisible(doc["text"])
+    title, in_title = strip_invisible(str(doc["title"]))
+    hidden += in_title + int(doc.get("hidden_chars_removed") or 0)
     total = len(text.encode("utf-8"))
     if offset and offset >= total:
         raise InvalidArguments(
@@ -120,7 +123,8 @@ def format_document(doc: dict[str, Any], offset: int, max_bytes: int) -> tuple[s
         UNTRUSTED_NOTICE,
         f"url: {doc['url']}",
         f"content-type: {doc['content_type']}",
-        f"title: {strip_bidi_controls(str(doc['title']))}",
+        f"title: {title}",
+        *([f"note: {hidden} invisible characters were removed (hidden text)"] if hidden else []),
         "",
         body,
     ]
@@ -132,6 +136,7 @@ def format_document(doc: dict[str, Any], offset: int, max_bytes: int) -> tuple[s
         "next_offset": window.end if window.truncated else None,
         "total_bytes": total,
         "truncated": window.truncated,
+        "hidden_chars_removed": hidden,
     }
     return out, meta
 
@@ -237,6 +242,7 @@ class WebFetch:
             "extractor": converted.extractor,
             "fallback": converted.fallback,
             "render": "browser",
+            "hidden_chars_removed": converted.hidden_chars_removed,
         }
 
 
