@@ -25,6 +25,7 @@ from ..errors import ConfigurationError
 from ..net.addresses import AddressPolicy
 from ..net.client import GuardedClient
 from ..net.guard import SSRFGuard
+from ..net.proxy import outbound_connector
 from ..net.resolver import Resolver
 from ..redact import Redactor
 from ..runtime.cache import Cache
@@ -126,6 +127,9 @@ class Services:
         self.settings = settings
         self.clock = clock
         self.now = now
+        proxy = settings.outbound_proxy  # checked addresses are dialled through it (net/proxy)
+        proxy_url = proxy.get_secret_value() if proxy is not None else None
+        connector = outbound_connector(proxy_url, connector, ssl_context)
         #: the TCP seam of the guarded transport (``None``: real sockets); the browser's
         #: guarded proxy dials checked addresses through it too.
         self.connector = connector
