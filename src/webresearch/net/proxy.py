@@ -48,6 +48,7 @@ import socksio
 
 from ..errors import ConfigurationError, NetworkError
 from .addresses import IPAddress
+from .transport import TCPOnlyBackend
 
 __all__ = ["ProxyConfig", "ProxyConnector", "outbound_connector", "parse_proxy_url"]
 
@@ -127,7 +128,7 @@ def _authority(host: str, port: int) -> str:
     return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
-class ProxyConnector(httpcore2.AsyncNetworkBackend):
+class ProxyConnector(TCPOnlyBackend):
     """Opens each TCP stream to a checked IP as a tunnel through the outbound proxy.
 
     Args:
@@ -189,17 +190,6 @@ class ProxyConnector(httpcore2.AsyncNetworkBackend):
             await stream.aclose()
             raise
         return stream
-
-    async def connect_unix_socket(
-        self,
-        path: str,
-        timeout: float | None = None,
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore2.AsyncNetworkStream:
-        raise httpcore2.ConnectError("unix sockets are never used for model-chosen URLs")
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
 
     # --- HTTP CONNECT (RFC 9110 §9.3.6) ---------------------------------------------------
     async def _connect(
