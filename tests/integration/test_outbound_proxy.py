@@ -8,6 +8,7 @@ credentials never show; proxy environment variables are ignored.
 
 from __future__ import annotations
 
+import asyncio
 import ssl
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
@@ -19,7 +20,10 @@ from tests.support.fake_net import ScriptedResolver
 from tests.support.http_server import LocalServer, Route
 from tests.support.proxies import ConnectProxy, Socks5Proxy
 from tests.support.tiny_png import png_bytes
-from webresearch import ConfigurationError, Settings, Toolkit, ToolResult
+from webresearch import ConfigurationError, RunContext, Settings, Toolkit, ToolResult
+from webresearch.browser.policy import DomainPolicy, RequestPolicy
+from webresearch.browser.proxy import GuardedProxy
+from webresearch.net.proxy import ProxyConnector
 from webresearch.runtime.journal import MemoryJournal
 
 pytestmark = pytest.mark.network
@@ -240,8 +244,6 @@ async def test_fetch_image_goes_through_the_proxy_too(
         journal_url="memory://",
         outbound_proxy=connect_proxy.url(),
     )
-    from webresearch import RunContext
-
     async with Toolkit(settings, resolver=ScriptedResolver(RESOLVER_TABLE)) as tk:
         result = await tk.call(
             "fetch_image",
@@ -287,3 +289,31 @@ def test_the_proxy_url_is_a_secret() -> None:
     assert settings.public_dict()["outbound_proxy"] == "***"
     assert PASSWORD in settings.secret_values()
     assert PASSWORD not in repr(settings)
+
+
+async def test_the_browsers_guarded_proxy_dials_through_the_outbound_proxy(
+    site: LocalServer, connect_proxy: ConnectProxy
+) -> None:
+    # Services hands its connector to the browser's guarded proxy (launched backends): with
+    # outbound_proxy set, every browser connection is a tunnel to a checked address too.
+    async with await _toolkit(connect_proxy.url(), ScriptedResolver(RESOLVER_TABLE)) as tk:
+        services = tk.services
+        assert isinstance(services.connector, ProxyConnector)
+        policy = RequestPolicy(services.guard, DomainPolicy.from_settings(None, []))
+        browser_proxy = GuardedProxy(policy, connector=services.connector, connect_timeout_s=5)
+        listen = await browser_proxy.listen()
+        try:
+            port = int(listen.rsplit(":", 1)[1])
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.write(
+                f"GET http://site.test:{site.port}/page HTTP/1.1\r\n"
+                f"Host: site.test:{site.port}\r\n\r\n".encode()
+            )
+            await writer.drain()
+            answer = await asyncio.wait_for(reader.read(), 10)
+            writer.close()
+        finally:
+            await browser_proxy.aclose()
+    assert answer.startswith(b"HTTP/1.1 200")
+    assert b"tunnelled to the checked address" in answer
+    assert connect_proxy.tunnels == [f"127.0.0.1:{site.port}"]
