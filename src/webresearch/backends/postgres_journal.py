@@ -312,7 +312,7 @@ class PostgresJournal:
         for column, value in (("run_id", run_id), ("tool", tool), ("kind", kind)):
             if value is not None:
                 where.append(f"{column} = %s")
-                params.append(value)
+                params.append(storable(value))  # text a sink can bind
         if since is not None:
             where.append("time >= %s")
             params.append(_parse_time(since, "since"))

@@ -161,10 +161,10 @@ class SQLiteJournal:
         for column, value in (("run_id", run_id), ("tool", tool), ("kind", kind)):
             if value is not None:
                 where.append(f"{column} = ?")
-                params.append(value)
+                params.append(storable(value))  # text a sink can bind
         if since is not None:
             where.append("time >= ?")
-            params.append(since)
+            params.append(storable(since))
         sql = f"SELECT {', '.join(_COLUMNS)} FROM events"
         if where:
             sql += " WHERE " + " AND ".join(where)
