@@ -225,13 +225,16 @@ async def test_an_https_proxy_is_reached_over_tls(
     ca: trustme.CA, client_tls: ssl.SSLContext, site: LocalServer
 ) -> None:
     resolver = ScriptedResolver(RESOLVER_TABLE)
-    async with (
-        ConnectProxy(tls=_server_tls(ca, "127.0.0.1")) as proxy,
-        await _toolkit(proxy.url(), resolver, client_tls) as tk,
-    ):
-        result = await _fetch(tk, f"http://site.test:{site.port}/page")
-    assert result.ok, result.text
-    assert proxy.tunnels == [f"127.0.0.1:{site.port}"]
+    with LocalServer(_routes(), tls=_server_tls(ca, "site.test")) as tls_site:
+        async with (
+            ConnectProxy(tls=_server_tls(ca, "127.0.0.1")) as proxy,
+            await _toolkit(proxy.url(), resolver, client_tls) as tk,
+        ):
+            plain = await _fetch(tk, f"http://site.test:{site.port}/page")
+            nested = await _fetch(tk, f"https://site.test:{tls_site.port}/page")  # TLS in TLS
+    assert plain.ok, plain.text
+    assert nested.ok, nested.text
+    assert proxy.tunnels == [f"127.0.0.1:{site.port}", f"127.0.0.1:{tls_site.port}"]
 
 
 async def test_fetch_image_goes_through_the_proxy_too(
