@@ -341,6 +341,14 @@ class Settings(BaseModel):
             "a secret: never printed or logged."
         ),
     )
+    mcp_allowed_hosts: tuple[str, ...] = Field(
+        (),
+        description=(
+            "More NAME[:PORT] authorities MCP HTTP clients may name in Host/Origin (the bind "
+            "address with its port is always accepted; PORT * means any port), e.g. "
+            "mcp.example.org,127.0.0.1:*. Others get 421/403 (DNS-rebinding protection)."
+        ),
+    )
     mcp_approval_timeout_s: float = Field(
         DEFAULT_MCP_APPROVAL_TIMEOUT_S,
         gt=0,

@@ -51,11 +51,11 @@ def _server_module() -> ModuleType:
     "allowed_hosts",
     multiple=True,
     metavar="NAME[:PORT]",
-    envvar="WEBRESEARCH_MCP_ALLOWED_HOSTS",
     help=(
         "Another name clients use to reach the HTTP server (Host and Origin are checked "
         "against the bind address and these; others get 421/403). Repeatable; the server's "
-        "port when none is given. Needed for 0.0.0.0 or :: binds."
+        "port when none is given, NAME:* any port; also $WEBRESEARCH_MCP_ALLOWED_HOSTS "
+        "(comma-separated). Needed for 0.0.0.0 or :: binds."
     ),
 )
 @click.option(
@@ -110,7 +110,7 @@ def mcp(
             settings = settings.replace(mcp_token=token)
         secret = settings.mcp_token.get_secret_value() if settings.mcp_token else None
         server.check_bind(host, secret)
-        server.HostRules.for_bind(host, port or 1, allowed_hosts)
+        server.HostRules.for_bind(host, port or 1, (*settings.mcp_allowed_hosts, *allowed_hosts))
     except ConfigurationError as exc:
         raise click.UsageError(exc.message) from None
 

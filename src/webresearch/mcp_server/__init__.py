@@ -77,8 +77,8 @@ async def serve_http(
         workspace: directory ``view_image`` may read.
         on_ready: called with the endpoint URL once the socket listens.
         allowed_hosts: more ``NAME[:PORT]`` authorities clients may name in ``Host`` and
-            ``Origin`` (the bind address with its port is always accepted; see
-            :mod:`.origin`).
+            ``Origin``, besides ``settings.mcp_allowed_hosts`` (the bind address with its
+            port is always accepted; see :mod:`.origin`).
 
     Raises:
         ConfigurationError: a bind other than 127.0.0.1/::1 without a token, a malformed
@@ -93,6 +93,7 @@ async def serve_http(
     elif settings.mcp_token is not None:
         token = settings.mcp_token.get_secret_value() or None
     check_bind(host, token)
+    allowed_hosts = (*settings.mcp_allowed_hosts, *allowed_hosts)
     HostRules.for_bind(host, port or 1, allowed_hosts)  # refuse a bad list before listening
     sock = listen_socket(host, port)
     try:

@@ -11,7 +11,8 @@ header still carries the attacker's name, and a cross-site request carries the p
 
 Accepted authorities (``host:port``): the bind address with the port we listen on (for
 127.0.0.1 and ::1 also ``localhost`` — a rebinding page cannot send that name), and every
-``--allowed-host NAME[:PORT]`` (the server's port when none is given). A ``Host`` without a
+``--allowed-host NAME[:PORT]`` / ``mcp_allowed_hosts`` entry (the server's port when none is
+given; ``NAME:*`` any port, e.g. behind a container's port mapping). A ``Host`` without a
 port means port 80. Names compare case-insensitively without a trailing dot; IP literals
 compare as addresses. A wildcard bind (0.0.0.0, ::) has no address a client would use, so
 it needs ``--allowed-host``.
@@ -23,6 +24,7 @@ port) is switched off: this gate is the one rule, in front of the bearer-token g
 from __future__ import annotations
 
 import ipaddress
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -32,10 +34,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from webresearch import ConfigurationError
 
-__all__ = ["HostOriginGate", "HostRules", "normalize_authority", "parse_allowed_host"]
+__all__ = ["ANY_PORT", "HostOriginGate", "HostRules", "normalize_authority", "parse_allowed_host"]
 
 _WILDCARDS = ("0.0.0.0", "::")
 _LOCAL_NAMES = {"127.0.0.1": "localhost", "::1": "localhost"}
+_NAME = re.compile(r"^[a-z0-9_.-]+$")  # a host name or IPv4 literal, normalised
+#: The port of an accepted authority that matches any port (``NAME:*``).
+ANY_PORT = 0
 
 
 def _norm_host(host: str) -> str:
@@ -68,21 +73,37 @@ def normalize_authority(text: str, default_port: int) -> tuple[str, int] | None:
     if not host or (port_text and not port_text.isdigit()):
         return None
     port = int(port_text) if port_text else default_port
-    if not 0 < port < 65536:
+    host = _norm_host(host)
+    if not 0 < port < 65536 or not (_NAME.match(host) or _is_ip(host)):
         return None
-    return _norm_host(host), port
+    return host, port
+
+
+def _is_ip(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
 
 
 def parse_allowed_host(text: str, port: int) -> tuple[str, int]:
-    """One ``--allowed-host`` value (``NAME``, ``NAME:PORT``, ``[v6]:PORT``) → (host, port).
+    """One ``--allowed-host`` value (``NAME``, ``NAME:PORT``, ``NAME:*``, ``[v6]:PORT``) →
+    (host, port); ``NAME:*`` gives :data:`ANY_PORT`.
 
     Raises:
         ConfigurationError: not a host with an optional port.
     """
-    parsed = normalize_authority(text, port)
+    value = text.strip()
+    if value.endswith(":*"):
+        parsed = normalize_authority(value[:-2], 1)
+        if parsed is not None:
+            return parsed[0], ANY_PORT
+    parsed = normalize_authority(value, port)
     if parsed is None:
         raise ConfigurationError(
-            f"--allowed-host expects NAME or NAME:PORT (e.g. mcp.example.org:8443), got {text!r}"
+            "--allowed-host (mcp_allowed_hosts) expects NAME, NAME:PORT or NAME:* "
+            f"(e.g. mcp.example.org:8443), got {text!r}"
         )
     return parsed
 
@@ -122,8 +143,7 @@ class HostRules:
 
     def host_ok(self, header: str | None) -> bool:
         """Whether a ``Host`` header names this server (a missing one does not)."""
-        parsed = normalize_authority(header, 80) if header else None
-        return parsed is not None and parsed in self.accepted
+        return self._accepts(normalize_authority(header, 80) if header else None)
 
     def origin_ok(self, header: str | None) -> bool:
         """Whether an ``Origin`` header is absent or an http(s) origin of this server."""
@@ -135,8 +155,14 @@ class HostRules:
             return False
         if parts.scheme not in ("http", "https") or parts.path or parts.query or parts.fragment:
             return False
-        parsed = normalize_authority(parts.netloc, 443 if parts.scheme == "https" else 80)
-        return parsed is not None and parsed in self.accepted
+        return self._accepts(
+            normalize_authority(parts.netloc, 443 if parts.scheme == "https" else 80)
+        )
+
+    def _accepts(self, authority: tuple[str, int] | None) -> bool:
+        return authority is not None and (
+            authority in self.accepted or (authority[0], ANY_PORT) in self.accepted
+        )
 
 
 class HostOriginGate:

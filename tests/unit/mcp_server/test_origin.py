@@ -147,3 +147,19 @@ def test_other_loopback_binds_need_a_token(bind: str) -> None:
     with pytest.raises(ConfigurationError, match=r"only 127\.0\.0\.1 and ::1"):
         check_bind(bind, None)
     check_bind(bind, "a-token-of-24-characters")
+
+
+def test_any_port_entries_and_the_setting() -> None:
+    r = rules("0.0.0.0", "127.0.0.1:*", "mcp.example.org")
+    assert r.host_ok("127.0.0.1:8101") and r.host_ok("127.0.0.1") and r.host_ok("127.0.0.1:1")
+    assert r.origin_ok("http://127.0.0.1:8102") and r.origin_ok("https://127.0.0.1")
+    assert not r.host_ok("127.0.0.2:8101") and not r.host_ok("mcp.example.org:8101")
+    from webresearch import Settings
+
+    settings = Settings.load(
+        environ={"WEBRESEARCH_MCP_ALLOWED_HOSTS": "127.0.0.1:*, localhost:*,mcp.example.org"}
+    )
+    assert settings.mcp_allowed_hosts == ("127.0.0.1:*", "localhost:*", "mcp.example.org")
+    for bad in ("*", ":*", "a b:*", "a:b:c", "[a:b]:80", "x*y"):
+        with pytest.raises(ConfigurationError):
+            rules("127.0.0.1", bad)
