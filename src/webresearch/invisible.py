@@ -69,7 +69,7 @@ def strip_invisible(text: str) -> tuple[str, int]:
         (the clean text, the number of code points removed). Text without any candidate is
         returned as it is (one scan).
     """
-    if not _CANDIDATE.search(text):
+    if text.isascii() or not _CANDIDATE.search(text):  # every candidate is non-ASCII
         return text, 0
     original = len(text)
     # Joiners and marks are judged by their neighbours in the text as given first (a mark
