@@ -17,22 +17,12 @@ from click.testing import CliRunner
 from webresearch.cli.main import cli
 
 from .conftest import ServerProcess, start_http_server, stop
+from .test_mcp_http import INITIALIZE
 
 pytestmark = pytest.mark.network
 
 TOKEN = "tok-rebinding-7c1e9d2b4a6f"
-INIT = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {},
-            "clientInfo": {"name": "rebinding-probe", "version": "0"},
-        },
-    }
-)
+INIT = json.dumps(INITIALIZE)
 
 
 def post(server: ServerProcess, headers: dict[str, str]) -> int:
