@@ -20,7 +20,7 @@ from tests.support.tiny_png import png_bytes
 from webresearch import Settings, Toolkit
 from webresearch.mcp_server import WebResearchServer
 from webresearch.runtime.journal import MemoryJournal
-from webresearch.tools.browser_tool import backend_unavailable_reason
+from webresearch.tools.gates import backend_unavailable_reason
 from webresearch.tools.titles import TITLES
 
 pytestmark = pytest.mark.network

@@ -18,9 +18,8 @@ from tests.support.http_server import LocalServer, Route
 from tests.support.tiny_png import png_bytes
 from webresearch import RunContext, Settings, Toolkit
 from webresearch.runtime.journal import MemoryJournal
-from webresearch.tools.image_tools import UNTRUSTED_IMAGE_NOTICE
 from webresearch.tools.page_screenshot import BLIND_NOTE, UNAVAILABLE_NOTE
-from webresearch.tools.web_fetch import UNTRUSTED_NOTICE
+from webresearch.tools.page_text import UNTRUSTED_IMAGE_NOTICE, UNTRUSTED_NOTICE
 
 pytestmark = pytest.mark.network
 

@@ -10,10 +10,10 @@ next call of any session. ``render`` opens a throw-away session for web_fetch's
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
-from typing import Any
+
+import httpcore2
 
 from ..config import Settings
 from ..errors import BrowserError
@@ -21,6 +21,7 @@ from ..net.guard import SSRFGuard
 from .backend import BackendConfig, PlaywrightBackend
 from .base import SessionConfig
 from .page import PlaywrightSession
+from .page_errors import best_effort
 from .policy import DomainPolicy, RequestPolicy
 from .sessions import SessionTable
 
@@ -55,7 +56,7 @@ class BrowserManager:
         guard: SSRFGuard,
         *,
         clock: Callable[[], float],
-        connector: Any = None,
+        connector: httpcore2.AsyncNetworkBackend | None = None,
     ) -> None:
         self.settings = settings
         self.policy = RequestPolicy(
@@ -103,7 +104,7 @@ class BrowserManager:
                 log.warning("the browser backend died; restarting it")
                 old, self._backend = self._backend, None
                 for _key, session in self.table.drain():
-                    with contextlib.suppress(Exception):
+                    with best_effort():
                         await session.aclose()
                 await old.aclose()
             if self._backend is None:
@@ -131,7 +132,7 @@ class BrowserManager:
         """Close sessions idle for ``browser_idle_s``; returns their keys."""
         expired = self.table.expire()
         for _key, session in expired:
-            with contextlib.suppress(Exception):
+            with best_effort():
                 await session.aclose()
         return [key for key, _ in expired]
 
@@ -151,7 +152,7 @@ class BrowserManager:
             session.alive and self._backend is not None and self._backend.alive
         ):
             self.table.pop(key)
-            with contextlib.suppress(Exception):
+            with best_effort():
                 await session.aclose()
             session, lost = None, True
         if session is None and create:
@@ -216,7 +217,7 @@ class BrowserManager:
         async with self._lock:
             self._closed = True
             for _key, session in self.table.drain():
-                with contextlib.suppress(Exception):
+                with best_effort():
                     await session.aclose()
             for backend in (self._fallback, self._backend):
                 if backend is not None:

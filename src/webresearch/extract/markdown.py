@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
 from webresearch.extract.urls import absolute_url, image_source
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
@@ -53,18 +54,6 @@ _BLOCKS = frozenset(
 )  # fmt: skip
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~", "strike": "~~"}
 _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
-_PRE = frozenset({"pre", "listing", "xmp", "plaintext"})
-_CODE_NOISE_CLASSES = re.compile(
-    r"(?:^|[\s_-])(?:line-?numbers?-?rows|linenos?|line-?numbers?|gutter|copy|clipboard|toolbar)(?:$|[\s_-])",
-    re.I,
-)
-_LANG_CLASS = re.compile(
-    r"(?:^|\s)(?:language|lang|highlight-source|highlight|brush:?\s*|sourceCode)[-_:]?\s*"
-    r"([A-Za-z0-9_+#.-]{1,30})(?:\s|$|;)"
-)
-_NOT_LANGUAGES = frozenset(
-    {"none", "plain", "plaintext", "text", "nohighlight", "default", "js-copy"}
-)
 _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _BR = "\x1e"  # marks a hard line break inside inline text until whitespace is collapsed
 _LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s))", re.M)
@@ -126,7 +115,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
                 walker.skip_subtree()
                 stack.append(_Frame(el, "#skip"))
                 continue
-            if tag in _PRE:
+            if tag in PRE_TAGS:
                 walker.skip_subtree()
                 stack.append(_Frame(el, "#pre"))
                 continue
@@ -156,7 +145,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str) -> None:
     if tag == "#skip" or tag == "wbr":
         return
     if tag == "#pre":
-        out.append(_Block(_fenced(el)))
+        out.append(_Block(fenced_code(el)))
     elif tag == "br":
         out.append(_BR)
     elif tag == "hr":
@@ -401,76 +390,6 @@ def _list(el: etree._Element, tag: str, items: list[str | _Block | _Cell | _Row]
         body = "\n".join((indent + line) if line else "" for line in block.text.split("\n"))
         lines.append(marker + body[len(indent) :])
     return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- code blocks
-
-
-def _code_language(el: etree._Element) -> str:
-    """The info string of a code block, from classes or ``data-lang`` of it or near it."""
-    candidates: list[etree._Element] = [el]
-    candidates.extend(c for c in el.iterchildren("code"))
-    parent = el.getparent()
-    if parent is not None:
-        candidates.append(parent)
-        grand = parent.getparent()
-        if grand is not None:
-            candidates.append(grand)
-    for node in candidates:
-        for attr in ("data-lang", "data-language"):
-            value = (node.get(attr) or "").strip()
-            if (
-                re.fullmatch(r"[A-Za-z0-9_+#.-]{1,30}", value)
-                and value.lower() not in _NOT_LANGUAGES
-            ):
-                return value.lower()
-        match = _LANG_CLASS.search(node.get("class") or "")
-        if match and match.group(1).lower() not in _NOT_LANGUAGES:
-            return match.group(1).lower()
-    return ""
-
-
-def _code_text(el: etree._Element) -> str:
-    """Verbatim text of a ``<pre>``: ``<br>`` as newlines, buttons and gutters left out."""
-    parts: list[str] = []
-    walker = etree.iterwalk(el, events=("start", "end"))
-    for event, node in walker:
-        tag = node.tag.lower() if isinstance(node.tag, str) else ""
-        if event == "start":
-            if node is not el and _is_code_noise(node, tag):
-                walker.skip_subtree()
-                continue
-            if tag == "br":
-                parts.append("\n")
-            elif node.text:
-                parts.append(node.text)
-        elif node is not el and node.tail:
-            parts.append(node.tail)
-    return "".join(parts)
-
-
-def _is_code_noise(node: etree._Element, tag: str) -> bool:
-    """Buttons, scripts, toolbars and line-number gutters inside a code block."""
-    if not tag or tag in ("button", "script", "style", "svg", "input", "select"):
-        return True
-    if _CODE_NOISE_CLASSES.search(node.get("class") or ""):
-        return True
-    return node.get("aria-hidden") == "true" and bool(
-        re.fullmatch(r"[\d\s]+", "".join(node.itertext()))
-    )
-
-
-def _fenced(el: etree._Element) -> str:
-    """A fenced code block for a ``<pre>`` (empty when it holds no text)."""
-    text = _code_text(el).replace("\r\n", "\n").replace("\r", "\n").replace("\u00a0", " ")
-    if text.startswith("\n"):
-        text = text[1:]
-    text = text.rstrip()
-    if not text.strip():
-        return ""
-    longest = max((len(m) for m in re.findall(r"^ {0,3}(`{3,})", text, re.M)), default=0)
-    fence = "`" * max(3, longest + 1)
-    return f"{fence}{_code_language(el)}\n{text}\n{fence}"
 
 
 # --------------------------------------------------------------------------- tables

@@ -34,6 +34,7 @@ __all__ = [
     "blocked_category",
     "embedded_ipv4",
     "isatap_ipv4",
+    "reaches_this_host",
 ]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -215,3 +216,27 @@ def embedded_ipv4(address: IPAddress) -> ipaddress.IPv4Address | None:
 
 
 _LOW32_EMBEDDING = (_n("::/96"), _n("64:ff9b::/96"), _n("64:ff9b:1::/48"))
+
+
+#: Categories of addresses whose connections end on this host itself.
+_THIS_HOST = frozenset({"loopback", "unspecified"})
+
+
+def reaches_this_host(address: IPAddress | str) -> bool:
+    """True when a connection to ``address`` may end at a listener of this host's loopback
+    interface, however it is spelled: loopback (127.0.0.0/8, ``::1``), unspecified
+    (``0.0.0.0``, ``::`` — Linux connects those to the local host), and every IPv6 form
+    embedding one of those IPv4 addresses (IPv4-mapped ``::ffff:127.0.0.1``,
+    IPv4-compatible ``::127.0.0.1``, NAT64 ``64:ff9b::127.0.0.1``, 6to4, Teredo).
+
+    For checks that must hold whatever the address policy allows (a process's own
+    listening ports).
+
+    Raises:
+        ValueError: ``address`` is a string that is not an IP address.
+    """
+    ip = ipaddress.ip_address(address) if isinstance(address, str) else address
+    if blocked_category(ip) in _THIS_HOST:
+        return True
+    embedded = embedded_ipv4(ip)
+    return embedded is not None and blocked_category(embedded) in _THIS_HOST

@@ -4,7 +4,7 @@ Layering (lowest first)::
 
     connector        httpcore2.AsyncNetworkBackend that opens a TCP stream to an IP address
                      (the injectable seam: tests pass a fake, so the whole redirect path runs
-                     without sockets; default: httpcore2's AutoBackend)
+                     without sockets; default: httpcore2's AnyIOBackend)
     GuardedNetworkBackend
                      connect_tcp(host, port): SSRFGuard.resolve_and_check(host), then the
                      connector is asked for the checked IPs only (no second resolution)
@@ -51,7 +51,7 @@ class GuardedNetworkBackend(TCPOnlyBackend):
 
     Args:
         guard: the SSRF guard (its resolver is the only DNS lookup made).
-        connector: opens the TCP stream to an IP (the seam); default ``AutoBackend()``.
+        connector: opens the TCP stream to an IP (the seam); default ``AnyIOBackend()``.
     """
 
     def __init__(

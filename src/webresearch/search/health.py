@@ -8,7 +8,7 @@ from ..config import Settings
 from ..errors import WebResearchError
 from ..redact import Redactor
 from .base import SearchOptions
-from .registry import create_provider, resolve_provider_id
+from .registry import REGISTRY, create_provider, resolve_provider_id
 from .service import SearchService
 
 __all__ = ["HEALTH_QUERY", "check_provider"]
@@ -34,7 +34,11 @@ async def check_provider(
         A failure is also logged (warning) with its message and fix, for the operator; the
         message never holds a key or the provider's address.
     """
-    redact = Redactor(settings.secret_values())
+    try:
+        redact = Redactor(settings.secret_values(REGISTRY.options_catalog()))
+    except WebResearchError as exc:  # an installed provider's option is invalid
+        log.warning("search settings: %s", Redactor(settings.secret_values())(exc.message))
+        return False, exc.code
     provider_id = provider or resolve_provider_id(settings)
     if provider_id is None:
         log.warning(

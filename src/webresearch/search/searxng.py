@@ -18,9 +18,12 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import httpx2
+from pydantic import SecretStr
 
-from ..config import Settings
+from ..config import ProviderOptions, Settings, option_env_var
 from ..errors import ConfigurationError, SearchAuthError, SearchProtocolError
+from ..hosted.endpoint import check_base_url
+from ..net.http_status import looks_like_html
 from .base import (
     Capability,
     EngineFailure,
@@ -28,13 +31,11 @@ from .base import (
     SearchOptions,
     SearchResponse,
     SearchResult,
-    key_env_var,
 )
-from .classify import looks_like_html
-from .http import JSONEndpoint, check_base_url
+from .http import JSONEndpoint
 from .parsing import items, require_list, text
 
-__all__ = ["JSON_FORMAT_FIX", "SearxngProvider"]
+__all__ = ["JSON_FORMAT_FIX", "SearxngOptions", "SearxngProvider"]
 
 #: The operator's fix for a SearXNG that refuses JSON (SearXNG docs, settings.yml ``search``).
 JSON_FORMAT_FIX = (
@@ -42,6 +43,17 @@ JSON_FORMAT_FIX = (
     "settings.yml and restart it"
 )
 _SAFESEARCH = {"off": 0, "moderate": 1, "strict": 2}
+
+
+class SearxngOptions(ProviderOptions):
+    """SearXNG's options.
+
+    Attributes:
+        url: the instance's base URL, e.g. ``http://searxng:8080`` (``WEBRESEARCH_SEARXNG_URL``).
+            A secret: its address is internal, kept out of every message and log line.
+    """
+
+    url: SecretStr | None = None
 
 
 class SearxngProvider:
@@ -56,7 +68,7 @@ class SearxngProvider:
 
     id: ClassVar[str] = "searxng"
     name: ClassVar[str] = "the SearXNG instance"
-    key_setting: ClassVar[str | None] = None
+    options_model: ClassVar[type[ProviderOptions]] = SearxngOptions
     capabilities: ClassVar[frozenset[Capability]] = frozenset(
         {"freshness", "language", "country", "safesearch", "answers", "infoboxes"}
     )
@@ -79,21 +91,22 @@ class SearxngProvider:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> SearxngProvider:
-        """Build from ``searxng_url``.
+        """Build from the ``url`` option (``WEBRESEARCH_SEARXNG_URL``).
 
         Raises:
-            ConfigurationError: ``searxng_url`` is not set or not an http(s) URL.
+            ConfigurationError: the URL is not set or not an http(s) URL.
         """
-        secret = settings.searxng_url
+        secret = settings.options(cls.id, SearxngOptions).url
         url = secret.get_secret_value().strip() if secret is not None else ""
+        setting = option_env_var(cls.id, "url")
         if not url:
             raise ConfigurationError(
-                f"the searxng provider needs an instance: set {key_env_var('searxng_url')}",
+                f"the searxng provider needs an instance: set {setting}",
                 hint="tell the operator; continue without web search",
                 setting="searxng_url",
             )
         return cls(
-            check_base_url(url, key_env_var("searxng_url")),
+            check_base_url(url, setting, hint="tell the operator; continue without web search"),
             timeout_s=settings.search_timeout_s,
             user_agent=settings.user_agent,
         )
@@ -120,9 +133,8 @@ class SearxngProvider:
         return params
 
     async def search(self, query: str, options: SearchOptions) -> SearchResponse:
-        status, headers, body = await self.endpoint.fetch(
-            "GET", "/search", params=self.params(query, options)
-        )
+        answer = await self.endpoint.fetch("GET", "/search", params=self.params(query, options))
+        status = answer.status
         if status == 403:
             raise SearchAuthError(
                 f"the search backend is misconfigured: {self.name} refuses JSON output (HTTP 403)",
@@ -131,7 +143,7 @@ class SearxngProvider:
                 misconfigured=True,
                 request_sent=True,
             )
-        if 200 <= status < 300 and looks_like_html(headers.get("content-type", ""), body):
+        if 200 <= status < 300 and looks_like_html(answer.content_type, answer.body):
             raise SearchProtocolError(
                 f"the search backend is misconfigured: {self.name} answered with an HTML page "
                 "instead of JSON",
@@ -141,7 +153,7 @@ class SearxngProvider:
                 misconfigured=True,
                 request_sent=True,
             )
-        data = self.endpoint.interpret(status, headers, body)
+        data = self.endpoint.interpret(answer)
         return self.parse(data, options)
 
     def parse(self, data: dict[str, Any], options: SearchOptions) -> SearchResponse:

@@ -1,6 +1,6 @@
 """The web_search tool (SPEC §1.2): a query → answers, infoboxes and a markdown list of results.
 
-Flow: validate arguments → :class:`~webresearch.search.service.SearchService` (cache → join an
+Flow: :class:`~webresearch.search.service.SearchService` (cache → join an
 identical search in flight → rate limit and budget for the leader only → provider → normalise)
 → remember the result URLs for the ``search_results`` fetch scope → format.
 
@@ -20,30 +20,53 @@ nothing; failed engines with nothing returned are an ``upstream`` error instead.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import cast
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
 from ..errors import InvalidArguments
-from ..search.base import SearchOptions, SearchResponse
+from ..search.base import Freshness, SafeSearch, SearchOptions, SearchProvider, SearchResponse
 from ..search.registry import create_provider, resolve_provider_id
 from ..search.service import Hooks, SearchService
-from ..types import ToolResult
+from ..types import JSONObject, ToolResult
+from .arguments import integer, optional_text, text
 from .base import CallContext, ToolEntry, Unavailable
+from .limits import search_limit
+from .page_text import UNTRUSTED_NOTICE
 from .services import Services
-from .specs import WEB_SEARCH
-from .web_fetch import UNTRUSTED_NOTICE
+from .specs import ToolSpec, object_schema
 
 __all__ = [
     "NO_PROVIDER",
+    "WEB_SEARCH",
     "WebSearch",
     "WebSearchArgs",
     "build",
     "call_price",
     "format_response",
-    "parse_args",
+    "options_for",
 ]
+
+WEB_SEARCH = ToolSpec(
+    name="web_search",
+    title="Search the web",
+    description=(
+        "Search the web. Returns instant answers when available, then results as a markdown "
+        "list (title, URL, snippet). Read a result with web_fetch."
+    ),
+    input_schema=object_schema(
+        {
+            "query": {"type": "string", "minLength": 1, "maxLength": 500},
+            "max_results": {"type": "integer", "minimum": 1, "maximum": 20, "default": 8},
+            "freshness": {"type": "string", "enum": ["day", "week", "month", "year"]},
+            "language": {"type": "string", "description": "e.g. en"},
+            "country": {"type": "string", "description": "e.g. us"},
+        },
+        ["query"],
+    ),
+    titles=MappingProxyType({"ru": "Поиск в интернете", "zh": "网络搜索"}),
+)
 
 #: Why web_search is not registered when no provider is configured or installed.
 NO_PROVIDER = (
@@ -52,40 +75,56 @@ NO_PROVIDER = (
 )
 
 
-class WebSearchArgs(BaseModel):
-    """Validated web_search arguments (mirrors the constant JSON schema)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    query: str = Field(min_length=1, max_length=500)
-    max_results: int = Field(default=8, ge=1, le=20)
-    freshness: Literal["day", "week", "month", "year"] | None = None
-    language: str | None = Field(default=None, max_length=16)
-    country: str | None = Field(default=None, max_length=16)
+#: Longest language or country code accepted (characters).
+MAX_CODE_CHARS = 16
 
 
-def parse_args(arguments: dict[str, Any]) -> WebSearchArgs:
-    """Validate raw arguments.
+@dataclass(frozen=True, slots=True)
+class WebSearchArgs:
+    """web_search's arguments.
 
-    Raises:
-        InvalidArguments: a field is missing, of the wrong type or out of range, or the query
-            is blank.
+    Attributes:
+        query: the query (1–500 characters, not only spaces).
+        max_results: results wanted, 1–20 (default 8).
+        freshness: only results from the last day/week/month/year, or ``None``.
+        language: a language code such as ``en``, or ``None``.
+        country: a country code such as ``us``, or ``None``.
     """
-    try:
-        args = WebSearchArgs.model_validate(arguments)
-    except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in e['loc']) or 'arguments'}: {e['msg']}" for e in exc.errors()
+
+    query: str
+    max_results: int = 8
+    freshness: Freshness | None = None
+    language: str | None = None
+    country: str | None = None
+
+    @classmethod
+    def from_json(cls, arguments: JSONObject) -> WebSearchArgs:
+        """From schema-valid arguments.
+
+        Raises:
+            InvalidArguments: a blank query, or a language or country code over 16
+                characters.
+        """
+        query = text(arguments, "query")
+        if not query.strip():
+            raise InvalidArguments("web_search arguments: query: must not be blank")
+        language = optional_text(arguments, "language")
+        country = optional_text(arguments, "country")
+        for name, value in (("language", language), ("country", country)):
+            if value is not None and len(value) > MAX_CODE_CHARS:
+                raise InvalidArguments(
+                    f"web_search arguments: {name}: must be at most {MAX_CODE_CHARS} characters"
+                )
+        return cls(
+            query=query,
+            max_results=integer(arguments, "max_results", 8),
+            freshness=cast("Freshness | None", optional_text(arguments, "freshness")),
+            language=language,
+            country=country,
         )
-        raise InvalidArguments(f"web_search arguments: {problems}") from None
-    if not args.query.strip():
-        raise InvalidArguments("web_search arguments: query: must not be blank")
-    return args
 
 
-def options_for(
-    args: WebSearchArgs, safesearch: Literal["off", "moderate", "strict"]
-) -> SearchOptions:
+def options_for(args: WebSearchArgs, safesearch: SafeSearch) -> SearchOptions:
     """The provider options of a call (codes trimmed and lower-cased; blank means none)."""
     return SearchOptions(
         max_results=args.max_results,
@@ -162,7 +201,9 @@ def format_response(query: str, response: SearchResponse, provider_name: str) ->
     return "\n".join(lines)
 
 
-def call_price(provider: Any, options: SearchOptions, prices: Mapping[str, float]) -> float:
+def call_price(
+    provider: SearchProvider, options: SearchOptions, prices: Mapping[str, float]
+) -> float:
     """Price of one search in the settings' price units.
 
     A flat ``prices[<provider id>]`` wins; else a provider that knows its own price per
@@ -186,17 +227,15 @@ class WebSearch:
         self.services = services
         self.service = service
 
-    async def __call__(self, arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
+    async def __call__(self, args: WebSearchArgs, ctx: CallContext) -> ToolResult:
         """Run web_search. Raises the tool's errors (the Toolkit turns them into results)."""
-        args = parse_args(arguments)
-        settings = self.services.settings
-        options = options_for(args, settings.search_safesearch)
+        options = options_for(args, self.services.settings.search_safesearch)
         provider = self.service.provider
-        price = call_price(provider, options, settings.prices)
+        price = ctx.price  # call_price of these options (the tool's declared price)
 
         async def admit() -> None:
             await ctx.reserve(price, provider.id)  # a check only: nothing is recorded
-            await ctx.rate_limit("web_search")
+            await ctx.rate_limit()
 
         def sent() -> None:
             ctx.spent(price, provider.id)
@@ -205,7 +244,7 @@ class WebSearch:
         outcome = await self.service.search(args.query, options, hooks)
         response = outcome.response
         await ctx.record_search_results([r.url for r in response.results])
-        meta: dict[str, Any] = {
+        meta: dict[str, object] = {
             "provider": provider.id,
             "cached": outcome.source == "cache",
             "shared": outcome.source == "shared",
@@ -226,8 +265,8 @@ class WebSearch:
         )
 
 
-def build(services: Services) -> ToolEntry | Unavailable:
-    """The web_search entry, or :class:`Unavailable` when no provider is configured/installed.
+def build(services: Services) -> ToolEntry[WebSearchArgs] | Unavailable:
+    """The web_search tool, or :class:`Unavailable` when no provider is configured/installed.
 
     Raises:
         ConfigurationError: the chosen provider's configuration is missing (the Toolkit logs
@@ -238,9 +277,17 @@ def build(services: Services) -> ToolEntry | Unavailable:
     if provider_id is None:
         explicitly_off = (settings.search_provider or "").strip().lower() in ("none", "off")
         return Unavailable("web_search", NO_PROVIDER, quiet=explicitly_off)
-    provider = create_provider(settings, provider_id)
+    provider = create_provider(settings, provider_id, registry=services.registries.search)
     cache = services.cache(
         "web_search", maxsize=settings.search_cache_size, ttl_s=settings.search_cache_ttl_s
     )
     service = SearchService(provider, cache, redact=services.redact)
-    return ToolEntry(spec=WEB_SEARCH, run=WebSearch(services, service), aclose=service.aclose)
+    safesearch, prices = settings.search_safesearch, settings.prices
+    return ToolEntry(
+        spec=WEB_SEARCH,
+        arguments=WebSearchArgs.from_json,
+        run=WebSearch(services, service),
+        rate_limit=search_limit(settings),
+        price=lambda args: call_price(provider, options_for(args, safesearch), prices),
+        aclose=service.aclose,
+    )

@@ -27,8 +27,8 @@ from webresearch.cli.main import cli
 from webresearch.runtime.journal import JournalEvent
 from webresearch.tools.base import CallContext, ToolEntry
 from webresearch.tools.services import Services
-from webresearch.tools.specs import WEB_SEARCH
-from webresearch.types import ToolResult
+from webresearch.tools.web_search import WEB_SEARCH
+from webresearch.types import JSONObject, ToolResult
 
 #: Damage as a crash, a full disk or another program leaves it: (name, bytes, lines skipped).
 DAMAGE = [
@@ -176,7 +176,7 @@ async def test_a_replaced_file_is_indexed_again(tmp_path: Path) -> None:
 # --- through the Toolkit and the CLI ---------------------------------------------------------
 
 
-def _probe(services: Services) -> ToolEntry:
+def _probe(services: Services) -> ToolEntry[JSONObject]:
     async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
         return ToolResult(f"results for {arguments['query']}")
 

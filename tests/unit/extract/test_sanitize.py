@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import regex
 
-from webresearch.tools.web_fetch import format_document
+from webresearch.tools.page_text import format_document
+from webresearch.types import PageText
 
 HIDDEN = regex.compile(r"[\p{Bidi_Control}\p{Block=Tags}\u200b]")
 
 
 def test_web_fetch_output_has_no_bidi_controls_and_counts_what_it_shows() -> None:
-    doc = {
+    doc: PageText = {
         "url": "https://e.example/",
         "content_type": "text/plain",
         "title": "t\u202eitle",
@@ -26,7 +27,7 @@ def test_web_fetch_output_has_no_bidi_controls_and_counts_what_it_shows() -> Non
 
 
 def test_a_document_counts_what_its_reader_removed_and_a_clean_one_has_no_note() -> None:
-    doc = {
+    doc: PageText = {
         "url": "https://e.example/",
         "content_type": "text/plain",
         "title": "title",

@@ -15,6 +15,7 @@ from webresearch.net.addresses import (
     blocked_category,
     embedded_ipv4,
     isatap_ipv4,
+    reaches_this_host,
 )
 
 SPEC_IPV4 = [
@@ -285,3 +286,31 @@ def test_an_embedded_address_passes_when_its_ipv4_passes_too() -> None:
     assert policy.verdict("::ffff:127.0.0.2").allowed
     assert policy.verdict("::ffff:8.8.8.8").allowed  # public inside
     assert not policy.verdict("::ffff:10.0.0.1").allowed
+
+
+@pytest.mark.parametrize(
+    ("address", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.9.8.7", True),
+        ("::1", True),
+        ("0.0.0.0", True),
+        ("::", True),
+        ("::ffff:7f00:1", True),  # IPv4-mapped 127.0.0.1
+        ("::ffff:0:0", True),  # IPv4-mapped 0.0.0.0
+        ("::7f00:1", True),  # IPv4-compatible 127.0.0.1
+        ("64:ff9b::7f00:1", True),  # NAT64
+        ("64:ff9b:1::7f00:1", True),  # local-use NAT64
+        ("2002:7f00:1::", True),  # 6to4
+        ("10.0.0.1", False),
+        ("192.168.1.1", False),
+        ("::ffff:a00:1", False),  # mapped 10.0.0.1: private, but not this host
+        ("93.184.216.34", False),
+        ("2606:4700::1", False),
+    ],
+)
+def test_reaches_this_host_knows_every_spelling_of_the_local_host(
+    address: str, local: bool
+) -> None:
+    assert reaches_this_host(address) is local
+    assert reaches_this_host(ipaddress.ip_address(address)) is local

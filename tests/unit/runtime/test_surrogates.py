@@ -20,8 +20,8 @@ from webresearch import RunContext, Settings, Toolkit
 from webresearch.runtime.journal import arguments_hash, storable, truncate_utf8
 from webresearch.tools.base import CallContext, ToolEntry
 from webresearch.tools.services import Services
-from webresearch.tools.specs import WEB_SEARCH
-from webresearch.types import ToolResult
+from webresearch.tools.web_search import WEB_SEARCH
+from webresearch.types import JSONObject, ToolResult
 
 #: Lone surrogates of every kind: high, low, a reversed pair, one at each end, many.
 ODD_TEXTS = ["\ud800", "\udfff", "a\udcffb", "\udc00\ud800", "x\ud83d", "\ude00y", "\ud800" * 50]
@@ -44,7 +44,7 @@ def test_storable_and_the_output_cut_give_valid_unicode(text: str) -> None:
     assert storable("plain é") == "plain é"
 
 
-def _echo(services: Services) -> ToolEntry:
+def _echo(services: Services) -> ToolEntry[JSONObject]:
     async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
         return ToolResult(f"results for {arguments['query']}", meta={"q": arguments["query"]})
 

@@ -7,12 +7,13 @@ from typing import Any, ClassVar
 
 import pytest
 
-from webresearch.config import Settings
+from webresearch.config import ProviderOptions, Settings
 from webresearch.errors import SearchError, SearchNetworkError, SearchUpstreamError
 from webresearch.runtime.cache import MemoryCache
 from webresearch.search.base import (
     Capability,
     EngineFailure,
+    NoOptions,
     SearchOptions,
     SearchResponse,
     SearchResult,
@@ -25,7 +26,7 @@ class MemoryProvider:
 
     id: ClassVar[str] = "memory"
     name: ClassVar[str] = "Memory Search"
-    key_setting: ClassVar[str | None] = None
+    options_model: ClassVar[type[ProviderOptions]] = NoOptions
     capabilities: ClassVar[frozenset[Capability]] = frozenset()
 
     def __init__(self, *outcomes: SearchResponse | SearchError) -> None:
