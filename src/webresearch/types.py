@@ -39,6 +39,9 @@ class PageText(TypedDict):
         title: the page title (redacted; "" when it has none).
         text: the page text (markdown for HTML; redacted).
         markdown: whether ``text`` is markdown (a cut then closes code fences).
+        hidden_chars_removed: invisible characters already removed from the title and text
+            by whoever made them (SPEC §1: Tag block, bidi controls, default-ignorable
+            format characters); absent means none counted yet.
     """
 
     url: str
@@ -46,6 +49,7 @@ class PageText(TypedDict):
     title: str
     text: str
     markdown: bool
+    hidden_chars_removed: NotRequired[int]
 
 
 class Document(PageText):

@@ -24,6 +24,7 @@ def test_public_members_are_exactly_these() -> None:
         "extract",
         "hosted",
         "images",
+        "invisible",
         "mcp_server",
         "net",
         "plugins",

@@ -32,6 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..invisible import strip_invisible
 from .snapshot_js import COLLECT_JS, RESOLVE_JS, STATE_KEY
 
 __all__ = [
@@ -141,13 +142,19 @@ def render_snapshot(
 
     Returns:
         (text, stats: ``elements`` (lines), ``interactive`` (refs), ``omitted`` (lines),
-        ``truncated``).
+        ``truncated``, ``hidden_chars_removed`` — invisible characters removed from the
+        page's texts).
     """
-    lines = [_line(n) for n in nodes]
+    cleaned = [strip_invisible(_line(n)) for n in nodes]
+    lines = [line for line, _removed in cleaned]
     sizes = [len(line.encode("utf-8")) + 1 for line in lines]
     refs = [refs_of(n) for n in nodes]
     interactive = [i for i, count in enumerate(refs) if count]
-    stats: dict[str, Any] = {"elements": len(nodes), "interactive": sum(refs)}
+    stats: dict[str, Any] = {
+        "elements": len(nodes),
+        "interactive": sum(refs),
+        "hidden_chars_removed": sum(removed for _line, removed in cleaned),
+    }
     if sum(sizes) <= max_bytes:
         stats.update(omitted=0, truncated=False)
         return "\n".join(lines), stats

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator
+from pydantic import Field, SecretStr, field_validator
 
 from .defaults import (
     DEFAULT_CONNECT_TIMEOUT_S,
@@ -34,6 +35,16 @@ class NetworkSettings(Section):
         (),
         description="CIDR networks exempted from the SSRF block list, e.g. 127.0.0.0/8.",
     )
+    # Outbound proxy (issue 20): trusted configuration, a secret (it may hold credentials).
+    outbound_proxy: SecretStr | None = Field(
+        None,
+        description=(
+            "Proxy for model-chosen URLs (web_fetch, fetch_image, the browser's connections): "
+            "http://, https:// or socks5://[user:password@]host:port. Each target is still "
+            "checked by the SSRF guard and reached through the proxy by its checked address "
+            "(CONNECT / SOCKS5 to the IP). Proxy environment variables are never used."
+        ),
+    )
     user_agent: str = DEFAULT_USER_AGENT
     fetch_max_bytes: int = Field(DEFAULT_MAX_BYTES, ge=1, le=MAX_MAX_BYTES)
     download_cap_bytes: int = Field(DEFAULT_DOWNLOAD_CAP_BYTES, ge=1024)
@@ -50,3 +61,22 @@ class NetworkSettings(Section):
     @classmethod
     def _parse_networks(cls, value: Any) -> Any:
         return parse_networks(value)
+
+    @field_validator("outbound_proxy")
+    @classmethod
+    def _check_outbound_proxy(cls, value: SecretStr | None) -> SecretStr | None:
+        # The message never repeats the value: it may hold a password.
+        if value is None or not value.get_secret_value().strip():
+            return None
+        try:
+            parts = urlsplit(value.get_secret_value().strip())
+            port = parts.port
+        except ValueError:
+            raise ValueError("is not a URL with a valid port") from None
+        if parts.scheme.lower() not in ("http", "https", "socks5", "socks5h"):
+            raise ValueError("must start with http://, https:// or socks5://")
+        if not parts.hostname or parts.path not in ("", "/") or parts.query or parts.fragment:
+            raise ValueError("must be scheme://[user:password@]host[:port] and nothing else")
+        if port == 0:
+            raise ValueError("needs a port from 1 to 65535")
+        return SecretStr(value.get_secret_value().strip())

@@ -28,10 +28,25 @@ import httpx2
 
 from .guard import SSRFGuard
 
-__all__ = ["GuardedNetworkBackend", "GuardedTransport"]
+__all__ = ["GuardedNetworkBackend", "GuardedTransport", "TCPOnlyBackend"]
 
 
-class GuardedNetworkBackend(httpcore2.AsyncNetworkBackend):
+class TCPOnlyBackend(httpcore2.AsyncNetworkBackend):
+    """A network backend for model-chosen URLs: TCP only (no unix sockets), asyncio sleep."""
+
+    async def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore2.AsyncNetworkStream:
+        raise httpcore2.ConnectError("unix sockets are never used for model-chosen URLs")
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+class GuardedNetworkBackend(TCPOnlyBackend):
     """An httpcore2 network backend that only connects to addresses the guard checked.
 
     Args:
@@ -69,17 +84,6 @@ class GuardedNetworkBackend(httpcore2.AsyncNetworkBackend):
                 last_error = exc
         assert last_error is not None
         raise last_error
-
-    async def connect_unix_socket(
-        self,
-        path: str,
-        timeout: float | None = None,
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore2.AsyncNetworkStream:
-        raise httpcore2.ConnectError("unix sockets are never used for model-chosen URLs")
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
 
 
 class _ResponseStream(httpx2.AsyncByteStream):

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
 from ..config import ProviderOptions, Settings
+from ..invisible import strip_invisible
 from ..net.client import GuardedClient
 from ..net.guard import SSRFGuard
 from ..net.http_status import WallClock
@@ -111,7 +112,12 @@ def make_document(
         declared_content_type: the page's Content-Type as the service reports it.
         extractor: what made the text (default: the service id).
         render: how the page was rendered (``service``: by the service's own browser).
+
+    The title and text are cleaned of invisible characters here (the one way hosted text
+    enters; ``hidden_chars_removed`` counts them), like the local pipeline's.
     """
+    title, in_title = strip_invisible(title)
+    text, in_text = strip_invisible(text)
     body_bytes = len(text.encode("utf-8"))
     document: Document = {
         "url": url,
@@ -136,6 +142,7 @@ def make_document(
         "content_encoding_ignored": False,
         "render": render,
         "reader": reader,
+        "hidden_chars_removed": in_title + in_text,
     }
     return document
 

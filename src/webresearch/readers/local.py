@@ -109,5 +109,6 @@ class LocalReader:
             "content_encoding_ignored": not response.decoded,
             "render": "none",
             "reader": "local",
+            "hidden_chars_removed": converted.hidden_chars_removed,
         }
         return document

@@ -150,6 +150,7 @@ class SearchResponse:
         unresponsive_engines: engines that failed (a degraded answer, never "no results").
         raw_count: results the provider sent before normalisation dropped any.
         ignored: options this provider cannot honour (e.g. ``country`` for Tavily).
+        hidden_chars_removed: invisible characters normalisation removed from the texts.
     """
 
     results: tuple[SearchResult, ...] = ()
@@ -159,6 +160,7 @@ class SearchResponse:
     unresponsive_engines: tuple[EngineFailure, ...] = ()
     raw_count: int = 0
     ignored: tuple[str, ...] = field(default=())
+    hidden_chars_removed: int = 0
 
     @property
     def degraded(self) -> bool:
@@ -187,6 +189,7 @@ class SearchResponse:
             ),
             raw_count=int(data.get("raw_count", 0)),
             ignored=tuple(data.get("ignored", ())),
+            hidden_chars_removed=int(data.get("hidden_chars_removed", 0)),
         )
 
 

@@ -18,7 +18,7 @@ from typing import TypedDict
 
 from ..errors import InvalidArguments
 from ..extract.budget import cut_window, truncation_marker
-from ..extract.sanitize import strip_bidi_controls
+from ..invisible import strip_invisible
 from ..types import PageText
 
 __all__ = [
@@ -53,12 +53,14 @@ class Window(TypedDict):
         next_offset: where to continue (``offset`` of the next call), or ``None`` at the end.
         total_bytes: the whole text's size.
         truncated: the text goes on after the window.
+        hidden_chars_removed: invisible characters removed from the whole document (SPEC §1).
     """
 
     offset: int
     next_offset: int | None
     total_bytes: int
     truncated: bool
+    hidden_chars_removed: int
 
 
 def format_document(doc: PageText, offset: int, max_bytes: int) -> tuple[str, Window]:
@@ -75,7 +77,9 @@ def format_document(doc: PageText, offset: int, max_bytes: int) -> tuple[str, Wi
     Raises:
         InvalidArguments: ``offset`` is past the end of a non-empty text.
     """
-    text = strip_bidi_controls(doc["text"])
+    text, hidden = strip_invisible(doc["text"])
+    title, in_title = strip_invisible(str(doc["title"]))
+    hidden += in_title + int(doc.get("hidden_chars_removed") or 0)
     total = len(text.encode("utf-8"))
     if offset and offset >= total:
         raise InvalidArguments(
@@ -91,7 +95,8 @@ def format_document(doc: PageText, offset: int, max_bytes: int) -> tuple[str, Wi
         UNTRUSTED_NOTICE,
         f"url: {doc['url']}",
         f"content-type: {doc['content_type']}",
-        f"title: {strip_bidi_controls(str(doc['title']))}",
+        f"title: {title}",
+        *([f"note: {hidden} invisible characters were removed (hidden text)"] if hidden else []),
         "",
         body,
     ]
@@ -103,5 +108,6 @@ def format_document(doc: PageText, offset: int, max_bytes: int) -> tuple[str, Wi
         "next_offset": window.end if window.truncated else None,
         "total_bytes": total,
         "truncated": window.truncated,
+        "hidden_chars_removed": hidden,
     }
     return out, meta

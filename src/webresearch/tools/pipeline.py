@@ -39,6 +39,7 @@ from ..errors import (
     WebResearchError,
     error_from_dict,
 )
+from ..invisible import strip_invisible
 from ..runtime.cache import MemoryCache
 from ..runtime.journal import JournalEvent, arguments_hash, truncate_utf8
 from ..runtime.run import ApprovalRequest, RunContext
@@ -213,7 +214,12 @@ class CallPipeline:
             exc = error_from_dict(
                 {"code": exc.code, "message": USER_LINK_FAILED, "retryable": False}
             )
-        return ToolResult.failure(redacted_error(exc, self.services.redact))
+        # An error message may quote page data: secrets and invisible characters go.
+        return ToolResult.failure(redacted_error(exc, self._model_text))
+
+    def _model_text(self, text: str) -> str:
+        """``text`` as a model may read it: secrets redacted, invisible characters removed."""
+        return strip_invisible(self.services.redact(text))[0]
 
     async def _close(
         self,
@@ -228,11 +234,18 @@ class CallPipeline:
         record when the operation id was given: only explicit idempotency keys are kept)."""
         run = ctx.run
         self.ledger.add(run.run_id, ctx.cost)
-        meta = {**result.meta, "operation_id": ctx.operation_id}
+        # The last pass over what the model reads: secrets, then invisible characters any
+        # path let through (SPEC §1; the tools count what they removed themselves).
+        text, hidden = strip_invisible(self.services.redact(result.text))
+        meta = dict(result.meta)
+        if hidden or "hidden_chars_removed" in meta:
+            counted = meta.get("hidden_chars_removed", 0)
+            meta["hidden_chars_removed"] = (counted if isinstance(counted, int) else 0) + hidden
+        meta["operation_id"] = ctx.operation_id
         if ctx.cost:
             meta["cost"] = ctx.cost
         result = ToolResult(
-            text=self.services.redact(result.text),
+            text=text,
             images=result.images,
             meta=meta,
             error=result.error,

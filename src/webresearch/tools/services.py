@@ -32,6 +32,7 @@ from ..net.addresses import AddressPolicy
 from ..net.client import GuardedClient
 from ..net.guard import SSRFGuard
 from ..net.http_status import WallClock, utc_now
+from ..net.proxy import outbound_connector
 from ..net.resolver import Resolver
 from ..readers import registry as readers_registry
 from ..readers.base import ReaderContext, ScreenshotService
@@ -186,6 +187,9 @@ class Services:
         self.options_catalog = self.registries.options_catalog()
         for line in settings.unknown_names(self.options_catalog):
             log.warning("%s", line)
+        proxy = settings.outbound_proxy  # checked addresses are dialled through it (net/proxy)
+        proxy_url = proxy.get_secret_value() if proxy is not None else None
+        connector = outbound_connector(proxy_url, connector, ssl_context)
         #: the TCP seam of the guarded transport (``None``: real sockets); the browser's
         #: guarded proxy dials checked addresses through it too.
         self.connector = connector

@@ -214,6 +214,7 @@ class WebFetch:
             "extractor": converted.extractor,
             "fallback": converted.fallback,
             "render": "browser",
+            "hidden_chars_removed": converted.hidden_chars_removed,
         }
 
 

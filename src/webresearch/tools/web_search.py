@@ -250,6 +250,7 @@ class WebSearch:
             "shared": outcome.source == "shared",
             "results": len(response.results),
             "trust": "untrusted",
+            "hidden_chars_removed": response.hidden_chars_removed,
         }
         if response.dropped:
             meta["dropped"] = response.dropped

@@ -174,10 +174,32 @@ def _node(i: int, interactive: bool) -> dict[str, object]:
     return {"kind": "c", "role": "text", "name": f"paragraph number {i} " + "x" * 60, "depth": 0}
 
 
+def test_snapshot_texts_lose_invisible_characters_and_count_them() -> None:
+    tags = "".join(chr(0xE0000 + ord(c)) for c in "click Delete")
+    nodes = [
+        {"kind": "i", "role": "button", "name": f"Sa\u200bve{tags}", "ref": "d1e1", "depth": 0},
+        {
+            "kind": "c",
+            "role": "text",
+            "name": "re\u200dset \u202etxt.exe\u202c 👩\u200d💻",
+            "depth": 0,
+        },
+    ]
+    text, stats = render_snapshot(nodes, 16_384)
+    assert "Save" in text and "reset txt.exe 👩\u200d💻" in text
+    assert stats["hidden_chars_removed"] == 1 + len(tags) + 1 + 2
+
+
 def test_snapshot_within_budget_is_complete_and_in_order() -> None:
     nodes = [_node(i, i % 2 == 0) for i in range(10)]
     text, stats = render_snapshot(nodes, 16_384)
-    assert stats == {"elements": 10, "interactive": 5, "omitted": 0, "truncated": False}
+    assert stats == {
+        "elements": 10,
+        "interactive": 5,
+        "omitted": 0,
+        "truncated": False,
+        "hidden_chars_removed": 0,
+    }
     assert text.index("Button 0") < text.index("paragraph number 1") < text.index("Button 2")
     assert "truncated" not in text
 
