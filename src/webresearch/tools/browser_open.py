@@ -37,7 +37,7 @@ __all__ = ["BROWSER_OPEN", "BrowserOpen", "build"]
 BROWSER_OPEN = ToolSpec(
     name="browser_open",
     title="Open a page in a browser",
-    description="Render a URL in a headless browser; return it as web_fetch does.",
+    description="Render a URL in a browser; read it as web_fetch does.",
     input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
     titles=MappingProxyType({"ru": "Открыть страницу в браузере", "zh": "在浏览器中打开网页"}),
 )

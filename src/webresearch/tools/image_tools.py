@@ -53,8 +53,8 @@ FETCH_IMAGE = ToolSpec(
     name="fetch_image",
     title="Look at an image on the web",
     description=(
-        "Download an image (PNG, JPEG, WebP, GIF) from an http(s) URL and show it to you, "
-        "resized for vision. For web pages use web_fetch."
+        "Show an image (PNG, JPEG, WebP, GIF) from an http(s) URL, resized for vision. "
+        "For pages use web_fetch."
     ),
     input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
     titles=MappingProxyType({"ru": "Изображение из интернета", "zh": "查看网络图片"}),
@@ -63,7 +63,7 @@ FETCH_IMAGE = ToolSpec(
 VIEW_IMAGE = ToolSpec(
     name="view_image",
     title="Look at a workspace image",
-    description="Show an image file from the workspace (a screenshot, a download).",
+    description="Show a workspace image file (a screenshot, a download).",
     input_schema=object_schema(
         {"path": {"type": "string", "description": "Path relative to the workspace."}},
         ["path"],

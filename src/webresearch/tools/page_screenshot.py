@@ -42,7 +42,7 @@ __all__ = [
 PAGE_SCREENSHOT = ToolSpec(
     name="page_screenshot",
     title="Screenshot a web page",
-    description="Screenshot a web page. Without vision you get its text instead.",
+    description="Screenshot a web page (without vision: its text).",
     input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
     titles=MappingProxyType({"ru": "Скриншот страницы", "zh": "网页截图"}),
 )

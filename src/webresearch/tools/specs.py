@@ -68,7 +68,6 @@ URL_PROPERTY: JSONObject = {"type": "string", "description": "Absolute http(s) U
 
 
 def specs_size(specs: Iterable[ToolSpec]) -> int:
-    """Characters the model pays for: compact JSON of every spec's name, description, schema."""
-    return sum(
-        len(json.dumps(s.to_dict(), separators=(",", ":"), ensure_ascii=False)) for s in specs
-    )
+    """Characters the model pays for: every spec's name, description and schema as JSON with
+    the standard separators (``", "``, ``": "``), which is how many clients forward them."""
+    return sum(len(json.dumps(s.to_dict(), ensure_ascii=False)) for s in specs)

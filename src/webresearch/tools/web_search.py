@@ -52,8 +52,8 @@ WEB_SEARCH = ToolSpec(
     name="web_search",
     title="Search the web",
     description=(
-        "Search the web. Returns instant answers when available, then results as a markdown "
-        "list (title, URL, snippet). Read a result with web_fetch."
+        "Search the web: instant answers, then results (title, URL, snippet). Read one with "
+        "web_fetch."
     ),
     input_schema=object_schema(
         {

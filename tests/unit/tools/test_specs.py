@@ -19,7 +19,8 @@ def test_specs_match_the_snapshot() -> None:
 
 
 def test_all_specs_together_stay_lean() -> None:
-    # SPEC §1: all tool specs together within about 4,000 characters.
+    # SPEC §1: all tool specs together (the full set, workspace tools included) within 4,000
+    # characters of JSON with the standard separators, as clients forward them.
     assert specs_size(ALL_SPECS) <= 4000, specs_size(ALL_SPECS)
 
 
