@@ -93,6 +93,25 @@ class StubProvider:
         server.routes[(self.method, self.path)] = handler
 
 
+def chain_settings(stubs: list[tuple[StubProvider, str]], **extra: Any) -> Settings:
+    """Settings listing several stub providers in order (``search_providers``), each at its
+    base URL with its planted key."""
+    values: dict[str, Any] = {
+        "environ": {},
+        "allowed_networks": ["127.0.0.0/8"],
+        "journal_url": "memory://",
+        "search_providers": [stub.id for stub, _ in stubs],
+    }
+    for stub, base in stubs:
+        if stub.id == "searxng":
+            values["searxng_url"] = base
+        else:
+            values[f"{stub.id}_base_url"] = base
+            values[f"{stub.id}_api_key"] = stub.key
+    values.update(extra)
+    return Settings.load(**values)
+
+
 SEARXNG = StubProvider("searxng", "GET", "/search", None, "", "searxng")
 BRAVE = StubProvider("brave", "GET", "/res/v1/web/search", "X-Subscription-Token", "", "brave")
 TAVILY = StubProvider("tavily", "POST", "/search", "Authorization", "Bearer ", "tavily")

@@ -1,4 +1,4 @@
-"""One URL → the shared-state backend: limiter, named caches and fetch-scope store.
+"""One URL → the shared-state backend: limiter, named caches, fetch-scope store, cool-downs.
 
 ``Settings.state_url`` chooses where limits, caches and scopes live (SPEC §3 "Limits and
 caches"; the semantics are identical everywhere, a parametrised test suite proves it):
@@ -17,7 +17,10 @@ Failure policy when a shared backend is down (docs/architecture.md, "Shared stat
 * **limits fail closed** — the call fails with ``storage``; never silently unlimited;
 * **scopes fail closed** — a scope that cannot be read or recorded denies with ``storage``;
 * **caches fail open** — a cache error is a miss (the value is fetched again, still rate
-  limited, so nothing is amplified), logged once per outage.
+  limited, so nothing is amplified), logged once per outage;
+* **cool-downs fail open** — an error reads as "not cooling down" and a failed write is
+  dropped (a provider is then tried, as without cool-downs; its failures still reach the
+  caller), logged once per outage.
 """
 
 from __future__ import annotations
@@ -32,10 +35,18 @@ from pydantic import SecretStr
 from ..config import DEFAULT_REDIS_PREFIX, STATE_URL_SCHEMES
 from ..errors import ConfigurationError, StorageError
 from ..runtime.cache import Cache, MemoryCache
+from ..runtime.cooldowns import Cooldown, CooldownStore, MemoryCooldowns
 from ..runtime.limits import Limiter, MemoryLimiter
 from ..runtime.scope import MemoryScopeStore, ScopeStore
 
-__all__ = ["FailOpenCache", "MemoryState", "StateBackend", "file_path", "open_state"]
+__all__ = [
+    "FailOpenCache",
+    "FailOpenCooldowns",
+    "MemoryState",
+    "StateBackend",
+    "file_path",
+    "open_state",
+]
 
 log = logging.getLogger("webresearch")
 
@@ -56,6 +67,11 @@ class StateBackend(Protocol):
     @property
     def scopes(self) -> ScopeStore:
         """The fetch-scope store."""
+        ...
+
+    @property
+    def cooldowns(self) -> CooldownStore:
+        """Cool-downs (search providers that failed), shared like the limiter."""
         ...
 
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> Cache:
@@ -80,6 +96,7 @@ class MemoryState:
         self._clock = clock
         self.limiter = MemoryLimiter(clock)
         self.scopes = MemoryScopeStore(clock)
+        self.cooldowns = MemoryCooldowns(clock)
         self._caches: dict[str, MemoryCache] = {}
 
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> MemoryCache:
@@ -133,6 +150,58 @@ class FailOpenCache:
         """Store in the inner cache; a backend failure is logged and ignored."""
         try:
             await self.inner.set(key, value)
+        except StorageError as exc:
+            self._failed(exc)
+            return
+        self._ok()
+
+
+class FailOpenCooldowns:
+    """Cool-downs whose storage errors change nothing: a read that fails is "not cooling
+    down", a write that fails is dropped; one warning when the outage starts, one line when
+    it ends.
+
+    Args:
+        inner: the shared store.
+    """
+
+    def __init__(self, inner: CooldownStore) -> None:
+        self.inner = inner
+        self.failing = False
+
+    def _failed(self, exc: StorageError) -> None:
+        if not self.failing:
+            self.failing = True
+            log.warning("cool-downs ignored: %s", exc.message)
+
+    def _ok(self) -> None:
+        if self.failing:
+            self.failing = False
+            log.warning("cool-downs are back")
+
+    async def start(self, key: str, seconds: float, code: str, reason: str = "") -> None:
+        """Start a cool-down; a backend failure is logged and ignored."""
+        try:
+            await self.inner.start(key, seconds, code, reason)
+        except StorageError as exc:
+            self._failed(exc)
+            return
+        self._ok()
+
+    async def get(self, key: str) -> Cooldown | None:
+        """The live cool-down, or ``None`` when there is none or the backend failed."""
+        try:
+            found = await self.inner.get(key)
+        except StorageError as exc:
+            self._failed(exc)
+            return None
+        self._ok()
+        return found
+
+    async def clear(self, key: str) -> None:
+        """End a cool-down; a backend failure is logged and ignored."""
+        try:
+            await self.inner.clear(key)
         except StorageError as exc:
             self._failed(exc)
             return
