@@ -83,7 +83,12 @@ def test_search_json_output(api: ApiServer) -> None:
     SEARXNG.route(api, fixture_json("searxng"))
     done = _run(
         ["search", "python asyncio", "--json", "--provider", "searxng"],
-        {"WEBRESEARCH_SEARXNG_URL": api.base},
+        {
+            "WEBRESEARCH_SEARXNG_URL": api.base,
+            # --provider asks that provider alone, whatever list and fusion are configured
+            "WEBRESEARCH_SEARCH_PROVIDERS": "brave,tavily",
+            "WEBRESEARCH_SEARCH_FUSION": "rrf",
+        },
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)

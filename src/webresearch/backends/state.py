@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
 
 from pydantic import SecretStr
 
@@ -49,6 +49,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("webresearch")
+
+T = TypeVar("T")
 
 
 class StateBackend(Protocol):
@@ -109,6 +111,37 @@ class MemoryState:
         """Nothing to release."""
 
 
+class _Outage:
+    """Runs a shared backend's operations; a ``StorageError`` gives the fallback instead.
+
+    One warning is logged when an outage starts and one line when it ends (the error text
+    names the backend, never its URL).
+
+    Args:
+        what: what fails open, for the log ("cache web_fetch", "cool-downs").
+        meaning: what an error means meanwhile ("treated as a miss").
+    """
+
+    def __init__(self, what: str, meaning: str) -> None:
+        self.what = what
+        self.meaning = meaning
+        self.failing = False
+
+    async def run(self, operation: Awaitable[T], fallback: T) -> T:
+        """``await operation``, or ``fallback`` when the backend failed."""
+        try:
+            value = await operation
+        except StorageError as exc:
+            if not self.failing:
+                self.failing = True
+                log.warning("%s %s: %s", self.what, self.meaning, exc.message)
+            return fallback
+        if self.failing:
+            self.failing = False
+            log.warning("%s is back", self.what)
+        return value
+
+
 class FailOpenCache:
     """A cache whose storage errors are misses: a cache outage never fails a call.
 
@@ -124,36 +157,15 @@ class FailOpenCache:
     def __init__(self, inner: Cache, name: str) -> None:
         self.inner = inner
         self.name = name
-        self.failing = False
-
-    def _failed(self, exc: StorageError) -> None:
-        if not self.failing:
-            self.failing = True
-            log.warning("cache %s treated as a miss: %s", self.name, exc.message)
-
-    def _ok(self) -> None:
-        if self.failing:
-            self.failing = False
-            log.warning("cache %s is back", self.name)
+        self._outage = _Outage(f"cache {name}", "treated as a miss")
 
     async def get(self, key: str) -> Any | None:
         """The inner cache's value, or ``None`` when it is absent or the backend failed."""
-        try:
-            value = await self.inner.get(key)
-        except StorageError as exc:
-            self._failed(exc)
-            return None
-        self._ok()
-        return value
+        return await self._outage.run(self.inner.get(key), None)
 
     async def set(self, key: str, value: Any) -> None:
         """Store in the inner cache; a backend failure is logged and ignored."""
-        try:
-            await self.inner.set(key, value)
-        except StorageError as exc:
-            self._failed(exc)
-            return
-        self._ok()
+        await self._outage.run(self.inner.set(key, value), None)
 
 
 class FailOpenCooldowns:
@@ -167,45 +179,19 @@ class FailOpenCooldowns:
 
     def __init__(self, inner: CooldownStore) -> None:
         self.inner = inner
-        self.failing = False
-
-    def _failed(self, exc: StorageError) -> None:
-        if not self.failing:
-            self.failing = True
-            log.warning("cool-downs ignored: %s", exc.message)
-
-    def _ok(self) -> None:
-        if self.failing:
-            self.failing = False
-            log.warning("cool-downs are back")
+        self._outage = _Outage("cool-down store", "ignored")
 
     async def start(self, key: str, seconds: float, code: str, reason: str = "") -> None:
         """Start a cool-down; a backend failure is logged and ignored."""
-        try:
-            await self.inner.start(key, seconds, code, reason)
-        except StorageError as exc:
-            self._failed(exc)
-            return
-        self._ok()
+        await self._outage.run(self.inner.start(key, seconds, code, reason), None)
 
     async def get(self, key: str) -> Cooldown | None:
         """The live cool-down, or ``None`` when there is none or the backend failed."""
-        try:
-            found = await self.inner.get(key)
-        except StorageError as exc:
-            self._failed(exc)
-            return None
-        self._ok()
-        return found
+        return await self._outage.run(self.inner.get(key), None)
 
     async def clear(self, key: str) -> None:
         """End a cool-down; a backend failure is logged and ignored."""
-        try:
-            await self.inner.clear(key)
-        except StorageError as exc:
-            self._failed(exc)
-            return
-        self._ok()
+        await self._outage.run(self.inner.clear(key), None)
 
 
 def file_path(rest: str) -> str:

@@ -18,7 +18,7 @@ merged by reciprocal rank fusion (:mod:`.fusion`); providers that fail are named
 answer. Only when none answers is the call an error.
 
 **Cool-downs** (two or more providers): a provider that failed with one of the failover
-codes is skipped by every call — of every process sharing the state backend — for
+codes is skipped — unless its cached answer serves the call — by every call — of every process sharing the state backend — for
 ``Retry-After`` seconds when the provider said (a 429's or a 503's, parsed once in
 :mod:`webresearch.net.http_status`), else ``cooldown_s``, at most ``cooldown_max_s``. Only
 the request's leader starts it (followers of a flight share the error, not the write).
@@ -227,6 +227,9 @@ class SearchRouter:
         """One provider's answer, or why it gave none (errors it must not absorb propagate)."""
         provider = service.provider
         if self.cooldowns is not None:
+            hit = await service.cached(query, options)  # a fresh answer needs no provider
+            if hit is not None:
+                return SearchOutcome(hit, "cache")
             cooling = await self.cooldowns.get(cooldown_key(provider.id))
             if cooling is not None:
                 return _cooling(provider, cooling.code, cooling.reason, cooling.remaining_s)

@@ -166,6 +166,10 @@ class SearchService:
         (response, source), shared = await self._flights.do(key, lead)
         return SearchOutcome(response, "shared" if shared else source)
 
+    async def cached(self, query: str, options: SearchOptions) -> SearchResponse | None:
+        """The cached answer of this search, or ``None`` (a read only: nothing is asked)."""
+        return await self._cached(cache_key(self.provider.id, " ".join(query.split()), options))
+
     async def _cached(self, key: str) -> SearchResponse | None:
         if self.cache is None:
             return None

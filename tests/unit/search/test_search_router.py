@@ -304,3 +304,16 @@ async def test_fusion_with_nobody_answering_is_an_error() -> None:
     with pytest.raises(SearchUpstreamError) as info:
         await chain.search("q", OPTIONS, Journal().hooks_for)
     assert "bad [bad_request]" in info.value.message
+
+
+async def test_a_cooling_provider_still_serves_its_cached_answer() -> None:
+    clock = Clock()
+    cooldowns = MemoryCooldowns(clock)
+    first = Fake("a", found("https://a/"), upstream())
+    chain = router(first, Fake("b", found("https://b/")), cooldowns=cooldowns)
+    assert (await chain.search("cached", OPTIONS, Journal().hooks_for)).answered[0].id == "a"
+    await chain.search("fails", OPTIONS, Journal().hooks_for)  # a fails: it cools down
+    assert await cooldowns.get(cooldown_key("a")) is not None
+    hit = await chain.search("cached", OPTIONS, Journal().hooks_for)
+    assert hit.answered[0].id == "a" and hit.sources == ("cache",) and not hit.attempts
+    assert first.calls == 2
