@@ -316,3 +316,25 @@ async def test_operator_ceiling_and_default_language_and_country(
     assert "   published: 2024-06-20" in capped.text
     assert "   published: 3 days ago" in capped.text
     assert capped.meta["result_details"][0]["published"] == "2024-06-20"
+
+
+async def test_fused_requests_reserve_their_prices_together(
+    servers: tuple[ApiServer, ApiServer, ApiServer],
+) -> None:
+    """Asked at once, brave and tavily (0.3 each) cannot both pass a budget of 0.5: the
+    second admission sees the first one's pending price."""
+    searxng, brave, tavily = servers
+    SEARXNG.route(searxng, _searxng("https://a.example/"))
+    BRAVE.route(brave, _brave("https://b.example/"))
+    TAVILY.route(tavily, fixture_json("tavily"))
+    settings = _chain(servers, search_fusion="rrf", prices={"brave": 0.3, "tavily": 0.3})
+    run = RunContext(budget=0.5)
+    async with Toolkit(settings) as toolkit:
+        result = await toolkit.call("web_search", {"query": "q"}, run=run)
+        assert result.ok, result.text
+        assert result.meta["providers"] == ["searxng", "brave"]
+        assert [(a["provider"], a["code"]) for a in result.meta["failover"]] == [
+            ("tavily", "budget_exceeded")
+        ]
+        assert tavily.count() == 0
+        assert toolkit.spent_by(run.run_id) == pytest.approx(0.3)

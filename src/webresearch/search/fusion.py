@@ -95,21 +95,22 @@ def fuse(
 
     Returns:
         the fused results (:func:`rrf_scores`, cut to ``max_results``); answers, infoboxes
-        and suggestions of every provider, each once, in the operator's order; every
+        (one per source page) and suggestions of every provider, each once, in the
+        operator's order; every
         unresponsive engine; the options any provider ignored; counts summed.
     """
     responses = [response for _, response in answers]
     results = tuple(result for result, _ in rrf_scores(answers, k)[:max_results])
-    boxes: list[Infobox] = []
-    for response in responses:
-        boxes.extend(b for b in response.infoboxes if b not in boxes)
+    boxes: dict[str, Infobox] = {}  # one per source page (or per text, without a URL)
+    for box in (b for r in responses for b in r.infoboxes):
+        boxes.setdefault(dedupe_key(box.url) if box.url else f"{box.title}\n{box.text}", box)
     failures: list[EngineFailure] = []
     for response in responses:
         failures.extend(f for f in response.unresponsive_engines if f not in failures)
     return SearchResponse(
         results=results,
         answers=_each_once(a for r in responses for a in r.answers),
-        infoboxes=tuple(boxes),
+        infoboxes=tuple(boxes.values()),
         suggestions=_each_once(s for r in responses for s in r.suggestions),
         unresponsive_engines=tuple(failures),
         raw_count=sum(r.raw_count for r in responses),

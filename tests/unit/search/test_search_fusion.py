@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from webresearch.search.base import EngineFailure, SearchResponse, SearchResult
+from webresearch.search.base import EngineFailure, Infobox, SearchResponse, SearchResult
 from webresearch.search.dates import normalize_date, normalize_engines
 from webresearch.search.fusion import RRF_K, fuse, rrf_scores
 from webresearch.search.normalize import dedupe_key, normalize_response
@@ -84,7 +86,12 @@ def test_fusion_joins_answers_and_failed_engines_and_cuts_to_max_results() -> No
         raw_count=2,
     )
     two = SearchResponse(results=_response(C, D).results, answers=("42", "forty-two"), raw_count=2)
+    one = replace(
+        one, infoboxes=(Infobox("Python (language)", "A language", "https://w.example/Py"),)
+    )
+    two = replace(two, infoboxes=(Infobox("Python", "Also a language", "http://W.example/Py/"),))
     fused = fuse([("searxng", one), ("brave", two)], max_results=3)
+    assert fused.infoboxes == one.infoboxes  # one box per source page
     assert len(fused.results) == 3
     assert fused.answers == ("42", "forty-two")
     assert fused.unresponsive_engines == (EngineFailure("google", "timeout"),)
