@@ -64,7 +64,8 @@ class StubProvider:
 
     def settings(self, base: str, **extra: Any) -> Settings:
         """Settings that select this provider at ``base`` with the planted key."""
-        return Settings.load(**_BASE, search_provider=self.id, **self.options(base), **extra)
+        values = {**_BASE, "search_provider": self.id, **self.options(base), **extra}
+        return Settings.load(**values)
 
     def options(self, base: str) -> dict[str, Any]:
         """This provider's options pointing at ``base``, with the planted key."""
@@ -100,7 +101,7 @@ def chain_settings(stubs: list[tuple[StubProvider, str]], **extra: Any) -> Setti
     base URL with its planted key."""
     options = {k: v for stub, base in stubs for k, v in stub.options(base).items()}
     providers = [stub.id for stub, _ in stubs]
-    return Settings.load(**_BASE, search_providers=providers, **options, **extra)
+    return Settings.load(**{**_BASE, "search_providers": providers, **options, **extra})
 
 
 SEARXNG = StubProvider("searxng", "GET", "/search", None, "", "searxng")

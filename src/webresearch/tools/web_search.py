@@ -30,10 +30,11 @@ from ..search.base import Freshness, SearchOptions, SearchProvider
 from ..search.registry import create_provider, resolve_provider_ids
 from ..search.router import RoutedOutcome, SearchRouter
 from ..search.service import Hooks, SearchService
-from ..types import JSONObject, ToolResult
+from ..types import JSONObject, JSONValue, ToolResult
 from .arguments import optional_integer, optional_text, text
 from .base import CallContext, RateLimit, ToolEntry, Unavailable
 from .limits import search_provider_limit
+from .redaction import redact_json
 from .search_text import format_response, result_details
 from .services import Services
 from .specs import ToolSpec, object_schema
@@ -236,6 +237,11 @@ class WebSearch:
         if options.max_results < (args.max_results or 0):
             meta["max_results_capped"] = options.max_results
         text_out = format_response(query, response, name, notes=notes, show_providers=outcome.fused)
+        # what providers sent (result URLs, dates, engines, failure details) is redacted like
+        # the text: the pipeline's last pass covers only the text
+        for key in ("result_details", "failover", "unresponsive_engines"):
+            if key in meta:
+                meta[key] = redact_json(cast(JSONValue, meta[key]), self.services.redact)
         return ToolResult(text=text_out, meta=meta)
 
 
