@@ -2,9 +2,9 @@
 
 Built once per :class:`~webresearch.tools.registry.Toolkit` from the settings: the SSRF
 guard and guarded client, the redactor, the journal, the limiter, the scope store, named
-caches, cool-downs; created on first use: the browser (one per process, shared by the browser tool,
-browser_open, page_screenshot and web_fetch's renderer) and the screenshot service. Shared
-backends (SQLite, Redis, PostgreSQL) are chosen here by URL.
+caches, cool-downs; created on first use: the browser (one per process, shared by the
+browser tool, browser_open, page_screenshot and web_fetch's renderer) and the screenshot
+service. Shared backends (SQLite, Redis, PostgreSQL) are chosen here by URL.
 
 The redactor knows every secret of the settings and of every installed provider's options
 (:attr:`Services.options_catalog`), whether or not the provider is used.
