@@ -40,7 +40,7 @@ from .errors import (
 )
 from .extract.html import html_to_markdown
 from .runtime.run import ApprovalRequest, RunContext
-from .search.health import check_provider
+from .search.health import check_provider, check_search
 from .tools.registry import Toolkit
 from .tools.specs import ToolSpec
 from .types import ImageBlock, ToolResult
@@ -85,5 +85,6 @@ __all__ = [
     "WebResearchError",
     "__version__",
     "check_provider",
+    "check_search",
     "html_to_markdown",
 ]

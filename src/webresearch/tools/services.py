@@ -2,9 +2,9 @@
 
 Built once per :class:`~webresearch.tools.registry.Toolkit` from the settings: the SSRF
 guard and guarded client, the redactor, the journal, the limiter, the scope store, named
-caches; created on first use: the browser (one per process, shared by the browser tool,
-browser_open, page_screenshot and web_fetch's renderer) and the screenshot service. Shared
-backends (SQLite, Redis, PostgreSQL) are chosen here by URL.
+caches, cool-downs; created on first use: the browser (one per process, shared by the
+browser tool, browser_open, page_screenshot and web_fetch's renderer) and the screenshot
+service. Shared backends (SQLite, Redis, PostgreSQL) are chosen here by URL.
 
 The redactor knows every secret of the settings and of every installed provider's options
 (:attr:`Services.options_catalog`), whether or not the provider is used.
@@ -25,7 +25,14 @@ from typing import TYPE_CHECKING
 import httpcore2
 from pydantic import SecretStr
 
-from ..backends.state import FailOpenCache, MemoryState, StateBackend, file_path, open_state
+from ..backends.state import (
+    FailOpenCache,
+    FailOpenCooldowns,
+    MemoryState,
+    StateBackend,
+    file_path,
+    open_state,
+)
 from ..config import ProviderOptions, Settings
 from ..errors import ConfigurationError
 from ..net.addresses import AddressPolicy
@@ -38,6 +45,7 @@ from ..readers import registry as readers_registry
 from ..readers.base import ReaderContext, ScreenshotService
 from ..redact import Redactor
 from ..runtime.cache import Cache
+from ..runtime.cooldowns import CooldownStore
 from ..runtime.journal import Journal, MemoryJournal
 from ..runtime.limits import Limiter
 from ..runtime.scope import ScopeStore
@@ -230,6 +238,12 @@ class Services:
         )
         self.limiter: Limiter = limiter if limiter is not None else self.state.limiter
         self.scopes: ScopeStore = scopes if scopes is not None else self.state.scopes
+        #: cool-downs of failed search providers (a shared backend's errors change nothing)
+        self.cooldowns: CooldownStore = (
+            self.state.cooldowns
+            if isinstance(self.state, MemoryState)
+            else FailOpenCooldowns(self.state.cooldowns)
+        )
         self._caches: dict[str, Cache] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._browser: BrowserManager | None = None
