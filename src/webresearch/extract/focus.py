@@ -27,7 +27,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -125,11 +126,17 @@ def outline_budget(max_bytes: int) -> int:
     return min(max_bytes // 8, OUTLINE_MAX_BYTES)
 
 
-def _outline_block(structure: Structure, max_bytes: int, position: int) -> str:
+def _outline_block(
+    structure: Structure,
+    max_bytes: int,
+    position: int,
+    relevance: Mapping[int, float] | None = None,
+) -> str:
     lines = render_outline(
         structure.headings,
         outline_budget(max_bytes) - len(OUTLINE_HEADER.encode()) - 1,
         position,
+        relevance,
     )
     return f"{OUTLINE_HEADER}\n{lines}" if lines else ""
 
@@ -224,7 +231,7 @@ def query_window(
     best = max(scores, default=0.0)
     if best <= 0.0:
         return None
-    outline = _outline_block(structure, max_bytes, offset)
+    outline = _outline_block(structure, max_bytes, offset, _relevance(structure, chunks, scores))
     summary_room = len(_summary(len(chunks), len(chunks)).encode()) + 1
     room = max_bytes - summary_room - (len(outline.encode("utf-8")) + 2 if outline else 0)
     order = sorted(range(len(chunks)), key=lambda i: (-scores[i], i))
@@ -261,6 +268,20 @@ def query_window(
         body += "\n\n" + outline
     offsets = tuple(first.start for first, _ in groups)
     return QueryWindow(body, offsets, len(chosen), len(chunks), bool(outline))
+
+
+def _relevance(
+    structure: Structure, chunks: Sequence[Chunk], scores: Sequence[float]
+) -> dict[int, float]:
+    """Each heading's best chunk score (heading start → score): an outline over its budget
+    lists the sections that matched the query first."""
+    starts = [h.start for h in structure.headings]
+    best: dict[int, float] = {}
+    for chunk, score in zip(chunks, scores, strict=True):
+        k = bisect_right(starts, chunk.start) - 1
+        if k >= 0 and score > best.get(starts[k], 0.0):
+            best[starts[k]] = score
+    return best
 
 
 def _summary(shown: int, total: int) -> str:

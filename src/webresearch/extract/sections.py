@@ -20,6 +20,7 @@ Offsets are UTF-8 byte positions in the text, the unit of web_fetch's ``offset``
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -320,20 +321,26 @@ def _char_start(data: bytes, pos: int) -> int:
 
 
 def render_outline(
-    headings: tuple[Heading, ...] | list[Heading], budget: int, position: int = 0
+    headings: Sequence[Heading],
+    budget: int,
+    position: int = 0,
+    relevance: Mapping[int, float] | None = None,
 ) -> str:
     """The outline lines for ``headings`` within ``budget`` UTF-8 bytes.
 
     One line per heading, indented two spaces per level below the shallowest:
-    ``  - Install (offset=1520)``. When all lines do not fit, shallower levels come first
-    and, within a level, headings at or after ``position`` (where the reader stands) before
-    those behind it; the chosen lines keep page order and a last line says how many
-    headings were left out.
+    ``  - Install (offset=1520)``. When all lines do not fit, the most relevant headings
+    come first (with ``relevance``), then shallower levels and, within a level, headings at
+    or after ``position`` (where the reader stands) before those behind it; a heading is
+    listed with its ancestors (so indentation never shows a wrong parent); the chosen lines
+    keep page order and a last line says how many headings were left out.
 
     Args:
         headings: the page's headings (page order).
         budget: bytes the lines may take, newlines included.
         position: byte offset of the reader (the end of what was shown).
+        relevance: a score per heading (by its ``start``; absent: 0), e.g. how well its
+            section matched a query.
 
     Returns:
         the lines joined by newlines, or ``""`` when fewer than two headings fit.
@@ -345,18 +352,38 @@ def render_outline(
     sizes = [len(line.encode("utf-8")) + 1 for line in lines]
     if sum(sizes) <= budget:
         return "\n".join(lines)
+    score = relevance or {}
     order = sorted(
         range(len(headings)),
-        key=lambda i: (headings[i].level, headings[i].start < position, i),
+        key=lambda i: (
+            -score.get(headings[i].start, 0.0),
+            headings[i].level,
+            headings[i].start < position,
+            i,
+        ),
     )
+    parents: list[int | None] = []
+    stack: list[int] = []
+    for i, h in enumerate(headings):
+        while stack and headings[stack[-1]].level >= h.level:
+            stack.pop()
+        parents.append(stack[-1] if stack else None)
+        stack.append(i)
     note_room = len(f"- … {len(headings)} more headings not listed".encode()) + 1
     chosen: set[int] = set()
     used = note_room
     for i in order:
-        if used + sizes[i] > budget:
+        # A heading comes with its ancestors, so the indentation shows its real parents.
+        wanted: list[int] = []
+        j: int | None = i
+        while j is not None and j not in chosen:
+            wanted.append(j)
+            j = parents[j]
+        cost = sum(sizes[k] for k in wanted)
+        if used + cost > budget:
             break
-        chosen.add(i)
-        used += sizes[i]
+        chosen.update(wanted)
+        used += cost
     if len(chosen) < 2:
         return ""
     kept = [lines[i] for i in sorted(chosen)]

@@ -230,3 +230,14 @@ def test_scan_never_fails_and_offsets_are_character_boundaries(text: str) -> Non
     for c in s.chunks:
         data[c.start : c.end].decode("utf-8")
         assert c.start < c.end <= len(data) and c.start <= c.body <= c.end
+
+
+def test_an_outline_lists_relevant_headings_first_with_their_ancestors() -> None:
+    headings = outline_headings()
+    text = render_outline(headings, 100, relevance={5000: 2.5, 3000: 0.5})
+    assert text.split("\n") == [
+        "- Top (offset=0)",
+        "  - B (offset=4000)",
+        "    - B1 (offset=5000)",
+        "- … 4 more headings not listed",
+    ]
