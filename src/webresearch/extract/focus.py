@@ -221,7 +221,8 @@ def query_window(
     ``max_bytes`` bytes together with their header lines, the summary line and the outline.
 
     Returns:
-        the layout, or ``None`` when no chunk contains a term of the query.
+        the layout (``shown`` 0 when chunks matched but the budget holds none), or ``None``
+        when no chunk contains a term of the query.
     """
     data = text.encode("utf-8")
     chunks = [c for c in structure.chunks if c.end > offset and c.body < c.end]
@@ -250,8 +251,8 @@ def query_window(
             if cut is not None:
                 chosen[i] = cut
                 room = 0
-    if not chosen:
-        return None
+    if not chosen:  # matched, but the budget holds no section
+        return QueryWindow("", (), 0, len(chunks), False)
     groups: list[tuple[Chunk, list[str]]] = []
     previous = -2
     for i in sorted(chosen):

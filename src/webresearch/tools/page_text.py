@@ -158,6 +158,7 @@ class _Focus:
 
 _QUERY_WHOLE = "[query: the whole text fits in max_bytes; shown in full]"
 _QUERY_NO_MATCH = "[query: no section contains a word of the question; the text follows]"
+_QUERY_NO_ROOM = "[query: max_bytes is too small for a matching section; the text follows]"
 
 
 def _focus(
@@ -180,7 +181,7 @@ def _focus(
         else:
             structure = scan(text, markdown=outlined)
             chosen = query_window(text, structure, query, offset, max_bytes)
-            if chosen is not None:
+            if chosen is not None and chosen.shown:
                 end = total if chosen.left_out == 0 else offset
                 return _Focus(
                     TextWindow("", offset, end, total),
@@ -189,7 +190,7 @@ def _focus(
                     query_offsets=list(chosen.offsets),
                     left_out=chosen.left_out,
                 )
-            note = _QUERY_NO_MATCH
+            note = _QUERY_NO_MATCH if chosen is None else _QUERY_NO_ROOM
     budget = max(1, max_bytes - (len(note.encode()) + 1 if note else 0))
     cut = total - offset > budget
     structure = scan(text, markdown=True) if outlined and cut else Structure((), (), total)

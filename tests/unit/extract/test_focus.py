@@ -8,7 +8,7 @@ import re
 
 import bm25s
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from webresearch.extract.focus import (
@@ -129,6 +129,7 @@ def test_bm25_without_a_matching_term_is_all_zero() -> None:
 words = st.sampled_from(["fox", "den", "cat", "owl", "elk", "emu"])
 
 
+@settings(max_examples=50)
 @given(
     st.lists(st.lists(words, max_size=12), min_size=1, max_size=12).filter(lambda docs: any(docs)),
     st.lists(words, min_size=1, max_size=4),
@@ -310,3 +311,27 @@ def test_format_with_a_query_that_matches_nothing_reads_from_offset() -> None:
     assert "# Manual" in body and MARKER.search(out) and meta["outline"] is True
     m = MARKER.search(out)
     assert m is not None and len(out[len(out.split("\n\n", 1)[0]) + 2 : m.start()].encode()) <= 2000
+
+
+@settings(max_examples=40)
+@given(
+    st.text(max_size=200),
+    st.integers(min_value=0, max_value=20000),
+    st.integers(min_value=1, max_value=5000),
+)
+def test_any_question_gives_a_page_within_the_budget(query: str, offset: int, budget: int) -> None:
+    text = manual()
+    out, meta = format_document(doc(text), min(offset, len(text.encode()) - 1), budget, query)
+    out.encode("utf-8")
+    body = out.partition("\n\n")[2]
+    body = MARKER.sub("", body)
+    assert len(body.encode()) <= budget or budget < 100  # tiny budgets: a note alone
+    assert meta["total_bytes"] == len(text.encode())
+
+
+def test_a_budget_too_small_for_any_matching_section_says_so() -> None:
+    text = manual()
+    out, meta = format_document(doc(text), 0, 150, "proxy settings")
+    body = out.split("\n\n", 1)[1]
+    assert body.startswith("[query: max_bytes is too small for a matching section;")
+    assert MARKER.search(out) and "query_offsets" not in meta
