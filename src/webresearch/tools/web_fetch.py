@@ -4,8 +4,10 @@ Flow: fetch scope → cache (the whole converted document, keyed by URL) → the
 (``settings.reader``, :mod:`webresearch.readers`): the local pipeline (guarded GET with the
 SSRF guard, ≤ 5 redirects, 2 MiB decoded cap, timeouts → challenge check → status check →
 :func:`webresearch.extract.dispatch.convert`), or a hosted service (Firecrawl, Jina Reader,
-a plugin) after the full SSRF check of the URL, paid per page → cut the requested window →
-format (:func:`webresearch.tools.page_text.format_document`). The document has the same keys
+a plugin) after the full SSRF check of the URL, paid per page → cut the requested window,
+with the page's outline when it is cut, or with ``query`` the sections that match it best
+(BM25, on the cached document: a second question downloads nothing) → format
+(:func:`webresearch.tools.page_text.format_document`). The document has the same keys
 whoever made it; ``reader`` in the metadata names who did.
 """
 
