@@ -26,6 +26,13 @@ from .render import Progress, emit_result, reports_own_tool, run_command, unavai
     help="Bytes of the text to skip (continue a cut page).",
 )
 @click.option(
+    "--query",
+    "-q",
+    default=None,
+    metavar="QUESTION",
+    help="Show the page's sections most relevant to QUESTION (BM25) instead of its start.",
+)
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
@@ -38,6 +45,7 @@ def fetch(
     url: str,
     max_bytes: int | None,
     offset: int,
+    query: str | None,
     as_json: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
@@ -51,6 +59,7 @@ def fetch(
     Examples:
       webresearch fetch https://example.org
       webresearch fetch https://example.org/long --offset N   # N from "[truncated at N of M bytes]"
+      webresearch fetch https://docs.python.org/3/library/asyncio-task.html -q "how do I cancel a task?"
       webresearch fetch http://127.0.0.1:8000/ --allow-network 127.0.0.0/8
       webresearch fetch https://example.org --json
 
@@ -60,6 +69,8 @@ def fetch(
     arguments: dict[str, object] = {"url": url, "offset": offset}
     if max_bytes is not None:
         arguments["max_bytes"] = max_bytes
+    if query is not None:
+        arguments["query"] = query
 
     async def run() -> int:
         with reports_own_tool("web_fetch"):

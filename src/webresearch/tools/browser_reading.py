@@ -100,7 +100,7 @@ async def read_rendered(
         "text": redact_text("\n\n".join(p for p in parts if p)),
         "markdown": True,
     }
-    text, window = format_document(doc, 0, max_bytes)
+    text, window = await asyncio.to_thread(format_document, doc, 0, max_bytes)
     if empty_note is not None and not doc["text"].strip():
         text = text.replace(EMPTY_HTML_NOTE, empty_note)
     facts: ReadFacts = {

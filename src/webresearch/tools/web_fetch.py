@@ -4,13 +4,16 @@ Flow: fetch scope → cache (the whole converted document, keyed by URL) → the
 (``settings.reader``, :mod:`webresearch.readers`): the local pipeline (guarded GET with the
 SSRF guard, ≤ 5 redirects, 2 MiB decoded cap, timeouts → challenge check → status check →
 :func:`webresearch.extract.dispatch.convert`), or a hosted service (Firecrawl, Jina Reader,
-a plugin) after the full SSRF check of the URL, paid per page → cut the requested window →
-format (:func:`webresearch.tools.page_text.format_document`). The document has the same keys
+a plugin) after the full SSRF check of the URL, paid per page → cut the requested window,
+with the page's outline when it is cut, or with ``query`` the sections that match it best
+(BM25, on the cached document: a second question downloads nothing) → format
+(:func:`webresearch.tools.page_text.format_document`). The document has the same keys
 whoever made it; ``reader`` in the metadata names who did.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -25,7 +28,7 @@ from ..readers.local import LocalReader
 from ..readers.registry import create_reader
 from ..redact import redact_text, redact_url
 from ..types import Document, JSONObject, ToolResult
-from .arguments import integer, text
+from .arguments import integer, optional_text, text
 from .base import CallContext, ToolEntry
 from .gates import backend_unavailable_reason
 from .limits import fetch_limit
@@ -35,6 +38,7 @@ from .services import Services
 from .specs import URL_PROPERTY, ToolSpec, object_schema
 
 __all__ = [
+    "MAX_QUERY_CHARS",
     "MAX_URL_CHARS",
     "WEB_FETCH",
     "Renderer",
@@ -66,6 +70,13 @@ WEB_FETCH = ToolSpec(
                 "minimum": 0,
                 "description": "Bytes of the text to skip.",
             },
+            "query": {
+                "type": "string",
+                "description": (
+                    "A short question: show the sections most relevant to it, not the first "
+                    "max_bytes."
+                ),
+            },
         },
         ["url"],
     ),
@@ -74,6 +85,11 @@ WEB_FETCH = ToolSpec(
 
 #: Longest URL web_fetch takes (characters).
 MAX_URL_CHARS = 8192
+#: Longest ``query`` web_fetch takes (characters): one short sentence.
+MAX_QUERY_CHARS = 500
+#: Longest text formatted on the event loop (characters); a longer one, or any query, is
+#: formatted in a worker thread.
+INLINE_FORMAT_CHARS = 65536
 
 #: ``await renderer(url)`` → (final URL, title, rendered HTML); raises WebResearchError.
 Renderer = Callable[[str], Awaitable[tuple[str, str, str]]]
@@ -87,28 +103,39 @@ class WebFetchArgs:
         url: the page (1–8192 characters).
         max_bytes: output budget (bytes; 1–128 KiB, default 48 KiB).
         offset: bytes of the text to skip (continue a cut page).
+        query: a question (1–500 characters): the page's sections that match it best
+            (BM25) instead of the text from ``offset`` (issue 18 §1); ``None``: no ranking.
     """
 
     url: str
     max_bytes: int = DEFAULT_MAX_BYTES
     offset: int = 0
+    query: str | None = None
 
     @classmethod
     def from_json(cls, arguments: JSONObject) -> WebFetchArgs:
         """From schema-valid arguments.
 
         Raises:
-            InvalidArguments: an empty or over-long URL.
+            InvalidArguments: an empty or over-long URL; a blank or over-long query.
         """
         url = text(arguments, "url")
         if not 1 <= len(url) <= MAX_URL_CHARS:
             raise InvalidArguments(
                 f"web_fetch arguments: url: must be 1 to {MAX_URL_CHARS} characters"
             )
+        query = optional_text(arguments, "query")
+        if query is not None and not 1 <= len(query.strip()) <= MAX_QUERY_CHARS:
+            raise InvalidArguments(
+                f"web_fetch arguments: query: must be a question of 1 to {MAX_QUERY_CHARS} "
+                "characters",
+                hint="leave query out to read the page from offset",
+            )
         return cls(
             url=url,
             max_bytes=integer(arguments, "max_bytes", DEFAULT_MAX_BYTES),
             offset=integer(arguments, "offset", 0),
+            query=query.strip() if query is not None else None,
         )
 
 
@@ -139,7 +166,12 @@ class WebFetch:
         """Run web_fetch. Raises the tool's errors (the Toolkit turns them into results)."""
         await ctx.check_scope(args.url)
         doc, cached = await self.fetch_document(args.url, ctx)
-        shown, window = format_document(doc, args.offset, args.max_bytes)
+        if args.query is None and len(doc["text"]) <= INLINE_FORMAT_CHARS:
+            shown, window = format_document(doc, args.offset, args.max_bytes)
+        else:  # ranking or a long page's outline reads the whole text: not on the event loop
+            shown, window = await asyncio.to_thread(
+                format_document, doc, args.offset, args.max_bytes, args.query
+            )
         meta: dict[str, object] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}
         meta.update(window)
         meta["cached"] = cached
