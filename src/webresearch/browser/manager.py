@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import httpcore2
 
+from ..access import AccessPolicy, DomainPolicy
 from ..config import Settings
 from ..errors import BrowserError
 from ..net.guard import SSRFGuard
@@ -22,7 +23,7 @@ from .backend import BackendConfig, PlaywrightBackend
 from .base import SessionConfig
 from .page import PlaywrightSession
 from .page_errors import best_effort
-from .policy import DomainPolicy, RequestPolicy
+from .policy import RequestPolicy
 from .sessions import SessionTable
 
 __all__ = ["BrowserManager", "parse_viewport"]
@@ -48,6 +49,9 @@ class BrowserManager:
         clock: monotonic seconds (idle expiry).
         connector: the TCP seam the browser's guarded proxy dials checked addresses with
             (the guarded transport's: ``Services.connector``; ``None``: real sockets).
+        access: every tool's per-URL gates (``Services.access``): its domain policy judges
+            every request, its robots.txt check the model's navigations; default: the
+            settings' domain policy and no robots.txt.
     """
 
     def __init__(
@@ -57,14 +61,14 @@ class BrowserManager:
         *,
         clock: Callable[[], float],
         connector: httpcore2.AsyncNetworkBackend | None = None,
+        access: AccessPolicy | None = None,
     ) -> None:
         self.settings = settings
+        if access is None:
+            domains = DomainPolicy.from_settings(settings.allowed_domains, settings.blocked_domains)
+            access = AccessPolicy(domains)
         self.policy = RequestPolicy(
-            guard,
-            DomainPolicy.from_settings(
-                settings.browser_allowed_domains, settings.browser_blocked_domains
-            ),
-            clock=clock,
+            guard, access.domains, clock=clock, navigation_gate=access.check_robots
         )
         self.session_config = SessionConfig(
             viewport=parse_viewport(settings.browser_viewport),
@@ -195,7 +199,7 @@ class BrowserManager:
             (final URL, title, rendered HTML).
 
         Raises:
-            BlockedAddress, BlockedDomain, NetworkError, Timeout, BrowserError.
+            BlockedAddress, BlockedDomain, RobotsDisallowed, NetworkError, Timeout, BrowserError.
         """
         await self.policy.check_navigation(url)
         async with self._renders:

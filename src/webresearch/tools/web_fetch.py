@@ -128,7 +128,9 @@ class WebFetch:
         renderer: Renderer | None = None,
     ) -> None:
         self.services = services
-        self.reader: PageReader = reader or LocalReader(services.client, services.now)
+        self.reader: PageReader = reader or LocalReader(
+            services.client, services.now, services.access
+        )
         self.renderer = renderer
         settings = services.settings
         self.cache = services.cache(
@@ -138,6 +140,8 @@ class WebFetch:
     async def __call__(self, args: WebFetchArgs, ctx: CallContext) -> ToolResult:
         """Run web_fetch. Raises the tool's errors (the Toolkit turns them into results)."""
         await ctx.check_scope(args.url)
+        # domain policy, robots.txt (a hosted reader fetches from its own network)
+        await self.services.access.check(args.url, service=self.reader.id != "local")
         doc, cached = await self.fetch_document(args.url, ctx)
         shown, window = format_document(doc, args.offset, args.max_bytes)
         meta: dict[str, object] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}
@@ -158,9 +162,9 @@ class WebFetch:
             (the document, whether it came from the cache).
 
         Raises:
-            InvalidArguments, BlockedAddress, RateLimited, BudgetExceeded, TooManyRedirects,
-            TooLarge, Timeout, NetworkError, TLSError, HTTPStatusError, AntiBotChallenge,
-            UnsupportedContent, FetchError.
+            InvalidArguments, BlockedAddress, BlockedDomain, RobotsDisallowed, RateLimited,
+            BudgetExceeded, TooManyRedirects, TooLarge, Timeout, NetworkError, TLSError,
+            HTTPStatusError, AntiBotChallenge, UnsupportedContent, FetchError.
         """
         reader = self.reader
         # The local pipeline keeps its key; a hosted reader's text is its own entry (a
@@ -168,6 +172,8 @@ class WebFetch:
         key = f"web_fetch:{url}" if reader.id == "local" else f"web_fetch:{reader.id}:{url}"
         hit = await self.cache.get(key)
         if hit is not None:
+            # its redirects were checked when it was fetched, maybe under another policy
+            await self.services.access.check_provenance(hit, service=reader.id != "local")
             return hit, True
         doc = await paid_call(
             ctx,
@@ -178,6 +184,8 @@ class WebFetch:
         )
         if reader.id != "local":
             doc = redact_document(doc, self.services.redact)
+            # the service followed redirects on its own: its final URL passes our gates too
+            await self.services.access.check_provenance(doc, service=True)
         await self.cache.set(key, doc)
         return doc, False
 
