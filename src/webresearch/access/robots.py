@@ -45,6 +45,7 @@ from .robots_rules import (
     entry_for_answer,
     entry_unavailable,
     entry_unreachable,
+    normalized,
     origin_of,
 )
 
@@ -114,6 +115,7 @@ class RobotsChecker:
             RobotsDisallowed: a rule disallows it, or the file could not be fetched.
             NetworkError, TLSError, Timeout: the site cannot be reached (nothing fetched).
         """
+        url = normalized(url)
         origin = origin_of(url)
         if origin is None:
             return

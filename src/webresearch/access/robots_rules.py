@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
 
+import httpx2
 from protego import Protego
 
 from ..types import JSONObject
@@ -37,6 +38,7 @@ __all__ = [
     "entry_for_answer",
     "entry_unavailable",
     "entry_unreachable",
+    "normalized",
     "origin_of",
     "with_product_token",
 ]
@@ -70,6 +72,16 @@ def origin_of(url: str) -> str | None:
         host = f"[{host}]"
     default = 443 if scheme == "https" else 80
     return f"{scheme}://{host}" + (f":{port}" if port is not None and port != default else "")
+
+
+def normalized(url: str) -> str:
+    """``url`` as the HTTP client (and a browser) will request it: dot segments removed
+    (``/open/../x`` is ``/x``), so a rule is matched against the path actually fetched;
+    unchanged when it cannot be parsed (the SSRF guard refuses it)."""
+    try:
+        return str(httpx2.URL(url))
+    except (httpx2.InvalidURL, TypeError, ValueError):
+        return url
 
 
 def with_product_token(user_agent: str, token: str) -> str:
