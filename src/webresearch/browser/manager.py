@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 import httpcore2
 
@@ -67,8 +68,9 @@ class BrowserManager:
         if access is None:
             domains = DomainPolicy.from_settings(settings.allowed_domains, settings.blocked_domains)
             access = AccessPolicy(domains)
+        self.access = access
         self.policy = RequestPolicy(
-            guard, access.domains, clock=clock, navigation_gate=access.check_robots
+            guard, access.domains, clock=clock, navigation_gate=self._check_robots
         )
         self.session_config = SessionConfig(
             viewport=parse_viewport(settings.browser_viewport),
@@ -94,6 +96,22 @@ class BrowserManager:
         self._lock = asyncio.Lock()
         self._renders = asyncio.Semaphore(MAX_RENDERS)
         self._closed = False
+
+    async def _check_robots(self, url: str) -> None:
+        """robots.txt for a navigation the model asked for — never asked of the browser's
+        own ports (DevTools, the guarded proxy's listeners), whatever the host: the guarded
+        proxy refuses those (``blocked_address``), and nothing else may reach them."""
+        try:
+            port = urlsplit(url).port
+        except ValueError:
+            port = None
+        own: set[int] = set()
+        for backend in (self._backend, self._fallback):
+            if backend is not None and backend.proxy is not None:
+                own.update(backend.proxy.excluded_ports)
+        if port is not None and port in own:
+            return
+        await self.access.check_robots(url)
 
     async def backend(self) -> PlaywrightBackend:
         """The running backend (started, or restarted after a crash, on demand).
