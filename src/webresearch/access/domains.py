@@ -18,7 +18,7 @@ from ..errors import BlockedDomain
 from ..net.hostnames import normalize_host
 from ..redact import redact_url
 
-__all__ = ["DOMAIN_HINT", "UNNAMED_TARGET", "DomainPolicy", "host_of"]
+__all__ = ["DOMAIN_HINT", "UNNAMED_TARGET", "DomainPolicy", "ascii_pattern", "host_of"]
 
 #: The next step a refused model is given.
 DOMAIN_HINT = "this site is outside the allowed domains; use another source"
@@ -34,6 +34,18 @@ def host_of(url: str) -> str | None:
     except (httpx2.InvalidURL, TypeError, ValueError, UnicodeDecodeError):
         return None
     return normalize_host(raw) or None
+
+
+def ascii_pattern(pattern: str) -> str:
+    """A normalised pattern in the ASCII form hosts are compared in: ``*.bücher.de`` →
+    ``*.xn--bcher-kva.de`` (the HTTP client's IDNA encoding); unchanged when it cannot be
+    encoded (it then matches nothing)."""
+    wildcard = pattern.startswith("*.")
+    body = pattern[2:] if wildcard else pattern
+    if body.isascii():
+        return pattern
+    host = host_of(f"http://{body}/")
+    return pattern if host is None else ("*." if wildcard else "") + host
 
 
 def _matches(host: str, pattern: str) -> bool:
@@ -62,9 +74,13 @@ class DomainPolicy:
         Raises:
             ValueError: a pattern is malformed.
         """
+
+        def norm(pattern: str) -> str:
+            return ascii_pattern(normalize_domain_pattern(pattern))
+
         return cls(
-            None if allowed is None else tuple(normalize_domain_pattern(p) for p in allowed),
-            tuple(normalize_domain_pattern(p) for p in blocked),
+            None if allowed is None else tuple(norm(p) for p in allowed),
+            tuple(norm(p) for p in blocked),
         )
 
     @property
