@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 import httpx2
 from protego import Protego
 
+from ..runtime.scope import scope_key
 from ..types import JSONObject
 
 __all__ = [
@@ -58,20 +59,13 @@ Kind = Literal["rules", "allow_all", "disallow_all"]
 
 def origin_of(url: str) -> str | None:
     """The origin a robots.txt governs: ``scheme://host[:port]`` (lower case; the default
-    port left out), or ``None`` for a URL that is not http(s) or has no host."""
-    try:
-        parts = urlsplit(url.strip())
-        port = parts.port
-    except ValueError:
+    port left out, as the fetch scope normalises URLs), or ``None`` for a URL that is not
+    http(s) or has no host."""
+    key = scope_key(url)
+    if key is None:
         return None
-    scheme = parts.scheme.lower()
-    host = (parts.hostname or "").rstrip(".")
-    if scheme not in ("http", "https") or not host:
-        return None
-    if ":" in host:
-        host = f"[{host}]"
-    default = 443 if scheme == "https" else 80
-    return f"{scheme}://{host}" + (f":{port}" if port is not None and port != default else "")
+    parts = urlsplit(key)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def normalized(url: str) -> str:
