@@ -8,7 +8,7 @@ files are kept in this process too. Concurrent checks of one origin share one fe
 What an answer means is :mod:`.robots_rules` (pure).
 
 A robots.txt the SSRF guard (or the domain policy) refuses to fetch counts as unavailable
-(nothing to obey: the page's own fetch then gets the guard's refusal). When the site itself
+for a minute (nothing to obey: the page's own fetch then gets the guard's refusal). When the site itself
 cannot be reached — its name does not resolve, the connection or TLS fails, it does not
 answer in time — nothing is fetched from it (RFC 9309 §2.3.1.4: complete disallow) and the
 call fails with that error (``network``, ``tls``, ``timeout``), which says more than a
@@ -39,6 +39,7 @@ from .robots_rules import (
     ROBOTS_MAX_BYTES,
     ROBOTS_MAX_REDIRECTS,
     ROBOTS_TTL_S,
+    UNREACHABLE_RETRY_S,
     Refused,
     RobotsEntry,
     RobotsRules,
@@ -184,7 +185,9 @@ class RobotsChecker:
         except (Refusal, InvalidArguments):
             # the SSRF guard or the domain policy refused the origin or a redirect: no file
             # to obey here; the page's own fetch then gets the guard's own refusal
-            return entry_unavailable("a refused address", now=self._now(), ttl_s=ttl)
+            # (kept briefly: what the guard refuses may change with DNS or the settings)
+            short = min(ttl, UNREACHABLE_RETRY_S)
+            return entry_unavailable("a refused address", now=self._now(), ttl_s=short)
         except WebResearchError as exc:
             if reached[0] == 0 and exc.code in _FAILURES:
                 # The site itself cannot be reached (no such name, refused, TLS, timeout):

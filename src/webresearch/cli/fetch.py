@@ -48,9 +48,10 @@ def fetch(
 
     HTML becomes markdown of the main content; JSON, text, XML and CSV pass through;
     PDF becomes text. Internal addresses are refused unless exempted, and so are domains
-    outside the domain policy (allowed_domains / blocked_domains). robots.txt: your own
-    command ignores it unless --respect-robots (model-initiated calls — MCP, the library,
-    adapters — respect it by default: the robots setting).
+    outside the domain policy (allowed_domains / blocked_domains).
+
+    robots.txt is not read for your own command; model-initiated calls (MCP, the library,
+    adapters) obey it by default, and so does this command with --respect-robots.
 
     \b
     Examples:
