@@ -205,10 +205,12 @@ async def test_firecrawl_never_gets_a_blocked_url_and_its_final_url_is_checked(
     assert len(stub.requests()) == 2
 
 
-async def test_jina_never_gets_a_blocked_url(site: LocalServer, api: ApiServer) -> None:
+async def test_jina_never_gets_a_blocked_url_and_its_final_url_is_checked(site: LocalServer, api: ApiServer) -> None:
     stub = JinaStub(api)
     stub.add(on(site, "blocked.test", "/page"), StubPage("Blocked text.", title="B"))
     stub.add(on(site, "allowed.test", "/page"), StubPage("Fine text.", title="F"))
+    moved = StubPage("Moved text.", title="M", final_url=on(site, "blocked.test", "/page"))
+    stub.add(on(site, "allowed.test", "/to-blocked"), moved)
     settings = policy_settings(
         **ALLOW_LIST, reader="jina", jina_base_url=api.base, jina_api_key=JINA_KEY
     )
@@ -217,7 +219,9 @@ async def test_jina_never_gets_a_blocked_url(site: LocalServer, api: ApiServer) 
         assert refused(direct) and stub.requests() == []
         ok = await toolkit.call("web_fetch", {"url": on(site, "allowed.test", "/page")})
         assert ok.ok and "Fine text." in ok.text
-    assert len(stub.requests()) == 1
+        via = await toolkit.call("web_fetch", {"url": on(site, "allowed.test", "/to-blocked")})
+        assert refused(via) and "Moved text." not in via.text  # where Jina's fetch ended
+    assert len(stub.requests()) == 2
 
 
 async def test_the_screenshot_service_never_gets_a_blocked_url(

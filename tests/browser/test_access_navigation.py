@@ -1,7 +1,12 @@
-"""robots.txt for the browser's top-level navigations (RFC 9309, SPEC §1.6) on both
-backends: ``open``, browser_open and page_screenshot's tab check the URL before the browser
-sees it; a page's own subresources are not checked. Each test serves its own origin (the
-session's Toolkits keep robots.txt per origin)."""
+"""The per-URL gates for the browser's top-level navigations on both backends.
+
+* robots.txt (RFC 9309, SPEC §1.6): ``open``, browser_open and page_screenshot's tab check
+  the URL before the browser sees it; a page's own subresources are not checked. Each test
+  serves its own origin (the session's Toolkits keep robots.txt per origin).
+* the domain policy (``blocked_domains = ["127.0.0.3"]`` in the suite's settings): the same
+  for browser_open and page_screenshot, the URL and a redirect hop into the blocked domain
+  (the browser tool's ``open`` is in test_navigation_safety.py).
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.browser.conftest import Kit
+from tests.browser.conftest import Kit, Sites
 from tests.support.http_server import LocalServer, Route
 from webresearch import RunContext
 
@@ -62,3 +67,17 @@ async def test_page_screenshot_respects_robots(chromium: Kit, origin: LocalServe
     result = await chromium.toolkit.call("page_screenshot", {"url": f"{origin.base}/private/page"})
     assert result.error is not None and result.error.code == "robots_disallowed", result.text
     assert origin.count("/private/page") == 0
+
+
+@pytest.mark.parametrize("path", ["/secret", None], ids=["direct", "redirect-hop"])
+async def test_browser_open_and_page_screenshot_keep_the_domain_policy(
+    kit: Kit, sites: Sites, path: str | None
+) -> None:
+    sites.domain.reset_log()
+    url = f"{sites.domain.base}{path}" if path else f"{sites.site.base}/to-domain"
+    opened = await kit.toolkit.call("browser_open", {"url": url}, run=RunContext())
+    assert opened.error is not None and opened.error.code == "blocked_domain", opened.text
+    if "page_screenshot" in [s.name for s in kit.toolkit.tools()]:
+        shot = await kit.toolkit.call("page_screenshot", {"url": url})
+        assert shot.error is not None and shot.error.code == "blocked_domain", shot.text
+    assert sites.domain.count() == 0
