@@ -201,6 +201,8 @@ async def test_firecrawl_never_gets_a_blocked_url_and_its_final_url_is_checked(
         via = await toolkit.call("web_fetch", {"url": on(site, "allowed.test", "/to-blocked")})
         assert refused(via), via.text  # the service followed a redirect into it
         assert "Moved" not in via.text
+        again = await toolkit.call("web_fetch", {"url": on(site, "allowed.test", "/to-blocked")})
+        assert refused(again) and len(stub.requests()) == 1  # refused again, not paid again
         assert (await toolkit.call("web_fetch", {"url": on(site, "allowed.test", "/page")})).ok
     assert len(stub.requests()) == 2
 

@@ -184,9 +184,11 @@ class WebFetch:
         )
         if reader.id != "local":
             doc = redact_document(doc, self.services.redact)
-            # the service followed redirects on its own: its final URL passes our gates too
-            await self.services.access.check_provenance(doc, service=True)
         await self.cache.set(key, doc)
+        if reader.id != "local":
+            # The service followed redirects on its own: its final URL passes our gates too
+            # (checked after caching, as every hit is, so a refused page is not paid twice).
+            await self.services.access.check_provenance(doc, service=True)
         return doc, False
 
     async def _read(self, url: str, on_sent: OnSent) -> Document:
