@@ -2,7 +2,7 @@
 
 Per origin (``scheme://host:port``): the file is fetched ONCE through the guarded client —
 the SSRF guard on every hop, at most five redirects (each hop also through the domain
-policy), 500 KiB parsed, 10 s — and kept as a JSON entry in the ``robots`` cache of the
+policy), 500 KiB parsed, ≤ 10 s — and kept as a JSON entry in the ``robots`` cache of the
 state backend (in-process, SQLite or Redis: a fleet shares it) for at most 24 h; parsed
 files are kept in this process too. Concurrent checks of one origin share one fetch.
 What an answer means is :mod:`.robots_rules` (pure).
@@ -52,7 +52,8 @@ from .robots_rules import (
 
 __all__ = ["ROBOTS_ACCEPT", "ROBOTS_TIMEOUT_S", "RobotsChecker"]
 
-#: Seconds for one robots.txt fetch, redirects included.
+#: Seconds for one robots.txt fetch, redirects included (at most the client's
+#: ``request_timeout_s``).
 ROBOTS_TIMEOUT_S = 10.0
 #: Accept header of a robots.txt fetch.
 ROBOTS_ACCEPT = "text/plain, */*;q=0.1"
@@ -177,7 +178,7 @@ class RobotsChecker:
                 cap=ROBOTS_MAX_BYTES,
                 allow_capped=True,
                 max_redirects=ROBOTS_MAX_REDIRECTS,
-                timeout_s=ROBOTS_TIMEOUT_S,
+                timeout_s=min(ROBOTS_TIMEOUT_S, self.client.request_timeout_s),
                 gate=gate,
             )
         except TooManyRedirects:
