@@ -23,6 +23,7 @@ import asyncio
 from collections import OrderedDict
 
 from ..errors import (
+    BlockedAddress,
     InvalidArguments,
     Refusal,
     RobotsDisallowed,
@@ -46,7 +47,6 @@ from .robots_rules import (
     entry_for_answer,
     entry_unavailable,
     entry_unreachable,
-    normalized,
     origin_of,
 )
 
@@ -106,8 +106,8 @@ class RobotsChecker:
         self._flights: SingleFlight[RobotsEntry] = SingleFlight()
 
     async def check(self, url: str, *, redirect: bool = False) -> None:
-        """Refuse ``url`` when its origin's robots.txt disallows it (a URL that is not http(s)
-        or has no host passes: the SSRF guard refuses it).
+        """Refuse ``url`` when its origin's robots.txt disallows it (a URL the SSRF guard's
+        string rules refuse passes: the guard refuses it, and no robots.txt is read).
 
         Args:
             url: the URL about to be fetched.
@@ -117,7 +117,12 @@ class RobotsChecker:
             RobotsDisallowed: a rule disallows it, or the file could not be fetched.
             NetworkError, TLSError, Timeout: the site cannot be reached (nothing fetched).
         """
-        url = normalized(url)
+        try:
+            # the guard's string rules, and the URL as the client will send it (dot
+            # segments removed: /open/../x is /x, and the rules must see what is fetched)
+            url = str(self.client.guard.check_url(url, redirect=redirect).url)
+        except (BlockedAddress, InvalidArguments):
+            return  # the SSRF guard refuses the URL itself: no robots.txt is read for it
         origin = origin_of(url)
         if origin is None:
             return

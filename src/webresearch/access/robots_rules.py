@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
 
-import httpx2
 from protego import Protego
 
 from ..runtime.scope import scope_key
@@ -39,7 +38,6 @@ __all__ = [
     "entry_for_answer",
     "entry_unavailable",
     "entry_unreachable",
-    "normalized",
     "origin_of",
     "with_product_token",
 ]
@@ -66,16 +64,6 @@ def origin_of(url: str) -> str | None:
         return None
     parts = urlsplit(key)
     return f"{parts.scheme}://{parts.netloc}"
-
-
-def normalized(url: str) -> str:
-    """``url`` as the HTTP client (and a browser) will request it: dot segments removed
-    (``/open/../x`` is ``/x``), so a rule is matched against the path actually fetched;
-    unchanged when it cannot be parsed (the SSRF guard refuses it)."""
-    try:
-        return str(httpx2.URL(url))
-    except (httpx2.InvalidURL, TypeError, ValueError):
-        return url
 
 
 def with_product_token(user_agent: str, token: str) -> str:

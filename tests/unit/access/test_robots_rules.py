@@ -12,7 +12,6 @@ from webresearch.access.robots_rules import (
     RobotsRules,
     decode_body,
     entry_for_answer,
-    normalized,
     origin_of,
     with_product_token,
 )
@@ -158,11 +157,3 @@ def test_the_product_token_is_part_of_the_user_agent() -> None:
 def test_the_default_ttl_is_at_most_a_day() -> None:
     assert ROBOTS_TTL_S == 86400.0
 
-
-def test_rules_see_the_path_that_is_fetched() -> None:
-    # a client (and a browser) removes dot segments: /private/open/../x IS /private/x
-    text = "User-agent: *\nDisallow: /private/\nAllow: /private/open\n"
-    url = normalized("https://example.org/private/open/../x")
-    assert url == "https://example.org/private/x"
-    assert rules(text).refusal(url, TOKEN) is not None
-    assert normalized("http://a:x/") == "http://a:x/"  # not a URL: left to the SSRF guard
