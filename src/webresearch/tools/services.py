@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING
 import httpcore2
 from pydantic import SecretStr
 
+from ..access import AccessPolicy, DomainPolicy, RobotsChecker
+from ..access.robots_rules import with_product_token
 from ..backends.state import (
     FailOpenCache,
     FailOpenCooldowns,
@@ -57,6 +59,9 @@ if TYPE_CHECKING:
 log = logging.getLogger("webresearch")
 
 __all__ = ["Registries", "Services", "default_journal_path", "open_journal"]
+
+#: Origins whose robots.txt the ``robots`` cache keeps (entries of at most 500 KiB).
+ROBOTS_CACHE_SIZE = 128
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +200,8 @@ class Services:
         self.options_catalog = self.registries.options_catalog()
         for line in settings.unknown_names(self.options_catalog):
             log.warning("%s", line)
+        for line in settings.deprecation_warnings():
+            log.warning("%s", line)
         proxy = settings.outbound_proxy  # checked addresses are dialled through it (net/proxy)
         proxy_url = proxy.get_secret_value() if proxy is not None else None
         connector = outbound_connector(proxy_url, connector, ssl_context)
@@ -209,7 +216,7 @@ class Services:
         self.client = GuardedClient(
             self.guard,
             connector=connector,
-            user_agent=settings.user_agent,
+            user_agent=with_product_token(settings.user_agent, settings.robots_product_token),
             connect_timeout_s=settings.connect_timeout_s,
             request_timeout_s=settings.request_timeout_s,
             max_redirects=settings.max_redirects,
@@ -248,10 +255,27 @@ class Services:
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._browser: BrowserManager | None = None
         self._screenshots: tuple[ScreenshotService | None] | None = None
+        #: the per-URL gates of every tool that takes a URL: domain policy, robots.txt.
+        self.access = self._access_policy()
+
+    def _access_policy(self) -> AccessPolicy:
+        settings = self.settings
+        domains = DomainPolicy.from_settings(settings.allowed_domains, settings.blocked_domains)
+        if settings.robots == "ignore":
+            return AccessPolicy(domains)
+        robots = RobotsChecker(
+            self.client,
+            self.cache("robots", maxsize=ROBOTS_CACHE_SIZE, ttl_s=settings.robots_cache_ttl_s),
+            product_token=settings.robots_product_token,
+            ttl_s=settings.robots_cache_ttl_s,
+            now=self.now,
+            hop_gate=domains.hop_gate,
+        )
+        return AccessPolicy(domains, robots)
 
     def reader_context(self) -> ReaderContext:
         """What a page reader or screenshot service is built from."""
-        return ReaderContext(self.settings, self.guard, self.client, self.now)
+        return ReaderContext(self.settings, self.guard, self.client, self.now, self.access)
 
     @property
     def browser(self) -> BrowserManager:
@@ -263,7 +287,11 @@ class Services:
             from ..browser.manager import BrowserManager
 
             self._browser = BrowserManager(
-                self.settings, self.guard, clock=self.clock, connector=self.connector
+                self.settings,
+                self.guard,
+                clock=self.clock,
+                connector=self.connector,
+                access=self.access,
             )
             self.on_close(self._browser.aclose)
         return self._browser

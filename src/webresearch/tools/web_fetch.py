@@ -155,7 +155,9 @@ class WebFetch:
         renderer: Renderer | None = None,
     ) -> None:
         self.services = services
-        self.reader: PageReader = reader or LocalReader(services.client, services.now)
+        self.reader: PageReader = reader or LocalReader(
+            services.client, services.now, services.access
+        )
         self.renderer = renderer
         settings = services.settings
         self.cache = services.cache(
@@ -165,6 +167,8 @@ class WebFetch:
     async def __call__(self, args: WebFetchArgs, ctx: CallContext) -> ToolResult:
         """Run web_fetch. Raises the tool's errors (the Toolkit turns them into results)."""
         await ctx.check_scope(args.url)
+        # domain policy, robots.txt (a hosted reader fetches from its own network)
+        await self.services.access.check(args.url, service=self.reader.id != "local")
         doc, cached = await self.fetch_document(args.url, ctx)
         if args.query is None and len(doc["text"]) <= INLINE_FORMAT_CHARS:
             shown, window = format_document(doc, args.offset, args.max_bytes)
@@ -190,9 +194,9 @@ class WebFetch:
             (the document, whether it came from the cache).
 
         Raises:
-            InvalidArguments, BlockedAddress, RateLimited, BudgetExceeded, TooManyRedirects,
-            TooLarge, Timeout, NetworkError, TLSError, HTTPStatusError, AntiBotChallenge,
-            UnsupportedContent, FetchError.
+            InvalidArguments, BlockedAddress, BlockedDomain, RobotsDisallowed, RateLimited,
+            BudgetExceeded, TooManyRedirects, TooLarge, Timeout, NetworkError, TLSError,
+            HTTPStatusError, AntiBotChallenge, UnsupportedContent, FetchError.
         """
         reader = self.reader
         # The local pipeline keeps its key; a hosted reader's text is its own entry (a
@@ -200,6 +204,8 @@ class WebFetch:
         key = f"web_fetch:{url}" if reader.id == "local" else f"web_fetch:{reader.id}:{url}"
         hit = await self.cache.get(key)
         if hit is not None:
+            # its redirects were checked when it was fetched, maybe under another policy
+            await self.services.access.check_provenance(hit, service=reader.id != "local")
             return hit, True
         doc = await paid_call(
             ctx,
@@ -211,6 +217,10 @@ class WebFetch:
         if reader.id != "local":
             doc = redact_document(doc, self.services.redact)
         await self.cache.set(key, doc)
+        if reader.id != "local":
+            # The service followed redirects on its own: its final URL passes our gates too
+            # (checked after caching, as every hit is, so a refused page is not paid twice).
+            await self.services.access.check_provenance(doc, service=True)
         return doc, False
 
     async def _read(self, url: str, on_sent: OnSent) -> Document:
