@@ -54,6 +54,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ..errors import ConfigurationError, StorageError
 from ..runtime.limits import Decision, LimitRule
 from ..runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S, scope_key
+from .redis_spending import RedisSpending
 
 __all__ = [
     "MAX_CONNECTIONS",
@@ -283,6 +284,11 @@ class RedisState:
         }
         self.limiter = RedisLimiter(self)
         self.scopes = RedisScopeStore(self)
+        self.spending = RedisSpending(self)
+
+    def register(self, name: str, source: str) -> None:
+        """Register one more Lua script (run it with :meth:`run`)."""
+        self._scripts[name] = self._client.register_script(source)
 
     def key(self, *parts: str) -> str:
         """A key under the prefix, e.g. ``key("limit", "web_search")`` → ``webresearch:limit:web_search``."""
