@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import httpcore2
 
+from .. import progress
 from ..config import Settings
 from ..errors import BrowserError
 from ..net.guard import SSRFGuard
@@ -198,6 +199,7 @@ class BrowserManager:
             BlockedAddress, BlockedDomain, NetworkError, Timeout, BrowserError.
         """
         await self.policy.check_navigation(url)
+        progress.report("rendering the page in a browser")
         async with self._renders:
             backend = await self.backend()
             session = await backend.new_session("render")
