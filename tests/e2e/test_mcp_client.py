@@ -166,15 +166,16 @@ async def check_the_client_contract(client: Client, site: SlowSite) -> None:
 
     # 3. A cancelled browser open stops loading the endless page, and the session works at
     #    once; a cancelled browser_open closes its one-shot tab (which stops loading too).
-    for tool, arguments in (
+    endless: list[tuple[str, dict[str, object]]] = [
         ("browser", {"action": "open", "url": f"{site.server.base}/endless"}),
         ("browser_open", {"url": f"{site.server.base}/endless"}),
-    ):
+    ]
+    for name, arguments in endless:
         started = time.monotonic()
-        await cancel_once_loading(client, site, tool, arguments)
+        await cancel_once_loading(client, site, name, arguments)
         stopped = await anyio.to_thread.run_sync(site.hangup, 20.0)
-        assert stopped is not None, f"{tool}: the browser kept loading after the cancel"
-        assert stopped - started < 30, tool  # far less than the page's 90 s or a timeout
+        assert stopped is not None, f"{name}: the browser kept loading after the cancel"
+        assert stopped - started < 30, name  # far less than the page's 90 s or a timeout
     again = await client.call_tool("browser", {"action": "open", "url": f"{site.server.base}/page"})
     assert again.is_error is False, again.content
     first = again.content[0]

@@ -4,6 +4,7 @@ that only grows, and a quiet stop when the client is gone."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 
 from webresearch.mcp_server.progress import ProgressPump
 
@@ -40,7 +41,7 @@ async def test_new_stages_go_out_at_once_and_the_latest_is_repeated() -> None:
     assert sent[1] == (2.5, "loading the page")
     assert [m for _, m in sent[2:]] == ["loading the page"] * (len(sent) - 2)
     values = [p for p, _ in sent]
-    assert all(b > a for a, b in zip(values, values[1:], strict=False))  # MCP: must increase
+    assert all(b > a for a, b in itertools.pairwise(values))  # MCP: must increase
 
 
 async def test_without_a_stage_a_heartbeat_says_working() -> None:
