@@ -141,6 +141,7 @@ async def serve_http(
                     web.server.session_manager,
                     front,
                     lambda: on_ready(url) if on_ready is not None else None,
+                    web.stop_calls,
                 )
             finally:
                 await web.aclose()

@@ -40,7 +40,14 @@ from mcp.server.lowlevel import Server
 from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
 from mcp_types.version import is_version_at_least
 
-from webresearch import ConfigurationError, RunContext, Toolkit, ToolResult, __version__
+from webresearch import (
+    ConfigurationError,
+    RunContext,
+    Toolkit,
+    ToolResult,
+    ToolUnavailable,
+    __version__,
+)
 
 from .approval import Approver, PendingApprovals, back_channel_approver
 from .convert import call_result, mcp_tool
@@ -51,6 +58,8 @@ __all__ = ["CANCEL_GRACE_S", "SERVER_NAME", "WebResearchServer"]
 SERVER_NAME = "webresearch"
 #: Seconds a cancelled call may take to stop its work and release it.
 CANCEL_GRACE_S = 10.0
+#: Seconds given to the answers of calls stopped at shutdown to reach their clients.
+ANSWER_FLUSH_S = 0.2
 #: Fetch scopes an MCP session may run in (``user_links`` needs the person's own messages,
 #: which an MCP server never sees).
 McpScope = Literal["open", "search_results"]
@@ -106,6 +115,9 @@ class WebResearchServer:
         self.approval_timeout_s = timeout
         self.pending = PendingApprovals(timeout)
         self.run_id = f"mcp-{uuid.uuid4().hex[:12]}"
+        self._calls: set[asyncio.Future[Any]] = set()
+        self._handlers = 0  # tools/call handlers that have not returned yet
+        self._stopping = False
         self.instructions = toolkit.instructions(self._run(self.run_id))
         self.server: Server[Any] = Server(
             SERVER_NAME,
@@ -124,6 +136,26 @@ class WebResearchServer:
                 RequestStateSecurity.ephemeral(ttl=state_ttl_s), default_audience=SERVER_NAME
             )
         )
+
+    async def stop_calls(self, grace_s: float = CANCEL_GRACE_S) -> None:
+        """The server is stopping: cancel every running call and wait (at most ``grace_s``)
+        until each has released what it holds and answered its client with
+        ``error[tool_unavailable]`` ("the server is shutting down") — before the sessions
+        close, so no request is left without an answer. Calls that start later are
+        refused the same way."""
+        self._stopping = True
+        running = set(self._calls)
+        if not running:
+            return
+        for task in running:
+            task.cancel()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + grace_s
+        while self._handlers and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        # The SDK writes a handler's answer after it returns: give the writes a moment
+        # to reach the clients' streams before the sessions close.
+        await asyncio.sleep(ANSWER_FLUSH_S)
 
     async def aclose(self) -> None:
         """Cancel calls still waiting for an approval."""
@@ -160,9 +192,19 @@ class WebResearchServer:
     async def _call_tool(
         self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult | types.InputRequiredResult:
-        token = (ctx.meta or {}).get("progress_token")
+        self._handlers += 1
+        try:
+            return await self._run_call(ctx, params)
+        finally:
+            self._handlers -= 1
+
+    async def _run_call(
+        self, ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult | types.InputRequiredResult:
+        if self._stopping:
+            return call_result(ToolResult.failure(_shutting_down()))
         pump = None
-        if token is not None:
+        if (ctx.meta or {}).get("progress_token") is not None:
 
             async def send(elapsed_s: float, message: str) -> None:
                 await ctx.session.report_progress(elapsed_s, None, message)
@@ -170,6 +212,8 @@ class WebResearchServer:
             pump = ProgressPump(send, self.progress_interval_s)
         # Its own task: a cancel is delivered once, and the cleanup's awaits then run.
         work = asyncio.ensure_future(self._answer(ctx, params, pump))
+        self._calls.add(work)
+        work.add_done_callback(self._calls.discard)
         pumping = asyncio.ensure_future(pump.run()) if pump is not None else None
         try:
             return await asyncio.shield(work)
@@ -177,6 +221,10 @@ class WebResearchServer:
             work.cancel()
             with anyio.CancelScope(shield=True):
                 await asyncio.wait([work], timeout=CANCEL_GRACE_S)
+            current = asyncio.current_task()
+            if self._stopping and current is not None and not current.cancelling():
+                # Stopped by stop_calls, not by the client: answer it.
+                return call_result(ToolResult.failure(_shutting_down()))
             raise
         finally:
             if pumping is not None:
@@ -223,3 +271,12 @@ def _mcp_scope(scope: str) -> McpScope:
             "never sees (every URL would be refused); use search_results or open"
         )
     raise ConfigurationError(f"unknown fetch scope {scope!r}: use open or search_results")
+
+
+def _shutting_down() -> ToolUnavailable:
+    return ToolUnavailable(
+        "the MCP server is shutting down; the call was stopped",
+        hint="call again once the server is back",
+        retryable=True,
+        refusal="gate",
+    )

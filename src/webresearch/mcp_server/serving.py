@@ -5,10 +5,10 @@ left waiting and reported the ``CancelledError`` with a traceback on every Ctrl-
 SIGTERM (``shared/security/mcp-sigterm``). Here the stop is an ordered shutdown instead:
 
 1. new requests get 503 (:class:`~.health.HealthRoutes`), uvicorn is told to exit;
-2. the MCP session manager stops: every session and its calls are closed (a call gets
-   :data:`~.server.CANCEL_GRACE_S` to release its browser tab or download), which ends the
-   sessions' streams;
-3. uvicorn closes its listener and connections (none is left waiting) and returns.
+2. running calls are stopped (each gets :data:`~.server.CANCEL_GRACE_S` to release its
+   browser tab or download) and answered "the server is shutting down";
+3. the MCP session manager stops: every session is closed, which ends their streams;
+4. uvicorn closes its listener and connections (none is left waiting) and returns.
 
 The session manager's lifespan is run here rather than through uvicorn's lifespan protocol,
 and uvicorn's own signal handlers are off (:class:`EmbeddedServer`): the caller owns the
@@ -20,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import socket
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 import uvicorn
@@ -49,6 +49,7 @@ async def serve_until_cancelled(
     sessions: StreamableHTTPSessionManager,
     front: HealthRoutes,
     ready: Callable[[], Any],
+    stop_calls: Callable[[], Awaitable[None]],
 ) -> None:
     """Serve on ``sock`` until cancelled; then stop in order (module docstring) and let the
     cancellation propagate.
@@ -59,6 +60,7 @@ async def serve_until_cancelled(
         sessions: the MCP session manager (its lifespan runs here).
         front: the outermost app; set to refuse requests while stopping.
         ready: called once everything listens.
+        stop_calls: stops the running calls and answers them (before sessions close).
     """
     serving = asyncio.ensure_future(server.serve(sockets=[sock]))
     cancelled = False
@@ -74,6 +76,7 @@ async def serve_until_cancelled(
                     task.uncancel()  # stop in order first; re-raised below
                 front.stopping = True
                 server.should_exit = True
+                await stop_calls()
         if cancelled:
             await asyncio.wait([serving], timeout=SHUTDOWN_GRACE_S + 2)
             raise asyncio.CancelledError
