@@ -47,7 +47,7 @@ def test_the_mcp_server_logs_json_lines_from_start_to_stop(tmp_path: Path) -> No
     )
     try:
         assert proc.stderr is not None
-        lines = []
+        lines: list[str] = []
         while not any("listening on" in line for line in lines):
             line = proc.stderr.readline().decode()
             assert line, lines
