@@ -16,18 +16,10 @@ import pytest
 from webresearch import Settings
 from webresearch.mcp_server import serve_http
 
+from .conftest import INITIALIZE
+
 pytestmark = pytest.mark.network
 
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "probe", "version": "0"},
-    },
-}
 PING = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
 HEADERS = {"Accept": "application/json, text/event-stream"}
 IDLE_S = 0.6

@@ -11,17 +11,15 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..runtime.spending import NANOS, SpendDecision, SpendingRule, to_nanos
+from .redis_lua import NOW_LUA
 
 __all__ = ["RedisSpending", "Scripts"]
 
 _US = 1_000_000
 
-_NOW = """
-local function now_us(arg)
-  if arg ~= '' then return tonumber(arg) end
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000000 + tonumber(t[2])
-end
+_NOW = (
+    NOW_LUA
+    + """
 local function total_in(window)
   local v = redis.call('HMGET', KEYS[1], 'w', 'n')
   if v[1] and tonumber(v[1]) == window then return tonumber(v[2]) end
@@ -32,6 +30,7 @@ local function store(window, total, now, span)
   redis.call('PEXPIRE', KEYS[1], math.ceil(((window + 1) * span - now) / 1000) + 1000)
 end
 """
+)
 
 # KEYS spend · ARGV now, amount, limit, window_us → {allowed, total, window, resets_in_us}
 _HOLD = (

@@ -54,6 +54,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ..errors import ConfigurationError, StorageError
 from ..runtime.limits import Decision, LimitRule
 from ..runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S, scope_key
+from .redis_lua import NOW_LUA
 from .redis_spending import RedisSpending
 
 __all__ = [
@@ -72,15 +73,8 @@ _NAME = "the Redis state backend"
 _HINT = "retry in a few seconds"
 _US = 1_000_000
 
-# ``now`` in microseconds: the caller's clock when given, else the server's (Redis ≥ 5
-# replicates script effects, so calling TIME before writing is allowed).
-_NOW = """
-local function now_us(arg)
-  if arg ~= '' then return tonumber(arg) end
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000000 + tonumber(t[2])
-end
-"""
+# ``now`` in microseconds: the caller's clock when given, else the server's.
+_NOW = NOW_LUA
 
 # KEYS[1] log · ARGV now, limit, window_us, member → {allowed, retry_after_us, remaining}
 _LIMIT = (
