@@ -310,4 +310,5 @@ BROWSER = ToolSpec(
     ),
     read_only=False,
     titles=MappingProxyType({"ru": "Веб-браузер", "zh": "网页浏览器"}),
+    aliases=MappingProxyType({"value": "text"}),  # fill's value, as the seeds spelled it
 )

@@ -33,6 +33,9 @@ class ToolSpec:
         open_world: the tool reaches the open internet (MCP ``openWorldHint``).
         annotations: extra MCP annotations.
         titles: the title in other languages (``{"ru": …, "zh": …}``; for people only).
+        aliases: other names models give arguments (``{"value": "text"}``), accepted by the
+            validation step (:func:`webresearch.tools.arguments.lenient`); not in the schema,
+            so they cost the model nothing.
     """
 
     name: str
@@ -43,6 +46,7 @@ class ToolSpec:
     open_world: bool = True
     annotations: dict[str, JSONValue] = field(default_factory=dict)
     titles: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_dict(self) -> JSONObject:
         """``{"name", "description", "input_schema"}``: the model-facing part."""
