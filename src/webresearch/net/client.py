@@ -31,12 +31,11 @@ from ..errors import (
     NetworkError,
     Timeout,
     TLSError,
-    TooLarge,
     TooManyRedirects,
     WebResearchError,
 )
 from ..redact import install_log_redaction, redact_url
-from .download import CappedBody, read_capped
+from .download import CappedBody, read_capped, too_large
 from .guard import SSRFGuard
 from .transport import GuardedTransport
 
@@ -315,15 +314,7 @@ class GuardedClient:
             finally:
                 await response.aclose()
             if body.capped and not allow_capped:
-                raise TooLarge(
-                    f"{shown} is larger than the {cap // 1024} KiB download cap "
-                    "(counted after decompression)",
-                    hint=(
-                        "the page is too large to read here; try a more specific URL or download it "
-                        "with a shell tool (an operator can raise download_cap_bytes)"
-                    ),
-                    cap_bytes=cap,
-                )
+                raise too_large(shown, cap)
             return FetchResponse(
                 requested_url=url,
                 url=str(current),
