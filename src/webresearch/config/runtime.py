@@ -9,6 +9,7 @@ from pydantic import Field, SecretStr, field_validator
 
 from .defaults import DEFAULT_BROWSER_RATE_LIMIT, DEFAULT_RATE_WINDOW_S, DEFAULT_SEARCH_RATE_LIMIT
 from .section import Limit, Section, comma_list
+from .urls import journal_url
 
 __all__ = ["RuntimeSettings"]
 
@@ -57,6 +58,14 @@ class RuntimeSettings(Section):
             "descriptions and schemas the model sees never change."
         ),
     )
+
+    @field_validator("journal_url")
+    @classmethod
+    def _check_journal_url(cls, value: SecretStr | None) -> SecretStr | None:
+        # In the forms operators paste (issue 21); the message never repeats the value.
+        if value is None or not value.get_secret_value().strip():
+            return None
+        return SecretStr(journal_url(value.get_secret_value()))
 
     @field_validator("app_domains", mode="before")
     @classmethod

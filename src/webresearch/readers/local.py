@@ -28,7 +28,7 @@ from ..extract.challenge import is_challenge_page
 from ..extract.dispatch import convert, reads_from_a_prefix
 from ..extract.refresh import HEAD_CHARS, MetaRefresh, find_meta_refresh, is_followed
 from ..extract.sniff import is_html_mime, label_note, sniff_mime
-from ..net.client import FetchResponse, GuardedClient, HopGate
+from ..net.client import FetchResponse, GuardedClient, HopGate, hop_refused
 from ..net.download import cap_text, too_large
 from ..net.http_status import WallClock, status_error, utc_now
 from ..redact import redact_text, redact_url
@@ -108,13 +108,7 @@ class LocalReader:
                     refresh.url, allow_capped=True, max_redirects=left, gate=_later_hops(gate)
                 )
             except BlockedAddress as exc:
-                category = exc.details.get("category", "internal")
-                raise BlockedAddress(
-                    "refused: the page's meta refresh leads to an internal or reserved address "
-                    f"({str(category).replace('_', ' ')}; SSRF guard)",
-                    hint=exc.hint,
-                    category=category,
-                ) from None
+                raise hop_refused(exc, "the page's meta refresh leads") from None
             origin = document
             hops += 1 + len(target.redirects)
             response, document = target, self.convert(target)

@@ -97,6 +97,9 @@ async def test_journal_filters_with_a_lone_surrogate_find_nothing(
         [b"fetch", b"http://a.example/\xff"],
         [b"search", b"\xff query"],
         [b"image", b"http://a.example/\xff.png"],
+        [b"image", b"./\xff.png"],
+        [b"browse", b"http://a.example/\xff"],
+        [b"journal", b"--run", b"\xff"],
     ],
 )
 def test_cli_arguments_that_are_not_utf8_give_one_line(tmp_path: Path, argv: list[bytes]) -> None:
