@@ -55,6 +55,8 @@ def site() -> Iterator[LocalServer]:
             ),
         )
         routes["/slow"] = Route(headers=HTML, body=_refresh_page("30;url=/doc.html"))
+        routes["/reload"] = Route(headers=HTML, body=_refresh_page("0", ARTICLE))
+        routes["/reload-url"] = Route(headers=HTML, body=_refresh_page("0;url=/reload-url#top"))
         routes["/news"] = Route(headers=HTML, body=_refresh_page("0;url=/doc.html", ARTICLE))
         for scheme in ("javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd"):
             routes[f"/scheme-{scheme.split(':')[0]}"] = Route(
@@ -141,6 +143,15 @@ async def test_a_long_delay_or_a_page_with_content_names_the_target(
     assert DOC_TEXT[0] not in result.text
     if path == "/news":
         assert "A paragraph of real reading matter" in result.text
+
+
+@pytest.mark.parametrize("path", ["/reload", "/reload-url"])
+async def test_a_page_that_reloads_itself_is_just_the_page(
+    toolkit: Toolkit, site: LocalServer, path: str
+) -> None:
+    result = await toolkit.call("web_fetch", {"url": site.base + path})
+    assert result.ok, result.text
+    assert f"url: {site.base}{path}" in result.text and "meta refresh" not in result.text
 
 
 @pytest.mark.parametrize("scheme", ["javascript", "data", "file"])

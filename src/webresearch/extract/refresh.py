@@ -25,6 +25,7 @@ __all__ = [
     "MetaRefresh",
     "find_meta_refresh",
     "is_followed",
+    "reloads_itself",
 ]
 
 #: Longest delay (seconds) of a refresh that is followed as a redirect.
@@ -122,12 +123,13 @@ def find_meta_refresh(html: str, page_url: str) -> MetaRefresh | None:
     return None
 
 
-def is_followed(refresh: MetaRefresh, page_text: str, page_url: str) -> bool:
-    """True when a refresh is a redirect: a short delay, another URL, and a page without
+def reloads_itself(refresh: MetaRefresh, page_url: str) -> bool:
+    """True when the refresh only reloads the page (the same URL, fragments aside)."""
+    return refresh.url.split("#", 1)[0] == page_url.split("#", 1)[0]
+
+
+def is_followed(refresh: MetaRefresh, page_text: str) -> bool:
+    """True when a refresh to another page is a redirect: a short delay on a page without
     readable content of its own (``page_text``: what extraction made of it)."""
     own = sum(ch.isalnum() for ch in _LINK_TARGET.sub("]", page_text))
-    return (
-        refresh.delay_s <= MAX_FOLLOWED_DELAY_S
-        and own <= MAX_OWN_TEXT_CHARS
-        and refresh.url.split("#", 1)[0] != page_url.split("#", 1)[0]
-    )
+    return refresh.delay_s <= MAX_FOLLOWED_DELAY_S and own <= MAX_OWN_TEXT_CHARS

@@ -26,7 +26,13 @@ from ..config import ProviderOptions
 from ..errors import AntiBotChallenge, BlockedAddress, TooManyRedirects
 from ..extract.challenge import is_challenge_page
 from ..extract.dispatch import convert, reads_from_a_prefix
-from ..extract.refresh import HEAD_CHARS, MetaRefresh, find_meta_refresh, is_followed
+from ..extract.refresh import (
+    HEAD_CHARS,
+    MetaRefresh,
+    find_meta_refresh,
+    is_followed,
+    reloads_itself,
+)
 from ..extract.sniff import is_html_mime, label_note, sniff_mime
 from ..net.client import FetchResponse, GuardedClient, HopGate, hop_refused
 from ..net.download import cap_text, too_large
@@ -90,7 +96,7 @@ class LocalReader:
             if refresh is None:
                 return response, document
             shown = redact_url(refresh.url)
-            if not is_followed(refresh, document["text"], response.url):
+            if not is_followed(refresh, document["text"]):
                 return response, _noted(
                     document,
                     f"this page asks to be replaced by {shown} after {refresh.delay_s} s "
@@ -192,7 +198,8 @@ class LocalReader:
         if not is_html_mime(document["content_type"]):
             return None
         head = response.body[: HEAD_CHARS * 2].decode("utf-8", "replace")
-        return find_meta_refresh(head, response.url)
+        refresh = find_meta_refresh(head, response.url)
+        return None if refresh is None or reloads_itself(refresh, response.url) else refresh
 
 
 def _later_hops(gate: HopGate | None) -> HopGate | None:
