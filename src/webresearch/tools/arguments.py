@@ -89,7 +89,9 @@ def json_shape(arguments: object) -> JSONShape:
     problems: list[str] = []
 
     def refuse(where: str, what: str) -> None:
-        problems.append(f"{where}: {what}" if where else what)
+        problem = f"{where}: {what}" if where else what
+        if len(problems) < MAX_PROBLEMS and problem not in problems:
+            problems.append(problem)
 
     def walk(value: object, depth: int, where: str) -> JSONValue:
         if isinstance(value, str):
@@ -130,7 +132,7 @@ def json_shape(arguments: object) -> JSONShape:
         return JSONShape({}, "the arguments could not be read as JSON")
     if not isinstance(shaped, dict) and not problems:
         problems.append("must be a JSON object")
-    return JSONShape(shaped, "; ".join(dict.fromkeys(problems)) if problems else None)
+    return JSONShape(shaped, "; ".join(problems) if problems else None)
 
 
 def _is_unicode(text: str) -> bool:

@@ -134,12 +134,23 @@ async def test_a_name_or_operation_id_of_another_type_is_a_result() -> None:
         assert ok.ok
 
 
+def test_a_refusal_names_at_most_three_problems() -> None:
+    shape = json_shape({"items": [{1, 2}] * 10_000})
+    assert (
+        shape.problem
+        == "items[0]: a set is not a JSON value; items[1]: a set is not a JSON value; items[2]: a set is not a JSON value"
+    )
+
+
 def test_json_shape_keeps_json_as_it_is() -> None:
     args = {"url": "http://a.example/", "n": [1, 2.5, None, True, {"k": "é😀"}]}
     assert json_shape(args).value == args and json_shape(args).problem is None
     odd = {"url": "a\udcffb"}
     shape = json_shape(odd)  # kept (it is hashed and journaled as given), and refused
-    assert shape.value == odd and shape.problem == "url: not valid Unicode text (it holds a lone surrogate)"
+    assert (
+        shape.value == odd
+        and shape.problem == "url: not valid Unicode text (it holds a lone surrogate)"
+    )
 
 
 # --- issue 21 item 1: the forms models send -------------------------------------------------
@@ -266,4 +277,3 @@ def test_every_whole_number_text_is_read_exactly(n: int) -> None:
     out = lenient({"offset": str(n)}, WEB_FETCH.input_schema, {})
     assert out == {"offset": n}
     assert lenient({"offset": f"{n}.0"}, WEB_FETCH.input_schema, {}) == {"offset": n}
-
