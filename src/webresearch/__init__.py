@@ -41,6 +41,8 @@ from .errors import (
 from .extract.html import html_to_markdown
 from .runtime.run import ApprovalRequest, RunContext
 from .search.health import check_provider
+from .tools.browser_actions import browser_actions
+from .tools.browser_usage import ActionParam, BrowserActionInfo
 from .tools.registry import Toolkit
 from .tools.specs import ToolSpec
 from .types import ImageBlock, ToolResult
@@ -52,11 +54,13 @@ __version__ = "0.1.0"
 _logging.getLogger("webresearch").addHandler(_logging.NullHandler())
 
 __all__ = [
+    "ActionParam",
     "AntiBotChallenge",
     "ApprovalDenied",
     "ApprovalRequest",
     "BlockedAddress",
     "BlockedDomain",
+    "BrowserActionInfo",
     "BrowserError",
     "BudgetExceeded",
     "ConfigurationError",
@@ -84,6 +88,7 @@ __all__ = [
     "UnsupportedContent",
     "WebResearchError",
     "__version__",
+    "browser_actions",
     "check_provider",
     "html_to_markdown",
 ]

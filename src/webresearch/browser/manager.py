@@ -12,20 +12,25 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import httpcore2
 
 from ..config import Settings
 from ..errors import BrowserError
 from ..net.guard import SSRFGuard
+from ..runtime.run import ProgressCallback
 from .backend import BackendConfig, PlaywrightBackend
 from .base import SessionConfig
-from .page import PlaywrightSession
+from .page import PlaywrightSession, StateKeeper
 from .page_errors import best_effort
 from .policy import DomainPolicy, RequestPolicy
 from .sessions import SessionTable
 
-__all__ = ["BrowserManager", "parse_viewport"]
+__all__ = ["STARTING", "BrowserManager", "parse_viewport"]
+
+#: What :class:`BrowserManager` says while it starts the browser.
+STARTING = "starting the browser"
 
 log = logging.getLogger("webresearch.browser")
 
@@ -91,12 +96,26 @@ class BrowserManager:
         self._renders = asyncio.Semaphore(MAX_RENDERS)
         self._closed = False
 
-    async def backend(self) -> PlaywrightBackend:
+    @property
+    def running(self) -> bool:
+        """A backend is up (the next session needs no start)."""
+        return self._backend is not None and self._backend.alive
+
+    def has_session(self, key: str) -> bool:
+        """A session for ``key`` is open."""
+        return self.table.get(key) is not None
+
+    async def backend(self, progress: ProgressCallback | None = None) -> PlaywrightBackend:
         """The running backend (started, or restarted after a crash, on demand).
+
+        Args:
+            progress: told :data:`STARTING` when the browser has to be started.
 
         Raises:
             ConfigurationError, BrowserError: it cannot be started.
         """
+        if progress is not None and not self.running:
+            await progress(STARTING)
         async with self._lock:
             if self._closed:
                 raise BrowserError("the browser has been shut down")
@@ -136,8 +155,23 @@ class BrowserManager:
                 await session.aclose()
         return [key for key, _ in expired]
 
-    async def session(self, key: str, *, create: bool) -> tuple[PlaywrightSession | None, bool]:
+    async def session(
+        self,
+        key: str,
+        *,
+        create: bool,
+        progress: ProgressCallback | None = None,
+        storage_state: dict[str, Any] | None = None,
+        keeper: StateKeeper | None = None,
+    ) -> tuple[PlaywrightSession | None, bool]:
         """The session for ``key``, created when ``create`` and missing.
+
+        Args:
+            key: the session table key.
+            create: create the session when there is none.
+            progress: told when the browser has to be started.
+            storage_state: a new session starts with these cookies and local storage.
+            keeper: a new session hands its storage state to it when it closes.
 
         Returns:
             (the session or ``None``, whether an earlier session for ``key`` was lost — its
@@ -158,11 +192,12 @@ class BrowserManager:
         if session is None and create:
             self.table.reserve(key)
             try:
-                backend = await self.backend()
-                session = await backend.new_session(key)
+                backend = await self.backend(progress)
+                session = await backend.new_session(key, storage_state)
             except BaseException:
                 self.table.release(key)
                 raise
+            session.keeper = keeper
             self.table.add(key, session)
         return session, lost
 
@@ -187,9 +222,15 @@ class BrowserManager:
         await session.aclose()
         return True
 
-    async def render(self, url: str) -> tuple[str, str, str]:
+    async def render(
+        self, url: str, progress: ProgressCallback | None = None
+    ) -> tuple[str, str, str]:
         """Render ``url`` in a throw-away session (web_fetch ``render: auto``), with the
         same readiness as the browser tool's ``open`` (load, then network and DOM quiet).
+
+        Args:
+            url: the page.
+            progress: told when the browser has to be started.
 
         Returns:
             (final URL, title, rendered HTML).
@@ -199,7 +240,7 @@ class BrowserManager:
         """
         await self.policy.check_navigation(url)
         async with self._renders:
-            backend = await self.backend()
+            backend = await self.backend(progress)
             session = await backend.new_session("render")
             try:
                 await session.open(url)

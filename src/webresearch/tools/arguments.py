@@ -11,7 +11,7 @@ the schema check, so every tool gets them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from jsonschema import Draft202012Validator
@@ -40,11 +40,14 @@ class ArgumentValidator:
 
     Args:
         spec: the tool's constant spec.
+        normalize: the tool's own accepted spellings made the schema's, first (an
+            action's alias, a field's other name).
     """
 
-    def __init__(self, spec: ToolSpec) -> None:
+    def __init__(self, spec: ToolSpec, normalize: Callable[[object], object] | None = None) -> None:
         self.name = spec.name
         self._validator = Draft202012Validator(spec.input_schema)
+        self._normalize = normalize
 
     def validate(self, arguments: object) -> JSONObject:
         """The arguments when they match the schema.
@@ -53,6 +56,8 @@ class ArgumentValidator:
             InvalidArguments: not a JSON object, or up to three schema problems, each with
                 where it is (``max_bytes: 0 is less than the minimum of 1``).
         """
+        if self._normalize is not None:
+            arguments = self._normalize(arguments)
         if not isinstance(arguments, dict):
             raise InvalidArguments(f"{self.name} arguments must be a JSON object")
         errors = sorted(self._validator.iter_errors(arguments), key=lambda e: list(e.path))
@@ -130,7 +135,7 @@ class UrlArgs:
 
 @dataclass(frozen=True, slots=True)
 class PathArgs:
-    """The arguments of a tool that takes one workspace path (view_image, image_info)."""
+    """The arguments of a tool that takes one workspace path (image_info)."""
 
     path: str
 

@@ -26,8 +26,8 @@ from ..types import JSONValue, ToolResult
 from .arguments import UrlArgs
 from .base import CallContext, ToolEntry, Unavailable
 from .browser_journal import journaled_action
-from .browser_reading import read_rendered, readiness_note
-from .gates import backend_unavailable_reason
+from .browser_reading import LOADING, OPEN_READ_ON_NOTE, read_rendered, readiness_note
+from .gates import backend_unavailable_reason, browser_off
 from .limits import browser_limit
 from .services import Services
 from .specs import URL_PROPERTY, ToolSpec, object_schema
@@ -70,9 +70,10 @@ class BrowserOpen:
 
         head: dict[str, JSONValue] = {"action": "open", "one_shot": True}
         async with journaled_action(ctx, head, cleanup=close_tab) as record:
-            record.session, _lost = await manager.session(key, create=True)
+            record.session, _lost = await manager.session(key, create=True, progress=ctx.progress)
             if record.session is None:  # pragma: no cover - create=True always makes one
                 raise BrowserError("the browser could not open a tab")
+            await ctx.progress(LOADING)
             try:
                 result = await asyncio.wait_for(
                     self._read(record.session, url), self.settings.browser_action_timeout_s + 5
@@ -89,8 +90,10 @@ class BrowserOpen:
         nav = await session.open(url)
         if nav.status is not None and nav.status >= 400:
             raise error_for_status(nav.status, redact_url(nav.url))
-        text, doc, facts = await read_rendered(session, self.settings.fetch_max_bytes)
-        note = readiness_note(nav.ready, nav.settled, self.settings.browser_ready_timeout_s)
+        text, doc, facts = await read_rendered(
+            session, self.settings.fetch_max_bytes, read_on=OPEN_READ_ON_NOTE
+        )
+        note = readiness_note(nav.ready, nav.settled, nav.ready_budget_s)
         if note:
             text += f"\n\n{note}"
         meta: dict[str, object] = {
@@ -114,7 +117,7 @@ def build(services: Services) -> ToolEntry[UrlArgs] | Unavailable:
     """The browser_open tool, or why it cannot be offered (no Playwright / no backend)."""
     reason = backend_unavailable_reason(services)
     if reason is not None:
-        return Unavailable("browser_open", reason)
+        return Unavailable("browser_open", reason, quiet=browser_off(services))
     return ToolEntry(
         spec=BROWSER_OPEN,
         arguments=UrlArgs.from_json,

@@ -3,11 +3,12 @@ limits, budget, journal events), and the run's spending ledger."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from ..errors import BudgetExceeded, RateLimited, ScopeDenied
 from ..runtime.journal import JournalEvent
-from ..runtime.run import RunContext
+from ..runtime.run import ProgressCallback, RunContext
 from ..runtime.scope import scope_key, user_links
 from ..types import JSONValue
 from .base import RateLimit
@@ -15,6 +16,8 @@ from .redaction import redact_json
 from .services import Services
 
 __all__ = ["Ledger", "ToolCall"]
+
+log = logging.getLogger("webresearch")
 
 
 class Ledger:
@@ -44,6 +47,7 @@ class ToolCall:
         operation_id: the call's operation id.
         rate_limit: the tool's declared rate limit.
         price: the call's declared price.
+        on_progress: the caller's progress callback (:meth:`progress` calls it).
 
     Attributes:
         cost: what the call has spent so far (the closing event's ``cost``).
@@ -61,6 +65,7 @@ class ToolCall:
         operation_id: str,
         rate_limit: RateLimit | None = None,
         price: float = 0.0,
+        on_progress: ProgressCallback | None = None,
     ) -> None:
         self.services = services
         self.ledger = ledger
@@ -72,6 +77,7 @@ class ToolCall:
         self.cost = 0.0
         self.costs: dict[str, float] = {}
         self.counted_view = False
+        self.on_progress = on_progress
 
     async def check_scope(self, url: str) -> None:
         """See :meth:`CallContext.check_scope` (SPEC §1.5)."""
@@ -163,3 +169,12 @@ class ToolCall:
                 details=shown if isinstance(shown, dict) else {},
             )
         )
+
+    async def progress(self, message: str) -> None:
+        """See :meth:`CallContext.progress` (the callback's errors are logged, not raised)."""
+        if self.on_progress is None:
+            return
+        try:
+            await self.on_progress(message)
+        except Exception:
+            log.warning("a progress callback failed", exc_info=True)

@@ -23,7 +23,8 @@ from ..errors import BrowserError
 from ..types import ToolResult
 from .arguments import UrlArgs
 from .base import CallContext, ToolEntry, Unavailable
-from .browser_screenshot import TabScreenshots
+from .browser_reading import LOADING
+from .browser_screenshot import Shot, TabScreenshots
 from .gates import pillow_missing, pixel_browser_unavailable_reason
 from .limits import browser_limit, fetch_limit
 from .service_shots import BLIND_NOTE, UNAVAILABLE_NOTE, ServiceShooter, shooter_for
@@ -65,16 +66,17 @@ class BrowserShooter:
         await manager.expire()
         key = f"page_screenshot:{uuid.uuid4().hex}"
         try:
-            session, _lost = await manager.session(key, create=True)
+            session, _lost = await manager.session(key, create=True, progress=ctx.progress)
             if session is None:  # pragma: no cover - create=True always makes one
                 raise BrowserError("the browser could not open a tab")
+            await ctx.progress(LOADING)
             await session.open(url)
             meta: dict[str, object] = {
                 "action": "screenshot",
                 "backend": session.capabilities.backend,
                 "trust": "untrusted",
             }
-            return await self.screenshots.take(session, False, ctx, meta)
+            return await self.screenshots.take(session, Shot(), ctx, meta)
         finally:
             with contextlib.suppress(Exception):
                 await manager.close_session(key)

@@ -42,7 +42,7 @@ from ..errors import (
 from ..invisible import strip_invisible
 from ..runtime.cache import MemoryCache
 from ..runtime.journal import JournalEvent, arguments_hash, truncate_utf8
-from ..runtime.run import ApprovalRequest, RunContext
+from ..runtime.run import ApprovalRequest, ProgressCallback, RunContext
 from ..types import ImageBlock, JSONObject, JSONValue, ToolResult
 from .base import PreparedCall
 from .context import Ledger, ToolCall
@@ -101,6 +101,7 @@ class CallPipeline:
         run: RunContext,
         operation_id: str | None,
         offered: Callable[[RunContext], list[str]],
+        progress: ProgressCallback | None = None,
     ) -> ToolResult:
         """Execute tool ``name`` (see :meth:`webresearch.tools.registry.Toolkit.call`).
 
@@ -110,10 +111,13 @@ class CallPipeline:
             run: the run context.
             operation_id: idempotency key, or ``None`` for a fresh call.
             offered: the names offered to a run (named in the "not available" hint).
+            progress: told when a long step of the call begins (``ctx.progress``).
         """
         raw: object = {} if arguments is None else arguments
         op = operation_id or uuid.uuid4().hex
-        ctx = ToolCall(self.services, self.ledger, run=run, tool=name, operation_id=op)
+        ctx = ToolCall(
+            self.services, self.ledger, run=run, tool=name, operation_id=op, on_progress=progress
+        )
         args_hash = arguments_hash(raw)
         shown = self._redact(dict(raw) if isinstance(raw, Mapping) else {})
         shown_args: JSONObject = shown if isinstance(shown, dict) else {}

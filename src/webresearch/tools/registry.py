@@ -22,7 +22,7 @@ from ..config import Settings
 from ..net.resolver import Resolver
 from ..runtime.journal import Journal
 from ..runtime.limits import Limiter
-from ..runtime.run import RunContext
+from ..runtime.run import ProgressCallback, RunContext
 from ..runtime.scope import ScopeStore
 from ..types import ToolResult
 from .base import Tool
@@ -147,6 +147,7 @@ class Toolkit:
         *,
         run: RunContext | None = None,
         operation_id: str | None = None,
+        progress: ProgressCallback | None = None,
     ) -> ToolResult:
         """Execute tool ``name`` with ``arguments`` for ``run``.
 
@@ -156,6 +157,9 @@ class Toolkit:
             run: the run context (default: a fresh open run with network access).
             operation_id: idempotency key; repeating it returns the recorded result and
                 writes no new events (default: a fresh id).
+            progress: ``await progress(message)`` when a long step of the call begins
+                (``starting the browser``, ``rendering the page in a browser``); for a
+                progress line or MCP progress notifications. Its errors are ignored.
 
         Returns:
             the result; on failure ``result.error`` holds the error and ``result.text`` its
@@ -167,4 +171,5 @@ class Toolkit:
             run or RunContext(),
             operation_id,
             lambda r: [s.name for s in self.tools(r)],
+            progress,
         )

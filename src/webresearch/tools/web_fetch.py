@@ -24,6 +24,7 @@ from ..readers.base import OnSent, PageReader
 from ..readers.local import LocalReader
 from ..readers.registry import create_reader
 from ..redact import redact_text, redact_url
+from ..runtime.run import ProgressCallback
 from ..types import Document, JSONObject, ToolResult
 from .arguments import integer, text
 from .base import CallContext, ToolEntry
@@ -36,6 +37,7 @@ from .specs import URL_PROPERTY, ToolSpec, object_schema
 
 __all__ = [
     "MAX_URL_CHARS",
+    "RENDERING",
     "WEB_FETCH",
     "Renderer",
     "WebFetch",
@@ -75,8 +77,11 @@ WEB_FETCH = ToolSpec(
 #: Longest URL web_fetch takes (characters).
 MAX_URL_CHARS = 8192
 
-#: ``await renderer(url)`` → (final URL, title, rendered HTML); raises WebResearchError.
-Renderer = Callable[[str], Awaitable[tuple[str, str, str]]]
+#: ``await renderer(url, progress)`` → (final URL, title, rendered HTML); raises
+#: WebResearchError; tells ``progress`` when it has to start the browser.
+Renderer = Callable[[str, ProgressCallback | None], Awaitable[tuple[str, str, str]]]
+#: What web_fetch says while it renders a page in the browser (``ctx.progress``).
+RENDERING = "rendering the page in a browser"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,11 +174,12 @@ class WebFetch:
         hit = await self.cache.get(key)
         if hit is not None:
             return hit, True
+        progress = ctx.progress if ctx is not None else None
         doc = await paid_call(
             ctx,
             service=reader.id,
             price=reader.price,
-            call=lambda on_sent: self._read(url, on_sent),
+            call=lambda on_sent: self._read(url, on_sent, progress),
             journal=reader.id != "local",
         )
         if reader.id != "local":
@@ -181,7 +187,9 @@ class WebFetch:
         await self.cache.set(key, doc)
         return doc, False
 
-    async def _read(self, url: str, on_sent: OnSent) -> Document:
+    async def _read(
+        self, url: str, on_sent: OnSent, progress: ProgressCallback | None = None
+    ) -> Document:
         """The reader's document; the local reader's app-shell pages are rendered in the
         browser when one is configured (SPEC §1.1 ``render``)."""
         reader = self.reader
@@ -189,15 +197,20 @@ class WebFetch:
             return await reader.read(url, on_sent)
         response, doc = await reader.fetch(url)
         if _wants_render(self.services.settings.render, response, doc):
-            doc = await self._render(doc, response.url)
+            doc = await self._render(doc, response.url, progress)
         return doc
 
-    async def _render(self, doc: Document, url: str) -> Document:
+    async def _render(
+        self, doc: Document, url: str, progress: ProgressCallback | None = None
+    ) -> Document:
         """Re-read an app-shell page from the browser (SPEC §1.1 ``render: auto``); on a
-        browser failure keep the static result and say why in ``render_error``."""
+        browser failure keep the static result and say why in ``render_error``. Tells
+        ``progress`` that it renders (and when it starts the browser)."""
         assert self.renderer is not None
         try:
-            final, _title, html = await self.renderer(url)
+            if progress is not None:
+                await progress(RENDERING)
+            final, _title, html = await self.renderer(url, progress)
         except WebResearchError as exc:
             return {**doc, "render": "none", "render_error": exc.code}
         converted = convert(html.encode("utf-8"), "text/html; charset=utf-8", final)
