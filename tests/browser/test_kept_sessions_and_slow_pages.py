@@ -60,7 +60,8 @@ async def test_kept_sessions_and_a_slow_page(backend: str, sites: Sites, tmp_pat
         )
         assert opened.ok and "restored" not in opened.meta
         assert heard == ["starting the browser", "loading the page"]
-        await call(first, action="close", session="shop")  # closing keeps the state
+        closed = await call(first, action="close", session="shop")  # closing keeps the state
+        assert "kept in the workspace" in closed
         state = json.loads((kept / "shop.json").read_text())
         assert [c["name"] for c in state["cookies"]] == ["sid"]
         assert state["origins"][0]["localStorage"] == [{"name": "cart", "value": "3 apples"}]

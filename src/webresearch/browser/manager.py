@@ -105,6 +105,11 @@ class BrowserManager:
         """A session for ``key`` is open."""
         return self.table.get(key) is not None
 
+    def keeps_state(self, key: str) -> bool:
+        """The open session for ``key`` saves its storage state when it closes."""
+        session = self.table.get(key)
+        return session is not None and session.keeper is not None
+
     async def backend(self, progress: ProgressCallback | None = None) -> PlaywrightBackend:
         """The running backend (started, or restarted after a crash, on demand).
 

@@ -80,12 +80,13 @@ class BrowserTool:
         tail: dict[str, JSONValue] = {"session": args.session} if args.session else {}
         async with journaled_action(ctx, head, tail) as record:
             if action.run is None:  # close
+                kept = manager.keeps_state(key)
                 closed = await manager.close_session(key)
                 record.outcome = "ok"
-                return ToolResult(
-                    text="browser session closed" if closed else "no browser session was open",
-                    meta={"action": "close", "closed": closed},
-                )
+                text = "browser session closed" if closed else "no browser session was open"
+                if kept:
+                    text += " (its cookies and local storage are kept in the workspace)"
+                return ToolResult(text, meta={"action": "close", "closed": closed, "kept": kept})
             if action.opens_url:
                 await ctx.check_scope(str(args.url))
                 await manager.policy.check_navigation(str(args.url))
