@@ -26,6 +26,7 @@ from .errors import (
     NetworkError,
     RateLimited,
     Refusal,
+    RobotsDisallowed,
     ScopeDenied,
     SearchError,
     StaleRef,
@@ -40,7 +41,7 @@ from .errors import (
 )
 from .extract.html import html_to_markdown
 from .runtime.run import ApprovalRequest, RunContext
-from .search.health import check_provider
+from .search.health import check_provider, check_search
 from .tools.browser_actions import browser_actions
 from .tools.browser_usage import ActionParam, BrowserActionInfo
 from .tools.registry import Toolkit
@@ -71,6 +72,7 @@ __all__ = [
     "NetworkError",
     "RateLimited",
     "Refusal",
+    "RobotsDisallowed",
     "RunContext",
     "ScopeDenied",
     "SearchError",
@@ -90,5 +92,6 @@ __all__ = [
     "__version__",
     "browser_actions",
     "check_provider",
+    "check_search",
     "html_to_markdown",
 ]

@@ -26,12 +26,21 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StorageError
+from ..runtime.cooldowns import REASON_MAX_CHARS, Cooldown, later
 from ..runtime.limits import Decision, LimitRule, decide
 from ..runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S, scope_key
+from ..runtime.spending import NANOS, SpendDecision, SpendingRule, decide_spend, to_nanos, window_of
 from .files import ensure_private_file
 from .sqlite_open import connect_wal
 
-__all__ = ["SQLiteCache", "SQLiteLimiter", "SQLiteScopeStore", "SQLiteState"]
+__all__ = [
+    "SQLiteCache",
+    "SQLiteCooldowns",
+    "SQLiteLimiter",
+    "SQLiteScopeStore",
+    "SQLiteSpending",
+    "SQLiteState",
+]
 
 #: Migrations in order; ``PRAGMA user_version`` records how many ran.
 _MIGRATIONS: tuple[str, ...] = (
@@ -63,6 +72,22 @@ _MIGRATIONS: tuple[str, ...] = (
         expires      REAL NOT NULL
     );
     CREATE INDEX views_expires ON views (expires);
+    """,
+    """
+    CREATE TABLE cooldowns (
+        key    TEXT PRIMARY KEY,
+        until  REAL NOT NULL,
+        code   TEXT NOT NULL,
+        reason TEXT NOT NULL
+    );
+    """,
+    # 3: spending limits (runtime.spending): the current window's total per key.
+    """
+    CREATE TABLE spending (
+        key    TEXT PRIMARY KEY,
+        window INTEGER NOT NULL,
+        nanos  INTEGER NOT NULL
+    );
     """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -111,6 +136,8 @@ class SQLiteState:
             ) from None
         self.limiter = SQLiteLimiter(self)
         self.scopes = SQLiteScopeStore(self)
+        self.cooldowns = SQLiteCooldowns(self)
+        self.spending = SQLiteSpending(self)
 
     def _migrate(self) -> None:
         with self.transaction() as db:
@@ -159,6 +186,14 @@ class SQLiteState:
         except sqlite3.Error as exc:
             raise StorageError(f"{_NAME} failed: {_reason(exc)}") from None
         return row
+
+    async def ping(self) -> None:
+        """Check that the file answers a read.
+
+        Raises:
+            StorageError: it does not.
+        """
+        self.fetch_one("SELECT 1", ())
 
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> SQLiteCache:
         """The named cache in this file (same name in another process: same entries)."""
@@ -297,3 +332,87 @@ class SQLiteScopeStore:
                 (conversation, used + 1, now + VIEWS_TTL_S),
             )
         return True
+
+
+class SQLiteCooldowns:
+    """Cool-downs in the shared file (``runtime.cooldowns`` semantics), atomic across processes."""
+
+    def __init__(self, state: SQLiteState) -> None:
+        self._state = state
+
+    async def start(self, key: str, seconds: float, code: str, reason: str = "") -> None:
+        """Cool ``key`` down for ``seconds`` unless a cool-down ending later is on."""
+        with self._state.transaction() as db:
+            now = self._state.clock()
+            row = db.execute("SELECT until FROM cooldowns WHERE key = ?", (key,)).fetchone()
+            live = row[0] if row is not None and now < row[0] else None
+            until = later(live, now, seconds)
+            if until is not None:
+                db.execute(
+                    "INSERT OR REPLACE INTO cooldowns (key, until, code, reason) "
+                    "VALUES (?, ?, ?, ?)",
+                    (key, until, code, reason[:REASON_MAX_CHARS]),
+                )
+            db.execute("DELETE FROM cooldowns WHERE until <= ?", (now,))
+
+    async def get(self, key: str) -> Cooldown | None:
+        """The live cool-down of ``key``, or ``None`` (a read: never waits for writers)."""
+        row = self._state.fetch_one(
+            "SELECT until, code, reason FROM cooldowns WHERE key = ?", (key,)
+        )
+        if row is None:
+            return None
+        remaining = row[0] - self._state.clock()
+        return Cooldown(remaining, row[1], row[2]) if remaining > 0 else None
+
+    async def clear(self, key: str) -> None:
+        """End the cool-down of ``key`` now."""
+        with self._state.transaction() as db:
+            db.execute("DELETE FROM cooldowns WHERE key = ?", (key,))
+
+
+class SQLiteSpending:
+    """Window totals per key in the shared file (``runtime.spending``), atomic across
+    processes (``BEGIN IMMEDIATE``)."""
+
+    def __init__(self, state: SQLiteState) -> None:
+        self._state = state
+
+    @staticmethod
+    def _total(db: sqlite3.Connection, key: str, window: int) -> int:
+        row = db.execute("SELECT window, nanos FROM spending WHERE key = ?", (key,)).fetchone()
+        return int(row[1]) if row is not None and row[0] == window else 0
+
+    async def hold(self, key: str, amount: float, rule: SpendingRule) -> SpendDecision:
+        """See :meth:`~webresearch.runtime.spending.SpendingStore.hold`."""
+        with self._state.transaction() as db:
+            now = self._state.clock()
+            window = window_of(now, rule.window_s)
+            total = self._total(db, key, window)
+            decision = decide_spend(
+                total, to_nanos(amount), to_nanos(rule.limit), now, rule.window_s
+            )
+            if decision.allowed:
+                db.execute(
+                    "INSERT OR REPLACE INTO spending (key, window, nanos) VALUES (?, ?, ?)",
+                    (key, window, total + to_nanos(amount)),
+                )
+        return decision
+
+    async def adjust(self, key: str, delta: float, window: int, rule: SpendingRule) -> None:
+        """See :meth:`~webresearch.runtime.spending.SpendingStore.adjust`."""
+        with self._state.transaction() as db:
+            current = window_of(self._state.clock(), rule.window_s)
+            if window != current and delta < 0:
+                return
+            total = max(0, self._total(db, key, current) + to_nanos(delta))
+            db.execute(
+                "INSERT OR REPLACE INTO spending (key, window, nanos) VALUES (?, ?, ?)",
+                (key, current, total),
+            )
+
+    async def spent(self, key: str, rule: SpendingRule) -> float:
+        """See :meth:`~webresearch.runtime.spending.SpendingStore.spent`."""
+        row = self._state.fetch_one("SELECT window, nanos FROM spending WHERE key = ?", (key,))
+        window = window_of(self._state.clock(), rule.window_s)
+        return int(row[1]) / NANOS if row is not None and row[0] == window else 0.0

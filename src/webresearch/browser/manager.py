@@ -13,24 +13,23 @@ import asyncio
 import logging
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpcore2
 
+from .. import progress
+from ..access import AccessPolicy, DomainPolicy
 from ..config import Settings
 from ..errors import BrowserError
 from ..net.guard import SSRFGuard
-from ..runtime.run import ProgressCallback
 from .backend import BackendConfig, PlaywrightBackend
 from .base import SessionConfig
 from .page import PlaywrightSession, StateKeeper
 from .page_errors import best_effort
-from .policy import DomainPolicy, RequestPolicy
+from .policy import RequestPolicy
 from .sessions import SessionTable
 
-__all__ = ["STARTING", "BrowserManager", "parse_viewport"]
-
-#: What :class:`BrowserManager` says while it starts the browser.
-STARTING = "starting the browser"
+__all__ = ["BrowserManager", "parse_viewport"]
 
 log = logging.getLogger("webresearch.browser")
 
@@ -53,6 +52,9 @@ class BrowserManager:
         clock: monotonic seconds (idle expiry).
         connector: the TCP seam the browser's guarded proxy dials checked addresses with
             (the guarded transport's: ``Services.connector``; ``None``: real sockets).
+        access: every tool's per-URL gates (``Services.access``): its domain policy judges
+            every request, its robots.txt check the model's navigations; default: the
+            settings' domain policy and no robots.txt.
     """
 
     def __init__(
@@ -62,14 +64,15 @@ class BrowserManager:
         *,
         clock: Callable[[], float],
         connector: httpcore2.AsyncNetworkBackend | None = None,
+        access: AccessPolicy | None = None,
     ) -> None:
         self.settings = settings
+        if access is None:
+            domains = DomainPolicy.from_settings(settings.allowed_domains, settings.blocked_domains)
+            access = AccessPolicy(domains)
+        self.access = access
         self.policy = RequestPolicy(
-            guard,
-            DomainPolicy.from_settings(
-                settings.browser_allowed_domains, settings.browser_blocked_domains
-            ),
-            clock=clock,
+            guard, access.domains, clock=clock, navigation_gate=self._check_robots
         )
         self.session_config = SessionConfig(
             viewport=parse_viewport(settings.browser_viewport),
@@ -110,17 +113,29 @@ class BrowserManager:
         session = self.table.get(key)
         return session is not None and session.keeper is not None
 
-    async def backend(self, progress: ProgressCallback | None = None) -> PlaywrightBackend:
-        """The running backend (started, or restarted after a crash, on demand).
+    async def _check_robots(self, url: str) -> None:
+        """robots.txt for a navigation the model asked for — never asked of the browser's
+        own ports (DevTools, the guarded proxy's listeners), whatever the host: the guarded
+        proxy refuses those (``blocked_address``), and nothing else may reach them."""
+        try:
+            port = urlsplit(url).port
+        except ValueError:
+            port = None
+        own: set[int] = set()
+        for backend in (self._backend, self._fallback):
+            if backend is not None and backend.proxy is not None:
+                own.update(backend.proxy.excluded_ports)
+        if port is not None and port in own:
+            return
+        await self.access.check_robots(url)
 
-        Args:
-            progress: told :data:`STARTING` when the browser has to be started.
+    async def backend(self) -> PlaywrightBackend:
+        """The running backend (started, or restarted after a crash, on demand; the start
+        is reported with :func:`webresearch.progress.report`).
 
         Raises:
             ConfigurationError, BrowserError: it cannot be started.
         """
-        if progress is not None and not self.running:
-            await progress(STARTING)
         async with self._lock:
             if self._closed:
                 raise BrowserError("the browser has been shut down")
@@ -165,7 +180,6 @@ class BrowserManager:
         key: str,
         *,
         create: bool,
-        progress: ProgressCallback | None = None,
         storage_state: dict[str, Any] | None = None,
         keeper: StateKeeper | None = None,
     ) -> tuple[PlaywrightSession | None, bool]:
@@ -174,7 +188,6 @@ class BrowserManager:
         Args:
             key: the session table key.
             create: create the session when there is none.
-            progress: told when the browser has to be started.
             storage_state: a new session starts with these cookies and local storage.
             keeper: a new session hands its storage state to it when it closes.
 
@@ -197,7 +210,7 @@ class BrowserManager:
         if session is None and create:
             self.table.reserve(key)
             try:
-                backend = await self.backend(progress)
+                backend = await self.backend()
                 session = await backend.new_session(key, storage_state)
             except BaseException:
                 self.table.release(key)
@@ -227,25 +240,23 @@ class BrowserManager:
         await session.aclose()
         return True
 
-    async def render(
-        self, url: str, progress: ProgressCallback | None = None
-    ) -> tuple[str, str, str]:
+    async def render(self, url: str) -> tuple[str, str, str]:
         """Render ``url`` in a throw-away session (web_fetch ``render: auto``), with the
         same readiness as the browser tool's ``open`` (load, then network and DOM quiet).
 
         Args:
             url: the page.
-            progress: told when the browser has to be started.
 
         Returns:
             (final URL, title, rendered HTML).
 
         Raises:
-            BlockedAddress, BlockedDomain, NetworkError, Timeout, BrowserError.
+            BlockedAddress, BlockedDomain, RobotsDisallowed, NetworkError, Timeout, BrowserError.
         """
         await self.policy.check_navigation(url)
+        progress.report("rendering the page in a browser")
         async with self._renders:
-            backend = await self.backend(progress)
+            backend = await self.backend()
             session = await backend.new_session("render")
             try:
                 await session.open(url)

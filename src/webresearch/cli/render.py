@@ -166,7 +166,7 @@ class Progress:
             self._show(self.message)
         return self
 
-    async def update(self, step: str) -> None:
+    def update(self, step: str) -> None:
         """The tool began a long step: ``message — step…`` (a progress callback)."""
         if self.enabled:
             self._show(f"{self.message} — {step}")

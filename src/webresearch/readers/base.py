@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
+from ..access import AccessPolicy
 from ..config import ProviderOptions, Settings
 from ..invisible import strip_invisible
 from ..net.client import GuardedClient
@@ -70,12 +71,16 @@ class ReaderContext:
         guard: the SSRF guard (a hosted service checks every URL with it first).
         client: the guarded client (the only way to fetch a model-chosen URL ourselves).
         now: the wall clock (provenance timestamps, Retry-After dates).
+        access: the per-URL gates (domain policy, robots.txt) the local reader applies to
+            every hop; ``None``: none. Tools check a hosted reader's URL before handing it
+            over and the final URL it reports.
     """
 
     settings: Settings
     guard: SSRFGuard
     client: GuardedClient
     now: WallClock
+    access: AccessPolicy | None = None
 
 
 def make_document(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 from typing import ClassVar
 
+from ..access import AccessPolicy
 from ..config import ProviderOptions
 from ..errors import AntiBotChallenge
 from ..extract.challenge import is_challenge_page
@@ -29,21 +30,25 @@ class LocalReader:
     Args:
         client: the guarded client (the only way to fetch a model-chosen URL).
         now: wall clock (provenance timestamps).
+        access: the per-URL gates applied to every hop (domain policy, robots.txt).
     """
 
     id: ClassVar[str] = "local"
     name: ClassVar[str] = "the local reader"
     options_model: ClassVar[type[ProviderOptions]] = NoOptions
 
-    def __init__(self, client: GuardedClient, now: WallClock = utc_now) -> None:
+    def __init__(
+        self, client: GuardedClient, now: WallClock = utc_now, access: AccessPolicy | None = None
+    ) -> None:
         self.client = client
         self.now = now
+        self.access = access
         self.price = 0.0
 
     @classmethod
     def from_context(cls, context: ReaderContext) -> LocalReader:
         """The local pipeline over the services' guarded client."""
-        return cls(context.client, context.now)
+        return cls(context.client, context.now, context.access)
 
     async def read(self, url: str, on_sent: OnSent | None = None) -> Document:
         """The document of ``url``.
@@ -62,7 +67,8 @@ class LocalReader:
         Raises:
             as :meth:`read`.
         """
-        response = await self.client.get(url)
+        gate = self.access.hop_gate if self.access is not None else None
+        response = await self.client.get(url, gate=gate)
         return response, self.convert(response)
 
     async def aclose(self) -> None:

@@ -14,7 +14,6 @@ __all__ = [
     "ApprovalRequest",
     "Approver",
     "FetchScope",
-    "ProgressCallback",
     "RunContext",
 ]
 
@@ -47,11 +46,6 @@ class ApprovalRequest:
 
 #: ``await approver(request)`` → True to allow the call, False to deny it.
 Approver = Callable[[ApprovalRequest], Awaitable[bool]]
-
-#: ``await progress(message)``: a long step of a call began ("starting the browser",
-#: "rendering the page in a browser"); for a person's progress line or MCP progress
-#: notifications. Its errors are logged and ignored: progress never fails a call.
-ProgressCallback = Callable[[str], Awaitable[None]]
 
 
 @dataclass(frozen=True, slots=True)

@@ -118,8 +118,10 @@ class CallContext(Protocol):
         """Journal an extra event of this call (e.g. ``browser.action``, ``browser.dialog``)."""
         ...
 
-    async def progress(self, message: str) -> None:
-        """Tell the caller a long step began (``starting the browser``); never raises."""
+    def progress(self, message: str) -> None:
+        """Tell whoever waits for the call what it does now, in words a person reads
+        ("waiting for the page to settle"); nothing when nobody asked. Code below the tools
+        reports with :func:`webresearch.progress.report`, which reaches the same place."""
         ...
 
 

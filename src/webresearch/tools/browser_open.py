@@ -26,7 +26,7 @@ from ..types import JSONValue, ToolResult
 from .arguments import UrlArgs
 from .base import CallContext, ToolEntry, Unavailable
 from .browser_journal import journaled_action
-from .browser_reading import LOADING, OPEN_READ_ON_NOTE, read_rendered, readiness_note
+from .browser_reading import OPEN_READ_ON_NOTE, read_rendered, readiness_note
 from .gates import backend_unavailable_reason, browser_off
 from .limits import browser_limit
 from .services import Services
@@ -39,6 +39,10 @@ BROWSER_OPEN = ToolSpec(
     title="Open a page in a browser",
     description="Render a URL in a browser; read it as web_fetch does.",
     input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
+    open_world=True,
     titles=MappingProxyType({"ru": "Открыть страницу в браузере", "zh": "在浏览器中打开网页"}),
 )
 
@@ -70,10 +74,9 @@ class BrowserOpen:
 
         head: dict[str, JSONValue] = {"action": "open", "one_shot": True}
         async with journaled_action(ctx, head, cleanup=close_tab) as record:
-            record.session, _lost = await manager.session(key, create=True, progress=ctx.progress)
+            record.session, _lost = await manager.session(key, create=True)
             if record.session is None:  # pragma: no cover - create=True always makes one
                 raise BrowserError("the browser could not open a tab")
-            await ctx.progress(LOADING)
             try:
                 result = await asyncio.wait_for(
                     self._read(record.session, url), self.settings.browser_action_timeout_s + 5

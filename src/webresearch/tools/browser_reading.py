@@ -14,7 +14,6 @@ from .page_text import EMPTY_HTML_NOTE, UNTRUSTED_NOTICE, Window, format_documen
 
 __all__ = [
     "BROWSER_EMPTY_NOTE",
-    "LOADING",
     "OPEN_READ_ON_NOTE",
     "READ_ON_NOTE",
     "ReadFacts",
@@ -25,8 +24,6 @@ __all__ = [
     "readiness_note",
 ]
 
-#: What a browser tool says while a page loads (``ctx.progress``).
-LOADING = "loading the page"
 #: Header note of a cut ``content``: how to read on.
 READ_ON_NOTE = "the text goes on: content with offset={next} reads the next part"
 #: Header note of a cut browser_open page (the tool takes no offset: the browser tool does).
@@ -124,7 +121,7 @@ async def read_rendered(
         "text": redact_text("\n\n".join(p for p in parts if p)),
         "markdown": True,
     }
-    text, window = format_document(doc, offset, max_bytes)
+    text, window = await asyncio.to_thread(format_document, doc, offset, max_bytes)
     if empty_note is not None and not doc["text"].strip():
         text = text.replace(EMPTY_HTML_NOTE, empty_note)
     if window["next_offset"] is not None:

@@ -7,7 +7,8 @@ session starts from its saved state, :mod:`webresearch.browser.session_files`) â
 bounded by the call's ``timeout_ms`` (at most ``browser_max_timeout_s``) or the action
 timeout â†’ journal ``browser.action`` (with its risk), ``browser.blocked`` for refused
 requests, ``browser.dialog`` for answered dialogs (:func:`~.browser_journal.journaled_action`).
-Starting the browser and loading a page are reported to the caller (``ctx.progress``).
+Starting the browser and loading a page are reported to the caller
+(:func:`webresearch.progress.report`, in the browser layer).
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ from ..types import JSONValue, ToolResult
 from .base import CallContext, ToolEntry, Unavailable
 from .browser_actions import ACTIONS_BY_NAME, BROWSER, BrowserArgs, Tab, normalize_arguments
 from .browser_journal import journaled_action
-from .browser_reading import LOADING
 from .browser_screenshot import TabScreenshots
 from .gates import backend_unavailable_reason, browser_off
 from .limits import browser_limit
@@ -94,7 +94,6 @@ class BrowserTool:
             session, lost = await manager.session(
                 key,
                 create=action.opens_url,
-                progress=ctx.progress,
                 storage_state=state,
                 keeper=keeper,
             )
@@ -119,13 +118,16 @@ class BrowserTool:
                 meta["restored"] = True
             tab = Tab(session, ctx, self.settings, self.screenshots, meta)
             timeout_s, note = call_timeout(self.settings, args.timeout_ms)
-            if action.opens_url:
-                await ctx.progress(LOADING)
             try:
                 with session.limits(timeout_s if args.timeout_ms is not None else None):
                     result = await asyncio.wait_for(
                         action.run(tab, args), timeout_s + ACTION_GRACE_S
                     )
+            except asyncio.CancelledError:
+                # The caller gave up (an MCP client's cancel): stop the tab's loading and
+                # script so the session is free for the next action, then let it propagate.
+                await session.stop()
+                raise
             except TimeoutError:
                 # A script still running in the page (an endless loop) would hang every
                 # later action of the session: stop it, or end a browser that is hung.

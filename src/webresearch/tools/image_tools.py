@@ -66,6 +66,10 @@ FETCH_IMAGE = ToolSpec(
         "For pages use web_fetch."
     ),
     input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
+    open_world=True,
     titles=MappingProxyType({"ru": "Изображение из интернета", "zh": "查看网络图片"}),
 )
 
@@ -80,6 +84,9 @@ VIEW_IMAGE = ToolSpec(
         },
         ["path"],
     ),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
     open_world=False,
     titles=MappingProxyType({"ru": "Изображение из рабочей папки", "zh": "查看工作区图片"}),
 )
@@ -124,9 +131,12 @@ class FetchImage(_Preparer):
         """Run fetch_image. Raises the tool's errors (the Toolkit turns them into results)."""
         url = args.url
         await ctx.check_scope(url)
+        access = self.services.access  # domain policy, robots.txt: the URL and every hop
+        await access.check(url)
         key = f"fetch_image:{url}"
         hit = await self.cache.get(key)
         if hit is not None:
+            await access.check_provenance(hit["meta"])
             # Cached values are JSON (shared cache backends): the bytes travel as base64.
             block = ImageBlock(
                 base64.b64decode(hit["data"]), hit["mime"], dict(hit["meta"]["image"])
@@ -137,7 +147,7 @@ class FetchImage(_Preparer):
         shown = redact_url(url)
         try:
             response = await self.services.client.get(
-                url, headers={"Accept": IMAGE_ACCEPT}, cap=self.max_source_bytes
+                url, headers={"Accept": IMAGE_ACCEPT}, cap=self.max_source_bytes, gate=access.hop_gate
             )
         except TooLarge:
             raise TooLarge(

@@ -23,7 +23,6 @@ from ..errors import BrowserError
 from ..types import ToolResult
 from .arguments import UrlArgs
 from .base import CallContext, ToolEntry, Unavailable
-from .browser_reading import LOADING
 from .browser_screenshot import Shot, TabScreenshots
 from .gates import pillow_missing, pixel_browser_unavailable_reason
 from .limits import browser_limit, fetch_limit
@@ -45,6 +44,10 @@ PAGE_SCREENSHOT = ToolSpec(
     title="Screenshot a web page",
     description="Screenshot a web page (without vision: its text).",
     input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
+    open_world=True,
     titles=MappingProxyType({"ru": "Скриншот страницы", "zh": "网页截图"}),
 )
 
@@ -60,16 +63,13 @@ class BrowserShooter:
         """Open ``url`` in a one-shot tab, take the browser's screenshot, close the tab."""
         manager = self.services.browser
         await ctx.rate_limit()
-        verdict = await manager.policy.check(url)
-        if not verdict.allowed and verdict.error is not None:
-            raise verdict.error
+        await manager.policy.check_navigation(url)  # SSRF, domain policy, robots.txt
         await manager.expire()
         key = f"page_screenshot:{uuid.uuid4().hex}"
         try:
-            session, _lost = await manager.session(key, create=True, progress=ctx.progress)
+            session, _lost = await manager.session(key, create=True)
             if session is None:  # pragma: no cover - create=True always makes one
                 raise BrowserError("the browser could not open a tab")
-            await ctx.progress(LOADING)
             await session.open(url)
             meta: dict[str, object] = {
                 "action": "screenshot",

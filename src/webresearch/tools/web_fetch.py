@@ -4,13 +4,16 @@ Flow: fetch scope → cache (the whole converted document, keyed by URL) → the
 (``settings.reader``, :mod:`webresearch.readers`): the local pipeline (guarded GET with the
 SSRF guard, ≤ 5 redirects, 2 MiB decoded cap, timeouts → challenge check → status check →
 :func:`webresearch.extract.dispatch.convert`), or a hosted service (Firecrawl, Jina Reader,
-a plugin) after the full SSRF check of the URL, paid per page → cut the requested window →
-format (:func:`webresearch.tools.page_text.format_document`). The document has the same keys
+a plugin) after the full SSRF check of the URL, paid per page → cut the requested window,
+with the page's outline when it is cut, or with ``query`` the sections that match it best
+(BM25, on the cached document: a second question downloads nothing) → format
+(:func:`webresearch.tools.page_text.format_document`). The document has the same keys
 whoever made it; ``reader`` in the metadata names who did.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -24,9 +27,8 @@ from ..readers.base import OnSent, PageReader
 from ..readers.local import LocalReader
 from ..readers.registry import create_reader
 from ..redact import redact_text, redact_url
-from ..runtime.run import ProgressCallback
 from ..types import Document, JSONObject, ToolResult
-from .arguments import integer, text
+from .arguments import integer, optional_text, text
 from .base import CallContext, ToolEntry
 from .gates import backend_unavailable_reason
 from .limits import fetch_limit
@@ -36,8 +38,8 @@ from .services import Services
 from .specs import URL_PROPERTY, ToolSpec, object_schema
 
 __all__ = [
+    "MAX_QUERY_CHARS",
     "MAX_URL_CHARS",
-    "RENDERING",
     "WEB_FETCH",
     "Renderer",
     "WebFetch",
@@ -68,20 +70,33 @@ WEB_FETCH = ToolSpec(
                 "minimum": 0,
                 "description": "Bytes of the text to skip.",
             },
+            "query": {
+                "type": "string",
+                "description": (
+                    "A short question: show the sections most relevant to it, not the first "
+                    "max_bytes."
+                ),
+            },
         },
         ["url"],
     ),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
+    open_world=True,
     titles=MappingProxyType({"ru": "Чтение страницы", "zh": "读取网页"}),
 )
 
 #: Longest URL web_fetch takes (characters).
 MAX_URL_CHARS = 8192
+#: Longest ``query`` web_fetch takes (characters): one short sentence.
+MAX_QUERY_CHARS = 500
+#: Longest text formatted on the event loop (characters); a longer one, or any query, is
+#: formatted in a worker thread.
+INLINE_FORMAT_CHARS = 65536
 
-#: ``await renderer(url, progress)`` → (final URL, title, rendered HTML); raises
-#: WebResearchError; tells ``progress`` when it has to start the browser.
-Renderer = Callable[[str, ProgressCallback | None], Awaitable[tuple[str, str, str]]]
-#: What web_fetch says while it renders a page in the browser (``ctx.progress``).
-RENDERING = "rendering the page in a browser"
+#: ``await renderer(url)`` → (final URL, title, rendered HTML); raises WebResearchError.
+Renderer = Callable[[str], Awaitable[tuple[str, str, str]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,28 +107,39 @@ class WebFetchArgs:
         url: the page (1–8192 characters).
         max_bytes: output budget (bytes; 1–128 KiB, default 48 KiB).
         offset: bytes of the text to skip (continue a cut page).
+        query: a question (1–500 characters): the page's sections that match it best
+            (BM25) instead of the text from ``offset`` (issue 18 §1); ``None``: no ranking.
     """
 
     url: str
     max_bytes: int = DEFAULT_MAX_BYTES
     offset: int = 0
+    query: str | None = None
 
     @classmethod
     def from_json(cls, arguments: JSONObject) -> WebFetchArgs:
         """From schema-valid arguments.
 
         Raises:
-            InvalidArguments: an empty or over-long URL.
+            InvalidArguments: an empty or over-long URL; a blank or over-long query.
         """
         url = text(arguments, "url")
         if not 1 <= len(url) <= MAX_URL_CHARS:
             raise InvalidArguments(
                 f"web_fetch arguments: url: must be 1 to {MAX_URL_CHARS} characters"
             )
+        query = optional_text(arguments, "query")
+        if query is not None and not 1 <= len(query.strip()) <= MAX_QUERY_CHARS:
+            raise InvalidArguments(
+                f"web_fetch arguments: query: must be a question of 1 to {MAX_QUERY_CHARS} "
+                "characters",
+                hint="leave query out to read the page from offset",
+            )
         return cls(
             url=url,
             max_bytes=integer(arguments, "max_bytes", DEFAULT_MAX_BYTES),
             offset=integer(arguments, "offset", 0),
+            query=query.strip() if query is not None else None,
         )
 
 
@@ -133,7 +159,9 @@ class WebFetch:
         renderer: Renderer | None = None,
     ) -> None:
         self.services = services
-        self.reader: PageReader = reader or LocalReader(services.client, services.now)
+        self.reader: PageReader = reader or LocalReader(
+            services.client, services.now, services.access
+        )
         self.renderer = renderer
         settings = services.settings
         self.cache = services.cache(
@@ -143,8 +171,15 @@ class WebFetch:
     async def __call__(self, args: WebFetchArgs, ctx: CallContext) -> ToolResult:
         """Run web_fetch. Raises the tool's errors (the Toolkit turns them into results)."""
         await ctx.check_scope(args.url)
+        # domain policy, robots.txt (a hosted reader fetches from its own network)
+        await self.services.access.check(args.url, service=self.reader.id != "local")
         doc, cached = await self.fetch_document(args.url, ctx)
-        shown, window = format_document(doc, args.offset, args.max_bytes)
+        if args.query is None and len(doc["text"]) <= INLINE_FORMAT_CHARS:
+            shown, window = format_document(doc, args.offset, args.max_bytes)
+        else:  # ranking or a long page's outline reads the whole text: not on the event loop
+            shown, window = await asyncio.to_thread(
+                format_document, doc, args.offset, args.max_bytes, args.query
+            )
         meta: dict[str, object] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}
         meta.update(window)
         meta["cached"] = cached
@@ -163,9 +198,9 @@ class WebFetch:
             (the document, whether it came from the cache).
 
         Raises:
-            InvalidArguments, BlockedAddress, RateLimited, BudgetExceeded, TooManyRedirects,
-            TooLarge, Timeout, NetworkError, TLSError, HTTPStatusError, AntiBotChallenge,
-            UnsupportedContent, FetchError.
+            InvalidArguments, BlockedAddress, BlockedDomain, RobotsDisallowed, RateLimited,
+            BudgetExceeded, TooManyRedirects, TooLarge, Timeout, NetworkError, TLSError,
+            HTTPStatusError, AntiBotChallenge, UnsupportedContent, FetchError.
         """
         reader = self.reader
         # The local pipeline keeps its key; a hosted reader's text is its own entry (a
@@ -173,23 +208,26 @@ class WebFetch:
         key = f"web_fetch:{url}" if reader.id == "local" else f"web_fetch:{reader.id}:{url}"
         hit = await self.cache.get(key)
         if hit is not None:
+            # its redirects were checked when it was fetched, maybe under another policy
+            await self.services.access.check_provenance(hit, service=reader.id != "local")
             return hit, True
-        progress = ctx.progress if ctx is not None else None
         doc = await paid_call(
             ctx,
             service=reader.id,
             price=reader.price,
-            call=lambda on_sent: self._read(url, on_sent, progress),
+            call=lambda on_sent: self._read(url, on_sent),
             journal=reader.id != "local",
         )
         if reader.id != "local":
             doc = redact_document(doc, self.services.redact)
         await self.cache.set(key, doc)
+        if reader.id != "local":
+            # The service followed redirects on its own: its final URL passes our gates too
+            # (checked after caching, as every hit is, so a refused page is not paid twice).
+            await self.services.access.check_provenance(doc, service=True)
         return doc, False
 
-    async def _read(
-        self, url: str, on_sent: OnSent, progress: ProgressCallback | None = None
-    ) -> Document:
+    async def _read(self, url: str, on_sent: OnSent) -> Document:
         """The reader's document; the local reader's app-shell pages are rendered in the
         browser when one is configured (SPEC §1.1 ``render``)."""
         reader = self.reader
@@ -197,20 +235,15 @@ class WebFetch:
             return await reader.read(url, on_sent)
         response, doc = await reader.fetch(url)
         if _wants_render(self.services.settings.render, response, doc):
-            doc = await self._render(doc, response.url, progress)
+            doc = await self._render(doc, response.url)
         return doc
 
-    async def _render(
-        self, doc: Document, url: str, progress: ProgressCallback | None = None
-    ) -> Document:
+    async def _render(self, doc: Document, url: str) -> Document:
         """Re-read an app-shell page from the browser (SPEC §1.1 ``render: auto``); on a
-        browser failure keep the static result and say why in ``render_error``. Tells
-        ``progress`` that it renders (and when it starts the browser)."""
+        browser failure keep the static result and say why in ``render_error``."""
         assert self.renderer is not None
         try:
-            if progress is not None:
-                await progress(RENDERING)
-            final, _title, html = await self.renderer(url, progress)
+            final, _title, html = await self.renderer(url)
         except WebResearchError as exc:
             return {**doc, "render": "none", "render_error": exc.code}
         converted = convert(html.encode("utf-8"), "text/html; charset=utf-8", final)

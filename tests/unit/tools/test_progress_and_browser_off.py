@@ -25,8 +25,8 @@ def _settings(**values: Any) -> Settings:
 
 def _talkative(services: Services) -> ToolEntry[JSONObject]:
     async def run(args: JSONObject, ctx: CallContext) -> ToolResult:
-        await ctx.progress("first step")
-        await ctx.progress("second step")
+        ctx.progress("first step")
+        ctx.progress("second step")
         return ToolResult("done")
 
     return ToolEntry(spec=WEB_SEARCH, run=run)
@@ -35,7 +35,7 @@ def _talkative(services: Services) -> ToolEntry[JSONObject]:
 async def test_a_tool_reports_its_steps_to_the_callers_callback() -> None:
     heard: list[str] = []
 
-    async def progress(message: str) -> None:
+    def progress(message: str) -> None:
         heard.append(message)
 
     async with Toolkit(_settings(), journal=MemoryJournal(), builders=[_talkative]) as tk:
@@ -48,14 +48,14 @@ async def test_a_tool_reports_its_steps_to_the_callers_callback() -> None:
 async def test_a_failing_progress_callback_never_fails_the_call(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    async def broken(message: str) -> None:
+    def broken(message: str) -> None:
         raise RuntimeError("the terminal went away")
 
     async with Toolkit(_settings(), journal=MemoryJournal(), builders=[_talkative]) as tk:
         with caplog.at_level(logging.WARNING, logger="webresearch"):
             result = await tk.call("web_search", {"query": "x"}, progress=broken)
     assert result.ok and result.text == "done"
-    assert "a progress callback failed" in caplog.text
+    assert "progress callback failed" in caplog.text
 
 
 async def test_browser_backend_none_turns_every_browser_path_off(
@@ -83,13 +83,13 @@ async def test_the_cli_progress_line_is_for_a_terminal_only(
     from webresearch.cli.render import Progress
 
     with Progress("Read a web page: x") as line:  # stderr is captured: not a terminal
-        await line.update("rendering the page in a browser")
+        line.update("rendering the page in a browser")
     assert capsys.readouterr().err == ""
     monkeypatch.setattr("sys.stderr.isatty", lambda: True)
     with Progress("browser: x", at_once=False) as line:
         assert capsys.readouterr().err == ""  # nothing until a long step begins
-        await line.update("starting the browser")
+        line.update("starting the browser")
     assert capsys.readouterr().err == "\r\x1b[Kbrowser: x — starting the browser…\r\x1b[K"
     with Progress("browser: x", quiet=True) as line:
-        await line.update("starting the browser")
+        line.update("starting the browser")
     assert capsys.readouterr().err == ""
