@@ -133,9 +133,9 @@ def _json_default(value: Any) -> Any:
 
 
 def quiet_option(func: F) -> F:
-    """``-q``/``--quiet``: no progress line on stderr."""
+    """``--quiet``: no progress line on stderr (no short form: ``fetch -q`` is ``--query``)."""
     return click.option(
-        "-q", "--quiet", is_flag=True, help="No progress line on stderr (shown at a terminal)."
+        "--quiet", is_flag=True, help="No progress line on stderr (shown at a terminal)."
     )(func)
 
 
