@@ -42,6 +42,8 @@ from .errors import (
 from .extract.html import html_to_markdown
 from .runtime.run import ApprovalRequest, RunContext
 from .search.health import check_provider, check_search
+from .tools.browser_actions import browser_actions
+from .tools.browser_usage import ActionParam, BrowserActionInfo
 from .tools.registry import Toolkit
 from .tools.specs import ToolSpec
 from .types import ImageBlock, ToolResult
@@ -53,11 +55,13 @@ __version__ = "0.1.0"
 _logging.getLogger("webresearch").addHandler(_logging.NullHandler())
 
 __all__ = [
+    "ActionParam",
     "AntiBotChallenge",
     "ApprovalDenied",
     "ApprovalRequest",
     "BlockedAddress",
     "BlockedDomain",
+    "BrowserActionInfo",
     "BrowserError",
     "BudgetExceeded",
     "ConfigurationError",
@@ -86,6 +90,7 @@ __all__ = [
     "UnsupportedContent",
     "WebResearchError",
     "__version__",
+    "browser_actions",
     "check_provider",
     "check_search",
     "html_to_markdown",

@@ -7,7 +7,14 @@ import click
 from webresearch import Toolkit
 
 from .options import guard_options, load_settings, robots_option
-from .render import Progress, emit_result, reports_own_tool, run_command, unavailable_exit
+from .render import (
+    Progress,
+    emit_result,
+    quiet_option,
+    reports_own_tool,
+    run_command,
+    unavailable_exit,
+)
 
 
 @click.command("fetch")
@@ -38,6 +45,7 @@ from .render import Progress, emit_result, reports_own_tool, run_command, unavai
     is_flag=True,
     help="Print the full result (text + provenance metadata) as JSON.",
 )
+@quiet_option
 @guard_options
 @robots_option
 @click.pass_context
@@ -48,6 +56,7 @@ def fetch(
     offset: int,
     query: str | None,
     as_json: bool,
+    quiet: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
     respect_robots: bool,
@@ -56,7 +65,10 @@ def fetch(
 
     HTML becomes markdown of the main content; JSON, text, XML and CSV pass through;
     PDF becomes text. Internal addresses are refused unless exempted, and so are domains
-    outside the domain policy (allowed_domains / blocked_domains).
+    outside the domain policy (allowed_domains / blocked_domains). A page whose HTML is an
+    empty app shell (its text drawn by JavaScript) is rendered in a headless browser when
+    one is available (render = auto; never with render = never or browser_backend = none).
+    At a terminal a progress line on stderr says what happens (--quiet hides it).
 
     robots.txt is not read for your own command; model-initiated calls (MCP, the library,
     adapters) obey it by default, and so does this command with --respect-robots.
@@ -92,8 +104,8 @@ def fetch(
                 return code
             # the heading in the person's language (tool_titles_language)
             title = next((s.title for s in toolkit.tools() if s.name == "web_fetch"), "fetching")
-            with Progress(f"{title}: {url}"):
-                result = await toolkit.call("web_fetch", arguments)
+            with Progress(f"{title}: {url}", quiet=quiet) as progress:
+                result = await toolkit.call("web_fetch", arguments, progress=progress.update)
         return emit_result("fetch", result, as_json=as_json)
 
     ctx.exit(run_command("fetch", run()))

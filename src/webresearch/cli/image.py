@@ -44,6 +44,13 @@ def _is_url(target: str) -> bool:
     help="Read PATH inside this directory, with view_image's confinement "
     "(default: the file's own directory).",
 )
+@click.option(
+    "--clip",
+    metavar="X,Y,W,H",
+    default=None,
+    help="Only this region of PATH (px of the image as shown), enlarged up to 4× — "
+    "view_image's clip, to read small print.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the result's metadata as JSON.")
 @guard_options
 @robots_option
@@ -53,6 +60,7 @@ def image(
     target: str,
     output: str | None,
     workspace: str | None,
+    clip: str | None,
     as_json: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
@@ -68,6 +76,7 @@ def image(
     Examples:
       webresearch image https://example.org/photo.jpg -o photo-for-model.jpg
       webresearch image screenshots/page.png --workspace ./run-42
+      webresearch image scan.jpg --clip 0,2400,1200,300 -o small-print.png
       webresearch image http://127.0.0.1:8000/a.png --allow-network 127.0.0.0/8 --json
 
     Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
@@ -83,6 +92,8 @@ def image(
         click.echo(f"webresearch image: {problem}", err=True)
         ctx.exit(EXIT_USAGE)
     if _is_url(target):
+        if clip is not None:
+            raise click.UsageError("--clip is for a workspace file (PATH), not a URL")
         tool, arguments = "fetch_image", {"url": target}
         run = RunContext(network_access=True)
     else:
@@ -92,6 +103,8 @@ def image(
             file = Path(target).absolute()
             root, path = file.parent, file.name
         tool, arguments = "view_image", {"path": path}
+        if clip is not None:
+            arguments["clip"] = clip
         run = RunContext(network_access=False, workspace=root)
 
     async def call() -> int:
