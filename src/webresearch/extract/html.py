@@ -23,6 +23,7 @@ from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
+from webresearch.extract.content_images import drop_noise_images, image_counts
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.parse import parse_html
@@ -114,6 +115,7 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     if body is None:  # pragma: no cover - parse_html always adds one
         return HtmlExtraction(title, "", "plain-text", "no body")
     fallback: str | None = None
+    images = image_counts(doc, base)
     main = find_main_content(doc)
     page_chars = main.page_chars if main is not None else 0
     if main is None:
@@ -124,13 +126,14 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
     else:
-        markdown = _drop_ui_labels(
-            _drop_title_heading(element_to_markdown(main.root(), base), title)
-        )
+        root = main.root()
+        drop_noise_images(root, images, base)
+        markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(root, base), title))
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", None)
         fallback = "main content was empty"
     _remove_page_chrome(body)
+    drop_noise_images(body, images, base)
     markdown = _drop_ui_labels(element_to_markdown(body, base))
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
