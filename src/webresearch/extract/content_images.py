@@ -11,7 +11,8 @@ all of these hold (issue 13, "content images only"):
 4. it says something: an alt text (or title) of at least :data:`MIN_ALT_WORDS` words, or a
    ``<figcaption>`` in its ``<figure>``;
 5. its alt text does not only repeat the text around it (a product card's name, a linked
-   headline, the caption);
+   headline, the caption), and it is not the thumbnail of a link to another page (a card
+   of a listing or of "related stories");
 6. its address appears once on the page (a repeated image is decoration).
 
 Kept image addresses lose their tracking query parameters (``utm_*``, ``fbclid``…).
@@ -55,6 +56,7 @@ _TRACKING_PARAMS = re.compile(
     r"ref_?src|cmpid|s_cid|ncid|trk|tracking(?:_?id)?",
     re.I,
 )
+_IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$")
 _CONTEXT_TAGS = frozenset({"a", "figure", "li", "td", "th", "p", "h1", "h2", "h3", "h4", "h5", "h6"})
 
 
@@ -116,6 +118,8 @@ def _is_content(img: etree._Element, src: str) -> bool:
     )
     if _NOISE_NAME.search(names) or _NOISE_NAME.fullmatch(alt.lower()):
         return False
+    if _links_elsewhere(img):
+        return False
     caption = _figure_caption(img)
     if caption:
         if _mostly_in(alt, caption):
@@ -129,6 +133,15 @@ def _is_content(img: etree._Element, src: str) -> bool:
 def _mostly_in(alt: str, caption: str) -> bool:
     words = [w.lower() for w in _WORD.findall(alt)]
     return sum(1 for w in words if w in caption) * 2 >= len(words)
+
+
+def _links_elsewhere(img: etree._Element) -> bool:
+    """True when the image sits in a link to a page (not to the image file itself)."""
+    for ancestor in img.iterancestors():
+        if ancestor.tag == "a":
+            href = (ancestor.get("href") or "").split("?", 1)[0].lower()
+            return bool(href) and not _IMAGE_FILE.search(href) and not href.startswith("#")
+    return False
 
 
 def _figure_caption(img: etree._Element) -> str:

@@ -1,0 +1,96 @@
+"""Pages whose content is a set of repeated items (listings, collections). Pure functions.
+
+An article extractor keeps running text and drops link-heavy blocks, which is right for an
+article and wrong for a listing, a shop category or a service overview: there the repeated
+item blocks (title, link, one line each) *are* the content (issue 13, "page-type-aware
+extraction"). The evidence used, measured on the development part of the corpora:
+
+* the page does not declare itself an article, a product or a forum post (``og:type``,
+  schema.org ``@type`` in JSON-LD: :func:`declared_types`);
+* the page has a ``<main>`` landmark (``<main>`` or ``role="main"``) with at least
+  :data:`MIN_LANDMARK_CHARS` letters and digits;
+* the article extractor kept less than :data:`MAX_KEPT_SHARE` of the landmark's text;
+* at least :data:`MIN_LINK_SHARE` of the landmark's text is link text (item titles).
+
+Then the landmark, without navigation, sidebars and forms, is the content.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from webresearch.extract.align import normalise, page_text_size
+
+__all__ = [
+    "SINGLE_ITEM_TYPES",
+    "MAX_KEPT_SHARE",
+    "MIN_LANDMARK_CHARS",
+    "MIN_LINK_SHARE",
+    "item_page_landmark",
+    "declared_types",
+    "main_landmark",
+]
+
+#: Declared types (schema.org ``@type``, ``og:type``) of a page about one thing.
+SINGLE_ITEM_TYPES = frozenset(
+    {
+        "article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "report",
+        "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle", "product",
+        "productgroup", "og:product", "discussionforumposting", "qapage", "recipe",
+    }
+)  # fmt: skip
+_LD_TYPE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
+
+#: The landmark must hold at least this many letters and digits.
+MIN_LANDMARK_CHARS = 200
+#: The article extractor kept less than this share of the landmark's text …
+MAX_KEPT_SHARE = 0.5
+#: … and at least this share of the landmark's text is link text.
+MIN_LINK_SHARE = 0.2
+
+
+def main_landmark(body: etree._Element) -> etree._Element | None:
+    """The page's first ``<main>`` or ``role="main"`` element, or ``None``."""
+    for el in body.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if el.tag == "main" or (el.get("role") or "").lower() == "main":
+            return el
+    return None
+
+
+def declared_types(doc: etree._Element) -> frozenset[str]:
+    """Lower-cased schema.org ``@type`` values of the page's JSON-LD and its ``og:type``."""
+    found: set[str] = set()
+    for script in doc.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        for value in _LD_TYPE.findall(script.text or ""):
+            found.update(t.lower() for t in re.findall(r'"([^"]+)"', value))
+    for meta in doc.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() == "og:type":
+            value = (meta.get("content") or "").strip().lower()
+            if value:
+                found.add(value if value != "product" else "og:product")
+    return frozenset(found)
+
+
+def item_page_landmark(body: etree._Element, kept_chars: int) -> etree._Element | None:
+    """The ``<main>`` landmark when the page is an item page (module docstring), else ``None``.
+
+    Args:
+        body: the page's ``<body>``, not pruned yet.
+        kept_chars: letters and digits the article extractor kept.
+    """
+    if declared_types(body.getroottree().getroot()) & SINGLE_ITEM_TYPES:
+        return None
+    landmark = main_landmark(body)
+    if landmark is None:
+        return None
+    total = page_text_size(landmark)
+    if total < MIN_LANDMARK_CHARS or kept_chars >= MAX_KEPT_SHARE * total:
+        return None
+    links = sum(len(normalise("".join(a.itertext()))) for a in landmark.iter("a"))
+    return landmark if links >= MIN_LINK_SHARE * total else None
