@@ -7,7 +7,8 @@ all of these hold (issue 13, "content images only"):
 1. it has a usable address (not a ``data:`` URI or a spacer; :func:`~webresearch.extract.urls.image_source`);
 2. it is not declared tiny (``width`` or ``height`` ≤ :data:`MIN_IMAGE_PX`);
 3. no class, id, address or alt text names it a logo, icon, avatar, spinner, badge, emoji,
-   tracking pixel or placeholder;
+   tracking pixel or placeholder — unless it stands in running text (a paragraph that says
+   something besides the image: "our partner's logo, shown here");
 4. it says something: an alt text (or title) of at least :data:`MIN_ALT_WORDS` words, or a
    ``<figcaption>`` in its ``<figure>``;
 5. its alt text does not only repeat the text around it (a product card's name, a linked
@@ -40,7 +41,7 @@ __all__ = [
 #: An image declared this many pixels wide or high, or fewer, is an icon or a pixel.
 MIN_IMAGE_PX = 48
 #: An alt text needs this many words to describe content.
-MIN_ALT_WORDS = 3
+MIN_ALT_WORDS = 2
 
 _NOISE_NAME = re.compile(
     r"logo|icon|avatar|gravatar|spinner|loader|loading|sprite|badge|emoji|emoticon|smiley|"
@@ -50,14 +51,18 @@ _NOISE_NAME = re.compile(
 )
 _WORD = re.compile(r"[^\W_]+")
 #: An alt text that is a file name or a slug ("milano-week-2018_03", "IMG 1234.jpg").
-_SLUG = re.compile(r"\w[-_]\w+[-_]\w|\.(?:jpe?g|png|gif|webp|avif)\b|^(?:img|dsc|image|photo)\W*\d+", re.I)
+_SLUG = re.compile(
+    r"\w[-_]\w+[-_]\w|\.(?:jpe?g|png|gif|webp|avif)\b|^(?:img|dsc|image|photo)\W*\d+", re.I
+)
 _TRACKING_PARAMS = re.compile(
     r"utm_[a-z]+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_[a-z]+|_ga|_gl|igshid|yclid|"
     r"ref_?src|cmpid|s_cid|ncid|trk|tracking(?:_?id)?",
     re.I,
 )
 _IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$")
-_CONTEXT_TAGS = frozenset({"a", "figure", "li", "td", "th", "p", "h1", "h2", "h3", "h4", "h5", "h6"})
+_CONTEXT_TAGS = frozenset(
+    {"a", "figure", "li", "td", "th", "p", "h1", "h2", "h3", "h4", "h5", "h6"}
+)
 
 
 def strip_tracking_query(url: str) -> str:
@@ -116,7 +121,9 @@ def _is_content(img: etree._Element, src: str) -> bool:
     names = " ".join(
         (img.get("class") or "", img.get("id") or "", urlsplit(src).path.rsplit("/", 1)[-1])
     )
-    if _NOISE_NAME.search(names) or _NOISE_NAME.fullmatch(alt.lower()):
+    if (_NOISE_NAME.search(names) or _NOISE_NAME.fullmatch(alt.lower())) and not _in_running_text(
+        img
+    ):
         return False
     if _links_elsewhere(img):
         return False
@@ -133,6 +140,14 @@ def _is_content(img: etree._Element, src: str) -> bool:
 def _mostly_in(alt: str, caption: str) -> bool:
     words = [w.lower() for w in _WORD.findall(alt)]
     return sum(1 for w in words if w in caption) * 2 >= len(words)
+
+
+def _in_running_text(img: etree._Element) -> bool:
+    """True when the image's paragraph holds a sentence of its own besides the image."""
+    parent = img.getparent()
+    if parent is None or parent.tag not in ("p", "li", "td", "dd", "blockquote"):
+        return False
+    return len(_WORD.findall("".join(parent.itertext()))) >= 5
 
 
 def _links_elsewhere(img: etree._Element) -> bool:

@@ -5,7 +5,10 @@ original page, so the markdown is rendered from the original markup (tables with
 code blocks with their language, links and images with their real addresses) instead of
 trafilatura's simplified tree:
 
-1. trafilatura extracts from a copy of the parsed page;
+1. trafilatura extracts from a copy of the parsed page: first its fast pass; only when that
+   keeps little (:data:`CONFIDENT_CHARS`, :data:`CONFIDENT_SHARE`) the full pass with its
+   readability and jusText second opinions (issue 13: no rescue pass when the first pass is
+   confident);
 2. the text it kept is aligned, in document order, with the text nodes of the page
    (:mod:`webresearch.extract.align`);
 3. elements holding no kept text are removed, kept text nodes stay, images trafilatura kept
@@ -34,6 +37,12 @@ __all__ = ["MainContent", "find_main_content"]
 PARTIAL_TABLE_SHARE = 0.3
 #: Below this share of trafilatura's text placed on the page, its own tree is rendered.
 MIN_ALIGNED_SHARE = 0.6
+#: trafilatura's fast pass is trusted when it keeps at least this many letters and digits …
+CONFIDENT_CHARS = 500
+#: … and this share of the page's text; otherwise the full pass with its second opinions
+#: (readability-lxml, jusText) runs. Measured on the development part of both corpora: the
+#: same F1 as always running the full pass, a quarter less time per page (median).
+CONFIDENT_SHARE = 0.1
 
 _HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
@@ -48,16 +57,16 @@ logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
 logging.getLogger("htmldate").setLevel(logging.CRITICAL)
 
 
-def _trafilatura(doc: etree._Element) -> tuple[etree._Element | None, list[str]]:
+def _trafilatura(doc: etree._Element, fast: bool) -> tuple[etree._Element | None, list[str]]:
     """trafilatura's tree (article, then comments) and the text of each, or ``(None, [])``.
 
-    trafilatura's default settings are kept on purpose: they are what its benchmark scores
-    measure. Comments count as content (on a forum thread they are the content).
+    ``fast`` skips trafilatura's second opinions (readability-lxml, then jusText). Otherwise
+    trafilatura's default settings are kept: they are what its benchmark scores measure.
     """
     import trafilatura
 
     try:
-        result = trafilatura.bare_extraction(doc, include_comments=False)
+        result = trafilatura.bare_extraction(doc, include_comments=False, fast=fast)
     except (ValueError, TypeError, RecursionError, etree.LxmlError):
         return None, []
     body = getattr(result, "body", None)
@@ -169,12 +178,15 @@ def find_main_content(doc: etree._Element) -> MainContent | None:
     body = doc.find("body")
     if body is None:
         return None
-    traf_body, streams = _trafilatura(doc)
-    if traf_body is None or not streams:
-        return None
-    total = sum(len(k) for k in streams)
     segments = list(text_segments(body))
     page_chars = sum(len(s.norm) for s in segments)
+    traf_body, streams = _trafilatura(doc, fast=True)
+    total = sum(len(k) for k in streams)
+    if total < CONFIDENT_CHARS or total < CONFIDENT_SHARE * page_chars:
+        traf_body, streams = _trafilatura(doc, fast=False)  # not confident: second opinions
+        total = sum(len(k) for k in streams)
+    if traf_body is None or not streams:
+        return None
     placed = align_segments(segments, streams)
     if placed < MIN_ALIGNED_SHARE * total:
         return MainContent(total, page_chars, False, body, segments, traf_body)
