@@ -26,6 +26,7 @@ from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.content_images import drop_noise_images, image_counts
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
+from webresearch.extract.page_noise import drop_page_toc, hidden_blocks, remove_elements
 from webresearch.extract.page_type import item_page_landmark
 from webresearch.extract.parse import parse_html
 from webresearch.extract.urls import document_base_url
@@ -117,6 +118,8 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
         return HtmlExtraction(title, "", "plain-text", "no body")
     fallback: str | None = None
     images = image_counts(doc, base)
+    hidden = hidden_blocks(doc)
+    drop_page_toc(doc)
     main = find_main_content(doc)
     page_chars = main.page_chars if main is not None else 0
     if main is None:
@@ -127,6 +130,7 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
     elif (landmark := item_page_landmark(body, main.kept_chars)) is not None:
+        remove_elements(hidden)
         _remove_page_chrome(landmark)
         drop_noise_images(landmark, images, base)
         markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(landmark, base), title))
@@ -134,12 +138,14 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
         fallback = "main landmark was empty"
     else:
+        remove_elements(hidden)
         root = main.root()
         drop_noise_images(root, images, base)
         markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(root, base), title))
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", None)
         fallback = "main content was empty"
+    remove_elements(hidden)
     _remove_page_chrome(body)
     drop_noise_images(body, images, base)
     markdown = _drop_ui_labels(element_to_markdown(body, base))

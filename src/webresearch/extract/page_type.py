@@ -24,12 +24,12 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 
 __all__ = [
-    "SINGLE_ITEM_TYPES",
     "MAX_KEPT_SHARE",
     "MIN_LANDMARK_CHARS",
     "MIN_LINK_SHARE",
-    "item_page_landmark",
+    "SINGLE_ITEM_TYPES",
     "declared_types",
+    "item_page_landmark",
     "main_landmark",
 ]
 
