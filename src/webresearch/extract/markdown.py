@@ -236,8 +236,8 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     elif tag == "table":
         caption = [i.text for i in items if isinstance(i, _Block)]
         rows = [i for i in items if isinstance(i, Row)]
-        blocks = table_blocks(el, caption, rows, frame.nested_tables, frame.block_cells)
-        out.extend(_Block(b) for b in blocks)
+        rendered = table_blocks(el, caption, rows, frame.nested_tables, frame.block_cells)
+        out.extend(_Block(b) for b in rendered)
         parent.nested_tables += 1 + frame.nested_tables
     elif tag in ("caption",):
         text = _blocks_to_text(_as_blocks(items))
