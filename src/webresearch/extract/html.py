@@ -26,9 +26,15 @@ from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.content_images import drop_noise_images, image_counts
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
-from webresearch.extract.page_noise import drop_page_toc, hidden_blocks, remove_elements
+from webresearch.extract.page_noise import (
+    drop_page_toc,
+    hidden_blocks,
+    remove_elements,
+    rest_is_boilerplate,
+)
 from webresearch.extract.page_type import item_page_landmark
 from webresearch.extract.parse import parse_html
+from webresearch.extract.title import document_title
 from webresearch.extract.urls import document_base_url
 
 __all__ = [
@@ -111,7 +117,7 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
         bad markup.
     """
     doc = parse_html(html)
-    title = document_title(doc)
+    title = document_title(doc, url)
     base = document_base_url(doc, url)
     body = doc.find("body")
     if body is None:  # pragma: no cover - parse_html always adds one
@@ -125,7 +131,9 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     if main is None:
         fallback = "no main content found"
     elif (
-        main.kept_chars < MIN_KEPT_SHARE * page_chars and main.kept_chars < MAX_FALLBACK_KEPT_CHARS
+        main.kept_chars < MIN_KEPT_SHARE * page_chars
+        and main.kept_chars < MAX_FALLBACK_KEPT_CHARS
+        and not rest_is_boilerplate(body, main.kept_chars)
     ):
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
@@ -155,32 +163,6 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     return HtmlExtraction(
         title, text, "plain-text", (fallback + "; " if fallback else "") + "whole page was empty"
     )
-
-
-def document_title(doc: etree._Element) -> str:
-    """The page title: ``<title>``, else ``og:title``, else the first ``<h1>``; collapsed."""
-    for title in doc.iter("title"):
-        if any(_tag(a) in ("svg", "math") for a in title.iterancestors()):
-            continue
-        text = _collapse(
-            title.text_content() if hasattr(title, "text_content") else title.text or ""
-        )
-        if text:
-            return text
-        break
-    for meta in doc.iter("meta"):
-        if (meta.get("property") or meta.get("name") or "").lower() in (
-            "og:title",
-            "twitter:title",
-        ):
-            text = _collapse(meta.get("content") or "")
-            if text:
-                return text
-    for h1 in doc.iter("h1"):
-        text = _collapse("".join(h1.itertext()))
-        if text:
-            return text
-    return ""
 
 
 def _tag(el: etree._Element) -> str:

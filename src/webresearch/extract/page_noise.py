@@ -26,6 +26,7 @@ __all__ = [
     "drop_page_toc",
     "hidden_blocks",
     "remove_elements",
+    "rest_is_boilerplate",
 ]
 
 #: With fewer visible letters and digits than this, and more hidden than visible, the
@@ -35,6 +36,8 @@ SHELL_VISIBLE_CHARS = 500
 MIN_COLLAPSED_CHARS = 200
 #: … with less than this share of link text is collapsed content (a tab, an accordion).
 MAX_COLLAPSED_LINK_SHARE = 0.3
+#: Outside the main content, at least this share of links and comments is boilerplate.
+MIN_BOILERPLATE_SHARE = 0.5
 #: A table of contents has at least this many in-page links …
 MIN_TOC_LINKS = 3
 #: … and at least this share of its links point at anchors of the page.
@@ -44,6 +47,11 @@ _HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hi
 _HIDDEN_XPATH = etree.XPath(
     "//body//*[@hidden or contains(translate(@style, 'DISPLAYNOEVIBT', 'displaynoevibt'), 'none')"
     " or contains(translate(@style, 'VISIBLTYHDN', 'visiblthdn'), 'hidden')]"
+)
+_COMMENT_NAME = re.compile(r"comment|repl(?:y|ies)|respond|disqus|discussion", re.I)
+_COMMENTS_XPATH = etree.XPath(
+    ".//*[contains(@id, 'comment') or contains(@class, 'comment') or contains(@id, 'disqus')"
+    " or contains(@class, 'replies') or contains(@id, 'respond')]"
 )
 _TOC_HEADING = re.compile(
     r"\W*(?:table of contents|contents|on this page|in this (?:article|page|section)|"
@@ -115,6 +123,32 @@ def drop_page_toc(doc: etree._Element) -> int:
         _remove_keep_tail(block)
         removed += 1
     return removed
+
+
+def rest_is_boilerplate(body: etree._Element, kept_chars: int) -> bool:
+    """True when the page text outside the main content is mostly links and comments.
+
+    The evidence for the whole-page fallback: when the main content is a small share of
+    the page, the rest is either the content the extractor missed (prose) or boilerplate —
+    navigation, link lists, a comment thread, a job board's other offers. Only prose
+    justifies converting the whole page.
+
+    Args:
+        body: the page's ``<body>``, not pruned.
+        kept_chars: letters and digits of the main content.
+    """
+    rest = page_text_size(body) - kept_chars
+    if rest <= 0:
+        return True
+    links = sum(len(normalise("".join(a.itertext()))) for a in body.iter("a"))
+    comments = 0
+    for el in _COMMENTS_XPATH(body):
+        if not any(
+            _COMMENT_NAME.search(f"{a.get('id') or ''} {a.get('class') or ''}")
+            for a in el.iterancestors()
+        ):
+            comments += page_text_size(el)
+    return links + comments >= MIN_BOILERPLATE_SHARE * rest
 
 
 def _is_toc(el: etree._Element, ids: set[str]) -> bool:
