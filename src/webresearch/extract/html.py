@@ -32,7 +32,7 @@ from webresearch.extract.page_noise import (
     remove_elements,
     rest_is_boilerplate,
 )
-from webresearch.extract.page_type import item_page_landmark
+from webresearch.extract.page_type import item_page_landmark, looks_like_forum
 from webresearch.extract.parse import parse_html
 from webresearch.extract.title import document_title
 from webresearch.extract.urls import document_base_url
@@ -126,7 +126,7 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     images = image_counts(doc, base)
     hidden = hidden_blocks(doc)
     drop_page_toc(doc)
-    main = find_main_content(doc)
+    main = find_main_content(doc, comments=looks_like_forum(doc, url))
     page_chars = main.page_chars if main is not None else 0
     if main is None:
         fallback = "no main content found"

@@ -30,6 +30,7 @@ __all__ = [
     "SINGLE_ITEM_TYPES",
     "declared_types",
     "item_page_landmark",
+    "looks_like_forum",
     "main_landmark",
 ]
 
@@ -41,6 +42,18 @@ SINGLE_ITEM_TYPES = frozenset(
         "productgroup", "og:product", "discussionforumposting", "qapage", "recipe",
     }
 )  # fmt: skip
+_FORUM_TYPES = frozenset({"discussionforumposting", "qapage"})
+_FORUM_URL = re.compile(
+    r"^https?://[^/]*(?:forum|community|discuss|bbs|board)[^/]*/|/(?:t|d|threads?|topics?|"
+    r"forums?|discussions?|questions|comments)/[^/?#]+|viewtopic\.php|showthread\.php|"
+    r"/index\.php\?/topic/",
+    re.I,
+)
+_FORUM_SOFTWARE = re.compile(
+    r"discourse|phpbb|vbulletin|xenforo|invision|flarum|vanilla|nodebb|mybb|simple machines|"
+    r"smf|discuz|burning board",
+    re.I,
+)
 _LD_TYPE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
 
 #: The landmark must hold at least this many letters and digits.
@@ -75,6 +88,26 @@ def declared_types(doc: etree._Element) -> frozenset[str]:
             if value:
                 found.add(value if value != "product" else "og:product")
     return frozenset(found)
+
+
+def looks_like_forum(doc: etree._Element, url: str) -> bool:
+    """True for a discussion thread: its replies are content, not a comment section.
+
+    Evidence: a thread address (``/t/…``, ``/threads/…``, ``/topic/…``, ``viewtopic``,
+    ``showthread``, ``/discussion/…``, ``/comments/…``, ``/questions/…``), a declared
+    ``DiscussionForumPosting`` or ``QAPage``, or forum software named in
+    ``<meta name="generator">`` (Discourse, phpBB, vBulletin, XenForo, Invision…).
+    """
+    if _FORUM_URL.search(url):
+        return True
+    if declared_types(doc) & _FORUM_TYPES:
+        return True
+    for meta in doc.iter("meta"):
+        if (meta.get("name") or "").lower() == "generator" and _FORUM_SOFTWARE.search(
+            meta.get("content") or ""
+        ):
+            return True
+    return False
 
 
 def item_page_landmark(body: etree._Element, kept_chars: int) -> etree._Element | None:

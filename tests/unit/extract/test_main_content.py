@@ -101,7 +101,7 @@ def test_a_partly_kept_data_table_is_kept_whole(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(
         main_content,
         "_trafilatura",
-        lambda doc, fast: (lxml_html.Element("div"), [normalise(kept_text)]),
+        lambda doc, fast, comments: (lxml_html.Element("div"), [normalise(kept_text)]),
     )
     markdown = extract_html(html, URL).markdown
     lines = [line for line in markdown.splitlines() if re.match(r"\| Model \d+ \|", line)]
