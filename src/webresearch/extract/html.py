@@ -28,6 +28,7 @@ from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.page_noise import (
     drop_page_toc,
+    drop_teasers,
     hidden_blocks,
     remove_elements,
     rest_is_boilerplate,
@@ -148,6 +149,7 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     else:
         remove_elements(hidden)
         root = main.root()
+        drop_teasers(root)
         drop_noise_images(root, images, base)
         markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(root, base), title))
         if markdown:

@@ -7,6 +7,8 @@
   hydration; case 06), and everything stays. A hidden block of prose (a closed tab or
   accordion panel: :data:`MIN_COLLAPSED_CHARS`, little link text) stays too: a click shows
   it, and the corpora's ground truth counts it (product descriptions, forum posts).
+* **Teaser blocks** (:func:`drop_teasers`): "related stories", "read next", galleries and
+  video players inside the chosen content.
 * **The page's own table of contents** (:func:`drop_page_toc`): a list or navigation block
   of at least :data:`MIN_TOC_LINKS` links, almost all to anchors of this page that exist
   (``href="#section"`` with an element ``id="section"``), repeats the headings that follow.
@@ -24,6 +26,7 @@ __all__ = [
     "MIN_TOC_LINKS",
     "SHELL_VISIBLE_CHARS",
     "drop_page_toc",
+    "drop_teasers",
     "hidden_blocks",
     "remove_elements",
     "rest_is_boilerplate",
@@ -38,6 +41,10 @@ MIN_COLLAPSED_CHARS = 200
 MAX_COLLAPSED_LINK_SHARE = 0.3
 #: Outside the main content, at least this share of links and comments is boilerplate.
 MIN_BOILERPLATE_SHARE = 0.5
+#: A teaser block has at least this share of link text …
+MIN_TEASER_LINK_SHARE = 0.4
+#: … or fewer letters and digits than this.
+MAX_TEASER_CHARS = 300
 #: A table of contents has at least this many in-page links …
 MIN_TOC_LINKS = 3
 #: … and at least this share of its links point at anchors of the page.
@@ -52,6 +59,12 @@ _COMMENT_NAME = re.compile(r"comment|repl(?:y|ies)|respond|disqus|discussion", r
 _COMMENTS_XPATH = etree.XPath(
     ".//*[contains(@id, 'comment') or contains(@class, 'comment') or contains(@id, 'disqus')"
     " or contains(@class, 'replies') or contains(@id, 'respond')]"
+)
+_TEASER_NAME = re.compile(
+    r"related|teaser|recommend|read-?next|more-?(?:stories|articles|news)|you-?may-?(?:also-?)?like|"
+    r"also-?read|popular-?(?:posts|stories)|trending|gallery|slideshow|carousel|video-?player|"
+    r"jw-?player|vjs|outbrain|taboola|promo",
+    re.I,
 )
 _TOC_HEADING = re.compile(
     r"\W*(?:table of contents|contents|on this page|in this (?:article|page|section)|"
@@ -149,6 +162,33 @@ def rest_is_boilerplate(body: etree._Element, kept_chars: int) -> bool:
         ):
             comments += page_text_size(el)
     return links + comments >= MIN_BOILERPLATE_SHARE * rest
+
+
+def drop_teasers(root: etree._Element) -> int:
+    """Remove teaser blocks from the content about to be rendered, in place.
+
+    A block whose class or id names it "related", "teaser", "recommended", "read next",
+    "more stories", a photo gallery or a video player, and whose text is mostly links or
+    short captions (:data:`MIN_TEASER_LINK_SHARE` of link text, or under
+    :data:`MAX_TEASER_CHARS` letters and digits), is a promotion of other pages, not part of
+    the article it follows.
+
+    Returns:
+        how many blocks were removed.
+    """
+    doomed: list[etree._Element] = []
+    for el in root.iter():
+        if not isinstance(el.tag, str) or el is root or el.tag in ("a", "span", "img", "p"):
+            continue
+        names = f"{el.get('id') or ''} {el.get('class') or ''}"
+        if not _TEASER_NAME.search(names) or any(d in doomed for d in el.iterancestors()):
+            continue
+        chars = page_text_size(el)
+        links = sum(len(normalise("".join(a.itertext()))) for a in el.iter("a"))
+        if chars < MAX_TEASER_CHARS or links >= MIN_TEASER_LINK_SHARE * chars:
+            doomed.append(el)
+    remove_elements(doomed)
+    return len(doomed)
 
 
 def _is_toc(el: etree._Element, ids: set[str]) -> bool:
