@@ -76,13 +76,13 @@ def _trafilatura(
     if result is None or body is None:
         return None, []
     text = _tree_text(body)
-    comments = getattr(result, "commentsbody", None)
-    if comments is not None and len(comments):
-        comments_text = _tree_text(comments)
+    thread = getattr(result, "commentsbody", None)
+    if thread is not None and len(thread):
+        comments_text = _tree_text(thread)
         if comments_text and comments_text not in text:
             if text in comments_text:  # the article is part of the comments: keep those
-                return comments, [comments_text]
-            body.append(comments)
+                return thread, [comments_text]
+            body.append(thread)
             return body, [s for s in (text, comments_text) if s]
     return body, [text] if text else []
 
@@ -206,14 +206,15 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
             marked.add(el)
             el = el.getparent()
 
-    rescued = _rescue_blocks(body, segments)
+    images = _article_images(body, segments)
+    rescued = _rescue_blocks(body, segments) + _captions(images)
     for el in rescued:
         marked.update(el.iter())
         mark(el.getparent())
     for seg in segments:
         if seg.kept:
             mark(seg.owner.getparent() if seg.tail else seg.owner)
-    for img in _article_images(body, segments):
+    for img in images:
         mark(img)
     for seg in segments:  # blank out text that was not kept (outside rescued blocks)
         if seg.kept:
@@ -247,6 +248,20 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
         _drop_keep_tail(el)
     for el in body.iter("noscript"):  # kept ones hold main content: render them
         el.tag = "div"
+
+
+def _captions(images: list[etree._Element]) -> list[etree._Element]:
+    """The ``<figcaption>`` of each kept image's ``<figure>`` when the image has no alt text
+    of its own: then the caption is what describes it."""
+    found: list[etree._Element] = []
+    for img in images:
+        if len((img.get("alt") or "").split()) >= 2:
+            continue
+        for ancestor in img.iterancestors():
+            if ancestor.tag == "figure":
+                found.extend(c for c in ancestor.iter("figcaption") if c not in found)
+                break
+    return found
 
 
 def _rescue_blocks(body: etree._Element, segments: list[Segment]) -> list[etree._Element]:

@@ -67,7 +67,7 @@ _PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "permalink"})
 _EDIT_LINK = re.compile(r"\s*\[\s*\[?edit\]?(?:\([^)]*\))?\s*\]|\s*\[edit\]\([^)]*\)", re.I)
 _SYMBOLS_ONLY = re.compile(r"[™®©*†‡§°'′″]+")
 _SIMPLE_SCRIPT = re.compile(r"[\w.,′'+\-−]+")
-_LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s))", re.M)
+_LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s)|`(?=``)|~(?=~~))", re.M)
 
 
 @dataclass(slots=True)
