@@ -84,12 +84,17 @@ def strip_tracking_query(url: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(kept, safe="/:,;@")))
 
 
-def image_counts(page: etree._Element, base_url: str) -> Counter[str | None]:
-    """How often each image address occurs on the page (count before anything is removed)."""
-    return Counter(image_source(img, base_url) for img in page.iter("img"))
+def image_counts(page: etree._Element) -> Counter[str]:
+    """How often each image address occurs on the page, as written (``src``, else
+    ``data-src``); count before anything is removed."""
+    return Counter(_written_source(img) for img in page.iter("img"))
 
 
-def drop_noise_images(root: etree._Element, counts: Counter[str | None], base_url: str) -> None:
+def _written_source(img: etree._Element) -> str:
+    return (img.get("src") or img.get("data-src") or "").strip()
+
+
+def drop_noise_images(root: etree._Element, counts: Counter[str], base_url: str) -> None:
     """Remove from ``root`` (in place) every image that is not content (module docstring).
 
     Args:
@@ -104,7 +109,8 @@ def drop_noise_images(root: etree._Element, counts: Counter[str | None], base_ur
         return
     for img in images:
         src = image_source(img, base_url)
-        if src is None or counts[src] > 1 or not _is_content(img, src):
+        written = _written_source(img)
+        if src is None or (written and counts[written] > 1) or not _is_content(img, src):
             _remove_keep_tail(img)
             continue
         for attr in ("srcset", "data-src", "data-srcset", "data-lazy-src", "data-original"):

@@ -27,13 +27,14 @@ from webresearch.extract.content_images import drop_noise_images, image_counts
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.page_noise import (
+    drop_inert,
     drop_page_toc,
     drop_teasers,
     hidden_blocks,
     remove_elements,
     rest_is_boilerplate,
 )
-from webresearch.extract.page_type import item_page_landmark, looks_like_forum
+from webresearch.extract.page_type import declared_types, item_page_landmark, looks_like_forum
 from webresearch.extract.parse import parse_html
 from webresearch.extract.title import document_title
 from webresearch.extract.urls import document_base_url
@@ -120,15 +121,17 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     doc = parse_html(html)
     title = document_title(doc, url)
     base = document_base_url(doc, url)
+    declared = declared_types(doc)
+    drop_inert(doc)
     body = doc.find("body")
     if body is None:  # pragma: no cover - parse_html always adds one
         return HtmlExtraction(title, "", "plain-text", "no body")
     fallback: str | None = None
-    images = image_counts(doc, base)
-    hidden = hidden_blocks(doc)
+    images = image_counts(doc)
     drop_page_toc(doc)
-    main = find_main_content(doc, comments=looks_like_forum(doc, url))
-    page_chars = main.page_chars if main is not None else 0
+    main = find_main_content(doc, comments=looks_like_forum(doc, url, declared))
+    page_chars = main.page_chars if main is not None else page_text_size(body)
+    hidden = hidden_blocks(doc, page_chars)
     if main is None:
         fallback = "no main content found"
     elif (
@@ -138,7 +141,7 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     ):
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
-    elif (landmark := item_page_landmark(body, main.kept_chars)) is not None:
+    elif (landmark := item_page_landmark(body, main.kept_chars, declared)) is not None:
         remove_elements(hidden)
         _remove_page_chrome(landmark)
         drop_noise_images(landmark, images, base)

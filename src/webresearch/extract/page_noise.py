@@ -1,5 +1,6 @@
 """Parts of a page that are never its content, removed before extraction. Pure functions.
 
+* **Inert elements** (:func:`drop_inert`): scripts, styles and SVG drawings.
 * **Hidden blocks** (:func:`hidden_blocks`): elements with the ``hidden`` attribute or an
   inline ``display:none`` / ``visibility:hidden`` style are not shown to a reader. They are
   removed — unless the page without them is an empty app shell while they hold the text:
@@ -25,6 +26,7 @@ from webresearch.extract.align import normalise, page_text_size
 __all__ = [
     "MIN_TOC_LINKS",
     "SHELL_VISIBLE_CHARS",
+    "drop_inert",
     "drop_page_toc",
     "drop_teasers",
     "hidden_blocks",
@@ -51,10 +53,9 @@ MIN_TOC_LINKS = 3
 MIN_TOC_ANCHOR_SHARE = 0.8
 
 _HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b", re.I)
-_HIDDEN_XPATH = etree.XPath(
-    "//body//*[@hidden or contains(translate(@style, 'DISPLAYNOEVIBT', 'displaynoevibt'), 'none')"
-    " or contains(translate(@style, 'VISIBLTYHDN', 'visiblthdn'), 'hidden')]"
-)
+_HIDDEN_XPATH = etree.XPath("//body//*[@hidden or @style]")
+_NAMED_XPATH = etree.XPath(".//*[@class or @id]")
+_INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
 _COMMENT_NAME = re.compile(r"comment|repl(?:y|ies)|respond|disqus|discussion", re.I)
 _COMMENTS_XPATH = etree.XPath(
     ".//*[contains(@id, 'comment') or contains(@class, 'comment') or contains(@id, 'disqus')"
@@ -73,11 +74,22 @@ _TOC_HEADING = re.compile(
 )
 
 
-def hidden_blocks(doc: etree._Element) -> list[etree._Element]:
+def drop_inert(doc: etree._Element) -> None:
+    """Remove scripts, styles, inline SVG drawings and the head's links, in place.
+
+    None of them is text for a reader (read JSON-LD before: :mod:`~webresearch.extract.page_type`),
+    and every later pass — the extractor's copies of the tree, the text walks, the markdown
+    conversion — no longer pays for them.
+    """
+    remove_elements(list(_INERT_XPATH(doc)))
+
+
+def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
     """The hidden blocks of ``doc`` to leave out (module docstring); nothing is removed yet.
 
     Args:
         doc: the parsed document (``<html>``), before anything is pruned.
+        page_chars: letters and digits of the whole body's text.
 
     Returns:
         the outermost hidden elements that are not content; empty when there are none or
@@ -95,11 +107,8 @@ def hidden_blocks(doc: etree._Element) -> list[etree._Element]:
         return []
     hidden_set = set(hidden)
     outermost = [el for el in hidden if not any(a in hidden_set for a in el.iterancestors())]
-    body = doc.find("body")
-    if body is None:
-        return []
     hidden_chars = sum(page_text_size(el) for el in outermost)
-    visible_chars = page_text_size(body) - hidden_chars
+    visible_chars = page_chars - hidden_chars
     if visible_chars < SHELL_VISIBLE_CHARS and hidden_chars > visible_chars:
         return []  # an app shell: the hidden server-rendered block is the content
     return [el for el in outermost if not _is_collapsed_content(el)]
@@ -177,8 +186,8 @@ def drop_teasers(root: etree._Element) -> int:
         how many blocks were removed.
     """
     doomed: list[etree._Element] = []
-    for el in root.iter():
-        if not isinstance(el.tag, str) or el is root or el.tag in ("a", "span", "img", "p"):
+    for el in _NAMED_XPATH(root):
+        if el.tag in ("a", "span", "img", "p"):
             continue
         names = f"{el.get('id') or ''} {el.get('class') or ''}"
         if not _TEASER_NAME.search(names) or any(d in doomed for d in el.iterancestors()):

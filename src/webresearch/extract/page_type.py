@@ -90,17 +90,22 @@ def declared_types(doc: etree._Element) -> frozenset[str]:
     return frozenset(found)
 
 
-def looks_like_forum(doc: etree._Element, url: str) -> bool:
+def looks_like_forum(doc: etree._Element, url: str, declared: frozenset[str]) -> bool:
     """True for a discussion thread: its replies are content, not a comment section.
 
     Evidence: a thread address (``/t/…``, ``/threads/…``, ``/topic/…``, ``viewtopic``,
     ``showthread``, ``/discussion/…``, ``/comments/…``, ``/questions/…``), a declared
     ``DiscussionForumPosting`` or ``QAPage``, or forum software named in
     ``<meta name="generator">`` (Discourse, phpBB, vBulletin, XenForo, Invision…).
+
+    Args:
+        doc: the parsed document.
+        url: the page URL.
+        declared: :func:`declared_types` of the page.
     """
     if _FORUM_URL.search(url):
         return True
-    if declared_types(doc) & _FORUM_TYPES:
+    if declared & _FORUM_TYPES:
         return True
     for meta in doc.iter("meta"):
         if (meta.get("name") or "").lower() == "generator" and _FORUM_SOFTWARE.search(
@@ -110,14 +115,17 @@ def looks_like_forum(doc: etree._Element, url: str) -> bool:
     return False
 
 
-def item_page_landmark(body: etree._Element, kept_chars: int) -> etree._Element | None:
+def item_page_landmark(
+    body: etree._Element, kept_chars: int, declared: frozenset[str]
+) -> etree._Element | None:
     """The ``<main>`` landmark when the page is an item page (module docstring), else ``None``.
 
     Args:
         body: the page's ``<body>``, not pruned yet.
         kept_chars: letters and digits the article extractor kept.
+        declared: :func:`declared_types` of the page.
     """
-    if declared_types(body.getroottree().getroot()) & SINGLE_ITEM_TYPES:
+    if declared & SINGLE_ITEM_TYPES:
         return None
     landmark = main_landmark(body)
     if landmark is None:
