@@ -14,7 +14,8 @@ all of these hold (issue 13, "content images only"):
 5. its alt text does not only repeat the text around it (a product card's name, a linked
    headline, the caption), and it is not the thumbnail of a link to another page (a card
    of a listing or of "related stories");
-6. its address appears once on the page (a repeated image is decoration).
+6. its address appears once on the page (a repeated image is decoration), and no image
+   before it has the same alt text (a gallery's thumbnails and other sizes).
 
 Kept image addresses lose their tracking query parameters (``utm_*``, ``fbclid``…).
 """
@@ -107,12 +108,21 @@ def drop_noise_images(root: etree._Element, counts: Counter[str], base_url: str)
     images = list(root.iter("img"))
     if not images:
         return
+    seen_alts: set[str] = set()
     for img in images:
         src = image_source(img, base_url)
         written = _written_source(img)
-        if src is None or (written and counts[written] > 1) or not _is_content(img, src):
+        alt = normalise(img.get("alt") or "")
+        if (
+            src is None
+            or (written and counts[written] > 1)
+            or alt in seen_alts
+            or not _is_content(img, src)
+        ):
             _remove_keep_tail(img)
             continue
+        if alt:
+            seen_alts.add(alt)  # a gallery's other sizes and angles say the same
         for attr in ("srcset", "data-src", "data-srcset", "data-lazy-src", "data-original"):
             img.attrib.pop(attr, None)
         img.set("src", strip_tracking_query(src))
