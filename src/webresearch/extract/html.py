@@ -34,7 +34,12 @@ from webresearch.extract.page_noise import (
     remove_elements,
     rest_is_boilerplate,
 )
-from webresearch.extract.page_type import declared_types, item_page_landmark, looks_like_forum
+from webresearch.extract.page_type import (
+    declared_types,
+    item_page_landmark,
+    looks_like_forum,
+    product_facts,
+)
 from webresearch.extract.parse import parse_html
 from webresearch.extract.title import document_title
 from webresearch.extract.urls import document_base_url
@@ -122,6 +127,7 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     title = document_title(doc, url)
     base = document_base_url(doc, url)
     declared = declared_types(doc)
+    facts = product_facts(doc)
     drop_inert(doc)
     body = doc.find("body")
     if body is None:  # pragma: no cover - parse_html always adds one
@@ -156,7 +162,7 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
         drop_noise_images(root, images, base)
         markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(root, base), title))
         if markdown:
-            return HtmlExtraction(title, markdown, "main-content", None)
+            return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
     remove_elements(hidden)
     _remove_page_chrome(body)
@@ -168,6 +174,13 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     return HtmlExtraction(
         title, text, "plain-text", (fallback + "; " if fallback else "") + "whole page was empty"
     )
+
+
+def _with_facts(markdown: str, facts: list[str]) -> str:
+    """The product's declared name and price first, when the markdown does not say them."""
+    said = normalise(markdown[:2000])
+    missing = [f for f in facts if normalise(f.removeprefix("Price: ")) not in said]
+    return "\n\n".join([*missing, markdown]) if missing else markdown
 
 
 def _tag(el: etree._Element) -> str:

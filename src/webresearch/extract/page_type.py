@@ -17,6 +17,7 @@ Then the landmark, without navigation, sidebars and forms, is the content.
 
 from __future__ import annotations
 
+import json
 import re
 
 from lxml import etree
@@ -32,6 +33,7 @@ __all__ = [
     "item_page_landmark",
     "looks_like_forum",
     "main_landmark",
+    "product_facts",
 ]
 
 #: Declared types (schema.org ``@type``, ``og:type``) of a page about one thing.
@@ -135,3 +137,58 @@ def item_page_landmark(
         return None
     links = sum(len(normalise("".join(a.itertext()))) for a in landmark.iter("a"))
     return landmark if links >= MIN_LINK_SHARE * total else None
+
+
+def product_facts(doc: etree._Element) -> list[str]:
+    """A declared product's name and price (schema.org ``Product`` in JSON-LD), as lines.
+
+    A product page's name and price are its content (issue 13), but shops often render them
+    in widgets an article extractor drops; the page's own structured data states them.
+
+    Returns:
+        ``["<name>", "Price: <amount> <currency>"]`` (either may be missing); empty when the
+        page declares no product.
+    """
+    for script in doc.iter("script"):
+        if (script.get("type") or "").strip().lower() != "application/ld+json":
+            continue
+        try:
+            data = json.loads(script.text or "")
+        except ValueError:
+            continue
+        product = _find_product(data, 0)
+        if product is None:
+            continue
+        lines: list[str] = []
+        name = product.get("name")
+        if isinstance(name, str) and name.strip():
+            lines.append(" ".join(name.split()))
+        offers = product.get("offers")
+        offer = offers[0] if isinstance(offers, list) and offers else offers
+        if isinstance(offer, dict):
+            price = offer.get("price") or offer.get("lowPrice")
+            currency = offer.get("priceCurrency") or ""
+            if isinstance(price, str | int | float) and str(price).strip():
+                lines.append(f"Price: {price} {currency}".strip())
+        return lines
+    return []
+
+
+def _find_product(data: object, depth: int) -> dict[str, object] | None:
+    """The first JSON-LD object of ``@type`` Product (in ``@graph``, lists, nesting)."""
+    if depth > 4:
+        return None
+    if isinstance(data, list):
+        for item in data:
+            found = _find_product(item, depth + 1)
+            if found is not None:
+                return found
+        return None
+    if not isinstance(data, dict):
+        return None
+    kind = data.get("@type")
+    kinds = kind if isinstance(kind, list) else [kind]
+    if any(isinstance(k, str) and k.lower() in ("product", "productgroup") for k in kinds):
+        return data
+    graph = data.get("@graph")
+    return _find_product(graph, depth + 1) if graph is not None else None

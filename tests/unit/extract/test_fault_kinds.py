@@ -387,3 +387,26 @@ def test_a_confident_first_pass_runs_no_second_opinion(monkeypatch: pytest.Monke
     calls.clear()
     extract_html(article("<p>Two short words.</p>"), URL)
     assert calls == [True, False]  # the fast pass kept little: the full pass runs
+
+
+# --------------------------------------------------------------------------- products
+
+
+def test_a_products_declared_name_and_price_come_first_when_the_page_hides_them() -> None:
+    ld = (
+        '<script type="application/ld+json">{"@context": "https://schema.org", "@graph": ['
+        '{"@type": "BreadcrumbList"}, {"@type": "Product", "name": "Harbour Crane Model X1", '
+        '"offers": {"@type": "Offer", "price": "1999.00", "priceCurrency": "EUR"}}]}</script>'
+    )
+    gallery = "".join(
+        f"<img src='/img/x1-{i}.jpg' alt='Harbour Crane Model X1 seen from the quay'>"
+        for i in range(4)
+    )
+    html = page(
+        f"<main><div class='gallery-main'>{gallery}</div><div class='description'>{PROSE}</div>"
+        "</main>",
+        head=ld,
+    )
+    out = md(html, "https://shop.example.org/p/x1")
+    assert out.startswith("Harbour Crane Model X1\n\nPrice: 1999.00 EUR\n\n")
+    assert out.count("![") <= 1  # one picture of the product, not its whole gallery
