@@ -69,7 +69,9 @@ def _trafilatura(
     import trafilatura
 
     try:
-        result = trafilatura.bare_extraction(doc, include_comments=comments, fast=fast)
+        result = trafilatura.bare_extraction(
+            doc, include_comments=comments, fast=fast, output_format="txt"
+        )
     except (ValueError, TypeError, RecursionError, etree.LxmlError):
         return None, []
     body = getattr(result, "body", None)
@@ -100,7 +102,7 @@ def _tree_text(tree: etree._Element) -> str:
 def _article_images(body: etree._Element, segments: list[Segment]) -> list[etree._Element]:
     """Images between the first and the last kept text, outside navigation and page chrome."""
     kept = [s for s in segments if s.kept]
-    if not kept:
+    if not kept or body.find(".//img") is None:
         return []
     order = {el: i for i, el in enumerate(body.iter())}
     first = order.get(kept[0].owner, 0)

@@ -53,6 +53,15 @@ _BLOCKS = frozenset(
         "listing", "plaintext", "xmp", "doc", "document", "root",
     }
 )  # fmt: skip
+#: Blocks and inline elements that need nothing but their content (a fast path).
+_PLAIN_BLOCKS = frozenset(
+    {"div", "section", "article", "main", "header", "footer", "nav", "aside", "p", "figure",
+     "figcaption", "center", "form", "fieldset", "address", "hgroup", "details", "summary"}
+)  # fmt: skip
+_PLAIN_INLINE = frozenset(
+    {"span", "font", "small", "big", "label", "abbr", "time", "cite", "mark", "u", "bdi", "bdo",
+     "q", "ins", "nobr", "data", "acronym", "dfn"}
+)  # fmt: skip
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~", "strike": "~~"}
 _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
 _PRE = frozenset({"pre", "listing", "xmp", "plaintext"})
@@ -149,6 +158,14 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     """Turn a finished element into items of its parent (``open_frames``: its ancestors)."""
     tag, el, items = frame.tag, frame.el, frame.items
     out = parent.items
+    if tag in _PLAIN_BLOCKS:  # the most frequent elements first
+        out.extend(_as_blocks(items))
+        return
+    if tag in _PLAIN_INLINE:
+        parent.nested_tables += frame.nested_tables
+        parent.block_cells += frame.block_cells
+        out.extend(items)
+        return
     if tag == "#skip" or tag == "wbr":
         return
     if tag == "#math":

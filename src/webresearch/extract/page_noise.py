@@ -54,6 +54,7 @@ MIN_TOC_ANCHOR_SHARE = 0.8
 
 _HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b", re.I)
 _HIDDEN_XPATH = etree.XPath("//body//*[@hidden or @style]")
+_ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
 _NAMED_XPATH = etree.XPath(".//*[@class or @id]")
 _INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
 _COMMENT_NAME = re.compile(r"comment|repl(?:y|ies)|respond|disqus|discussion", re.I)
@@ -136,6 +137,8 @@ def drop_page_toc(doc: etree._Element) -> int:
     Returns:
         how many were removed.
     """
+    if _ANCHOR_LINKS(doc) < MIN_TOC_LINKS:
+        return 0
     ids = {value for value in doc.xpath("//body//@id")}
     removed = 0
     for el in list(doc.iter("ul", "ol", "nav")):
