@@ -29,6 +29,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from lxml import etree
 
 from webresearch.extract.align import normalise
+from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import image_source
 
 __all__ = [
@@ -119,7 +120,7 @@ def drop_noise_images(root: etree._Element, counts: Counter[str], base_url: str)
             or alt in seen_alts
             or not _is_content(img, src)
         ):
-            _remove_keep_tail(img)
+            remove_keep_tail(img)
             continue
         if alt:
             seen_alts.add(alt)  # a gallery's other sizes and angles say the same
@@ -199,16 +200,3 @@ def _repeats_context(img: etree._Element, alt: str) -> bool:
                 return True
         node = node.getparent()
     return False
-
-
-def _remove_keep_tail(el: etree._Element) -> None:
-    parent = el.getparent()
-    if parent is None:
-        return
-    tail = el.tail or ""
-    previous = el.getprevious()
-    if previous is not None:
-        previous.tail = (previous.tail or "") + tail
-    else:
-        parent.text = (parent.text or "") + tail
-    parent.remove(el)

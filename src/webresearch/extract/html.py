@@ -42,6 +42,7 @@ from webresearch.extract.page_type import (
 )
 from webresearch.extract.parse import parse_html
 from webresearch.extract.title import document_title
+from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import document_base_url
 
 __all__ = [
@@ -257,14 +258,7 @@ def _remove_page_chrome(body: etree._Element) -> None:
             continue
         if page_text_size(el) > MAX_CHROME_SHARE * page_chars:
             continue  # this "chrome" holds the page's text (an article in an <aside>)
-        tail = el.tail
-        previous = el.getprevious()
-        if tail:
-            if previous is not None:
-                previous.tail = (previous.tail or "") + tail
-            else:
-                parent.text = (parent.text or "") + tail
-        parent.remove(el)
+        remove_keep_tail(el)
 
 
 def _plain_text(body: etree._Element) -> str:

@@ -30,6 +30,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
+from webresearch.extract.tree import remove_keep_tail
 
 __all__ = ["MainContent", "find_main_content"]
 
@@ -247,7 +248,7 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
         parent = el.getparent()
         if parent is None or parent not in marked:
             continue  # removed with an ancestor already
-        _drop_keep_tail(el)
+        remove_keep_tail(el)
     for el in body.iter("noscript"):  # kept ones hold main content: render them
         el.tag = "div"
 
@@ -299,20 +300,6 @@ def _rescue_blocks(body: etree._Element, segments: list[Segment]) -> list[etree.
             continue  # a heading is rescued only when the text it introduces was kept
         rescued.append(el)
     return rescued
-
-
-def _drop_keep_tail(el: etree._Element) -> None:
-    """Remove ``el`` and its subtree but keep the text that follows it."""
-    parent = el.getparent()
-    if parent is None:
-        return
-    tail = el.tail or ""
-    previous = el.getprevious()
-    if previous is not None:
-        previous.tail = (previous.tail or "") + tail
-    else:
-        parent.text = (parent.text or "") + tail
-    parent.remove(el)
 
 
 def _within(el: etree._Element, blocks: list[etree._Element]) -> bool:

@@ -28,6 +28,13 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from webresearch.extract.markdown_code import fenced_code
+from webresearch.extract.markdown_inline import (
+    EDIT_LINK,
+    PERMALINK_MARKS,
+    is_permalink,
+    math_text,
+    script_text,
+)
 from webresearch.extract.markdown_tables import MAX_TABLE_COLUMNS, Cell, Row, table_blocks
 from webresearch.extract.urls import absolute_url, image_source
 
@@ -67,15 +74,6 @@ _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
 _PRE = frozenset({"pre", "listing", "xmp", "plaintext"})
 _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _BR = "\x1e"  # marks a hard line break inside inline text until whitespace is collapsed
-_PERMALINK_CLASS = re.compile(
-    r"(?:^|\s)(?:headerlink|header-?anchor|heading-?anchor|anchor-?link|anchorjs-link|"
-    r"hash-?link|permalink|deep-?link|mw-editsection|edit-?section)(?:\s|$)",
-    re.I,
-)
-_PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "permalink"})
-_EDIT_LINK = re.compile(r"\s*\[\s*\[?edit\]?(?:\([^)]*\))?\s*\]|\s*\[edit\]\([^)]*\)", re.I)
-_SYMBOLS_ONLY = re.compile(r"[™®©*†‡§°'′″]+")
-_SIMPLE_SCRIPT = re.compile(r"[\w.,′'+\-−]+")
 _LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s)|`(?=``)|~(?=~~))", re.M)
 
 
@@ -134,7 +132,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
             if tag in ("br", "hr", "img", "wbr"):
                 stack.append(_Frame(el, tag))
                 continue
-            if tag == "math" or _is_permalink(el):
+            if tag == "math" or is_permalink(el):
                 walker.skip_subtree()
                 stack.append(_Frame(el, "#math" if tag == "math" else "#skip"))
                 continue
@@ -169,7 +167,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     if tag == "#skip" or tag == "wbr":
         return
     if tag == "#math":
-        out.append(_math(el))
+        out.append(math_text(el))
         return
     if tag == "#pre":
         out.append(_Block(fenced_code(el)))
@@ -182,7 +180,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         if image:
             out.append(image)
     elif tag in _HEADINGS:
-        text = _EDIT_LINK.sub("", _inline(items)).strip()
+        text = EDIT_LINK.sub("", _inline(items)).strip()
         if not text:
             pass
         elif any(f.tag in ("td", "th") for f in open_frames):
@@ -344,7 +342,7 @@ def _link(
         return lead
     raw = (el.get("href") or "").strip()
     same_page = raw.startswith("#") or (bool(raw) and raw.split("#", 1)[0] == base_url)
-    if same_page and text in _PERMALINK_MARKS:
+    if same_page and text in PERMALINK_MARKS:
         return lead
     href = absolute_url(el.get("href"), base_url)
     if href is None or (in_heading and same_page):
@@ -354,52 +352,9 @@ def _link(
 
 
 def _script(items: list[str | _Block | Cell | Row], tag: str) -> str:
-    """Superscript ``10^6`` / subscript ``H_2O``: never glued to the text before it.
-
-    A symbol-only superscript (``™``, ``®``, ``*``, ``†``) stays as it is; text with
-    spaces or punctuation is braced (``x^{n+1}``).
-    """
+    """A superscript or subscript, unambiguous (:func:`markdown_inline.script_text`)."""
     lead, text, trail = _inline_keep_edges(items)
-    if not text:
-        return lead
-    if _SYMBOLS_ONLY.fullmatch(text):
-        return lead + text + trail
-    mark = "^" if tag == "sup" else "_"
-    if _SIMPLE_SCRIPT.fullmatch(text) or text.startswith("["):
-        return f"{lead}{mark}{text}{trail}"
-    return f"{lead}{mark}{{{text}}}{trail}"
-
-
-def _math(el: etree._Element) -> str:
-    """MathML → ``$LaTeX$`` from its TeX annotation (or ``alttext``), else its text."""
-    for annotation in el.iter("annotation", "{*}annotation"):
-        tex = " ".join((annotation.text or "").split())
-        if "tex" in (annotation.get("encoding") or "").lower() and tex:
-            return f" ${tex}$ "
-    alt = " ".join((el.get("alttext") or "").split())
-    if alt:
-        return f" ${alt}$ "
-    text = " ".join(
-        node.text.strip()
-        for node in el.iter()
-        if isinstance(node.tag, str)
-        and not node.tag.endswith("annotation")
-        and node.text
-        and node.text.strip()
-    )
-    return f" {text} " if text else ""
-
-
-def _is_permalink(el: etree._Element) -> bool:
-    """A heading permalink or a wiki ``[edit]`` section by its class (``headerlink``,
-    ``anchorjs-link``, ``mw-editsection``…) and its text: a mark, or nothing."""
-    match = _PERMALINK_CLASS.search(el.get("class") or "")
-    if match is None:
-        return False
-    if "edit" in match.group(0).lower():
-        return True
-    text = "".join(el.itertext()).strip()
-    return len(text) <= 2 or text.lower() in _PERMALINK_MARKS
+    return lead + script_text(text, tag) + trail if text else lead
 
 
 def _int(value: str | None) -> int | None:

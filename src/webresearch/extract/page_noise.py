@@ -22,6 +22,7 @@ import re
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.tree import remove_keep_tail
 
 __all__ = [
     "MIN_TOC_LINKS",
@@ -118,7 +119,7 @@ def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
 def remove_elements(elements: list[etree._Element]) -> None:
     """Remove each element still in a tree (its tail text stays)."""
     for el in elements:
-        _remove_keep_tail(el)
+        remove_keep_tail(el)
 
 
 def _is_collapsed_content(el: etree._Element) -> bool:
@@ -145,7 +146,7 @@ def drop_page_toc(doc: etree._Element) -> int:
         if el.getparent() is None or not _is_toc(el, ids):
             continue
         block = _toc_block(el)
-        _remove_keep_tail(block)
+        remove_keep_tail(block)
         removed += 1
     return removed
 
@@ -226,16 +227,3 @@ def _toc_block(el: etree._Element) -> etree._Element:
     if not rest.strip() or _TOC_HEADING.fullmatch(rest.strip()):
         return parent
     return el
-
-
-def _remove_keep_tail(el: etree._Element) -> None:
-    parent = el.getparent()
-    if parent is None:
-        return
-    tail = el.tail or ""
-    previous = el.getprevious()
-    if previous is not None:
-        previous.tail = (previous.tail or "") + tail
-    else:
-        parent.text = (parent.text or "") + tail
-    parent.remove(el)
