@@ -24,9 +24,11 @@ from typing import Any
 
 from webresearch import RunContext, Settings, Toolkit, ToolResult
 from webresearch.tools import web_fetch
-from webresearch.tools.base import CallContext, ToolEntry
+from webresearch.tools.base import CallContext, RateLimit, ToolEntry
+from webresearch.tools.limits import search_limit
 from webresearch.tools.services import Services
-from webresearch.tools.specs import WEB_SEARCH
+from webresearch.tools.web_search import WEB_SEARCH
+from webresearch.types import JSONObject, JSONValue
 
 
 class NoopContext:
@@ -37,6 +39,7 @@ class NoopContext:
         self.operation_id = "direct"
         self.tool = "direct"
         self.services = services
+        self.price = 0.0
 
     async def check_scope(self, url: str) -> None:
         return None
@@ -44,7 +47,7 @@ class NoopContext:
     async def record_search_results(self, urls: list[str]) -> None:
         return None
 
-    async def rate_limit(self, key: str) -> None:
+    async def rate_limit(self, limit: RateLimit | None = None) -> None:
         return None
 
     async def reserve(self, cost: float, what: str) -> None:
@@ -53,21 +56,21 @@ class NoopContext:
     def spent(self, cost: float, what: str) -> None:
         return None
 
-    async def event(self, kind: str, **details: Any) -> None:
+    async def event(self, kind: str, **details: JSONValue) -> None:
         return None
 
 
-def synthetic(services: Services) -> ToolEntry:
+def synthetic(services: Services) -> ToolEntry[JSONObject]:
     cache = services.cache("bench", maxsize=1024, ttl_s=600)
 
     async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
-        await ctx.rate_limit("web_search")
+        await ctx.rate_limit()
         hit = await cache.get(arguments["query"])
         if hit is None:
             await cache.set(arguments["query"], {"text": "x"})
         return ToolResult(text="results for " + arguments["query"])
 
-    return ToolEntry(spec=WEB_SEARCH, run=run)
+    return ToolEntry(spec=WEB_SEARCH, run=run, rate_limit=search_limit(services.settings))
 
 
 def pct(values: list[float], p: float) -> float:
@@ -84,6 +87,7 @@ async def measure(calls: int, journal: str) -> list[tuple[str, float, float, flo
             if journal == "memory"
             else f"sqlite:///{Path(tmp) / 'journal.sqlite3'}",
             search_rate_limit=10**9,
+            robots="ignore",  # bench.example is not on the network: no robots.txt to read
         )
         async with Toolkit(settings, builders=[web_fetch.build, synthetic]) as toolkit:
             url = "http://bench.example/page"
@@ -98,7 +102,6 @@ async def measure(calls: int, journal: str) -> list[tuple[str, float, float, flo
             await toolkit.services.cache("web_fetch", maxsize=64, ttl_s=600).set(
                 f"web_fetch:{url}", doc
             )
-            entries = toolkit._entries
             direct_ctx = NoopContext(toolkit.services)
             cases = [
                 ("web_fetch (cache hit)", "web_fetch", lambda i: {"url": url}),
@@ -106,14 +109,16 @@ async def measure(calls: int, journal: str) -> list[tuple[str, float, float, flo
             ]
             for label, name, make_args in cases:
                 run = RunContext()
+                tool = toolkit.tool(name)
+                assert tool is not None
                 for i in range(200):  # warm up both paths
                     await toolkit.call(name, make_args(i), run=run)
-                    await entries[name].run(make_args(i), direct_ctx)
+                    await tool.prepare(make_args(i)).run(direct_ctx)
                 direct, wrapped = [], []
                 for i in range(calls):
                     args = make_args(i)
                     t0 = time.perf_counter()
-                    await entries[name].run(args, direct_ctx)
+                    await tool.prepare(args).run(direct_ctx)
                     t1 = time.perf_counter()
                     await toolkit.call(name, args, run=run)
                     t2 = time.perf_counter()

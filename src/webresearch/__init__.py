@@ -26,6 +26,7 @@ from .errors import (
     NetworkError,
     RateLimited,
     Refusal,
+    RobotsDisallowed,
     ScopeDenied,
     SearchError,
     StaleRef,
@@ -40,7 +41,7 @@ from .errors import (
 )
 from .extract.html import html_to_markdown
 from .runtime.run import ApprovalRequest, RunContext
-from .search.health import check_provider
+from .search.health import check_provider, check_search
 from .tools.registry import Toolkit
 from .tools.specs import ToolSpec
 from .types import ImageBlock, ToolResult
@@ -67,6 +68,7 @@ __all__ = [
     "NetworkError",
     "RateLimited",
     "Refusal",
+    "RobotsDisallowed",
     "RunContext",
     "ScopeDenied",
     "SearchError",
@@ -85,5 +87,6 @@ __all__ = [
     "WebResearchError",
     "__version__",
     "check_provider",
+    "check_search",
     "html_to_markdown",
 ]

@@ -1,14 +1,103 @@
-"""Plain data shared by every layer: tool results and image blocks."""
+"""Plain data shared by every layer: JSON values, page documents, tool results, image blocks.
 
-from __future__ import annotations
+(No postponed annotations here: :class:`Document`'s ``NotRequired`` key must be seen at run
+time, so that ``Document.__required_keys__`` is exact.)
+"""
 
 import base64
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 from .errors import WebResearchError
 
-__all__ = ["ImageBlock", "ToolResult"]
+__all__ = [
+    "Document",
+    "ImageBlock",
+    "JSONObject",
+    "JSONValue",
+    "PageText",
+    "RenderMode",
+    "ToolResult",
+]
+
+#: Any value a JSON document can hold (tool arguments, journal details, cached entries).
+JSONValue: TypeAlias = "str | int | float | bool | list[JSONValue] | dict[str, JSONValue] | None"
+#: A JSON object: tool arguments after validation against a tool's schema.
+JSONObject: TypeAlias = "dict[str, JSONValue]"
+
+#: How a page's text was made: ``none`` (static HTML), ``browser`` (rendered by our browser),
+#: ``service`` (rendered by a hosted page service).
+RenderMode = Literal["none", "browser", "service"]
+
+
+class PageText(TypedDict):
+    """The part of a page every formatter needs (SPEC §1.1 header lines and body).
+
+    Attributes:
+        url: the final URL (secrets redacted).
+        content_type: the effective MIME type, without parameters.
+        title: the page title (redacted; "" when it has none).
+        text: the page text (markdown for HTML; redacted).
+        markdown: whether ``text`` is markdown (a cut then closes code fences).
+        hidden_chars_removed: invisible characters already removed from the title and text
+            by whoever made them (SPEC §1: Tag block, bidi controls, default-ignorable
+            format characters); absent means none counted yet.
+    """
+
+    url: str
+    content_type: str
+    title: str
+    text: str
+    markdown: bool
+    hidden_chars_removed: NotRequired[int]
+
+
+class Document(PageText):
+    """One page as a page reader made it: what web_fetch caches, formats and reports.
+
+    Every reader (the local pipeline, a hosted service, a plugin) returns exactly these keys;
+    JSON-serialisable, so a shared cache stores it as it is.
+
+    Attributes:
+        requested_url: the URL asked for (redacted).
+        final_url: the URL after redirects (redacted; equals ``url``).
+        redirects: ``[[status, url], ...]`` for each redirect hop (URLs redacted).
+        status: the page's HTTP status.
+        declared_content_type: the Content-Type as sent (or as a service reports it).
+        extractor: what made the text (``main-content``, ``passthrough``, ``pdf``, a
+            service id …).
+        fallback: why an extraction fallback was taken, else ``None``.
+        encoding: the text encoding used (WHATWG name), ``None`` for PDF.
+        encoding_source: where the encoding came from (``bom``, ``header``, ``service`` …).
+        fetched_at: ISO 8601 time of the request.
+        sha256: hex sha256 of the body (the local reader) or of the service's text.
+        bytes_downloaded: bytes received for the body (or the service's answer).
+        body_bytes: bytes of the decoded body (or of the text).
+        download_capped: the download cap cut the body.
+        content_encoding_ignored: a declared Content-Encoding was wrong; the body was kept.
+        render: ``none``, ``browser`` or ``service`` (:data:`RenderMode`).
+        reader: the reader id (``local``, ``firecrawl``, ``jina`` or a plugin's).
+        render_error: the error code when rendering in the browser failed (only then).
+    """
+
+    requested_url: str
+    final_url: str
+    redirects: list[list[int | str]]
+    status: int
+    declared_content_type: str | None
+    extractor: str | None
+    fallback: str | None
+    encoding: str | None
+    encoding_source: str | None
+    fetched_at: str
+    sha256: str
+    bytes_downloaded: int
+    body_bytes: int
+    download_capped: bool
+    content_encoding_ignored: bool
+    render: RenderMode
+    reader: str
+    render_error: NotRequired[str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +146,7 @@ class ToolResult:
         return self.error is None
 
     @classmethod
-    def failure(cls, error: WebResearchError, **meta: Any) -> ToolResult:
+    def failure(cls, error: WebResearchError, **meta: Any) -> "ToolResult":
         """A failed result carrying ``error`` and its model-facing text."""
         return cls(text=error.to_text(), meta={"error": error.to_dict(), **meta}, error=error)
 

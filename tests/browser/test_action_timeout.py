@@ -18,7 +18,6 @@ import pytest
 
 from tests.browser.conftest import BACKENDS, Sites, browser_settings
 from webresearch import RunContext, Toolkit
-from webresearch.tools.browser_tool import manager_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -57,7 +56,7 @@ async def test_an_endless_script_is_bounded_and_close_leaves_no_process(
     backend: str, sites: Sites
 ) -> None:
     toolkit = Toolkit(browser_settings(backend, browser_action_timeout_s=TIMEOUT_S))
-    manager = manager_for(toolkit.services)
+    manager = toolkit.services.browser
     run = RunContext()
     try:
         opened = await toolkit.call(
@@ -67,8 +66,8 @@ async def test_an_endless_script_is_bounded_and_close_leaves_no_process(
         process = manager._backend._process if manager._backend is not None else None
         assert process is not None
         pids = manager.pids()
-        if process.temp_dir:
-            pids += _with_marker(process.temp_dir)  # helpers outside the group too
+        if process.marker:
+            pids += _with_marker(process.marker)  # helpers outside the group too
         started = time.monotonic()
         result = await toolkit.call(
             "browser", {"action": "evaluate", "expression": ENDLESS}, run=run

@@ -27,6 +27,7 @@ from webresearch import RunContext, Toolkit
 from webresearch.browser import discovery
 from webresearch.browser import launch as launching
 from webresearch.browser.discovery import HOST_REFUSED, discover
+from webresearch.browser.launch_args import chromium_args, find_chromium
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -94,13 +95,11 @@ async def test_a_browser_accepting_the_host_keeps_it() -> None:
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def remote_chromium() -> AsyncIterator[str]:
     """A Chromium serving CDP on 127.0.0.1 (not launched by webresearch's backend)."""
-    binary = launching.find_chromium()
+    binary = find_chromium()
     assert binary is not None, "the test setup (scripts/test) installs Debian's chromium"
     profile = tempfile.mkdtemp(prefix="cdp-endpoint-test-")
-    argv = launching.chromium_args(
-        binary, user_data_dir=profile, viewport=(1280, 800), no_sandbox=True
-    )
-    process = await launching.launch(argv, temp_dir=profile)
+    argv = chromium_args(binary, user_data_dir=profile, viewport=(1280, 800), no_sandbox=True)
+    process = await launching.launch(argv, marker=profile)
     try:
         port, _path = await launching.wait_for_devtools_port(profile, process)
         yield f"http://127.0.0.1:{port}"

@@ -3,11 +3,20 @@ both backends: values JSON cannot hold, non-http(s) navigations, file downloads.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
-from tests.browser.conftest import Kit, Sites
+from tests.browser.conftest import Kit, Sites, browser_settings
 from tests.support.http_server import Route
-from webresearch import RunContext
+from webresearch import ConfigurationError, RunContext, Toolkit
+from webresearch.browser.backend import BackendConfig, PlaywrightBackend
+from webresearch.browser.base import SessionConfig
+from webresearch.browser.launch_args import chromium_problem
+from webresearch.browser.policy import DomainPolicy, RequestPolicy
+from webresearch.net.addresses import AddressPolicy
+from webresearch.net.guard import SSRFGuard
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -91,3 +100,46 @@ async def test_a_file_download_is_a_clear_error_and_the_session_goes_on(
     after = await kit.call(run, action="open", url=f"{sites.site.base}/plain")
     assert after.ok, after.text
     await kit.call(run, action="close")
+
+
+async def test_a_ref_before_any_snapshot_says_so_not_that_the_page_changed(
+    kit: Kit, sites: Sites
+) -> None:
+    """Before: "stale ref d1e2: the page has changed since that snapshot" — there was none."""
+    run = RunContext()
+    assert (await kit.call(run, action="open", url=f"{sites.site.base}/plain")).ok
+    early = await kit.call(run, action="fill", ref="d1e2", text="hello")
+    assert early.error is not None and early.error.code == "invalid_arguments", early.text
+    assert "no snapshot has been taken in this session yet" in early.text
+    assert "stale" not in early.text and "has changed" not in early.text
+    assert (await kit.call(run, action="snapshot")).ok
+    never = await kit.call(run, action="click", ref="d7e1")  # no snapshot issued d7
+    assert never.error is not None and "unknown ref d7e1" in never.text, never.text
+    assert "has changed" not in never.text
+    await kit.call(run, action="close")
+
+
+async def test_a_missing_configured_chromium_is_named_as_configured(tmp_path: Path) -> None:
+    """Before: "no Chromium found (… or set chromium_path)" though it was set."""
+    missing = tmp_path / "nonexistent" / "chrome"
+    settings = browser_settings("chromium", chromium_path=str(missing))
+    async with Toolkit(settings) as toolkit:
+        reason = toolkit.unavailable["browser"]
+    assert reason == f"chromium_path is set to {missing}, which does not exist"
+    not_executable = tmp_path / "chrome"
+    not_executable.write_text("#!/bin/sh\n")
+    assert chromium_problem(str(not_executable)) == (
+        f"chromium_path is set to {not_executable}, which is not an executable file"
+    )
+    assert chromium_problem(str(tmp_path)) is not None  # a directory is no browser
+    assert chromium_problem(None) is None  # the suite's Chromium is found
+
+
+async def test_a_backend_started_with_a_missing_chromium_says_which_path(tmp_path: Path) -> None:
+    config = BackendConfig(
+        kind="chromium", session=SessionConfig(), chromium_path=str(tmp_path / "chrome")
+    )
+    policy = RequestPolicy(SSRFGuard(AddressPolicy()), DomainPolicy())
+    missing = re.escape(f"chromium_path is set to {tmp_path / 'chrome'}, which does not exist")
+    with pytest.raises(ConfigurationError, match=missing):
+        await PlaywrightBackend.start(config, policy)

@@ -18,7 +18,6 @@ from tests.browser.conftest import BACKENDS, Sites, browser_settings
 from webresearch import RunContext, Toolkit
 from webresearch.browser.launch import group_pids
 from webresearch.runtime.journal import MemoryJournal
-from webresearch.tools.browser_tool import manager_for
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -68,7 +67,7 @@ async def test_twenty_abandoned_sessions_expire_and_close_leaves_no_process(
 ) -> None:
     now = [1000.0]
     toolkit = Toolkit(browser_settings(backend, browser_max_sessions=12), clock=lambda: now[0])
-    manager = manager_for(toolkit.services)
+    manager = toolkit.services.browser
     try:
         for i in range(12):
             result = await toolkit.call(
@@ -116,7 +115,6 @@ async def test_twenty_abandoned_sessions_expire_and_close_leaves_no_process(
 CHILD = """
 import asyncio, json, sys
 from webresearch import RunContext, Settings, Toolkit
-from webresearch.tools.browser_tool import manager_for
 
 async def main() -> None:
     settings = Settings.load(environ={}, allowed_networks=["127.0.0.1/32"], journal_url="memory://",
@@ -124,7 +122,7 @@ async def main() -> None:
     toolkit = Toolkit(settings)
     result = await toolkit.call("browser", {"action": "open", "url": sys.argv[2]}, run=RunContext())
     assert result.ok, result.text
-    print(json.dumps({"pids": manager_for(toolkit.services).pids()}), flush=True)
+    print(json.dumps({"pids": toolkit.services.browser.pids()}), flush=True)
     await asyncio.sleep(600)
 
 asyncio.run(main())

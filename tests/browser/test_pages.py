@@ -43,24 +43,24 @@ async def test_alert_during_load_does_not_wedge_open(kit: Kit, sites: Sites) -> 
     await kit.call(run, action="close")
 
 
-async def test_iframe_content_and_elements(chromium: Kit, sites: Sites) -> None:
-    # Lightpanda does not load iframes unless asked to (--load-resources iframe).
+async def test_iframe_content_and_elements(kit: Kit, sites: Sites) -> None:
+    # Lightpanda loads iframes because it is launched with --load-resources iframe.
     run = RunContext()
-    assert (await chromium.call(run, action="open", url=f"{sites.site.base}/frames")).ok
-    snap = await chromium.call(run, action="snapshot")
+    assert (await kit.call(run, action="open", url=f"{sites.site.base}/frames")).ok
+    snap = await kit.call(run, action="snapshot")
     assert 'iframe "Inner frame"' in snap.text
     assert 'button "Frame button" [ref=' in snap.text
     ref = snap.text.split('button "Frame button" [ref=')[1].split("]")[0]
-    assert (await chromium.call(run, action="click", ref=ref)).ok
-    clicked = await chromium.call(
+    assert (await kit.call(run, action="click", ref=ref)).ok
+    clicked = await kit.call(
         run,
         action="evaluate",
         expression="document.getElementById('inner').contentDocument.body.dataset.clicked",
     )
     assert 'value: "yes"' in clicked.text
-    content = await chromium.call(run, action="content")
+    content = await kit.call(run, action="content")
     assert "Outer page" in content.text and "lighthouse keeper" in content.text
-    await chromium.call(run, action="close")
+    await kit.call(run, action="close")
 
 
 async def test_long_page_scrolls_and_full_page_screenshot_is_tiles(

@@ -353,3 +353,68 @@ async def test_close_ends_open_tunnels(echo: EchoServer) -> None:
     await asyncio.wait_for(p.aclose(), 5)
     assert await asyncio.wait_for(reader.read(), 5) == b""
     writer.close()
+
+
+#: Every spelling of this host a URL can carry (issue 15: the IPv4-mapped form reached the
+#: browser's DevTools port under allow_private).
+LOCAL_SPELLINGS = [
+    "127.0.0.1",
+    "[::ffff:7f00:1]",
+    "[::ffff:127.0.0.1]",
+    "[::7f00:1]",
+    "[64:ff9b::7f00:1]",
+    "0.0.0.0",
+    "[::]",
+    "[::1]",
+    "[::ffff:0:0]",
+]
+
+
+@pytest.mark.parametrize("host", LOCAL_SPELLINGS)
+@pytest.mark.parametrize(
+    "addresses",
+    [
+        AddressPolicy(allow_private=True),
+        AddressPolicy.from_strings(allowed_networks=["0.0.0.0/0", "::/0"]),
+    ],
+    ids=["allow_private", "everything_exempted"],
+)
+async def test_excluded_ports_are_refused_for_every_spelling_of_this_host(
+    host: str, addresses: AddressPolicy
+) -> None:
+    policy = RequestPolicy(
+        SSRFGuard(addresses, resolver=ScriptedResolver({})), DomainPolicy.from_settings(None, [])
+    )
+    p = GuardedProxy(policy, connect_timeout_s=5)
+    own = int((await p.listen()).rsplit(":", 1)[1])
+    with TCPTrap("127.0.0.1") as devtools:  # stands for the browser's DevTools port
+        p.exclude_port(devtools.port)
+        try:
+            for port in (devtools.port, own):
+                for raw in (
+                    f"GET http://{host}:{port}/json/version HTTP/1.1\r\nHost: x\r\n\r\n",
+                    f"CONNECT {host}:{port} HTTP/1.1\r\nHost: x\r\n\r\n",
+                ):
+                    status, headers, _b = split(await exchange(own, raw.encode()))
+                    assert status == 403, (host, port, raw)
+                    assert headers.get("x-webresearch-proxy") == "refused"
+            assert p.stats.upstream == 0 and devtools.count == 0
+        finally:
+            await p.aclose()
+
+
+async def test_the_same_spelling_reaches_a_port_that_is_not_excluded(echo: EchoServer) -> None:
+    """The control: the address policy lets the mapped form through (so the exclusion is
+    what refuses it above) and the kernel delivers it to the 127.0.0.1 listener."""
+    policy = RequestPolicy(
+        SSRFGuard(AddressPolicy(allow_private=True), resolver=ScriptedResolver({})),
+        DomainPolicy.from_settings(None, []),
+    )
+    p = GuardedProxy(policy, connect_timeout_s=5)
+    own = int((await p.listen()).rsplit(":", 1)[1])
+    try:
+        raw = f"GET http://[::ffff:7f00:1]:{echo.port}/x HTTP/1.1\r\nHost: x\r\n\r\n"
+        status, _h, body = split(await exchange(own, raw.encode()))
+        assert status == 200 and json.loads(body)["target"] == "/x"
+    finally:
+        await p.aclose()

@@ -40,6 +40,20 @@ TEXT_THEN_TIMER = b"""<!doctype html><html><head><title>Text page</title></head>
 <script>setTimeout(() => { document.body.insertAdjacentHTML('beforeend',
   '<p>Late addition</p>'); }, 4000);</script></body></html>"""
 
+#: A page with text whose script draws more after 700 ms: no request, no change until then
+#: (the networkidle silence of 0.5 s read it before the timer fired).
+TEXT_AND_SHORT_TIMER = b"""<!doctype html><html><head><title>Short timer</title></head><body>
+<h1>Release notes</h1><p>The list below is filled in by a script.</p><ul id="list"></ul>
+<script>setTimeout(() => { document.getElementById('list').innerHTML =
+  '<li>Drawn by a short timer</li>'; }, 700);</script></body></html>"""
+
+#: A page with text whose script fetches the rest after the load event.
+TEXT_THEN_FETCH = b"""<!doctype html><html><head><title>Fetching</title></head><body>
+<h1>Orders</h1><p>Your orders are listed below.</p><div id="orders"></div>
+<script>window.addEventListener('load', () => fetch('/api/slow').then(r => r.json())
+  .then(d => { document.getElementById('orders').textContent = d.body; }));</script>
+</body></html>"""
+
 BUSY = b"""<!doctype html><html><head><title>Busy</title></head><body><p id="clock">0</p>
 <h1>Always busy</h1><p>This page changes its DOM and polls the network forever.</p>
 <script>let n = 0; setInterval(() => { document.getElementById('clock').textContent = ++n; }, 100);
@@ -68,6 +82,8 @@ def spa_pages(sites: Sites) -> Sites:
                 headers=HTML, body=b"<!doctype html><title>Drawing</title><canvas></canvas>"
             ),
             "/text-then-timer": Route(headers=HTML, body=TEXT_THEN_TIMER),
+            "/text-short-timer": Route(headers=HTML, body=TEXT_AND_SHORT_TIMER),
+            "/text-then-fetch": Route(headers=HTML, body=TEXT_THEN_FETCH),
             "/api/slow": _slow,
             "/api/poll": Route(headers=[("Content-Type", "text/plain")], body=b"ok"),
         }
@@ -81,6 +97,8 @@ def spa_pages(sites: Sites) -> Sites:
         ("/spa-timer", "Rendered by a timer"),
         ("/spa-fetch", "Rendered after a slow fetch"),
         ("/spa-late", "Drawn after one second"),
+        ("/text-short-timer", "Drawn by a short timer"),
+        ("/text-then-fetch", "The fetched article text."),
     ],
 )
 async def test_content_right_after_open_has_the_rendered_page(

@@ -74,14 +74,14 @@ class ServerProcess:
         return "".join(self.stderr)
 
 
-def start_http_server(env: dict[str, str], *args: str) -> ServerProcess:
-    """Start ``python -m webresearch mcp --http 127.0.0.1:0 ARGS`` and wait for its URL.
+def start_http_server(env: dict[str, str], *args: str, bind: str = "127.0.0.1:0") -> ServerProcess:
+    """Start ``python -m webresearch mcp --http BIND ARGS`` and wait for its URL.
 
     Raises:
         AssertionError: the child exited or printed no URL within START_TIMEOUT_S.
     """
     process = subprocess.Popen(
-        [sys.executable, "-m", "webresearch", "mcp", "--http", "127.0.0.1:0", *args],
+        [sys.executable, "-m", "webresearch", "mcp", "--http", bind, *args],
         env=env,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,

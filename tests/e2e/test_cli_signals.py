@@ -13,47 +13,14 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from tests.support.cli_runs import cli_env, processes_mentioning, wait_for
 from tests.support.http_server import LocalServer, Route
 
-ROOT = Path(__file__).resolve().parents[2]
 PAGE = b"<html><head><title>Still here</title></head><body><p>Waiting page.</p></body></html>"
-
-
-def _env(tmp: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("WEBRESEARCH_")}
-    env.update(
-        PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-        TMPDIR=str(tmp),  # the browser's profile directory is created here
-        WEBRESEARCH_JOURNAL_URL="memory://",
-    )
-    return env
-
-
-def _wait_for(predicate: Callable[[], bool], timeout_s: float) -> bool:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
-
-
-def _processes_mentioning(text: str) -> list[int]:
-    """PIDs whose command line contains ``text`` (the browser is started with its profile)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if text.encode() in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                continue
-    return found
 
 
 @pytest.mark.parametrize(
@@ -67,15 +34,15 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
         proc = subprocess.Popen(
             [sys.executable, "-m", "webresearch", "browse", f"{site.base}/",
              "--allow-network", "127.0.0.1/32", "--do", "wait 30000"],
-            env=_env(tmp_path),
+            env=cli_env(tmp_path),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group: ours to end, by PID
         )  # fmt: skip
         try:
             # The page was read once the browser has fetched it; then the wait runs.
-            assert _wait_for(lambda: site.count("/") >= 1, 30.0), "the browser never opened"
-            assert list(tmp_path.glob("webresearch-chromium-*")), "no profile directory"
+            assert wait_for(lambda: site.count("/") >= 1, 30.0), "the browser never opened"
+            assert list(tmp_path.glob("webresearch-browser-*")), "no profile directory"
             time.sleep(0.5)
             os.kill(proc.pid, signum)
             _, err = proc.communicate(timeout=30)
@@ -86,15 +53,15 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
     assert proc.returncode == code, err
     assert word in err.decode()
     assert "Traceback" not in err.decode()
-    assert list(tmp_path.glob("webresearch-chromium-*")) == []
+    assert list(tmp_path.glob("webresearch-browser-*")) == []
     # No browser process of the run survives it.
-    assert _processes_mentioning(str(tmp_path)) == []
+    assert processes_mentioning(str(tmp_path)) == []
 
 
 def _mcp(tmp: Path, *args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "webresearch", "mcp", *args],
-        env=_env(tmp),
+        env=cli_env(tmp),
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

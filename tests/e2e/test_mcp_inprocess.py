@@ -26,8 +26,9 @@ from webresearch.mcp_server.approval import APPROVAL_INPUT_KEY
 from webresearch.runtime.journal import MemoryJournal
 from webresearch.tools import web_fetch
 from webresearch.tools.base import CallContext, ToolEntry
+from webresearch.tools.image_tools import FETCH_IMAGE, VIEW_IMAGE
 from webresearch.tools.services import Services
-from webresearch.tools.specs import FETCH_IMAGE, VIEW_IMAGE
+from webresearch.types import JSONObject
 
 from .conftest import PAGE_SENTENCE
 
@@ -35,7 +36,7 @@ MODES = pytest.mark.parametrize("mode", ["legacy", "auto"])
 PNG = png_bytes(2, 3, (0, 128, 255))
 
 
-def image_tool(services: Services) -> ToolEntry:
+def image_tool(services: Services) -> ToolEntry[JSONObject]:
     """fetch_image that returns a tiny real PNG (the image pipeline is another branch's)."""
 
     async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
@@ -45,7 +46,7 @@ def image_tool(services: Services) -> ToolEntry:
     return ToolEntry(spec=FETCH_IMAGE, run=run)
 
 
-def workspace_tool(services: Services) -> ToolEntry:
+def workspace_tool(services: Services) -> ToolEntry[JSONObject]:
     """view_image, offered only when the run has a workspace; echoes it."""
 
     async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
@@ -350,7 +351,7 @@ async def test_a_question_never_answered_expires_as_denied(supervised: Settings)
 async def test_a_cancelled_call_stops_its_tool(mode: str, settings: Settings) -> None:
     started, stopped = asyncio.Event(), asyncio.Event()
 
-    def slow_tool(services: Services) -> ToolEntry:
+    def slow_tool(services: Services) -> ToolEntry[JSONObject]:
         async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
             started.set()
             try:

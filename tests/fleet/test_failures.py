@@ -237,7 +237,7 @@ def _counting_probe() -> tuple[list[str], Any]:
             runs.append(ctx.operation_id)
             return await inner(arguments, ctx)
 
-        return type(entry)(spec=entry.spec, run=run)
+        return type(entry)(spec=entry.spec, run=run, rate_limit=entry.rate_limit)
 
     return runs, build
 

@@ -11,8 +11,8 @@ from webresearch import RunContext, Settings, Toolkit
 from webresearch.runtime.journal import Journal, JournalEvent
 from webresearch.tools.base import CallContext, ToolEntry
 from webresearch.tools.services import Services
-from webresearch.tools.specs import WEB_SEARCH
-from webresearch.types import ToolResult
+from webresearch.tools.web_search import WEB_SEARCH
+from webresearch.types import JSONObject, ToolResult
 
 from .conftest import open_sink
 
@@ -107,10 +107,10 @@ async def test_recorded_results_are_kept_and_replaced(journal: Journal) -> None:
     assert await journal.recorded_result("other") is None
 
 
-def _probe(services: Services) -> ToolEntry:
+def _probe(services: Services) -> ToolEntry[JSONObject]:
     calls: list[str] = []
 
-    async def run(arguments: dict[str, object], ctx: CallContext) -> ToolResult:
+    async def run(arguments: JSONObject, ctx: CallContext) -> ToolResult:
         calls.append(ctx.operation_id)
         return ToolResult(f"results for {arguments['query']}", meta={"calls": len(calls)})
 

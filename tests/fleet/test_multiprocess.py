@@ -125,6 +125,10 @@ def _limit_settings(state_url: str, prefix: str = "webresearch:") -> dict[str, A
         "journal_url": "memory://",
         "search_rate_limit": LIMIT,
         "rate_window_s": 60.0,
+        # Exactness is the point here, not speed: 800 decisions from 8 processes on 2 shared
+        # cores can wait longer than the default 2 s for the backend (a `storage` error is a
+        # correct fail-closed answer, but not what this test measures).
+        "storage_timeout_s": 20.0,
     }
 
 

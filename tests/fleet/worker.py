@@ -25,21 +25,22 @@ from typing import Any
 
 from webresearch import RunContext, Settings, Toolkit
 from webresearch.tools.base import CallContext, ToolEntry
+from webresearch.tools.limits import search_limit
 from webresearch.tools.registry import default_builders
 from webresearch.tools.services import Services
-from webresearch.tools.specs import WEB_SEARCH
-from webresearch.types import ToolResult
+from webresearch.tools.web_search import WEB_SEARCH
+from webresearch.types import JSONObject, ToolResult
 
 
-def search_probe(services: Services) -> ToolEntry:
+def search_probe(services: Services) -> ToolEntry[JSONObject]:
     """``web_search`` with the real spec whose run only takes one ``web_search`` limiter unit
     (the real tool arrives from another branch with the same limiter key)."""
 
     async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
-        await ctx.rate_limit("web_search")
+        await ctx.rate_limit()
         return ToolResult(f"results for {arguments['query']}")
 
-    return ToolEntry(spec=WEB_SEARCH, run=run)
+    return ToolEntry(spec=WEB_SEARCH, run=run, rate_limit=search_limit(services.settings))
 
 
 def _send(obj: dict[str, Any]) -> None:

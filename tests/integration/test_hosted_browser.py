@@ -16,8 +16,8 @@ from tests.support.http_server import LocalServer, Route
 from tests.support.tiny_png import png_bytes
 from webresearch import RunContext, Settings, Toolkit
 from webresearch.runtime.journal import MemoryJournal
-from webresearch.tools.browser_tool import backend_unavailable_reason
-from webresearch.tools.web_fetch import UNTRUSTED_NOTICE
+from webresearch.tools.gates import backend_unavailable_reason
+from webresearch.tools.page_text import UNTRUSTED_NOTICE
 
 pytestmark = pytest.mark.network
 
@@ -84,9 +84,8 @@ async def test_browser_open_reads_the_rendered_page_and_closes_the_tab(site: Loc
         assert result.meta["render"] == "browser" and result.meta["status"] == 200
         assert result.meta["trust"] == "untrusted"
         # One-shot: the tab is gone, nothing is left in the session table.
-        from webresearch.tools.browser_tool import manager_for
 
-        assert len(manager_for(toolkit.services).table) == 0
+        assert len(toolkit.services.browser.table) == 0
         journal = toolkit.journal
         assert isinstance(journal, MemoryJournal)
         actions = [e for e in journal.events if e.kind == "browser.action"]
@@ -95,7 +94,7 @@ async def test_browser_open_reads_the_rendered_page_and_closes_the_tab(site: Loc
         gone = await toolkit.call("browser_open", {"url": f"{site.base}/gone"})
         assert gone.error is not None and gone.error.code == "http_status"
         assert gone.error.details["status"] == 404
-        assert len(manager_for(toolkit.services).table) == 0
+        assert len(toolkit.services.browser.table) == 0
 
         for url in ("http://169.254.169.254/latest/", "http://10.0.0.1/"):
             refused = await toolkit.call("browser_open", {"url": url})
@@ -117,9 +116,8 @@ async def test_page_screenshot_with_a_pixel_browser_and_no_service(site: LocalSe
         )
         assert blind.ok and blind.images == ()
         assert "cannot see images" in blind.text and RENDERED in blind.text
-        from webresearch.tools.browser_tool import manager_for
 
-        assert len(manager_for(toolkit.services).table) == 0
+        assert len(toolkit.services.browser.table) == 0
 
 
 async def test_without_pixels_or_a_service_page_screenshot_is_absent() -> None:

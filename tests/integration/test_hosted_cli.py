@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from tests.support.api_server import ApiServer
 from tests.support.hosted_stubs import FIRECRAWL_KEY, JINA_KEY, FirecrawlStub, JinaStub, StubPage
 from webresearch.cli.main import cli
-from webresearch.tools.web_fetch import UNTRUSTED_NOTICE
+from webresearch.tools.page_text import UNTRUSTED_NOTICE
 
 pytestmark = pytest.mark.network
 

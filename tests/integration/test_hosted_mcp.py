@@ -20,7 +20,7 @@ from tests.support.tiny_png import png_bytes
 from webresearch import Settings, Toolkit
 from webresearch.mcp_server import WebResearchServer
 from webresearch.runtime.journal import MemoryJournal
-from webresearch.tools.browser_tool import backend_unavailable_reason
+from webresearch.tools.gates import backend_unavailable_reason
 from webresearch.tools.titles import TITLES
 
 pytestmark = pytest.mark.network
@@ -55,6 +55,7 @@ def settings_for(base: str, language: str) -> Settings:
         firecrawl_base_url=base,
         firecrawl_api_key=FIRECRAWL_KEY,
         tool_titles_language=language,
+        robots="ignore",  # the site is a public test address: see test_robots.py
     )
 
 

@@ -23,7 +23,7 @@ from tests.support.hosted_stubs import (
 from webresearch import RunContext, Settings, Toolkit, ToolResult
 from webresearch.readers.base import DOCUMENT_KEYS
 from webresearch.runtime.journal import MemoryJournal
-from webresearch.tools.web_fetch import UNTRUSTED_NOTICE
+from webresearch.tools.page_text import UNTRUSTED_NOTICE
 
 pytestmark = pytest.mark.network
 
@@ -49,6 +49,7 @@ def settings_for(reader: str, base: str, **extra: Any) -> Settings:
         "journal_url": "memory://",
         "search_provider": "none",
         "reader": reader,
+        "robots": "ignore",  # the site is a public test address: see test_robots.py
     }
     if reader == "firecrawl":
         values.update(

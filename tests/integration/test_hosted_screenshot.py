@@ -18,9 +18,8 @@ from tests.support.http_server import LocalServer, Route
 from tests.support.tiny_png import png_bytes
 from webresearch import RunContext, Settings, Toolkit
 from webresearch.runtime.journal import MemoryJournal
-from webresearch.tools.image_tools import UNTRUSTED_IMAGE_NOTICE
 from webresearch.tools.page_screenshot import BLIND_NOTE, UNAVAILABLE_NOTE
-from webresearch.tools.web_fetch import UNTRUSTED_NOTICE
+from webresearch.tools.page_text import UNTRUSTED_IMAGE_NOTICE, UNTRUSTED_NOTICE
 
 pytestmark = pytest.mark.network
 
@@ -84,6 +83,7 @@ def settings_for(base: str, **extra: Any) -> Settings:
         firecrawl_api_key=FIRECRAWL_KEY,
         firecrawl_credit_price=PRICE,
         screenshot_download_timeout_s=1.0,
+        robots="ignore",  # the site is a public test address: see test_robots.py
         **extra,
     )
 

@@ -10,6 +10,7 @@ count requests. :func:`load_case` reads a case folder's ``headers.json`` (format
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -52,11 +53,15 @@ class LoggedRequest:
 class LocalServer:
     """Threaded HTTP/1.1 server on 127.0.0.1 (random port) serving ``routes``.
 
-    Use as a context manager; ``base`` is ``http://127.0.0.1:<port>``.
+    Use as a context manager; ``base`` is ``http://127.0.0.1:<port>`` (``https://`` with
+    ``tls``, a server-side context).
     """
 
     def __init__(
-        self, routes: dict[str, Route | Handler] | None = None, host: str = "127.0.0.1"
+        self,
+        routes: dict[str, Route | Handler] | None = None,
+        host: str = "127.0.0.1",
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.routes: dict[str, Route | Handler] = dict(routes or {})
         self.log: list[LoggedRequest] = []
@@ -86,8 +91,12 @@ class LocalServer:
 
         self._httpd = _Server((host, 0), _H)
         self._httpd.daemon_threads = True
+        if tls is not None:
+            self._httpd.socket = tls.wrap_socket(
+                self._httpd.socket, server_side=True, do_handshake_on_connect=False
+            )
         self.port = self._httpd.server_address[1]
-        self.base = f"http://{host}:{self.port}"
+        self.base = f"{'https' if tls else 'http'}://{host}:{self.port}"
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
         )

@@ -1,13 +1,31 @@
-"""The JSON-lines journal sink: one event per line, appended and flushed before returning.
+"""The JSON-lines journal sink: one event per line, appended before returning (SPEC §3).
 
 Easy to ship to a log pipeline. Results kept for idempotent replay are lines of the form
 ``{"operation_result": {"operation_id": …, "result": …}}`` in the same file.
+
+A journal survives a killed writer and several writers:
+
+* **Writing.** Each record is ONE ``write()`` of one complete line on a descriptor opened
+  with ``O_APPEND`` (then ``fsync``). POSIX makes an ``O_APPEND`` write's seek-and-write
+  atomic, so lines of concurrent processes never interleave. When the file does not end
+  with a newline (a writer died mid-line, a disk filled up), the line starts with one, so
+  the next event is never glued onto the torn fragment.
+* **Reading.** Only complete lines (ending in ``\\n``) are read; a line that is not UTF-8,
+  not JSON or not a record is skipped and counted (:attr:`JSONLinesJournal.skipped_lines`),
+  never an error. A last line without its newline is a write in progress or a torn one: it
+  is not read yet (and once a later write ends it, it is skipped like any bad line).
+* **Operation-id lookups** use an index (operation id → offset and length of its latest
+  result line) that is brought up to date by reading only the bytes appended since the
+  last lookup; a file that shrank or was replaced is indexed again from the start.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections import deque
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,41 +33,97 @@ from ..errors import StorageError
 from ..runtime.journal import JournalEvent, matches
 from .files import ensure_private_file
 
-__all__ = ["JSONLinesJournal"]
+__all__ = ["READ_CHUNK_BYTES", "JSONLinesJournal", "encode_line", "parse_line"]
+
+#: Bytes read at a time when scanning the file.
+READ_CHUNK_BYTES = 1 << 16
+
+
+def encode_line(obj: dict[str, Any]) -> bytes:
+    """One record as one line of UTF-8 JSON, newline included.
+
+    Text that cannot be UTF-8 (a lone surrogate) is written as JSON ``\\uXXXX`` escapes,
+    so the line is always valid UTF-8 and valid JSON.
+    """
+    text = json.dumps(obj, ensure_ascii=False, default=str)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        data = json.dumps(obj, ensure_ascii=True, default=str).encode("ascii")
+    return data + b"\n"
+
+
+def parse_line(line: bytes) -> dict[str, Any] | None:
+    """A complete line (without its newline) as a record; ``None`` when it is not one.
+
+    Not one: not UTF-8, not JSON, or not a JSON object.
+    """
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 class JSONLinesJournal:
-    """Journal events as JSON lines in ``path`` (created with its parent directories)."""
+    """Journal events as JSON lines in ``path`` (created with its parent directories).
+
+    Attributes:
+        skipped_lines: bad lines (torn, not UTF-8, not JSON, not a record) met by the last
+            :meth:`query` that read the whole file.
+
+    Raises:
+        StorageError: the file cannot be opened.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
+        self.skipped_lines = 0
         try:
             ensure_private_file(self.path)
-            self._fh = self.path.open("a", encoding="utf-8")
+            # Read-write so the last byte can be checked (pread) on the descriptor we append to.
+            self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
         except OSError as exc:
             raise StorageError(
                 f"cannot open the journal file {self.path.name}: {exc.strerror}"
             ) from None
+        # The operation-result index: operation id → (offset, length) of its latest line.
+        self._index: dict[str, tuple[int, int]] = {}
+        self._indexed_to = 0
+        self._indexed_file: tuple[int, int] | None = None  # (st_dev, st_ino)
 
     def _write(self, obj: dict[str, Any]) -> None:
+        line = encode_line(obj)
         try:
-            self._fh.write(json.dumps(obj, ensure_ascii=False, default=str) + "\n")
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
+            size = os.fstat(self._fd).st_size
+            if size and os.pread(self._fd, 1, size - 1) != b"\n":
+                line = b"\n" + line
+            written = os.write(self._fd, line)
+            if written < len(line):  # a full disk: the rest, so the line is not left torn
+                os.write(self._fd, line[written:])
+            os.fsync(self._fd)
         except OSError as exc:
             raise StorageError(f"journal write failed: {exc.strerror}") from None
 
     async def append(self, event: JournalEvent) -> None:
         self._write(event.to_dict())
 
-    def _lines(self) -> list[dict[str, Any]]:
+    def _records(self, start: int = 0) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
+        """``(offset, length, record or None)`` for each complete line from ``start``."""
         try:
-            with self.path.open(encoding="utf-8") as fh:
-                return [json.loads(line) for line in fh if line.strip()]
+            fh = open(self.path, "rb")  # noqa: SIM115 (closed below; a generator)
         except FileNotFoundError:
-            return []
-        except (OSError, json.JSONDecodeError) as exc:
-            raise StorageError(f"journal read failed: {exc}") from None
+            return
+        with fh:
+            fh.seek(start)
+            offset, pending = start, b""
+            while chunk := fh.read(READ_CHUNK_BYTES):
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    if line.strip():
+                        yield offset, len(line), parse_line(line)
+                    offset += len(line) + 1
 
     async def query(
         self,
@@ -60,20 +134,81 @@ class JSONLinesJournal:
         since: str | None = None,
         limit: int | None = None,
     ) -> list[JournalEvent]:
-        events = [JournalEvent.from_dict(d) for d in self._lines() if "operation_result" not in d]
-        out = [e for e in events if matches(e, run_id, tool, kind, since)]
-        return out[-limit:] if limit else out
+        out: deque[JournalEvent] = deque(maxlen=limit or None)
+        skipped = 0
+        try:
+            for _offset, _length, record in self._records():
+                event = _event(record)
+                if event is None:
+                    if record is None or "operation_result" not in record:
+                        skipped += 1  # not a record, or an object that is not an event
+                elif matches(event, run_id, tool, kind, since):
+                    out.append(event)
+        except OSError as exc:
+            raise StorageError(f"journal read failed: {exc.strerror}") from None
+        self.skipped_lines = skipped
+        return list(out)
 
     async def record_result(self, operation_id: str, result: dict[str, Any]) -> None:
         self._write({"operation_result": {"operation_id": operation_id, "result": result}})
 
     async def recorded_result(self, operation_id: str) -> dict[str, Any] | None:
-        found = None
-        for line in self._lines():
-            rec = line.get("operation_result")
-            if rec and rec.get("operation_id") == operation_id:
-                found = rec["result"]
-        return found
+        try:
+            self._update_index()
+            where = self._index.get(operation_id)
+            if where is None:
+                return None
+            with open(self.path, "rb") as fh:
+                fh.seek(where[0])
+                line = fh.read(where[1])
+        except OSError as exc:
+            raise StorageError(f"journal read failed: {exc.strerror}") from None
+        rec = _operation_result(parse_line(line))
+        return rec[1] if rec and rec[0] == operation_id else None
+
+    def _update_index(self) -> None:
+        """Index the operation results appended since the last lookup.
+
+        Raises:
+            OSError: the file cannot be read.
+        """
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            st = None
+        identity = (st.st_dev, st.st_ino) if st else None
+        if st is None or identity != self._indexed_file or st.st_size < self._indexed_to:
+            self._index.clear()
+            self._indexed_to = 0
+            self._indexed_file = identity
+        if st is None:
+            return
+        for offset, length, record in self._records(self._indexed_to):
+            rec = _operation_result(record)
+            if rec is not None:
+                self._index[rec[0]] = (offset, length)
+            self._indexed_to = offset + length + 1
 
     async def aclose(self) -> None:
-        self._fh.close()
+        with contextlib.suppress(OSError):
+            os.close(self._fd)
+
+
+def _event(record: dict[str, Any] | None) -> JournalEvent | None:
+    """The journal event a record holds, or ``None`` (an operation result or a bad line)."""
+    if record is None or "operation_result" in record:
+        return None
+    if not (isinstance(record.get("kind"), str) and isinstance(record.get("run_id"), str)):
+        return None
+    try:
+        return JournalEvent.from_dict(record)
+    except TypeError:  # a JSON object that is not an event (missing fields)
+        return None
+
+
+def _operation_result(record: dict[str, Any] | None) -> tuple[str, dict[str, Any]] | None:
+    rec = record.get("operation_result") if record else None
+    if not isinstance(rec, dict):
+        return None
+    op, result = rec.get("operation_id"), rec.get("result")
+    return (op, result) if isinstance(op, str) and isinstance(result, dict) else None

@@ -40,7 +40,7 @@ from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 
 from ..errors import ConfigurationError, InvalidArguments, StorageError
-from ..runtime.journal import JournalEvent
+from ..runtime.journal import JournalEvent, storable
 
 __all__ = ["POOL_SIZE", "SCHEMA", "SCHEMA_VERSION", "PostgresJournal", "storage_error"]
 
@@ -312,7 +312,7 @@ class PostgresJournal:
         for column, value in (("run_id", run_id), ("tool", tool), ("kind", kind)):
             if value is not None:
                 where.append(f"{column} = %s")
-                params.append(value)
+                params.append(storable(value))  # text a sink can bind
         if since is not None:
             where.append("time >= %s")
             params.append(_parse_time(since, "since"))
@@ -347,7 +347,7 @@ class PostgresJournal:
         )
 
         async def work(conn: psycopg.AsyncConnection[Any]) -> None:
-            await conn.execute(sql, (operation_id, Jsonb(result)))
+            await conn.execute(sql, (storable(operation_id), Jsonb(storable(result))))
 
         await self._run(work)
 
@@ -356,7 +356,7 @@ class PostgresJournal:
         sql = f"SELECT result FROM {SCHEMA}.operations WHERE operation_id = %s"
 
         async def work(conn: psycopg.AsyncConnection[Any]) -> Any:
-            cur = await conn.execute(sql, (operation_id,))
+            cur = await conn.execute(sql, (storable(operation_id),))
             return await cur.fetchone()
 
         row = await self._run(work)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StorageError
-from ..runtime.journal import JournalEvent, utc_now_iso
+from ..runtime.journal import JournalEvent, storable, utc_now_iso
 from .files import ensure_private_file
 from .sqlite_open import connect_wal
 
@@ -161,10 +161,10 @@ class SQLiteJournal:
         for column, value in (("run_id", run_id), ("tool", tool), ("kind", kind)):
             if value is not None:
                 where.append(f"{column} = ?")
-                params.append(value)
+                params.append(storable(value))  # text a sink can bind
         if since is not None:
             where.append("time >= ?")
-            params.append(since)
+            params.append(storable(since))
         sql = f"SELECT {', '.join(_COLUMNS)} FROM events"
         if where:
             sql += " WHERE " + " AND ".join(where)
@@ -187,7 +187,11 @@ class SQLiteJournal:
         try:
             self._db.execute(
                 "INSERT OR REPLACE INTO operations (operation_id, time, result) VALUES (?, ?, ?)",
-                (operation_id, utc_now_iso(), json.dumps(result, ensure_ascii=False, default=str)),
+                (
+                    storable(operation_id),
+                    utc_now_iso(),
+                    json.dumps(storable(result), ensure_ascii=False, default=str),
+                ),
             )
         except sqlite3.Error as exc:
             raise StorageError(f"journal write failed: {exc}") from None
@@ -195,7 +199,7 @@ class SQLiteJournal:
     async def recorded_result(self, operation_id: str) -> dict[str, Any] | None:
         try:
             row = self._db.execute(
-                "SELECT result FROM operations WHERE operation_id = ?", (operation_id,)
+                "SELECT result FROM operations WHERE operation_id = ?", (storable(operation_id),)
             ).fetchone()
         except sqlite3.Error as exc:
             raise StorageError(f"journal query failed: {exc}") from None

@@ -1,4 +1,4 @@
-"""The browser backend over CDP with Playwright — the ONLY module importing the browser library.
+"""The browser backend over CDP with Playwright — the ONLY module running the browser library.
 
 Three ways to get a browser, one protocol (Chrome DevTools) to drive it:
 
@@ -20,12 +20,15 @@ applies to it.
 Playwright connects with ``connect_over_cdp``; raw CDP sessions cover what it lacks (the
 ``Fetch`` domain). On connect, :meth:`PlaywrightBackend.start` installs request interception
 (browser-wide when the backend allows, else per page) and PROBES the backend
-(:mod:`.probe`): a page served by our own interceptor proves interception works; its
-screenshot shows whether pixels are real; a ``confirm()`` shows whether we answer dialogs;
-a second context/page shows what isolation is possible. A backend on which interception
-cannot be verified is refused (we never drive a browser whose requests escape the policy).
+(:mod:`.capabilities`). A backend on which interception cannot be verified is refused (we
+never drive a browser whose requests escape the policy).
 
-Playwright is imported lazily, so a missing optional dependency closes the tool's gate.
+Everything the backend writes to disk — Chromium's profile and lock directory, the Playwright
+driver's temporary files — is in one private directory or named by it (:mod:`.tempdirs`),
+removed on close and reaped by the next start after a crash.
+
+Playwright is imported lazily, so a missing optional dependency closes the tool's gate; the
+other modules import its types for type checking only.
 """
 
 from __future__ import annotations
@@ -35,19 +38,36 @@ import contextlib
 import logging
 import os
 import secrets
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import httpcore2
 
 from ..errors import BrowserError, ConfigurationError, WebResearchError
 from . import launch as launching
 from .base import BlockedRequest, Capabilities, SessionConfig
+from .capabilities import probe_capabilities
 from .discovery import discover, normalize_cdp_url
 from .intercept import Interceptor
+from .launch_args import (
+    chromium_args,
+    chromium_problem,
+    find_chromium,
+    find_lightpanda,
+    free_port,
+    lightpanda_args,
+)
 from .page import PlaywrightSession
-from .page_errors import map_error
+from .page_errors import best_effort, library_errors
 from .policy import RequestPolicy
-from .probe import PROBE_URL, has_probe_box
 from .proxy import GuardedProxy, ProxyRefusal
+from .tempdirs import RunDir, chromium_temp_root, new_run_dir
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, BrowserContext, Page, Playwright
 
 __all__ = ["BackendConfig", "PlaywrightBackend", "playwright_available"]
 
@@ -55,8 +75,8 @@ log = logging.getLogger("webresearch.browser")
 
 #: Seconds for connecting over CDP.
 CONNECT_TIMEOUT_S = 20.0
-#: Seconds the dialog probe waits for ``confirm()`` to return.
-DIALOG_PROBE_TIMEOUT_S = 5.0
+#: Seconds closing a session, the connection or the driver may take.
+CLOSE_WAIT_S = 5.0
 
 
 def playwright_available() -> bool:
@@ -86,8 +106,25 @@ class BackendConfig:
     chromium_path: str | None = None
     cdp_url: str | None = None
     max_sessions: int = 12
-    connector: Any = None
+    connector: httpcore2.AsyncNetworkBackend | None = None
     connect_timeout_s: float = 15.0
+
+
+@contextlib.contextmanager
+def _driver_tmpdir(path: Path) -> Iterator[None]:
+    """``TMPDIR`` is ``path`` while the Playwright driver is spawned (it copies this
+    process's environment; its ``playwright-artifacts-*`` then land in our run directory).
+    The process's own temporary directory is fixed first, so nothing of ours moves there."""
+    tempfile.gettempdir()
+    previous = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(path)
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = previous
 
 
 class PlaywrightBackend:
@@ -103,10 +140,11 @@ class PlaywrightBackend:
         self.policy = policy
         self.name = config.kind
         self.capabilities = Capabilities(backend=config.kind)
-        self._pw: Any = None
-        self._browser: Any = None
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
         self._ws_url = ""
         self._ws_headers: dict[str, str] = {}
+        self._run: RunDir | None = None
         self._process: launching.LaunchedProcess | None = None
         self._interceptor: Interceptor | None = None
         self._sessions: list[PlaywrightSession] = []
@@ -114,6 +152,8 @@ class PlaywrightBackend:
         #: the guarded forward proxy of a launched backend (None for a remote endpoint).
         self.proxy: GuardedProxy | None = None
         self._proxy_owner: dict[str, PlaywrightSession] = {}
+        #: (token, context, tab) the capability probe left for the first session.
+        self._first_tab: tuple[str, BrowserContext, Page] | None = None
         self._closed = False
 
     # --- lifecycle ------------------------------------------------------------------------
@@ -140,23 +180,36 @@ class PlaywrightBackend:
             raise ConfigurationError(
                 "Playwright is not installed (pip install 'webresearch[browser]')"
             ) from None
+        self._check_installed()
+        self._run = run = await asyncio.to_thread(new_run_dir)
         # The Playwright driver (a Node process) starts while the browser launches.
-        driver = asyncio.ensure_future(async_playwright().start())
-        try:
-            self._ws_url, product = await self._endpoint()
-        finally:
-            self._pw = await driver
-        self._browser = await self._connect()
-        level = "none"
-        with contextlib.suppress(Exception):
-            cdp = await self._browser.new_browser_cdp_session()
-            interceptor = Interceptor(cdp, self.policy, self._on_blocked)
+        with _driver_tmpdir(run.tmp):
+            driver = asyncio.ensure_future(async_playwright().start())
+            try:
+                self._ws_url, product = await self._endpoint(run)
+            finally:
+                self._pw = await driver
+        browser = self._browser = await self._connect()
+        with best_effort():
+            interceptor = Interceptor(
+                await browser.new_browser_cdp_session(), self.policy, self._on_blocked
+            )
             await interceptor.enable()
             self._interceptor = interceptor
-            level = "browser"
-        self.capabilities = replace(
-            await self._probe(level, product), proxied=self.proxy is not None
+        token = secrets.token_hex(8)
+        context = await browser.new_context(**await self._context_options(token))
+        caps, tab = await probe_capabilities(
+            browser,
+            context,
+            self._interceptor,
+            self.policy,
+            Capabilities(backend=self.name, product=product),
         )
+        if tab is not None:
+            self._first_tab = (token, context, tab)
+        else:
+            await self._drop_context(token, context)
+        self.capabilities = replace(caps, proxied=self.proxy is not None)
         if self.capabilities.interception == "none":
             raise BrowserError(
                 f"the {self.name} backend does not support request interception (CDP Fetch "
@@ -165,6 +218,21 @@ class PlaywrightBackend:
                 hint="configure a Chromium or Lightpanda backend",
             )
         log.info("browser backend %s ready: %s", self.name, self.capabilities)
+
+    def _check_installed(self) -> None:
+        """Raises ConfigurationError when the configured backend cannot be launched."""
+        kind = self.config.kind
+        problem = None
+        if kind == "chromium":
+            problem = chromium_problem(self.config.chromium_path)
+        elif kind == "lightpanda" and find_lightpanda() is None:
+            problem = "Lightpanda is not installed (pip install 'webresearch[browser]')"
+        elif kind == "cdp" and not self.config.cdp_url:
+            problem = "browser_backend is cdp but browser_cdp_url is not set"
+        elif kind not in ("chromium", "lightpanda", "cdp"):
+            problem = f"unknown browser_backend {kind!r}"
+        if problem is not None:
+            raise ConfigurationError(problem)
 
     async def _start_proxy(self) -> str:
         """Start the guarded proxy of a launched backend; returns its browser-wide URL."""
@@ -176,124 +244,71 @@ class PlaywrightBackend:
         )
         return await self.proxy.listen()
 
-    async def _endpoint(self) -> tuple[str, str]:
+    async def _endpoint(self, run: RunDir) -> tuple[str, str]:
+        """Launch (or discover) the browser; its CDP websocket URL and product name."""
         kind = self.config.kind
         if kind == "chromium":
-            binary = launching.find_chromium(self.config.chromium_path)
-            if binary is None:
-                raise ConfigurationError(
-                    "no Chromium found (apt-get install chromium, or set chromium_path)"
-                )
-            proxy_url = await self._start_proxy()
-            profile = launching.new_profile_dir()
+            binary = find_chromium(self.config.chromium_path)
+            assert binary is not None  # _check_installed
+            proxy = await self._start_proxy()
             self._process = await launching.launch(
-                launching.chromium_args(
+                chromium_args(
                     binary,
-                    user_data_dir=profile,
+                    user_data_dir=str(run.profile),
                     viewport=self.config.session.viewport,
                     no_sandbox=os.geteuid() == 0,
-                    proxy_url=proxy_url,
+                    proxy_url=proxy,
                 ),
-                temp_dir=profile,
+                env={"TMPDIR": str(chromium_temp_root(run.root.parent))},
+                marker=str(run.profile),
             )
-            port, path = await launching.wait_for_devtools_port(profile, self._process)
-            assert self.proxy is not None
-            self.proxy.exclude_port(port)
+            port, path = await launching.wait_for_devtools_port(str(run.profile), self._process)
+            await asyncio.to_thread(run.note_chromium_temp)
+            self._exclude(port)
             return f"ws://127.0.0.1:{port}{path}", "Chromium"
         if kind == "lightpanda":
-            binary = launching.find_lightpanda()
-            if binary is None:
-                raise ConfigurationError(
-                    "Lightpanda is not installed (pip install 'webresearch[browser]')"
-                )
-            proxy_url = await self._start_proxy()
-            port = launching.free_port()
-            assert self.proxy is not None
-            self.proxy.exclude_port(port)
+            binary = find_lightpanda()
+            assert binary is not None  # _check_installed
+            proxy = await self._start_proxy()
+            port = free_port()
+            self._exclude(port)
             self._process = await launching.launch(
-                launching.lightpanda_args(
+                lightpanda_args(
                     binary,
                     port=port,
                     max_connections=self.config.max_sessions + 4,
-                    proxy_url=proxy_url,
+                    proxy_url=proxy,
                 ),
                 env={"LIGHTPANDA_DISABLE_TELEMETRY": "true"},
             )
             await launching.wait_for_port(port, self._process)
             return f"ws://127.0.0.1:{port}/", "Lightpanda"
-        if kind == "cdp":
-            if not self.config.cdp_url:
-                raise ConfigurationError("browser_backend is cdp but browser_cdp_url is not set")
-            endpoint = await discover(normalize_cdp_url(self.config.cdp_url))
-            self._ws_headers = endpoint.headers
-            return endpoint.ws_url, str(endpoint.version.get("Browser", ""))[:80]
-        raise ConfigurationError(f"unknown browser_backend {kind!r}")
+        assert self.config.cdp_url  # _check_installed
+        endpoint = await discover(normalize_cdp_url(self.config.cdp_url))
+        self._ws_headers = endpoint.headers
+        return endpoint.ws_url, str(endpoint.version.get("Browser", ""))[:80]
 
-    async def _connect(self) -> Any:
+    def _exclude(self, port: int) -> None:
+        """The proxy never connects to the browser's own DevTools port."""
+        assert self.proxy is not None
+        self.proxy.exclude_port(port)
+
+    async def _connect(self) -> Browser:
+        assert self._pw is not None
         try:
-            return await self._pw.chromium.connect_over_cdp(
-                self._ws_url, timeout=CONNECT_TIMEOUT_S * 1000, headers=self._ws_headers or None
-            )
-        except Exception as exc:
+            with library_errors("connecting to the browser", self.config.session):
+                return await self._pw.chromium.connect_over_cdp(
+                    self._ws_url,
+                    timeout=CONNECT_TIMEOUT_S * 1000,
+                    headers=self._ws_headers or None,
+                )
+        except WebResearchError:
             # The URL may carry a token: the message names the backend only.
             raise BrowserError(
                 f"could not connect to the {self.name} browser over CDP",
                 hint="check that the browser is running",
                 retryable=True,
-            ) from exc
-
-    async def _probe(self, level: str, product: str) -> Capabilities:
-        """Open the probe page and measure what this backend does (see the module doc)."""
-        caps = Capabilities(backend=self.name, product=product)
-        context = await self._browser.new_context(
-            viewport={
-                "width": self.config.session.viewport[0],
-                "height": self.config.session.viewport[1],
-            }
-        )
-        page_interceptor: Interceptor | None = None
-        try:
-            page = await context.new_page()
-            interceptor = self._interceptor
-            if interceptor is None:
-                with contextlib.suppress(Exception):
-                    cdp = await context.new_cdp_session(page)
-                    page_interceptor = Interceptor(cdp, self.policy, lambda *a: None)
-                    await page_interceptor.enable()
-                    interceptor = page_interceptor
-                    level = "page"
-            if interceptor is None:
-                return caps
-            interceptor.serve_probe = True
-            try:
-                await page.goto(PROBE_URL, wait_until="load", timeout=CONNECT_TIMEOUT_S * 1000)
-                loaded = (await page.title()) == "webresearch probe"
-            except Exception:
-                loaded = False
-            finally:
-                interceptor.serve_probe = False
-            if not loaded:
-                return caps
-            caps = replace(caps, interception=level)  # type: ignore[arg-type]
-            with contextlib.suppress(Exception):
-                caps = replace(
-                    caps, real_screenshots=has_probe_box(await page.screenshot(type="png"))
-                )
-            caps = replace(caps, handles_dialogs=await _probe_dialogs(page))
-            with contextlib.suppress(Exception):
-                extra = await context.new_page()
-                await extra.close()
-                caps = replace(caps, multi_page=True)
-            with contextlib.suppress(Exception):
-                other = await self._browser.new_context()
-                await other.close()
-                caps = replace(caps, multi_context=True)
-            return caps
-        finally:
-            if page_interceptor is not None:
-                await page_interceptor.aclose()
-            with contextlib.suppress(Exception):
-                await context.close()
+            ) from None
 
     @property
     def alive(self) -> bool:
@@ -302,7 +317,7 @@ class PlaywrightBackend:
             return False
         if self._process is not None and not self._process.alive:
             return False
-        return bool(self._browser.is_connected())
+        return self._browser.is_connected()
 
     def pids(self) -> list[int]:
         """Pids of the launched browser's process group (empty for a remote endpoint)."""
@@ -321,25 +336,31 @@ class PlaywrightBackend:
         return True
 
     async def aclose(self) -> None:
-        """Close sessions, the connection, the driver and the process group. Idempotent."""
+        """Close sessions, the connection, the driver, the process group and the run
+        directory. Idempotent."""
         if self._closed:
             return
         self._closed = True
         for session in list(self._sessions):
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(session.aclose(), 5)
+            with best_effort():
+                await asyncio.wait_for(session.aclose(), CLOSE_WAIT_S)
+        if self._first_tab is not None:
+            await self._drop_context(*self._first_tab[:2])
+            self._first_tab = None
         if self._interceptor is not None:
             await self._interceptor.aclose()
         if self._browser is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._browser.close(), 5)
+            with best_effort():
+                await asyncio.wait_for(self._browser.close(), CLOSE_WAIT_S)
         if self._pw is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._pw.stop(), 10)
+            with best_effort():
+                await asyncio.wait_for(self._pw.stop(), 2 * CLOSE_WAIT_S)
         if self._process is not None:
             await self._process.aclose()
         if self.proxy is not None:
             await self.proxy.aclose()
+        if self._run is not None:
+            await asyncio.to_thread(self._run.remove)
 
     # --- sessions -------------------------------------------------------------------------
     async def new_session(self, key: str) -> PlaywrightSession:
@@ -350,62 +371,91 @@ class PlaywrightBackend:
         Raises:
             BrowserError: the backend refused or is gone.
         """
-        if not self.alive:
+        if not self.alive or self._browser is None:
             raise BrowserError("the browser is not running", retryable=True)
-        own_browser = None
-        token = secrets.token_hex(8)
-        try:
-            if self.capabilities.multi_context:
-                browser = self._browser
-            else:
-                own_browser = browser = await self._connect()
-            viewport = self.config.session.viewport
-            options: dict[str, Any] = {
-                "viewport": {"width": viewport[0], "height": viewport[1]},
-                "accept_downloads": False,
-            }
-            if self.proxy is not None and self.config.kind == "chromium":
-                # A listener of its own: refusals of this context (its workers included)
-                # are reported to this session. Lightpanda 1.0 honours a context proxy only
-                # for some requests, so it keeps the process-wide --http-proxy alone.
-                options["proxy"] = {"server": await self.proxy.listen(token)}
-            context = await browser.new_context(**options)
-            page = await context.new_page()
-            cdp = await context.new_cdp_session(page)
-            session = PlaywrightSession(
-                key=key,
-                config=self.config.session,
-                capabilities=self.capabilities,
-                context=context,
-                page=page,
-                cdp=cdp,
-                own_browser=own_browser,
-                token=token,
-                on_close=self._forget,
-            )
-            if "proxy" in options:
-                self._proxy_owner[token] = session
-            if self.capabilities.interception == "page":
-                interceptor = Interceptor(cdp, self.policy, session.record_blocked)
-                await interceptor.enable()
-                session.interceptor = interceptor
-            else:
-                target_id = await session.target_id()
-                if target_id:
-                    self._frame_owner[target_id] = session
-            await session.prepare()
-        except BaseException as exc:
-            self._proxy_owner.pop(token, None)
-            if self.proxy is not None:
-                self.proxy.forget(token)
-            if own_browser is not None:
-                with contextlib.suppress(Exception):
-                    await own_browser.close()
-            if isinstance(exc, WebResearchError) or not isinstance(exc, Exception):
+        with library_errors("opening a browser session", self.config.session):
+            session = await self._open_session(key)
+            try:
+                await self._wire(session)
+            except BaseException:
+                await session.aclose()
                 raise
-            raise map_error(exc, "opening a browser session", self.config.session) from exc
         self._sessions.append(session)
         return session
+
+    async def _context_options(self, token: str) -> dict[str, Any]:
+        """Options of a session's context: the viewport, no downloads, and for Chromium a
+        proxy listener of its own (refusals of this context, its workers included, are
+        reported to this session; Lightpanda 1.0 honours a context proxy only for some
+        requests, so it keeps the process-wide ``--http-proxy`` alone)."""
+        viewport = self.config.session.viewport
+        options: dict[str, Any] = {
+            "viewport": {"width": viewport[0], "height": viewport[1]},
+            "accept_downloads": False,
+        }
+        if self.proxy is not None and self.config.kind == "chromium":
+            options["proxy"] = {"server": await self.proxy.listen(token)}
+        return options
+
+    async def _drop_context(self, token: str, context: BrowserContext) -> None:
+        """Close a context no session took, and its proxy listener."""
+        if self.proxy is not None:
+            self.proxy.forget(token)
+        with best_effort():
+            await asyncio.wait_for(context.close(), CLOSE_WAIT_S)
+
+    async def _open_session(self, key: str) -> PlaywrightSession:
+        """The session's connection, context, tab and CDP session (the first session takes
+        the tab the capability probe opened). Nothing is left open when it fails."""
+        assert self._browser is not None
+        own_browser: Browser | None = None
+        context: BrowserContext | None = None
+        token = secrets.token_hex(8)
+        try:
+            if self._first_tab is not None:
+                token, context, page = self._first_tab
+                self._first_tab = None
+            else:
+                if not self.capabilities.multi_context:
+                    own_browser = await self._connect()
+                browser = own_browser or self._browser
+                context = await browser.new_context(**await self._context_options(token))
+                page = await context.new_page()
+            cdp = await context.new_cdp_session(page)
+        except BaseException:
+            if context is not None:
+                await self._drop_context(token, context)
+            elif self.proxy is not None:
+                self.proxy.forget(token)
+            if own_browser is not None:
+                with best_effort():
+                    await own_browser.close()
+            raise
+        return PlaywrightSession(
+            key=key,
+            config=self.config.session,
+            capabilities=self.capabilities,
+            context=context,
+            page=page,
+            cdp=cdp,
+            own_browser=own_browser,
+            token=token,
+            on_close=self._forget,
+        )
+
+    async def _wire(self, session: PlaywrightSession) -> None:
+        """Route the session's refusals to it and prepare its tab."""
+        if self.proxy is not None and self.config.kind == "chromium":
+            self._proxy_owner[session.token] = session
+        if self.capabilities.interception == "page":
+            interceptor = Interceptor(session.cdp, self.policy, session.events.record_blocked)
+            await interceptor.enable()
+            session.interceptor = interceptor
+        else:
+            target_id = await session.target_id()
+            if target_id:
+                self._frame_owner[target_id] = session
+        await session.prepare()
 
     def _forget(self, session: PlaywrightSession) -> None:
         with contextlib.suppress(ValueError):
@@ -421,7 +471,7 @@ class PlaywrightBackend:
         (the browser-wide listener's refusals belong to no known session: logged only)."""
         session = self._proxy_owner.get(refusal.owner or "")
         if session is not None:
-            session.record_connection_refused(refusal)
+            session.events.record_connection_refused(refusal)
         else:
             log.debug("the browser proxy refused a connection (%s)", refusal.error.code)
 
@@ -431,34 +481,7 @@ class PlaywrightBackend:
         """Browser-wide interception: hand the refusal to the session owning the frame."""
         owner = self._frame_owner.get(frame_id or "")
         if owner is not None:
-            owner.record_blocked(frame_id, record, error, main_frame=True)
+            owner.events.record_blocked(frame_id, record, error, main_frame=True)
             return
         for session in self._sessions:
-            session.record_unattributed(frame_id, record, error)
-
-
-async def _probe_dialogs(page: Any) -> bool:
-    """True when the backend answers dialogs itself: we accept a ``confirm()`` and it still
-    returns false (Lightpanda dismisses every dialog on its own)."""
-
-    answering: set[asyncio.Future[None]] = set()
-
-    def accept(dialog: Any) -> None:
-        async def answer() -> None:
-            with contextlib.suppress(Exception):
-                await dialog.accept()
-
-        task = asyncio.ensure_future(answer())
-        answering.add(task)
-        task.add_done_callback(answering.discard)
-
-    page.on("dialog", accept)
-    try:
-        result = await asyncio.wait_for(
-            page.evaluate("() => confirm('webresearch probe')"), DIALOG_PROBE_TIMEOUT_S
-        )
-    except Exception:
-        return False
-    finally:
-        page.remove_listener("dialog", accept)
-    return result is not True
+            session.events.record_unattributed(frame_id, record, error)

@@ -1,27 +1,30 @@
-"""The browser seam: what a backend can do and what one session tab offers (SPEC §1.4).
+"""The browser's records: what a backend can do, and what a session's actions return
+(SPEC §1.4). Pure data.
 
 Backends differ (Chromium renders real pixels; Lightpanda starts in milliseconds but draws
 text-only pictures, allows one context and one page per connection, and answers dialogs
 itself), so a backend is PROBED when it connects and the result is a :class:`Capabilities`
 record the tool consults instead of guessing from the backend's name.
 
-:class:`Backend` and :class:`Session` are protocols; the only implementation lives in
-:mod:`.backend` (the one module that imports the browser library).
+There is one backend implementation (:mod:`.backend`, the one module that runs the browser
+library) and one session class (:class:`~.page.PlaywrightSession`); the tools use them
+directly, so no protocol stands in between.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal
+
+from ..redact import redact_url
 
 __all__ = [
-    "Backend",
     "BlockedRequest",
     "Capabilities",
     "DialogRecord",
+    "FrameDocument",
     "NavResult",
-    "Session",
     "SessionConfig",
     "SnapshotData",
 ]
@@ -134,97 +137,26 @@ class SnapshotData:
     nodes: Sequence[dict[str, Any]] = field(default_factory=tuple)
 
 
-class Session(Protocol):
-    """One isolated tab (its own browser context): cookies and JS state persist until close."""
+@dataclass(frozen=True, slots=True)
+class FrameDocument:
+    """A child frame's rendered document (``content`` reads it after the page's own).
 
-    key: str
+    Attributes:
+        url: the frame's own URL; for an inline frame, the page's URL (its relative links
+            resolve there).
+        html: the frame's rendered DOM.
+        inline: the frame has no URL of its own: a ``srcdoc`` frame, or an empty frame a
+            script wrote its document into (``about:srcdoc``, ``about:blank``).
+    """
 
-    @property
-    def alive(self) -> bool:
-        """False once the tab, its context or the browser is gone."""
-        ...
-
-    async def open(self, url: str) -> NavResult:
-        """Navigate and wait for load (readiness budget). Raises the policy refusal."""
-        ...
-
-    async def click(self, selector: str | None, ref: str | None) -> str:
-        """Scroll into view and click the element's centre; returns a short note."""
-        ...
-
-    async def fill(self, selector: str | None, ref: str | None, text: str) -> str:
-        """Focus, clear and type ``text`` with real input events."""
-        ...
-
-    async def press(self, key: str) -> str:
-        """Press one keyboard key in the focused element."""
-        ...
-
-    async def evaluate(self, expression: str) -> tuple[bool, Any]:
-        """Run JavaScript (promises awaited): ``(True, value)`` or ``(False, exception text)``."""
-        ...
-
-    async def html(self) -> tuple[str, str, str, list[tuple[str, str]]]:
-        """``(url, title, rendered HTML, [(frame url, frame HTML), …])``."""
-        ...
-
-    async def snapshot(self) -> SnapshotData:
-        """Collect the accessibility snapshot and stamp fresh refs for this document."""
-        ...
-
-    async def screenshot(self, full_page: bool, max_tiles: int) -> tuple[list[bytes], int]:
-        """PNG bytes per viewport-sized tile, and the page height (px)."""
-        ...
-
-    async def scroll(
-        self, direction: str | None, amount: int | None, selector: str | None, ref: str | None
-    ) -> str:
-        """Scroll the page or bring an element into view; returns the new position."""
-        ...
-
-    async def wait(self, selector: str | None, ref: str | None, ms: int | None) -> str:
-        """Wait for an element or a time (bounded by the action timeout)."""
-        ...
-
-    async def history(self, step: Literal[-1, 1]) -> NavResult | None:
-        """Go back (-1) or forward (1); ``None`` when there is no such history entry."""
-        ...
-
-    async def location(self) -> tuple[str, str]:
-        """``(url, title)`` of the current page."""
-        ...
-
-    def drain_events(self) -> tuple[list[BlockedRequest], list[DialogRecord], list[str]]:
-        """Blocked requests, dialogs and notes (closed popups …) since the last drain."""
-        ...
-
-    async def aclose(self) -> None:
-        """Close the tab and its context (idempotent)."""
-        ...
-
-
-class Backend(Protocol):
-    """A connected browser backend."""
-
-    name: str
-    capabilities: Capabilities
+    url: str
+    html: str
+    inline: bool = False
 
     @property
-    def alive(self) -> bool:
-        """False once the browser process or connection is gone."""
-        ...
-
-    async def new_session(self, key: str) -> Session:
-        """A new isolated session (a context and one tab)."""
-        ...
-
-    def pids(self) -> list[int]:
-        """Pids of the launched browser's process group (empty for a remote endpoint)."""
-        ...
-
-    async def aclose(self) -> None:
-        """Close every session, the connection and a launched process group (idempotent)."""
-        ...
+    def heading(self) -> str:
+        """How the frame is labelled in ``content``: ``Frame: <url>`` or ``Frame (inline)``."""
+        return "Frame (inline)" if self.inline else f"Frame: {redact_url(self.url)}"
 
 
 @dataclass(frozen=True, slots=True)

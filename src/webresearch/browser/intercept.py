@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
@@ -28,6 +27,7 @@ from typing import Any, Protocol
 from ..errors import WebResearchError
 from ..redact import redact_url
 from .base import BlockedRequest
+from .page_errors import best_effort
 from .policy import RequestPolicy, describe_request, reword_refusal
 from .probe import PROBE_HTML, PROBE_URL
 
@@ -108,19 +108,19 @@ class Interceptor:
             verdict = await self.policy.check(url, redirect=True)
         except Exception:
             log.exception("judging a browser request failed; refusing it")
-            with contextlib.suppress(Exception):
+            with best_effort():
                 await self.cdp.send(
                     "Fetch.failRequest", {"requestId": request_id, "errorReason": "Failed"}
                 )
             return
         if verdict.allowed:
-            with contextlib.suppress(Exception):  # the target may have gone away
+            with best_effort():  # the target may have gone away
                 await self.cdp.send("Fetch.continueRequest", {"requestId": request_id})
             return
         # Record first, then fail: the navigation error must find its refusal recorded.
         if verdict.error is not None:
             self._record(event, url, verdict.error)
-        with contextlib.suppress(Exception):
+        with best_effort():
             await self.cdp.send(
                 "Fetch.failRequest", {"requestId": request_id, "errorReason": verdict.reason}
             )

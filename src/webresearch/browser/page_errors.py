@@ -1,13 +1,23 @@
 """Browser-library exceptions → our error tree, in one place.
 
-The library is never imported here: its exceptions are recognised by class name and module
-(:func:`is_library_error`), and messages are ours (the library's text can hold URLs of
-redirect hops and call logs).
+Every call into the browser library from a session runs inside one of two context managers:
+
+* :func:`library_errors` — the action's own call: a library error (or a timeout) becomes our
+  error (:func:`map_error`), named after what was being done;
+* :func:`best_effort` — a call whose failure changes nothing for the caller (reading a title,
+  answering a dialog, closing a tab that is already gone): a library error is dropped.
+
+Anything else — our own errors, programming errors, cancellation — passes through both
+untouched. The library is never imported here: its exceptions are recognised by class name
+and module (:func:`is_library_error`), so this module loads without the optional dependency.
+Messages are ours: the library's text can hold URLs of redirect hops and call logs.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Iterator
 
 from ..errors import (
     BlockedAddress,
@@ -20,14 +30,61 @@ from ..errors import (
 )
 from .base import SessionConfig
 
-__all__ = ["is_library_error", "map_error"]
+__all__ = ["best_effort", "is_library_error", "library_cause", "library_errors", "map_error"]
 
 
-def is_library_error(exc: BaseException, name: str) -> bool:
+def is_library_error(exc: BaseException, name: str = "Error") -> bool:
+    """True when ``exc`` is the browser library's exception class ``name`` (or a subclass):
+    ``Error`` is the root of every Playwright error, ``TimeoutError`` its timeouts."""
     return any(
         cls.__name__ == name and cls.__module__.startswith("playwright")
         for cls in type(exc).__mro__
     )
+
+
+def _translatable(exc: BaseException) -> bool:
+    """A library error or a timeout (what a call into the browser may raise on its own)."""
+    return isinstance(exc, TimeoutError) or is_library_error(exc)
+
+
+@contextlib.contextmanager
+def library_errors(what: str, config: SessionConfig) -> Iterator[None]:
+    """Translate a library error raised in the block into our error tree.
+
+    Args:
+        what: the action in words (``"click"``, ``"reading the page"``), used in messages.
+        config: the session settings (the action timeout named in timeout messages).
+
+    Raises:
+        WebResearchError: the translated error (see :func:`map_error`); other exceptions
+            pass through unchanged.
+    """
+    try:
+        yield
+    except WebResearchError:
+        raise
+    except Exception as exc:
+        if not _translatable(exc):
+            raise
+        raise map_error(exc, what, config) from None
+
+
+def library_cause(error: WebResearchError) -> BaseException | None:
+    """The library exception :func:`library_errors` translated into ``error`` (its text is
+    the page's own for a script exception: ``evaluate`` returns it as a value), or
+    ``None`` when ``error`` did not come from one."""
+    cause = error.__context__
+    return cause if cause is not None and is_library_error(cause) else None
+
+
+@contextlib.contextmanager
+def best_effort() -> Iterator[None]:
+    """Drop a library error (or a timeout) raised in the block; anything else passes."""
+    try:
+        yield
+    except Exception as exc:
+        if not _translatable(exc):
+            raise
 
 
 def map_error(exc: BaseException, what: str, config: SessionConfig) -> WebResearchError:

@@ -1,33 +1,40 @@
 """Scripts the browser session installs in pages (pure text, no I/O).
 
-:data:`PAGE_GUARD_JS` runs before any page script in every frame; :data:`DOM_QUIET_JS`
-measures how long the document's content has been unchanged (readiness, :mod:`.page`).
+:data:`PAGE_GUARD_JS` runs before any page script in every frame. Besides the network guards
+it records the evidence readiness decides on (:mod:`.readiness`): when the document's content
+last changed, the ``fetch``/``XMLHttpRequest`` calls not yet answered, and the short timers
+not yet run. :data:`READ_HTML_JS` reads a document's rendered HTML.
 """
 
 from __future__ import annotations
 
 from .snapshot import STATE_KEY
 
-__all__ = ["DOM_QUIET_JS", "PAGE_GUARD_JS"]
+__all__ = ["ACTIVITY_KEY", "PAGE_GUARD_JS", "READ_HTML_JS", "SHORT_TIMER_MS"]
 
-#: Milliseconds since the document's content last changed (a MutationObserver on child
-#: lists and text, installed by :data:`PAGE_GUARD_JS` before page scripts run, else on first
-#: use; attribute changes such as animations do not count).
-DOM_QUIET_JS = """() => {
-  const k = Symbol.for('webresearch.lastMutation');
-  if (!window[k]) {
-    const state = {t: performance.now()};
-    new MutationObserver(() => { state.t = performance.now(); })
-      .observe(document, {subtree: true, childList: true, characterData: true});
-    Object.defineProperty(window, k, {value: state});
-  }
-  return performance.now() - window[k].t;
+#: ``Symbol.for`` name of a window's activity record: ``{t, fetches, timers, intervals}`` —
+#: when the content last changed (``performance.now()`` ms), unanswered fetch/XHR calls,
+#: pending short timeouts, running short intervals. The counts are ``null`` when only the
+#: readiness probe installed it.
+ACTIVITY_KEY = "webresearch.activity"
+#: Timeouts and intervals of at most this many milliseconds count as work about to happen;
+#: longer ones (a reminder after 30 s, a poll every 5 s) do not hold a page's readiness.
+SHORT_TIMER_MS = 1000
+
+#: ``[title, HTML]`` of the document the script runs in: its doctype and
+#: ``documentElement.outerHTML`` (the rendered DOM, as the library's ``content()`` gives it,
+#: read in the page's own world: no helper script is injected per document).
+READ_HTML_JS = """() => {
+  const d = document.doctype;
+  const doctype = d ? '<!DOCTYPE ' + d.name + (d.publicId ? ' PUBLIC "' + d.publicId + '"' : '')
+    + (d.systemId ? (d.publicId ? '' : ' SYSTEM') + ' "' + d.systemId + '"' : '') + '>' : '';
+  const root = document.documentElement;
+  return [String(document.title || ''), doctype + (root ? root.outerHTML : '')];
 }"""
-
 
 #: Runs before any page script in every frame: WebSockets may only go to the page's own host
 #: (the CDP Fetch domain does not pause WebSocket handshakes), WebRTC and WebTransport are
-#: off (they reach addresses without an HTTP request to intercept).
+#: off (they reach addresses without an HTTP request to intercept); the activity record.
 PAGE_GUARD_JS = (
     """(() => {
   // A page restored from the back/forward cache is a navigation too: its refs go stale.
@@ -44,18 +51,72 @@ PAGE_GUARD_JS = (
     }});
     try { Object.defineProperty(window, 'WebSocket', {value: guarded, configurable: false, writable: false}); } catch (e) {}
   }
-  // Readiness: when the document's content last changed (see DOM_QUIET_JS).
-  try {
-    const k = Symbol.for('webresearch.lastMutation');
-    if (!window[k]) {
-      const state = {t: performance.now()};
-      new MutationObserver(() => { state.t = performance.now(); })
-        .observe(document, {subtree: true, childList: true, characterData: true});
-      Object.defineProperty(window, k, {value: state});
-    }
-  } catch (e) {}
   for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'WebTransport']) {
     if (window[name]) { try { Object.defineProperty(window, name, {value: function () { deny(name); }, configurable: false, writable: false}); } catch (e) {} }
   }
+  // Readiness evidence: content changes, unanswered requests, short timers.
+  try {
+    const k = Symbol.for('"""
+    + ACTIVITY_KEY
+    + """');
+    if (window[k]) return;
+    const A = {t: performance.now(), fetches: 0, timers: 0, intervals: 0};
+    Object.defineProperty(window, k, {value: A});
+    new MutationObserver(() => { A.t = performance.now(); })
+      .observe(document, {subtree: true, childList: true, characterData: true});
+    const pending = new Set();
+    const setT = window.setTimeout, clearT = window.clearTimeout;
+    window.setTimeout = function (fn, delay, ...rest) {
+      if (typeof fn !== 'function' || (Number(delay) || 0) > """
+    + str(SHORT_TIMER_MS)
+    + """) return setT.apply(window, arguments);
+      let id;
+      id = setT.call(window, function () {
+        try { return fn.apply(this, rest); } finally { if (pending.delete(id)) A.timers -= 1; }
+      }, delay);
+      pending.add(id);
+      A.timers += 1;
+      return id;
+    };
+    window.clearTimeout = function (id) {
+      if (pending.delete(id)) A.timers -= 1;
+      return clearT.apply(window, arguments);
+    };
+    const repeating = new Set();
+    const setI = window.setInterval, clearI = window.clearInterval;
+    window.setInterval = function (fn, delay) {
+      const id = setI.apply(window, arguments);
+      if (typeof fn === 'function' && (Number(delay) || 0) <= """
+    + str(SHORT_TIMER_MS)
+    + """) { repeating.add(id); A.intervals += 1; }
+      return id;
+    };
+    window.clearInterval = function (id) {
+      if (repeating.delete(id)) A.intervals -= 1;
+      return clearI.apply(window, arguments);
+    };
+    const F = window.fetch;
+    if (F) {
+      window.fetch = function () {
+        A.fetches += 1;
+        let p;
+        try { p = F.apply(this, arguments); } catch (e) { A.fetches -= 1; throw e; }
+        const done = () => { A.fetches -= 1; };
+        p.then(done, done);
+        return p;
+      };
+    }
+    const X = window.XMLHttpRequest;
+    if (X && X.prototype && X.prototype.send) {
+      const send = X.prototype.send;
+      X.prototype.send = function () {
+        let open = true;
+        const done = () => { if (open) { open = false; A.fetches -= 1; } };
+        A.fetches += 1;
+        this.addEventListener('loadend', done);
+        try { return send.apply(this, arguments); } catch (e) { done(); throw e; }
+      };
+    }
+  } catch (e) {}
 })();"""
 )

@@ -19,8 +19,10 @@ of windows AND workers, EventSource, beacons, preconnects — reaches the networ
   dropped, ``Host`` set from the target) and both sides get ``Connection: close``: one proxied
   connection carries one request to one checked origin, never several;
 * the proxy never connects to its own listening ports or to ports registered with
-  :meth:`GuardedProxy.exclude_port` (the browser's DevTools port), even when an operator
-  exempts loopback in ``allowed_networks``.
+  :meth:`GuardedProxy.exclude_port` (the browser's DevTools port) on this host, however the
+  host is spelled (``127.0.0.1``, ``[::ffff:7f00:1]``, ``[::7f00:1]``, ``[64:ff9b::7f00:1]``,
+  ``0.0.0.0``, ``[::]``: :func:`~webresearch.net.addresses.reaches_this_host`), even when
+  ``allow_private`` or ``allowed_networks`` let loopback through.
 
 A proxy may have several listeners, each with an *owner* (a session key, or ``None`` for the
 browser-wide one): a refusal is reported with the owner of the listener it came through, so
@@ -31,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ import h11
 import httpcore2
 
 from ..errors import BlockedAddress, InvalidArguments, NetworkError, WebResearchError
+from ..net.addresses import reaches_this_host
 from ..net.transport import GuardedNetworkBackend
 from .policy import RequestPolicy, describe_request, reword_refusal
 from .proxy_http import (
@@ -52,19 +54,22 @@ from .proxy_http import (
     upstream_headers,
     wants_upgrade,
 )
+from .proxy_io import (
+    MAX_HEAD_BYTES,
+    answer,
+    next_event,
+    next_upstream_event,
+    pump,
+    until_closed,
+)
 
 __all__ = ["GuardedProxy", "OnRefused", "ProxyRefusal", "ProxyStats"]
 
 log = logging.getLogger("webresearch.browser")
 
-#: Bytes of a request or response head (request line + headers) accepted; Chromium's own
-#: limit for response heads is 256 KiB, requests with cookies stay far below 64 KiB.
-MAX_HEAD_BYTES = 256 * 1024
 #: Seconds a new proxy connection may take to send its request head (Chromium opens proxy
 #: connections ahead of use; an idle one is closed after this and simply reopened).
 HEAD_TIMEOUT_S = 60.0
-#: Bytes read from a socket at a time.
-CHUNK_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,8 +115,10 @@ class ProxyStats:
 
 
 class _ExcludePorts(httpcore2.AsyncNetworkBackend):
-    """A connector that refuses loopback connections to some ports (our own listeners, the
-    DevTools port), then delegates to ``inner``."""
+    """A connector that refuses connections to some ports of this host (our own listeners,
+    the DevTools port) — for every spelling of the local host (:func:`reaches_this_host`:
+    ``127.0.0.1``, ``[::ffff:7f00:1]``, ``[::]``, ``0.0.0.0`` …), whatever the address
+    policy allows — then delegates to ``inner``."""
 
     def __init__(self, inner: httpcore2.AsyncNetworkBackend, ports: set[int]) -> None:
         self.inner = inner
@@ -125,7 +132,7 @@ class _ExcludePorts(httpcore2.AsyncNetworkBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore2.AsyncNetworkStream:
-        if port in self.ports and ipaddress.ip_address(host).is_loopback:
+        if port in self.ports and reaches_this_host(host):
             raise BlockedAddress(
                 "refused: the target is the browser's own control or proxy port",
                 category="loopback",
@@ -208,8 +215,14 @@ class GuardedProxy:
         return None if server is None else self._port(server)
 
     def exclude_port(self, port: int) -> None:
-        """Never connect to ``port`` on a loopback address (e.g. the browser's DevTools port)."""
+        """Never connect to ``port`` on this host (e.g. the browser's DevTools port)."""
         self._excluded.add(port)
+
+    @property
+    def excluded_ports(self) -> tuple[int, ...]:
+        """The ports of this host the proxy never connects to: its own listeners and those
+        given to :meth:`exclude_port`."""
+        return tuple(sorted(self._excluded))
 
     def forget(self, owner: str) -> None:
         """Close ``owner``'s listener (connections already open end with their exchange)."""
@@ -234,19 +247,19 @@ class GuardedProxy:
                 await asyncio.wait_for(server.wait_closed(), 2)
 
     # --- one client connection ------------------------------------------------------------
-    def _accept(self, owner: str | None, reader: asyncio.StreamReader, writer: Any) -> None:
+    def _accept(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.stats.accepted += 1
         task = asyncio.ensure_future(self._serve(owner, reader, writer))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _serve(self, owner: str | None, reader: asyncio.StreamReader, writer: Any) -> None:
+    async def _serve(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
         try:
             await self._handle(owner, conn, reader, writer)
         except _Reply as reply:
             with contextlib.suppress(Exception):
-                await _answer(conn, writer, reply.status, reply.text.encode("utf-8", "replace"))
+                await answer(conn, writer, reply.status, reply.text.encode("utf-8", "replace"))
         except (ConnectionError, asyncio.IncompleteReadError, h11.ProtocolError, TimeoutError):
             pass
         except asyncio.CancelledError:
@@ -259,10 +272,10 @@ class GuardedProxy:
                 await asyncio.wait_for(writer.wait_closed(), 1)
 
     async def _handle(
-        self, owner: str | None, conn: h11.Connection, reader: asyncio.StreamReader, writer: Any
+        self, owner: str | None, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         try:
-            request = await asyncio.wait_for(_next_event(conn, reader), HEAD_TIMEOUT_S)
+            request = await asyncio.wait_for(next_event(conn, reader), HEAD_TIMEOUT_S)
         except h11.RemoteProtocolError:
             raise _Reply(400, "malformed proxy request") from None
         if not isinstance(request, h11.Request):
@@ -279,7 +292,7 @@ class GuardedProxy:
                 self.stats.tunnels += 1
                 writer.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
                 await writer.drain()
-                await _pump(reader, writer, upstream, conn.trailing_data[0], b"")
+                await pump(reader, writer, upstream, conn.trailing_data[0], b"")
             else:
                 self.stats.forwarded += 1
                 await self._forward(request, target, conn, reader, writer, upstream)
@@ -288,7 +301,7 @@ class GuardedProxy:
                 await upstream.aclose()
 
     async def _connect(
-        self, owner: str | None, target: ProxyTarget, conn: h11.Connection, writer: Any
+        self, owner: str | None, target: ProxyTarget, conn: h11.Connection, writer: asyncio.StreamWriter
     ) -> httpcore2.AsyncNetworkStream | None:
         """Judge ``target`` and connect to a checked address; ``None`` after a refusal
         (answered 403, reported) — no upstream connection is attempted then."""
@@ -324,7 +337,7 @@ class GuardedProxy:
                 self.on_refused(refusal)
             except Exception:
                 log.exception("recording a proxy refusal failed")
-        await _answer(conn, writer, 403, refusal_response_body(error.code))
+        await answer(conn, writer, 403, refusal_response_body(error.code))
         return None
 
     async def _forward(
@@ -333,7 +346,7 @@ class GuardedProxy:
         target: ProxyTarget,
         conn: h11.Connection,
         reader: asyncio.StreamReader,
-        writer: Any,
+        writer: asyncio.StreamWriter,
         upstream: httpcore2.AsyncNetworkStream,
     ) -> None:
         """One plain-HTTP exchange, re-framed on both sides, then the connection closes."""
@@ -350,7 +363,7 @@ class GuardedProxy:
             or b""
         )
         while True:  # the request body
-            event = await asyncio.wait_for(_next_event(conn, reader), HEAD_TIMEOUT_S)
+            event = await asyncio.wait_for(next_event(conn, reader), HEAD_TIMEOUT_S)
             if isinstance(event, h11.Data):
                 await upstream.write(up.send(h11.Data(data=event.data)) or b"")
             elif isinstance(event, h11.EndOfMessage):
@@ -359,7 +372,7 @@ class GuardedProxy:
             else:
                 return
         extra = bytearray()  # what the browser sends while the response is relayed
-        watcher = asyncio.ensure_future(_until_closed(reader, extra))
+        watcher = asyncio.ensure_future(until_closed(reader, extra))
         relay = asyncio.ensure_future(
             self._relay_response(up, conn, writer, upstream, wants_upgrade(raw))
         )
@@ -374,7 +387,7 @@ class GuardedProxy:
                 with contextlib.suppress(BaseException):
                     await task
         if switched:  # a 101 handshake: from now on bytes flow both ways, as a tunnel
-            await _pump(
+            await pump(
                 reader, writer, upstream, conn.trailing_data[0] + bytes(extra), up.trailing_data[0]
             )
 
@@ -382,7 +395,7 @@ class GuardedProxy:
         self,
         up: h11.Connection,
         conn: h11.Connection,
-        writer: Any,
+        writer: asyncio.StreamWriter,
         upstream: httpcore2.AsyncNetworkStream,
         upgrade: bool,
     ) -> bool:
@@ -390,7 +403,7 @@ class GuardedProxy:
         started = False
         try:
             while True:
-                event = await _next_upstream_event(up, upstream)
+                event = await next_upstream_event(up, upstream)
                 if isinstance(event, h11.InformationalResponse):
                     headers = downstream_headers(list(event.headers.raw_items()), event.status_code)
                     if event.status_code == 101 and upgrade:
@@ -428,7 +441,7 @@ class GuardedProxy:
         except h11.RemoteProtocolError:
             if not started:
                 with contextlib.suppress(Exception):
-                    await _answer(conn, writer, 502, b"the server sent a malformed response")
+                    await answer(conn, writer, 502, b"the server sent a malformed response")
             return False
 
 
@@ -439,88 +452,3 @@ def _for_connection(error: WebResearchError, target: ProxyTarget) -> WebResearch
     ``target.shown`` (``host:port``, never a path) for the journal."""
     del target  # named in the record (ProxyRefusal.target), never in the message
     return reword_refusal(error, describe_request("Connection"))
-
-
-async def _next_event(conn: h11.Connection, reader: asyncio.StreamReader) -> Any:
-    """The next h11 event from the browser's side (reading as needed)."""
-    while True:
-        event = conn.next_event()
-        if event is not h11.NEED_DATA:
-            return event
-        conn.receive_data(await reader.read(CHUNK_BYTES))
-
-
-async def _next_upstream_event(up: h11.Connection, upstream: httpcore2.AsyncNetworkStream) -> Any:
-    """The next h11 event from the origin's side (reading as needed)."""
-    while True:
-        event = up.next_event()
-        if event is not h11.NEED_DATA:
-            return event
-        up.receive_data(await upstream.read(CHUNK_BYTES))
-
-
-async def _until_closed(reader: asyncio.StreamReader, extra: bytearray) -> None:
-    """Returns when the browser closes its side. Bytes it sends meanwhile are kept in
-    ``extra`` (the first bytes after a ``101``) and otherwise never forwarded: one request
-    per connection."""
-    while data := await reader.read(CHUNK_BYTES):
-        if len(extra) < MAX_HEAD_BYTES:
-            extra.extend(data)
-
-
-async def _answer(conn: h11.Connection, writer: Any, status: int, body: bytes) -> None:
-    """A short final response from the proxy itself, then the connection closes."""
-    if conn.our_state not in (h11.IDLE, h11.SEND_RESPONSE):
-        return
-    headers = [
-        (b"Content-Type", b"text/plain; charset=utf-8"),
-        (b"Content-Length", str(len(body)).encode()),
-        (b"Connection", b"close"),
-        (b"X-Webresearch-Proxy", b"refused" if status == 403 else b"error"),
-    ]
-    try:
-        data = conn.send(h11.Response(status_code=status, headers=headers))
-    except h11.LocalProtocolError:
-        data = f"HTTP/1.1 {status} Error\r\n".encode() + b"".join(
-            k + b": " + v + b"\r\n" for k, v in headers
-        )
-        writer.write(data + b"\r\n" + body)
-    else:
-        writer.write((data or b"") + (conn.send(h11.Data(data=body)) or b""))
-        writer.write(conn.send(h11.EndOfMessage()) or b"")
-    await writer.drain()
-
-
-async def _pump(
-    reader: asyncio.StreamReader,
-    writer: Any,
-    upstream: httpcore2.AsyncNetworkStream,
-    to_origin: bytes,
-    to_client: bytes,
-) -> None:
-    """Copy bytes both ways until either side closes (a tunnel or a switched protocol),
-    starting with what was already read from each side."""
-
-    async def to_upstream() -> None:
-        if to_origin:
-            await upstream.write(to_origin)
-        while data := await reader.read(CHUNK_BYTES):
-            await upstream.write(data)
-
-    async def to_browser() -> None:
-        if to_client:
-            writer.write(to_client)
-            await writer.drain()
-        while data := await upstream.read(CHUNK_BYTES):
-            writer.write(data)
-            await writer.drain()
-
-    tasks = [asyncio.ensure_future(to_upstream()), asyncio.ensure_future(to_browser())]
-    try:
-        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(BaseException):
-                await task

@@ -16,7 +16,7 @@ checked origin (an ``Upgrade`` handshake keeps ``Connection: upgrade``).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
@@ -202,11 +202,3 @@ def refusal_response_body(code: str) -> bytes:
     """The body of a 403 the proxy answers for a refused target (shown to no model: the
     browser turns a refused tunnel into a network error)."""
     return f"webresearch: refused by the browser's request policy ({code})\n".encode("ascii")
-
-
-def header_value(headers: Iterable[tuple[bytes, bytes]], name: bytes) -> bytes | None:
-    """The first value of header ``name`` (case-insensitive), or ``None``."""
-    for key, value in headers:
-        if key.lower() == name:
-            return value
-    return None

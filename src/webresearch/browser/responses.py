@@ -3,7 +3,10 @@ browser shows, a file it would download, or the guarded proxy's own refusal."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.async_api import Response
 
 __all__ = ["file_type", "is_page_type", "refused_by_proxy"]
 
@@ -22,26 +25,20 @@ def is_page_type(content_type: str) -> bool:
     )
 
 
-def file_type(response: Any) -> str | None:
+def file_type(response: Response | None) -> str | None:
     """The media type of a document response that is a file (an attachment, or a type no
     browser shows as a page), else ``None``."""
     if response is None:
         return None
-    try:
-        headers = response.headers
-        disposition = str(headers.get("content-disposition", "")).lower()
-        content_type = str(headers.get("content-type", ""))
-    except Exception:
-        return None
+    headers = response.headers
+    disposition = headers.get("content-disposition", "").lower()
+    content_type = headers.get("content-type", "")
     mime = content_type.split(";", 1)[0].strip().lower()
     if disposition.startswith("attachment"):
         return mime or "an attachment"
     return None if is_page_type(content_type) else mime
 
 
-def refused_by_proxy(response: Any) -> bool:
+def refused_by_proxy(response: Response) -> bool:
     """True when a document response is the guarded proxy's own refusal (its header)."""
-    try:
-        return bool(response.headers.get("x-webresearch-proxy") == "refused")
-    except Exception:
-        return False
+    return response.headers.get("x-webresearch-proxy") == "refused"

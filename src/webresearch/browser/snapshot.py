@@ -1,21 +1,29 @@
-"""Compact accessibility snapshots with document-stamped element refs (SPEC §1.4).
+"""Compact snapshots with document-stamped element refs (SPEC §1.4). Pure.
 
-The collector (:data:`COLLECT_JS`) runs in the page and walks the DOM (open shadow roots and
-same-origin iframes included), computing for each visible element of interest its role
-(explicit ``role`` or the implicit ARIA role of the tag), accessible name (``aria-labelledby``,
-``aria-label``, ``<label>``, ``alt``, ``placeholder``, ``title``, text), and state. A JS walk
-rather than the CDP ``Accessibility`` domain works the same on every backend (Lightpanda's
-accessibility tree is partial).
+The page-side collector (:data:`~.snapshot_js.COLLECT_JS`) returns one node per line, in
+document order; :func:`render_snapshot` lays them out within a byte budget. A snapshot reads
+like the page: every visible text in order, with the controls inside it written inline where
+they are, and lines of their own for controls that stand alone::
 
-Refs: every interactive element gets a ref ``d<doc>e<n>``. ``doc`` stamps the document: the
-per-document state lives in the page's window, so a navigation (a new document) starts with
-no state and a new stamp. :data:`RESOLVE_JS` turns a ref back into its element only when the
-stamp matches the current document and the element is still attached; otherwise the tool
-raises :class:`~webresearch.errors.StaleRef` ("stale ref — take a new snapshot") — a ref is
-never re-bound to another element. Within one document refs are never reused.
+    - main
+      - heading "Configuration reference" [level=1]
+      - text: Paragraph with a link "link" [ref=d1e1] inside it.
+      - listitem: Parent item
+        - listitem: child
+      - form
+        - textbox "User name" [ref=d1e2] value="alice"
+        - button "Log in" [ref=d1e3]
 
-:func:`render_snapshot` is pure: it lays the nodes out within a byte budget, interactive
-elements first, and marks a truncation.
+Refs: every interactive element gets a ref ``d<doc>e<n>``, stamped with the document it came
+from; using one after a navigation is a clear "stale ref — take a new snapshot" error, never
+a click on something else (:mod:`.page_elements`). Within one document refs are never
+reused.
+
+Node shapes (dicts): ``kind`` ``i`` — a control line (``role``, ``name``, ``ref``, and
+``checked``, ``disabled``, ``value``, ``url`` when they apply); ``c`` — a heading or an
+image (``role``, ``name``, ``level``); ``s`` — a section (``role``, ``name``, ``note``);
+``t`` — a text line (``role``: ``text``, ``listitem``, ``row``, ``heading``; ``parts``: text
+strings and controls / ``{"img": alt}`` inline). Every node has a ``depth``.
 """
 
 from __future__ import annotations
@@ -24,154 +32,26 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..invisible import strip_invisible
+from .snapshot_js import COLLECT_JS, RESOLVE_JS, STATE_KEY
+
 __all__ = [
     "COLLECT_JS",
+    "MAX_NODES",
     "REF_PATTERN",
     "RESOLVE_JS",
     "STATE_KEY",
     "parse_ref",
+    "refs_of",
     "render_snapshot",
 ]
 
-#: Window property holding the per-document ref state (non-enumerable).
-STATE_KEY = "__webresearch_refs__"
 #: Element refs as issued by the collector: ``d<doc>e<n>``.
 REF_PATTERN = re.compile(r"^d(\d+)e(\d+)$")
-#: Most nodes collected per snapshot (the renderer's budget cuts further).
+#: Most nodes (lines) collected per snapshot (the renderer's budget cuts further).
 MAX_NODES = 3000
-
-COLLECT_JS = (
-    """(args) => {
-  const KEY = '"""
-    + STATE_KEY
-    + """';
-  let st = window[KEY];
-  if (!st || st.token !== args.token) {
-    st = {token: args.token, doc: args.doc, n: 0, byEl: new WeakMap(), byRef: new Map()};
-    Object.defineProperty(window, KEY, {value: st, configurable: true, enumerable: false, writable: true});
-  }
-  const out = [];
-  const INTERACTIVE = new Set(['button','link','textbox','searchbox','checkbox','radio','combobox',
-    'listbox','option','menuitem','menuitemcheckbox','menuitemradio','tab','switch','slider',
-    'spinbutton','treeitem']);
-  const SECTIONS = {form:'form', nav:'navigation', main:'main', dialog:'dialog', table:'table',
-    header:'banner', footer:'contentinfo', aside:'complementary'};
-  const TEXTY = new Set(['P','LI','TD','TH','DT','DD','BLOCKQUOTE','PRE','FIGCAPTION','CAPTION','LEGEND']);
-  const clean = (s, n) => { s = (s || '').replace(/\\s+/g, ' ').trim(); return s.length > n ? s.slice(0, n - 1) + '…' : s; };
-  const hidden = (el) => {
-    if (el.hidden || el.getAttribute('aria-hidden') === 'true') return true;
-    try { const cs = getComputedStyle(el); if (cs && (cs.display === 'none' || cs.visibility === 'hidden')) return true; } catch (e) {}
-    return false;
-  };
-  const textOf = (el) => clean(el.innerText !== undefined && el.innerText !== null ? el.innerText : el.textContent, 100);
-  const roleOf = (el) => {
-    const explicit = (el.getAttribute('role') || '').split(' ')[0];
-    if (explicit) return explicit;
-    const tag = el.tagName;
-    if (tag === 'A') return el.hasAttribute('href') ? 'link' : '';
-    if (tag === 'BUTTON' || tag === 'SUMMARY') return 'button';
-    if (tag === 'SELECT') return el.multiple ? 'listbox' : 'combobox';
-    if (tag === 'TEXTAREA') return 'textbox';
-    if (tag === 'INPUT') {
-      const t = (el.getAttribute('type') || 'text').toLowerCase();
-      if (t === 'hidden') return '';
-      if (['button','submit','reset','image'].includes(t)) return 'button';
-      if (t === 'checkbox') return 'checkbox';
-      if (t === 'radio') return 'radio';
-      if (t === 'range') return 'slider';
-      if (t === 'number') return 'spinbutton';
-      if (t === 'search') return 'searchbox';
-      return 'textbox';
-    }
-    if (/^H[1-6]$/.test(tag)) return 'heading';
-    if (tag === 'IMG') return el.getAttribute('alt') ? 'img' : '';
-    if (tag === 'IFRAME') return 'iframe';
-    if (el.isContentEditable) return 'textbox';
-    if (SECTIONS[tag.toLowerCase()]) return SECTIONS[tag.toLowerCase()];
-    if (tag === 'UL' || tag === 'OL') return 'list';
-    if (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.tabIndex >= 0)) return 'generic-clickable';
-    return '';
-  };
-  const nameOf = (el, role) => {
-    const doc = el.ownerDocument;
-    const by = el.getAttribute('aria-labelledby');
-    if (by) { const t = by.split(/\\s+/).map(id => { const r = doc.getElementById(id); return r ? r.textContent : ''; }).join(' '); if (clean(t, 100)) return clean(t, 100); }
-    const al = el.getAttribute('aria-label'); if (al) return clean(al, 100);
-    const tag = el.tagName;
-    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') {
-      if (el.id) { const l = doc.querySelector('label[for="' + (window.CSS && CSS.escape ? CSS.escape(el.id) : el.id) + '"]'); if (l) return clean(l.textContent, 100); }
-      const wrap = el.closest('label'); if (wrap) return clean(wrap.textContent, 100);
-      const t = (el.getAttribute('type') || '').toLowerCase();
-      if (['button','submit','reset'].includes(t)) return clean(el.value || t, 100);
-      return clean(el.getAttribute('placeholder') || el.getAttribute('title') || el.getAttribute('name') || '', 100);
-    }
-    if (tag === 'IMG') return clean(el.getAttribute('alt'), 100);
-    if (tag === 'IFRAME') return clean(el.getAttribute('title') || el.getAttribute('src') || '', 100);
-    if (['list','form','table','navigation','main','banner','contentinfo','complementary','dialog'].includes(role)) return clean(el.getAttribute('title') || '', 100);
-    return clean(textOf(el) || el.getAttribute('title') || '', 100);
-  };
-  const refFor = (el) => {
-    let r = st.byEl.get(el);
-    if (!r) { st.n += 1; r = 'd' + st.doc + 'e' + st.n; st.byEl.set(el, r); st.byRef.set(r, el); }
-    return r;
-  };
-  const walk = (root, depth) => {
-    for (let el = root.firstElementChild; el; el = el.nextElementSibling) {
-      if (out.length >= args.max) return;
-      const tag = el.tagName;
-      if (tag === 'SCRIPT' || tag === 'STYLE' || tag === 'NOSCRIPT' || tag === 'TEMPLATE' || tag === 'HEAD') continue;
-      if (hidden(el)) continue;
-      const role = roleOf(el);
-      let childDepth = depth;
-      if (role && INTERACTIVE.has(role) || role === 'generic-clickable') {
-        const node = {kind: 'i', role: role === 'generic-clickable' ? 'clickable' : role, name: nameOf(el, role), ref: refFor(el), depth: depth};
-        if (el.disabled) node.disabled = true;
-        if (role === 'checkbox' || role === 'radio' || role === 'switch') node.checked = !!el.checked;
-        if (tag === 'INPUT' || tag === 'TEXTAREA') { const t = (el.getAttribute('type') || '').toLowerCase(); if (!['checkbox','radio','button','submit','reset'].includes(t)) node.value = t === 'password' ? (el.value ? '••••' : '') : clean(el.value, 100); }
-        if (tag === 'SELECT') { const o = el.options && el.options[el.selectedIndex]; node.value = o ? clean(o.textContent, 100) : ''; }
-        if (role === 'link') { const h = el.getAttribute('href') || ''; if (h && !h.startsWith('javascript:')) node.url = h.slice(0, 200); }
-        out.push(node);
-        if (role === 'link' || role === 'button' || tag === 'SELECT' || tag === 'TEXTAREA') continue;
-      } else if (role === 'heading') {
-        out.push({kind: 'c', role: 'heading', name: nameOf(el, role), level: Number(tag.slice(1)) || Number(el.getAttribute('aria-level')) || 2, depth: depth});
-        continue;
-      } else if (role === 'img') {
-        out.push({kind: 'c', role: 'img', name: nameOf(el, role), depth: depth});
-      } else if (role === 'iframe') {
-        let inner = null; try { inner = el.contentDocument; } catch (e) {}
-        out.push({kind: 's', role: 'iframe', name: nameOf(el, role), depth: depth, note: inner ? '' : 'cross-origin, not included'});
-        if (inner && inner.body) walk(inner.body, depth + 1);
-        continue;
-      } else if (role && role !== 'list' && Object.values(SECTIONS).includes(role)) {
-        out.push({kind: 's', role: role, name: nameOf(el, role), depth: depth});
-        childDepth = depth + 1;
-      } else if (TEXTY.has(tag)) {
-        const hasBlock = el.querySelector('p,li,div,table,ul,ol,h1,h2,h3,h4,h5,h6,button,input,select,textarea,a[href]');
-        if (!hasBlock) { const t = textOf(el); if (t) out.push({kind: 'c', role: 'text', name: t, depth: depth}); continue; }
-      }
-      if (el.shadowRoot) walk(el.shadowRoot, childDepth);
-      walk(el, childDepth);
-    }
-  };
-  if (document.body) walk(document.body, 0);
-  return {doc: st.doc, url: location.href, title: document.title, nodes: out};
-}"""
-)
-
-RESOLVE_JS = (
-    """(args) => {
-  let top = window; try { top = window.top; void top.document; } catch (e) { return 'elsewhere'; }
-  const st = top['"""
-    + STATE_KEY
-    + """'];
-  if (!st || st.token !== args.token || st.doc !== args.doc) return 'stale';
-  const el = st.byRef.get(args.ref);
-  if (!el) return 'unknown';
-  if (!el.isConnected) return 'detached';
-  if (el.ownerDocument !== document) return 'elsewhere';
-  return el;
-}"""
-)
+#: Indentation levels shown (deeper lines are indented as much as this).
+MAX_INDENT = 4
 
 
 def parse_ref(ref: str) -> tuple[int, int] | None:
@@ -180,30 +60,71 @@ def parse_ref(ref: str) -> tuple[int, int] | None:
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def _line(node: Mapping[str, Any]) -> str:
-    indent = "  " * min(int(node.get("depth", 0) or 0), 4)
-    role = str(node.get("role", ""))
-    name = str(node.get("name", "") or "")
-    if role == "text":
-        return f"{indent}- text: {name}"
-    parts = [f"{indent}- {role}"]
-    if name:
-        parts.append('"' + name.replace('"', "'") + '"')
+def _quoted(text: object) -> str:
+    return '"' + str(text).replace('"', "'") + '"'
+
+
+def _control(node: Mapping[str, Any], *, with_url: bool) -> str:
+    """``link "name" [ref=d1e2] …`` — a control with its state."""
+    parts = [str(node.get("role", ""))]
+    if node.get("name"):
+        parts.append(_quoted(node["name"]))
     if node.get("ref"):
         parts.append(f"[ref={node['ref']}]")
-    if node.get("level"):
-        parts.append(f"[level={node['level']}]")
     if node.get("checked") is not None:
         parts.append("[checked]" if node["checked"] else "[unchecked]")
     if node.get("disabled"):
         parts.append("[disabled]")
     if node.get("value"):
-        parts.append('value="' + str(node["value"]).replace('"', "'") + '"')
-    if node.get("url"):
+        parts.append("value=" + _quoted(node["value"]))
+    if with_url and node.get("url"):
         parts.append(f"-> {node['url']}")
+    return " ".join(parts)
+
+
+def _inline(parts: Sequence[Any]) -> str:
+    """A text line's parts: text as it is, controls and images written inline."""
+    out = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+        elif isinstance(part, Mapping) and "img" in part:
+            out.append("img " + _quoted(part["img"]))
+        elif isinstance(part, Mapping):
+            out.append(_control(part, with_url=False))
+    text = ""
+    for piece in out:  # a space between a control and the words around it
+        if text and not text.endswith(" ") and not piece.startswith((" ", ",", ".", ";", ":")):
+            text += " "
+        text += piece
+    return " ".join(text.split())
+
+
+def _line(node: Mapping[str, Any]) -> str:
+    indent = "  " * min(int(node.get("depth", 0) or 0), MAX_INDENT)
+    role = str(node.get("role", ""))
+    if node.get("kind") == "t":
+        head = role if not node.get("level") else f"{role} [level={node['level']}]"
+        return f"{indent}- {head}: {_inline(node.get('parts') or [])}"
+    if node.get("kind") == "i":
+        return f"{indent}- {_control(node, with_url=True)}"
+    parts = [f"{indent}- {role}"]
+    if node.get("name"):
+        parts.append(_quoted(node["name"]))
+    if node.get("level"):
+        parts.append(f"[level={node['level']}]")
     if node.get("note"):
         parts.append(f"({node['note']})")
     return " ".join(parts)
+
+
+def refs_of(node: Mapping[str, Any]) -> int:
+    """How many refs (controls) a node holds: its own, or those inline in its text."""
+    if node.get("ref"):
+        return 1
+    return sum(
+        1 for part in node.get("parts") or () if isinstance(part, Mapping) and part.get("ref")
+    )
 
 
 def render_snapshot(
@@ -211,21 +132,29 @@ def render_snapshot(
 ) -> tuple[str, dict[str, Any]]:
     """Lay out snapshot nodes in document order within ``max_bytes`` (UTF-8).
 
-    When everything does not fit, interactive elements (those with refs) are kept first, then
+    When everything does not fit, lines holding controls (refs) are kept first, then
     headings, sections and text as room allows, still in document order; a final line says
     how many were left out.
 
     Args:
-        nodes: collected nodes in document order.
+        nodes: collected nodes in document order (see the module docstring).
         max_bytes: budget for the lines (bytes of UTF-8).
 
     Returns:
-        (text, stats: ``elements``, ``interactive``, ``omitted``, ``truncated``).
+        (text, stats: ``elements`` (lines), ``interactive`` (refs), ``omitted`` (lines),
+        ``truncated``, ``hidden_chars_removed`` — invisible characters removed from the
+        page's texts).
     """
-    lines = [_line(n) for n in nodes]
+    cleaned = [strip_invisible(_line(n)) for n in nodes]
+    lines = [line for line, _removed in cleaned]
     sizes = [len(line.encode("utf-8")) + 1 for line in lines]
-    interactive = [i for i, n in enumerate(nodes) if n.get("ref")]
-    stats: dict[str, Any] = {"elements": len(nodes), "interactive": len(interactive)}
+    refs = [refs_of(n) for n in nodes]
+    interactive = [i for i, count in enumerate(refs) if count]
+    stats: dict[str, Any] = {
+        "elements": len(nodes),
+        "interactive": sum(refs),
+        "hidden_chars_removed": sum(removed for _line, removed in cleaned),
+    }
     if sum(sizes) <= max_bytes:
         stats.update(omitted=0, truncated=False)
         return "\n".join(lines), stats
@@ -239,7 +168,7 @@ def render_snapshot(
         keep.add(i)
         used += sizes[i]
     priority = sorted(
-        (i for i, n in enumerate(nodes) if i not in keep),
+        (i for i in range(len(nodes)) if i not in keep),
         key=lambda i: (0 if nodes[i].get("role") == "heading" else 1, i),
     )
     for i in priority:
@@ -248,10 +177,10 @@ def render_snapshot(
             used += sizes[i]
     kept = [lines[i] for i in sorted(keep)]
     omitted = len(nodes) - len(keep)
-    omitted_interactive = len(interactive) - sum(1 for i in interactive if i in keep)
-    note = f"[snapshot truncated: {omitted} of {len(nodes)} elements left out"
+    omitted_interactive = sum(refs[i] for i in interactive if i not in keep)
+    note = f"[snapshot truncated: {omitted} of {len(nodes)} lines left out"
     if omitted_interactive:
-        note += f", {omitted_interactive} of them interactive; scroll or use selectors"
+        note += f", with {omitted_interactive} interactive elements; scroll or use selectors"
     note += "; use content for the page text]"
     stats.update(omitted=omitted, truncated=True)
     return "\n".join([*kept, note]), stats

@@ -12,7 +12,7 @@ import click
 from webresearch import RunContext, Toolkit
 
 from .files import output_problem, write_file
-from .options import guard_options, load_settings
+from .options import guard_options, load_settings, robots_option
 from .render import (
     EXIT_OK,
     EXIT_TOOL_ERROR,
@@ -46,6 +46,7 @@ def _is_url(target: str) -> bool:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result's metadata as JSON.")
 @guard_options
+@robots_option
 @click.pass_context
 def image(
     ctx: click.Context,
@@ -55,6 +56,7 @@ def image(
     as_json: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
+    respect_robots: bool,
 ) -> None:
     """Prepare an image from URL (fetch_image) or PATH (view_image) and print its metadata.
 
@@ -70,7 +72,12 @@ def image(
 
     Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
     """
-    settings = load_settings(ctx, allow_private=allow_private, allow_network=allow_network)
+    settings = load_settings(
+        ctx,
+        allow_private=allow_private,
+        allow_network=allow_network,
+        respect_robots=respect_robots,
+    )
     problem = output_problem(output) if output is not None else None
     if problem is not None:  # before any work: one line, no traceback
         click.echo(f"webresearch image: {problem}", err=True)

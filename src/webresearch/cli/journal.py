@@ -168,7 +168,10 @@ def journal(
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--since") from None
 
+    skipped = 0
+
     async def query() -> list[dict[str, Any]]:
+        nonlocal skipped
         async with Toolkit(settings, builders=[]) as toolkit:
             journal = toolkit.journal
             run = run_id
@@ -188,6 +191,9 @@ def journal(
                     found = await journal.query(
                         run_id=matches[0], tool=tool, kind=kind, since=since_iso, limit=limit
                     )
+            # The JSON-lines sink skips (and counts) torn or undecodable lines.
+            count = getattr(journal, "skipped_lines", 0)
+            skipped = count if isinstance(count, int) else 0
         return [event.to_dict() for event in found]
 
     try:
@@ -196,6 +202,12 @@ def journal(
         raise click.UsageError(exc.message) from None
     except StorageError as exc:
         raise click.ClickException(exc.message) from None
+    if skipped:
+        click.echo(
+            f"webresearch journal: skipped {skipped} unreadable line"
+            f"{'' if skipped == 1 else 's'} (torn or not UTF-8 JSON) in {_where(settings)}",
+            err=True,
+        )
     if not events:
         filtered = any(v is not None for v in (run_id, tool, since, kind))
         what = "no events match these filters" if filtered else "the journal has no events yet"

@@ -47,6 +47,18 @@ def _server_module() -> ModuleType:
     ),
 )
 @click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME[:PORT]",
+    help=(
+        "Another name clients use to reach the HTTP server (Host and Origin are checked "
+        "against the bind address and these; others get 421/403). Repeatable; the server's "
+        "port when none is given, NAME:* any port; also $WEBRESEARCH_MCP_ALLOWED_HOSTS "
+        "(comma-separated). Needed for 0.0.0.0 or :: binds."
+    ),
+)
+@click.option(
     "--workspace",
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=None,
@@ -58,20 +70,24 @@ def mcp(
     ctx: click.Context,
     bind: str | None,
     token: str | None,
+    allowed_hosts: tuple[str, ...],
     workspace: Path | None,
     allow_private: bool,
     allow_network: tuple[str, ...],
 ) -> None:
     """Serve the web tools to an MCP client (stdio by default).
 
-    The HTTP transport binds loopback unless told otherwise; on any other address a bearer
-    token is required, and requests without it get HTTP 401.
+    The HTTP transport binds 127.0.0.1 unless told otherwise; on any other address
+    (127.0.0.2 and localhost too) a bearer token is required, and requests without it get
+    HTTP 401. On every address a request must name the server in Host (else 421) and, from
+    a browser, in Origin (else 403): a web page cannot reach it by DNS rebinding.
 
     \b
     Examples:
       webresearch mcp
       webresearch mcp --http 8765
-      WEBRESEARCH_MCP_TOKEN=$(openssl rand -hex 32) webresearch mcp --http 0.0.0.0:8765
+      WEBRESEARCH_MCP_TOKEN=$(openssl rand -hex 32) webresearch mcp \\
+          --http 0.0.0.0:8765 --allowed-host mcp.example.org
 
     \b
     Client configuration (Claude Desktop, any MCP client using stdio):
@@ -81,8 +97,9 @@ def mcp(
     server = _server_module()
     workspace = workspace.resolve() if workspace is not None else None
     if bind is None:
-        if token:
-            raise click.UsageError("--token applies to --http only (stdio needs no token)")
+        if token or allowed_hosts:
+            option = "--token" if token else "--allowed-host"
+            raise click.UsageError(f"{option} applies to --http only (stdio needs no token)")
         asyncio.run(
             serve_until_signal(server.serve_stdio(settings, workspace=workspace), exit_at_once=True)
         )
@@ -93,18 +110,24 @@ def mcp(
             settings = settings.replace(mcp_token=token)
         secret = settings.mcp_token.get_secret_value() if settings.mcp_token else None
         server.check_bind(host, secret)
+        server.HostRules.for_bind(host, port or 1, (*settings.mcp_allowed_hosts, *allowed_hosts))
     except ConfigurationError as exc:
         raise click.UsageError(exc.message) from None
 
     def ready(url: str) -> None:
-        auth = "bearer token required" if secret else "no token: loopback only"
+        auth = "bearer token required" if secret else "no token: this machine only"
         click.echo(f"webresearch MCP server listening on {url} ({auth})", err=True)
 
     try:
         code = asyncio.run(
             serve_until_signal(
                 server.serve_http(
-                    settings, host=host, port=port, workspace=workspace, on_ready=ready
+                    settings,
+                    host=host,
+                    port=port,
+                    workspace=workspace,
+                    on_ready=ready,
+                    allowed_hosts=allowed_hosts,
                 )
             )
         )

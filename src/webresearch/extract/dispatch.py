@@ -8,11 +8,15 @@
 4. PDF goes through :func:`~webresearch.extract.pdf.pdf_to_text`;
 5. anything else raises :class:`~webresearch.errors.UnsupportedContent` naming what was
    detected and suggesting a download (or ``fetch_image`` for images).
+
+Whatever made the text, the title and text leave :func:`convert` without invisible
+characters (:func:`webresearch.invisible.strip_invisible`), counted in
+``hidden_chars_removed``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from webresearch.errors import UnsupportedContent
@@ -20,6 +24,7 @@ from webresearch.extract.charset import decode_document
 from webresearch.extract.html import extract_html
 from webresearch.extract.pdf import pdf_to_text
 from webresearch.extract.sniff import describe_mime, is_html_mime, sniff_mime
+from webresearch.invisible import strip_invisible
 
 __all__ = ["Converted", "ExtractorName", "convert", "is_passthrough_mime"]
 
@@ -61,6 +66,7 @@ class Converted:
             ``detected``, ``default``); ``None`` for PDF.
         markdown: ``True`` when ``text`` is converted markdown (cut at paragraph boundaries,
             code fences closed); ``False`` for pass-through data and PDF text (cut as is).
+        hidden_chars_removed: invisible characters removed from the title and text.
     """
 
     title: str
@@ -71,6 +77,7 @@ class Converted:
     encoding: str | None
     encoding_source: str | None
     markdown: bool
+    hidden_chars_removed: int = 0
 
 
 def is_passthrough_mime(mime: str) -> bool:
@@ -83,6 +90,18 @@ def is_passthrough_mime(mime: str) -> bool:
 
 
 def convert(body: bytes, content_type: str | None, url: str) -> Converted:
+    """Convert a downloaded body to text for a model, invisible characters removed.
+
+    Args and errors as :func:`_convert`; the title and text of its result are cleaned by
+    :func:`~webresearch.invisible.strip_invisible` (the count in ``hidden_chars_removed``).
+    """
+    converted = _convert(body, content_type, url)
+    title, in_title = strip_invisible(converted.title)
+    text, in_text = strip_invisible(converted.text)
+    return replace(converted, title=title, text=text, hidden_chars_removed=in_title + in_text)
+
+
+def _convert(body: bytes, content_type: str | None, url: str) -> Converted:
     """Convert a downloaded body to text for a model.
 
     Args:

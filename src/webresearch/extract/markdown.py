@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
-from webresearch.extract.markdown_code import fenced_code
+from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
 from webresearch.extract.markdown_inline import (
     EDIT_LINK,
     PERMALINK_MARKS,
@@ -71,7 +71,6 @@ _PLAIN_INLINE = frozenset(
 )  # fmt: skip
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~", "strike": "~~"}
 _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
-_PRE = frozenset({"pre", "listing", "xmp", "plaintext"})
 _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _BR = "\x1e"  # marks a hard line break inside inline text until whitespace is collapsed
 _LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s)|`(?=``)|~(?=~~))", re.M)
@@ -125,7 +124,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
                 walker.skip_subtree()
                 stack.append(_Frame(el, "#skip"))
                 continue
-            if tag in _PRE:
+            if tag in PRE_TAGS:
                 walker.skip_subtree()
                 stack.append(_Frame(el, "#pre"))
                 continue

@@ -77,13 +77,20 @@ def split_workspace_path(path: str, workspace: str | None = None) -> list[str]:
         non-empty components, none of them ``.``, ``..`` or empty.
 
     Raises:
-        InvalidArguments: empty, NUL byte, ``..`` component, absolute path elsewhere.
+        InvalidArguments: empty, NUL byte, ``..`` component, absolute path elsewhere, or a
+            path ending in ``/`` or ``/.`` (POSIX: it names a directory, so ``ok.png/``
+            never reads the file ``ok.png``).
     """
     if not path or not path.strip():
         raise InvalidArguments("the path is empty", hint=_HINT)
     if "\x00" in path:
         raise InvalidArguments("the path contains a NUL byte", hint=_HINT)
     text = path.replace("\\", "/")
+    if _names_a_directory(text):
+        raise InvalidArguments(
+            f"the path {_shown(path)} ends with '/', so it names a directory, not a file",
+            hint=_HINT,
+        )
     if text.startswith("/"):
         rest = _strip_root(text, WORKSPACE_PREFIX)
         if rest is None and workspace:
@@ -104,6 +111,11 @@ def split_workspace_path(path: str, workspace: str | None = None) -> list[str]:
             f"the path {_shown(path)} names the workspace itself, not a file", hint=_HINT
         )
     return parts
+
+
+def _names_a_directory(text: str) -> bool:
+    """POSIX path resolution: a path ending in ``/`` or ``/.`` (or ``.``) is a directory."""
+    return text in (".", "") or text.endswith(("/", "/."))
 
 
 def _strip_root(text: str, root: str) -> str | None:
@@ -243,6 +255,10 @@ def _walk(stack: list[int], parts: list[str], path: str, roots: tuple[str, ...])
             if links > MAX_SYMLINKS:
                 raise InvalidArguments(
                     f"the path {_shown(path)} has too many symbolic links", hint=_HINT
+                ) from None
+            if last and _names_a_directory(target):  # a link to "ok.png/" is no file either
+                raise InvalidArguments(
+                    f"the path {_shown(path)} names a directory, not a file", hint=_HINT
                 ) from None
             if target.startswith("/"):
                 inside = _under_roots(target, roots)

@@ -12,19 +12,21 @@ person through MCP elicitation (see :mod:`.approval`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from webresearch import Settings, Toolkit
 
 from .http import MCP_PATH, check_bind, gate, is_loopback, listen_socket, parse_bind
+from .origin import HostOriginGate, HostRules
 from .server import INSTRUCTIONS, SERVER_NAME, WebResearchServer
 
 __all__ = [
     "INSTRUCTIONS",
     "MCP_PATH",
     "SERVER_NAME",
+    "HostRules",
     "WebResearchServer",
     "check_bind",
     "is_loopback",
@@ -62,6 +64,7 @@ async def serve_http(
     token: str | None = None,
     workspace: Path | None = None,
     on_ready: Callable[[str], Any] | None = None,
+    allowed_hosts: Sequence[str] = (),
 ) -> None:
     """Serve MCP over streamable HTTP at ``http://host:port/mcp`` until interrupted.
 
@@ -73,25 +76,41 @@ async def serve_http(
         token: bearer token every request must carry (a secret: never logged).
         workspace: directory ``view_image`` may read.
         on_ready: called with the endpoint URL once the socket listens.
+        allowed_hosts: more ``NAME[:PORT]`` authorities clients may name in ``Host`` and
+            ``Origin``, besides ``settings.mcp_allowed_hosts`` (the bind address with its
+            port is always accepted; see :mod:`.origin`).
 
     Raises:
-        ConfigurationError: a non-loopback ``host`` without a token.
+        ConfigurationError: a bind other than 127.0.0.1/::1 without a token, a malformed
+            ``allowed_hosts`` entry, or a wildcard bind without one.
         OSError: the address cannot be bound.
     """
     import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
 
     if token:
         settings = settings.replace(mcp_token=token)  # the redactor hides it everywhere
     elif settings.mcp_token is not None:
         token = settings.mcp_token.get_secret_value() or None
     check_bind(host, token)
+    allowed_hosts = (*settings.mcp_allowed_hosts, *allowed_hosts)
+    HostRules.for_bind(host, port or 1, allowed_hosts)  # refuse a bad list before listening
     sock = listen_socket(host, port)
     try:
+        rules = HostRules.for_bind(host, sock.getsockname()[1], allowed_hosts)
         async with Toolkit(settings) as toolkit:
             web = WebResearchServer(toolkit, workspace=workspace)
-            app = web.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
+            app = web.server.streamable_http_app(
+                streamable_http_path=MCP_PATH,
+                host=host,
+                # Ours (HostOriginGate) is the one Host/Origin rule, on every bind address.
+                transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+            )
             config = uvicorn.Config(
-                gate(app, token), log_level="warning", access_log=False, lifespan="on"
+                HostOriginGate(gate(app, token), rules),
+                log_level="warning",
+                access_log=False,
+                lifespan="on",
             )
             server = uvicorn.Server(config)
             shown_host = f"[{host}]" if ":" in host else host

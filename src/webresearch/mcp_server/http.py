@@ -1,12 +1,13 @@
 """The streamable-HTTP transport: the SDK's ASGI app, a bearer-token gate, uvicorn.
 
-Binding rules: loopback by default; a non-loopback address is refused unless a bearer token
-is set (anyone on the network could otherwise drive the tools). With a token, every request
-must carry ``Authorization: Bearer <token>``; the comparison is constant-time
-(:func:`hmac.compare_digest`) and a missing or wrong token gets HTTP 401 with
+Binding rules: 127.0.0.1 by default; any other address — another interface, or another
+loopback address such as 127.0.0.2 or ``localhost`` (which other local users' processes and
+rebinding tricks can reach as easily) — is refused unless a bearer token is set. With a
+token, every request must carry ``Authorization: Bearer <token>``; the comparison is
+constant-time (:func:`hmac.compare_digest`) and a missing or wrong token gets HTTP 401 with
 ``WWW-Authenticate: Bearer`` before the MCP app sees the request. The token is never logged
-or echoed. On a loopback address the SDK also checks ``Host``/``Origin`` headers (DNS
-rebinding protection).
+or echoed. On every bind address ``Host`` and ``Origin`` are checked first (DNS-rebinding
+protection, :mod:`.origin`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ __all__ = [
     "gate",
     "is_loopback",
     "listen_socket",
+    "needs_token",
     "parse_bind",
 ]
 
@@ -72,13 +74,25 @@ def is_loopback(host: str) -> bool:
 MIN_TOKEN_CHARS = 16
 
 
+#: The only binds served without a token: the two literal loopback addresses.
+TOKENLESS_BINDS = (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
+
+
+def needs_token(host: str) -> bool:
+    """Whether serving on ``host`` requires a bearer token: anything but 127.0.0.1 and ::1."""
+    try:
+        return ipaddress.ip_address(host.strip("[]")) not in TOKENLESS_BINDS
+    except ValueError:
+        return True  # a name (localhost too): it may resolve anywhere
+
+
 def check_bind(host: str, token: str | None) -> None:
-    """Refuse to serve on a non-loopback address without a bearer token.
+    """Refuse to serve without a bearer token anywhere but 127.0.0.1 and ::1.
 
     Raises:
-        ConfigurationError: ``host`` is not loopback and ``token`` is empty; or a token is
-            given that is too weak to guard anything (blank, or shorter than
-            :data:`MIN_TOKEN_CHARS` characters).
+        ConfigurationError: ``host`` needs a token (:func:`needs_token`) and ``token`` is
+            empty; or a token is given that is too weak to guard anything (blank, or
+            shorter than :data:`MIN_TOKEN_CHARS` characters).
     """
     if (
         token is not None
@@ -89,10 +103,15 @@ def check_bind(host: str, token: str | None) -> None:
             f"the MCP token is too weak: use at least {MIN_TOKEN_CHARS} characters, "
             "e.g. WEBRESEARCH_MCP_TOKEN=$(openssl rand -hex 32)"
         )
-    if not token and not is_loopback(host):
+    if not token and needs_token(host):
+        why = (
+            "only 127.0.0.1 and ::1 are served without one"
+            if is_loopback(host)
+            else "anyone who can reach it could use the tools"
+        )
         raise ConfigurationError(
-            f"refusing to serve MCP on {host} without a token: anyone who can reach it could "
-            "use the tools; set WEBRESEARCH_MCP_TOKEN (or --token), or bind 127.0.0.1"
+            f"refusing to serve MCP on {host} without a token: {why}; "
+            "set WEBRESEARCH_MCP_TOKEN (or --token), or bind 127.0.0.1"
         )
 
 

@@ -9,11 +9,14 @@ Each entry carries a category. :class:`AddressPolicy` decides with two narrow ex
 * ``allowed_networks`` — CIDRs exempted exactly (an operator's explicit choice);
 * ``allow_private`` — exempts every category except those that are never a legitimate
   unicast target or are the cloud-metadata path: ``unspecified`` (0.0.0.0 reaches the local
-  host on Linux), ``link_local`` (169.254.169.254 is the metadata service), ``multicast``,
-  ``reserved`` and ``broadcast``. Those stay blocked unless listed in ``allowed_networks``.
+  host on Linux), ``link_local`` (169.254.169.254 is the metadata service), ``metadata``
+  (a cloud platform's endpoint outside link-local), ``multicast``, ``reserved`` and
+  ``broadcast``. Those stay blocked unless listed in ``allowed_networks``.
 
-6to4 (2002::/16) is judged by the IPv4 address it embeds; the other IPv4-embedding IPv6
-forms (mapped, compatible, NAT64, Teredo) are blocked whole, as SPEC §2 says.
+6to4 (2002::/16) and ISATAP interface identifiers (``…:0:5efe:a.b.c.d`` and
+``…:200:5efe:a.b.c.d`` under any prefix, RFC 5214) are judged by the IPv4 address they
+embed; the other IPv4-embedding IPv6 forms (mapped, compatible, NAT64, Teredo) are blocked
+whole, as SPEC §2 says.
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ __all__ = [
     "IPAddress",
     "blocked_category",
     "embedded_ipv4",
+    "isatap_ipv4",
+    "reaches_this_host",
 ]
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -70,13 +75,22 @@ BLOCKED_NETWORKS: tuple[tuple[_Net, str, str], ...] = (
     (_n("64:ff9b::/96"), "ipv4_embedded", "RFC 6052 NAT64 well-known prefix"),
     (_n("64:ff9b:1::/48"), "ipv4_embedded", "RFC 8215 local-use NAT64"),
     (_n("2001::/32"), "ipv4_embedded", "RFC 4380 Teredo"),
+    (_n("100::/64"), "reserved", "RFC 6666 discard-only"),
+    (_n("3fff::/20"), "documentation", "RFC 9637"),
+    (_n("5f00::/16"), "reserved", "RFC 9602 SRv6 SIDs"),
+    (_n("192.88.99.0/24"), "reserved", "RFC 7526 deprecated 6to4 relay anycast"),
+    (_n("168.63.129.16/32"), "metadata", "a cloud platform's host endpoint (Azure WireServer)"),
 )
 
 _SIX_TO_FOUR = _n("2002::/16")
 
+#: ISATAP interface identifiers (RFC 5214 §6.1): bits 64–95 are 0000:5efe or 0200:5efe (the
+#: "universal" bit set); the low 32 bits are the IPv4 address.
+_ISATAP_IDS = frozenset({0x00005EFE, 0x02005EFE})
+
 #: Categories that ``allow_private`` does not open (see the module docstring).
 ALWAYS_BLOCKED_CATEGORIES = frozenset(
-    {"unspecified", "link_local", "multicast", "reserved", "broadcast"}
+    {"unspecified", "link_local", "metadata", "multicast", "reserved", "broadcast"}
 )
 
 
@@ -84,8 +98,8 @@ def blocked_category(address: IPAddress) -> str | None:
     """The block-list category of ``address``, or ``None`` when it is a public address.
 
     ``::`` and ``::1`` report ``unspecified``/``loopback`` (the most specific entry wins over
-    the whole ``::/96`` IPv4-compatible block). 6to4 addresses report the category of their
-    embedded IPv4 address.
+    the whole ``::/96`` IPv4-compatible block). 6to4 addresses and ISATAP interface
+    identifiers report the category of their embedded IPv4 address.
     """
     best: tuple[int, str] | None = None
     for net, category, _source in BLOCKED_NETWORKS:
@@ -97,11 +111,23 @@ def blocked_category(address: IPAddress) -> str | None:
             best = (net.prefixlen, category)
     if best is not None:
         return best[1]
-    if isinstance(address, ipaddress.IPv6Address) and address in _SIX_TO_FOUR:
-        embedded = address.sixtofour
-        if embedded is not None:
-            return blocked_category(embedded)
+    if isinstance(address, ipaddress.IPv6Address):
+        for embedded in (address.sixtofour, isatap_ipv4(address)):
+            inner = blocked_category(embedded) if embedded is not None else None
+            if inner is not None:
+                return inner
     return None
+
+
+def isatap_ipv4(address: IPAddress) -> ipaddress.IPv4Address | None:
+    """The IPv4 address of an ISATAP interface identifier (``…:0:5efe:a.b.c.d``,
+    ``…:200:5efe:a.b.c.d``; RFC 5214), else ``None``."""
+    if not isinstance(address, ipaddress.IPv6Address):
+        return None
+    value = int(address)
+    if (value >> 32) & 0xFFFFFFFF not in _ISATAP_IDS:
+        return None
+    return ipaddress.IPv4Address(value & 0xFFFFFFFF)
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,7 +198,8 @@ def embedded_ipv4(address: IPAddress) -> ipaddress.IPv4Address | None:
     """The IPv4 address carried inside an IPv4-embedding IPv6 address, if any.
 
     Covers IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96), NAT64 (64:ff9b::/96 and
-    64:ff9b:1::/48, low 32 bits), Teredo (2001::/32, the obfuscated client address) and 6to4.
+    64:ff9b:1::/48, low 32 bits), Teredo (2001::/32, the obfuscated client address), 6to4
+    and ISATAP interface identifiers.
     """
     if not isinstance(address, ipaddress.IPv6Address):
         return None
@@ -185,7 +212,31 @@ def embedded_ipv4(address: IPAddress) -> ipaddress.IPv4Address | None:
     for net in _LOW32_EMBEDDING:
         if address in net:
             return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
-    return None
+    return isatap_ipv4(address)
 
 
 _LOW32_EMBEDDING = (_n("::/96"), _n("64:ff9b::/96"), _n("64:ff9b:1::/48"))
+
+
+#: Categories of addresses whose connections end on this host itself.
+_THIS_HOST = frozenset({"loopback", "unspecified"})
+
+
+def reaches_this_host(address: IPAddress | str) -> bool:
+    """True when a connection to ``address`` may end at a listener of this host's loopback
+    interface, however it is spelled: loopback (127.0.0.0/8, ``::1``), unspecified
+    (``0.0.0.0``, ``::`` — Linux connects those to the local host), and every IPv6 form
+    embedding one of those IPv4 addresses (IPv4-mapped ``::ffff:127.0.0.1``,
+    IPv4-compatible ``::127.0.0.1``, NAT64 ``64:ff9b::127.0.0.1``, 6to4, Teredo).
+
+    For checks that must hold whatever the address policy allows (a process's own
+    listening ports).
+
+    Raises:
+        ValueError: ``address`` is a string that is not an IP address.
+    """
+    ip = ipaddress.ip_address(address) if isinstance(address, str) else address
+    if blocked_category(ip) in _THIS_HOST:
+        return True
+    embedded = embedded_ipv4(ip)
+    return embedded is not None and blocked_category(embedded) in _THIS_HOST

@@ -16,7 +16,6 @@ not reach the model.
 from __future__ import annotations
 
 import ipaddress
-import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -31,8 +30,6 @@ from .resolver import Resolver, system_resolver
 __all__ = ["ALLOWED_SCHEMES", "SSRFGuard", "Target"]
 
 ALLOWED_SCHEMES = ("http", "https")
-
-_HOST_CHARS = re.compile(r"^[a-z0-9_.-]+$")
 
 _HINT = (
     "internal and reserved addresses are never fetched; use a public URL "
@@ -59,7 +56,11 @@ class Target:
 
 def _describe(category: str | None) -> str:
     """A block-list category in words, e.g. ``ipv4_embedded`` → ``IPv4-embedding IPv6``."""
-    names = {"ipv4_embedded": "IPv4-embedding IPv6", "link_local": "link-local"}
+    names = {
+        "ipv4_embedded": "IPv4-embedding IPv6",
+        "link_local": "link-local",
+        "metadata": "cloud platform endpoint",
+    }
     return names.get(category or "", (category or "blocked").replace("_", " "))
 
 
@@ -140,8 +141,8 @@ class SSRFGuard:
             raise BlockedAddress(
                 f"refused {shown}: {verdict.refusal}", hint=_HINT, category="host_rule"
             )
-        if verdict.address is None and not _HOST_CHARS.match(verdict.host):
-            raise InvalidArguments(f"not a valid host name in {shown}")
+        if verdict.invalid is not None:
+            raise InvalidArguments(f"{verdict.invalid} in {shown}")
         if parsed.port is not None and not 0 < parsed.port < 65536:
             raise InvalidArguments(f"port {parsed.port} is out of range (1-65535) in {shown}")
         if verdict.address is not None:
@@ -162,8 +163,12 @@ class SSRFGuard:
         verdict = classify_host(host)
         if verdict.refusal is not None:
             raise BlockedAddress(
-                f"refused host {verdict.host}: {verdict.refusal}", hint=_HINT, category="host_rule"
+                f"refused host {verdict.host[:100]}: {verdict.refusal}",
+                hint=_HINT,
+                category="host_rule",
             )
+        if verdict.invalid is not None:  # never handed to a resolver
+            raise InvalidArguments(f"{verdict.invalid}: {verdict.host[:100]}")
         if verdict.address is not None:
             self._check_address(verdict.address, verdict.host)
             return [verdict.address]

@@ -12,6 +12,10 @@ Refused without resolving:
   the WHATWG "ends in a number" rule: a host whose last label is numeric is an IPv4 spelling.
 
 Trailing dots and letter case do not change the verdict.
+
+Invalid without resolving (RFC 1035 §2.3.4, RFC 1123 §2.1): a name over 253 characters, a
+label over 63 characters, an empty label (``a..b``), or characters other than letters,
+digits, ``-`` and ``_`` (the ASCII form: IDNs arrive as ``xn--`` labels).
 """
 
 from __future__ import annotations
@@ -22,7 +26,15 @@ from dataclasses import dataclass
 
 from .addresses import IPAddress
 
-__all__ = ["INTERNAL_SUFFIXES", "HostVerdict", "classify_host", "normalize_host"]
+__all__ = [
+    "INTERNAL_SUFFIXES",
+    "MAX_LABEL_LENGTH",
+    "MAX_NAME_LENGTH",
+    "HostVerdict",
+    "classify_host",
+    "name_problem",
+    "normalize_host",
+]
 
 #: Name suffixes that always point inside a network.
 INTERNAL_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa")
@@ -31,6 +43,11 @@ _DOTTED_DECIMAL = re.compile(
     r"^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$"
 )
 _NUMERIC_LABEL = re.compile(r"^(?:\d+|0[xX][0-9a-fA-F]*)$")
+_HOST_CHARS = re.compile(r"^[a-z0-9_.-]+$")
+
+#: RFC 1035 §2.3.4: a name is at most 253 characters (255 octets on the wire), a label 63.
+MAX_NAME_LENGTH = 253
+MAX_LABEL_LENGTH = 63
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +58,13 @@ class HostVerdict:
         host: the normalised host (lower case, no trailing dot, no IPv6 brackets).
         address: the IP address when the host is an IP literal, else ``None``.
         refusal: why the host is refused without resolving, else ``None``.
+        invalid: why the host is not a valid name at all (length, characters), else ``None``.
     """
 
     host: str
     address: IPAddress | None = None
     refusal: str | None = None
+    invalid: str | None = None
 
 
 def normalize_host(host: str) -> str:
@@ -61,7 +80,8 @@ def classify_host(host: str) -> HostVerdict:
 
     Returns:
         a verdict with ``address`` for IP literals, ``refusal`` for hosts refused by rule,
-        or neither for a name that must be resolved and checked.
+        ``invalid`` for a string that is no host name, or none of them for a name that must
+        be resolved and checked.
     """
     h = normalize_host(host)
     if not h:
@@ -87,4 +107,16 @@ def classify_host(host: str) -> HostVerdict:
         return HostVerdict(
             h, refusal="single-label host names are refused (they resolve internally)"
         )
-    return HostVerdict(h)
+    return HostVerdict(h, invalid=name_problem(h))
+
+
+def name_problem(host: str) -> str | None:
+    """Why ``host`` (normalised, ASCII) is not a valid DNS name, or ``None`` when it is."""
+    if len(host) > MAX_NAME_LENGTH:
+        return f"the host name is longer than {MAX_NAME_LENGTH} characters"
+    labels = host.split(".")
+    if any(len(label) > MAX_LABEL_LENGTH for label in labels):
+        return f"a label of the host name is longer than {MAX_LABEL_LENGTH} characters"
+    if not all(labels) or not _HOST_CHARS.match(host):
+        return "not a valid host name"
+    return None

@@ -4,7 +4,7 @@ Layering (lowest first)::
 
     connector        httpcore2.AsyncNetworkBackend that opens a TCP stream to an IP address
                      (the injectable seam: tests pass a fake, so the whole redirect path runs
-                     without sockets; default: httpcore2's AutoBackend)
+                     without sockets; default: httpcore2's AnyIOBackend)
     GuardedNetworkBackend
                      connect_tcp(host, port): SSRFGuard.resolve_and_check(host), then the
                      connector is asked for the checked IPs only (no second resolution)
@@ -28,15 +28,30 @@ import httpx2
 
 from .guard import SSRFGuard
 
-__all__ = ["GuardedNetworkBackend", "GuardedTransport"]
+__all__ = ["GuardedNetworkBackend", "GuardedTransport", "TCPOnlyBackend"]
 
 
-class GuardedNetworkBackend(httpcore2.AsyncNetworkBackend):
+class TCPOnlyBackend(httpcore2.AsyncNetworkBackend):
+    """A network backend for model-chosen URLs: TCP only (no unix sockets), asyncio sleep."""
+
+    async def connect_unix_socket(
+        self,
+        path: str,
+        timeout: float | None = None,
+        socket_options: Iterable[Any] | None = None,
+    ) -> httpcore2.AsyncNetworkStream:
+        raise httpcore2.ConnectError("unix sockets are never used for model-chosen URLs")
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+class GuardedNetworkBackend(TCPOnlyBackend):
     """An httpcore2 network backend that only connects to addresses the guard checked.
 
     Args:
         guard: the SSRF guard (its resolver is the only DNS lookup made).
-        connector: opens the TCP stream to an IP (the seam); default ``AutoBackend()``.
+        connector: opens the TCP stream to an IP (the seam); default ``AnyIOBackend()``.
     """
 
     def __init__(
@@ -69,17 +84,6 @@ class GuardedNetworkBackend(httpcore2.AsyncNetworkBackend):
                 last_error = exc
         assert last_error is not None
         raise last_error
-
-    async def connect_unix_socket(
-        self,
-        path: str,
-        timeout: float | None = None,
-        socket_options: Iterable[Any] | None = None,
-    ) -> httpcore2.AsyncNetworkStream:
-        raise httpcore2.ConnectError("unix sockets are never used for model-chosen URLs")
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
 
 
 class _ResponseStream(httpx2.AsyncByteStream):

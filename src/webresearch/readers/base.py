@@ -3,12 +3,18 @@ page_screenshot (issue 8; the seed notes' ``PageReaderService`` / ``PageScreensh
 
 The tools stay the same; only the service behind them changes:
 
-* a :class:`PageReader` turns one URL into a *document*: the dict web_fetch caches and
-  formats (SPEC §1.1), with exactly the keys of :data:`DOCUMENT_KEYS` — the local pipeline
-  (``local``, the default), Firecrawl's scrape API (``firecrawl``) or Jina Reader (``jina``);
+* a :class:`PageReader` turns one URL into a :class:`~webresearch.types.Document`: what
+  web_fetch caches and formats (SPEC §1.1), with exactly the keys of :data:`DOCUMENT_KEYS`
+  — the local pipeline (``local``, the default), Firecrawl's scrape API (``firecrawl``),
+  Jina Reader (``jina``) or a plugin's;
 * a :class:`ScreenshotService` takes a screenshot of one URL and returns, from the SAME
   request, the page's document, so a model that cannot see images gets the text at no
   extra cost (Firecrawl: ``formats`` with both ``markdown`` and ``screenshot``).
+
+Both are pluggable exactly like search providers (:mod:`.registry`): a class with ``id``,
+``name``, ``options_model`` (its own options: ``[reader.<id>]`` in the settings file,
+``WEBRESEARCH_<ID>_<OPTION>``) and ``from_context(context)`` building it from a
+:class:`ReaderContext` (the settings, the SSRF guard, the guarded client, the clock).
 
 Hosted services fetch the page themselves, out of our SSRF guard's reach: every hosted
 implementation runs the full SPEC §2 check (string rules and DNS, every address) on the URL
@@ -23,15 +29,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
+from ..access import AccessPolicy
+from ..config import ProviderOptions, Settings
+from ..invisible import strip_invisible
+from ..net.client import GuardedClient
 from ..net.guard import SSRFGuard
+from ..net.http_status import WallClock
+from ..types import Document, RenderMode
 
 __all__ = [
     "DOCUMENT_KEYS",
     "Capture",
+    "NoOptions",
     "OnSent",
     "PageReader",
+    "ReaderContext",
     "ScreenshotService",
     "check_before_handing_over",
     "make_document",
@@ -41,32 +55,32 @@ __all__ = [
 OnSent = Callable[[], None]
 
 #: Keys of every document a reader returns (web_fetch's provenance metadata, SPEC §1.1).
-DOCUMENT_KEYS = frozenset(
-    {
-        "url",
-        "requested_url",
-        "final_url",
-        "redirects",
-        "status",
-        "content_type",
-        "declared_content_type",
-        "title",
-        "text",
-        "markdown",
-        "extractor",
-        "fallback",
-        "encoding",
-        "encoding_source",
-        "fetched_at",
-        "sha256",
-        "bytes_downloaded",
-        "body_bytes",
-        "download_capped",
-        "content_encoding_ignored",
-        "render",
-        "reader",
-    }
-)
+DOCUMENT_KEYS = frozenset(Document.__required_keys__)
+
+
+class NoOptions(ProviderOptions):
+    """The options of a reader that has none (the local pipeline)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderContext:
+    """What a page reader or screenshot service is built from.
+
+    Attributes:
+        settings: the settings (its own options: ``settings.options(id, options_model)``).
+        guard: the SSRF guard (a hosted service checks every URL with it first).
+        client: the guarded client (the only way to fetch a model-chosen URL ourselves).
+        now: the wall clock (provenance timestamps, Retry-After dates).
+        access: the per-URL gates (domain policy, robots.txt) the local reader applies to
+            every hop; ``None``: none. Tools check a hosted reader's URL before handing it
+            over and the final URL it reports.
+    """
+
+    settings: Settings
+    guard: SSRFGuard
+    client: GuardedClient
+    now: WallClock
+    access: AccessPolicy | None = None
 
 
 def make_document(
@@ -84,8 +98,8 @@ def make_document(
     markdown: bool = True,
     declared_content_type: str | None = None,
     extractor: str | None = None,
-    render: str = "service",
-) -> dict[str, Any]:
+    render: RenderMode = "service",
+) -> Document:
     """A document produced by a hosted service, with every key of :data:`DOCUMENT_KEYS`.
 
     Args:
@@ -103,9 +117,14 @@ def make_document(
         declared_content_type: the page's Content-Type as the service reports it.
         extractor: what made the text (default: the service id).
         render: how the page was rendered (``service``: by the service's own browser).
+
+    The title and text are cleaned of invisible characters here (the one way hosted text
+    enters; ``hidden_chars_removed`` counts them), like the local pipeline's.
     """
+    title, in_title = strip_invisible(title)
+    text, in_text = strip_invisible(text)
     body_bytes = len(text.encode("utf-8"))
-    return {
+    document: Document = {
         "url": url,
         "requested_url": requested_url,
         "final_url": url,
@@ -128,7 +147,9 @@ def make_document(
         "content_encoding_ignored": False,
         "render": render,
         "reader": reader,
+        "hidden_chars_removed": in_title + in_text,
     }
+    return document
 
 
 async def check_before_handing_over(guard: SSRFGuard, url: str) -> None:
@@ -154,10 +175,21 @@ class PageReader(Protocol):
     id: ClassVar[str]
     #: how messages name it, e.g. ``Firecrawl`` (never its address or key).
     name: ClassVar[str]
+    #: its options model (``[reader.<id>]``, ``WEBRESEARCH_<ID>_<OPTION>``).
+    options_model: ClassVar[type[ProviderOptions]]
     #: price of one page in the settings' price units (0 for the local pipeline).
     price: float
 
-    async def read(self, url: str, on_sent: OnSent | None = None) -> dict[str, Any]:
+    @classmethod
+    def from_context(cls, context: ReaderContext) -> PageReader:
+        """Build the reader.
+
+        Raises:
+            ConfigurationError: required configuration (key, base URL) is missing.
+        """
+        ...
+
+    async def read(self, url: str, on_sent: OnSent | None = None) -> Document:
         """The document of ``url``.
 
         Args:
@@ -186,7 +218,7 @@ class Capture:
             ``None`` (downloaded through the guarded client by the caller).
     """
 
-    document: dict[str, Any]
+    document: Document
     image: bytes | None = None
     image_url: str | None = None
 
@@ -195,10 +227,23 @@ class Capture:
 class ScreenshotService(Protocol):
     """Takes a screenshot of one URL, returning the page text from the same request."""
 
+    #: the ``screenshot_service`` setting value, e.g. ``firecrawl``.
     id: ClassVar[str]
+    #: how messages name it (never its address or key).
     name: ClassVar[str]
+    #: its options model (``[screenshot.<id>]``, ``WEBRESEARCH_<ID>_<OPTION>``).
+    options_model: ClassVar[type[ProviderOptions]]
     #: price of one screenshot in the settings' price units.
     price: float
+
+    @classmethod
+    def from_context(cls, context: ReaderContext) -> ScreenshotService:
+        """Build the service.
+
+        Raises:
+            ConfigurationError: required configuration (key, base URL) is missing.
+        """
+        ...
 
     async def capture(
         self, url: str, *, full_page: bool = False, on_sent: OnSent | None = None

@@ -14,7 +14,9 @@ storage). Errors are ``{"success": false, "error": "…"}`` with the HTTP status
 "Errors" reference: 400, 401, 402, 403, 408, 429, 5xx) — classified in :mod:`.service`.
 
 Cost: 1 credit per page, screenshot included (Firecrawl's pricing; the seed notes of
-issue 8). The price of a credit is the ``firecrawl_credit_price`` setting.
+issue 8). The price of a credit is the ``credit_price`` option
+(``WEBRESEARCH_FIRECRAWL_CREDIT_PRICE``); the options are Firecrawl's one account's
+(:mod:`webresearch.hosted.firecrawl`), shared with its search provider.
 """
 
 from __future__ import annotations
@@ -22,27 +24,28 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
 import httpx2
 
-from ..config import DEFAULT_FIRECRAWL_BASE_URL, Settings
-from ..errors import ConfigurationError, FetchError
+from ..config import ProviderOptions, Settings, option_env_var
+from ..errors import FetchError
+from ..hosted.firecrawl import FIRECRAWL_ID, FirecrawlAccess, FirecrawlOptions
 from ..net.guard import SSRFGuard
-from ..net.http_status import error_for_status
+from ..net.http_status import WallClock, error_for_status, utc_now
 from ..redact import redact_text, redact_url
-from ..search.base import key_env_var
-from .base import Capture, OnSent, check_before_handing_over, make_document
-from .service import ServiceEndpoint, decode_object, reported_url, service_base_url
+from ..types import Document
+from .base import Capture, OnSent, ReaderContext, check_before_handing_over, make_document
+from .service import ServiceEndpoint, decode_object, reported_url
 
 __all__ = [
     "CREDITS_PER_PAGE",
     "FirecrawlReader",
     "FirecrawlScraper",
     "FirecrawlScreenshots",
+    "FirecrawlService",
     "firecrawl_scraper",
+    "page_price",
 ]
 
 #: Credits of one scrape, with or without a screenshot (Firecrawl pricing).
@@ -76,7 +79,7 @@ class FirecrawlScraper:
         guard: SSRFGuard,
         *,
         timeout_s: float,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        now: WallClock = utc_now,
     ) -> None:
         self.endpoint = endpoint
         self.guard = guard
@@ -101,7 +104,7 @@ class FirecrawlScraper:
 
     async def scrape(
         self, url: str, *, screenshot: dict[str, Any] | None = None, on_sent: OnSent | None = None
-    ) -> tuple[dict[str, Any], str | None]:
+    ) -> tuple[Document, str | None]:
         """Scrape ``url``: (document, screenshot string or ``None``).
 
         Raises:
@@ -134,7 +137,7 @@ class FirecrawlScraper:
         status = meta.get("statusCode")
         status = status if isinstance(status, int) and not isinstance(status, bool) else 200
         if status >= 400:
-            raise error_for_status(status, shown, reader="firecrawl")
+            raise error_for_status(status, shown, reader=FIRECRAWL_ID)
         markdown = page.get("markdown")
         if not isinstance(markdown, str):  # an empty page is "", a missing field is not a page
             raise FetchError(
@@ -147,7 +150,7 @@ class FirecrawlScraper:
         declared = _first_text(meta.get("contentType")) or None
         mime = (declared or "text/html").split(";", 1)[0].strip().lower() or "text/html"
         document = make_document(
-            reader="firecrawl",
+            reader=FIRECRAWL_ID,
             url=shown,
             requested_url=requested,
             status=status,
@@ -163,33 +166,53 @@ class FirecrawlScraper:
         return document, shot if isinstance(shot, str) and shot else None
 
 
-class FirecrawlReader:
-    """web_fetch's page reader over Firecrawl (1 credit per page)."""
+def page_price(options: FirecrawlOptions) -> float:
+    """Price of one Firecrawl page or screenshot (1 credit) in the settings' units."""
+    return CREDITS_PER_PAGE * options.credit_price
 
-    id: ClassVar[str] = "firecrawl"
+
+class FirecrawlService:
+    """One Firecrawl account behind a tool-facing interface (the page reader, the screenshot
+    service): built from the Firecrawl options, 1 credit per page.
+
+    Args:
+        scraper: the account's scraper.
+        price: price of one page or screenshot in the settings' price units.
+    """
+
+    id: ClassVar[str] = FIRECRAWL_ID
     name: ClassVar[str] = NAME
+    options_model: ClassVar[type[ProviderOptions]] = FirecrawlOptions
 
     def __init__(self, scraper: FirecrawlScraper, *, price: float = 0.0) -> None:
         self.scraper = scraper
         self.price = price
 
-    async def read(self, url: str, on_sent: OnSent | None = None) -> dict[str, Any]:
-        document, _ = await self.scraper.scrape(url, on_sent=on_sent)
-        return document
+    @classmethod
+    def from_context(cls, context: ReaderContext) -> Self:
+        """Built from the Firecrawl options.
+
+        Raises:
+            ConfigurationError: the hosted API without a key, or a bad base URL.
+        """
+        scraper = firecrawl_scraper(context.settings, context.guard, now=context.now)
+        options = context.settings.options(FIRECRAWL_ID, FirecrawlOptions)
+        return cls(scraper, price=page_price(options))
 
     async def aclose(self) -> None:
         await self.scraper.aclose()
 
 
-class FirecrawlScreenshots:
+class FirecrawlReader(FirecrawlService):
+    """web_fetch's page reader over Firecrawl (1 credit per page)."""
+
+    async def read(self, url: str, on_sent: OnSent | None = None) -> Document:
+        document, _ = await self.scraper.scrape(url, on_sent=on_sent)
+        return document
+
+
+class FirecrawlScreenshots(FirecrawlService):
     """page_screenshot's service over Firecrawl: screenshot and markdown in one request."""
-
-    id: ClassVar[str] = "firecrawl"
-    name: ClassVar[str] = NAME
-
-    def __init__(self, scraper: FirecrawlScraper, *, price: float = 0.0) -> None:
-        self.scraper = scraper
-        self.price = price
 
     async def capture(
         self, url: str, *, full_page: bool = False, on_sent: OnSent | None = None
@@ -202,9 +225,6 @@ class FirecrawlScreenshots:
         if shot.startswith("data:"):
             return Capture(document, image=_data_uri_bytes(shot))
         return Capture(document, image_url=shot)
-
-    async def aclose(self) -> None:
-        await self.scraper.aclose()
 
 
 def _data_uri_bytes(uri: str) -> bytes | None:
@@ -222,50 +242,29 @@ def firecrawl_scraper(
     settings: Settings,
     guard: SSRFGuard,
     *,
-    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    now: WallClock = utc_now,
     transport: httpx2.AsyncBaseTransport | None = None,
 ) -> FirecrawlScraper:
-    """A :class:`FirecrawlScraper` from the settings.
-
-    The hosted API needs ``firecrawl_api_key``; a self-hosted instance
-    (``firecrawl_base_url``) may run without one.
+    """A :class:`FirecrawlScraper` from the Firecrawl options and ``reader_timeout_s``.
 
     Raises:
         ConfigurationError: the hosted API without a key, or a base URL that is not http(s)
             (the message names the setting, never its value).
     """
-    key = (
-        settings.firecrawl_api_key.get_secret_value().strip() if settings.firecrawl_api_key else ""
-    )
-    configured = (
-        settings.firecrawl_base_url.get_secret_value().strip()
-        if settings.firecrawl_base_url
-        else ""
-    )
-    if not configured and not key:
-        raise ConfigurationError(
-            f"{NAME} needs an API key: set {key_env_var('firecrawl_api_key')} "
-            f"(or {key_env_var('firecrawl_base_url')} for a self-hosted instance)",
-            hint="tell the operator",
-            setting="firecrawl_api_key",
-        )
-    base = service_base_url(
-        configured or DEFAULT_FIRECRAWL_BASE_URL, key_env_var("firecrawl_base_url")
-    )
-    headers = {name: value.get_secret_value() for name, value in settings.firecrawl_headers.items()}
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
+    options = settings.options(FIRECRAWL_ID, FirecrawlOptions)
+    access = FirecrawlAccess.of(options, name=NAME, hint="tell the operator")
     endpoint = ServiceEndpoint(
-        base,
+        access.base_url,
         service=NAME,
-        service_id="firecrawl",
-        key_setting=key_env_var("firecrawl_api_key"),
-        base_setting=key_env_var("firecrawl_base_url"),
+        service_id=FIRECRAWL_ID,
+        key_setting=option_env_var(FIRECRAWL_ID, "api_key"),
+        base_setting=option_env_var(FIRECRAWL_ID, "base_url"),
         timeout_s=settings.reader_timeout_s
         + min(_DEADLINE_MARGIN_S, settings.reader_timeout_s / 4),
-        headers=headers,
-        secrets=tuple(v for v in (key, *headers.values()) if v),
+        headers=access.headers,
+        secrets=access.secrets,
         user_agent=settings.user_agent,
         transport=transport,
+        now=now,
     )
     return FirecrawlScraper(endpoint, guard, timeout_s=settings.reader_timeout_s, now=now)

@@ -13,32 +13,36 @@ optional ``Warning: …`` lines, then ``Markdown Content:`` and the text — bot
 Errors: ``{"code", "name", "status", "message", "readableMessage"}`` with the HTTP status
 (401, 402 InsufficientBalance, 422 target failures, 429, 451 blocked domain, 5xx).
 
-Cost: the ``prices["jina"]`` setting per page (Jina bills tokens; set the average).
+Options (``[reader.jina]``, ``WEBRESEARCH_JINA_*``): ``api_key`` and ``base_url`` (a proxy or
+an instance; unset: https://r.jina.ai). Cost: the ``prices["jina"]`` setting per page (Jina
+bills tokens; set the average).
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any, ClassVar
 
 import httpx2
+from pydantic import SecretStr
 
-from ..config import DEFAULT_JINA_BASE_URL, Settings
+from ..config import ProviderOptions, Settings, option_env_var
 from ..errors import FetchError
+from ..hosted.endpoint import bearer, check_base_url
 from ..net.guard import SSRFGuard
-from ..net.http_status import error_for_status
+from ..net.http_status import WallClock, error_for_status, looks_like_html, utc_now
 from ..redact import redact_text, redact_url
-from ..search.base import key_env_var
-from ..search.classify import looks_like_html
-from .base import OnSent, check_before_handing_over, make_document
-from .service import ServiceEndpoint, decode_object, reported_url, service_base_url
+from ..types import Document
+from .base import OnSent, ReaderContext, check_before_handing_over, make_document
+from .service import ServiceEndpoint, decode_object, reported_url
 
-__all__ = ["JinaReader", "jina_reader", "parse_text_answer"]
+__all__ = ["DEFAULT_JINA_BASE_URL", "JinaOptions", "JinaReader", "jina_reader", "parse_text_answer"]
 
 NAME = "Jina Reader"
+JINA_ID = "jina"
+#: Public origin of Jina Reader (a proxy or an instance is set instead).
+DEFAULT_JINA_BASE_URL = "https://r.jina.ai"
 #: Seconds our deadline exceeds ``X-Timeout`` (at most a quarter of it): Jina answers first.
 _DEADLINE_MARGIN_S = 5.0
 _SITE_STATUS = re.compile(r"returned error (\d{3})")
@@ -68,6 +72,19 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
 
+class JinaOptions(ProviderOptions):
+    """Jina Reader's options.
+
+    Attributes:
+        api_key: the API key (optional: without one the rate limit is lower).
+        base_url: a Jina Reader proxy or instance; unset: https://r.jina.ai (a secret: it
+            may be an internal address).
+    """
+
+    api_key: SecretStr | None = None
+    base_url: SecretStr | None = None
+
+
 class JinaReader:
     """web_fetch's page reader over Jina Reader.
 
@@ -78,8 +95,9 @@ class JinaReader:
         now: wall clock (provenance timestamps).
     """
 
-    id: ClassVar[str] = "jina"
+    id: ClassVar[str] = JINA_ID
     name: ClassVar[str] = NAME
+    options_model: ClassVar[type[ProviderOptions]] = JinaOptions
 
     def __init__(
         self,
@@ -87,17 +105,22 @@ class JinaReader:
         guard: SSRFGuard,
         *,
         price: float = 0.0,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        now: WallClock = utc_now,
     ) -> None:
         self.endpoint = endpoint
         self.guard = guard
         self.price = price
         self.now = now
 
+    @classmethod
+    def from_context(cls, context: ReaderContext) -> JinaReader:
+        """The reader from the Jina options (see :func:`jina_reader`)."""
+        return jina_reader(context.settings, context.guard, now=context.now)
+
     async def aclose(self) -> None:
         await self.endpoint.aclose()
 
-    async def read(self, url: str, on_sent: OnSent | None = None) -> dict[str, Any]:
+    async def read(self, url: str, on_sent: OnSent | None = None) -> Document:
         """The document of ``url`` (see :class:`~webresearch.readers.base.PageReader`)."""
         await check_before_handing_over(self.guard, url)
         fetched_at = self.now().isoformat(timespec="seconds")
@@ -128,10 +151,10 @@ class JinaReader:
         site = _SITE_STATUS.search(fields.get("warning", ""))
         status = int(site.group(1)) if site else 200
         if status >= 400:
-            raise error_for_status(status, shown, reader="jina")
+            raise error_for_status(status, shown, reader=JINA_ID)
         text = fields.get("content", "")
         return make_document(
-            reader="jina",
+            reader=JINA_ID,
             url=shown,
             requested_url=redact_url(url),
             status=status,
@@ -148,34 +171,35 @@ def jina_reader(
     settings: Settings,
     guard: SSRFGuard,
     *,
-    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    now: WallClock = utc_now,
     transport: httpx2.AsyncBaseTransport | None = None,
 ) -> JinaReader:
-    """A :class:`JinaReader` from the settings (key optional).
+    """A :class:`JinaReader` from the Jina options (key optional) and ``reader_timeout_s``.
 
     Raises:
         ConfigurationError: a base URL that is not http(s) (names the setting only).
     """
-    key = settings.jina_api_key.get_secret_value().strip() if settings.jina_api_key else ""
-    configured = settings.jina_base_url.get_secret_value().strip() if settings.jina_base_url else ""
-    base = service_base_url(configured or DEFAULT_JINA_BASE_URL, key_env_var("jina_base_url"))
+    options = settings.options(JINA_ID, JinaOptions)
+    key = options.api_key.get_secret_value().strip() if options.api_key else ""
+    configured = options.base_url.get_secret_value().strip() if options.base_url else ""
+    base = check_base_url(configured or DEFAULT_JINA_BASE_URL, option_env_var(JINA_ID, "base_url"))
     headers = {
         "X-Return-Format": "markdown",
         "X-Timeout": str(max(1, round(settings.reader_timeout_s))),
+        **bearer(key),
     }
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
     endpoint = ServiceEndpoint(
         base,
         service=NAME,
-        service_id="jina",
-        key_setting=key_env_var("jina_api_key"),
-        base_setting=key_env_var("jina_base_url"),
+        service_id=JINA_ID,
+        key_setting=option_env_var(JINA_ID, "api_key"),
+        base_setting=option_env_var(JINA_ID, "base_url"),
         timeout_s=settings.reader_timeout_s
         + min(_DEADLINE_MARGIN_S, settings.reader_timeout_s / 4),
         headers=headers,
         secrets=tuple(v for v in (key, headers.get("Authorization", "")) if v),
         user_agent=settings.user_agent,
         transport=transport,
+        now=now,
     )
-    return JinaReader(endpoint, guard, price=float(settings.prices.get("jina", 0.0)), now=now)
+    return JinaReader(endpoint, guard, price=float(settings.prices.get(JINA_ID, 0.0)), now=now)

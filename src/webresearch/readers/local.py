@@ -8,17 +8,18 @@ paid: ``price`` is 0.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
-from datetime import UTC, datetime
-from typing import Any, ClassVar
+from typing import ClassVar
 
+from ..access import AccessPolicy
+from ..config import ProviderOptions
 from ..errors import AntiBotChallenge
 from ..extract.challenge import is_challenge_page
 from ..extract.dispatch import convert
 from ..net.client import FetchResponse, GuardedClient
-from ..net.http_status import status_error
+from ..net.http_status import WallClock, status_error, utc_now
 from ..redact import redact_text, redact_url
-from .base import OnSent
+from ..types import Document
+from .base import NoOptions, OnSent, ReaderContext
 
 __all__ = ["LocalReader"]
 
@@ -29,19 +30,27 @@ class LocalReader:
     Args:
         client: the guarded client (the only way to fetch a model-chosen URL).
         now: wall clock (provenance timestamps).
+        access: the per-URL gates applied to every hop (domain policy, robots.txt).
     """
 
     id: ClassVar[str] = "local"
     name: ClassVar[str] = "the local reader"
+    options_model: ClassVar[type[ProviderOptions]] = NoOptions
 
     def __init__(
-        self, client: GuardedClient, now: Callable[[], datetime] = lambda: datetime.now(UTC)
+        self, client: GuardedClient, now: WallClock = utc_now, access: AccessPolicy | None = None
     ) -> None:
         self.client = client
         self.now = now
+        self.access = access
         self.price = 0.0
 
-    async def read(self, url: str, on_sent: OnSent | None = None) -> dict[str, Any]:
+    @classmethod
+    def from_context(cls, context: ReaderContext) -> LocalReader:
+        """The local pipeline over the services' guarded client."""
+        return cls(context.client, context.now, context.access)
+
+    async def read(self, url: str, on_sent: OnSent | None = None) -> Document:
         """The document of ``url``.
 
         Raises:
@@ -51,20 +60,21 @@ class LocalReader:
         _response, document = await self.fetch(url)
         return document
 
-    async def fetch(self, url: str) -> tuple[FetchResponse, dict[str, Any]]:
+    async def fetch(self, url: str) -> tuple[FetchResponse, Document]:
         """The response and its document (web_fetch's renderer decides from the response
         whether an app-shell page needs the browser).
 
         Raises:
             as :meth:`read`.
         """
-        response = await self.client.get(url)
+        gate = self.access.hop_gate if self.access is not None else None
+        response = await self.client.get(url, gate=gate)
         return response, self.convert(response)
 
     async def aclose(self) -> None:
         """Nothing to release (the guarded client belongs to the services)."""
 
-    def convert(self, response: FetchResponse) -> dict[str, Any]:
+    def convert(self, response: FetchResponse) -> Document:
         """The document of a fetched response (challenge and status checked first)."""
         shown = redact_url(response.url)
         content_type = response.content_type
@@ -77,12 +87,12 @@ class LocalReader:
                 status=response.status,
             )
         if response.status >= 400:
-            raise status_error(response, shown, now=self.now)
+            raise status_error(response, shown, now=self.now())
         converted = convert(response.body, content_type, response.url)
         # Secrets in URLs inside the text (links, JSON) are redacted before the window is
         # cut, so byte offsets refer to what the model sees.
         text = redact_text(converted.text)
-        return {
+        document: Document = {
             "url": shown,
             "requested_url": redact_url(response.requested_url),
             "final_url": shown,
@@ -105,4 +115,6 @@ class LocalReader:
             "content_encoding_ignored": not response.decoded,
             "render": "none",
             "reader": "local",
+            "hidden_chars_removed": converted.hidden_chars_removed,
         }
+        return document

@@ -1,63 +1,116 @@
-"""Which page reader and screenshot service the settings choose (``reader``,
-``screenshot_service``), built with their prices.
+"""Page readers and screenshot services by id: built-ins and plugins through entry points,
+exactly like search providers (:mod:`webresearch.plugins`).
 
-Prices are in the settings' price units: Firecrawl's come from ``firecrawl_credit_price``
-(1 credit per page or screenshot), Jina's from ``prices["jina"]`` per page.
+A plugin declares an entry point whose object is a class (or a ``hook(register)``)::
+
+    [project.entry-points."webresearch.page_readers"]
+    acme = "acme_reader:AcmeReader"
+
+    [project.entry-points."webresearch.screenshot_services"]
+    acme = "acme_reader:AcmeShots"
+
+and is chosen with ``reader = "acme"`` / ``screenshot_service = "acme"``; its own options
+(``options_model``) come from ``[reader.acme]`` in the settings file or
+``WEBRESEARCH_ACME_<OPTION>``, without any change to webresearch.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import UTC, datetime
+from ..config import ProviderOptions
+from ..plugins import EntryPointsOf, Registry
+from .base import PageReader, ReaderContext, ScreenshotService
+from .builtins import register_readers, register_screenshots
 
-from ..config import Settings
-from ..net.client import GuardedClient
-from ..net.guard import SSRFGuard
-from .base import PageReader, ScreenshotService
-from .firecrawl import CREDITS_PER_PAGE, FirecrawlReader, FirecrawlScreenshots, firecrawl_scraper
-from .jina import jina_reader
-from .local import LocalReader
+__all__ = [
+    "READERS",
+    "READER_GROUP",
+    "SCREENSHOTS",
+    "SCREENSHOT_GROUP",
+    "ReaderRegistry",
+    "ScreenshotRegistry",
+    "create_reader",
+    "create_screenshot_service",
+]
 
-__all__ = ["create_reader", "create_screenshot_service", "firecrawl_page_price"]
+READER_GROUP = "webresearch.page_readers"
+SCREENSHOT_GROUP = "webresearch.screenshot_services"
+#: ``screenshot_service`` values meaning "no service".
+_NONE = frozenset({"none", "off", ""})
+_SHAPE = ("id", "name", "options_model", "from_context", "aclose")
 
 
-def firecrawl_page_price(settings: Settings) -> float:
-    """Price of one Firecrawl page or screenshot (1 credit) in the settings' units."""
-    return CREDITS_PER_PAGE * settings.firecrawl_credit_price
+def _checker(kind: str, method: str) -> object:
+    def check(cls: object) -> object:
+        if not isinstance(cls, type):
+            raise TypeError(f"a {kind} must be a class")
+        for attr in (*_SHAPE, method):
+            if not hasattr(cls, attr):
+                raise TypeError(f"{kind} {cls.__name__} has no {attr!r}")
+        ident = getattr(cls, "id", None)
+        if not isinstance(ident, str) or not ident or ident.lower() in _NONE:
+            raise TypeError(f"{kind} {cls.__name__} needs a usable string id")
+        model = getattr(cls, "options_model", None)
+        if not (isinstance(model, type) and issubclass(model, ProviderOptions)):
+            raise TypeError(f"{kind} {ident!r}: options_model is not a ProviderOptions")
+        return cls
+
+    return check
 
 
-def create_reader(
-    settings: Settings,
-    client: GuardedClient,
-    guard: SSRFGuard,
-    *,
-    now: Callable[[], datetime] = lambda: datetime.now(UTC),
-) -> PageReader:
+class ReaderRegistry(Registry[type[PageReader]]):
+    """Page readers by id (the ``reader`` setting)."""
+
+    def __init__(self, entry_points_of: EntryPointsOf | None = None) -> None:
+        super().__init__(
+            kind="page reader",
+            group=READER_GROUP,
+            setting="reader",
+            builtins=register_readers,
+            check=_checker("page reader", "read"),  # type: ignore[arg-type]
+            id_of=lambda cls: cls.id,
+            entry_points_of=entry_points_of,
+        )
+
+
+class ScreenshotRegistry(Registry[type[ScreenshotService]]):
+    """Screenshot services by id (the ``screenshot_service`` setting)."""
+
+    def __init__(self, entry_points_of: EntryPointsOf | None = None) -> None:
+        super().__init__(
+            kind="screenshot service",
+            group=SCREENSHOT_GROUP,
+            setting="screenshot_service",
+            builtins=register_screenshots,
+            check=_checker("screenshot service", "capture"),  # type: ignore[arg-type]
+            id_of=lambda cls: cls.id,
+            entry_points_of=entry_points_of,
+        )
+
+
+#: The process-wide registries (plugins register into them).
+READERS = ReaderRegistry()
+SCREENSHOTS = ScreenshotRegistry()
+
+
+def create_reader(context: ReaderContext, *, registry: ReaderRegistry | None = None) -> PageReader:
     """The page reader named by ``settings.reader``.
 
     Raises:
-        ConfigurationError: the chosen service's configuration is missing or invalid.
+        ConfigurationError: an unknown id, or the reader's configuration is missing.
     """
-    if settings.reader == "firecrawl":
-        scraper = firecrawl_scraper(settings, guard, now=now)
-        return FirecrawlReader(scraper, price=firecrawl_page_price(settings))
-    if settings.reader == "jina":
-        return jina_reader(settings, guard, now=now)
-    return LocalReader(client, now)
+    ident = context.settings.reader.strip().lower()
+    return (registry or READERS).get(ident).from_context(context)
 
 
 def create_screenshot_service(
-    settings: Settings,
-    guard: SSRFGuard,
-    *,
-    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    context: ReaderContext, *, registry: ScreenshotRegistry | None = None
 ) -> ScreenshotService | None:
     """The screenshot service named by ``settings.screenshot_service`` (``None``: none).
 
     Raises:
-        ConfigurationError: the chosen service's configuration is missing or invalid.
+        ConfigurationError: an unknown id, or the service's configuration is missing.
     """
-    if settings.screenshot_service == "firecrawl":
-        scraper = firecrawl_scraper(settings, guard, now=now)
-        return FirecrawlScreenshots(scraper, price=firecrawl_page_price(settings))
-    return None
+    ident = context.settings.screenshot_service.strip().lower()
+    if ident in _NONE:
+        return None
+    return (registry or SCREENSHOTS).get(ident).from_context(context)

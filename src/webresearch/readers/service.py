@@ -1,101 +1,42 @@
 """The HTTP edge of the hosted page services (Firecrawl, Jina Reader), with fetch-style errors.
 
-Transport is :class:`webresearch.search.http.JSONEndpoint` (an operator-configured endpoint:
-plain httpx2 client, ``trust_env=False``, no redirects, one deadline, a size cap, its
-address filtered out of httpx2's log lines). What differs from search providers is the error
-vocabulary: a page reader fails like web_fetch does (SPEC §3), so its errors are
-:class:`~webresearch.errors.FetchError` subclasses — the service's status as
-``http_status`` (retryable for 408/429/5xx, ``retry_after`` from ``Retry-After``), ``timeout``,
-``network`` — whose message names the service ("Firecrawl answered HTTP 402 …") and never
-its address or key, so a service failure is never mistaken for the site's own status.
+Transport is the shared operator endpoint (:class:`~webresearch.hosted.endpoint.OperatorEndpoint`:
+plain httpx2 client, ``trust_env=False``, no redirects, one deadline, a size cap, its address
+and secrets kept out of the HTTP stack's log lines); what a status means comes from
+:func:`webresearch.net.http_status.classify_status`, the rules every service shares. What
+differs from search providers is the error vocabulary: a page reader fails like web_fetch
+does (SPEC §3), so its errors are :class:`~webresearch.errors.FetchError` subclasses — the
+service's status as ``http_status`` (retryable for 408/429/5xx, ``retry_after`` from
+``Retry-After``), ``timeout``, ``network`` — whose message names the service ("Firecrawl
+answered HTTP 402 …") and never its address or key, so a service failure is never mistaken
+for the site's own status.
 
 :func:`classify_service_status` is pure; :class:`ServiceEndpoint` sends and translates.
 """
 
 from __future__ import annotations
 
-import json
-import logging
-import re
-import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx2
 
 from ..config import DEFAULT_USER_AGENT
-from ..errors import (
-    ConfigurationError,
-    FetchError,
-    HTTPStatusError,
-    NetworkError,
-    SearchError,
-    SearchNetworkError,
-    SearchProtocolError,
-    SearchTimeout,
-    Timeout,
-    WebResearchError,
-)
-from ..redact import REDACTED
-from ..search.classify import error_detail, looks_like_html, retry_after_s
-from ..search.http import JSONEndpoint
+from ..errors import FetchError, HTTPStatusError, NetworkError, Timeout, WebResearchError
+from ..hosted.endpoint import Answer, OperatorEndpoint, TransportFailure
+from ..net.http_status import StatusVerdict, WallClock, classify_status, json_object, utc_now
 from .base import OnSent
 
 __all__ = [
     "MAX_SERVICE_ANSWER_BYTES",
-    "ServiceAnswer",
+    "ReaderVocabulary",
     "ServiceEndpoint",
     "classify_service_status",
     "decode_object",
     "reported_url",
-    "service_base_url",
-    "translate_transport",
 ]
-
-
-class _HideSecrets(logging.Filter):
-    """Removes the hosted services' secrets from the HTTP stack's own log records.
-
-    httpcore2 traces responses at DEBUG, headers included; a service (or a proxy in front of
-    it) that reflects our key or proxy token into a header would otherwise put it in a log
-    line. Filters on a logger do not apply to its children's records, so the filter is
-    attached to every ``httpcore2``/``httpx2`` logger that exists when an endpoint is built.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._values: set[str] = set()
-        self._pattern: re.Pattern[str] | None = None
-
-    def add(self, values: Iterable[str]) -> None:
-        fresh = {v for v in values if len(v) >= 4} - self._values
-        if not fresh:
-            return
-        self._values |= fresh
-        ordered = sorted(self._values, key=len, reverse=True)
-        self._pattern = re.compile("|".join(re.escape(v) for v in ordered))
-        names = [n for n in list(logging.Logger.manager.loggerDict) if n.split(".")[0] in _STACK]
-        for name in {*names, *_STACK}:
-            logger = logging.getLogger(name)
-            if self not in logger.filters:
-                logger.addFilter(self)
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if self._pattern is None:
-            return True
-        try:
-            message = record.getMessage()
-        except Exception:  # a broken record is left to logging's own handling
-            return True
-        hidden = self._pattern.sub(REDACTED, message)
-        if hidden != message:
-            record.msg, record.args = hidden, None
-        return True
-
-
-_STACK = ("httpcore2", "httpx2")
-_HIDDEN_SECRETS = _HideSecrets()
 
 #: Largest service answer read (bytes): 2 MiB of page text as JSON, or a full-page
 #: screenshot sent inline as base64 (5 MiB of image is ~6.7 MiB of base64).
@@ -123,6 +64,82 @@ def _service_failure(message: str, *, status: int, **kwargs: Any) -> HTTPStatusE
     return error
 
 
+def service_error(
+    verdict: StatusVerdict,
+    *,
+    service: str,
+    service_id: str,
+    key_setting: str,
+    base_setting: str,
+) -> FetchError:
+    """The fetch-style error for a service's non-success answer.
+
+    * 401, 402, 403 → ``http_status``, not retryable (the operator must act);
+    * 404, 405, 410 → ``http_status``, not retryable: the base URL is wrong;
+    * 408 → ``timeout`` (the service gave up on the page), retryable;
+    * 429 → ``http_status``, retryable, ``retry_after``;
+    * 5xx → ``http_status``, retryable;
+    * other 4xx (400, 422 …) → ``http_status``, not retryable, with the service's short
+      reason (URLs and secrets removed): usually the page could not be loaded;
+    * 3xx / 1xx → ``fetch_error``: a redirect is never followed (it could carry the key).
+
+    Args:
+        verdict: what the answer means.
+        service: how to name it ("Firecrawl").
+        service_id: its id (``firecrawl``), kept in the error's details as ``service``.
+        key_setting: the environment variable of its key (for hints).
+        base_setting: the environment variable of its base URL (for hints).
+    """
+    status = verdict.status
+    where: dict[str, Any] = {"service": service_id, "service_status": status, "request_sent": True}
+    if verdict.kind == "redirect":
+        return FetchError(
+            f"{service} answered with a redirect (HTTP {status}), which is not followed",
+            hint=f"the operator must check {base_setting} (use the final address)",
+            **where,
+        )
+    fixed = _FIXED.get(status) or (_FIXED[402] if verdict.kind == "quota" else None)
+    if fixed is not None:
+        what, hint = fixed
+        return _service_failure(
+            f"{service} (the page service) {what} (HTTP {status})",
+            status=status,
+            retryable=False,
+            hint=hint.format(key=key_setting, base=base_setting),
+            **where,
+        )
+    if verdict.kind == "timeout":
+        return Timeout(
+            f"{service} (the page service) gave up loading the page in time (HTTP 408)",
+            hint="try again later or another source",
+            **where,
+        )
+    if verdict.kind == "rate":
+        wait = verdict.retry_after_s
+        return _service_failure(
+            f"{service} (the page service) is rate-limiting requests (HTTP 429)",
+            status=status,
+            retry_after=wait,
+            hint=f"retry after {max(1, round(wait))} s" if wait is not None else "retry later",
+            **where,
+        )
+    if verdict.kind == "upstream":
+        return _service_failure(
+            f"{service} (the page service) failed on its side (HTTP {status})",
+            status=status,
+            hint="retry later or use another tool",
+            **where,
+        )
+    return _service_failure(
+        f"{service} (the page service) could not read the page (HTTP {status})"
+        + (f": {verdict.detail}" if verdict.detail else ""),
+        status=status,
+        retryable=False,
+        hint="check the URL, or try another source",
+        **where,
+    )
+
+
 def classify_service_status(
     status: int,
     headers: Mapping[str, str],
@@ -132,84 +149,31 @@ def classify_service_status(
     service_id: str,
     key_setting: str,
     base_setting: str,
-    now_epoch_s: float,
+    now: datetime,
     secrets: Iterable[str] = (),
 ) -> FetchError | None:
-    """The error for a service's non-success answer, or ``None`` for 2xx.
-
-    * 401, 402, 403 → ``http_status``, not retryable (the operator must act);
-    * 404, 405, 410 → ``http_status``, not retryable: the base URL is wrong;
-    * 408 → ``timeout`` (the service gave up on the page), retryable;
-    * 429 → ``http_status``, retryable, ``retry_after`` from ``Retry-After`` /
-      ``X-RateLimit-Reset``;
-    * 5xx → ``http_status``, retryable;
-    * other 4xx (400, 422 …) → ``http_status``, not retryable, with the service's short
-      reason (URLs and secrets removed): usually the page could not be loaded;
-    * 3xx / 1xx → ``fetch_error``: a redirect is never followed (it could carry the key).
+    """The error for a service's answer (:func:`service_error`), or ``None`` for 2xx.
 
     Args:
         status: the service's HTTP status.
         headers: its response headers.
         body: its body (for the error reason).
         service: how to name it ("Firecrawl").
-        service_id: its id (``firecrawl``), kept in the error's details as ``service``.
+        service_id: its id (``firecrawl``).
         key_setting: the environment variable of its key (for hints).
         base_setting: the environment variable of its base URL (for hints).
-        now_epoch_s: Unix time in seconds (HTTP-date ``Retry-After``).
+        now: the current time (HTTP-date ``Retry-After``).
         secrets: values never repeated (the key; some services echo it).
     """
-    if 200 <= status < 300:
+    verdict = classify_status(status, headers, body, now=now, secrets=secrets)
+    if verdict is None:
         return None
-    where: dict[str, Any] = {
-        "service": service_id,
-        "service_status": status,
-        "request_sent": True,
-    }
-    if status < 200 or 300 <= status < 400:
-        return FetchError(
-            f"{service} answered with a redirect (HTTP {status}), which is not followed",
-            hint=f"the operator must check {base_setting} (use the final address)",
-            **where,
-        )
-    if status in _FIXED:
-        what, hint = _FIXED[status]
-        return _service_failure(
-            f"{service} (the page service) {what} (HTTP {status})",
-            status=status,
-            retryable=False,
-            hint=hint.format(key=key_setting, base=base_setting),
-            **where,
-        )
-    if status == 408:
-        return Timeout(
-            f"{service} (the page service) gave up loading the page in time (HTTP 408)",
-            hint="try again later or another source",
-            **where,
-        )
-    if status == 429:
-        wait = retry_after_s(headers, now_epoch_s)
-        return _service_failure(
-            f"{service} (the page service) is rate-limiting requests (HTTP 429)",
-            status=status,
-            retry_after=wait,
-            hint=f"retry after {max(1, round(wait))} s" if wait is not None else "retry later",
-            **where,
-        )
-    if status >= 500:
-        return _service_failure(
-            f"{service} (the page service) failed on its side (HTTP {status})",
-            status=status,
-            hint="retry later or use another tool",
-            **where,
-        )
-    detail = error_detail(body, secrets)
-    return _service_failure(
-        f"{service} (the page service) could not read the page (HTTP {status})"
-        + (f": {detail}" if detail else ""),
-        status=status,
-        retryable=False,
-        hint="check the URL, or try another source",
-        **where,
+    return service_error(
+        verdict,
+        service=service,
+        service_id=service_id,
+        key_setting=key_setting,
+        base_setting=base_setting,
     )
 
 
@@ -229,87 +193,59 @@ def decode_object(body: bytes, content_type: str, *, service: str) -> dict[str, 
     Raises:
         FetchError: HTML, invalid JSON or not an object (``reason`` says which).
     """
-    if looks_like_html(content_type, body):
-        raise FetchError(
-            f"{service} answered with an HTML page instead of JSON",
-            hint="the operator must check the service's base URL; " + _LATER,
-            reason="html",
-            request_sent=True,
-        )
-    try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        raise FetchError(
-            f"{service} answered with something that is not JSON",
-            hint=_LATER,
-            reason="not_json",
-            request_sent=True,
-        ) from None
-    if not isinstance(data, dict):
-        raise FetchError(
-            f"{service} answered with JSON of an unexpected shape",
-            hint=_LATER,
-            reason="shape",
-            request_sent=True,
-        )
-    return data
+    data, reason = json_object(body, content_type)
+    if data is not None:
+        return data
+    if reason == "html":
+        message = f"{service} answered with an HTML page instead of JSON"
+        hint = "the operator must check the service's base URL; " + _LATER
+    elif reason == "not_json":
+        message, hint = f"{service} answered with something that is not JSON", _LATER
+    else:
+        message, hint = f"{service} answered with JSON of an unexpected shape", _LATER
+    raise FetchError(message, hint=hint, reason=reason, request_sent=True)
 
 
-def service_base_url(url: str, setting: str) -> str:
-    """An operator-configured service origin, without a trailing slash.
+class ReaderVocabulary:
+    """Transport failures of a page service as fetch errors (``request_sent`` kept: a
+    connection that never opened is not charged).
 
-    Raises:
-        ConfigurationError: not an absolute http(s) URL with a host (names the setting, never
-            the value: a self-hosted address is internal).
+    Args:
+        timeout_s: the service's deadline (seconds), named by every timeout.
     """
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigurationError(
-            f"{setting} must be an absolute http(s) URL", hint="tell the operator", setting=setting
-        )
-    return url.strip().rstrip("/")
 
+    def __init__(self, timeout_s: float) -> None:
+        self.timeout_s = timeout_s
 
-def translate_transport(exc: SearchError, service: str, timeout_s: float) -> WebResearchError:
-    """The fetch-style error for a transport failure of :class:`JSONEndpoint`.
-
-    ``request_sent`` is kept: a connection that never opened is not charged.
-    """
-    sent = bool(exc.details.get("request_sent", True))
-    if isinstance(exc, SearchTimeout):
-        return Timeout(
-            f"{service} did not answer within {timeout_s:g} s",
-            hint="try again later or use another tool",
-            request_sent=sent,
-        )
-    if isinstance(exc, SearchNetworkError):
-        return NetworkError(
-            f"{service} could not be reached", hint="retry later", request_sent=sent
-        )
-    if isinstance(exc, SearchProtocolError):
+    def transport(self, failure: TransportFailure, service: str) -> WebResearchError:
+        """``network`` (``fetch_error`` when the answer could not be read)."""
+        if failure.kind == "network":
+            return NetworkError(
+                f"{service} could not be reached", hint="retry later", request_sent=failure.sent
+            )
+        if failure.kind == "timeout":
+            return Timeout(
+                f"{service} did not answer within {self.timeout_s:g} s",
+                hint=_LATER,
+                request_sent=failure.sent,
+            )
         return FetchError(
-            f"{service} sent an answer that could not be read", hint=_LATER, request_sent=sent
+            f"{service} sent an answer that could not be read",
+            hint=_LATER,
+            request_sent=failure.sent,
         )
-    return FetchError(f"{service} failed", hint=_LATER, request_sent=sent)
 
+    def deadline(self, service: str, timeout_s: float) -> WebResearchError:
+        """``timeout``: the service took longer than its deadline."""
+        return Timeout(
+            f"{service} did not answer within {timeout_s:g} s", hint=_LATER, request_sent=True
+        )
 
-class ServiceAnswer:
-    """A service's answer: status, headers, body bytes."""
-
-    __slots__ = ("body", "headers", "status")
-
-    def __init__(self, status: int, headers: httpx2.Headers, body: bytes) -> None:
-        self.status = status
-        self.headers = headers
-        self.body = body
-
-    @property
-    def content_type(self) -> str:
-        """The ``Content-Type`` header ("" when absent)."""
-        return self.headers.get("content-type", "")
+    def too_large(self, service: str, max_bytes: int) -> WebResearchError:
+        """``fetch_error``: the answer is larger than the cap."""
+        return FetchError(
+            f"{service} sent an answer that could not be read", hint=_LATER, request_sent=True
+        )
 
 
 class ServiceEndpoint:
@@ -326,7 +262,7 @@ class ServiceEndpoint:
         secrets: values never repeated in an error.
         user_agent: the User-Agent header.
         transport: httpx2 transport seam (tests).
-        now_epoch: Unix time in seconds (Retry-After dates).
+        now: wall clock (Retry-After dates).
     """
 
     def __init__(
@@ -342,7 +278,7 @@ class ServiceEndpoint:
         secrets: tuple[str, ...] = (),
         user_agent: str = DEFAULT_USER_AGENT,
         transport: httpx2.AsyncBaseTransport | None = None,
-        now_epoch: Callable[[], float] = time.time,
+        now: WallClock = utc_now,
     ) -> None:
         self.service = service
         self.service_id = service_id
@@ -350,18 +286,17 @@ class ServiceEndpoint:
         self.base_setting = base_setting
         self.timeout_s = timeout_s
         self._secrets = secrets
-        self._now_epoch = now_epoch
-        _HIDDEN_SECRETS.add((*secrets, *(headers or {}).values(), base_url.rstrip("/")))
-        self._endpoint = JSONEndpoint(
+        self._now = now
+        self._endpoint = OperatorEndpoint(
             base_url,
             service=service,
+            vocabulary=ReaderVocabulary(timeout_s),
             timeout_s=timeout_s,
+            max_bytes=MAX_SERVICE_ANSWER_BYTES,
             headers=headers,
             secrets=secrets,
             user_agent=user_agent,
             transport=transport,
-            now_epoch=now_epoch,
-            max_bytes=MAX_SERVICE_ANSWER_BYTES,
         )
 
     async def aclose(self) -> None:
@@ -375,7 +310,7 @@ class ServiceEndpoint:
         *,
         json_body: Mapping[str, Any] | None = None,
         on_sent: OnSent | None = None,
-    ) -> ServiceAnswer:
+    ) -> Answer:
         """Send one request; return the success answer or raise the classified error.
 
         Args:
@@ -385,26 +320,23 @@ class ServiceEndpoint:
             on_sent: called right before the request is handed to the transport.
 
         Raises:
-            FetchError: see :func:`classify_service_status` and :func:`translate_transport`;
+            FetchError: see :func:`service_error` and :class:`ReaderVocabulary`;
                 ``details["request_sent"]`` says whether the service may have seen it.
         """
         if on_sent is not None:
             on_sent()
-        try:
-            status, headers, body = await self._endpoint.fetch(method, path, json_body=json_body)
-        except SearchError as exc:
-            raise translate_transport(exc, self.service, self.timeout_s) from None
+        answer = await self._endpoint.fetch(method, path, json_body=json_body)
         error = classify_service_status(
-            status,
-            headers,
-            body,
+            answer.status,
+            answer.headers,
+            answer.body,
             service=self.service,
             service_id=self.service_id,
             key_setting=self.key_setting,
             base_setting=self.base_setting,
-            now_epoch_s=self._now_epoch(),
+            now=self._now(),
             secrets=self._secrets,
         )
         if error is not None:
             raise error
-        return ServiceAnswer(status, headers, body)
+        return answer

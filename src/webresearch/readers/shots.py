@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..errors import FetchError, TooLarge, UnsupportedContent
 from ..net.client import GuardedClient
-from ..net.http_status import status_error
+from ..net.http_status import WallClock, status_error, utc_now
 from .base import Capture
 
 __all__ = ["SCREENSHOT_ACCEPT", "load_screenshot"]
@@ -27,6 +27,7 @@ async def load_screenshot(
     max_bytes: int,
     max_redirects: int,
     timeout_s: float,
+    now: WallClock = utc_now,
 ) -> bytes:
     """The screenshot's bytes.
 
@@ -36,6 +37,7 @@ async def load_screenshot(
         max_bytes: largest screenshot accepted (bytes).
         max_redirects: redirects followed by the download.
         timeout_s: seconds for the whole download.
+        now: wall clock (Retry-After dates of an error status).
 
     Raises:
         FetchError: no screenshot, or the download failed (``blocked_address``,
@@ -56,7 +58,7 @@ async def load_screenshot(
         timeout_s=timeout_s,
     )
     if response.status >= 400:
-        raise status_error(response, "the screenshot")
+        raise status_error(response, "the screenshot", now=now())
     mime = (response.content_type or "").split(";", 1)[0].strip().lower()
     if not mime.startswith("image/"):
         raise UnsupportedContent(f"the screenshot download answered {mime or 'no type'}")

@@ -34,6 +34,7 @@ __all__ = [
     "MemoryJournal",
     "arguments_hash",
     "canonical_json",
+    "storable",
     "truncate_utf8",
     "utc_now_iso",
 ]
@@ -48,12 +49,39 @@ def canonical_json(value: Any) -> str:
 
 
 def arguments_hash(arguments: Any) -> str:
-    """sha256 hex of the canonical JSON of ``arguments``."""
-    return hashlib.sha256(canonical_json(arguments).encode("utf-8")).hexdigest()
+    """sha256 hex of the canonical JSON of ``arguments``.
+
+    Never raises on text: a lone surrogate (valid in JSON text, ``"\\ud800"``, but not
+    Unicode) is hashed through its ``surrogatepass`` bytes, so such arguments still get a
+    stable hash and a journal event, and the call an ordinary result.
+    """
+    return hashlib.sha256(canonical_json(arguments).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def storable(value: Any) -> Any:
+    """``value`` with every string made valid Unicode, for sinks that store UTF-8.
+
+    A lone surrogate (JSON text may carry ``"\\ud800"``; Python decodes a non-UTF-8
+    command-line byte to one) becomes U+FFFD; a surrogate pair written as two code points
+    becomes the character it spells. Dicts, lists and tuples are walked (tuples become lists);
+    other values are returned as they are.
+    """
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return value
+    if isinstance(value, dict):
+        return {storable(k): storable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [storable(v) for v in value]
+    return value
 
 
 def truncate_utf8(text: str, limit: int = OUTPUT_LIMIT_BYTES) -> str:
     """``text`` cut to at most ``limit`` UTF-8 bytes on a character boundary (``…`` marks a cut)."""
+    text = storable(text)  # a lone surrogate is not UTF-8: U+FFFD
     data = text.encode("utf-8")
     if len(data) <= limit:
         return text
@@ -103,8 +131,9 @@ class JournalEvent:
     time: str = field(default_factory=utc_now_iso)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-serialisable dict of every field."""
-        return asdict(self)
+        """A JSON-serialisable dict of every field, every string valid Unicode (:func:`storable`)."""
+        data: dict[str, Any] = storable(asdict(self))
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> JournalEvent:

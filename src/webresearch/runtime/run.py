@@ -87,7 +87,3 @@ class RunContext:
     def conversation(self) -> str:
         """The conversation key for per-conversation limits."""
         return self.conversation_id or self.run_id
-
-    def approval_for(self, tool: str) -> ApprovalMode:
-        """The approval mode of ``tool`` in this run."""
-        return self.approval.get(tool, self.default_approval)

@@ -4,12 +4,14 @@ A provider is a small class (the shape of simonw/llm's ``KeyModel``):
 
 * class attributes: ``id`` (the ``search_provider`` setting value), ``name`` (how messages
   refer to it: "Brave Search API", "the SearXNG instance" — never its address),
-  ``key_setting`` (the Settings field holding its API key, or ``None`` for keyless ones) and
-  ``capabilities`` (which :class:`SearchOptions` it honours; the rest are ignored and
+  ``options_model`` (its own options model, a :class:`~webresearch.config.ProviderOptions`:
+  ``[search.<id>]`` in the settings file, ``WEBRESEARCH_<ID>_<OPTION>`` in the environment)
+  and ``capabilities`` (which :class:`SearchOptions` it honours; the rest are ignored and
   reported as such);
-* ``from_settings(settings)``: build it, raising :class:`~webresearch.errors.ConfigurationError`
-  when required configuration is missing (the "set WEBRESEARCH_…_API_KEY" message lives once,
-  in :func:`require_key`);
+* ``from_settings(settings)``: build it from ``settings.options(cls.id, cls.options_model)``
+  and the general search settings, raising :class:`~webresearch.errors.ConfigurationError` when
+  required configuration is missing (the "set WEBRESEARCH_…_API_KEY" message lives once, in
+  :func:`require_key`);
 * one method, ``async search(query, options) -> SearchResponse``, raising only
   :class:`~webresearch.errors.SearchError` subclasses;
 * ``aclose()`` to release connections.
@@ -25,7 +27,7 @@ from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from ..config import ENV_PREFIX, Settings
+from ..config import ProviderOptions, Settings, option_env_var
 from ..errors import ConfigurationError
 
 __all__ = [
@@ -34,12 +36,13 @@ __all__ = [
     "EngineFailure",
     "Freshness",
     "Infobox",
+    "KeyOptions",
+    "NoOptions",
     "SafeSearch",
     "SearchOptions",
     "SearchProvider",
     "SearchResponse",
     "SearchResult",
-    "key_env_var",
     "require_key",
 ]
 
@@ -96,8 +99,13 @@ class SearchResult:
         title: page title (plain text after normalisation, ≤ 200 characters).
         url: absolute http(s) URL (secrets redacted after normalisation).
         snippet: text excerpt (plain text after normalisation, ≤ 500 characters).
-        published: publication date as the provider gave it (ISO 8601 or free text), or "".
-        engine: the engine(s) that found it, for metasearch providers, or "".
+        published: publication date: ``YYYY-MM-DD`` after normalisation when the provider's
+            value is a date (ISO 8601, RFC 2822, "March 5, 2024"), else its text (``2 days
+            ago``), or "".
+        engine: the engine(s) that found it, for metasearch providers (``google, bing``:
+            lower-cased, each once, after normalisation), or "".
+        providers: the ids of the providers that returned it (set by the search service:
+            one for a single provider, several after fusion).
     """
 
     title: str
@@ -105,6 +113,7 @@ class SearchResult:
     snippet: str = ""
     published: str = ""
     engine: str = ""
+    providers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +156,7 @@ class SearchResponse:
         unresponsive_engines: engines that failed (a degraded answer, never "no results").
         raw_count: results the provider sent before normalisation dropped any.
         ignored: options this provider cannot honour (e.g. ``country`` for Tavily).
+        hidden_chars_removed: invisible characters normalisation removed from the texts.
     """
 
     results: tuple[SearchResult, ...] = ()
@@ -156,11 +166,17 @@ class SearchResponse:
     unresponsive_engines: tuple[EngineFailure, ...] = ()
     raw_count: int = 0
     ignored: tuple[str, ...] = field(default=())
+    hidden_chars_removed: int = 0
 
     @property
     def degraded(self) -> bool:
         """Whether some engines did not answer (results may be incomplete)."""
         return bool(self.unresponsive_engines)
+
+    @property
+    def empty(self) -> bool:
+        """Whether nothing at all came back (no results, answers or infoboxes)."""
+        return not (self.results or self.answers or self.infoboxes)
 
     @property
     def dropped(self) -> int:
@@ -175,7 +191,10 @@ class SearchResponse:
     def from_dict(cls, data: dict[str, Any]) -> SearchResponse:
         """Rebuild a response from :meth:`to_dict`."""
         return cls(
-            results=tuple(SearchResult(**r) for r in data.get("results", ())),
+            results=tuple(
+                SearchResult(**{**r, "providers": tuple(r.get("providers", ()))})
+                for r in data.get("results", ())
+            ),
             answers=tuple(data.get("answers", ())),
             infoboxes=tuple(Infobox(**i) for i in data.get("infoboxes", ())),
             suggestions=tuple(data.get("suggestions", ())),
@@ -184,7 +203,25 @@ class SearchResponse:
             ),
             raw_count=int(data.get("raw_count", 0)),
             ignored=tuple(data.get("ignored", ())),
+            hidden_chars_removed=int(data.get("hidden_chars_removed", 0)),
         )
+
+
+class NoOptions(ProviderOptions):
+    """The options of a provider that has none (ddgs)."""
+
+
+class KeyOptions(ProviderOptions):
+    """The options of a keyed API: its key (a secret) and its origin.
+
+    Attributes:
+        api_key: the API key; unset: the provider cannot be used (:func:`require_key`).
+        base_url: the API origin (a subclass sets the public default; tests and proxies set
+            another).
+    """
+
+    api_key: SecretStr | None = None
+    base_url: str
 
 
 @runtime_checkable
@@ -195,8 +232,8 @@ class SearchProvider(Protocol):
     id: ClassVar[str]
     #: how messages name it, e.g. ``Brave Search API`` (never its address or key).
     name: ClassVar[str]
-    #: the Settings field with its API key (``brave_api_key``), or ``None`` when keyless.
-    key_setting: ClassVar[str | None]
+    #: its options model (``[search.<id>]``, ``WEBRESEARCH_<ID>_<OPTION>``).
+    options_model: ClassVar[type[ProviderOptions]]
     #: the options it honours.
     capabilities: ClassVar[frozenset[Capability]]
 
@@ -223,17 +260,12 @@ class SearchProvider(Protocol):
         ...
 
 
-def key_env_var(key_setting: str) -> str:
-    """The environment variable of a key setting: ``brave_api_key`` → ``WEBRESEARCH_BRAVE_API_KEY``."""
-    return f"{ENV_PREFIX}{key_setting.upper()}"
-
-
-def require_key(settings: Settings, provider: type[SearchProvider] | SearchProvider) -> str:
-    """The provider's API key from the settings: the one place that says "set X".
+def require_key(options: KeyOptions, provider: type[SearchProvider] | SearchProvider) -> str:
+    """The provider's API key: the one place that says "set X".
 
     Args:
-        settings: the settings.
-        provider: a provider class (or instance) whose ``key_setting`` names the field.
+        options: the provider's resolved options.
+        provider: the provider class (or instance): its ``id`` names the variable.
 
     Returns:
         the key (never show it anywhere).
@@ -241,15 +273,11 @@ def require_key(settings: Settings, provider: type[SearchProvider] | SearchProvi
     Raises:
         ConfigurationError: the key is not set; the message names the variable to set.
     """
-    field_name = provider.key_setting
-    if field_name is None:
-        return ""
-    value = getattr(settings, field_name, None)
-    secret = value.get_secret_value() if isinstance(value, SecretStr) else (value or "")
-    if not secret.strip():
+    secret = options.api_key.get_secret_value().strip() if options.api_key else ""
+    if not secret:
         raise ConfigurationError(
-            f"{provider.name} needs an API key: set {key_env_var(field_name)}",
+            f"{provider.name} needs an API key: set {option_env_var(provider.id, 'api_key')}",
             hint="tell the operator; continue without web search",
-            setting=field_name,
+            setting=f"{provider.id}_api_key",
         )
-    return secret.strip()
+    return secret

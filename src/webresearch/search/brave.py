@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from ..config import ProviderOptions
 from ..errors import SearchProtocolError
 from .base import (
     Capability,
     Infobox,
+    KeyOptions,
     SearchOptions,
     SearchResponse,
     SearchResult,
@@ -25,11 +27,18 @@ from .base import (
 from .keyed import KeyedJSONProvider
 from .parsing import items, require_list, text
 
-__all__ = ["BraveProvider"]
+__all__ = ["BraveOptions", "BraveProvider"]
 
 _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 #: Brave's most results per request (API reference: ``count`` maximum 20).
 _MAX_COUNT = 20
+
+
+class BraveOptions(KeyOptions):
+    """Brave's options: ``api_key`` (``WEBRESEARCH_BRAVE_API_KEY``) and ``base_url``
+    (the public API origin by default; tests and proxies set another)."""
+
+    base_url: str = "https://api.search.brave.com"
 
 
 class BraveProvider(KeyedJSONProvider):
@@ -45,7 +54,7 @@ class BraveProvider(KeyedJSONProvider):
 
     id: ClassVar[str] = "brave"
     name: ClassVar[str] = "Brave Search API"
-    key_setting: ClassVar[str | None] = "brave_api_key"
+    options_model: ClassVar[type[ProviderOptions]] = BraveOptions
     capabilities: ClassVar[frozenset[Capability]] = frozenset(
         {"freshness", "language", "country", "safesearch", "infoboxes"}
     )

@@ -7,8 +7,8 @@ like a third-party plugin would be.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
+from .base import SearchProvider
 from .brave import BraveProvider
 from .ddgs import DdgsProvider
 from .exa import ExaProvider
@@ -18,7 +18,7 @@ from .tavily import TavilyProvider
 
 __all__ = ["BUILTIN_PROVIDERS", "register_builtins"]
 
-BUILTIN_PROVIDERS: tuple[type[Any], ...] = (
+BUILTIN_PROVIDERS: tuple[type[SearchProvider], ...] = (
     SearxngProvider,
     BraveProvider,
     DdgsProvider,
@@ -28,7 +28,9 @@ BUILTIN_PROVIDERS: tuple[type[Any], ...] = (
 )
 
 
-def register_builtins(register: Callable[[type[Any]], Any]) -> None:
+def register_builtins(
+    register: Callable[[type[SearchProvider]], type[SearchProvider]],
+) -> None:
     """Register every built-in provider with ``register``."""
     for provider in BUILTIN_PROVIDERS:
         register(provider)

@@ -19,7 +19,7 @@ import importlib.util
 from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
-from ..config import Settings
+from ..config import ProviderOptions, Settings
 from ..errors import (
     ConfigurationError,
     SearchError,
@@ -28,7 +28,7 @@ from ..errors import (
     SearchTimeout,
     SearchUpstreamError,
 )
-from .base import Capability, SearchOptions, SearchResponse, SearchResult
+from .base import Capability, NoOptions, SearchOptions, SearchResponse, SearchResult
 from .parsing import items, text
 
 __all__ = [
@@ -200,7 +200,7 @@ class DdgsProvider:
 
     id: ClassVar[str] = "ddgs"
     name: ClassVar[str] = "the ddgs metasearch"
-    key_setting: ClassVar[str | None] = None
+    options_model: ClassVar[type[ProviderOptions]] = NoOptions
     capabilities: ClassVar[frozenset[Capability]] = frozenset(
         {"freshness", "language", "country", "safesearch"}
     )

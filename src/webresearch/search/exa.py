@@ -16,11 +16,12 @@ from typing import Any, ClassVar
 
 import httpx2
 
-from .base import Capability, SearchOptions, SearchResponse, SearchResult
+from ..config import ProviderOptions
+from .base import Capability, KeyOptions, SearchOptions, SearchResponse, SearchResult
 from .keyed import KeyedJSONProvider
 from .parsing import items, require_list, text
 
-__all__ = ["ExaProvider"]
+__all__ = ["ExaOptions", "ExaProvider"]
 
 _FRESHNESS = {
     "day": timedelta(days=1),
@@ -28,6 +29,13 @@ _FRESHNESS = {
     "month": timedelta(days=31),
     "year": timedelta(days=366),
 }
+
+
+class ExaOptions(KeyOptions):
+    """Exa's options: ``api_key`` (``WEBRESEARCH_EXA_API_KEY``) and ``base_url``
+    (the public API origin by default; tests and proxies set another)."""
+
+    base_url: str = "https://api.exa.ai"
 
 
 class ExaProvider(KeyedJSONProvider):
@@ -44,7 +52,7 @@ class ExaProvider(KeyedJSONProvider):
 
     id: ClassVar[str] = "exa"
     name: ClassVar[str] = "Exa API"
-    key_setting: ClassVar[str | None] = "exa_api_key"
+    options_model: ClassVar[type[ProviderOptions]] = ExaOptions
     capabilities: ClassVar[frozenset[Capability]] = frozenset(
         {"freshness", "country", "safesearch"}
     )

@@ -9,8 +9,9 @@ with the HTTP status, classified like every provider's (SPEC §1.2: 401/403 ``au
 
 Price: 2 credits per 10 results (Firecrawl's pricing; the seed notes of issue 8), so a
 search of up to 10 results costs 2 credits and one of 11–20 costs 4; a credit's price is the
-``firecrawl_credit_price`` setting. The same base URL, key and proxy headers serve the
-Firecrawl page reader and screenshot service.
+``credit_price`` option. The same options (``[reader.firecrawl]`` or ``[search.firecrawl]``,
+``WEBRESEARCH_FIRECRAWL_*``: key, base URL, proxy headers, credit price) serve the Firecrawl
+page reader and screenshot service: :mod:`webresearch.hosted.firecrawl`.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from typing import Any, ClassVar
 
 import httpx2
 
-from ..config import DEFAULT_FIRECRAWL_BASE_URL, Settings
-from ..errors import ConfigurationError, SearchProtocolError
-from .base import Capability, SearchOptions, SearchResponse, SearchResult, key_env_var
-from .http import JSONEndpoint, check_base_url
+from ..config import ProviderOptions, Settings, option_env_var
+from ..errors import SearchProtocolError
+from ..hosted.endpoint import bearer
+from ..hosted.firecrawl import FIRECRAWL_ID, FirecrawlAccess, FirecrawlOptions
+from .base import Capability, SearchOptions, SearchResponse, SearchResult
+from .http import JSONEndpoint
 from .parsing import items, text
 
 __all__ = ["CREDITS_PER_10_RESULTS", "FirecrawlProvider", "search_credits"]
@@ -52,9 +55,9 @@ class FirecrawlProvider:
         transport: httpx2 transport seam (tests).
     """
 
-    id: ClassVar[str] = "firecrawl"
+    id: ClassVar[str] = FIRECRAWL_ID
     name: ClassVar[str] = "Firecrawl search API"
-    key_setting: ClassVar[str | None] = "firecrawl_api_key"
+    options_model: ClassVar[type[ProviderOptions]] = FirecrawlOptions
     capabilities: ClassVar[frozenset[Capability]] = frozenset({"freshness", "country"})
 
     def __init__(
@@ -70,15 +73,13 @@ class FirecrawlProvider:
     ) -> None:
         self.timeout_s = timeout_s
         self.credit_price = credit_price
-        sent = dict(headers or {})
-        if api_key:
-            sent["Authorization"] = f"Bearer {api_key}"
+        sent = {**(headers or {}), **bearer(api_key)}
         self.endpoint = JSONEndpoint(
             base_url,
             service=self.name,
             timeout_s=timeout_s,
             headers=sent,
-            key_env=key_env_var("firecrawl_api_key"),
+            key_env=option_env_var(FIRECRAWL_ID, "api_key"),
             secrets=tuple(v for v in (api_key, *sent.values()) if v),
             user_agent=user_agent,
             transport=transport,
@@ -86,36 +87,22 @@ class FirecrawlProvider:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> FirecrawlProvider:
-        """Build from ``firecrawl_api_key``, ``firecrawl_base_url``, ``firecrawl_headers``.
+        """Build from the Firecrawl options (key, base URL, proxy headers, credit price).
 
         Raises:
             ConfigurationError: the hosted API without a key, or a base URL that is not http(s).
         """
-        key = (
-            settings.firecrawl_api_key.get_secret_value().strip()
-            if settings.firecrawl_api_key
-            else ""
+        options = settings.options(FIRECRAWL_ID, FirecrawlOptions)
+        access = FirecrawlAccess.of(
+            options, name=cls.name, hint="tell the operator; continue without web search"
         )
-        configured = (
-            settings.firecrawl_base_url.get_secret_value().strip()
-            if settings.firecrawl_base_url
-            else ""
-        )
-        if not key and not configured:
-            raise ConfigurationError(
-                f"{cls.name} needs an API key: set {key_env_var('firecrawl_api_key')}",
-                hint="tell the operator; continue without web search",
-                setting="firecrawl_api_key",
-            )
         return cls(
-            key,
-            check_base_url(
-                configured or DEFAULT_FIRECRAWL_BASE_URL, key_env_var("firecrawl_base_url")
-            ),
+            access.key,
+            access.base_url,
             timeout_s=settings.search_timeout_s,
             user_agent=settings.user_agent,
-            headers={k: v.get_secret_value() for k, v in settings.firecrawl_headers.items()},
-            credit_price=settings.firecrawl_credit_price,
+            headers=access.extra_headers,
+            credit_price=options.credit_price,
         )
 
     async def aclose(self) -> None:

@@ -1,8 +1,11 @@
 """The common shape of a keyed JSON search API (Brave, Tavily, Exa): one :class:`JSONEndpoint`
-with the key in a header, built from ``<id>_api_key`` and ``<id>_base_url``.
+with the key in a header, built from the provider's own options (``api_key``, ``base_url``:
+``[search.<id>]`` in the settings file, ``WEBRESEARCH_<ID>_API_KEY`` in the environment).
 
-A provider subclass names itself (``id``, ``name``, ``key_setting``, ``capabilities``), says
-how its key travels (:meth:`KeyedJSONProvider.auth_headers`) and implements ``search``.
+A provider subclass names itself (``id``, ``name``, ``capabilities``), declares its options
+model (a :class:`~webresearch.search.base.KeyOptions` with its public origin as the default
+``base_url``), says how its key travels (:meth:`KeyedJSONProvider.auth_headers`) and
+implements ``search``.
 """
 
 from __future__ import annotations
@@ -11,9 +14,10 @@ from typing import ClassVar, Self
 
 import httpx2
 
-from ..config import Settings
-from .base import key_env_var, require_key
-from .http import JSONEndpoint, check_base_url
+from ..config import ProviderOptions, Settings, option_env_var
+from ..hosted.endpoint import check_base_url
+from .base import KeyOptions, require_key
+from .http import JSONEndpoint
 
 __all__ = ["KeyedJSONProvider"]
 
@@ -31,7 +35,8 @@ class KeyedJSONProvider:
 
     id: ClassVar[str]
     name: ClassVar[str]
-    key_setting: ClassVar[str | None]
+    #: a :class:`KeyOptions` subclass with the API's public origin as ``base_url``.
+    options_model: ClassVar[type[ProviderOptions]]
 
     def __init__(
         self,
@@ -47,7 +52,7 @@ class KeyedJSONProvider:
             service=self.name,
             timeout_s=timeout_s,
             headers=self.auth_headers(api_key),
-            key_env=key_env_var(f"{self.id}_api_key"),
+            key_env=option_env_var(self.id, "api_key"),
             secrets=(api_key,),
             user_agent=user_agent,
             transport=transport,
@@ -60,16 +65,22 @@ class KeyedJSONProvider:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Self:
-        """Build from ``<id>_api_key`` and ``<id>_base_url``.
+        """Build from the provider's options (``api_key``, ``base_url``).
 
         Raises:
             ConfigurationError: no key, or a base URL that is not http(s).
         """
-        key = require_key(settings, cls)  # type: ignore[arg-type]
-        base_setting = f"{cls.id}_base_url"
+        options = settings.options(cls.id, cls.options_model)
+        if not isinstance(options, KeyOptions):  # pragma: no cover - a declaration bug
+            raise TypeError(f"{cls.__name__}.options_model must be a KeyOptions")
+        key = require_key(options, cls)  # type: ignore[arg-type]
         return cls(
             key,
-            check_base_url(getattr(settings, base_setting), key_env_var(base_setting)),
+            check_base_url(
+                options.base_url,
+                option_env_var(cls.id, "base_url"),
+                hint="tell the operator; continue without web search",
+            ),
             timeout_s=settings.search_timeout_s,
             user_agent=settings.user_agent,
         )

@@ -5,16 +5,19 @@ Each result is cleaned the same way whichever provider sent it:
 * text (titles, snippets, answers): HTML tags stripped, then entities decoded once (escaped
   text is content and is kept: ``a &lt; b`` → ``a < b``, ``AT&amp;T`` → ``AT&T``; a decoded
   ``<`` that would open a tag stays ``&lt;``: ``Vec&lt;T&gt;`` → ``Vec&lt;T>``, so the text
-  never holds a tag for a client that renders it), control and
-  bidirectional-override characters removed, whitespace collapsed, then truncated to
+  never holds a tag for a client that renders it), control characters and invisible
+  characters (:func:`webresearch.invisible.strip_invisible`: Unicode tags, zero-width and
+  bidi controls; counted in ``hidden_chars_removed``) removed, whitespace collapsed, then
+  truncated to
   :data:`TITLE_MAX_CHARS` / :data:`SNIPPET_MAX_CHARS` on a grapheme-cluster boundary (an
   emoji with modifiers or a letter with combining accents is never split) with ``…`` marking
   the cut;
 * URLs: only absolute ``http``/``https`` URLs with a host are kept (``javascript:``, ``data:``,
   ``file:``, relative and protocol-relative ones are dropped); secrets in them are redacted
   (:func:`webresearch.redact.redact_url`);
-* duplicates: results whose URLs are equal after dropping the fragment, lower-casing scheme and
-  host and dropping a default port are kept once (the first, i.e. best-ranked, wins).
+* duplicates: results whose URLs have the same :func:`dedupe_key` are kept once (the first,
+  i.e. best-ranked, wins); fusion merges results of several providers by the same key;
+* dates become ``YYYY-MM-DD`` and engine lists ``google, bing`` (:mod:`.dates`).
 """
 
 from __future__ import annotations
@@ -22,21 +25,25 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import regex
 
+from ..invisible import strip_invisible
 from ..redact import redact_url
 from ..runtime.scope import scope_key
 from .base import EngineFailure, Infobox, SearchResponse, SearchResult
+from .dates import normalize_date, normalize_engines
 
 __all__ = [
     "ANSWER_MAX_CHARS",
     "ELLIPSIS",
     "SNIPPET_MAX_CHARS",
     "TITLE_MAX_CHARS",
+    "TRACKING_PARAMETERS",
     "URL_MAX_CHARS",
     "clean_text",
+    "clean_text_counted",
     "clean_url",
     "dedupe_key",
     "normalize_response",
@@ -57,12 +64,37 @@ _RAW_MAX_CHARS = 65536
 _SUGGESTIONS_MAX = 5
 _SUGGESTION_MAX_CHARS = 200
 ELLIPSIS = "…"
+#: Query parameters that only track a click (ad and mail campaign ids, analytics), dropped
+#: from a URL's identity with every ``utm_*``: Google (gclid, dclid, gbraid, wbraid, _ga,
+#: _gl), Meta (fbclid, igshid), Microsoft (msclkid), Yandex (yclid), X (twclid), TikTok
+#: (ttclid), Mailchimp (mc_cid, mc_eid), HubSpot (_hsenc, _hsmi), Marketo (mkt_tok).
+TRACKING_PARAMETERS = frozenset(
+    {
+        "fbclid",
+        "gclid",
+        "dclid",
+        "gbraid",
+        "wbraid",
+        "msclkid",
+        "yclid",
+        "twclid",
+        "ttclid",
+        "igshid",
+        "mc_cid",
+        "mc_eid",
+        "_ga",
+        "_gl",
+        "_hsenc",
+        "_hsmi",
+        "mkt_tok",
+    }
+)
 
 # A tag (opening, closing, self-closing), a comment, a doctype or a processing instruction.
 _TAG = re.compile(r"<!--.*?(?:-->|$)|<[A-Za-z/!?][^<>]*>", re.DOTALL)
-# C0/C1 controls and the bidi embedding/override/isolate characters (Trojan-Source style
-# spoofing, CVE-2021-42574); whitespace controls become spaces below.
-_INVISIBLE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# C0/C1 controls (whitespace controls become spaces below); invisible characters go with
+# them (strip_invisible: Unicode tags, zero-width characters, bidi controls).
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 _SPACE = re.compile(r"\s+")
 # A "<" that would start a tag, comment or declaration (see _TAG).
 _TAG_OPEN = re.compile(r"<(?=[A-Za-z/!?])")
@@ -88,28 +120,41 @@ def clean_text(value: object, limit: int) -> str:
         limit: most characters returned, the ellipsis included.
 
     Returns:
-        the text with tags stripped, entities decoded, controls removed, whitespace collapsed,
-        truncated by :func:`truncate`.
+        the text with tags stripped, entities decoded, controls and invisible characters
+        removed, whitespace collapsed, truncated by :func:`truncate`.
     """
+    return clean_text_counted(value, limit)[0]
+
+
+def clean_text_counted(value: object, limit: int) -> tuple[str, int]:
+    """:func:`clean_text` and the number of invisible characters it removed."""
     if value is None or isinstance(value, (dict, list, tuple, bool)):
-        return ""
+        return "", 0
+    hidden = 0
+
+    def unseen(text: str) -> str:
+        nonlocal hidden
+        text, removed = strip_invisible(_CONTROLS.sub("", text))
+        hidden += removed
+        return text
+
     # Controls go first and after every round: removing one between "<" and "?>" must not
     # leave a tag behind for a later pass to find.
-    text = _INVISIBLE.sub("", str(value)[:_RAW_MAX_CHARS])
+    text = unseen(str(value)[:_RAW_MAX_CHARS])
     # Strip real tags until nothing changes (nested or broken markup such as "<<b>i>").
     for _ in range(16):
-        stripped = _INVISIBLE.sub("", _TAG.sub(_tag_replacement, text))
+        stripped = unseen(_TAG.sub(_tag_replacement, text))
         if stripped == text:
             break
         text = stripped
     # Entities are decoded ONCE: escaped text is content ("Vec&lt;T&gt;" is "Vec<T>", SPEC
     # §1.2 "strip HTML tags, decode entities") ...
-    text = _INVISIBLE.sub("", html.unescape(text))
+    text = unseen(html.unescape(text))
     # ... but it never becomes markup: a "<" that would open a tag stays escaped, so no
     # client rendering the text as markdown/HTML meets a tag.
     text = _TAG_OPEN.sub("&lt;", text)
     text = _SPACE.sub(" ", text).strip()
-    return truncate(text, limit)
+    return truncate(text, limit), hidden
 
 
 def truncate(text: str, limit: int) -> str:
@@ -162,8 +207,29 @@ def clean_url(value: object) -> str | None:
 
 
 def dedupe_key(url: str) -> str:
-    """The identity of a URL for de-duplication (fragment dropped, scheme/host lower-cased)."""
-    return scope_key(url) or url
+    """The identity of a result's URL, for de-duplication and fusion (issue 18 §2).
+
+    Two URLs are one page when they differ only in: the scheme (``http`` and ``https``) and
+    the host's case, a default port, a trailing slash, the fragment, the order of query
+    parameters, or tracking parameters (:data:`TRACKING_PARAMETERS`, any ``utm_*``). The URL
+    shown is never changed.
+    """
+    base = scope_key(url)
+    if base is None:
+        return url
+    parts = urlsplit(base)
+    pairs = [
+        (name, value)
+        for name, value in parse_qsl(parts.query, keep_blank_values=True)
+        if not _is_tracking(name)
+    ]
+    query = urlencode(sorted(pairs))
+    return parts.netloc + parts.path.rstrip("/") + (f"?{query}" if query else "")
+
+
+def _is_tracking(name: str) -> bool:
+    lowered = name.lower()
+    return lowered.startswith("utm_") or lowered in TRACKING_PARAMETERS
 
 
 def normalize_response(response: SearchResponse, max_results: int | None = None) -> SearchResponse:
@@ -178,6 +244,14 @@ def normalize_response(response: SearchResponse, max_results: int | None = None)
         infoboxes and suggestions; ``raw_count`` is kept so the caller can tell "the provider
         sent nothing" from "everything it sent was unusable".
     """
+    hidden = 0
+
+    def clean(value: object, limit: int) -> str:  # clean_text, counting what it removed
+        nonlocal hidden
+        text, removed = clean_text_counted(value, limit)
+        hidden += removed
+        return text
+
     results: list[SearchResult] = []
     seen: set[str] = set()
     for item in response.results:
@@ -190,36 +264,38 @@ def normalize_response(response: SearchResponse, max_results: int | None = None)
         seen.add(key)
         results.append(
             SearchResult(
-                title=clean_text(item.title, TITLE_MAX_CHARS),
+                title=clean(item.title, TITLE_MAX_CHARS),
                 url=url,
-                snippet=clean_text(item.snippet, SNIPPET_MAX_CHARS),
-                published=clean_text(item.published, 64),
-                engine=clean_text(item.engine, 100),
+                snippet=clean(item.snippet, SNIPPET_MAX_CHARS),
+                published=normalize_date(clean(item.published, 64)),
+                engine=normalize_engines(clean(item.engine, 100)),
+                providers=item.providers,
             )
         )
         if max_results is not None and len(results) >= max_results:
             break
     infoboxes = []
     for box in response.infoboxes:
-        title = clean_text(box.title, TITLE_MAX_CHARS)
-        text = clean_text(box.text, ANSWER_MAX_CHARS)
+        title = clean(box.title, TITLE_MAX_CHARS)
+        text = clean(box.text, ANSWER_MAX_CHARS)
         if title or text:
             infoboxes.append(Infobox(title=title, text=text, url=clean_url(box.url) or ""))
     failures = tuple(
-        EngineFailure(clean_text(f.engine, 100), clean_text(f.reason, 200))
+        EngineFailure(clean(f.engine, 100), clean(f.reason, 200))
         for f in response.unresponsive_engines
-        if clean_text(f.engine, 100)
+        if clean(f.engine, 100)
     )
     return SearchResponse(
         results=tuple(results),
-        answers=_unique(clean_text(a, ANSWER_MAX_CHARS) for a in response.answers),
+        answers=_unique(clean(a, ANSWER_MAX_CHARS) for a in response.answers),
         infoboxes=tuple(infoboxes),
-        suggestions=_unique(clean_text(s, _SUGGESTION_MAX_CHARS) for s in response.suggestions)[
+        suggestions=_unique(clean(s, _SUGGESTION_MAX_CHARS) for s in response.suggestions)[
             :_SUGGESTIONS_MAX
         ],
         unresponsive_engines=failures,
         raw_count=max(response.raw_count, len(response.results)),
         ignored=response.ignored,
+        hidden_chars_removed=response.hidden_chars_removed + hidden,
     )
 
 

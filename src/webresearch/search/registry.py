@@ -8,24 +8,22 @@ A plugin package declares an entry point in the group :data:`ENTRY_POINT_GROUP`
     acme = "acme_search:AcmeProvider"
 
 webresearch's own providers are declared the same way (``builtins`` →
-:func:`webresearch.search.builtins.register_builtins`); the hook is also called directly, so
-they are there even when the package metadata is not installed (a source checkout on
-``PYTHONPATH``). A plugin that fails to load is logged (one line) and skipped; it never
-breaks the others. Code may also call :func:`register` itself.
+:func:`webresearch.search.builtins.register_builtins`); see :mod:`webresearch.plugins` for
+the loading rules. A provider's options are its own model (``options_model``): it is
+configured with ``[search.<id>]`` in the settings file or ``WEBRESEARCH_<ID>_<OPTION>``,
+without any change to webresearch.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable, Iterable
-from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from collections.abc import Callable
 
-from ..config import Settings
-from ..errors import ConfigurationError
+from ..config import ProviderOptions, Settings
+from ..plugins import EntryPointsOf, Registry
 from . import ddgs as ddgs_provider
 from .base import CAPABILITIES, SearchProvider
 from .builtins import register_builtins
+from .searxng import SearxngOptions
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -34,115 +32,73 @@ __all__ = [
     "create_provider",
     "register",
     "resolve_provider_id",
+    "resolve_provider_ids",
 ]
 
 ENTRY_POINT_GROUP = "webresearch.search_providers"
 #: ``search_provider`` values that turn web_search off.
 _OFF = frozenset({"none", "off", "disabled", "false", "0"})
 
-log = logging.getLogger("webresearch")
-
 ProviderClass = type[SearchProvider]
 
 
-class ProviderRegistry:
+def check_shape(provider: object) -> ProviderClass:
+    """``provider`` when it has the provider shape (see :mod:`.base`).
+
+    Raises:
+        TypeError: it is not a class, or misses an attribute (named), or its id or
+            capabilities are unusable.
+    """
+    if not isinstance(provider, type):
+        raise TypeError("a search provider must be a class")
+    for attr in (
+        "id",
+        "name",
+        "capabilities",
+        "options_model",
+        "from_settings",
+        "search",
+        "aclose",
+    ):
+        if not hasattr(provider, attr):
+            raise TypeError(f"search provider {provider.__name__} has no {attr!r}")
+    provider_id = getattr(provider, "id", None)
+    if not isinstance(provider_id, str) or not provider_id or provider_id.lower() in _OFF:
+        raise TypeError(f"search provider {provider.__name__} needs a usable string id")
+    model = getattr(provider, "options_model", None)
+    if not (isinstance(model, type) and issubclass(model, ProviderOptions)):
+        raise TypeError(f"search provider {provider_id!r}: options_model is not a ProviderOptions")
+    unknown = set(getattr(provider, "capabilities", ())) - set(CAPABILITIES)
+    if unknown:
+        raise TypeError(f"search provider {provider_id!r} has unknown capabilities {unknown}")
+    return provider
+
+
+class ProviderRegistry(Registry[ProviderClass]):
     """Search providers by id.
 
     Args:
         entry_points_of: returns the entry points of a group (a seam for tests).
     """
 
-    def __init__(
-        self,
-        entry_points_of: Callable[[str], Iterable[EntryPoint]] | None = None,
-    ) -> None:
-        self._providers: dict[str, ProviderClass] = {}
-        self._entry_points_of = entry_points_of or (lambda group: entry_points(group=group))
-        self._loaded = False
+    def __init__(self, entry_points_of: EntryPointsOf | None = None) -> None:
+        super().__init__(
+            kind="search provider",
+            group=ENTRY_POINT_GROUP,
+            setting="search_provider",
+            builtins=register_builtins,
+            check=check_shape,
+            id_of=lambda cls: cls.id,
+            hint="tell the operator; continue without web search",
+            entry_points_of=entry_points_of,
+        )
 
-    def register(self, provider: Any) -> Any:
-        """Add a provider class (usable as a decorator); returns it.
-
-        Raises:
-            TypeError: it does not have the provider shape (id, name, key_setting,
-                capabilities, from_settings, search, aclose).
-            ValueError: another provider already has its id.
-        """
-        _check_shape(provider)
-        known = self._providers.get(provider.id)
-        if known is not None and known is not provider:
-            raise ValueError(f"search provider id {provider.id!r} is already registered")
-        self._providers[provider.id] = provider
-        return provider
-
-    def load(self) -> None:
-        """Register the built-ins and every installed plugin (once; later calls do nothing)."""
-        if self._loaded:
-            return
-        self._loaded = True
-        register_builtins(self.register)
-        try:
-            found = list(self._entry_points_of(ENTRY_POINT_GROUP))
-        except Exception as exc:  # broken metadata must not break search
-            log.warning("cannot list search provider plugins: %s", type(exc).__name__)
-            return
-        for ep in found:
-            if ep.value == f"{register_builtins.__module__}:{register_builtins.__name__}":
-                continue
-            try:
-                obj = ep.load()
-                if isinstance(obj, type):
-                    self.register(obj)
-                else:
-                    obj(self.register)
-            except Exception as exc:
-                log.warning(
-                    "search provider plugin %r not loaded: %s: %s",
-                    ep.name,
-                    type(exc).__name__,
-                    exc,
-                )
-
-    def ids(self) -> list[str]:
-        """Registered provider ids, sorted."""
-        self.load()
-        return sorted(self._providers)
-
-    def get(self, provider_id: str) -> ProviderClass:
-        """The provider class with this id.
-
-        Raises:
-            ConfigurationError: no such provider (the message lists the known ids).
-        """
-        self.load()
-        try:
-            return self._providers[provider_id]
-        except KeyError:
-            raise ConfigurationError(
-                f"unknown search provider {provider_id!r}: choose one of "
-                + ", ".join(sorted(self._providers)),
-                hint="tell the operator; continue without web search",
-                setting="search_provider",
-            ) from None
+    def options_catalog(self) -> dict[str, type[ProviderOptions]]:
+        """Every registered provider's options model, by id."""
+        return {cls.id: cls.options_model for cls in self.classes()}
 
 
-def _check_shape(provider: Any) -> None:
-    if not isinstance(provider, type):
-        raise TypeError("a search provider must be a class")
-    for attr in ("id", "name", "capabilities", "from_settings", "search", "aclose"):
-        if not hasattr(provider, attr):
-            raise TypeError(f"search provider {provider.__name__} has no {attr!r}")
-    if not hasattr(provider, "key_setting"):
-        raise TypeError(f"search provider {provider.__name__} has no 'key_setting'")
-    provider_id = getattr(provider, "id", None)
-    if not isinstance(provider_id, str) or not provider_id or provider_id.lower() in _OFF:
-        raise TypeError(f"search provider {provider.__name__} needs a usable string id")
-    unknown = set(getattr(provider, "capabilities", ())) - set(CAPABILITIES)
-    if unknown:
-        raise TypeError(f"search provider {provider_id!r} has unknown capabilities {unknown}")
-
-
-#: The process-wide registry.
+#: The process-wide registry (plugins register into it).
 REGISTRY = ProviderRegistry()
 #: Register a provider class in the process-wide registry (the plugin callback).
 register = REGISTRY.register
@@ -153,17 +109,34 @@ def resolve_provider_id(
 ) -> str | None:
     """Which provider web_search uses, or ``None`` when there is none (the tool is then absent).
 
-    Order: ``search_provider`` when set (``none``/``off`` → none); else ``searxng`` when
-    ``searxng_url`` is set; else ``ddgs`` when the package is installed; else none.
-    A key alone never selects a paid provider.
+    Order: ``search_provider`` when set (``none``/``off`` → none); else ``searxng`` when its
+    ``url`` option (``WEBRESEARCH_SEARXNG_URL``) is set; else ``ddgs`` when the package is
+    installed; else none. A key alone never selects a paid provider.
     """
     chosen = (settings.search_provider or "").strip().lower()
     if chosen:
         return None if chosen in _OFF else chosen
-    if settings.searxng_url is not None and settings.searxng_url.get_secret_value().strip():
+    searxng_url = settings.options("searxng", SearxngOptions).url
+    if searxng_url is not None and searxng_url.get_secret_value().strip():
         return "searxng"
     available = ddgs_available() if ddgs_available is not None else ddgs_provider.is_installed()
     return "ddgs" if available else None
+
+
+def resolve_provider_ids(
+    settings: Settings, *, ddgs_available: Callable[[], bool] | None = None
+) -> tuple[str, ...]:
+    """The providers web_search uses, in order (``()``: none, the tool is then absent).
+
+    ``search_providers`` when set (failover order, or the providers fused); else the one
+    provider :func:`resolve_provider_id` chooses (``search_provider`` is a one-provider
+    list). ``none``/``off`` in the list turns web_search off.
+    """
+    listed = settings.search_providers
+    if listed:
+        return () if any(p in _OFF for p in listed) else listed
+    single = resolve_provider_id(settings, ddgs_available=ddgs_available)
+    return (single,) if single else ()
 
 
 def create_provider(

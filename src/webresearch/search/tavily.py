@@ -12,11 +12,19 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from .base import Capability, SearchOptions, SearchResponse, SearchResult
+from ..config import ProviderOptions
+from .base import Capability, KeyOptions, SearchOptions, SearchResponse, SearchResult
 from .keyed import KeyedJSONProvider
 from .parsing import items, require_list, text
 
-__all__ = ["TavilyProvider"]
+__all__ = ["TavilyOptions", "TavilyProvider"]
+
+
+class TavilyOptions(KeyOptions):
+    """Tavily's options: ``api_key`` (``WEBRESEARCH_TAVILY_API_KEY``) and ``base_url``
+    (the public API origin by default; tests and proxies set another)."""
+
+    base_url: str = "https://api.tavily.com"
 
 
 class TavilyProvider(KeyedJSONProvider):
@@ -32,7 +40,7 @@ class TavilyProvider(KeyedJSONProvider):
 
     id: ClassVar[str] = "tavily"
     name: ClassVar[str] = "Tavily API"
-    key_setting: ClassVar[str | None] = "tavily_api_key"
+    options_model: ClassVar[type[ProviderOptions]] = TavilyOptions
     capabilities: ClassVar[frozenset[Capability]] = frozenset({"freshness", "answers"})
 
     @staticmethod

@@ -2,7 +2,7 @@
 
 Open a fresh tab (its own browser context: no cookies from any session), wait for the page
 to be ready (the readiness budget, SPEC §1.4: 15 s), return the rendered page as markdown in
-web_fetch's format (the browser tool's ``content`` extraction), close the tab — whatever
+web_fetch's format (the browser's ``content`` extraction), close the tab — whatever
 happened. The same request policy as the browser tool guards the navigation and every
 request the page makes (SSRF address rules, domain policy); the run's fetch scope applies to
 the URL; the ``browser`` rate limit counts the call. The tab counts against the process's
@@ -15,63 +15,67 @@ Registered where the browser tool is (a backend can run), gated by network acces
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import uuid
-from typing import Any
+from types import MappingProxyType
 
-from ..browser.manager import BrowserManager
 from ..browser.page import PlaywrightSession
 from ..errors import BrowserError, Timeout
 from ..net.http_status import error_for_status
 from ..redact import redact_url
-from ..types import ToolResult
+from ..types import JSONValue, ToolResult
+from .arguments import UrlArgs
 from .base import CallContext, ToolEntry, Unavailable
-from .browser_tool import (
-    Drained,
-    _journal_events,
-    _with_notes,
-    backend_unavailable_reason,
-    manager_for,
-    read_rendered,
-    readiness_note,
-)
+from .browser_journal import journaled_action
+from .browser_reading import read_rendered, readiness_note
+from .gates import backend_unavailable_reason
+from .limits import browser_limit
 from .services import Services
-from .specs import BROWSER_OPEN
+from .specs import URL_PROPERTY, ToolSpec, object_schema
 
-__all__ = ["BrowserOpen", "build"]
+__all__ = ["BROWSER_OPEN", "BrowserOpen", "build"]
+
+BROWSER_OPEN = ToolSpec(
+    name="browser_open",
+    title="Open a page in a browser",
+    description="Render a URL in a browser; read it as web_fetch does.",
+    input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
+    titles=MappingProxyType({"ru": "Открыть страницу в браузере", "zh": "在浏览器中打开网页"}),
+)
 
 
 class BrowserOpen:
-    """browser_open over the process's browser manager.
+    """browser_open over the process's browser (shared with the browser tool and
+    web_fetch's renderer).
 
     Args:
         services: the process-wide services.
-        manager: the browser manager (shared with the browser tool and web_fetch's renderer).
     """
 
-    def __init__(self, services: Services, manager: BrowserManager) -> None:
+    def __init__(self, services: Services) -> None:
         self.services = services
-        self.manager = manager
         self.settings = services.settings
 
-    async def __call__(self, arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
+    async def __call__(self, args: UrlArgs, ctx: CallContext) -> ToolResult:
         """Open, read, close (raises the call's errors; the tab is closed in every case)."""
-        url = str(arguments["url"])
+        url = args.url
+        manager = self.services.browser
         await ctx.check_scope(url)
-        await ctx.rate_limit("browser")
-        await self.manager.policy.check_navigation(url)
-        await self.manager.expire()
+        await ctx.rate_limit()
+        await manager.policy.check_navigation(url)
+        await manager.expire()
         key = f"browser_open:{uuid.uuid4().hex}"
-        outcome = "error"
-        session: PlaywrightSession | None = None
-        drained: Drained | None = None
-        try:
-            session, _lost = await self.manager.session(key, create=True)
-            if session is None:  # pragma: no cover - create=True always makes one
+
+        async def close_tab() -> object:
+            return await manager.close_session(key)
+
+        head: dict[str, JSONValue] = {"action": "open", "one_shot": True}
+        async with journaled_action(ctx, head, cleanup=close_tab) as record:
+            record.session, _lost = await manager.session(key, create=True)
+            if record.session is None:  # pragma: no cover - create=True always makes one
                 raise BrowserError("the browser could not open a tab")
             try:
                 result = await asyncio.wait_for(
-                    self._read(session, url), self.settings.browser_action_timeout_s + 5
+                    self._read(record.session, url), self.settings.browser_action_timeout_s + 5
                 )
             except TimeoutError:
                 raise Timeout(
@@ -79,22 +83,7 @@ class BrowserOpen:
                     f"{self.settings.browser_action_timeout_s:g} s",
                     hint="try web_fetch, or the browser tool to wait for a selector",
                 ) from None
-            drained = await session.drain_events()
-            outcome = "ok"
-            return _with_notes(result, drained)
-        finally:
-            details: dict[str, Any] = {"action": "open", "one_shot": True, "outcome": outcome}
-            if session is not None:
-                with contextlib.suppress(Exception):
-                    details["url"] = redact_url(str(session.page.url))[:300]
-                if drained is None:
-                    with contextlib.suppress(Exception):
-                        drained = await session.drain_events()
-                if drained is not None:
-                    await _journal_events(drained, ctx)
-            with contextlib.suppress(Exception):
-                await self.manager.close_session(key)
-            await ctx.event("browser.action", **details)
+            return await record.succeeded(result)
 
     async def _read(self, session: PlaywrightSession, url: str) -> ToolResult:
         nav = await session.open(url)
@@ -104,7 +93,7 @@ class BrowserOpen:
         note = readiness_note(nav.ready, nav.settled, self.settings.browser_ready_timeout_s)
         if note:
             text += f"\n\n{note}"
-        meta: dict[str, Any] = {
+        meta: dict[str, object] = {
             "url": doc["url"],
             "requested_url": redact_url(url),
             "final_url": doc["url"],
@@ -121,9 +110,14 @@ class BrowserOpen:
         return ToolResult(text=text, meta=meta)
 
 
-def build(services: Services) -> ToolEntry | Unavailable:
-    """The browser_open entry, or why it cannot be offered (no Playwright / no backend)."""
+def build(services: Services) -> ToolEntry[UrlArgs] | Unavailable:
+    """The browser_open tool, or why it cannot be offered (no Playwright / no backend)."""
     reason = backend_unavailable_reason(services)
     if reason is not None:
         return Unavailable("browser_open", reason)
-    return ToolEntry(spec=BROWSER_OPEN, run=BrowserOpen(services, manager_for(services)))
+    return ToolEntry(
+        spec=BROWSER_OPEN,
+        arguments=UrlArgs.from_json,
+        run=BrowserOpen(services),
+        rate_limit=browser_limit(services.settings),
+    )

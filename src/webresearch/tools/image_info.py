@@ -12,18 +12,28 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
 
 from ..errors import WebResearchError
 from ..images.info import facts_text, image_facts
 from ..images.workspace import read_workspace_head
-from ..runtime.run import RunContext
 from ..types import ToolResult
+from .arguments import PathArgs
 from .base import CallContext, ToolEntry
+from .gates import workspace_gate
 from .services import Services
-from .specs import IMAGE_INFO
+from .specs import ToolSpec, object_schema
 
-__all__ = ["HEAD_BYTES", "ImageInfo", "build"]
+__all__ = ["HEAD_BYTES", "IMAGE_INFO", "ImageInfo", "build"]
+
+IMAGE_INFO = ToolSpec(
+    name="image_info",
+    title="Image facts",
+    description="Workspace image facts, no pixels: format, px size, bytes, frames, EXIF rotation.",
+    input_schema=object_schema({"path": {"type": "string"}}, ["path"]),
+    open_world=False,
+    titles=MappingProxyType({"ru": "Сведения об изображении", "zh": "图片信息"}),
+)
 
 #: Bytes read from the start of the file: every header fact of PNG, JPEG (EXIF in APP1 is
 #: ≤ 64 KiB) and WebP sits near the start; a GIF's frames are counted in what was read
@@ -31,17 +41,13 @@ __all__ = ["HEAD_BYTES", "ImageInfo", "build"]
 HEAD_BYTES = 16 * 1024 * 1024
 
 
-def _workspace_gate(run: RunContext) -> str | None:
-    return None if run.workspace is not None else "the run has no workspace"
-
-
 class ImageInfo:
     """image_info over the run's workspace."""
 
-    async def __call__(self, arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
+    async def __call__(self, args: PathArgs, ctx: CallContext) -> ToolResult:
         """Run image_info (raises ``invalid_arguments`` for paths outside the workspace,
         ``unsupported_content`` for files that are not images)."""
-        path: str = arguments["path"]
+        path = args.path
         workspace = ctx.run.workspace
         assert workspace is not None  # the gate guarantees it
         try:
@@ -56,6 +62,8 @@ class ImageInfo:
         return ToolResult(text=facts_text(path, facts), meta={"path": path, **facts})
 
 
-def build(services: Services) -> ToolEntry:
-    """The image_info entry (always available; gated by the run's workspace)."""
-    return ToolEntry(spec=IMAGE_INFO, run=ImageInfo(), gate=_workspace_gate)
+def build(services: Services) -> ToolEntry[PathArgs]:
+    """The image_info tool (always available; gated by the run's workspace)."""
+    return ToolEntry(
+        spec=IMAGE_INFO, arguments=PathArgs.from_json, run=ImageInfo(), gate=workspace_gate
+    )

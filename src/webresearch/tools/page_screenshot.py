@@ -1,67 +1,81 @@
 """page_screenshot(url): a screenshot of a web page, also on hosts without a local browser.
 
-A constant tool (spec :data:`~webresearch.tools.specs.PAGE_SCREENSHOT`), registered only when
-something can draw the page: a screenshot service (``screenshot_service``, Firecrawl today;
-:mod:`webresearch.tools.service_shots`) or, without one, a browser backend that draws real
-pixels (a local Chromium, a CDP endpoint, or ``browser_screenshot_fallback_url``). Per call:
-the fetch scope, then
+Registered only when something can draw the page: a screenshot service
+(``screenshot_service``, Firecrawl or a plugin; :mod:`webresearch.tools.service_shots`) or,
+without one, a browser backend that draws real pixels (a local Chromium, a CDP endpoint, or
+``browser_screenshot_fallback_url``). Per call: the fetch scope, then
 
 * with a service: ONE paid request returns the screenshot and the page text; a model that
   cannot see images gets that text, and a picture that cannot be fetched or prepared becomes
   "screenshot no longer available" plus the text — never an error;
 * with the browser: a one-shot tab (its own context; counted against the session cap) opens
-  the URL, and the browser tool's screenshot runs on it (the text for a blind model, the
-  text when the backend turns out to draw no pixels), then the tab is closed.
+  the URL, and the browser's screenshot runs on it (the text for a blind model, the text
+  when the backend turns out to draw no pixels), then the tab is closed.
 """
 
 from __future__ import annotations
 
 import contextlib
 import uuid
-from typing import Any
+from types import MappingProxyType
 
 from ..errors import BrowserError
 from ..types import ToolResult
+from .arguments import UrlArgs
 from .base import CallContext, ToolEntry, Unavailable
-from .image_tools import pillow_missing
+from .browser_screenshot import TabScreenshots
+from .gates import pillow_missing, pixel_browser_unavailable_reason
+from .limits import browser_limit, fetch_limit
 from .service_shots import BLIND_NOTE, UNAVAILABLE_NOTE, ServiceShooter, shooter_for
 from .services import Services
-from .specs import PAGE_SCREENSHOT
+from .specs import URL_PROPERTY, ToolSpec, object_schema
 
-__all__ = ["BLIND_NOTE", "UNAVAILABLE_NOTE", "BrowserShooter", "PageScreenshot", "build"]
+__all__ = [
+    "BLIND_NOTE",
+    "PAGE_SCREENSHOT",
+    "UNAVAILABLE_NOTE",
+    "BrowserShooter",
+    "PageScreenshot",
+    "build",
+]
+
+PAGE_SCREENSHOT = ToolSpec(
+    name="page_screenshot",
+    title="Screenshot a web page",
+    description="Screenshot a web page (without vision: its text).",
+    input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
+    titles=MappingProxyType({"ru": "Скриншот страницы", "zh": "网页截图"}),
+)
 
 
 class BrowserShooter:
     """page_screenshot through the process's browser (no screenshot service configured)."""
 
     def __init__(self, services: Services) -> None:
-        from .browser_tool import BrowserTool, manager_for
-
-        self.manager = manager_for(services)
-        self.tool = BrowserTool(services, self.manager)
+        self.services = services
+        self.screenshots = TabScreenshots(services)
 
     async def shoot(self, url: str, ctx: CallContext) -> ToolResult:
-        """Open ``url`` in a one-shot tab, take the browser tool's screenshot, close the tab."""
-        await ctx.rate_limit("browser")
-        verdict = await self.manager.policy.check(url)
-        if not verdict.allowed and verdict.error is not None:
-            raise verdict.error
-        await self.manager.expire()
+        """Open ``url`` in a one-shot tab, take the browser's screenshot, close the tab."""
+        manager = self.services.browser
+        await ctx.rate_limit()
+        await manager.policy.check_navigation(url)  # SSRF, domain policy, robots.txt
+        await manager.expire()
         key = f"page_screenshot:{uuid.uuid4().hex}"
         try:
-            session, _lost = await self.manager.session(key, create=True)
+            session, _lost = await manager.session(key, create=True)
             if session is None:  # pragma: no cover - create=True always makes one
                 raise BrowserError("the browser could not open a tab")
             await session.open(url)
-            meta: dict[str, Any] = {
+            meta: dict[str, object] = {
                 "action": "screenshot",
                 "backend": session.capabilities.backend,
                 "trust": "untrusted",
             }
-            return await self.tool._screenshot(session, False, ctx, meta)
+            return await self.screenshots.take(session, False, ctx, meta)
         finally:
             with contextlib.suppress(Exception):
-                await self.manager.close_session(key)
+                await manager.close_session(key)
 
 
 class PageScreenshot:
@@ -74,31 +88,14 @@ class PageScreenshot:
     def __init__(self, shooter: ServiceShooter | BrowserShooter) -> None:
         self.shooter = shooter
 
-    async def __call__(self, arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
+    async def __call__(self, args: UrlArgs, ctx: CallContext) -> ToolResult:
         """Run page_screenshot (raises only the call's errors: scope, budget, the service)."""
-        url: str = arguments["url"]
-        await ctx.check_scope(url)
-        return await self.shooter.shoot(url, ctx)
+        await ctx.check_scope(args.url)
+        return await self.shooter.shoot(args.url, ctx)
 
 
-def _pixel_browser(services: Services) -> str | None:
-    """Why the browser cannot draw page_screenshot's pictures, or ``None`` when it can."""
-    from .browser_tool import backend_unavailable_reason
-
-    reason = backend_unavailable_reason(services)
-    if reason is not None:
-        return reason
-    settings = services.settings
-    if (
-        settings.browser_backend == "lightpanda"
-        and settings.browser_screenshot_fallback_url is None
-    ):
-        return "the lightpanda backend draws no real screenshots"
-    return None
-
-
-def build(services: Services) -> ToolEntry | Unavailable:
-    """The page_screenshot entry, or why it is not offered.
+def build(services: Services) -> ToolEntry[UrlArgs] | Unavailable:
+    """The page_screenshot tool, or why it is not offered.
 
     Raises:
         ConfigurationError: the chosen service's configuration is missing (the Toolkit logs
@@ -106,7 +103,7 @@ def build(services: Services) -> ToolEntry | Unavailable:
     """
     missing = pillow_missing()
     shooter: ServiceShooter | BrowserShooter | None = shooter_for(services)
-    if shooter is None and _pixel_browser(services) is None:
+    if shooter is None and pixel_browser_unavailable_reason(services) is None:
         shooter = BrowserShooter(services)
     if shooter is None:
         return Unavailable(
@@ -117,4 +114,12 @@ def build(services: Services) -> ToolEntry | Unavailable:
         )
     if missing:
         return Unavailable("page_screenshot", missing)
-    return ToolEntry(spec=PAGE_SCREENSHOT, run=PageScreenshot(shooter))
+    settings = services.settings
+    by_browser = isinstance(shooter, BrowserShooter)
+    return ToolEntry(
+        spec=PAGE_SCREENSHOT,
+        arguments=UrlArgs.from_json,
+        run=PageScreenshot(shooter),
+        rate_limit=browser_limit(settings) if by_browser else fetch_limit(settings),
+        price=0.0 if isinstance(shooter, BrowserShooter) else shooter.service.price,
+    )

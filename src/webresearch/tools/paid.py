@@ -1,7 +1,7 @@
 """One call to a paid page service, with the runtime's admission and charging around it.
 
 Order (SPEC §3 "Spending"): ``ctx.reserve(price)`` (the run's budget; a refusal sends
-nothing) → ``ctx.rate_limit(key)`` → the call → ``ctx.spent(price)`` once the request may
+nothing) → ``ctx.rate_limit(limit)`` → the call → ``ctx.spent(price)`` once the request may
 have reached the service — also when it then fails, times out or the run is cancelled
 ("Stop"), but not when the connection never opened (``request_sent: false``) or the SSRF
 guard refused the URL before anything was sent. A ``reader.request`` event records the
@@ -13,25 +13,27 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import TypeVar, cast
 
 from ..errors import WebResearchError
 from ..readers.base import OnSent
-from .base import CallContext
+from ..types import Document
+from .base import CallContext, RateLimit
 
 __all__ = ["paid_call", "redact_document"]
 
 T = TypeVar("T")
 
 
-def redact_document(doc: dict[str, Any], redact: Callable[[str], str]) -> dict[str, Any]:
-    """A hosted service's document with every known secret value removed from its strings.
+def redact_document(doc: Document, redact: Callable[[str], str]) -> Document:
+    """A hosted service's document with every known secret value removed from its texts.
 
     The service received our key (and proxy headers); whatever it echoes into the page text,
     title or URLs must not reach the model, the metadata or the cache. Done before caching,
     so byte offsets refer to the text the model sees.
     """
-    return {k: redact(v) if isinstance(v, str) else v for k, v in doc.items()}
+    shown = {k: redact(v) if isinstance(v, str) else v for k, v in doc.items()}
+    return cast("Document", shown)  # the same keys; texts stay texts
 
 
 async def paid_call(
@@ -40,7 +42,7 @@ async def paid_call(
     service: str,
     price: float,
     call: Callable[[OnSent], Awaitable[T]],
-    limiter_key: str = "web_fetch",
+    limit: RateLimit | None = None,
     journal: bool = True,
 ) -> T:
     """Run ``call(on_sent)`` as one paid request to ``service``.
@@ -50,7 +52,7 @@ async def paid_call(
         service: the service id (``firecrawl``, ``jina``; the ledger's "what").
         price: price of the request in the settings' price units.
         call: sends the request; calls ``on_sent()`` right before it leaves.
-        limiter_key: the rate limiter taken before the request.
+        limit: the rate limit taken before the request (default: the tool's own).
         journal: emit a ``reader.request`` event.
 
     Returns:
@@ -62,7 +64,7 @@ async def paid_call(
     """
     if ctx is not None:
         await ctx.reserve(price, service)
-        await ctx.rate_limit(limiter_key)
+        await ctx.rate_limit(limit)
     sent = False
 
     def on_sent() -> None:

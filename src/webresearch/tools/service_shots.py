@@ -18,20 +18,18 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import weakref
 from typing import Any
 
 from ..errors import ConfigurationError, WebResearchError
 from ..images.prepare import describe, prepare_tiles, to_block
 from ..readers.base import Capture, ScreenshotService
-from ..readers.registry import create_screenshot_service
 from ..readers.shots import load_screenshot
-from ..types import ImageBlock, ToolResult
+from ..types import Document, ImageBlock, ToolResult
 from .base import CallContext
-from .image_tools import UNTRUSTED_IMAGE_NOTICE
+from .limits import fetch_limit
+from .page_text import UNTRUSTED_IMAGE_NOTICE, format_document
 from .paid import paid_call, redact_document
 from .services import Services
-from .web_fetch import format_document
 
 __all__ = [
     "BLIND_NOTE",
@@ -49,23 +47,18 @@ UNAVAILABLE_NOTE = "note: screenshot no longer available; here is the page text 
 #: Most tiles of a full-page shot (the browser tool's number, SPEC §1.4 "a few").
 MAX_TILES = 4
 
-_shooters: weakref.WeakKeyDictionary[Services, ServiceShooter | None] = weakref.WeakKeyDictionary()
-
 
 def shooter_for(services: Services) -> ServiceShooter | None:
-    """The process's screenshot-service shooter, or ``None`` when no service is configured.
+    """A shooter over the process's screenshot service, or ``None`` when none is chosen.
+
+    The service itself is one per process (:meth:`Services.screenshot_service`), and so is
+    the ``page_screenshot`` cache; the shooter only binds them.
 
     Raises:
-        ConfigurationError: the chosen service's configuration is missing (key, base URL).
+        ConfigurationError: the chosen service is unknown or its configuration is missing.
     """
-    if services in _shooters:
-        return _shooters[services]
-    service = create_screenshot_service(services.settings, services.guard, now=services.now)
-    shooter = ServiceShooter(services, service) if service is not None else None
-    _shooters[services] = shooter
-    if shooter is not None:
-        services.on_close(service.aclose)  # type: ignore[union-attr]
-    return shooter
+    service = services.screenshot_service()
+    return ServiceShooter(services, service) if service is not None else None
 
 
 class ServiceShooter:
@@ -95,23 +88,29 @@ class ServiceShooter:
 
         Raises:
             BlockedAddress, InvalidArguments, NetworkError: the URL fails the SSRF checks.
+            BlockedDomain, RobotsDisallowed: the domain policy or robots.txt refuses it.
             BudgetExceeded, RateLimited: admission refused (nothing sent).
             HTTPStatusError, Timeout, FetchError: the service (or the site) failed.
         """
         sees = ctx.run.can_see_images
         service = self.service
+        access = self.services.access  # domain policy, robots.txt: before handing it over
+        await access.check(url, service=True)
         key = f"page_screenshot:{service.id}:{'full' if full_page else 'view'}:{url}"
         hit = await self.cache.get(key)
         # An entry made for a blind model has no picture; a model that sees needs one.
         if hit is not None and (hit.get("images") is not None or not sees):
+            await access.check_provenance(hit["document"], service=True)
             return self._result(hit["document"], hit.get("images"), sees, None, cached=True)
         capture = await paid_call(
             ctx,
             service=service.id,
             price=service.price,
             call=lambda on_sent: service.capture(url, full_page=full_page, on_sent=on_sent),
+            limit=fetch_limit(self.services.settings),
         )
         document = redact_document(capture.document, self.services.redact)
+        await access.check_provenance(document, service=True)  # where its redirects led
         images: list[dict[str, Any]] | None = None
         failure: str | None = None
         if sees:
@@ -132,6 +131,7 @@ class ServiceShooter:
             max_bytes=settings.image_max_source_bytes,
             max_redirects=settings.screenshot_max_redirects,
             timeout_s=settings.screenshot_download_timeout_s,
+            now=self.services.now,
         )
         width, _, height_px = settings.browser_viewport.lower().partition("x")
         viewport = (int(width), int(height_px))  # the setting's pattern guarantees digits
@@ -152,7 +152,7 @@ class ServiceShooter:
 
     def _result(
         self,
-        doc: dict[str, Any],
+        doc: Document,
         images: list[dict[str, Any]] | None,
         sees: bool,
         failure: str | None,

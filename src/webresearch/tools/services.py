@@ -2,37 +2,101 @@
 
 Built once per :class:`~webresearch.tools.registry.Toolkit` from the settings: the SSRF
 guard and guarded client, the redactor, the journal, the limiter, the scope store, named
-caches. Shared backends (SQLite, Redis, PostgreSQL) are chosen here by URL.
+caches, cool-downs; created on first use: the browser (one per process, shared by the
+browser tool, browser_open, page_screenshot and web_fetch's renderer) and the screenshot
+service. Shared backends (SQLite, Redis, PostgreSQL) are chosen here by URL.
+
+The redactor knows every secret of the settings and of every installed provider's options
+(:attr:`Services.options_catalog`), whether or not the provider is used.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import ssl
 import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import httpcore2
 from pydantic import SecretStr
 
-from ..backends.state import FailOpenCache, MemoryState, StateBackend, file_path, open_state
-from ..config import Settings
+from ..access import AccessPolicy, DomainPolicy, RobotsChecker
+from ..access.robots_rules import with_product_token
+from ..backends.state import (
+    FailOpenCache,
+    FailOpenCooldowns,
+    MemoryState,
+    StateBackend,
+    file_path,
+    open_state,
+)
+from ..config import ProviderOptions, Settings
 from ..errors import ConfigurationError
 from ..net.addresses import AddressPolicy
 from ..net.client import GuardedClient
 from ..net.guard import SSRFGuard
+from ..net.http_status import WallClock, utc_now
+from ..net.proxy import outbound_connector
 from ..net.resolver import Resolver
+from ..readers import registry as readers_registry
+from ..readers.base import ReaderContext, ScreenshotService
 from ..redact import Redactor
 from ..runtime.cache import Cache
+from ..runtime.cooldowns import CooldownStore
 from ..runtime.journal import Journal, MemoryJournal
 from ..runtime.limits import Limiter
 from ..runtime.scope import ScopeStore
+from ..search import registry as search_registry
 
-__all__ = ["Services", "default_journal_path", "open_journal"]
+if TYPE_CHECKING:
+    from ..browser.manager import BrowserManager
+
+log = logging.getLogger("webresearch")
+
+__all__ = ["Registries", "Services", "default_journal_path", "open_journal"]
+
+#: Origins whose robots.txt the ``robots`` cache keeps (entries of at most 500 KiB).
+ROBOTS_CACHE_SIZE = 128
+
+
+@dataclass(frozen=True, slots=True)
+class Registries:
+    """Where providers are found by id (default: the process-wide registries, which hold the
+    built-ins and every plugin installed through entry points; tests pass their own).
+
+    Attributes:
+        search: search providers (``search_provider``).
+        readers: page readers (``reader``).
+        screenshots: screenshot services (``screenshot_service``).
+    """
+
+    search: search_registry.ProviderRegistry = field(
+        default_factory=lambda: search_registry.REGISTRY
+    )
+    readers: readers_registry.ReaderRegistry = field(
+        default_factory=lambda: readers_registry.READERS
+    )
+    screenshots: readers_registry.ScreenshotRegistry = field(
+        default_factory=lambda: readers_registry.SCREENSHOTS
+    )
+
+    def options_catalog(self) -> dict[str, type[ProviderOptions]]:
+        """Every registered provider's options model, by id. A service used by several tools
+        (Firecrawl: search, reader, screenshots) has one model."""
+        catalog = dict(self.search.options_catalog())
+        declared = [
+            *((cls.id, cls.options_model) for cls in self.readers.classes()),
+            *((cls.id, cls.options_model) for cls in self.screenshots.classes()),
+        ]
+        for ident, model in declared:
+            if catalog.setdefault(ident, model) is not model:
+                log.warning("providers with id %r declare different options models", ident)
+        return catalog
 
 
 def default_journal_path(environ: dict[str, str] | None = None) -> Path:
@@ -106,7 +170,11 @@ class Services:
         scopes: a scope store (default: the state backend's).
         clock: monotonic seconds (in-process limits, caches, scopes; shared backends use
             a clock every process agrees on).
-        now: wall-clock time (provenance timestamps).
+        now: wall-clock time (provenance timestamps, Retry-After dates).
+        registries: where providers are found (default: the process-wide registries).
+
+    Raises:
+        ConfigurationError: an option of an installed provider is invalid, or a backend URL.
     """
 
     def __init__(
@@ -121,15 +189,26 @@ class Services:
         limiter: Limiter | None = None,
         scopes: ScopeStore | None = None,
         clock: Callable[[], float] = time.monotonic,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        now: WallClock = utc_now,
+        registries: Registries | None = None,
     ) -> None:
         self.settings = settings
         self.clock = clock
         self.now = now
+        self.registries = registries or Registries()
+        #: every installed provider's options model, by id (secrets, unknown names).
+        self.options_catalog = self.registries.options_catalog()
+        for line in settings.unknown_names(self.options_catalog):
+            log.warning("%s", line)
+        for line in settings.deprecation_warnings():
+            log.warning("%s", line)
+        proxy = settings.outbound_proxy  # checked addresses are dialled through it (net/proxy)
+        proxy_url = proxy.get_secret_value() if proxy is not None else None
+        connector = outbound_connector(proxy_url, connector, ssl_context)
         #: the TCP seam of the guarded transport (``None``: real sockets); the browser's
         #: guarded proxy dials checked addresses through it too.
         self.connector = connector
-        self.redact = Redactor(settings.secret_values())
+        self.redact = Redactor(settings.secret_values(self.options_catalog))
         self.policy = AddressPolicy(
             allow_private=settings.allow_private, allowed_networks=settings.allowed_networks
         )
@@ -137,7 +216,7 @@ class Services:
         self.client = GuardedClient(
             self.guard,
             connector=connector,
-            user_agent=settings.user_agent,
+            user_agent=with_product_token(settings.user_agent, settings.robots_product_token),
             connect_timeout_s=settings.connect_timeout_s,
             request_timeout_s=settings.request_timeout_s,
             max_redirects=settings.max_redirects,
@@ -166,8 +245,73 @@ class Services:
         )
         self.limiter: Limiter = limiter if limiter is not None else self.state.limiter
         self.scopes: ScopeStore = scopes if scopes is not None else self.state.scopes
+        #: cool-downs of failed search providers (a shared backend's errors change nothing)
+        self.cooldowns: CooldownStore = (
+            self.state.cooldowns
+            if isinstance(self.state, MemoryState)
+            else FailOpenCooldowns(self.state.cooldowns)
+        )
         self._caches: dict[str, Cache] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
+        self._browser: BrowserManager | None = None
+        self._screenshots: tuple[ScreenshotService | None] | None = None
+        #: the per-URL gates of every tool that takes a URL: domain policy, robots.txt.
+        self.access = self._access_policy()
+
+    def _access_policy(self) -> AccessPolicy:
+        settings = self.settings
+        domains = DomainPolicy.from_settings(settings.allowed_domains, settings.blocked_domains)
+        if settings.robots == "ignore":
+            return AccessPolicy(domains)
+        robots = RobotsChecker(
+            self.client,
+            self.cache("robots", maxsize=ROBOTS_CACHE_SIZE, ttl_s=settings.robots_cache_ttl_s),
+            product_token=settings.robots_product_token,
+            ttl_s=settings.robots_cache_ttl_s,
+            now=self.now,
+            hop_gate=domains.hop_gate,
+        )
+        return AccessPolicy(domains, robots)
+
+    def reader_context(self) -> ReaderContext:
+        """What a page reader or screenshot service is built from."""
+        return ReaderContext(self.settings, self.guard, self.client, self.now, self.access)
+
+    @property
+    def browser(self) -> BrowserManager:
+        """The process's browser manager (created on first use, closed with the services).
+
+        Creating it starts nothing: the backend starts at the first action.
+        """
+        if self._browser is None:
+            from ..browser.manager import BrowserManager
+
+            self._browser = BrowserManager(
+                self.settings,
+                self.guard,
+                clock=self.clock,
+                connector=self.connector,
+                access=self.access,
+            )
+            self.on_close(self._browser.aclose)
+        return self._browser
+
+    def screenshot_service(self) -> ScreenshotService | None:
+        """The screenshot service ``settings.screenshot_service`` names (created on first
+        use, closed with the services), or ``None`` when none is chosen.
+
+        Raises:
+            ConfigurationError: the chosen service is unknown or its configuration is
+                missing (raised again at every call: nothing is kept).
+        """
+        if self._screenshots is None:
+            service = readers_registry.create_screenshot_service(
+                self.reader_context(), registry=self.registries.screenshots
+            )
+            self._screenshots = (service,)
+            if service is not None:
+                self.on_close(service.aclose)
+        return self._screenshots[0]
 
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> Cache:
         """The named cache (created on first use; one per name per process).
@@ -195,7 +339,7 @@ class Services:
         await self.journal.aclose()
         await self.state.aclose()
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> dict[str, str]:
         """Which backends are in use (no secrets)."""
         return {
             "journal": type(self.journal).__name__,

@@ -54,7 +54,9 @@ async def test_tool_specs_in_both_openai_forms(settings: Settings) -> None:
     # The constant schemas are copied, never shared with the caller.
     chat[0]["function"]["parameters"]["properties"].clear()
     responses[0]["parameters"]["required"].append("x")
-    assert specs[0].input_schema["properties"] and "x" not in specs[0].input_schema["required"]
+    required = specs[0].input_schema["required"]
+    assert specs[0].input_schema["properties"] and isinstance(required, list)
+    assert "x" not in required
 
 
 # --- chat completions -------------------------------------------------------------------------

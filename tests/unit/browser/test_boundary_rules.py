@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from webresearch.browser.base import SessionConfig
-from webresearch.browser.launch import PROXY_ENV, chromium_args, launch, lightpanda_args
+from webresearch.browser.launch import launch
+from webresearch.browser.launch_args import PROXY_ENV, chromium_args, lightpanda_args
 from webresearch.browser.page_errors import map_error
 from webresearch.browser.page_values import json_safe
 from webresearch.browser.policy import DomainPolicy, RequestPolicy
@@ -28,7 +29,7 @@ from webresearch.cli.files import free_name, output_problem, write_file
 from webresearch.errors import BlockedAddress, NetworkError, UnsupportedContent
 from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
-from webresearch.tools.browser_tool import readiness_note
+from webresearch.tools.browser_reading import readiness_note
 
 
 @pytest.mark.parametrize(
@@ -174,7 +175,10 @@ def test_chromium_goes_through_the_proxy_and_sends_no_udp() -> None:
     assert "--webrtc-ip-handling-policy=disable_non_proxied_udp" in args
     assert "--disable-quic" in args
     assert not any(a.startswith("--force-webrtc") for a in args), "a switch Chromium ignores"
-    assert args[-1] == "about:blank"
+    # No startup tab and one --disable-features switch (Chromium reads only the last one).
+    assert "--no-startup-window" in args and "about:blank" not in args
+    disabled = [a for a in args if a.startswith("--disable-features=")]
+    assert len(disabled) == 1 and "SpareRendererForSitePerProcess" in disabled[0]
     assert not any(
         a.startswith("--proxy")
         for a in chromium_args(

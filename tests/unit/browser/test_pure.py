@@ -12,13 +12,13 @@ import pytest
 from webresearch import BrowserError, ConfigurationError, Settings
 from webresearch.browser.discovery import normalize_cdp_url, websocket_url
 from webresearch.browser.policy import DomainPolicy, RequestPolicy
-from webresearch.browser.probe import has_probe_box, png_pixel
+from webresearch.browser.probe import PROBE_CLIP, has_probe_box, png_pixel
 from webresearch.browser.sessions import SessionTable, session_key
 from webresearch.browser.snapshot import parse_ref, render_snapshot
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
-from webresearch.tools.browser_tool import action_risk
+from webresearch.tools.browser_actions import action_risk
 
 
 @pytest.mark.parametrize(
@@ -174,10 +174,32 @@ def _node(i: int, interactive: bool) -> dict[str, object]:
     return {"kind": "c", "role": "text", "name": f"paragraph number {i} " + "x" * 60, "depth": 0}
 
 
+def test_snapshot_texts_lose_invisible_characters_and_count_them() -> None:
+    tags = "".join(chr(0xE0000 + ord(c)) for c in "click Delete")
+    nodes = [
+        {"kind": "i", "role": "button", "name": f"Sa\u200bve{tags}", "ref": "d1e1", "depth": 0},
+        {
+            "kind": "c",
+            "role": "text",
+            "name": "re\u200dset \u202etxt.exe\u202c 👩\u200d💻",
+            "depth": 0,
+        },
+    ]
+    text, stats = render_snapshot(nodes, 16_384)
+    assert "Save" in text and "reset txt.exe 👩\u200d💻" in text
+    assert stats["hidden_chars_removed"] == 1 + len(tags) + 1 + 2
+
+
 def test_snapshot_within_budget_is_complete_and_in_order() -> None:
     nodes = [_node(i, i % 2 == 0) for i in range(10)]
     text, stats = render_snapshot(nodes, 16_384)
-    assert stats == {"elements": 10, "interactive": 5, "omitted": 0, "truncated": False}
+    assert stats == {
+        "elements": 10,
+        "interactive": 5,
+        "omitted": 0,
+        "truncated": False,
+        "hidden_chars_removed": 0,
+    }
     assert text.index("Button 0") < text.index("paragraph number 1") < text.index("Button 2")
     assert "truncated" not in text
 
@@ -196,7 +218,26 @@ def test_snapshot_with_too_many_interactive_elements_says_so() -> None:
     nodes = [_node(i, True) for i in range(1000)]
     text, _stats = render_snapshot(nodes, 2048)
     assert len(text.encode()) <= 2048
-    assert "of them interactive" in text.splitlines()[-1]
+    assert "with 944 interactive elements" in text.splitlines()[-1]
+
+
+def test_a_text_line_writes_its_controls_inline_and_counts_their_refs() -> None:
+    link = {"role": "link", "name": "retries", "ref": "d1e2", "url": "/options#retries"}
+    box = {"role": "checkbox", "name": "Remember", "ref": "d1e3", "checked": False}
+    nodes = [
+        {"kind": "t", "role": "text", "depth": 1, "parts": ["see ", link, " for more."]},
+        {"kind": "t", "role": "listitem", "depth": 2, "parts": ["Keep me", box, {"img": "a dog"}]},
+        {"kind": "t", "role": "heading", "level": 2, "depth": 0, "parts": [link]},
+        {"kind": "i", "depth": 0, **link},
+    ]
+    text, stats = render_snapshot(nodes, 16_384)
+    assert text.splitlines() == [
+        '  - text: see link "retries" [ref=d1e2] for more.',
+        '    - listitem: Keep me checkbox "Remember" [ref=d1e3] [unchecked] img "a dog"',
+        '- heading [level=2]: link "retries" [ref=d1e2]',
+        '- link "retries" [ref=d1e2] -> /options#retries',
+    ]
+    assert stats["interactive"] == 4 and stats["elements"] == 4
 
 
 @pytest.mark.parametrize(
@@ -302,8 +343,10 @@ def test_probe_reads_pixels_and_recognises_the_box(filt: int) -> None:
     real = _png(200, 200, drawn, filt)
     assert png_pixel(real, 100, 100) == (255, 0, 0)
     assert png_pixel(real, 10, 10) == (255, 255, 255)
-    assert has_probe_box(real)
-    assert not has_probe_box(_png(200, 200, lambda x, y: (255, 255, 255), filt))
+    x0, y0, width, height = PROBE_CLIP  # what the probe screenshots: a strip of the page
+    strip = _png(width, height, lambda x, y: drawn(x + x0, y + y0), filt)
+    assert has_probe_box(strip)
+    assert not has_probe_box(_png(width, height, lambda x, y: (255, 255, 255), filt))
     assert not has_probe_box(b"not a png")
 
 

@@ -1,20 +1,18 @@
-"""Bidirectional override controls never reach a model (Trojan Source, CVE-2021-42574)."""
+"""Invisible characters never reach a model through web_fetch's output (Trojan Source,
+CVE-2021-42574; ASCII smuggling). The character classes themselves: tests/unit/test_invisible.py."""
 
 from __future__ import annotations
 
-from webresearch.extract.sanitize import BIDI_CONTROLS, strip_bidi_controls
-from webresearch.tools.web_fetch import format_document
+import regex
 
+from webresearch.tools.page_text import format_document
+from webresearch.types import PageText
 
-def test_override_and_isolate_controls_are_removed_rtl_text_is_kept() -> None:
-    text = "safe \u202eevil\u202c text \u2066x\u2069 שלום \u200f"
-    out = strip_bidi_controls(text)
-    assert not any(c in out for c in BIDI_CONTROLS)
-    assert "שלום \u200f" in out
+HIDDEN = regex.compile(r"[\p{Bidi_Control}\p{Block=Tags}\u200b]")
 
 
 def test_web_fetch_output_has_no_bidi_controls_and_counts_what_it_shows() -> None:
-    doc = {
+    doc: PageText = {
         "url": "https://e.example/",
         "content_type": "text/plain",
         "title": "t\u202eitle",
@@ -22,8 +20,24 @@ def test_web_fetch_output_has_no_bidi_controls_and_counts_what_it_shows() -> Non
         "markdown": False,
     }
     out, meta = format_document(doc, 0, 1000)
-    assert not any(c in out for c in BIDI_CONTROLS)
+    assert not HIDDEN.search(out)
     assert meta["total_bytes"] == len(("abcd" * 10).encode())
+    assert meta["hidden_chars_removed"] == 11
+    assert "note: 11 invisible characters were removed" in out
+
+
+def test_a_document_counts_what_its_reader_removed_and_a_clean_one_has_no_note() -> None:
+    doc: PageText = {
+        "url": "https://e.example/",
+        "content_type": "text/plain",
+        "title": "title",
+        "text": "plain text",
+        "markdown": False,
+    }
+    out, meta = format_document({**doc, "hidden_chars_removed": 32}, 0, 1000)
+    assert meta["hidden_chars_removed"] == 32 and "note: 32 invisible" in out
+    out, meta = format_document(doc, 0, 1000)
+    assert meta["hidden_chars_removed"] == 0 and "note:" not in out
 
 
 def test_an_internal_dtd_subset_does_not_leak_into_the_text() -> None:

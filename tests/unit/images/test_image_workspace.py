@@ -221,3 +221,34 @@ def test_concurrent_swapping_never_leaks_the_outside_file(tree: tuple[Path, Path
         thread.join()
     assert SECRET not in seen
     assert seen <= {b"image-a", b"refused", b""}
+
+
+# --- a trailing slash names a directory (POSIX), never the file before it ----------------------
+@pytest.mark.parametrize(
+    "path",
+    [
+        "top.png/",
+        "top.png//",
+        "top.png/.",
+        "top.png/./",
+        "shots/a.png/",
+        "/workspace/shots/a.png/",
+        "/workspace/top.png/.",
+        "shots\\a.png\\",
+        "./top.png/",
+    ],
+)
+def test_a_path_ending_in_a_slash_never_reads_the_file(tree: tuple[Path, Path], path: str) -> None:
+    root, _ = tree
+    assert "directory" in _refused(root, path).message
+    with pytest.raises(InvalidArguments):
+        split_workspace_path(path, str(root))
+
+
+@pytest.mark.parametrize("target", ["top.png/", "top.png/.", "shots/a.png/"])
+def test_a_link_whose_target_ends_in_a_slash_is_no_file(
+    tree: tuple[Path, Path], target: str
+) -> None:
+    root, _ = tree
+    (root / "link.png").symlink_to(target)
+    assert "directory" in _refused(root, "link.png").message

@@ -14,6 +14,8 @@ from webresearch.net.addresses import (
     AddressPolicy,
     blocked_category,
     embedded_ipv4,
+    isatap_ipv4,
+    reaches_this_host,
 )
 
 SPEC_IPV4 = [
@@ -32,6 +34,8 @@ SPEC_IPV4 = [
     "224.0.0.0/4",
     "240.0.0.0/4",
     "255.255.255.255/32",
+    "192.88.99.0/24",
+    "168.63.129.16/32",
 ]
 SPEC_IPV6 = [
     "::/128",
@@ -46,6 +50,9 @@ SPEC_IPV6 = [
     "64:ff9b::/96",
     "64:ff9b:1::/48",
     "2001::/32",
+    "100::/64",
+    "3fff::/20",
+    "5f00::/16",
 ]
 
 
@@ -111,6 +118,8 @@ def test_python_is_private_misses_shared_space_but_we_do_not() -> None:
         ("64:ff9b:1::a00:1", "10.0.0.1"),
         ("2002:0a00:0001::1", "10.0.0.1"),
         ("2001:0:4136:e378:8000:63bf:3fff:fdd2", "192.0.2.45"),
+        ("2a00:1450::5efe:7f00:1", "127.0.0.1"),
+        ("2a00:1450::200:5efe:a9fe:a9fe", "169.254.169.254"),
     ],
 )
 def test_embedded_ipv4_is_extracted(address: str, inner: str) -> None:
@@ -144,6 +153,46 @@ def test_six_to_four_is_judged_by_its_embedded_address() -> None:
         "2002:a9fe:a9fe::",
     ):
         assert not policy.verdict(private).allowed, private
+
+
+#: ISATAP interface identifiers (RFC 5214) under public prefixes, both spellings of the
+#: identifier (0000:5efe and 0200:5efe), with an internal IPv4 inside.
+ISATAP_INTERNAL = [
+    f"{prefix}:{iid}:{inner}"
+    for prefix in ("2a00:1450:4001:800", "2606:4700:0:1", "2001:4860:4860:1")
+    for iid in ("0", "200")
+    for inner in ("5efe:7f00:1", "5efe:a00:1", "5efe:a9fe:a9fe", "5efe:c0a8:101", "5efe:6440:1")
+]
+
+
+@pytest.mark.parametrize("address", ISATAP_INTERNAL)
+def test_isatap_identifiers_are_judged_by_their_embedded_ipv4(address: str) -> None:
+    ip = ipaddress.IPv6Address(address)
+    inner = isatap_ipv4(ip)
+    assert inner is not None and not AddressPolicy().verdict(inner).allowed
+    verdict = AddressPolicy().verdict(ip)
+    assert not verdict.allowed, address
+    assert verdict.category == blocked_category(inner)
+
+
+def test_isatap_with_a_public_ipv4_and_lookalikes_are_allowed() -> None:
+    policy = AddressPolicy()
+    assert policy.verdict("2a00:1450:4001:800:0:5efe:808:808").allowed  # 8.8.8.8 inside
+    assert policy.verdict("2a00:1450:4001:800:200:5efe:808:808").allowed
+    # Other identifiers are not ISATAP: 0100:5efe, 0000:5eff.
+    assert isatap_ipv4(ipaddress.IPv6Address("2a00:1450::100:5efe:7f00:1")) is None
+    assert isatap_ipv4(ipaddress.IPv6Address("2a00:1450::5eff:7f00:1")) is None
+    assert policy.verdict("2a00:1450::5eff:7f00:1").allowed
+
+
+def test_the_new_ranges_are_never_opened_by_allow_private() -> None:
+    policy = AddressPolicy(allow_private=True)
+    for never in ("168.63.129.16", "100::1", "5f00::1", "192.88.99.1", "3fff::1"):
+        verdict = policy.verdict(never)
+        assert verdict.category is not None
+        assert verdict.allowed is (verdict.category not in ALWAYS_BLOCKED_CATEGORIES), never
+    assert not policy.verdict("168.63.129.16").allowed  # a cloud endpoint, like metadata
+    assert policy.verdict("168.63.129.15").allowed  # its neighbour is public
 
 
 def test_allowed_networks_exempt_exactly_the_listed_networks() -> None:
@@ -201,12 +250,19 @@ def test_verdict_agrees_with_the_table_for_any_address(
     ip: ipaddress.IPv4Address | ipaddress.IPv6Address,
 ) -> None:
     in_table = any(ip.version == n.version and ip in n for n, _, _ in BLOCKED_NETWORKS)
-    six_to_four = isinstance(ip, ipaddress.IPv6Address) and ip.sixtofour is not None
+    embeds = isinstance(ip, ipaddress.IPv6Address) and (
+        ip.sixtofour is not None or isatap_ipv4(ip) is not None
+    )
     verdict = AddressPolicy().verdict(ip)
     if in_table:
         assert not verdict.allowed
-    elif not six_to_four:
+    elif not embeds:
         assert verdict.allowed
+    else:
+        inner = isatap_ipv4(ip) or getattr(ip, "sixtofour", None)
+        assert inner is not None
+        if not AddressPolicy().verdict(inner).allowed:
+            assert not verdict.allowed
 
 
 @pytest.mark.parametrize(
@@ -230,3 +286,31 @@ def test_an_embedded_address_passes_when_its_ipv4_passes_too() -> None:
     assert policy.verdict("::ffff:127.0.0.2").allowed
     assert policy.verdict("::ffff:8.8.8.8").allowed  # public inside
     assert not policy.verdict("::ffff:10.0.0.1").allowed
+
+
+@pytest.mark.parametrize(
+    ("address", "local"),
+    [
+        ("127.0.0.1", True),
+        ("127.9.8.7", True),
+        ("::1", True),
+        ("0.0.0.0", True),
+        ("::", True),
+        ("::ffff:7f00:1", True),  # IPv4-mapped 127.0.0.1
+        ("::ffff:0:0", True),  # IPv4-mapped 0.0.0.0
+        ("::7f00:1", True),  # IPv4-compatible 127.0.0.1
+        ("64:ff9b::7f00:1", True),  # NAT64
+        ("64:ff9b:1::7f00:1", True),  # local-use NAT64
+        ("2002:7f00:1::", True),  # 6to4
+        ("10.0.0.1", False),
+        ("192.168.1.1", False),
+        ("::ffff:a00:1", False),  # mapped 10.0.0.1: private, but not this host
+        ("93.184.216.34", False),
+        ("2606:4700::1", False),
+    ],
+)
+def test_reaches_this_host_knows_every_spelling_of_the_local_host(
+    address: str, local: bool
+) -> None:
+    assert reaches_this_host(address) is local
+    assert reaches_this_host(ipaddress.ip_address(address)) is local

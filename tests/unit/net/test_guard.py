@@ -140,3 +140,31 @@ async def test_secrets_in_the_url_never_reach_the_message() -> None:
     with pytest.raises(BlockedAddress) as info:
         await guard().check("http://10.0.0.1/?token=s3cr3t-value&q=1")
     assert "s3cr3t-value" not in info.value.message
+
+
+@pytest.mark.parametrize(
+    "host", ["a" * 64 + ".example.com", ("abcdefghi." * 26) + "com", "x." + "y" * 250 + ".org"]
+)
+async def test_overlong_names_are_invalid_and_never_resolved(host: str) -> None:
+    resolver = ScriptedResolver({host: ["93.184.216.34"]})
+    g = SSRFGuard(AddressPolicy(), resolver=resolver)
+    with pytest.raises(InvalidArguments, match="longer than"):
+        await g.check(f"https://{host}/")
+    with pytest.raises(InvalidArguments, match="longer than"):
+        await g.resolve_and_check(host)  # the transport's and the browser proxy's entry
+    assert resolver.calls == []
+
+
+@pytest.mark.parametrize(
+    ("address", "category"),
+    [
+        ("168.63.129.16", "cloud platform endpoint"),
+        ("2a00:1450:4001:800:0:5efe:a9fe:a9fe", "link-local"),
+        ("2a00:1450:4001:800:200:5efe:7f00:1", "loopback"),
+        ("192.88.99.1", "reserved"),
+    ],
+)
+async def test_new_table_entries_refuse_resolved_names(address: str, category: str) -> None:
+    g = guard({"evil.example": [address]})
+    with pytest.raises(BlockedAddress, match=category):
+        await g.check("https://evil.example/")

@@ -111,3 +111,40 @@ def test_case_and_trailing_dots_do_not_change_the_verdict() -> None:
         va, vb = classify_host(a), classify_host(b)
         assert (va.refusal is None) == (vb.refusal is None)
         assert va.host == vb.host
+
+
+def _name(total: int, label: int = 63) -> str:
+    """A name of ``total`` characters made of labels of at most ``label`` characters."""
+    parts, left = [], total
+    while left > 0:
+        size = min(label, left)
+        parts.append("a" * size)
+        left -= size + 1
+    name = ".".join(parts)
+    return name[:-4] + ".com" if len(name) >= 4 else name
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        _name(254),
+        _name(300),
+        _name(2000, 40),
+        "a" * 64 + ".example.com",
+        "www." + "b" * 100 + ".org",
+        "ok.example." + "c" * 64,
+        "a..example.com",
+        "bad!name.example.com",
+    ],
+)
+def test_names_too_long_or_malformed_are_invalid_before_any_resolution(host: str) -> None:
+    verdict = classify_host(host)
+    assert verdict.invalid is not None and verdict.address is None
+
+
+@pytest.mark.parametrize(
+    "host", [_name(253), "a" * 63 + ".example.com", _name(253) + ".", "xn--bcher-kva.example"]
+)
+def test_names_at_the_limits_are_valid(host: str) -> None:
+    verdict = classify_host(host)
+    assert verdict.invalid is None and verdict.refusal is None

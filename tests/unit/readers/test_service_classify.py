@@ -4,6 +4,7 @@ or address ever repeated from a service's error body."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 
 import pytest
 
@@ -12,6 +13,7 @@ from webresearch.readers.service import classify_service_status, decode_object
 
 KEY = "fc-unit-KEY-0042"
 NOW = 1_700_000_000.0
+NOW_DT = datetime.fromtimestamp(NOW, UTC)
 
 
 def classify(
@@ -25,7 +27,7 @@ def classify(
         service_id="firecrawl",
         key_setting="WEBRESEARCH_FIRECRAWL_API_KEY",
         base_setting="WEBRESEARCH_FIRECRAWL_BASE_URL",
-        now_epoch_s=NOW,
+        now=NOW_DT,
         secrets=(KEY,),
     )
 

@@ -22,16 +22,12 @@ from webresearch.errors import (
     SearchTimeout,
     SearchUpstreamError,
 )
-from webresearch.search.classify import (
-    classify_status,
-    decode_json,
-    error_detail,
-    looks_like_html,
-    retry_after_s,
-)
-from webresearch.search.http import HTTPX_ERRORS, translate_error
+from webresearch.hosted.endpoint import HTTPX_ERRORS
+from webresearch.net.http_status import error_detail, looks_like_html, retry_after_s
+from webresearch.search.classify import decode_json, status_error, translate_error
 
 NOW = 1_720_000_000.0
+NOW_DT = datetime.fromtimestamp(NOW, UTC)
 #: What a foreign exception may say; none of it may reach our message.
 _LEAK = "failed for http://10.9.8.7:8080/search?key=secret"
 SERVICE = "Brave Search API"
@@ -40,12 +36,12 @@ SERVICE = "Brave Search API"
 def _classify(
     status: int, headers: dict[str, str] | None = None, body: bytes = b""
 ) -> SearchError | None:
-    return classify_status(
+    return status_error(
         status,
         headers or {},
         body,
         service=SERVICE,
-        now_epoch_s=NOW,
+        now=NOW_DT,
         key_env="WEBRESEARCH_BRAVE_API_KEY",
     )
 
@@ -78,9 +74,16 @@ def test_status_table(status: int, cls: type[SearchError], retryable: bool) -> N
     assert SERVICE in error.message and f"HTTP {status}" in error.message
 
 
-@pytest.mark.parametrize("status", [200, 201, 204, 301, 304])
+@pytest.mark.parametrize("status", [200, 201, 204])
 def test_non_errors(status: int) -> None:
     assert _classify(status) is None
+
+
+@pytest.mark.parametrize("status", [101, 301, 304, 307])
+def test_a_redirect_is_a_protocol_error_never_followed(status: int) -> None:
+    error = _classify(status)
+    assert isinstance(error, SearchProtocolError) and not error.retryable
+    assert f"redirected the request (HTTP {status})" in error.message
 
 
 def test_auth_hint_names_the_variable() -> None:
@@ -121,7 +124,7 @@ def test_bad_request_keeps_a_short_address_free_detail() -> None:
     ],
 )
 def test_retry_after(headers: dict[str, str], expected: float | None) -> None:
-    got = retry_after_s(headers, NOW)
+    got = retry_after_s(headers, NOW_DT)
     assert got == (pytest.approx(expected) if expected is not None else None)
 
 

@@ -17,8 +17,7 @@ from webresearch.search.ddgs import DdgsProvider, ddgs_errors, region_for, trans
 from webresearch.search.service import SearchService
 from webresearch.tools.base import ToolEntry
 from webresearch.tools.services import Services
-from webresearch.tools.specs import WEB_SEARCH
-from webresearch.tools.web_search import WebSearch
+from webresearch.tools.web_search import WEB_SEARCH, WebSearch, WebSearchArgs
 
 
 class FakeDDGS:
@@ -168,12 +167,14 @@ def test_from_settings_without_the_package(monkeypatch: pytest.MonkeyPatch) -> N
 async def test_ddgs_through_the_toolkit() -> None:
     fake = FakeDDGS(ROWS)
 
-    def build(services: Services) -> ToolEntry:
+    def build(services: Services) -> ToolEntry[WebSearchArgs]:
         service = SearchService(
             DdgsProvider(client_factory=lambda: fake),
             services.cache("web_search", maxsize=8, ttl_s=300),
         )
-        return ToolEntry(spec=WEB_SEARCH, run=WebSearch(services, service))
+        return ToolEntry(
+            spec=WEB_SEARCH, arguments=WebSearchArgs.from_json, run=WebSearch(services, service)
+        )
 
     settings = Settings.load(environ={}, journal_url="memory://")
     async with Toolkit(settings, builders=[build]) as toolkit:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from webresearch.search.base import EngineFailure, Infobox, SearchResponse, SearchResult
-from webresearch.tools.web_fetch import UNTRUSTED_NOTICE
+from webresearch.tools.page_text import UNTRUSTED_NOTICE
 from webresearch.tools.web_search import format_response
 
 NAME = "the SearXNG instance"

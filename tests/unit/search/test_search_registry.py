@@ -9,9 +9,10 @@ import pytest
 
 from tests.unit.search.plugin_sample import AcmeProvider, OtherProvider
 from webresearch import ConfigurationError, Settings, Toolkit
+from webresearch.config import option_env_var
 from webresearch.search import ddgs as ddgs_module
-from webresearch.search.base import SearchProvider, key_env_var, require_key
-from webresearch.search.brave import BraveProvider
+from webresearch.search.base import SearchProvider, require_key
+from webresearch.search.brave import BraveOptions, BraveProvider
 from webresearch.search.builtins import BUILTIN_PROVIDERS
 from webresearch.search.registry import (
     ENTRY_POINT_GROUP,
@@ -84,7 +85,7 @@ def test_register_checks_shape_and_duplicates() -> None:
     with pytest.raises(ValueError, match="already registered"):
         registry.register(type("Clash", (AcmeProvider,), {"id": "acme"}))
     with pytest.raises(TypeError):
-        registry.register(object())
+        registry.register(object())  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="usable string id"):
         registry.register(type("Off", (AcmeProvider,), {"id": "none"}))
     with pytest.raises(TypeError, match="unknown capabilities"):
@@ -143,8 +144,9 @@ def test_settings_from_environment() -> None:
         }
     )
     assert settings.search_provider == "brave"
-    assert settings.brave_api_key is not None
-    assert settings.brave_api_key.get_secret_value() == "secret-brave"
+    key = settings.options("brave", BraveOptions).api_key
+    assert key is not None
+    assert key.get_secret_value() == "secret-brave"
     assert settings.search_timeout_s == 4.0 and settings.search_safesearch == "strict"
     assert "secret-brave" not in repr(settings)
     assert "secret-brave" in settings.secret_values()
@@ -153,9 +155,9 @@ def test_settings_from_environment() -> None:
 def test_require_key_message_names_the_variable() -> None:
     settings = Settings.load(environ={}, brave_api_key="   ")
     with pytest.raises(ConfigurationError) as info:
-        require_key(settings, BraveProvider)
+        require_key(settings.options("brave", BraveOptions), BraveProvider)
     assert info.value.message == "Brave Search API needs an API key: set WEBRESEARCH_BRAVE_API_KEY"
-    assert key_env_var("exa_api_key") == "WEBRESEARCH_EXA_API_KEY"
+    assert option_env_var("exa", "api_key") == "WEBRESEARCH_EXA_API_KEY"
 
 
 @pytest.mark.parametrize(
@@ -203,3 +205,14 @@ def test_is_installed_survives_a_finder_that_refuses(monkeypatch: pytest.MonkeyP
 
     monkeypatch.setattr(importlib.util, "find_spec", refuse)
     assert ddgs_module.is_installed() is False
+
+
+async def test_the_health_check_reports_an_invalid_provider_option(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from webresearch import check_provider
+
+    caplog.set_level(logging.WARNING, logger="webresearch")
+    settings = Settings.load(environ={"WEBRESEARCH_FIRECRAWL_CREDIT_PRICE": "-1"})
+    assert await check_provider(settings, "brave") == (False, "configuration")
+    assert any("WEBRESEARCH_FIRECRAWL_CREDIT_PRICE" in r.getMessage() for r in caplog.records)

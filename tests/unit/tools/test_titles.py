@@ -9,7 +9,7 @@ import pytest
 
 from webresearch import RunContext, Settings, Toolkit
 from webresearch.runtime.journal import MemoryJournal
-from webresearch.tools.specs import ALL_SPECS
+from webresearch.tools.catalog import ALL_SPECS
 from webresearch.tools.titles import LANGUAGES, TITLES, localized
 
 
@@ -35,7 +35,7 @@ def test_the_seed_notes_russian_titles() -> None:
 def test_a_tool_without_a_translation_keeps_its_title() -> None:
     import dataclasses
 
-    plugin = dataclasses.replace(ALL_SPECS[0], name="acme_tool", title="Acme")
+    plugin = dataclasses.replace(ALL_SPECS[0], name="acme_tool", title="Acme", titles={})
     assert localized(plugin, "ru").title == "Acme"
 
 

@@ -15,8 +15,11 @@ from webresearch.runtime.journal import MemoryJournal
 from webresearch.runtime.run import ApprovalRequest
 from webresearch.tools import web_fetch
 from webresearch.tools.base import CallContext, ToolEntry, Unavailable
+from webresearch.tools.image_tools import FETCH_IMAGE
+from webresearch.tools.limits import search_limit
 from webresearch.tools.services import Services
-from webresearch.tools.specs import FETCH_IMAGE, WEB_SEARCH
+from webresearch.tools.web_search import WEB_SEARCH
+from webresearch.types import JSONObject
 
 PAGE = (
     b"<html><head><title>T</title></head><body><article><h1>Head</h1><p>"
@@ -38,11 +41,11 @@ def page_server() -> Any:
         yield srv
 
 
-def paid_search(services: Services) -> ToolEntry:
+def paid_search(services: Services) -> ToolEntry[JSONObject]:
     """A paid tool under the web_search spec: reserves, spends, then fails or succeeds."""
 
     async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
-        await ctx.rate_limit("web_search")
+        await ctx.rate_limit()
         await ctx.reserve(1.0, "paid")
         ctx.spent(1.0, "paid")
         if arguments["query"] == "fail-after-send":
@@ -50,7 +53,7 @@ def paid_search(services: Services) -> ToolEntry:
         await ctx.record_search_results([f"{arguments['query']}"])
         return ToolResult(text="results")
 
-    return ToolEntry(spec=WEB_SEARCH, run=run)
+    return ToolEntry(spec=WEB_SEARCH, run=run, rate_limit=search_limit(services.settings))
 
 
 @pytest.fixture
@@ -295,7 +298,7 @@ async def test_url_secrets_never_reach_results_or_events(
 
 
 async def test_a_crashing_tool_is_an_internal_error_not_a_crash(settings: Settings) -> None:
-    def broken(services: Services) -> ToolEntry:
+    def broken(services: Services) -> ToolEntry[JSONObject]:
         async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
             raise RuntimeError("secret internals at /srv/app")
 

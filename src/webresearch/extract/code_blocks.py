@@ -1,8 +1,8 @@
-"""``<pre>`` → a fenced markdown code block. Pure functions.
-
-Whitespace is kept verbatim, entities are decoded, ``<br>`` becomes a newline, toolbar
-buttons and line-number gutters are left out; the info string comes from ``language-xxx`` /
-``lang-xxx`` / ``highlight-xxx`` classes or ``data-lang`` of the block or near it.
+"""Code blocks → fenced markdown: ``<pre>`` (and its old cousins) becomes a fenced block
+whose info string comes from ``language-xxx`` / ``lang-xxx`` / ``highlight-xxx`` classes or
+``data-lang`` of it or near it; whitespace is kept verbatim, entities are decoded, toolbar
+buttons and line-number gutters are left out. Pure functions, used by
+:mod:`webresearch.extract.markdown`.
 """
 
 from __future__ import annotations
@@ -11,8 +11,10 @@ import re
 
 from lxml import etree
 
-__all__ = ["fenced_code"]
+__all__ = ["PRE_TAGS", "fenced_code"]
 
+#: Elements whose text is preformatted code.
+PRE_TAGS = frozenset({"pre", "listing", "xmp", "plaintext"})
 _CODE_NOISE_CLASSES = re.compile(
     r"(?:^|[\s_-])(?:line-?numbers?-?rows|linenos?|line-?numbers?|gutter|copy|clipboard|toolbar)(?:$|[\s_-])",
     re.I,

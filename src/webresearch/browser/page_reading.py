@@ -1,0 +1,138 @@
+"""Reading a tab: its rendered HTML and frames (``content``), the snapshot, screenshots.
+
+HTML is read in each document's own world (:data:`~.page_scripts.READ_HTML_JS`): one
+evaluation per document, no helper script injected. Child frames follow the page, up to
+:data:`MAX_FRAMES` with text: frames with a URL of their own (same-origin, and cross-origin
+ones where the backend gives access to them), and inline frames — ``srcdoc`` documents and
+empty frames a script wrote into — whose text the page's own HTML does not hold.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import TYPE_CHECKING, Any
+
+from .base import FrameDocument, SessionConfig, SnapshotData
+from .page_elements import RefState
+from .page_errors import best_effort, library_errors
+from .page_scripts import READ_HTML_JS
+from .snapshot import COLLECT_JS, MAX_NODES
+
+if TYPE_CHECKING:
+    from playwright.async_api import Frame, Page
+
+__all__ = ["INLINE_FRAME_SCHEMES", "MAX_FRAMES", "Reader"]
+
+#: Most child frames whose documents ``content`` includes (frames without text not counted).
+MAX_FRAMES = 5
+#: Most child frames looked at.
+MAX_FRAMES_SEEN = 40
+#: Seconds one frame may take to be read (a frame whose load was refused may never answer
+#: on some backends: it is skipped, the page is still read).
+FRAME_READ_S = 2.0
+#: URL prefixes of frames without a network URL of their own (their document came from the
+#: page: ``srcdoc``, a script's ``document.write``, a ``data:``/``blob:`` URL it made).
+INLINE_FRAME_SCHEMES = ("about:", "data:", "blob:")
+
+#: The page height in CSS px.
+_PAGE_HEIGHT_JS = (
+    "() => Math.max(document.documentElement.scrollHeight, "
+    "document.body ? document.body.scrollHeight : 0)"
+)
+#: The frame's body has text (skips empty ad and tracking frames).
+_HAS_TEXT_JS = "() => !!(document.body && /\\S/.test(document.body.textContent || ''))"
+
+
+class Reader:
+    """Reads one tab.
+
+    Args:
+        page: the tab.
+        config: the session settings.
+        refs: the session's snapshot stamps (a snapshot issues the next document stamp).
+    """
+
+    def __init__(self, page: Page, config: SessionConfig, refs: RefState) -> None:
+        self.page = page
+        self.config = config
+        self.refs = refs
+
+    async def title(self) -> str:
+        """The document title (empty when it cannot be read)."""
+        title = ""
+        with best_effort():
+            title = str(await self.page.evaluate("document.title"))
+        return title
+
+    async def html(self) -> tuple[str, str, list[FrameDocument]]:
+        """(title, rendered HTML, child frames with text).
+
+        Raises:
+            BrowserError, Timeout: the page could not be read.
+        """
+        with library_errors("reading the page", self.config):
+            raw: list[Any] = await self.page.evaluate(READ_HTML_JS)
+        page_url = str(self.page.url)
+        frames: list[FrameDocument] = []
+        for frame in self.page.frames[1:MAX_FRAMES_SEEN]:
+            if len(frames) >= MAX_FRAMES:
+                break
+            document = await self._frame(frame, page_url)
+            if document is not None:
+                frames.append(document)
+        return str(raw[0]), str(raw[1]), frames
+
+    @staticmethod
+    async def _frame(frame: Frame, page_url: str) -> FrameDocument | None:
+        """The frame's document, or ``None`` (no text, not a page, gone while read)."""
+        url = str(frame.url)
+        inline = url.startswith(INLINE_FRAME_SCHEMES)
+        if not inline and not url.startswith(("http://", "https://")):
+            # The browser's error page of a refused frame; no URL at all: a frame whose load
+            # was refused or never committed (Lightpanda then never answers in it).
+            return None
+        with best_effort():
+            if await asyncio.wait_for(frame.evaluate(_HAS_TEXT_JS), FRAME_READ_S):
+                raw: list[Any] = await asyncio.wait_for(frame.evaluate(READ_HTML_JS), FRAME_READ_S)
+                return FrameDocument(page_url if inline else url, str(raw[1]), inline)
+        return None
+
+    async def snapshot(self) -> SnapshotData:
+        """Collect the snapshot; a new document gets the next document stamp."""
+        candidate = self.refs.issued + 1
+        with library_errors("snapshot", self.config):
+            data: dict[str, Any] = await self.page.evaluate(
+                COLLECT_JS, {"token": self.refs.token, "doc": candidate, "max": MAX_NODES}
+            )
+        doc = int(data.get("doc", candidate))
+        if doc == candidate:
+            self.refs.issued = candidate
+        return SnapshotData(
+            doc=str(doc),
+            url=str(data.get("url", "")),
+            title=str(data.get("title", "")),
+            nodes=list(data.get("nodes") or []),
+        )
+
+    async def screenshot(self, full_page: bool, max_tiles: int) -> tuple[list[bytes], int]:
+        """PNG tiles of the viewport's size, top to bottom (one tile unless ``full_page``),
+        and the page height in CSS px."""
+        width, height = self.config.viewport
+        with library_errors("screenshot", self.config):
+            page_height = int(await self.page.evaluate(_PAGE_HEIGHT_JS))
+            if not full_page:
+                return [await self.page.screenshot(type="png")], page_height
+            tiles = []
+            count = max(1, min(max_tiles, math.ceil(page_height / height)))
+            for i in range(count):
+                top = i * height
+                tile_height = max(1, min(height, page_height - top))
+                tiles.append(
+                    await self.page.screenshot(
+                        type="png",
+                        full_page=True,
+                        clip={"x": 0, "y": top, "width": width, "height": tile_height},
+                    )
+                )
+            return tiles, page_height

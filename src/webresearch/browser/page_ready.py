@@ -1,0 +1,92 @@
+"""Waiting for a navigated tab to be ready to read (the rules live in :mod:`.readiness`).
+
+One look at the page is one evaluation of :data:`~.readiness.ACTIVITY_PROBE_JS` plus the
+session's own record of requests (:meth:`~.page_events.PageEvents.network`); the loop looks
+again every :data:`POLL_S` until the verdict is "settled" or the readiness budget is spent.
+A page with no script is read right after its load event, with no wait at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .page_errors import best_effort
+from .page_events import PageEvents
+from .readiness import ACTIVITY_PROBE_JS, Activity, is_settled, parse_activity
+
+if TYPE_CHECKING:
+    from playwright.async_api import Page
+
+__all__ = ["POLL_S", "Ready", "wait_ready"]
+
+#: Seconds between two looks at a page that is not settled yet.
+POLL_S = 0.025
+
+
+@dataclass(frozen=True, slots=True)
+class Ready:
+    """How the wait ended.
+
+    Attributes:
+        loaded: the load event fired within the budget.
+        settled: after it, the page settled (:func:`~.readiness.is_settled`) within the budget.
+        title: the document title at the last look (empty when it could not be read).
+    """
+
+    loaded: bool
+    settled: bool
+    title: str
+
+
+async def _look(page: Page) -> Activity | None:
+    """The page's activity, or ``None`` when it cannot be asked (navigating, gone, or a
+    page that broke the builtins the probe uses)."""
+    raw: object = None
+    with best_effort():
+        raw = await page.evaluate(ACTIVITY_PROBE_JS)
+    if not isinstance(raw, list):
+        return None
+    try:
+        return parse_activity(raw)
+    except (ValueError, TypeError, IndexError):
+        return None
+
+
+async def wait_ready(page: Page, events: PageEvents, budget_s: float) -> Ready:
+    """Wait for the load event, then until the page settles; both within ``budget_s``."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + budget_s
+    activity = await _look(page)
+    if activity is None or not activity.loaded:
+        loaded = False
+        with best_effort():
+            await page.wait_for_load_state("load", timeout=budget_s * 1000)
+            loaded = True
+        if not loaded:
+            return Ready(False, False, activity.title if activity else "")
+        activity = await _look(page)
+    start = loop.time()
+    while True:
+        now = loop.time()
+        pending, network_quiet = events.network()
+        if activity is not None and is_settled(
+            activity,
+            requests_pending=pending,
+            network_quiet_s=network_quiet,
+            settling_s=now - start,
+        ):
+            return Ready(True, True, activity.title)
+        if now >= deadline:
+            # An app shell quiet until the end: it settled, it just shows no text.
+            quiet = activity is not None and is_settled(
+                dataclasses.replace(activity, shell=False),
+                requests_pending=pending,
+                network_quiet_s=network_quiet,
+                settling_s=now - start,
+            )
+            return Ready(True, quiet, activity.title if activity else "")
+        await asyncio.sleep(min(POLL_S, max(0.0, deadline - now)))
+        activity = await _look(page)

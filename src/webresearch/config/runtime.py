@@ -1,0 +1,59 @@
+"""Settings of the call runtime: journal, rate limits, prices, approval, fetch scope, titles
+(SPEC §3)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, SecretStr, field_validator
+
+from .defaults import DEFAULT_BROWSER_RATE_LIMIT, DEFAULT_RATE_WINDOW_S, DEFAULT_SEARCH_RATE_LIMIT
+from .section import Section, comma_list
+
+__all__ = ["RuntimeSettings"]
+
+
+class RuntimeSettings(Section):
+    """What the Toolkit applies around every call: journal, limits, spending, approval,
+    the ``user_links`` scope, and the human-facing tool titles."""
+
+    journal_url: SecretStr | None = Field(
+        None,
+        description=(
+            "Where events go: sqlite:///path, jsonl:///path, memory://, postgresql://… "
+            "Default: sqlite in $XDG_STATE_HOME/webresearch/journal.sqlite3. A secret: a "
+            "PostgreSQL URL may hold a password."
+        ),
+    )
+    rate_window_s: float = Field(DEFAULT_RATE_WINDOW_S, gt=0)
+    search_rate_limit: int | None = Field(DEFAULT_SEARCH_RATE_LIMIT, ge=0)
+    browser_rate_limit: int | None = Field(DEFAULT_BROWSER_RATE_LIMIT, ge=0)
+    fetch_rate_limit: int | None = Field(
+        None, ge=0, description="web_fetch calls per window; none by default."
+    )
+    prices: dict[str, float] = Field(
+        default_factory=dict,
+        description='Price per call by provider or tool, e.g. {"brave": 0.005}. Units are yours.',
+    )
+    approval: dict[str, Literal["allow", "supervised", "deny"]] = Field(
+        default_factory=dict, description="Default approval mode per tool (a run may override)."
+    )
+    app_domains: tuple[str, ...] = Field(
+        (),
+        description="Domains on which a bare name in the person's message is a link (user_links scope).",
+    )
+    user_link_views: int = Field(
+        3, ge=0, description="Views per conversation in the user_links scope."
+    )
+    tool_titles_language: Literal["en", "ru", "zh"] = Field(
+        "en",
+        description=(
+            "Language of the human-facing tool titles (MCP titles, CLI headings); names, "
+            "descriptions and schemas the model sees never change."
+        ),
+    )
+
+    @field_validator("app_domains", mode="before")
+    @classmethod
+    def _parse_domains(cls, value: Any) -> Any:
+        return comma_list(value)

@@ -1,0 +1,71 @@
+"""The base of every settings section, and the parsers sections share.
+
+:class:`~webresearch.config.settings.Settings` is composed of small sections (the SSRF guard
+and fetching, the runtime, images, the browser, search, hosted services, the MCP server, the
+fleet's storage): a new setting goes into the section it belongs to. Field names stay flat
+(``browser_action_timeout_s``), so the environment variable of every field is still
+``WEBRESEARCH_<FIELD>``.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+__all__ = ["Section", "comma_list", "normalize_domain_pattern", "parse_networks"]
+
+
+class Section(BaseModel):
+    """A group of settings (frozen, unknown fields refused, defaults validated)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+
+
+def comma_list(value: Any) -> Any:
+    """``"a, b,,c"`` → ``["a", "b", "c"]`` (environment lists); other values unchanged."""
+    if isinstance(value, str):
+        return [v.strip() for v in value.split(",") if v.strip()]
+    return value
+
+
+def normalize_domain_pattern(pattern: str) -> str:
+    """A browser domain pattern, normalised: ``"*.Example.COM."`` → ``"*.example.com"``.
+
+    Exact names match themselves; ``*.example.com`` matches every subdomain (not the apex).
+
+    Raises:
+        ValueError: empty, or a wildcard anywhere but a leading ``*.`` (names the pattern).
+    """
+    p = pattern.strip().lower().rstrip(".")
+    body = p[2:] if p.startswith("*.") else p
+    if not body or "*" in body or "/" in body or ":" in body or " " in body:
+        raise ValueError(f"not a domain pattern: {pattern!r} (use example.com or *.example.com)")
+    return p
+
+
+def parse_networks(value: Any) -> Any:
+    """CIDR texts → networks; a network with host bits set is refused with the fix named
+    (``127.0.0.5/8`` would silently open all of 127.0.0.0/8)."""
+    value = comma_list(value)
+    if not isinstance(value, (list, tuple)):
+        return value
+    out = []
+    for item in value:
+        if not isinstance(item, str):
+            out.append(item)
+            continue
+        text = item.strip()
+        try:
+            out.append(ipaddress.ip_network(text))
+        except ValueError as exc:
+            try:
+                widened = ipaddress.ip_network(text, strict=False)
+            except ValueError:
+                raise ValueError(f"not a CIDR network: {item!r}") from exc
+            raise ValueError(
+                f"{text} has host bits set; did you mean {widened} "
+                f"(or {text.split('/')[0]}/{widened.max_prefixlen} for one address)?"
+            ) from exc
+    return tuple(out)

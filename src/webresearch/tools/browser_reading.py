@@ -1,0 +1,119 @@
+"""Reading a browser tab for a model: the rendered page through web_fetch's extraction and
+format, page header lines, and the readiness note. Shared by the browser tool, browser_open
+and page_screenshot's browser."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+
+from ..browser.page import PlaywrightSession
+from ..redact import redact_text, redact_url
+from ..types import PageText
+from .page_text import EMPTY_HTML_NOTE, UNTRUSTED_NOTICE, Window, format_document
+
+__all__ = [
+    "BROWSER_EMPTY_NOTE",
+    "ReadFacts",
+    "extract_page",
+    "page_header",
+    "read_content",
+    "read_rendered",
+    "readiness_note",
+]
+
+#: Body of ``content`` when the rendered page has no readable text (web_fetch's note points
+#: to the browser tool; this IS the browser tool).
+BROWSER_EMPTY_NOTE = (
+    "[the page shows no readable text yet: it may still be drawing itself, or show its content "
+    "as images or a canvas. Use wait (a selector, or ms), then content again; or snapshot or "
+    "screenshot to see what it shows]"
+)
+
+
+class ReadFacts(Window):
+    """What reading a tab found, for the result's metadata (plus the output window).
+
+    Attributes:
+        extractor: what made the text (``main-content``, ``whole-page`` …).
+        fallback: why an extraction fallback was taken, else ``None``.
+        sha256: hex sha256 of the rendered HTML.
+    """
+
+    extractor: str
+    fallback: str | None
+    sha256: str
+
+
+def page_header(url: str, title: str) -> list[str]:
+    """The first lines of a text about a tab: the untrusted-data notice, url, title."""
+    return [UNTRUSTED_NOTICE, f"url: {redact_url(url)}", f"title: {redact_text(title)}"]
+
+
+def readiness_note(ready: bool, settled: bool, budget_s: float) -> str | None:
+    """The note for a page that was not ready (no load event) or not settled (still busy)
+    when the readiness budget ran out, else ``None``."""
+    if not ready:
+        return f"note: the page had not finished loading after {budget_s:g} s"
+    if not settled:
+        return (
+            f"note: the page was still changing after {budget_s:g} s; its content may be "
+            "incomplete (wait for a selector, then read it again)"
+        )
+    return None
+
+
+def extract_page(html: str, url: str) -> tuple[str, str, str, str | None]:
+    """Rendered HTML → (title, markdown, extractor, fallback) with web_fetch's extraction."""
+    from ..extract.html import extract_html
+
+    result = extract_html(html, url)
+    return result.title, result.markdown, result.extractor, result.fallback
+
+
+async def read_rendered(
+    session: PlaywrightSession, max_bytes: int, *, empty_note: str | None = None
+) -> tuple[str, PageText, ReadFacts]:
+    """The rendered page (and its frames) through web_fetch's extraction and output format.
+
+    Args:
+        session: the tab to read.
+        max_bytes: the output window (web_fetch's ``fetch_max_bytes``).
+        empty_note: replaces web_fetch's empty-page note (whose advice is to use the
+            browser) when the caller is already in a browser session.
+
+    Returns:
+        (text in SPEC §1.1 format, the page's text: url/title/text, facts for the metadata:
+        extractor, fallback, sha256 of the HTML and the output window).
+    """
+    url, title, html, frames = await session.html()
+    page_title, markdown, extractor, fallback = await asyncio.to_thread(extract_page, html, url)
+    parts = [markdown]
+    for frame in frames:
+        _t, frame_md, _e, _f = await asyncio.to_thread(extract_page, frame.html, frame.url)
+        if frame_md.strip():
+            parts.append(f"## {frame.heading}\n\n{frame_md}")
+    doc: PageText = {
+        "url": redact_url(url),
+        "content_type": "text/html",
+        "title": redact_text(title or page_title),
+        "text": redact_text("\n\n".join(p for p in parts if p)),
+        "markdown": True,
+    }
+    text, window = await asyncio.to_thread(format_document, doc, 0, max_bytes)
+    if empty_note is not None and not doc["text"].strip():
+        text = text.replace(EMPTY_HTML_NOTE, empty_note)
+    facts: ReadFacts = {
+        "extractor": extractor,
+        "fallback": fallback,
+        "sha256": hashlib.sha256(html.encode("utf-8", "replace")).hexdigest(),
+        **window,
+    }
+    return text, doc, facts
+
+
+async def read_content(session: PlaywrightSession, max_bytes: int) -> tuple[str, dict[str, object]]:
+    """The browser tool's ``content``: the rendered page in web_fetch's format (with the
+    browser's own empty-page note), and its metadata (url, extractor, window …)."""
+    text, doc, facts = await read_rendered(session, max_bytes, empty_note=BROWSER_EMPTY_NOTE)
+    return text, {"url": doc["url"], **facts}

@@ -1,0 +1,165 @@
+"""The context of one call: what a running tool may ask of the runtime (fetch scope, rate
+limits, budget, journal events), and the run's spending ledger."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..errors import BudgetExceeded, RateLimited, ScopeDenied
+from ..runtime.journal import JournalEvent
+from ..runtime.run import RunContext
+from ..runtime.scope import scope_key, user_links
+from ..types import JSONValue
+from .base import RateLimit
+from .redaction import redact_json
+from .services import Services
+
+__all__ = ["Ledger", "ToolCall"]
+
+
+class Ledger:
+    """What each run has spent in this process (price units of the settings)."""
+
+    def __init__(self) -> None:
+        self._spent: dict[str, float] = {}
+
+    def spent_by(self, run_id: str) -> float:
+        """What ``run_id`` has spent so far."""
+        return self._spent.get(run_id, 0.0)
+
+    def add(self, run_id: str, cost: float) -> None:
+        """Record ``cost`` for ``run_id`` (nothing for zero)."""
+        if cost:
+            self._spent[run_id] = self.spent_by(run_id) + cost
+
+
+class ToolCall:
+    """The :class:`~webresearch.tools.base.CallContext` of one call.
+
+    Args:
+        services: the process-wide services.
+        ledger: the runs' spending ledger.
+        run: the run.
+        tool: the tool's name.
+        operation_id: the call's operation id.
+        rate_limit: the tool's declared rate limit.
+        price: the call's declared price.
+
+    Attributes:
+        cost: what the call has spent so far (the closing event's ``cost``).
+        costs: what it has spent, by payee (provider or service id).
+        counted_view: the call counted one view of the ``user_links`` scope.
+    """
+
+    def __init__(
+        self,
+        services: Services,
+        ledger: Ledger,
+        *,
+        run: RunContext,
+        tool: str,
+        operation_id: str,
+        rate_limit: RateLimit | None = None,
+        price: float = 0.0,
+    ) -> None:
+        self.services = services
+        self.ledger = ledger
+        self.run = run
+        self.tool = tool
+        self.operation_id = operation_id
+        self.declared_limit = rate_limit
+        self.price = price
+        self.cost = 0.0
+        self.costs: dict[str, float] = {}
+        self.counted_view = False
+
+    async def check_scope(self, url: str) -> None:
+        """See :meth:`CallContext.check_scope` (SPEC §1.5)."""
+        scope = self.run.fetch_scope
+        if scope == "open":
+            return
+        key = scope_key(url)
+        store = self.services.scopes
+        if scope == "search_results":
+            allowed = await store.search_results(self.run.run_id)
+            if allowed is None:
+                raise ScopeDenied(
+                    "in this run only URLs from web_search results may be opened, and there was no search yet",
+                    hint="search first (web_search), then open one of its results",
+                    refusal="scope",
+                )
+            if key is None or key not in allowed:
+                raise ScopeDenied(
+                    "this URL is not among the latest web_search results of this run",
+                    hint="open a URL from the latest search results, or search again",
+                    refusal="scope",
+                )
+            return
+        settings = self.services.settings
+        allowed_links = user_links(self.run.user_messages, settings.app_domains)
+        if key is None or key not in allowed_links:
+            raise ScopeDenied(
+                "only links the person sent in this conversation may be opened",
+                hint="ask the person for the link if it matters; do not guess URLs",
+                refusal="scope",
+            )
+        if not await store.add_view(self.run.conversation, settings.user_link_views):
+            raise ScopeDenied(
+                f"the limit of {settings.user_link_views} link views for this conversation is reached",
+                hint="continue without opening more links",
+                refusal="scope",
+            )
+        self.counted_view = True
+
+    async def record_search_results(self, urls: Sequence[str]) -> None:
+        """See :meth:`CallContext.record_search_results`."""
+        await self.services.scopes.set_search_results(self.run.run_id, list(urls))
+
+    async def rate_limit(self, limit: RateLimit | None = None) -> None:
+        """See :meth:`CallContext.rate_limit`."""
+        limit = limit or self.declared_limit
+        rule = limit.rule if limit is not None else None
+        if limit is None or rule is None:
+            return
+        decision = await self.services.limiter.acquire(limit.key, rule)
+        if not decision.allowed:
+            seconds = max(1, round(decision.retry_after_s + 0.499))
+            raise RateLimited(
+                f"{limit.key} is limited to {rule.limit} calls per {rule.window_s:g} s; "
+                f"retry after {seconds} s",
+                retry_after=float(seconds),
+                refusal="rate_limit",
+            )
+
+    async def reserve(self, cost: float, what: str) -> None:
+        """See :meth:`CallContext.reserve` (a check only: nothing is recorded)."""
+        budget = self.run.budget
+        if budget is None or cost <= 0:
+            return
+        spent = self.ledger.spent_by(self.run.run_id)
+        if spent + self.cost + cost > budget + 1e-12:
+            raise BudgetExceeded(
+                f"the run's budget ({budget:g}) does not cover another paid call to {what} "
+                f"(spent {spent + self.cost:g}, this call {cost:g})",
+                hint="finish with what you have",
+                refusal="budget",
+            )
+
+    def spent(self, cost: float, what: str) -> None:
+        """See :meth:`CallContext.spent`."""
+        if cost > 0:
+            self.cost += cost
+            self.costs[what] = self.costs.get(what, 0.0) + cost
+
+    async def event(self, kind: str, **details: JSONValue) -> None:
+        """See :meth:`CallContext.event` (details redacted)."""
+        shown = redact_json(details, self.services.redact)
+        await self.services.journal.append(
+            JournalEvent(
+                kind=kind,
+                run_id=self.run.run_id,
+                tool=self.tool,
+                operation_id=self.operation_id,
+                details=shown if isinstance(shown, dict) else {},
+            )
+        )

@@ -1,0 +1,51 @@
+"""Running the CLI as a child process in tests: its environment, waiting, and finding the
+processes a run left (by a path only that run uses)."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli_env(tmp: Path) -> dict[str, str]:
+    """This environment without WEBRESEARCH_* settings, the source tree importable, ``tmp``
+    as TMPDIR and the journal in memory."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WEBRESEARCH_")}
+    env.update(
+        PYTHONPATH=os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+        TMPDIR=str(tmp),
+        WEBRESEARCH_JOURNAL_URL="memory://",
+    )
+    return env
+
+
+def wait_for(predicate: Callable[[], bool], timeout_s: float) -> bool:
+    """Poll ``predicate`` until it holds or ``timeout_s`` passes; its last answer."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def processes_mentioning(text: str, *, environment: bool = False) -> list[int]:
+    """PIDs (not this process) whose command line — and, with ``environment``, whose
+    environment — contains ``text``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            data = (entry / "cmdline").read_bytes()
+            if environment:
+                data += (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if text.encode() in data:
+            found.append(int(entry.name))
+    return found
