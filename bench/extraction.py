@@ -51,6 +51,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import statistics
 import sys
 import time
@@ -165,6 +166,9 @@ def load_wcxb(root: Path) -> Iterator[Page]:
 # --------------------------------------------------------------------------- scoring
 
 
+_QUOTE_PREFIX = re.compile(r"^(?:\s*>)*\s*")
+
+
 def markdown_is_valid(text: str) -> bool:
     """True when markdown-it-py parses ``text`` and every code fence it opens is closed."""
     from markdown_it import MarkdownIt
@@ -178,7 +182,8 @@ def markdown_is_valid(text: str) -> bool:
         if token.type != "fence" or token.map is None:
             continue
         end = token.map[1]
-        last = lines[end - 1].strip() if 0 < end <= len(lines) else ""
+        # the closing line, without the blockquote markers of a fence inside a quote
+        last = _QUOTE_PREFIX.sub("", lines[end - 1]) if 0 < end <= len(lines) else ""
         if end - token.map[0] < 2 or not last.startswith(token.markup):
             return False  # a fence that runs to the end of the page unclosed
     return True

@@ -4,6 +4,7 @@ no code fence runs unclosed to the end of the page)."""
 from __future__ import annotations
 
 import gzip
+import re
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,8 @@ def unclosed_fences(markdown: str) -> list[int]:
     for token in MarkdownIt("commonmark").enable("table").parse(markdown):
         if token.type == "fence" and token.map is not None:
             end = token.map[1]
-            last = lines[end - 1].strip() if 0 < end <= len(lines) else ""
+            # the closing line without the markers of a blockquote holding the fence
+            last = re.sub(r"^(?:\s*>)*\s*", "", lines[end - 1]) if 0 < end <= len(lines) else ""
             if end - token.map[0] < 2 or not last.startswith(token.markup):
                 bad.append(token.map[0] + 1)
     return bad
@@ -43,3 +45,9 @@ def test_corpus_sample_output_is_valid_markdown(path: Path) -> None:
 def test_an_unclosed_fence_is_detected() -> None:
     assert unclosed_fences("text\n\n```python\nx = 1\n") == [3]
     assert unclosed_fences("```\nx = 1\n```") == []
+
+
+def test_a_fence_inside_a_blockquote_is_closed_by_its_quoted_fence() -> None:
+    quoted = "> Try this:\n>\n> ```\n> dtparam=act_led_trigger=none\n> ```\n>\n> Thanks\n"
+    assert unclosed_fences(quoted) == []
+    assert unclosed_fences("> ```\n> no end\n\nafter the quote\n") == [1]
