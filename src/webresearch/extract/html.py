@@ -148,7 +148,7 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     ):
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
-    elif (landmark := item_page_landmark(body, main.kept_chars, declared)) is not None:
+    elif (landmark := item_page_landmark(body, main.kept_chars, declared, url)) is not None:
         remove_elements(hidden)
         _remove_page_chrome(landmark)
         drop_noise_images(landmark, images, base)

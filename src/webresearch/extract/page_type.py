@@ -6,7 +6,9 @@ item blocks (title, link, one line each) *are* the content (issue 13, "page-type
 extraction"). The evidence used, measured on the development part of the corpora:
 
 * the page does not declare itself an article, a product or a forum post (``og:type``,
-  schema.org ``@type`` in JSON-LD: :func:`declared_types`);
+  schema.org ``@type`` in JSON-LD: :func:`declared_types`), and its address is not a
+  product page's (Amazon ``/dp/…``, Steam ``/app/…``, ``/product/…``: a product page's
+  ``<main>`` holds its recommendations too);
 * the page has a ``<main>`` landmark (``<main>`` or ``role="main"``) with at least
   :data:`MIN_LANDMARK_CHARS` letters and digits;
 * the article extractor kept less than :data:`MAX_KEPT_SHARE` of the landmark's text;
@@ -54,6 +56,13 @@ _FORUM_URL = re.compile(
 _FORUM_SOFTWARE = re.compile(
     r"discourse|phpbb|vbulletin|xenforo|invision|flarum|vanilla|nodebb|mybb|simple machines|"
     r"smf|discuz|burning board",
+    re.I,
+)
+#: Addresses of one product's page (Amazon ``/dp/<ASIN>``, Steam ``/app/<id>``, shops'
+#: ``/product/…``, ``/products/…``, ``/p/…``, ``/item/…``, eBay ``/itm/…``, Walmart ``/ip/…``).
+_PRODUCT_URL = re.compile(
+    r"/(?:dp|gp/product)/[A-Z0-9]{10}(?:[/?#]|$)|/app/\d+(?:[/?#]|$)|"
+    r"/(?:products?|p|item|itm|ip)/[^/?#]+",
     re.I,
 )
 _LD_TYPE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
@@ -118,7 +127,7 @@ def looks_like_forum(doc: etree._Element, url: str, declared: frozenset[str]) ->
 
 
 def item_page_landmark(
-    body: etree._Element, kept_chars: int, declared: frozenset[str]
+    body: etree._Element, kept_chars: int, declared: frozenset[str], url: str = ""
 ) -> etree._Element | None:
     """The ``<main>`` landmark when the page is an item page (module docstring), else ``None``.
 
@@ -126,8 +135,9 @@ def item_page_landmark(
         body: the page's ``<body>``, not pruned yet.
         kept_chars: letters and digits the article extractor kept.
         declared: :func:`declared_types` of the page.
+        url: the page's address.
     """
-    if declared & SINGLE_ITEM_TYPES:
+    if declared & SINGLE_ITEM_TYPES or _PRODUCT_URL.search(url):
         return None
     landmark = main_landmark(body)
     if landmark is None:

@@ -189,6 +189,28 @@ def test_a_listing_keeps_its_repeated_items() -> None:
     assert "Sort by price" not in out
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://shop.example.org/dp/B0C1X2Y3Z4",
+        "https://store.example.org/app/4401/Harbour_Crane_Simulator/",
+        "https://shop.example.org/products/harbour-crane-x1",
+    ],
+)
+def test_a_product_pages_recommendations_are_not_taken_for_a_listing(url: str) -> None:
+    recommended = "".join(
+        f"<li><a href='/dp/B0C1X2Y3{i:02d}'>Harbour crane toy model {i} with remote</a></li>"
+        for i in range(30)
+    )
+    html = page(
+        "<main><h1>Harbour Crane Simulator</h1><div class='description'>"
+        f"{PROSE[:700]}</div><h2>Customers also bought</h2><ul>{recommended}</ul></main>"
+    )
+    out = md(html, url)
+    assert "Paragraph 1 tells how the harbour crane" in out
+    assert "toy model 7" not in out
+
+
 # --------------------------------------------------------------------------- markdown noise
 
 
