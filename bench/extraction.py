@@ -444,6 +444,7 @@ def main(argv: list[str] | None = None) -> int:
         pages.extend(loaded[: args.limit] if args.limit else loaded)
 
     tasks = [(page, names, i, args.outputs) for i, page in enumerate(pages)]
+    load_before = os.getloadavg()[0]
     started = time.perf_counter()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs, initializer=_init_worker, initargs=(names,)) as pool:
@@ -452,6 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         _init_worker(names)
         results = [_run_page_star(t) for t in tasks]
     elapsed = time.perf_counter() - started
+    load_after = os.getloadavg()[0]
 
     def new_group() -> dict[str, Summary]:
         return {n: Summary() for n in names}
@@ -492,6 +494,10 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"extraction benchmark: {len(pages)} pages, tools: {', '.join(names)}, "
         f"part: {args.part}, jobs: {args.jobs}, wall {elapsed:.0f} s"
+    )
+    print(
+        f"load average (1 min) {load_before:.1f} at the start, {load_after:.1f} at the end, "
+        f"on {os.cpu_count()} cores"
     )
     if "webresearch" in names:
         import webresearch.extract.html as ours
