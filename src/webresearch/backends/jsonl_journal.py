@@ -189,6 +189,12 @@ class JSONLinesJournal:
                 self._index[rec[0]] = (offset, length)
             self._indexed_to = offset + length + 1
 
+    async def ping(self) -> None:
+        try:
+            os.fstat(self._fd)
+        except OSError as exc:
+            raise StorageError(f"journal file unavailable: {exc.strerror}") from None
+
     async def aclose(self) -> None:
         with contextlib.suppress(OSError):
             os.close(self._fd)
