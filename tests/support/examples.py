@@ -14,7 +14,7 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def load_example(name: str) -> ModuleType:
     """``examples/<name>.py`` imported under the module name ``examples_<name>`` (cached)."""
-    key = f"examples_{name}"
+    key = "examples_" + name.replace("/", "_")
     if key in sys.modules:
         return sys.modules[key]
     spec = importlib.util.spec_from_file_location(key, EXAMPLES / f"{name}.py")
