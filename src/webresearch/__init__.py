@@ -42,6 +42,7 @@ from .errors import (
 from .extract.html import html_to_markdown
 from .runtime.run import ApprovalRequest, RunContext
 from .search.health import check_provider, check_search
+from .tools.local_page import read_page
 from .tools.registry import Toolkit
 from .tools.specs import ToolSpec
 from .types import ImageBlock, ToolResult
@@ -89,4 +90,5 @@ __all__ = [
     "check_provider",
     "check_search",
     "html_to_markdown",
+    "read_page",
 ]
