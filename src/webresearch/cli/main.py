@@ -11,6 +11,7 @@ import click
 from webresearch import __version__
 
 from .browse import browse
+from .config_cmd import config
 from .fetch import fetch
 from .image import image
 from .journal import journal
@@ -28,7 +29,9 @@ from .tools import tools
     type=click.Path(dir_okay=False),
     envvar="WEBRESEARCH_CONFIG",
     default=None,
-    help="TOML settings file (default: $WEBRESEARCH_CONFIG). Settings also come from WEBRESEARCH_* variables.",
+    help="TOML settings file (default: $WEBRESEARCH_CONFIG, else "
+    "$XDG_CONFIG_HOME/webresearch/config.toml when it exists; `webresearch config init` "
+    "writes a commented one). WEBRESEARCH_* variables win over the file.",
 )
 @click.option(
     "-v",
@@ -68,6 +71,7 @@ cli.add_command(mcp)
 cli.add_command(journal)
 cli.add_command(search)
 cli.add_command(tools)
+cli.add_command(config)
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:

@@ -143,8 +143,9 @@ def test_lists_and_filters_events_of_real_calls(journal_env: dict[str, str]) -> 
     assert [json.loads(line)["kind"] for line in last.stdout.splitlines()] == ["tool.failed"]
 
     assert (
-        run_cli(journal_env, "--events", "--tool", "web_fetch", "--since", "1h", "--json")
-        .stdout.count("\n")
+        run_cli(
+            journal_env, "--events", "--tool", "web_fetch", "--since", "1h", "--json"
+        ).stdout.count("\n")
         >= 6
     )
     future = run_cli(journal_env, "--since", "2999-01-01")
