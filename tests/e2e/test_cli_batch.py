@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import pty
+import struct
+import subprocess
+import sys
+import termios
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler
@@ -11,6 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.support.cli_runs import cli_env
 from tests.support.http_server import LocalServer, Route, send_route
 from tests.support.tiny_png import png_bytes
 from webresearch.cli.batch import InOrder, batch_exit_code, read_targets
@@ -186,3 +194,48 @@ def test_pure_parts() -> None:
     assert batch_exit_code([ok, ok]) == 0
     assert batch_exit_code([ok, refused, failed]) == 3
     assert batch_exit_code([failed, refused]) == 1
+
+
+def _fetch_with_stderr_on_a_terminal(urls: list[str], tmp_path: Path) -> str:
+    """Run the CLI as a child whose stderr is a pseudo-terminal; what it wrote there."""
+    main, child = pty.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # 100 columns
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", "from webresearch.cli.main import main; main()",
+             "fetch", *urls, "--json", "--allow-private"],
+            env=cli_env(tmp_path),
+            stdout=subprocess.PIPE,
+            stderr=child,
+            timeout=120,
+        )  # fmt: skip
+        os.close(child)
+        child = -1
+        chunks = []
+        while True:
+            try:
+                data = os.read(main, 65536)
+            except OSError:  # EIO: the terminal's other side is closed and drained
+                break
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        os.close(main)
+        if child != -1:
+            os.close(child)
+    assert proc.returncode == 0
+    assert len(proc.stdout.splitlines()) == len(urls)  # the bar never touches stdout
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_progress_bar_only_on_a_terminal_and_for_more_than_three(
+    site: LocalServer, tmp_path: Path
+) -> None:
+    many = [f"{site.base}/article?n={i}" for i in range(5)]
+    shown = _fetch_with_stderr_on_a_terminal(many, tmp_path)
+    assert "5/5" in shown and "url" in shown
+    few = _fetch_with_stderr_on_a_terminal(many[:3], tmp_path)
+    assert "/3" not in few
+    code, _out, err = run("fetch", *many, "--json", "--allow-private")
+    assert code == 0 and err == ""  # not a terminal: no bar

@@ -37,7 +37,8 @@ from .tools import tools
     "-v",
     "--verbose",
     count=True,
-    help="Show what happens on stderr (-v: which tools are available and why; -vv: debug).",
+    help="Show what happens on stderr (-v: which tools are available and why; -vv: debug, "
+    "and fetch's request chain: hops, addresses, timings, cache, extractor).",
 )
 @click.option(
     "--log-format",
@@ -54,12 +55,20 @@ def cli(config: str | None, verbose: int, log_format: str) -> None:
     Examples:
       webresearch fetch https://example.org
       webresearch fetch https://example.org --json
+      webresearch fetch -i urls.txt --json > pages.jsonl
+      curl -s https://example.org | webresearch fetch - --base-url https://example.org
       webresearch image https://example.org/photo.jpg -o photo.jpg
       webresearch browse https://example.org --do snapshot
       webresearch mcp
       webresearch journal --since 1h
+      webresearch journal stats
       webresearch search "python asyncio timeout"
       webresearch tools --language ru
+      webresearch config init && webresearch config show
+
+    \b
+    Shell completion (bash; zsh_source / fish_source for the others):
+      eval "$(_WEBRESEARCH_COMPLETE=bash_source webresearch)"
     """
     configure_logging(verbose, log_format)
 
