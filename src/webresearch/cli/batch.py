@@ -15,6 +15,8 @@ import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
+import click
+
 from webresearch import ToolResult
 
 from .render import EXIT_OK, exit_code_for
@@ -24,6 +26,7 @@ __all__ = [
     "PROGRESS_MIN_ITEMS",
     "InOrder",
     "batch_exit_code",
+    "concurrency_option",
     "json_line",
     "read_targets",
     "run_batch",
@@ -35,6 +38,20 @@ DEFAULT_CONCURRENCY = 4
 PROGRESS_MIN_ITEMS = 3
 
 T = TypeVar("T")
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def concurrency_option(what: str) -> Callable[[F], F]:
+    """``--concurrency N`` (1–32, default :data:`DEFAULT_CONCURRENCY`): ``what`` at once."""
+    return click.option(
+        "--concurrency",
+        type=click.IntRange(1, 32),
+        default=DEFAULT_CONCURRENCY,
+        show_default=True,
+        help=f"{what} at once in a batch.",
+    )
 
 
 def read_targets(arguments: Sequence[str], lines: Iterable[str] = ()) -> list[str]:

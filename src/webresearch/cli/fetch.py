@@ -10,7 +10,7 @@ import click
 
 from webresearch import InvalidArguments, Toolkit, ToolResult, read_page
 
-from .batch import DEFAULT_CONCURRENCY, batch_exit_code, json_line, read_targets, run_batch
+from .batch import batch_exit_code, concurrency_option, json_line, read_targets, run_batch
 from .options import guard_options, load_settings, robots_option
 from .render import (
     Progress,
@@ -38,13 +38,7 @@ def _is_url(target: str) -> bool:
     metavar="FILE",
     help="Read more URLs from FILE, one per line ('-': stdin; blank lines and # comments skipped).",
 )
-@click.option(
-    "--concurrency",
-    type=click.IntRange(1, 32),
-    default=DEFAULT_CONCURRENCY,
-    show_default=True,
-    help="Pages fetched at once in a batch.",
-)
+@concurrency_option("Pages fetched")
 @click.option(
     "--base-url",
     default=None,

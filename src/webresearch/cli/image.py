@@ -11,7 +11,7 @@ import click
 
 from webresearch import RunContext, Toolkit, ToolResult
 
-from .batch import DEFAULT_CONCURRENCY, batch_exit_code, json_line, run_batch
+from .batch import batch_exit_code, concurrency_option, json_line, run_batch
 from .files import output_problem, write_file
 from .options import guard_options, load_settings, robots_option
 from .render import (
@@ -46,13 +46,7 @@ def _is_url(target: str) -> bool:
     help="Read PATH inside this directory, with view_image's confinement "
     "(default: the file's own directory).",
 )
-@click.option(
-    "--concurrency",
-    type=click.IntRange(1, 32),
-    default=DEFAULT_CONCURRENCY,
-    show_default=True,
-    help="Images prepared at once when several are given.",
-)
+@concurrency_option("Images prepared")
 @click.option(
     "--json",
     "as_json",

@@ -56,6 +56,8 @@ def fit_install_hints(line: str, checkout: str | None) -> str:
         extra = match.group(1)
         if checkout:
             return f"pip install -e '{checkout}[{extra}]'"
-        return f"pip install 'webresearch[{extra}]', or from a checkout: pip install -e '.[{extra}]'"
+        return (
+            f"pip install 'webresearch[{extra}]', or from a checkout: pip install -e '.[{extra}]'"
+        )
 
     return _HINT.sub(fit, line)

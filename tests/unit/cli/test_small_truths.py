@@ -53,26 +53,25 @@ def test_search_without_a_reachable_provider_names_the_likely_cause() -> None:
     assert str(port) not in result.stderr  # the operator's endpoint is never shown
 
 
+def _complete(tmp_path: Path, **variables: str) -> str:
+    """stdout of the console script's entry point with click's completion variables set."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from webresearch.cli.main import main; main()"],
+        env=cli_env(tmp_path) | variables,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return done.stdout
+
+
 def test_shell_completion_is_clicks_own(tmp_path: Path) -> None:
-    env = cli_env(tmp_path) | {"_WEBRESEARCH_COMPLETE": "bash_source"}
-    script = subprocess.run(
-        [sys.executable, "-c", "from webresearch.cli.main import main; main()"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+    script = _complete(tmp_path, _WEBRESEARCH_COMPLETE="bash_source")
+    assert "_webresearch_completion" in script
+    words = _complete(
+        tmp_path,
+        _WEBRESEARCH_COMPLETE="bash_complete",
+        COMP_WORDS="webresearch jou",
+        COMP_CWORD="1",
     )
-    assert "_webresearch_completion" in script.stdout
-    env |= {
-        "_WEBRESEARCH_COMPLETE": "bash_complete",
-        "COMP_WORDS": "webresearch jou",
-        "COMP_CWORD": "1",
-    }
-    words = subprocess.run(
-        [sys.executable, "-c", "from webresearch.cli.main import main; main()"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert "plain,journal" in words.stdout
+    assert "plain,journal" in words
