@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from tests.support.cli_runs import cli_env
 from tests.support.http_server import LocalServer, Route, send_route
 from tests.support.tiny_png import png_bytes
+from webresearch import Settings, read_page
 from webresearch.cli.batch import InOrder, batch_exit_code, read_targets
 from webresearch.cli.main import cli
 from webresearch.errors import BlockedAddress, FetchError
@@ -239,3 +240,17 @@ def test_progress_bar_only_on_a_terminal_and_for_more_than_three(
     assert "/3" not in few
     code, _out, err = run("fetch", *many, "--json", "--allow-private")
     assert code == 0 and err == ""  # not a terminal: no bar
+
+
+async def test_read_page_is_web_fetch_without_the_network() -> None:
+    result = await read_page(page("Lib", "zeta"), "https://example.org/a/b", max_bytes=4096)
+    assert result.ok and "zeta" in result.text
+    assert "[next page](https://example.org/next)" in result.text
+    assert (
+        result.meta["reader"] == "local" and result.meta["final_url"] == "https://example.org/a/b"
+    )
+    too_big = await read_page(b"x" * 2048, "https://example.org/", settings=Settings.load(
+        environ={}, download_cap_bytes=1024))  # fmt: skip
+    assert too_big.error is not None and too_big.error.code == "too_large"
+    odd = await read_page(b"<p>x</p>", "ftp://example.org/")
+    assert odd.error is not None and odd.error.code == "invalid_arguments"

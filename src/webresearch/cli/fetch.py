@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from pathlib import Path
 from typing import TextIO
@@ -145,13 +146,13 @@ def fetch(
     batch = len(items) > 1 or input_file is not None
     verbose = ctx.find_root().params.get("verbose") or 0
 
-    def offline(target: str) -> ToolResult:
+    async def offline(target: str) -> ToolResult:
         if target == "-":
-            data, url = sys.stdin.buffer.read(), base_url or ""
+            data, url = await asyncio.to_thread(sys.stdin.buffer.read), base_url or ""
         else:
             path = Path(target)
             try:
-                data = path.read_bytes()
+                data = await asyncio.to_thread(path.read_bytes)
             except OSError as exc:
                 return ToolResult.failure(
                     InvalidArguments(
@@ -160,7 +161,7 @@ def fetch(
                     )
                 )
             url = base_url or path.absolute().as_uri()
-        return read_page(
+        return await read_page(
             data,
             url,
             offset=offset,
@@ -191,7 +192,7 @@ def fetch(
 
             async def call(target: str) -> ToolResult:
                 if not _is_url(target):
-                    return offline(target)
+                    return await offline(target)
                 with tracing_to_stderr(target, enabled=verbose >= 2):
                     return await toolkit.call("web_fetch", {"url": target, **arguments})
 

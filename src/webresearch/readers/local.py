@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 from typing import ClassVar
 
-from .. import trace
 from ..access import AccessPolicy
 from ..config import ProviderOptions
 from ..errors import AntiBotChallenge
@@ -22,7 +21,7 @@ from ..redact import redact_text, redact_url
 from ..types import Document
 from .base import NoOptions, OnSent, ReaderContext
 
-__all__ = ["LocalReader", "document_of"]
+__all__ = ["LocalReader"]
 
 
 class LocalReader:
@@ -77,63 +76,45 @@ class LocalReader:
 
     def convert(self, response: FetchResponse) -> Document:
         """The document of a fetched response (challenge and status checked first)."""
-        return document_of(response, self.now)
-
-
-def document_of(response: FetchResponse, now: WallClock = utc_now) -> Document:
-    """The local reader's document of a response (challenge and status checked first):
-    also the document of HTML given without any network (``webresearch.read_page``).
-
-    Raises:
-        AntiBotChallenge, HTTPStatusError, UnsupportedContent.
-    """
-    shown = redact_url(response.url)
-    content_type = response.content_type
-    head = response.body[:65536].decode("utf-8", "replace")
-    challenge = is_challenge_page(response.status, dict(response.headers), head)
-    if challenge:
-        raise AntiBotChallenge(
-            f"{shown} answered with an anti-bot challenge ({challenge}), not the page",
-            hint="the site blocks automated clients; try the browser tool or another source",
-            status=response.status,
-        )
-    if response.status >= 400:
-        raise status_error(response, shown, now=now())
-    converted = convert(response.body, content_type, response.url)
-    trace.note(
-        "extract",
-        extractor=converted.extractor,
-        mime=converted.mime,
-        fallback=converted.fallback,
-        encoding=converted.encoding,
-        encoding_source=converted.encoding_source,
-    )
-    # Secrets in URLs inside the text (links, JSON) are redacted before the window is
-    # cut, so byte offsets refer to what the model sees.
-    text = redact_text(converted.text)
-    document: Document = {
-        "url": shown,
-        "requested_url": redact_url(response.requested_url),
-        "final_url": shown,
-        "redirects": [[status, redact_url(u)] for status, u in response.redirects],
-        "status": response.status,
-        "content_type": converted.mime,
-        "declared_content_type": content_type,
-        "title": redact_text(converted.title),
-        "text": text,
-        "markdown": converted.markdown,
-        "extractor": converted.extractor,
-        "fallback": converted.fallback,
-        "encoding": converted.encoding,
-        "encoding_source": converted.encoding_source,
-        "fetched_at": now().isoformat(timespec="seconds"),
-        "sha256": hashlib.sha256(response.body).hexdigest(),
-        "bytes_downloaded": response.raw_bytes,
-        "body_bytes": len(response.body),
-        "download_capped": response.capped,
-        "content_encoding_ignored": not response.decoded,
-        "render": "none",
-        "reader": "local",
-        "hidden_chars_removed": converted.hidden_chars_removed,
-    }
-    return document
+        shown = redact_url(response.url)
+        content_type = response.content_type
+        head = response.body[:65536].decode("utf-8", "replace")
+        challenge = is_challenge_page(response.status, dict(response.headers), head)
+        if challenge:
+            raise AntiBotChallenge(
+                f"{shown} answered with an anti-bot challenge ({challenge}), not the page",
+                hint="the site blocks automated clients; try the browser tool or another source",
+                status=response.status,
+            )
+        if response.status >= 400:
+            raise status_error(response, shown, now=self.now())
+        converted = convert(response.body, content_type, response.url)
+        # Secrets in URLs inside the text (links, JSON) are redacted before the window is
+        # cut, so byte offsets refer to what the model sees.
+        text = redact_text(converted.text)
+        document: Document = {
+            "url": shown,
+            "requested_url": redact_url(response.requested_url),
+            "final_url": shown,
+            "redirects": [[status, redact_url(u)] for status, u in response.redirects],
+            "status": response.status,
+            "content_type": converted.mime,
+            "declared_content_type": content_type,
+            "title": redact_text(converted.title),
+            "text": text,
+            "markdown": converted.markdown,
+            "extractor": converted.extractor,
+            "fallback": converted.fallback,
+            "encoding": converted.encoding,
+            "encoding_source": converted.encoding_source,
+            "fetched_at": self.now().isoformat(timespec="seconds"),
+            "sha256": hashlib.sha256(response.body).hexdigest(),
+            "bytes_downloaded": response.raw_bytes,
+            "body_bytes": len(response.body),
+            "download_capped": response.capped,
+            "content_encoding_ignored": not response.decoded,
+            "render": "none",
+            "reader": "local",
+            "hidden_chars_removed": converted.hidden_chars_removed,
+        }
+        return document

@@ -1,7 +1,7 @@
 """A page given as bytes (stdin, a saved file) read exactly as web_fetch reads a served one.
 
 ``read_page(data, url)`` is web_fetch without the network: the bytes pass through the local
-reader's document (:func:`webresearch.readers.local.document_of`: challenge check, sniffing,
+reader's document (:meth:`webresearch.readers.local.LocalReader.convert`: challenge check, sniffing,
 charset, extraction, invisible characters, redaction) and web_fetch's window
 (:func:`webresearch.tools.page_text.format_document`: offset, budget, outline, ``query``),
 so a person sees what a model would see for the same page. ``url`` is the page's address:
@@ -10,19 +10,23 @@ relative links resolve against it and the text names it; nothing is requested fr
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx2
 
 from ..config import DEFAULT_DOWNLOAD_CAP_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, Settings
 from ..errors import InvalidArguments, TooLarge, WebResearchError
-from ..net.client import FetchResponse
-from ..readers.local import document_of
-from ..types import ToolResult
-from .page_text import format_document
+from ..net.addresses import AddressPolicy
+from ..net.client import FetchResponse, GuardedClient
+from ..net.guard import SSRFGuard
+from ..readers.local import LocalReader
+from ..types import Document, ToolResult
+from .page_text import Window, format_document
 
 __all__ = ["read_page"]
 
 
-def read_page(
+async def read_page(
     data: bytes,
     url: str,
     *,
@@ -70,8 +74,15 @@ def read_page(
             raw_bytes=len(data),
             capped=False,
         )
-        doc = document_of(response)
-        shown, window = format_document(doc, offset, max_bytes, query)
+        # The local reader's own conversion; its client is never used (nothing is fetched).
+        reader = LocalReader(GuardedClient(SSRFGuard(AddressPolicy())))
+
+        def convert_and_cut() -> tuple[Document, str, Window]:  # CPU work: not on the loop
+            doc = reader.convert(response)
+            shown, window = format_document(doc, offset, max_bytes, query)
+            return doc, shown, window
+
+        doc, shown, window = await asyncio.to_thread(convert_and_cut)
     except WebResearchError as exc:
         return ToolResult.failure(exc)
     meta: dict[str, object] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}

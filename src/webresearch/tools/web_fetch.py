@@ -220,6 +220,14 @@ class WebFetch:
             call=lambda on_sent: self._read(url, on_sent),
             journal=reader.id != "local",
         )
+        trace.note(  # fetch -vv: what the extraction decided
+            "extract",
+            extractor=doc.get("extractor"),
+            mime=doc.get("content_type"),
+            fallback=doc.get("fallback"),
+            encoding=doc.get("encoding"),
+            encoding_source=doc.get("encoding_source"),
+        )
         if reader.id != "local":
             doc = redact_document(doc, self.services.redact)
         await self.cache.set(key, doc)
