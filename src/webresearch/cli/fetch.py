@@ -10,6 +10,7 @@ from typing import TextIO
 import click
 
 from webresearch import InvalidArguments, Toolkit, ToolResult, read_page
+from webresearch.config import DEFAULT_MAX_BYTES
 
 from .batch import batch_exit_code, concurrency_option, json_line, read_targets, run_batch
 from .options import guard_options, load_settings, robots_option
@@ -165,7 +166,7 @@ def fetch(
             data,
             url,
             offset=offset,
-            max_bytes=max_bytes or 49152,
+            max_bytes=max_bytes or DEFAULT_MAX_BYTES,  # web_fetch's default budget
             query=query,
             settings=settings,
         )
