@@ -42,6 +42,8 @@ from .errors import (
 from .extract.html import html_to_markdown
 from .runtime.run import ApprovalRequest, RunContext
 from .search.health import check_provider, check_search
+from .tools.browser_actions import browser_actions
+from .tools.browser_usage import ActionParam, BrowserActionInfo
 from .tools.local_page import read_page
 from .tools.registry import Toolkit
 from .tools.specs import ToolSpec
@@ -54,11 +56,13 @@ __version__ = "0.1.0"
 _logging.getLogger("webresearch").addHandler(_logging.NullHandler())
 
 __all__ = [
+    "ActionParam",
     "AntiBotChallenge",
     "ApprovalDenied",
     "ApprovalRequest",
     "BlockedAddress",
     "BlockedDomain",
+    "BrowserActionInfo",
     "BrowserError",
     "BudgetExceeded",
     "ConfigurationError",
@@ -87,6 +91,7 @@ __all__ = [
     "UnsupportedContent",
     "WebResearchError",
     "__version__",
+    "browser_actions",
     "check_provider",
     "check_search",
     "html_to_markdown",

@@ -25,6 +25,7 @@ def test_public_members_are_exactly_these() -> None:
         "extract",
         "hosted",
         "images",
+        "integrations",
         "invisible",
         "mcp_server",
         "net",

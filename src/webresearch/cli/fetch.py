@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
@@ -18,6 +19,7 @@ from .render import (
     Progress,
     emit_result,
     error_line,
+    quiet_option,
     reports_own_tool,
     run_command,
     unavailable_exit,
@@ -75,6 +77,7 @@ def _is_url(target: str) -> bool:
     help="Print the full result (text + provenance metadata) as JSON; a batch prints JSON "
     "Lines: one object per input, in input order, failures as objects with their error.",
 )
+@quiet_option
 @guard_options
 @robots_option
 @click.pass_context
@@ -88,6 +91,7 @@ def fetch(
     offset: int,
     query: str | None,
     as_json: bool,
+    quiet: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
     respect_robots: bool,
@@ -96,7 +100,10 @@ def fetch(
 
     HTML becomes markdown of the main content; JSON, text, XML and CSV pass through;
     PDF becomes text. Internal addresses are refused unless exempted, and so are domains
-    outside the domain policy (allowed_domains / blocked_domains).
+    outside the domain policy (allowed_domains / blocked_domains). A page whose HTML is an
+    empty app shell (its text drawn by JavaScript) is rendered in a headless browser when
+    one is available (render = auto; never with render = never or browser_backend = none).
+    At a terminal a progress line on stderr says what happens (--quiet hides it).
 
     Several URLs (arguments and/or -i FILE) are a batch: up to --concurrency pages at
     once, printed in input order; with --json one JSON object per line. A progress bar
@@ -191,15 +198,19 @@ def fetch(
             # the heading in the person's language (tool_titles_language)
             title = next((s.title for s in toolkit.tools() if s.name == "web_fetch"), "fetching")
 
-            async def call(target: str) -> ToolResult:
+            async def call(
+                target: str, progress: Callable[[str], None] | None = None
+            ) -> ToolResult:
                 if not _is_url(target):
                     return await offline(target)
                 with tracing_to_stderr(target, enabled=verbose >= 2):
-                    return await toolkit.call("web_fetch", {"url": target, **arguments})
+                    return await toolkit.call(
+                        "web_fetch", {"url": target, **arguments}, progress=progress
+                    )
 
             if not batch:
-                with Progress(f"{title}: {items[0]}"):
-                    result = await call(items[0])
+                with Progress(f"{title}: {items[0]}", quiet=quiet) as line:
+                    result = await call(items[0], line.update)
                 return emit_result("fetch", result, as_json=as_json)
             results = await run_batch(items, call, emit, concurrency=concurrency, label=title)
         return batch_exit_code(results)

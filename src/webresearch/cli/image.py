@@ -46,6 +46,13 @@ def _is_url(target: str) -> bool:
     help="Read PATH inside this directory, with view_image's confinement "
     "(default: the file's own directory).",
 )
+@click.option(
+    "--clip",
+    metavar="X,Y,W,H",
+    default=None,
+    help="Only this region of PATH (px of the image as shown), enlarged up to 4× — "
+    "view_image's clip, to read small print.",
+)
 @concurrency_option("Images prepared")
 @click.option(
     "--json",
@@ -61,6 +68,7 @@ def image(
     targets: tuple[str, ...],
     output: str | None,
     workspace: str | None,
+    clip: str | None,
     concurrency: int,
     as_json: bool,
     allow_private: bool,
@@ -78,6 +86,7 @@ def image(
     Examples:
       webresearch image https://example.org/photo.jpg -o photo-for-model.jpg
       webresearch image screenshots/page.png --workspace ./run-42
+      webresearch image scan.jpg --clip 0,2400,1200,300 -o small-print.png
       webresearch image http://127.0.0.1:8000/a.png --allow-network 127.0.0.0/8 --json
       webresearch image shots/*.png --json > images.jsonl
 
@@ -99,13 +108,18 @@ def image(
 
     def plan(target: str) -> tuple[str, dict[str, object], RunContext]:
         if _is_url(target):
+            if clip is not None:
+                raise click.UsageError("--clip is for a workspace file (PATH), not a URL")
             return "fetch_image", {"url": target}, RunContext(network_access=True)
         if workspace is not None:
             root, path = Path(workspace), target
         else:  # a person named the file: its directory is the workspace
             file = Path(target).absolute()
             root, path = file.parent, file.name
-        return "view_image", {"path": path}, RunContext(network_access=False, workspace=root)
+        arguments: dict[str, object] = {"path": path}
+        if clip is not None:
+            arguments["clip"] = clip
+        return "view_image", arguments, RunContext(network_access=False, workspace=root)
 
     tools_used = {plan(t)[0] for t in targets}
 

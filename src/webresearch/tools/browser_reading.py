@@ -14,6 +14,8 @@ from .page_text import EMPTY_HTML_NOTE, UNTRUSTED_NOTICE, Window, format_documen
 
 __all__ = [
     "BROWSER_EMPTY_NOTE",
+    "OPEN_READ_ON_NOTE",
+    "READ_ON_NOTE",
     "ReadFacts",
     "extract_page",
     "page_header",
@@ -21,6 +23,14 @@ __all__ = [
     "read_rendered",
     "readiness_note",
 ]
+
+#: Header note of a cut ``content``: how to read on.
+READ_ON_NOTE = "the text goes on: content with offset={next} reads the next part"
+#: Header note of a cut browser_open page (the tool takes no offset: the browser tool does).
+OPEN_READ_ON_NOTE = (
+    "the text goes on: to read on, open this URL with the browser tool, then content with "
+    "offset={next}"
+)
 
 #: Body of ``content`` when the rendered page has no readable text (web_fetch's note points
 #: to the browser tool; this IS the browser tool).
@@ -72,19 +82,30 @@ def extract_page(html: str, url: str) -> tuple[str, str, str, str | None]:
 
 
 async def read_rendered(
-    session: PlaywrightSession, max_bytes: int, *, empty_note: str | None = None
+    session: PlaywrightSession,
+    max_bytes: int,
+    *,
+    offset: int = 0,
+    empty_note: str | None = None,
+    read_on: str = READ_ON_NOTE,
 ) -> tuple[str, PageText, ReadFacts]:
     """The rendered page (and its frames) through web_fetch's extraction and output format.
 
     Args:
         session: the tab to read.
         max_bytes: the output window (web_fetch's ``fetch_max_bytes``).
+        offset: bytes of the text to skip (web_fetch's ``offset``).
         empty_note: replaces web_fetch's empty-page note (whose advice is to use the
             browser) when the caller is already in a browser session.
+        read_on: the header note of a cut text, saying how to read on (``{next}`` is the
+            offset to continue at).
 
     Returns:
         (text in SPEC §1.1 format, the page's text: url/title/text, facts for the metadata:
         extractor, fallback, sha256 of the HTML and the output window).
+
+    Raises:
+        InvalidArguments: ``offset`` is past the end of the text.
     """
     url, title, html, frames = await session.html()
     page_title, markdown, extractor, fallback = await asyncio.to_thread(extract_page, html, url)
@@ -100,9 +121,13 @@ async def read_rendered(
         "text": redact_text("\n\n".join(p for p in parts if p)),
         "markdown": True,
     }
-    text, window = await asyncio.to_thread(format_document, doc, 0, max_bytes)
+    text, window = await asyncio.to_thread(format_document, doc, offset, max_bytes)
     if empty_note is not None and not doc["text"].strip():
         text = text.replace(EMPTY_HTML_NOTE, empty_note)
+    if window["next_offset"] is not None:
+        # The marker ends the text (SPEC §1.1); how to read on goes with the header lines.
+        head, sep, body = text.partition("\n\n")
+        text = f"{head}\nnote: {read_on.format(next=window['next_offset'])}{sep}{body}"
     facts: ReadFacts = {
         "extractor": extractor,
         "fallback": fallback,
@@ -112,8 +137,17 @@ async def read_rendered(
     return text, doc, facts
 
 
-async def read_content(session: PlaywrightSession, max_bytes: int) -> tuple[str, dict[str, object]]:
+async def read_content(
+    session: PlaywrightSession, max_bytes: int, *, offset: int = 0
+) -> tuple[str, dict[str, object]]:
     """The browser tool's ``content``: the rendered page in web_fetch's format (with the
-    browser's own empty-page note), and its metadata (url, extractor, window …)."""
-    text, doc, facts = await read_rendered(session, max_bytes, empty_note=BROWSER_EMPTY_NOTE)
+    browser's own empty-page note), from ``offset``, and its metadata (url, extractor,
+    window …).
+
+    Raises:
+        InvalidArguments: ``offset`` is past the end of the text.
+    """
+    text, doc, facts = await read_rendered(
+        session, max_bytes, offset=offset, empty_note=BROWSER_EMPTY_NOTE
+    )
     return text, {"url": doc["url"], **facts}
