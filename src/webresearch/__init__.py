@@ -44,6 +44,7 @@ from .runtime.run import ApprovalRequest, RunContext
 from .search.health import check_provider, check_search
 from .tools.browser_actions import browser_actions
 from .tools.browser_usage import ActionParam, BrowserActionInfo
+from .tools.local_page import read_page
 from .tools.registry import Toolkit
 from .tools.specs import ToolSpec
 from .types import ImageBlock, ToolResult
@@ -94,4 +95,5 @@ __all__ = [
     "check_provider",
     "check_search",
     "html_to_markdown",
+    "read_page",
 ]

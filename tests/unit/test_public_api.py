@@ -36,6 +36,7 @@ def test_public_members_are_exactly_these() -> None:
         "runtime",
         "search",
         "tools",
+        "trace",
         "types",
     }
     assert public == {n for n in webresearch.__all__ if not n.startswith("_")}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -9,6 +10,7 @@ import click
 
 from webresearch import ConfigurationError, Settings
 
+from .config_file import settings_path
 from .logs import configure_logging
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -52,7 +54,9 @@ def load_settings(
     allow_network: tuple[str, ...] = (),
     respect_robots: bool | None = None,
 ) -> Settings:
-    """Settings from the environment / ``--config``, with the command's exceptions added.
+    """Settings from the environment and the settings file (``--config``, else
+    ``$WEBRESEARCH_CONFIG``, else the XDG default file when it exists: :mod:`.config_file`),
+    with the command's exceptions added.
 
     Args:
         respect_robots: a person's own command (``fetch``, ``image``, ``browse``): ``robots``
@@ -62,7 +66,7 @@ def load_settings(
     Raises:
         click.UsageError: the configuration or a CIDR is invalid (exit code 2).
     """
-    config_path = ctx.find_root().params.get("config")
+    config_path, _how = settings_path(ctx.find_root().params.get("config"), os.environ)
     try:
         settings = Settings.load(path=config_path)
         changes: dict[str, Any] = {}

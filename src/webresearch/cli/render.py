@@ -21,6 +21,8 @@ from webresearch import (
     WebResearchError,
 )
 
+from .install_hint import editable_checkout, fit_install_hints
+
 __all__ = [
     "EXIT_OK",
     "EXIT_REFUSED",
@@ -65,7 +67,7 @@ def error_line(command: str, error: WebResearchError) -> str:
         # exemption is an option.
         hint = error.hint.replace("allowed_networks", "--allow-network CIDR")
         line += f" (next step: {hint})"
-    return " ".join(line.split())
+    return fit_install_hints(" ".join(line.split()), editable_checkout())
 
 
 def emit_result(command: str, result: ToolResult, *, as_json: bool) -> int:
@@ -114,6 +116,7 @@ def unavailable_exit(command: str, toolkit: Toolkit, tool: str) -> int | None:
     reason = toolkit.unavailable.get(tool) or toolkit.not_configured.get(tool)
     if reason is None:
         return None
+    reason = fit_install_hints(reason, editable_checkout())
     click.echo(f"webresearch {command}: {tool} is not available: {reason}", err=True)
     return EXIT_USAGE
 
