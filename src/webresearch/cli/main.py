@@ -105,4 +105,19 @@ def main() -> None:
         sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
     except Terminated:  # outside click's handling (while exiting)
         sys.exit(EXIT_TERMINATED)
+    except BaseExceptionGroup as group:  # a batch's tasks: one broken pipe each
+        rest = group.split(BrokenPipeError)[1]
+        if rest is not None:
+            raise
+        _reader_went_away()
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _reader_went_away() -> None:
+    """The reader of stdout closed it (``| head``): no traceback, and exit 1 as click does
+    for a single command's broken pipe (Python docs, "Note on SIGPIPE")."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # so flushing at exit cannot fail again
+    sys.exit(1)
