@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from pydantic import SecretStr
 
 from tests.support.fake_providers import FakeProvider, Reply, chat_answer, chat_tool_call
 from tests.support.http_server import LocalServer, Route
@@ -16,7 +17,7 @@ from webresearch.integrations.langchain import langchain_tools
 
 pytestmark = pytest.mark.network
 
-langchain_openai = pytest.importorskip("langchain_openai")
+import langchain_openai  # noqa: E402  (a test extra: CI installs it; missing, this fails)
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage  # noqa: E402
 
 SENTENCE = "Chains of tools read the page."
@@ -47,7 +48,7 @@ async def loop(
     """LangChain's plain tool loop: model → tool calls → ToolMessages → model."""
     tools = {t.name: t for t in langchain_tools(toolkit, run=run)}
     model = langchain_openai.ChatOpenAI(
-        model="fake-1", base_url=base, api_key="sk-test", max_retries=0
+        model="fake-1", base_url=base, api_key=SecretStr("sk-test"), max_retries=0
     ).bind_tools(list(tools.values()))
     messages: list[BaseMessage] = [HumanMessage(prompt)]
     for _ in range(4):

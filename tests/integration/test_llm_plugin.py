@@ -17,7 +17,7 @@ from tests.support.tiny_png import png_bytes
 
 pytestmark = pytest.mark.network
 
-llm = pytest.importorskip("llm")
+import llm  # noqa: E402  (a test extra: CI installs it; missing, this fails, never skips)
 from llm.cli import cli  # noqa: E402
 
 SENTENCE = "Llamas read pages through the plugin."
@@ -60,7 +60,9 @@ def test_the_plugin_registers_every_tool_with_its_schema(llm_env: Path) -> None:
 
     specs = {s.name: s for s in asyncio.run(offered())}
     assert set(mine) == set(specs) and "web_fetch" in mine
-    assert mine["web_fetch"].input_schema == specs["web_fetch"].input_schema
+    fetch_tool = mine["web_fetch"]
+    assert isinstance(fetch_tool, llm.Tool)  # a function tool, not a toolbox class
+    assert fetch_tool.input_schema == specs["web_fetch"].input_schema
     assert [t.name for t in llm_tools()] == list(specs)
 
 
