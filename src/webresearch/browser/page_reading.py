@@ -1,7 +1,8 @@
 """Reading a tab: its rendered HTML and frames (``content``), the snapshot, screenshots.
 
 HTML is read in each document's own world (:data:`~.page_scripts.READ_HTML_JS`): one
-evaluation per document, no helper script injected. Child frames follow the page, up to
+evaluation per document, no helper script injected (the top document's through a plain CDP
+``Runtime.evaluate``, :mod:`.page_eval`). Child frames follow the page, up to
 :data:`MAX_FRAMES` with text: frames with a URL of their own (same-origin, and cross-origin
 ones where the backend gives access to them), and inline frames — ``srcdoc`` documents and
 empty frames a script wrote into — whose text the page's own HTML does not hold.
@@ -14,9 +15,11 @@ import base64
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..errors import BrowserError
 from .base import FrameDocument, SessionConfig, SnapshotData
 from .page_elements import RefState
 from .page_errors import best_effort, library_errors
+from .page_eval import CDPSender, evaluate_function
 from .page_scripts import READ_HTML_JS
 from .snapshot import COLLECT_JS, MAX_NODES
 
@@ -59,12 +62,14 @@ class Reader:
 
     Args:
         page: the tab.
+        cdp: a CDP session on the tab (the top document is read through it).
         config: the session settings.
         refs: the session's snapshot stamps (a snapshot issues the next document stamp).
     """
 
-    def __init__(self, page: Page, config: SessionConfig, refs: RefState) -> None:
+    def __init__(self, page: Page, cdp: CDPSender, config: SessionConfig, refs: RefState) -> None:
         self.page = page
+        self.cdp = cdp
         self.config = config
         self.refs = refs
 
@@ -82,7 +87,9 @@ class Reader:
             BrowserError, Timeout: the page could not be read.
         """
         with library_errors("reading the page", self.config):
-            raw: list[Any] = await self.page.evaluate(READ_HTML_JS)
+            raw = await evaluate_function(self.cdp, READ_HTML_JS)
+        if not isinstance(raw, list) or len(raw) < 2:
+            raise BrowserError("reading the page failed: the page gave no document")
         page_url = str(self.page.url)
         frames: list[FrameDocument] = []
         for frame in self.page.frames[1:MAX_FRAMES_SEEN]:

@@ -1,7 +1,7 @@
 """Waiting for a navigated tab to be ready to read (the rules live in :mod:`.readiness`).
 
-One look at the page is one evaluation of :data:`~.readiness.ACTIVITY_PROBE_JS` plus the
-session's own record of requests (:meth:`~.page_events.PageEvents.network`); the loop looks
+One look at the page is one evaluation of :data:`~.readiness.ACTIVITY_PROBE_JS` (a plain CDP
+``Runtime.evaluate``: :mod:`.page_eval`) plus the session's own record of requests (:meth:`~.page_events.PageEvents.network`); the loop looks
 again every :data:`POLL_S` until the verdict is "settled" or the readiness budget is spent.
 A page with no script is read right after its load event, with no wait at all.
 """
@@ -9,11 +9,14 @@ A page with no script is read right after its load event, with no wait at all.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..errors import BrowserError
 from .page_errors import best_effort
+from .page_eval import CDPSender, evaluate_function
 from .page_events import PageEvents
 from .readiness import ACTIVITY_PROBE_JS, Activity, is_settled, parse_activity
 
@@ -41,12 +44,12 @@ class Ready:
     title: str
 
 
-async def _look(page: Page) -> Activity | None:
+async def _look(cdp: CDPSender) -> Activity | None:
     """The page's activity, or ``None`` when it cannot be asked (navigating, gone, or a
     page that broke the builtins the probe uses)."""
     raw: object = None
-    with best_effort():
-        raw = await page.evaluate(ACTIVITY_PROBE_JS)
+    with best_effort(), contextlib.suppress(BrowserError):
+        raw = await evaluate_function(cdp, ACTIVITY_PROBE_JS)
     if not isinstance(raw, list):
         return None
     try:
@@ -55,11 +58,12 @@ async def _look(page: Page) -> Activity | None:
         return None
 
 
-async def wait_ready(page: Page, events: PageEvents, budget_s: float) -> Ready:
-    """Wait for the load event, then until the page settles; both within ``budget_s``."""
+async def wait_ready(page: Page, cdp: CDPSender, events: PageEvents, budget_s: float) -> Ready:
+    """Wait for the load event, then until the page settles; both within ``budget_s``
+    (``cdp``: a CDP session on the tab ``page``, which the looks go through)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + budget_s
-    activity = await _look(page)
+    activity = await _look(cdp)
     if activity is None or not activity.loaded:
         loaded = False
         with best_effort():
@@ -67,7 +71,7 @@ async def wait_ready(page: Page, events: PageEvents, budget_s: float) -> Ready:
             loaded = True
         if not loaded:
             return Ready(False, False, activity.title if activity else "")
-        activity = await _look(page)
+        activity = await _look(cdp)
     start = loop.time()
     while True:
         now = loop.time()
@@ -89,4 +93,4 @@ async def wait_ready(page: Page, events: PageEvents, budget_s: float) -> Ready:
             )
             return Ready(True, quiet, activity.title if activity else "")
         await asyncio.sleep(min(POLL_S, max(0.0, deadline - now)))
-        activity = await _look(page)
+        activity = await _look(cdp)
