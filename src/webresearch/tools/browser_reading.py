@@ -121,9 +121,9 @@ async def read_rendered(
         "text": redact_text("\n\n".join(p for p in parts if p)),
         "markdown": True,
     }
-    text, window = await asyncio.to_thread(format_document, doc, offset, max_bytes)
-    if empty_note is not None and not doc["text"].strip():
-        text = text.replace(EMPTY_HTML_NOTE, empty_note)
+    text, window = await asyncio.to_thread(
+        format_document, doc, offset, max_bytes, empty_html_note=empty_note or EMPTY_HTML_NOTE
+    )
     if window["next_offset"] is not None:
         # The marker ends the text (SPEC §1.1); how to read on goes with the header lines.
         head, sep, body = text.partition("\n\n")

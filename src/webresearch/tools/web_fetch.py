@@ -33,7 +33,7 @@ from .arguments import integer, optional_text, text
 from .base import CallContext, ToolEntry
 from .gates import backend_unavailable_reason
 from .limits import fetch_limit
-from .page_text import format_document
+from .page_text import EMPTY_HTML_NO_BROWSER_NOTE, EMPTY_HTML_NOTE, format_document
 from .paid import paid_call, redact_document
 from .services import Services
 from .specs import URL_PROPERTY, ToolSpec, object_schema
@@ -164,6 +164,13 @@ class WebFetch:
             services.client, services.now, services.access
         )
         self.renderer = renderer
+        #: The body of a page without readable text: it points to the browser tool only
+        #: where a browser can run.
+        self.empty_html_note = (
+            EMPTY_HTML_NOTE
+            if backend_unavailable_reason(services) is None
+            else EMPTY_HTML_NO_BROWSER_NOTE
+        )
         settings = services.settings
         self.cache = services.cache(
             "web_fetch", maxsize=settings.fetch_cache_size, ttl_s=settings.fetch_cache_ttl_s
@@ -176,10 +183,17 @@ class WebFetch:
         await self.services.access.check(args.url, service=self.reader.id != "local")
         doc, cached = await self.fetch_document(args.url, ctx)
         if args.query is None and len(doc["text"]) <= INLINE_FORMAT_CHARS:
-            shown, window = format_document(doc, args.offset, args.max_bytes)
+            shown, window = format_document(
+                doc, args.offset, args.max_bytes, empty_html_note=self.empty_html_note
+            )
         else:  # ranking or a long page's outline reads the whole text: not on the event loop
             shown, window = await asyncio.to_thread(
-                format_document, doc, args.offset, args.max_bytes, args.query
+                format_document,
+                doc,
+                args.offset,
+                args.max_bytes,
+                args.query,
+                empty_html_note=self.empty_html_note,
             )
         meta: dict[str, object] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}
         meta.update(window)
