@@ -16,10 +16,12 @@ browser library; its protocol errors pass through (callers wrap the call in
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable
 from typing import Any, Protocol
 
 from ..errors import BrowserError
+from ..types import JSONValue
 
 __all__ = ["CDPSender", "evaluate_function"]
 
@@ -32,9 +34,9 @@ class CDPSender(Protocol):
         ...
 
 
-async def evaluate_function(cdp: CDPSender, function_js: str) -> object:
-    """Call ``function_js`` (the source of a JavaScript function taking no arguments) in the
-    tab's top document and return its value as JSON data.
+async def evaluate_function(cdp: CDPSender, function_js: str, arg: JSONValue = None) -> object:
+    """Call ``function_js`` (the source of a JavaScript function) in the tab's top document
+    with ``arg`` (JSON data; ``None``: no argument) and return its value as JSON data.
 
     Raises:
         BrowserError: the function threw (the page broke a builtin it uses, or the
@@ -43,7 +45,7 @@ async def evaluate_function(cdp: CDPSender, function_js: str) -> object:
     """
     reply: dict[str, Any] = await cdp.send(
         "Runtime.evaluate",
-        {"expression": f"({function_js})()", "returnByValue": True},
+        {"expression": f"({function_js})({_literal(arg)})", "returnByValue": True},
     )
     if reply.get("exceptionDetails"):
         details = reply["exceptionDetails"]
@@ -51,3 +53,9 @@ async def evaluate_function(cdp: CDPSender, function_js: str) -> object:
         first = str(thrown).splitlines()[0] if thrown else "an exception"
         raise BrowserError(f"reading the page failed: the script threw {first[:200]}")
     return (reply.get("result") or {}).get("value")
+
+
+def _literal(arg: JSONValue) -> str:
+    """``arg`` as a JavaScript literal (JSON is one; ``</script>`` and line separators
+    are harmless in an expression), empty for ``None``."""
+    return "" if arg is None else json.dumps(arg, ensure_ascii=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,8 @@ FRAME_READ_S = 2.0
 #: page: ``srcdoc``, a script's ``document.write``, a ``data:``/``blob:`` URL it made).
 INLINE_FRAME_SCHEMES = ("about:", "data:", "blob:")
 
+#: The document title.
+_TITLE_JS = "() => String(document.title || '')"
 #: The page height in CSS px.
 _PAGE_HEIGHT_JS = (
     "() => Math.max(document.documentElement.scrollHeight, "
@@ -76,8 +79,8 @@ class Reader:
     async def title(self) -> str:
         """The document title (empty when it cannot be read)."""
         title = ""
-        with best_effort():
-            title = str(await self.page.evaluate("document.title"))
+        with best_effort(), contextlib.suppress(BrowserError):
+            title = str(await evaluate_function(self.cdp, _TITLE_JS))
         return title
 
     async def html(self) -> tuple[str, str, list[FrameDocument]]:
@@ -119,9 +122,10 @@ class Reader:
         """Collect the snapshot; a new document gets the next document stamp."""
         candidate = self.refs.issued + 1
         with library_errors("snapshot", self.config):
-            data: dict[str, Any] = await self.page.evaluate(
-                COLLECT_JS, {"token": self.refs.token, "doc": candidate, "max": MAX_NODES}
+            raw = await evaluate_function(
+                self.cdp, COLLECT_JS, {"token": self.refs.token, "doc": candidate, "max": MAX_NODES}
             )
+        data: dict[str, Any] = raw if isinstance(raw, dict) else {}
         doc = int(data.get("doc", candidate))
         if doc == candidate:
             self.refs.issued = candidate
@@ -137,7 +141,8 @@ class Reader:
         and the page height in CSS px."""
         width, height = self.config.viewport
         with library_errors("screenshot", self.config):
-            page_height = int(await self.page.evaluate(_PAGE_HEIGHT_JS))
+            measured = await evaluate_function(self.cdp, _PAGE_HEIGHT_JS)
+            page_height = int(measured) if isinstance(measured, (int, float)) else height
             if not full_page:
                 return [await self.page.screenshot(type="png")], page_height
             tiles = []
@@ -157,7 +162,9 @@ class Reader:
     async def page_size(self) -> tuple[int, int]:
         """The page's width and height (CSS px)."""
         with library_errors("screenshot", self.config):
-            size: list[Any] = await self.page.evaluate(_PAGE_SIZE_JS)
+            size = await evaluate_function(self.cdp, _PAGE_SIZE_JS)
+        if not isinstance(size, list) or len(size) != 2:
+            raise BrowserError("screenshot failed: the page gave no size")
         return int(size[0]), int(size[1])
 
     async def screenshot_region(self, cdp: CDPSession, box: Box, zoom: float) -> bytes:
