@@ -38,6 +38,7 @@ from ..readers import registry as readers_registry
 from ..readers.base import ReaderContext, ScreenshotService
 from ..redact import Redactor
 from ..runtime.cache import Cache
+from ..runtime.cpu_pool import CPUPool, usable_cores
 from ..runtime.journal import Journal, MemoryJournal
 from ..runtime.limits import Limiter
 from ..runtime.scope import ScopeStore
@@ -48,7 +49,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("webresearch")
 
-__all__ = ["Registries", "Services", "default_journal_path", "open_journal"]
+__all__ = ["CPU_PRELOAD", "Registries", "Services", "default_journal_path", "open_journal"]
+
+#: What the CPU workers' forkserver imports once (tools/cpu_preload.py: the functions tools
+#: run in the pool, warmed up), so every worker forks warm.
+CPU_PRELOAD = ("webresearch.tools.cpu_preload",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +164,8 @@ class Services:
             a clock every process agrees on).
         now: wall-clock time (provenance timestamps, Retry-After dates).
         registries: where providers are found (default: the process-wide registries).
+        cpu: a CPU worker pool to share (default: one sized by ``settings.cpu_workers``,
+            owned and closed by these services).
 
     Raises:
         ConfigurationError: an option of an installed provider is invalid, or a backend URL.
@@ -178,6 +185,7 @@ class Services:
         clock: Callable[[], float] = time.monotonic,
         now: WallClock = utc_now,
         registries: Registries | None = None,
+        cpu: CPUPool | None = None,
     ) -> None:
         self.settings = settings
         self.clock = clock
@@ -234,6 +242,14 @@ class Services:
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._browser: BrowserManager | None = None
         self._screenshots: tuple[ScreenshotService | None] | None = None
+        #: conversion, PDF text and image preparation run here, off the event loop; its
+        #: workers start on the first job (runtime/cpu_pool.py).
+        self.cpu = cpu or CPUPool(
+            usable_cores() if settings.cpu_workers is None else settings.cpu_workers,
+            settings.cpu_max_in_flight,
+            preload=CPU_PRELOAD,
+        )
+        self._owns_cpu = cpu is None
 
     def reader_context(self) -> ReaderContext:
         """What a page reader or screenshot service is built from."""
@@ -296,6 +312,8 @@ class Services:
         await self.client.aclose()
         await self.journal.aclose()
         await self.state.aclose()
+        if self._owns_cpu:
+            await self.cpu.aclose()
 
     def describe(self) -> dict[str, str]:
         """Which backends are in use (no secrets)."""
@@ -304,4 +322,5 @@ class Services:
             "state": self.state.name,
             "limiter": type(self.limiter).__name__,
             "scopes": type(self.scopes).__name__,
+            "cpu": f"{self.cpu.workers} worker processes" if self.cpu.workers else "in-process",
         }
