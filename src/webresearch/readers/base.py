@@ -36,6 +36,7 @@ from ..invisible import strip_invisible
 from ..net.client import GuardedClient
 from ..net.guard import SSRFGuard
 from ..net.http_status import WallClock
+from ..runtime.cpu_pool import CPUPool
 from ..types import Document, RenderMode
 
 __all__ = [
@@ -70,12 +71,14 @@ class ReaderContext:
         guard: the SSRF guard (a hosted service checks every URL with it first).
         client: the guarded client (the only way to fetch a model-chosen URL ourselves).
         now: the wall clock (provenance timestamps, Retry-After dates).
+        cpu: the CPU worker pool for conversions (``None``: convert in-process).
     """
 
     settings: Settings
     guard: SSRFGuard
     client: GuardedClient
     now: WallClock
+    cpu: CPUPool | None = None
 
 
 def make_document(

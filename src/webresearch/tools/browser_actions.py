@@ -23,6 +23,7 @@ from ..browser.snapshot import render_snapshot
 from ..config import Settings
 from ..errors import InvalidArguments
 from ..redact import redact_text, redact_url
+from ..runtime.cpu_pool import CPUPool
 from ..types import JSONObject, JSONValue, ToolResult
 from .arguments import boolean, optional_integer, optional_text, text
 from .base import CallContext, Risk
@@ -106,6 +107,7 @@ class Tab:
         settings: the settings (budgets, timeouts).
         screenshots: the screenshot flow (fallback browser, screenshot service).
         meta: the result's metadata so far (action, backend, trust).
+        cpu: the CPU worker pool (reading the page's text runs there).
     """
 
     session: PlaywrightSession
@@ -113,6 +115,7 @@ class Tab:
     settings: Settings
     screenshots: TabScreenshots
     meta: dict[str, object]
+    cpu: CPUPool
 
     def result(self, lines: list[str]) -> ToolResult:
         """A result of these lines and the metadata."""
@@ -202,7 +205,7 @@ async def _evaluate(tab: Tab, args: BrowserArgs) -> ToolResult:
 
 
 async def _content(tab: Tab, args: BrowserArgs) -> ToolResult:
-    body, doc_meta = await read_content(tab.session, tab.settings.fetch_max_bytes)
+    body, doc_meta = await read_content(tab.session, tab.settings.fetch_max_bytes, tab.cpu)
     tab.meta.update(doc_meta)
     return tab.result([body])
 

@@ -89,7 +89,9 @@ class BrowserOpen:
         nav = await session.open(url)
         if nav.status is not None and nav.status >= 400:
             raise error_for_status(nav.status, redact_url(nav.url))
-        text, doc, facts = await read_rendered(session, self.settings.fetch_max_bytes)
+        text, doc, facts = await read_rendered(
+            session, self.settings.fetch_max_bytes, self.services.cpu
+        )
         note = readiness_note(nav.ready, nav.settled, self.settings.browser_ready_timeout_s)
         if note:
             text += f"\n\n{note}"

@@ -9,8 +9,6 @@ Shared by the browser tool and page_screenshot's browser.
 
 from __future__ import annotations
 
-import asyncio
-
 from ..browser.page import PlaywrightSession
 from ..redact import redact_url
 from ..types import ImageBlock, ToolResult
@@ -55,8 +53,9 @@ class TabScreenshots:
         """
         url, title = await session.location()
         max_bytes = self.settings.fetch_max_bytes
+        cpu = self.services.cpu
         if not ctx.run.can_see_images:
-            text, doc_meta = await read_content(session, max_bytes)
+            text, doc_meta = await read_content(session, max_bytes, cpu)
             meta.update(doc_meta, screenshot="text_instead", screenshot_reason="model")
             note = (
                 "note: no screenshot: this model cannot see images; here is the page text instead"
@@ -69,7 +68,7 @@ class TabScreenshots:
             if fallback is None and self.shooter is not None:
                 return await self._by_service(url, full_page, ctx, meta)
             if fallback is None:
-                text, doc_meta = await read_content(session, max_bytes)
+                text, doc_meta = await read_content(session, max_bytes, cpu)
                 meta.update(doc_meta, screenshot="text_instead", screenshot_reason="backend")
                 why = (
                     f"note: no screenshot: the {session.capabilities.backend} browser backend "
@@ -90,8 +89,8 @@ class TabScreenshots:
         from ..images.prepare import prepare_image, to_block
 
         blocks: list[ImageBlock] = []
-        for png in tiles:
-            prepared = await asyncio.to_thread(prepare_image, png)
+        for png in tiles:  # in the worker pool; the action's budget stops it
+            prepared = await cpu.run(prepare_image, png, what="preparing the screenshot")
             blocks.append(to_block(prepared))
         width, height = session.config.viewport
         lines = page_header(url, title)

@@ -84,7 +84,7 @@ class BrowserTool:
                 "backend": session.capabilities.backend,
                 "trust": "untrusted",
             }
-            tab = Tab(session, ctx, self.settings, self.screenshots, meta)
+            tab = Tab(session, ctx, self.settings, self.screenshots, meta, self.services.cpu)
             timeout_s = self.settings.browser_action_timeout_s
             try:
                 result = await asyncio.wait_for(action.run(tab, args), timeout_s + ACTION_GRACE_S)

@@ -253,7 +253,7 @@ class Services:
 
     def reader_context(self) -> ReaderContext:
         """What a page reader or screenshot service is built from."""
-        return ReaderContext(self.settings, self.guard, self.client, self.now)
+        return ReaderContext(self.settings, self.guard, self.client, self.now, self.cpu)
 
     @property
     def browser(self) -> BrowserManager:

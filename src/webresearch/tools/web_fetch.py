@@ -128,7 +128,9 @@ class WebFetch:
         renderer: Renderer | None = None,
     ) -> None:
         self.services = services
-        self.reader: PageReader = reader or LocalReader(services.client, services.now)
+        self.reader: PageReader = reader or LocalReader(
+            services.client, services.now, cpu=services.cpu
+        )
         self.renderer = renderer
         settings = services.settings
         self.cache = services.cache(
@@ -200,7 +202,14 @@ class WebFetch:
             final, _title, html = await self.renderer(url)
         except WebResearchError as exc:
             return {**doc, "render": "none", "render_error": exc.code}
-        converted = convert(html.encode("utf-8"), "text/html; charset=utf-8", final)
+        converted = await self.services.cpu.run(  # off the event loop (issue 14)
+            convert,
+            html.encode("utf-8", "replace"),  # a DOM string may hold lone surrogates
+            "text/html; charset=utf-8",
+            final,
+            timeout_s=self.services.settings.request_timeout_s,
+            what="converting the rendered page",
+        )
         return {
             **doc,
             "url": redact_url(final),
