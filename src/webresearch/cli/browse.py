@@ -17,11 +17,12 @@ import re
 import shlex
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from webresearch import RunContext, Settings, Toolkit, ToolResult
+if TYPE_CHECKING:
+    from webresearch import RunContext, Settings, Toolkit, ToolResult
 
 from .files import free_name, output_problem, write_file
 from .options import guard_options, load_settings
@@ -214,7 +215,10 @@ def browse(
     Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
     """
     settings = _backend_settings(
-        load_settings(ctx, allow_private=allow_private, allow_network=allow_network), backend
+        load_settings(
+            ctx, allow_private=allow_private, allow_network=allow_network, in_process_cpu=True
+        ),
+        backend,
     )
     script: list[str] = [f"open {shlex.quote(url)}"] if url else []
     try:
@@ -238,6 +242,8 @@ async def _run(
     interactive: bool,
     as_json: bool,
 ) -> int:
+    from webresearch import RunContext, Toolkit
+
     run = RunContext()
     with reports_own_tool("browser"):
         toolkit = Toolkit(settings)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from webresearch import Toolkit
-
 from .options import guard_options, load_settings
 from .render import Progress, emit_result, reports_own_tool, run_command, unavailable_exit
 
@@ -56,7 +54,11 @@ def fetch(
 
     Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
     """
-    settings = load_settings(ctx, allow_private=allow_private, allow_network=allow_network)
+    from webresearch import Toolkit
+
+    settings = load_settings(
+        ctx, allow_private=allow_private, allow_network=allow_network, in_process_cpu=True
+    )
     arguments: dict[str, object] = {"url": url, "offset": offset}
     if max_bytes is not None:
         arguments["max_bytes"] = max_bytes

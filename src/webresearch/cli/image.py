@@ -9,8 +9,6 @@ from typing import Any
 
 import click
 
-from webresearch import RunContext, Toolkit
-
 from .files import output_problem, write_file
 from .options import guard_options, load_settings
 from .render import (
@@ -70,7 +68,11 @@ def image(
 
     Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
     """
-    settings = load_settings(ctx, allow_private=allow_private, allow_network=allow_network)
+    from webresearch import RunContext, Toolkit
+
+    settings = load_settings(
+        ctx, allow_private=allow_private, allow_network=allow_network, in_process_cpu=True
+    )
     problem = output_problem(output) if output is not None else None
     if problem is not None:  # before any work: one line, no traceback
         click.echo(f"webresearch image: {problem}", err=True)

@@ -7,12 +7,15 @@ import json
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from webresearch import ConfigurationError, Settings, StorageError, Toolkit
+from webresearch import ConfigurationError, StorageError
 from webresearch.redact import redact_url
+
+if TYPE_CHECKING:
+    from webresearch import Settings
 
 from .options import load_settings
 
@@ -162,6 +165,8 @@ def journal(
       webresearch journal --kind tool.failed --json
       webresearch journal --run 3f2a9c1b7d4e
     """
+    from webresearch import Toolkit
+
     settings = load_settings(ctx)
     try:
         since_iso = parse_since(since, datetime.now(UTC)) if since else None

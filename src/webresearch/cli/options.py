@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from webresearch import ConfigurationError, Settings
+from webresearch import ConfigurationError
+
+if TYPE_CHECKING:
+    from webresearch import Settings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -31,17 +34,29 @@ def guard_options(func: F) -> F:
 
 
 def load_settings(
-    ctx: click.Context, *, allow_private: bool = False, allow_network: tuple[str, ...] = ()
+    ctx: click.Context,
+    *,
+    allow_private: bool = False,
+    allow_network: tuple[str, ...] = (),
+    in_process_cpu: bool = False,
 ) -> Settings:
     """Settings from the environment / ``--config``, with the command's exceptions added.
+
+    ``in_process_cpu``: a one-shot command (one call at a time, nothing else to serve)
+    converts in-process, without starting worker processes, unless ``cpu_workers`` is set
+    (docs/architecture.md, "CPU work off the event loop").
 
     Raises:
         click.UsageError: the configuration or a CIDR is invalid (exit code 2).
     """
+    from webresearch import Settings
+
     config_path = ctx.find_root().params.get("config")
     try:
         settings = Settings.load(path=config_path)
         changes: dict[str, Any] = {}
+        if in_process_cpu and "cpu_workers" not in settings.model_fields_set:
+            changes["cpu_workers"] = 0
         if allow_private:
             changes["allow_private"] = True
         if allow_network:

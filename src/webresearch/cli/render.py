@@ -8,18 +8,14 @@ import logging
 import sys
 from collections.abc import Coroutine, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from webresearch import (
-    ConfigurationError,
-    InvalidArguments,
-    Refusal,
-    Toolkit,
-    ToolResult,
-    WebResearchError,
-)
+from webresearch import ConfigurationError, InvalidArguments, Refusal, WebResearchError
+
+if TYPE_CHECKING:
+    from webresearch import Toolkit, ToolResult
 
 __all__ = [
     "EXIT_OK",

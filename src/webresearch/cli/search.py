@@ -7,7 +7,7 @@ import json
 
 import click
 
-from webresearch import ConfigurationError, Toolkit, check_provider
+from webresearch import ConfigurationError
 
 from .options import load_settings
 from .render import (
@@ -79,6 +79,8 @@ def search(
     Exit codes: 0 ok, 1 tool error (or a failed --test), 2 usage error (also a provider
     that is not set up: unknown name, missing key), 3 refused by policy.
     """
+    from webresearch import Toolkit, check_provider
+
     settings = load_settings(ctx)
     if provider:
         try:

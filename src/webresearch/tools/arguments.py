@@ -13,12 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING
 
 from ..errors import InvalidArguments
 from ..types import JSONObject, JSONValue
 from .specs import ToolSpec
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 __all__ = [
     "ArgumentValidator",
@@ -44,7 +46,10 @@ class ArgumentValidator:
 
     def __init__(self, spec: ToolSpec) -> None:
         self.name = spec.name
-        self._validator = Draft202012Validator(spec.input_schema)
+        self._schema = spec.input_schema
+        #: built on the first call (jsonschema is imported then: a Toolkit that only reads
+        #: its journal or lists its tools never loads it).
+        self._validator: Draft202012Validator | None = None
 
     def validate(self, arguments: object) -> JSONObject:
         """The arguments when they match the schema.
@@ -55,6 +60,10 @@ class ArgumentValidator:
         """
         if not isinstance(arguments, dict):
             raise InvalidArguments(f"{self.name} arguments must be a JSON object")
+        if self._validator is None:
+            from jsonschema import Draft202012Validator
+
+            self._validator = Draft202012Validator(self._schema)
         errors = sorted(self._validator.iter_errors(arguments), key=lambda e: list(e.path))
         if errors:
             problems = []
