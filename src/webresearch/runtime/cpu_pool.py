@@ -166,13 +166,14 @@ class CPUPool:
         if self._closed:
             raise InternalError(f"{what} cannot run: the worker pool is closed")
         started = time.monotonic()
+        if timeout_s is not None and timeout_s <= 0:  # spent waiting: nothing starts
+            self.stats["timeouts"] += 1
+            raise self._timeout(what, timeout_s)
         if self.in_process:
             result = fn(*args)
             self._check_budget(started, timeout_s, what)
             self.stats["jobs"] += 1
             return result
-        if timeout_s is not None and timeout_s <= 0:
-            raise self._timeout(what, timeout_s)
         try:
             async with asyncio.timeout(timeout_s):
                 async with self._slots:

@@ -27,7 +27,7 @@ from webresearch.errors import (
     UnsupportedContent,
 )
 from webresearch.extract.dispatch import convert
-from webresearch.runtime.cpu_pool import THREADED_HASH_BYTES, CPUPool
+from webresearch.runtime.cpu_pool import LARGE_BYTES, THREADED_HASH_BYTES, CPUPool
 from webresearch.tools.services import CPU_PRELOAD
 
 #: Upper bound for waiting on another process (a marker file, a worker's exit): generous,
@@ -228,11 +228,17 @@ async def test_results_are_identical_in_process_and_pooled(pool: CPUPool) -> Non
         assert got == expected, name
 
 
-async def test_in_process_mode_runs_on_the_callers_thread_and_checks_the_budget() -> None:
+async def test_in_process_mode_runs_on_the_callers_thread_and_checks_the_budget(
+    tmp_path: Path,
+) -> None:
     cpu = CPUPool(0)
     assert (await cpu.run(cpu_jobs.echo_pid, "here"))[1] == os.getpid()
     with pytest.raises(Timeout):
         await cpu.run(time.sleep, 0.05, timeout_s=0.01)
+    marker = tmp_path / "never"  # a budget spent before the job: it does not run at all
+    with pytest.raises(Timeout):
+        await cpu.run(cpu_jobs.mark_and_return, str(marker), 1, timeout_s=0.0)
+    assert not marker.exists()
     assert not cpu.started and cpu.describe()["start_method"] == "in-process"
 
 
@@ -247,3 +253,10 @@ async def test_a_closed_pool_refuses_jobs() -> None:
 async def test_sha256_matches_hashlib_inline_and_threaded(pool: CPUPool, size: int) -> None:
     data = os.urandom(size)
     assert await pool.sha256_hex(data) == hashlib.sha256(data).hexdigest()
+
+
+async def test_run_large_hops_to_a_worker_only_for_large_inputs(pool: CPUPool) -> None:
+    small = await pool.run_large(LARGE_BYTES - 1, cpu_jobs.echo_pid, "small")
+    assert small == ("small", os.getpid()) and not pool.started
+    large = await pool.run_large(LARGE_BYTES, cpu_jobs.echo_pid, "large")
+    assert large[0] == "large" and large[1] != os.getpid()
