@@ -85,6 +85,7 @@ class LocalReader:
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.client.request_timeout_s
+        self.cpu.warm()  # the workers start during the download, not inside the budget left
         response = await self.client.get(url)
         return response, await self.convert(response, timeout_s=deadline - loop.time())
 

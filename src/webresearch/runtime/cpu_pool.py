@@ -234,9 +234,30 @@ class CPUPool:
         if not self.in_process:
             await self._running_pool()
 
+    def warm(self) -> None:
+        """Start the workers in the background, without waiting (a call that will need them
+        after its download or navigation calls this first, so the start overlaps that
+        wait instead of counting against the job's budget). Nothing when they run already,
+        are starting, or the pool is in-process or closed. Call inside a running loop."""
+        if self.in_process or self._closed or self._pool is not None or self._starting:
+            return
+        self._starting = asyncio.ensure_future(self._create_pool())
+        self._starting.add_done_callback(self._after_background_start)
+
+    def _after_background_start(self, start: asyncio.Future[None]) -> None:
+        """A background start that failed is logged (the next job tries again, and raises)."""
+        if start.cancelled():
+            return
+        error = start.exception()
+        if error is not None and not self._closed:
+            log.warning("the CPU worker pool did not start: %s", error)
+
     async def aclose(self) -> None:
         """Stop the workers (jobs still running are abandoned) and the threads."""
         self._closed = True
+        if self._starting is not None:  # a start in flight stops its own pool (closed)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._starting)
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.stop()

@@ -156,6 +156,7 @@ class BrowserAction:
 
 
 async def _open(tab: Tab, args: BrowserArgs) -> ToolResult:
+    tab.cpu.warm()  # reading the page later needs the workers: they start meanwhile
     nav = await tab.session.open(str(args.url))
     lines = page_header(nav.url, nav.title)
     if nav.status is not None:

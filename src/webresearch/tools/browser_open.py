@@ -86,6 +86,7 @@ class BrowserOpen:
             return await record.succeeded(result)
 
     async def _read(self, session: PlaywrightSession, url: str) -> ToolResult:
+        self.services.cpu.warm()  # the extraction's workers start during the navigation
         nav = await session.open(url)
         if nav.status is not None and nav.status >= 400:
             raise error_for_status(nav.status, redact_url(nav.url))

@@ -132,6 +132,7 @@ class FetchImage(_Preparer):
         shown = redact_url(url)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.timeout_s  # one budget: the download and the pipeline
+        self.cpu.warm()  # the workers start during the download
         try:
             response = await self.services.client.get(
                 url, headers={"Accept": IMAGE_ACCEPT}, cap=self.max_source_bytes

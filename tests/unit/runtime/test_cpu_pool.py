@@ -260,3 +260,25 @@ async def test_run_large_hops_to_a_worker_only_for_large_inputs(pool: CPUPool) -
     assert small == ("small", os.getpid()) and not pool.started
     large = await pool.run_large(LARGE_BYTES, cpu_jobs.echo_pid, "large")
     assert large[0] == "large" and large[1] != os.getpid()
+
+
+async def test_warm_starts_the_workers_in_the_background(pool: CPUPool) -> None:
+    pool.warm()  # returns at once; the start goes on while the caller downloads
+    deadline = time.monotonic() + WAIT_S
+    while not pool.started:
+        assert time.monotonic() < deadline, "the workers never started"
+        await asyncio.sleep(0.02)
+    value, pid = await pool.run(cpu_jobs.echo_pid, "warm")
+    assert value == "warm" and pid != os.getpid()
+    in_process = CPUPool(0)
+    in_process.warm()
+    assert not in_process.started
+
+
+async def test_closing_during_a_warm_start_keeps_no_workers() -> None:
+    cpu = CPUPool(1, preload=CPU_PRELOAD)
+    cpu.warm()
+    await cpu.aclose()  # waits for the start, which stops the pool it made
+    assert not cpu.started
+    with pytest.raises(InternalError, match="pool is closed"):
+        await cpu.run(cpu_jobs.echo_pid, "late")
