@@ -489,6 +489,7 @@ async def part_ping(base: str, size: str, reps: int, tmp: str) -> None:
     modes = {"pool": {}, "inline": {"WEBRESEARCH_CPU_WORKERS": "0"}}
     latencies: dict[str, list[list[float]]] = {mode: [] for mode in modes}
     walls: dict[str, list[float]] = {mode: [] for mode in modes}
+    failed: dict[str, int] = dict.fromkeys(modes, 0)
     async with contextlib.AsyncExitStack() as stack:
         clients = {}
         for mode, extra in modes.items():
@@ -517,7 +518,7 @@ async def part_ping(base: str, size: str, reps: int, tmp: str) -> None:
                 walls[mode].append(time.perf_counter() - started)
                 done.set()
                 await ping
-                assert not any(r.is_error for r in results)
+                failed[mode] += sum(1 for r in results if r.is_error)  # e.g. over the budget
                 latencies[mode].append(rounds)
     print(f"   median over {reps} interleaved repetition(s) of each statistic")
     for mode in modes:
@@ -532,7 +533,8 @@ async def part_ping(base: str, size: str, reps: int, tmp: str) -> None:
         )
         print(
             f"   {mode:>6}: {count} pings, p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {worst:.1f} ms; "
-            f"32 calls took {statistics.median(walls[mode]):.1f} s{verdict}"
+            f"32 calls took {statistics.median(walls[mode]):.1f} s, {failed[mode]} of "
+            f"{32 * reps} failed{verdict}"
         )
 
 
