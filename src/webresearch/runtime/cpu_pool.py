@@ -13,7 +13,8 @@ them. Here they run in worker processes::
 
 Rules:
 
-* **Lazy, reused workers.** Nothing starts until the first job; then ``workers`` processes
+* **Lazy, reused workers.** Nothing starts until the first job (or :meth:`CPUPool.warm`,
+  which a call that will need the workers calls before its download); then ``workers`` processes
   (a `pebble <https://pebble.readthedocs.io>`_ ``ProcessPool``) serve every later job. They
   are forked from a *forkserver* that imports ``preload`` once, so a worker, or its
   replacement, starts warm and never inherits the parent's threads or sockets. Each worker
@@ -32,7 +33,7 @@ Rules:
 * **Same results.** The function runs unchanged in the worker and its result or exception
   comes back by pickle (webresearch errors are picklable); ``workers=0`` runs it in-process
   on the caller's thread instead — for one-shot commands with nothing else to serve — and
-  checks the budget when it returns.
+  checks the budget before (a spent budget runs nothing) and when it returns.
 
 The functions must be importable top-level functions (pickled by reference), and their
 arguments and results picklable.
