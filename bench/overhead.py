@@ -87,6 +87,7 @@ async def measure(calls: int, journal: str) -> list[tuple[str, float, float, flo
             if journal == "memory"
             else f"sqlite:///{Path(tmp) / 'journal.sqlite3'}",
             search_rate_limit=10**9,
+            robots="ignore",  # bench.example is not on the network: no robots.txt to read
         )
         async with Toolkit(settings, builders=[web_fetch.build, synthetic]) as toolkit:
             url = "http://bench.example/page"

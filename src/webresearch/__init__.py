@@ -29,6 +29,7 @@ from .errors import (
     NetworkError,
     RateLimited,
     Refusal,
+    RobotsDisallowed,
     ScopeDenied,
     SearchError,
     StaleRef,
@@ -46,7 +47,7 @@ if _TYPE_CHECKING:
     from .config import Settings
     from .extract.html import html_to_markdown
     from .runtime.run import ApprovalRequest, RunContext
-    from .search.health import check_provider
+    from .search.health import check_provider, check_search
     from .tools.registry import Toolkit
     from .tools.specs import ToolSpec
     from .types import ImageBlock, ToolResult
@@ -64,6 +65,7 @@ _LAZY = {
     "ToolSpec": ".tools.specs",
     "Toolkit": ".tools.registry",
     "check_provider": ".search.health",
+    "check_search": ".search.health",
     "html_to_markdown": ".extract.html",
 }
 
@@ -101,6 +103,7 @@ __all__ = [
     "NetworkError",
     "RateLimited",
     "Refusal",
+    "RobotsDisallowed",
     "RunContext",
     "ScopeDenied",
     "SearchError",
@@ -119,5 +122,6 @@ __all__ = [
     "WebResearchError",
     "__version__",
     "check_provider",
+    "check_search",
     "html_to_markdown",
 ]

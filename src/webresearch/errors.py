@@ -15,6 +15,7 @@ Tree::
     │   ├── ToolUnavailable              tool_unavailable  (not registered for this run)
     │   ├── BlockedAddress               blocked_address
     │   ├── BlockedDomain                blocked_domain
+    │   ├── RobotsDisallowed             robots_disallowed (RFC 9309; a person's own command may fetch it)
     │   ├── ScopeDenied                  scope_denied
     │   ├── ApprovalDenied               approval_denied
     │   ├── RateLimited                  rate_limited      (retry_after seconds)
@@ -64,6 +65,7 @@ __all__ = [
     "NetworkError",
     "RateLimited",
     "Refusal",
+    "RobotsDisallowed",
     "ScopeDenied",
     "SearchAuthError",
     "SearchBadRequest",
@@ -176,6 +178,17 @@ class BlockedDomain(Refusal):
     """The target's domain is not allowed by the configured domain policy."""
 
     code = "blocked_domain"
+
+
+class RobotsDisallowed(Refusal):
+    """The site's robots.txt disallows the URL for our product token (RFC 9309), or could not
+    be fetched (5xx, unreachable: everything is disallowed until a later fetch succeeds).
+
+    Not retryable when a rule disallows the path (``rule`` in the details names it);
+    retryable when robots.txt could not be fetched (``reason: "unreachable"``).
+    """
+
+    code = "robots_disallowed"
 
 
 class ScopeDenied(Refusal):

@@ -32,7 +32,7 @@ def browser_settings(backend: str, **overrides: object) -> Settings:
     127.0.0.3 a blocked domain."""
     values: dict[str, Any] = {
         "allowed_networks": ["127.0.0.1/32", "127.0.0.3/32"],
-        "browser_blocked_domains": ["127.0.0.3"],
+        "blocked_domains": ["127.0.0.3"],
         "journal_url": "memory://",
         "browser_backend": backend,
         "browser_rate_limit": None,

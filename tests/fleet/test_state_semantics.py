@@ -1,4 +1,4 @@
-"""Limits, caches and scopes: the same assertions against every state backend.
+"""Limits, caches, scopes and cool-downs: the same assertions against every state backend.
 
 Each test runs three times (in-process, SQLite, Redis; see ``state`` in conftest.py), on a
 fake clock, so "identical semantics" (SPEC §3) is checked number for number.
@@ -221,6 +221,67 @@ async def test_views_are_counted_per_conversation_up_to_the_limit(
     assert await scopes.add_view("chat", 3)
 
 
+# --- cool-downs ---------------------------------------------------------------------------
+
+
+async def test_cooldown_lasts_its_seconds_then_is_forgotten(
+    state: StateBackend, clock: FakeClock
+) -> None:
+    cooldowns = state.cooldowns
+    assert await cooldowns.get("web_search:searxng") is None
+    await cooldowns.start("web_search:searxng", 30.0, "upstream", "failed on its side (HTTP 502)")
+    clock.advance(10.0)
+    live = await cooldowns.get("web_search:searxng")
+    assert live is not None
+    assert live.remaining_s == pytest.approx(20.0, abs=1e-3)
+    assert (live.code, live.reason) == ("upstream", "failed on its side (HTTP 502)")
+    assert await cooldowns.get("web_search:brave") is None  # keys are independent
+    clock.advance(19.999)
+    assert (await cooldowns.get("web_search:searxng")) is not None
+    clock.advance(0.001)  # exactly 30 s after the start
+    assert await cooldowns.get("web_search:searxng") is None
+
+
+async def test_a_shorter_cooldown_never_shortens_a_longer_one(
+    state: StateBackend, clock: FakeClock
+) -> None:
+    cooldowns = state.cooldowns
+    await cooldowns.start("k", 300.0, "rate", "asked for 300 s")
+    clock.advance(100.0)
+    await cooldowns.start("k", 60.0, "upstream", "a later failure")  # ends at 160 < 300
+    live = await cooldowns.get("k")
+    assert live is not None and live.code == "rate"
+    assert live.remaining_s == pytest.approx(200.0, abs=1e-3)
+    await cooldowns.start("k", 250.0, "timeout", "longer")  # ends at 350 > 300: replaces
+    live = await cooldowns.get("k")
+    assert live is not None and live.code == "timeout"
+    assert live.remaining_s == pytest.approx(250.0, abs=1e-3)
+
+
+async def test_an_expired_cooldown_is_replaced_and_clear_ends_one(
+    state: StateBackend, clock: FakeClock
+) -> None:
+    cooldowns = state.cooldowns
+    await cooldowns.start("k", 10.0, "rate")
+    clock.advance(11.0)
+    await cooldowns.start("k", 5.0, "network")  # the old one is over: a shorter one starts
+    live = await cooldowns.get("k")
+    assert live is not None and live.code == "network" and live.reason == ""
+    assert live.remaining_s == pytest.approx(5.0, abs=1e-3)
+    await cooldowns.clear("k")
+    assert await cooldowns.get("k") is None
+    await cooldowns.start("k", 0.0, "rate")  # nothing to wait: nothing starts
+    await cooldowns.start("k", -1.0, "rate")
+    assert await cooldowns.get("k") is None
+
+
+async def test_concurrent_starts_keep_the_latest_end(state: StateBackend) -> None:
+    seconds = [5.0, 120.0, 30.0, 60.0, 90.0, 1.0]
+    await asyncio.gather(*(state.cooldowns.start("k", s, f"code{s:g}") for s in seconds))
+    live = await state.cooldowns.get("k")
+    assert live is not None and live.code == "code120"
+
+
 # --- Redis specifics ----------------------------------------------------------------------
 
 
@@ -244,6 +305,7 @@ async def test_redis_keys_live_under_the_prefix_and_all_expire(
         assert await cache.get("b") == 2
         await state.scopes.set_search_results("run", ["https://example.com/"])
         await state.scopes.add_view("chat", 3)
+        await state.cooldowns.start("web_search:brave", 60.0, "rate")
     finally:
         await state.aclose()
     try:
@@ -256,6 +318,7 @@ async def test_redis_keys_live_under_the_prefix_and_all_expire(
             "cache:{web_fetch}:seq",
             "scope:results:run",
             "scope:views:chat",
+            "cooldown:web_search:brave",
         }
         for key in keys:
             ttl_ms = await client.pttl(key)

@@ -55,6 +55,7 @@ def settings_for(base: str, language: str) -> Settings:
         firecrawl_base_url=base,
         firecrawl_api_key=FIRECRAWL_KEY,
         tool_titles_language=language,
+        robots="ignore",  # the site is a public test address: see test_robots.py
     )
 
 

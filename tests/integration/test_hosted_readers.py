@@ -49,6 +49,7 @@ def settings_for(reader: str, base: str, **extra: Any) -> Settings:
         "journal_url": "memory://",
         "search_provider": "none",
         "reader": reader,
+        "robots": "ignore",  # the site is a public test address: see test_robots.py
     }
     if reader == "firecrawl":
         values.update(

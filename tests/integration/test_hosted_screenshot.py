@@ -83,6 +83,7 @@ def settings_for(base: str, **extra: Any) -> Settings:
         firecrawl_api_key=FIRECRAWL_KEY,
         firecrawl_credit_price=PRICE,
         screenshot_download_timeout_s=1.0,
+        robots="ignore",  # the site is a public test address: see test_robots.py
         **extra,
     )
 

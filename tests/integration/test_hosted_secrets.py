@@ -90,6 +90,7 @@ def _settings(base: str) -> Settings:
         reader_timeout_s=0.3,
         search_timeout_s=0.3,
         screenshot_download_timeout_s=0.3,
+        robots="ignore",  # the site is a public test address: see test_robots.py
     )
 
 

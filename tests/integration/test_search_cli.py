@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -11,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.api_server import ApiServer
+from tests.support.api_server import ApiServer, json_response
 from tests.support.http_server import LocalServer, Route, load_case
-from tests.support.search_stubs import SEARXNG, fixture_json
+from tests.support.search_stubs import BRAVE, SEARXNG, fixture_json
 
 pytestmark = pytest.mark.network
 
@@ -82,7 +83,12 @@ def test_search_json_output(api: ApiServer) -> None:
     SEARXNG.route(api, fixture_json("searxng"))
     done = _run(
         ["search", "python asyncio", "--json", "--provider", "searxng"],
-        {"WEBRESEARCH_SEARXNG_URL": api.base},
+        {
+            "WEBRESEARCH_SEARXNG_URL": api.base,
+            # --provider asks that provider alone, whatever list and fusion are configured
+            "WEBRESEARCH_SEARCH_PROVIDERS": "brave,tavily",
+            "WEBRESEARCH_SEARCH_FUSION": "rrf",
+        },
     )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
@@ -103,7 +109,7 @@ def test_search_against_a_403_searxng_prints_the_configuration_fix() -> None:
     assert "no results" not in done.stderr and "Traceback" not in done.stderr
     assert stub.base not in done.stderr
     assert health.returncode == 1
-    assert health.stdout.strip() == "auth"
+    assert re.fullmatch(r"auth searxng: after \d+(\.\d+)? ms", health.stdout.strip())
     assert "search.formats" in health.stderr  # the operator sees the fix
 
 
@@ -112,8 +118,42 @@ def test_search_test_ok(api: ApiServer) -> None:
     done = _run(
         ["search", "--test", "--provider", "searxng"], {"WEBRESEARCH_SEARXNG_URL": api.base}
     )
-    assert (done.returncode, done.stdout.strip()) == (0, "ok")
+    assert done.returncode == 0, done.stderr
+    assert re.fullmatch(r"ok searxng: 3 results in \d+(\.\d+)? ms", done.stdout.strip())
     assert api.requests()[0].param("q") == "test"
+
+
+def test_search_test_reports_each_provider_with_the_query_given(api: ApiServer) -> None:
+    """``--test QUERY`` (a usage error before issue 18) runs that query on every configured
+    provider, in order, and reports each one's outcome, result count and latency."""
+    SEARXNG.route(api, fixture_json("searxng"))
+    with ApiServer() as brave:
+        BRAVE.route(brave, json_response({"error": "no"}, 401))
+        env = {
+            "WEBRESEARCH_SEARCH_PROVIDERS": "searxng,brave",
+            "WEBRESEARCH_SEARXNG_URL": api.base,
+            "WEBRESEARCH_BRAVE_BASE_URL": brave.base,
+            "WEBRESEARCH_BRAVE_API_KEY": "wrong-key-7",
+        }
+        text = _run(["search", "--test", "rust 1.80 release"], env)
+        as_json = _run(["search", "--test", "rust 1.80 release", "--json"], env)
+        brave_queries = [r.param("q") for r in brave.requests()]
+    assert text.returncode == 1
+    lines = text.stdout.splitlines()
+    assert len(lines) == 2
+    assert re.fullmatch(r"ok searxng: 3 results in \d+(\.\d+)? ms", lines[0])
+    assert re.fullmatch(r"auth brave: after \d+(\.\d+)? ms", lines[1])
+    assert "WEBRESEARCH_BRAVE_API_KEY" in text.stderr  # the operator sees the fix
+    assert "wrong-key-7" not in text.stdout + text.stderr
+    assert [r.param("q") for r in api.requests()] == ["rust 1.80 release"] * 2
+    assert brave_queries == ["rust 1.80 release"] * 2
+    data = json.loads(as_json.stdout)
+    assert data["ok"] is False and data["code"] == "auth"
+    assert [(p["provider"], p["ok"], p["code"], p["results"]) for p in data["providers"]] == [
+        ("searxng", True, None, 3),
+        ("brave", False, "auth", 0),
+    ]
+    assert all(p["latency_ms"] > 0 for p in data["providers"])
 
 
 def test_search_without_query_is_a_usage_error() -> None:
@@ -122,10 +162,10 @@ def test_search_without_query_is_a_usage_error() -> None:
     assert "QUERY is required" in done.stderr
 
 
-def test_a_query_with_test_is_a_usage_error_not_silently_ignored() -> None:
-    done = _run(["search", "my query", "--test"], {})
+def test_a_blank_query_with_test_is_a_usage_error() -> None:
+    done = _run(["search", "  ", "--test"], {})
     assert done.returncode == 2
-    assert "either QUERY or --test" in done.stderr
+    assert "QUERY must not be blank" in done.stderr
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,14 @@ PLANTED_KEYS = {
 }
 
 
+#: Settings every stub test shares: no environment, the loopback reachable, no journal file.
+_BASE: dict[str, Any] = {
+    "environ": {},
+    "allowed_networks": ["127.0.0.0/8"],
+    "journal_url": "memory://",
+}
+
+
 def fixture_json(name: str) -> Any:
     """A fixture answer from ``tests/fixtures/search/<name>.json``."""
     return json.loads((SEARCH_FIXTURES / f"{name}.json").read_text(encoding="utf-8"))
@@ -56,19 +64,14 @@ class StubProvider:
 
     def settings(self, base: str, **extra: Any) -> Settings:
         """Settings that select this provider at ``base`` with the planted key."""
-        values: dict[str, Any] = {
-            "environ": {},
-            "allowed_networks": ["127.0.0.0/8"],
-            "journal_url": "memory://",
-            "search_provider": self.id,
-        }
-        if self.id == "searxng":
-            values["searxng_url"] = base
-        else:
-            values[f"{self.id}_base_url"] = base
-            values[f"{self.id}_api_key"] = self.key
-        values.update(extra)
+        values = {**_BASE, "search_provider": self.id, **self.options(base), **extra}
         return Settings.load(**values)
+
+    def options(self, base: str) -> dict[str, Any]:
+        """This provider's options pointing at ``base``, with the planted key."""
+        if self.id == "searxng":
+            return {"searxng_url": base}
+        return {f"{self.id}_base_url": base, f"{self.id}_api_key": self.key}
 
     def key_ok(self, request: ApiRequest) -> bool:
         """Whether the request carries the planted key where the API expects it."""
@@ -91,6 +94,14 @@ class StubProvider:
             return json_response(answer)
 
         server.routes[(self.method, self.path)] = handler
+
+
+def chain_settings(stubs: list[tuple[StubProvider, str]], **extra: Any) -> Settings:
+    """Settings listing several stub providers in order (``search_providers``), each at its
+    base URL with its planted key."""
+    options = {k: v for stub, base in stubs for k, v in stub.options(base).items()}
+    providers = [stub.id for stub, _ in stubs]
+    return Settings.load(**{**_BASE, "search_providers": providers, **options, **extra})
 
 
 SEARXNG = StubProvider("searxng", "GET", "/search", None, "", "searxng")

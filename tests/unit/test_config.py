@@ -12,6 +12,7 @@ from pydantic import SecretStr
 
 from webresearch import ConfigurationError, Settings, Toolkit
 from webresearch.config import DEFAULT_MAX_BYTES, OptionsCatalog, ProviderOptions
+from webresearch.config.access import AccessSettings
 from webresearch.config.browser import BrowserSettings
 from webresearch.config.fleet import FleetSettings
 from webresearch.config.hosted import HostedSettings
@@ -26,6 +27,7 @@ from webresearch.search.brave import BraveOptions
 from webresearch.search.searxng import SearxngOptions
 
 SECTIONS = (
+    AccessSettings,
     NetworkSettings,
     RuntimeSettings,
     ImageSettings,
@@ -128,6 +130,8 @@ browser = "supervised"
     assert settings.render == "never"
     assert settings.search_provider == "searxng" and settings.search_cache_ttl_s == 12.5
     assert settings.browser_allowed_domains == ("example.com", "*.docs.example.org")
+    # the deprecated browser name is every tool's domain policy now
+    assert settings.allowed_domains == ("example.com", "*.docs.example.org")
     assert settings.prices == {"brave": 0.005, "jina": 0.1}
     assert settings.approval == {"browser": "supervised"}
 

@@ -6,6 +6,6 @@ are imported only when their URL is used, so a missing optional dependency is a 
 configuration error, never an import failure.
 """
 
-from .state import FailOpenCache, MemoryState, StateBackend, open_state
+from .state import FailOpenCache, FailOpenCooldowns, MemoryState, StateBackend, open_state
 
-__all__ = ["FailOpenCache", "MemoryState", "StateBackend", "open_state"]
+__all__ = ["FailOpenCache", "FailOpenCooldowns", "MemoryState", "StateBackend", "open_state"]

@@ -54,6 +54,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from ..errors import ConfigurationError, StorageError
 from ..runtime.limits import Decision, LimitRule
 from ..runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S, scope_key
+from .redis_cooldowns import RedisCooldowns
+from .redis_lua import NOW_US as _NOW
 
 __all__ = [
     "MAX_CONNECTIONS",
@@ -71,15 +73,6 @@ _NAME = "the Redis state backend"
 _HINT = "retry in a few seconds"
 _US = 1_000_000
 
-# ``now`` in microseconds: the caller's clock when given, else the server's (Redis ≥ 5
-# replicates script effects, so calling TIME before writing is allowed).
-_NOW = """
-local function now_us(arg)
-  if arg ~= '' then return tonumber(arg) end
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000000 + tonumber(t[2])
-end
-"""
 
 # KEYS[1] log · ARGV now, limit, window_us, member → {allowed, retry_after_us, remaining}
 _LIMIT = (
@@ -283,6 +276,11 @@ class RedisState:
         }
         self.limiter = RedisLimiter(self)
         self.scopes = RedisScopeStore(self)
+        self.cooldowns = RedisCooldowns(self)
+
+    def add_script(self, name: str, source: str) -> None:
+        """Register one more Lua script under ``name`` (for :meth:`run`)."""
+        self._scripts[name] = self._client.register_script(source)
 
     def key(self, *parts: str) -> str:
         """A key under the prefix, e.g. ``key("limit", "web_search")`` → ``webresearch:limit:web_search``."""

@@ -26,12 +26,19 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import StorageError
+from ..runtime.cooldowns import REASON_MAX_CHARS, Cooldown, later
 from ..runtime.limits import Decision, LimitRule, decide
 from ..runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S, scope_key
 from .files import ensure_private_file
 from .sqlite_open import connect_wal
 
-__all__ = ["SQLiteCache", "SQLiteLimiter", "SQLiteScopeStore", "SQLiteState"]
+__all__ = [
+    "SQLiteCache",
+    "SQLiteCooldowns",
+    "SQLiteLimiter",
+    "SQLiteScopeStore",
+    "SQLiteState",
+]
 
 #: Migrations in order; ``PRAGMA user_version`` records how many ran.
 _MIGRATIONS: tuple[str, ...] = (
@@ -63,6 +70,14 @@ _MIGRATIONS: tuple[str, ...] = (
         expires      REAL NOT NULL
     );
     CREATE INDEX views_expires ON views (expires);
+    """,
+    """
+    CREATE TABLE cooldowns (
+        key    TEXT PRIMARY KEY,
+        until  REAL NOT NULL,
+        code   TEXT NOT NULL,
+        reason TEXT NOT NULL
+    );
     """,
 )
 SCHEMA_VERSION = len(_MIGRATIONS)
@@ -111,6 +126,7 @@ class SQLiteState:
             ) from None
         self.limiter = SQLiteLimiter(self)
         self.scopes = SQLiteScopeStore(self)
+        self.cooldowns = SQLiteCooldowns(self)
 
     def _migrate(self) -> None:
         with self.transaction() as db:
@@ -297,3 +313,40 @@ class SQLiteScopeStore:
                 (conversation, used + 1, now + VIEWS_TTL_S),
             )
         return True
+
+
+class SQLiteCooldowns:
+    """Cool-downs in the shared file (``runtime.cooldowns`` semantics), atomic across processes."""
+
+    def __init__(self, state: SQLiteState) -> None:
+        self._state = state
+
+    async def start(self, key: str, seconds: float, code: str, reason: str = "") -> None:
+        """Cool ``key`` down for ``seconds`` unless a cool-down ending later is on."""
+        with self._state.transaction() as db:
+            now = self._state.clock()
+            row = db.execute("SELECT until FROM cooldowns WHERE key = ?", (key,)).fetchone()
+            live = row[0] if row is not None and now < row[0] else None
+            until = later(live, now, seconds)
+            if until is not None:
+                db.execute(
+                    "INSERT OR REPLACE INTO cooldowns (key, until, code, reason) "
+                    "VALUES (?, ?, ?, ?)",
+                    (key, until, code, reason[:REASON_MAX_CHARS]),
+                )
+            db.execute("DELETE FROM cooldowns WHERE until <= ?", (now,))
+
+    async def get(self, key: str) -> Cooldown | None:
+        """The live cool-down of ``key``, or ``None`` (a read: never waits for writers)."""
+        row = self._state.fetch_one(
+            "SELECT until, code, reason FROM cooldowns WHERE key = ?", (key,)
+        )
+        if row is None:
+            return None
+        remaining = row[0] - self._state.clock()
+        return Cooldown(remaining, row[1], row[2]) if remaining > 0 else None
+
+    async def clear(self, key: str) -> None:
+        """End the cool-down of ``key`` now."""
+        with self._state.transaction() as db:
+            db.execute("DELETE FROM cooldowns WHERE key = ?", (key,))

@@ -1,4 +1,4 @@
-"""One URL → the shared-state backend: limiter, named caches and fetch-scope store.
+"""One URL → the shared-state backend: limiter, named caches, fetch-scope store, cool-downs.
 
 ``Settings.state_url`` chooses where limits, caches and scopes live (SPEC §3 "Limits and
 caches"; the semantics are identical everywhere, a parametrised test suite proves it):
@@ -17,27 +17,40 @@ Failure policy when a shared backend is down (docs/architecture.md, "Shared stat
 * **limits fail closed** — the call fails with ``storage``; never silently unlimited;
 * **scopes fail closed** — a scope that cannot be read or recorded denies with ``storage``;
 * **caches fail open** — a cache error is a miss (the value is fetched again, still rate
-  limited, so nothing is amplified), logged once per outage.
+  limited, so nothing is amplified), logged once per outage;
+* **cool-downs fail open** — an error reads as "not cooling down" and a failed write is
+  dropped (a provider is then tried, as without cool-downs; its failures still reach the
+  caller), logged once per outage.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
 
 from pydantic import SecretStr
 
 from ..config import DEFAULT_REDIS_PREFIX, STATE_URL_SCHEMES
 from ..errors import ConfigurationError, StorageError
 from ..runtime.cache import Cache, MemoryCache
+from ..runtime.cooldowns import Cooldown, CooldownStore, MemoryCooldowns
 from ..runtime.limits import Limiter, MemoryLimiter
 from ..runtime.scope import MemoryScopeStore, ScopeStore
 
-__all__ = ["FailOpenCache", "MemoryState", "StateBackend", "file_path", "open_state"]
+__all__ = [
+    "FailOpenCache",
+    "FailOpenCooldowns",
+    "MemoryState",
+    "StateBackend",
+    "file_path",
+    "open_state",
+]
 
 log = logging.getLogger("webresearch")
+
+T = TypeVar("T")
 
 
 class StateBackend(Protocol):
@@ -56,6 +69,11 @@ class StateBackend(Protocol):
     @property
     def scopes(self) -> ScopeStore:
         """The fetch-scope store."""
+        ...
+
+    @property
+    def cooldowns(self) -> CooldownStore:
+        """Cool-downs (search providers that failed), shared like the limiter."""
         ...
 
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> Cache:
@@ -80,6 +98,7 @@ class MemoryState:
         self._clock = clock
         self.limiter = MemoryLimiter(clock)
         self.scopes = MemoryScopeStore(clock)
+        self.cooldowns = MemoryCooldowns(clock)
         self._caches: dict[str, MemoryCache] = {}
 
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> MemoryCache:
@@ -90,6 +109,37 @@ class MemoryState:
 
     async def aclose(self) -> None:
         """Nothing to release."""
+
+
+class _Outage:
+    """Runs a shared backend's operations; a ``StorageError`` gives the fallback instead.
+
+    One warning is logged when an outage starts and one line when it ends (the error text
+    names the backend, never its URL).
+
+    Args:
+        what: what fails open, for the log ("cache web_fetch", "cool-downs").
+        meaning: what an error means meanwhile ("treated as a miss").
+    """
+
+    def __init__(self, what: str, meaning: str) -> None:
+        self.what = what
+        self.meaning = meaning
+        self.failing = False
+
+    async def run(self, operation: Awaitable[T], fallback: T) -> T:
+        """``await operation``, or ``fallback`` when the backend failed."""
+        try:
+            value = await operation
+        except StorageError as exc:
+            if not self.failing:
+                self.failing = True
+                log.warning("%s %s: %s", self.what, self.meaning, exc.message)
+            return fallback
+        if self.failing:
+            self.failing = False
+            log.warning("%s is back", self.what)
+        return value
 
 
 class FailOpenCache:
@@ -107,36 +157,41 @@ class FailOpenCache:
     def __init__(self, inner: Cache, name: str) -> None:
         self.inner = inner
         self.name = name
-        self.failing = False
-
-    def _failed(self, exc: StorageError) -> None:
-        if not self.failing:
-            self.failing = True
-            log.warning("cache %s treated as a miss: %s", self.name, exc.message)
-
-    def _ok(self) -> None:
-        if self.failing:
-            self.failing = False
-            log.warning("cache %s is back", self.name)
+        self._outage = _Outage(f"cache {name}", "treated as a miss")
 
     async def get(self, key: str) -> Any | None:
         """The inner cache's value, or ``None`` when it is absent or the backend failed."""
-        try:
-            value = await self.inner.get(key)
-        except StorageError as exc:
-            self._failed(exc)
-            return None
-        self._ok()
-        return value
+        return await self._outage.run(self.inner.get(key), None)
 
     async def set(self, key: str, value: Any) -> None:
         """Store in the inner cache; a backend failure is logged and ignored."""
-        try:
-            await self.inner.set(key, value)
-        except StorageError as exc:
-            self._failed(exc)
-            return
-        self._ok()
+        await self._outage.run(self.inner.set(key, value), None)
+
+
+class FailOpenCooldowns:
+    """Cool-downs whose storage errors change nothing: a read that fails is "not cooling
+    down", a write that fails is dropped; one warning when the outage starts, one line when
+    it ends.
+
+    Args:
+        inner: the shared store.
+    """
+
+    def __init__(self, inner: CooldownStore) -> None:
+        self.inner = inner
+        self._outage = _Outage("cool-down store", "ignored")
+
+    async def start(self, key: str, seconds: float, code: str, reason: str = "") -> None:
+        """Start a cool-down; a backend failure is logged and ignored."""
+        await self._outage.run(self.inner.start(key, seconds, code, reason), None)
+
+    async def get(self, key: str) -> Cooldown | None:
+        """The live cool-down, or ``None`` when there is none or the backend failed."""
+        return await self._outage.run(self.inner.get(key), None)
+
+    async def clear(self, key: str) -> None:
+        """End a cool-down; a backend failure is logged and ignored."""
+        await self._outage.run(self.inner.clear(key), None)
 
 
 def file_path(rest: str) -> str:

@@ -12,9 +12,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 import httpcore2
 
+from ..access import AccessPolicy, DomainPolicy
 from ..config import Settings
 from ..errors import BrowserError
 from ..net.guard import SSRFGuard
@@ -22,7 +24,7 @@ from .backend import BackendConfig, PlaywrightBackend
 from .base import SessionConfig
 from .page import PlaywrightSession
 from .page_errors import best_effort
-from .policy import DomainPolicy, RequestPolicy
+from .policy import RequestPolicy
 from .sessions import SessionTable
 
 __all__ = ["BrowserManager", "parse_viewport"]
@@ -48,6 +50,9 @@ class BrowserManager:
         clock: monotonic seconds (idle expiry).
         connector: the TCP seam the browser's guarded proxy dials checked addresses with
             (the guarded transport's: ``Services.connector``; ``None``: real sockets).
+        access: every tool's per-URL gates (``Services.access``): its domain policy judges
+            every request, its robots.txt check the model's navigations; default: the
+            settings' domain policy and no robots.txt.
     """
 
     def __init__(
@@ -57,14 +62,15 @@ class BrowserManager:
         *,
         clock: Callable[[], float],
         connector: httpcore2.AsyncNetworkBackend | None = None,
+        access: AccessPolicy | None = None,
     ) -> None:
         self.settings = settings
+        if access is None:
+            domains = DomainPolicy.from_settings(settings.allowed_domains, settings.blocked_domains)
+            access = AccessPolicy(domains)
+        self.access = access
         self.policy = RequestPolicy(
-            guard,
-            DomainPolicy.from_settings(
-                settings.browser_allowed_domains, settings.browser_blocked_domains
-            ),
-            clock=clock,
+            guard, access.domains, clock=clock, navigation_gate=self._check_robots
         )
         self.session_config = SessionConfig(
             viewport=parse_viewport(settings.browser_viewport),
@@ -90,6 +96,22 @@ class BrowserManager:
         self._lock = asyncio.Lock()
         self._renders = asyncio.Semaphore(MAX_RENDERS)
         self._closed = False
+
+    async def _check_robots(self, url: str) -> None:
+        """robots.txt for a navigation the model asked for — never asked of the browser's
+        own ports (DevTools, the guarded proxy's listeners), whatever the host: the guarded
+        proxy refuses those (``blocked_address``), and nothing else may reach them."""
+        try:
+            port = urlsplit(url).port
+        except ValueError:
+            port = None
+        own: set[int] = set()
+        for backend in (self._backend, self._fallback):
+            if backend is not None and backend.proxy is not None:
+                own.update(backend.proxy.excluded_ports)
+        if port is not None and port in own:
+            return
+        await self.access.check_robots(url)
 
     async def backend(self) -> PlaywrightBackend:
         """The running backend (started, or restarted after a crash, on demand).
@@ -195,7 +217,7 @@ class BrowserManager:
             (final URL, title, rendered HTML).
 
         Raises:
-            BlockedAddress, BlockedDomain, NetworkError, Timeout, BrowserError.
+            BlockedAddress, BlockedDomain, RobotsDisallowed, NetworkError, Timeout, BrowserError.
         """
         await self.policy.check_navigation(url)
         async with self._renders:

@@ -2,15 +2,14 @@
 
 Two parts:
 
-* :class:`DomainPolicy` — pure: ``allowed_domains`` / ``blocked_domains`` with exact names
-  (``example.com``) and wildcards (``*.example.com`` matches every subdomain, not the apex).
-  ``allowed=None`` means no allow list; an explicitly empty allow list blocks everything.
-  The block list wins over the allow list.
+* :class:`~webresearch.access.DomainPolicy` — every tool's domain policy (pure,
+  :mod:`webresearch.access.domains`; re-exported here).
 * :class:`RequestPolicy` — the verdict for one request URL: scheme, the SSRF guard's string
   rules (host names, IP literals), the domain policy, then DNS through the guard's resolver
   with EVERY address checked against the address policy (the same rules web_fetch uses).
   Verdicts for host names are cached for a few seconds (a page loads dozens of resources
-  from one host).
+  from one host). A navigation the model asks for (:meth:`RequestPolicy.check_navigation`)
+  also passes the navigation gate: robots.txt (:meth:`webresearch.access.AccessPolicy.check_robots`).
 
 For a launched browser this verdict is not the last word: every connection also passes the
 guarded proxy (:mod:`.proxy`), which resolves once, checks every address and dials only a
@@ -22,14 +21,14 @@ remains a documented residual risk (docs/architecture.md, "What holds, and what 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ..access.domains import UNNAMED_TARGET, DomainPolicy
 from ..config import normalize_domain_pattern
 from ..errors import (
     BlockedAddress,
-    BlockedDomain,
     InvalidArguments,
     NetworkError,
     Refusal,
@@ -37,7 +36,6 @@ from ..errors import (
 )
 from ..net.guard import SSRFGuard
 from ..net.hostnames import normalize_host
-from ..redact import redact_url
 
 __all__ = [
     "LOCAL_SCHEMES",
@@ -56,8 +54,6 @@ _NETWORK_SCHEMES = {"http": "http", "https": "https", "ws": "http", "wss": "http
 #: Seconds a host verdict (after DNS) is reused.
 DNS_VERDICT_TTL_S = 10.0
 
-_DOMAIN_HINT = "this site is outside the browser's allowed domains; use another source"
-
 
 def normalize_pattern(pattern: str) -> str:
     """Lower-case, strip blanks and trailing dots: ``"*.Example.COM."`` → ``"*.example.com"``.
@@ -70,7 +66,7 @@ def normalize_pattern(pattern: str) -> str:
 
 #: What the policy calls a URL it must not echo (it was not chosen by the model); see
 #: :func:`reword_refusal`.
-_UNNAMED = "the redirect target"
+_UNNAMED = UNNAMED_TARGET
 #: CDP resource types (``Network.ResourceType``) in words.
 _RESOURCE_WORDS = {"xhr": "XHR", "eventsource": "event stream", "texttrack": "text track"}
 
@@ -134,50 +130,6 @@ def reword_refusal(error: WebResearchError, what: str) -> WebResearchError:
     return type(error)(message, hint=error.hint, retryable=error.retryable, **error.details)
 
 
-def _matches(host: str, pattern: str) -> bool:
-    if pattern.startswith("*."):
-        return host.endswith(pattern[1:])
-    return host == pattern
-
-
-@dataclass(frozen=True, slots=True)
-class DomainPolicy:
-    """Allowed and blocked domains (patterns already normalised).
-
-    Attributes:
-        allowed: patterns a host must match, or ``None`` for no allow list (an empty tuple
-            blocks every host).
-        blocked: patterns a host must not match.
-    """
-
-    allowed: tuple[str, ...] | None = None
-    blocked: tuple[str, ...] = ()
-
-    @classmethod
-    def from_settings(cls, allowed: Iterable[str] | None, blocked: Iterable[str]) -> DomainPolicy:
-        """Build from setting values (normalising each pattern).
-
-        Raises:
-            ValueError: a pattern is malformed.
-        """
-        return cls(
-            None if allowed is None else tuple(normalize_pattern(p) for p in allowed),
-            tuple(normalize_pattern(p) for p in blocked),
-        )
-
-    def refusal(self, host: str) -> str | None:
-        """Why ``host`` is refused, or ``None`` when the policy lets it through."""
-        h = normalize_host(host)
-        for pattern in self.blocked:
-            if _matches(h, pattern):
-                return f"{h} is in the browser's blocked domains"
-        if self.allowed is not None and not any(_matches(h, p) for p in self.allowed):
-            if not self.allowed:
-                return "the browser's allowed-domains list is empty: every site is blocked"
-            return f"{h} is not in the browser's allowed domains"
-        return None
-
-
 @dataclass(frozen=True, slots=True)
 class RequestVerdict:
     """The decision for one request.
@@ -204,6 +156,8 @@ class RequestPolicy:
         guard: the SSRF guard (address policy and the resolver it uses).
         domains: the domain policy.
         clock: monotonic seconds (verdict cache).
+        navigation_gate: ``await gate(url)`` for a navigation the model asks for, once the
+            request rules let it through (robots.txt); raises to refuse it.
     """
 
     def __init__(
@@ -212,10 +166,12 @@ class RequestPolicy:
         domains: DomainPolicy,
         *,
         clock: Callable[[], float] = time.monotonic,
+        navigation_gate: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         self.guard = guard
         self.domains = domains
         self.clock = clock
+        self.navigation_gate = navigation_gate
         self._cache: dict[str, tuple[float, RequestVerdict]] = {}
 
     def check_static(self, url: str, *, redirect: bool = False) -> RequestVerdict | None:
@@ -248,13 +204,9 @@ class RequestPolicy:
             target = self.guard.check_url(checked, redirect=redirect)
         except (BlockedAddress, InvalidArguments) as exc:
             return RequestVerdict(False, exc)
-        refusal = self.domains.refusal(target.host)
-        if refusal is not None:
-            shown = _UNNAMED if redirect else redact_url(url)[:200]
-            return RequestVerdict(
-                False,
-                BlockedDomain(f"refused {shown}: {refusal}", hint=_DOMAIN_HINT, refusal="domain"),
-            )
+        refused = self.domains.error(url, target.host, redirect=redirect)
+        if refused is not None:
+            return RequestVerdict(False, refused)
         if target.address is not None:
             return _ALLOW
         return None
@@ -269,6 +221,7 @@ class RequestPolicy:
         Raises:
             BlockedAddress: not http(s), or the SSRF rules refuse it.
             BlockedDomain: the domain policy refuses it.
+            RobotsDisallowed: the navigation gate (robots.txt) refuses it.
             InvalidArguments: not a URL.
             NetworkError: the host name does not resolve.
         """
@@ -287,6 +240,8 @@ class RequestPolicy:
         verdict = await self.check(url)
         if not verdict.allowed and verdict.error is not None:
             raise verdict.error
+        if self.navigation_gate is not None:
+            await self.navigation_gate(url)
 
     async def check(self, url: str, *, redirect: bool = False) -> RequestVerdict:
         """The full verdict for ``url``: string rules, domain policy, then DNS.

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from webresearch import RunContext, Settings, Toolkit, ToolResult
 
 from .files import free_name, output_problem, write_file
-from .options import guard_options, load_settings
+from .options import guard_options, load_settings, robots_option
 from .render import (
     EXIT_OK,
     EXIT_TOOL_ERROR,
@@ -184,6 +184,7 @@ def _backend_settings(settings: Settings, backend: str | None) -> Settings:
     help="Read actions from stdin, one per line (the default without URL and --do).",
 )
 @guard_options
+@robots_option
 @click.pass_context
 def browse(
     ctx: click.Context,
@@ -195,6 +196,7 @@ def browse(
     interactive: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
+    respect_robots: bool,
 ) -> None:
     """Open URL in a headless browser and run actions on it.
 
@@ -214,12 +216,14 @@ def browse(
 
     Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
     """
-    settings = _backend_settings(
-        load_settings(
-            ctx, allow_private=allow_private, allow_network=allow_network, in_process_cpu=True
-        ),
-        backend,
+    loaded = load_settings(
+        ctx,
+        allow_private=allow_private,
+        allow_network=allow_network,
+        respect_robots=respect_robots,
+        in_process_cpu=True,
     )
+    settings = _backend_settings(loaded, backend)
     script: list[str] = [f"open {shlex.quote(url)}"] if url else []
     try:
         parsed = [parse_action(line) for line in (*script, *actions)]

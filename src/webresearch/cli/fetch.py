@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import guard_options, load_settings
+from .options import guard_options, load_settings, robots_option
 from .render import Progress, emit_result, reports_own_tool, run_command, unavailable_exit
 
 
@@ -24,44 +24,66 @@ from .render import Progress, emit_result, reports_own_tool, run_command, unavai
     help="Bytes of the text to skip (continue a cut page).",
 )
 @click.option(
+    "--query",
+    "-q",
+    default=None,
+    metavar="QUESTION",
+    help="Show the page's sections most relevant to QUESTION (BM25) instead of its start.",
+)
+@click.option(
     "--json",
     "as_json",
     is_flag=True,
     help="Print the full result (text + provenance metadata) as JSON.",
 )
 @guard_options
+@robots_option
 @click.pass_context
 def fetch(
     ctx: click.Context,
     url: str,
     max_bytes: int | None,
     offset: int,
+    query: str | None,
     as_json: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
+    respect_robots: bool,
 ) -> None:
     """Fetch URL and print it as text for a model.
 
     HTML becomes markdown of the main content; JSON, text, XML and CSV pass through;
-    PDF becomes text. Internal addresses are refused unless exempted.
+    PDF becomes text. Internal addresses are refused unless exempted, and so are domains
+    outside the domain policy (allowed_domains / blocked_domains).
+
+    robots.txt is not read for your own command; model-initiated calls (MCP, the library,
+    adapters) obey it by default, and so does this command with --respect-robots.
 
     \b
     Examples:
       webresearch fetch https://example.org
       webresearch fetch https://example.org/long --offset N   # N from "[truncated at N of M bytes]"
+      webresearch fetch https://docs.python.org/3/library/asyncio-task.html -q "how do I cancel a task?"
       webresearch fetch http://127.0.0.1:8000/ --allow-network 127.0.0.0/8
       webresearch fetch https://example.org --json
+      webresearch fetch https://example.org/private/ --respect-robots   # as an agent would
 
     Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
     """
     from webresearch import Toolkit
 
     settings = load_settings(
-        ctx, allow_private=allow_private, allow_network=allow_network, in_process_cpu=True
+        ctx,
+        allow_private=allow_private,
+        allow_network=allow_network,
+        respect_robots=respect_robots,
+        in_process_cpu=True,
     )
     arguments: dict[str, object] = {"url": url, "offset": offset}
     if max_bytes is not None:
         arguments["max_bytes"] = max_bytes
+    if query is not None:
+        arguments["query"] = query
 
     async def run() -> int:
         with reports_own_tool("web_fetch"):

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from .files import output_problem, write_file
-from .options import guard_options, load_settings
+from .options import guard_options, load_settings, robots_option
 from .render import (
     EXIT_OK,
     EXIT_TOOL_ERROR,
@@ -44,6 +44,7 @@ def _is_url(target: str) -> bool:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result's metadata as JSON.")
 @guard_options
+@robots_option
 @click.pass_context
 def image(
     ctx: click.Context,
@@ -53,6 +54,7 @@ def image(
     as_json: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
+    respect_robots: bool,
 ) -> None:
     """Prepare an image from URL (fetch_image) or PATH (view_image) and print its metadata.
 
@@ -71,7 +73,11 @@ def image(
     from webresearch import RunContext, Toolkit
 
     settings = load_settings(
-        ctx, allow_private=allow_private, allow_network=allow_network, in_process_cpu=True
+        ctx,
+        allow_private=allow_private,
+        allow_network=allow_network,
+        respect_robots=respect_robots,
+        in_process_cpu=True,
     )
     problem = output_problem(output) if output is not None else None
     if problem is not None:  # before any work: one line, no traceback

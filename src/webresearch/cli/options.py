@@ -1,4 +1,4 @@
-"""Options shared by commands: configuration file and SSRF exceptions."""
+"""Options shared by commands: configuration file, SSRF exceptions, robots.txt."""
 
 from __future__ import annotations
 
@@ -33,18 +33,36 @@ def guard_options(func: F) -> F:
     return func
 
 
+def robots_option(func: F) -> F:
+    """``--respect-robots``: a person's own command ignores robots.txt unless asked (the
+    ``robots`` setting is for model-initiated calls: the library, MCP, adapters)."""
+    return click.option(
+        "--respect-robots",
+        is_flag=True,
+        default=False,
+        help="Obey the site's robots.txt (RFC 9309) as model-initiated calls do; a "
+        "disallowed URL is refused (exit code 3). Without it your own command ignores "
+        "robots.txt.",
+    )(func)
+
+
 def load_settings(
     ctx: click.Context,
     *,
     allow_private: bool = False,
     allow_network: tuple[str, ...] = (),
+    respect_robots: bool | None = None,
     in_process_cpu: bool = False,
 ) -> Settings:
     """Settings from the environment / ``--config``, with the command's exceptions added.
 
-    ``in_process_cpu``: a one-shot command (one call at a time, nothing else to serve)
-    converts in-process, without starting worker processes, unless ``cpu_workers`` is set
-    (docs/architecture.md, "CPU work off the event loop").
+    Args:
+        respect_robots: a person's own command (``fetch``, ``image``, ``browse``): ``robots``
+            is ``respect`` with ``--respect-robots``, else ``ignore``; ``None`` leaves the
+            setting (``mcp``: the calls are the model's).
+        in_process_cpu: a one-shot command (one call at a time, nothing else to serve)
+            converts in-process, without starting worker processes, unless ``cpu_workers``
+            is set (docs/architecture.md, "CPU work off the event loop").
 
     Raises:
         click.UsageError: the configuration or a CIDR is invalid (exit code 2).
@@ -59,6 +77,8 @@ def load_settings(
             changes["cpu_workers"] = 0
         if allow_private:
             changes["allow_private"] = True
+        if respect_robots is not None:
+            changes["robots"] = "respect" if respect_robots else "ignore"
         if allow_network:
             changes["allowed_networks"] = [str(n) for n in settings.allowed_networks] + list(
                 allow_network

@@ -1,13 +1,17 @@
-"""``webresearch search QUERY``: search the web; ``--test`` checks the provider."""
+"""``webresearch search QUERY``: search the web; ``--test [QUERY]`` checks the providers."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from typing import TYPE_CHECKING
 
 import click
 
 from webresearch import ConfigurationError
+
+if TYPE_CHECKING:
+    from webresearch import Settings
 
 from .options import load_settings
 from .render import (
@@ -49,7 +53,8 @@ from .render import (
     "--test",
     "health",
     is_flag=True,
-    help="Health check: one real query, no cache; prints ok or the error code.",
+    help="Health check: one real query per provider (QUERY, default 'test'), no cache; "
+    "prints ok or the error code, the result count and the latency of each.",
 )
 @click.pass_context
 def search(
@@ -74,29 +79,27 @@ def search(
       webresearch search "rust 1.80 release" --freshness month -n 5
       webresearch search "weather" --provider brave --country de --language de --json
       webresearch search --test
-      webresearch search --test --provider searxng
+      webresearch search --test "rust 1.80" --provider searxng
+
+    --provider P asks only P (no failover, no fusion); without it the configured providers
+    answer (WEBRESEARCH_SEARCH_PROVIDERS=searxng,ddgs fails over in that order). --test
+    prints one line per provider: "ok searxng: 8 results in 412 ms" or "auth brave: …".
 
     Exit codes: 0 ok, 1 tool error (or a failed --test), 2 usage error (also a provider
     that is not set up: unknown name, missing key), 3 refused by policy.
     """
-    from webresearch import Toolkit, check_provider
+    from webresearch import Toolkit
 
     settings = load_settings(ctx)
     if provider:
         try:
-            settings = settings.replace(search_provider=provider)
+            settings = settings.replace(
+                search_provider=provider, search_providers=(), search_fusion="off"
+            )
         except ConfigurationError as exc:
             raise click.UsageError(exc.message) from None
     if health:
-        if query:
-            raise click.UsageError("--test runs its own query: give either QUERY or --test")
-        ok, code = asyncio.run(check_provider(settings, provider))
-        if as_json:
-            click.echo(json.dumps({"ok": ok, "code": code}))
-        else:
-            click.echo("ok" if ok else code)
-        # a provider that is not set up (unknown name, missing key) is a usage error
-        ctx.exit(EXIT_OK if ok else EXIT_USAGE if code == "configuration" else EXIT_TOOL_ERROR)
+        ctx.exit(_health(settings, provider, query, as_json=as_json))
     if not query or not query.strip():
         raise click.UsageError("QUERY is required (or use --test)")
     arguments: dict[str, object] = {"query": query}
@@ -119,3 +122,38 @@ def search(
         return emit_result("search", result, as_json=as_json)
 
     ctx.exit(run_command("search", run()))
+
+
+def _health(settings: Settings, provider: str | None, query: str | None, *, as_json: bool) -> int:
+    """Run ``--test``: print each provider's line (or JSON); the exit code."""
+    from webresearch import check_search
+
+    if query is not None and not query.strip():
+        raise click.UsageError("QUERY must not be blank")
+    checks = asyncio.run(check_search(settings, (provider,) if provider else None, query))
+    failed = [c for c in checks if not c.ok]
+    code = failed[0].code if failed else None
+    if as_json:
+        rows = [
+            {
+                "provider": c.provider or None,
+                "ok": c.ok,
+                "code": c.code,
+                "results": c.results,
+                "latency_ms": c.latency_ms,
+            }
+            for c in checks
+        ]
+        click.echo(json.dumps({"ok": not failed, "code": code, "providers": rows}))
+    for check in checks if not as_json else ():
+        if not check.provider:
+            click.echo(check.code)
+        elif check.ok:
+            click.echo(f"ok {check.provider}: {check.results} results in {check.latency_ms:g} ms")
+        else:
+            after = f" after {check.latency_ms:g} ms" if check.latency_ms else ""
+            click.echo(f"{check.code} {check.provider}{':' + after if after else ''}")
+    # a provider that is not set up (unknown name, missing key) is a usage error
+    if not failed:
+        return EXIT_OK
+    return EXIT_USAGE if any(c.code == "configuration" for c in failed) else EXIT_TOOL_ERROR

@@ -1,10 +1,11 @@
-"""Settings of the browser tool and browser_open (SPEC §1.4)."""
+"""Settings of the browser tool and browser_open (SPEC §1.4; its domain policy is every
+tool's now: :mod:`.access`)."""
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, SecretStr, model_validator
 
 from .defaults import (
     DEFAULT_BROWSER_ACTION_TIMEOUT_S,
@@ -14,7 +15,7 @@ from .defaults import (
     DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES,
     DEFAULT_BROWSER_VIEWPORT,
 )
-from .section import Section, comma_list, normalize_domain_pattern
+from .section import Section
 
 __all__ = ["BrowserSettings"]
 
@@ -33,13 +34,6 @@ class BrowserSettings(Section):
     )
     chromium_path: str | None = Field(
         None, description="Chromium binary; default: Debian chromium, then a Playwright one."
-    )
-    browser_allowed_domains: tuple[str, ...] | None = Field(
-        None,
-        description="Only these domains (example.com, *.example.com); empty = block all; unset = no allow list.",
-    )
-    browser_blocked_domains: tuple[str, ...] = Field(
-        (), description="Domains the browser never loads (example.com, *.example.com)."
     )
     browser_action_timeout_s: float = Field(DEFAULT_BROWSER_ACTION_TIMEOUT_S, gt=0)
     browser_ready_timeout_s: float = Field(DEFAULT_BROWSER_READY_TIMEOUT_S, gt=0)
@@ -67,11 +61,3 @@ class BrowserSettings(Section):
         if isinstance(data, dict) and data.get("browser_cdp_url") and "browser_backend" not in data:
             return {**data, "browser_backend": "cdp"}
         return data
-
-    @field_validator("browser_allowed_domains", "browser_blocked_domains", mode="before")
-    @classmethod
-    def _parse_domain_patterns(cls, value: Any) -> Any:
-        value = comma_list(value)
-        if isinstance(value, (list, tuple)):
-            return tuple(normalize_domain_pattern(str(v)) for v in value)
-        return value

@@ -21,7 +21,7 @@ of another version, an option of a provider that is not installed — is reporte
 :meth:`Settings.unknown_names` (the Toolkit logs each once, as a warning), the same way
 whether it came from the file, the environment or an argument.
 
-The fields are grouped in sections (:mod:`.network`, :mod:`.runtime`, :mod:`.images`,
+The fields are grouped in sections (:mod:`.access`, :mod:`.network`, :mod:`.runtime`, :mod:`.images`,
 :mod:`.browser`, :mod:`.search`, :mod:`.hosted`, :mod:`.mcp`, :mod:`.fleet`): a new
 setting goes into the section it belongs to.
 """
@@ -38,6 +38,7 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 from pydantic import PrivateAttr, SecretStr, ValidationError
 
 from ..errors import ConfigurationError
+from .access import AccessSettings
 from .browser import BrowserSettings
 from .defaults import ENV_PREFIX
 from .fleet import FleetSettings
@@ -73,6 +74,7 @@ class Settings(
     ImageSettings,
     RuntimeSettings,
     NetworkSettings,
+    AccessSettings,
 ):
     """Process configuration. Frozen: build a new one with :meth:`replace`.
 

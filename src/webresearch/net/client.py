@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 import time
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urljoin
@@ -40,12 +40,23 @@ from .download import CappedBody, read_capped
 from .guard import SSRFGuard
 from .transport import GuardedTransport
 
-__all__ = ["REDIRECT_STATUSES", "FetchResponse", "GuardedClient", "translate_transport_error"]
+__all__ = [
+    "REDIRECT_STATUSES",
+    "FetchResponse",
+    "GuardedClient",
+    "HopGate",
+    "translate_transport_error",
+]
 
 # The HTTP stack logs request URLs (DEBUG traces): keep URL secrets out of those lines.
 install_log_redaction(("httpx2", "httpcore2"))
 
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+
+#: ``await gate(url, hop)`` before each request of a call (``hop`` 0: the URL asked for;
+#: 1…: redirect targets), after the SSRF guard's string rules; raises to refuse the hop
+#: (the domain policy and robots.txt: :class:`webresearch.access.AccessPolicy`).
+HopGate = Callable[[str, int], Awaitable[None]]
 
 DEFAULT_ACCEPT = (
     "text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,"
@@ -187,6 +198,7 @@ class GuardedClient:
         allow_capped: bool = False,
         max_redirects: int | None = None,
         timeout_s: float | None = None,
+        gate: HopGate | None = None,
     ) -> FetchResponse:
         """GET ``url``, following at most ``max_redirects`` redirects, every hop re-checked.
 
@@ -198,6 +210,7 @@ class GuardedClient:
             max_redirects: redirects followed for this call (default: the client's).
             timeout_s: seconds for this whole call, redirects and body included (default:
                 ``request_timeout_s``), e.g. a screenshot download's 20 s.
+            gate: checks every hop before it is requested (see :data:`HopGate`).
 
         Returns:
             the final response with its body read. Error statuses are returned, not raised.
@@ -205,6 +218,7 @@ class GuardedClient:
         Raises:
             InvalidArguments: the URL cannot be parsed.
             BlockedAddress: the URL or any redirect hop is refused by the SSRF guard.
+            Refusal: the gate refused a hop (``BlockedDomain``, ``RobotsDisallowed`` …).
             TooManyRedirects: more than ``max_redirects`` redirects.
             TooLarge: the body exceeds the cap (unless ``allow_capped``).
             Timeout, NetworkError, TLSError, FetchError: transport failures.
@@ -216,7 +230,13 @@ class GuardedClient:
         try:
             async with asyncio.timeout(deadline_s):
                 return await self._get(
-                    url, headers or {}, cap or self.download_cap_bytes, allow_capped, started, hops
+                    url,
+                    headers or {},
+                    cap or self.download_cap_bytes,
+                    allow_capped,
+                    started,
+                    hops,
+                    gate,
                 )
         except TimeoutError:
             raise Timeout(
@@ -232,6 +252,7 @@ class GuardedClient:
         allow_capped: bool,
         started: float,
         max_redirects: int,
+        gate: HopGate | None = None,
     ) -> FetchResponse:
         cookies = httpx2.Cookies()
         redirects: list[tuple[int, str]] = []
@@ -258,6 +279,8 @@ class GuardedClient:
             )
             cookies.set_cookie_header(request)
             try:
+                if gate is not None:
+                    await gate(str(current), hop)
                 response = await self.transport.handle_async_request(request)
             except BlockedAddress as exc:
                 if hop:

@@ -91,7 +91,8 @@ class StatusVerdict:
             (402/432/433), ``rate`` (429), ``timeout`` (408), ``not_found`` (404/405/410:
             the base URL is wrong), ``upstream`` (5xx), ``rejected`` (other 4xx: the query
             or the page was refused).
-        retry_after_s: seconds to wait (``rate`` only), or ``None`` when not said.
+        retry_after_s: seconds to wait (``rate``: Retry-After or X-RateLimit-Reset;
+            ``upstream``: Retry-After only), or ``None`` when not said.
         detail: a short, address-free reason from the body (``rejected`` only), or "".
     """
 
@@ -132,8 +133,10 @@ def classify_status(
         return StatusVerdict(status, "timeout")
     if status in (404, 405, 410):
         return StatusVerdict(status, "not_found")
-    if status >= 500:
-        return StatusVerdict(status, "upstream")
+    if status >= 500:  # a 503 may say when to come back (RFC 9110 §10.2.3)
+        value = _header(headers, "retry-after")
+        wait = _delta_or_date(value, now.timestamp()) if value else None
+        return StatusVerdict(status, "upstream", wait)
     return StatusVerdict(status, "rejected", detail=error_detail(body, secrets))
 
 

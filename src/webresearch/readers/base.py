@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar, Protocol, runtime_checkable
 
+from ..access import AccessPolicy
 from ..config import ProviderOptions, Settings
 from ..invisible import strip_invisible
 from ..net.client import GuardedClient
@@ -72,6 +73,9 @@ class ReaderContext:
         client: the guarded client (the only way to fetch a model-chosen URL ourselves).
         now: the wall clock (provenance timestamps, Retry-After dates).
         cpu: the CPU worker pool for conversions (``None``: convert in-process).
+        access: the per-URL gates (domain policy, robots.txt) the local reader applies to
+            every hop; ``None``: none. Tools check a hosted reader's URL before handing it
+            over and the final URL it reports.
     """
 
     settings: Settings
@@ -79,6 +83,7 @@ class ReaderContext:
     client: GuardedClient
     now: WallClock
     cpu: CPUPool | None = None
+    access: AccessPolicy | None = None
 
 
 def make_document(

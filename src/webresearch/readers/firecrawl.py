@@ -295,6 +295,4 @@ def firecrawl_scraper(
         transport=transport,
         now=now,
     )
-    return FirecrawlScraper(
-        endpoint, guard, timeout_s=settings.reader_timeout_s, now=now, cpu=cpu
-    )
+    return FirecrawlScraper(endpoint, guard, timeout_s=settings.reader_timeout_s, now=now, cpu=cpu)

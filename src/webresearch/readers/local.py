@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
+from ..access import AccessPolicy
 from ..config import ProviderOptions
 from ..errors import AntiBotChallenge
 from ..extract.challenge import is_challenge_page
@@ -38,6 +39,7 @@ class LocalReader:
         cpu: the worker pool conversions run in (default: in-process).
         converter: the conversion (default :func:`~webresearch.extract.dispatch.convert`;
             tests pass another top-level function).
+        access: the per-URL gates applied to every hop (domain policy, robots.txt).
     """
 
     id: ClassVar[str] = "local"
@@ -48,20 +50,22 @@ class LocalReader:
         self,
         client: GuardedClient,
         now: WallClock = utc_now,
+        access: AccessPolicy | None = None,
         *,
         cpu: CPUPool | None = None,
         converter: Converter = convert,
     ) -> None:
         self.client = client
         self.now = now
+        self.access = access
         self.cpu = cpu if cpu is not None else CPUPool(workers=0)
         self.converter = converter
         self.price = 0.0
 
     @classmethod
     def from_context(cls, context: ReaderContext) -> LocalReader:
-        """The local pipeline over the services' guarded client and CPU worker pool."""
-        return cls(context.client, context.now, cpu=context.cpu)
+        """The local pipeline over the services' guarded client, access gates and CPU pool."""
+        return cls(context.client, context.now, context.access, cpu=context.cpu)
 
     async def read(self, url: str, on_sent: OnSent | None = None) -> Document:
         """The document of ``url``.
@@ -86,7 +90,8 @@ class LocalReader:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.client.request_timeout_s
         self.cpu.warm()  # the workers start during the download, not inside the budget left
-        response = await self.client.get(url)
+        gate = self.access.hop_gate if self.access is not None else None
+        response = await self.client.get(url, gate=gate)
         return response, await self.convert(response, timeout_s=deadline - loop.time())
 
     async def aclose(self) -> None:

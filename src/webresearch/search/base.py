@@ -99,8 +99,13 @@ class SearchResult:
         title: page title (plain text after normalisation, ≤ 200 characters).
         url: absolute http(s) URL (secrets redacted after normalisation).
         snippet: text excerpt (plain text after normalisation, ≤ 500 characters).
-        published: publication date as the provider gave it (ISO 8601 or free text), or "".
-        engine: the engine(s) that found it, for metasearch providers, or "".
+        published: publication date: ``YYYY-MM-DD`` after normalisation when the provider's
+            value is a date (ISO 8601, RFC 2822, "March 5, 2024"), else its text (``2 days
+            ago``), or "".
+        engine: the engine(s) that found it, for metasearch providers (``google, bing``:
+            lower-cased, each once, after normalisation), or "".
+        providers: the ids of the providers that returned it (set by the search service:
+            one for a single provider, several after fusion).
     """
 
     title: str
@@ -108,6 +113,7 @@ class SearchResult:
     snippet: str = ""
     published: str = ""
     engine: str = ""
+    providers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +174,11 @@ class SearchResponse:
         return bool(self.unresponsive_engines)
 
     @property
+    def empty(self) -> bool:
+        """Whether nothing at all came back (no results, answers or infoboxes)."""
+        return not (self.results or self.answers or self.infoboxes)
+
+    @property
     def dropped(self) -> int:
         """Results the provider sent that normalisation removed (bad URLs, duplicates, cut)."""
         return max(0, self.raw_count - len(self.results))
@@ -180,7 +191,10 @@ class SearchResponse:
     def from_dict(cls, data: dict[str, Any]) -> SearchResponse:
         """Rebuild a response from :meth:`to_dict`."""
         return cls(
-            results=tuple(SearchResult(**r) for r in data.get("results", ())),
+            results=tuple(
+                SearchResult(**{**r, "providers": tuple(r.get("providers", ()))})
+                for r in data.get("results", ())
+            ),
             answers=tuple(data.get("answers", ())),
             infoboxes=tuple(Infobox(**i) for i in data.get("infoboxes", ())),
             suggestions=tuple(data.get("suggestions", ())),

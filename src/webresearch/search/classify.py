@@ -100,9 +100,12 @@ def search_error(verdict: StatusVerdict, *, service: str, key_env: str | None) -
             status=status,
         )
     if verdict.kind == "upstream":
-        return SearchUpstreamError(
+        error = SearchUpstreamError(
             f"{service} failed on its side (HTTP {status})", hint=_RETRY, status=status
         )
+        if verdict.retry_after_s is not None:  # a 503's Retry-After: how long failover skips it
+            error.details["retry_after"] = verdict.retry_after_s
+        return error
     return SearchBadRequest(
         f"{service} rejected the query or its options (HTTP {status})"
         + (f": {verdict.detail}" if verdict.detail else ""),

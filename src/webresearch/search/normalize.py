@@ -15,8 +15,9 @@ Each result is cleaned the same way whichever provider sent it:
 * URLs: only absolute ``http``/``https`` URLs with a host are kept (``javascript:``, ``data:``,
   ``file:``, relative and protocol-relative ones are dropped); secrets in them are redacted
   (:func:`webresearch.redact.redact_url`);
-* duplicates: results whose URLs are equal after dropping the fragment, lower-casing scheme and
-  host and dropping a default port are kept once (the first, i.e. best-ranked, wins).
+* duplicates: results whose URLs have the same :func:`dedupe_key` are kept once (the first,
+  i.e. best-ranked, wins); fusion merges results of several providers by the same key;
+* dates become ``YYYY-MM-DD`` and engine lists ``google, bing`` (:mod:`.dates`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import regex
 
@@ -32,12 +33,14 @@ from ..invisible import strip_invisible
 from ..redact import redact_url
 from ..runtime.scope import scope_key
 from .base import EngineFailure, Infobox, SearchResponse, SearchResult
+from .dates import normalize_date, normalize_engines
 
 __all__ = [
     "ANSWER_MAX_CHARS",
     "ELLIPSIS",
     "SNIPPET_MAX_CHARS",
     "TITLE_MAX_CHARS",
+    "TRACKING_PARAMETERS",
     "URL_MAX_CHARS",
     "clean_text",
     "clean_text_counted",
@@ -61,6 +64,31 @@ _RAW_MAX_CHARS = 65536
 _SUGGESTIONS_MAX = 5
 _SUGGESTION_MAX_CHARS = 200
 ELLIPSIS = "…"
+#: Query parameters that only track a click (ad and mail campaign ids, analytics), dropped
+#: from a URL's identity with every ``utm_*``: Google (gclid, dclid, gbraid, wbraid, _ga,
+#: _gl), Meta (fbclid, igshid), Microsoft (msclkid), Yandex (yclid), X (twclid), TikTok
+#: (ttclid), Mailchimp (mc_cid, mc_eid), HubSpot (_hsenc, _hsmi), Marketo (mkt_tok).
+TRACKING_PARAMETERS = frozenset(
+    {
+        "fbclid",
+        "gclid",
+        "dclid",
+        "gbraid",
+        "wbraid",
+        "msclkid",
+        "yclid",
+        "twclid",
+        "ttclid",
+        "igshid",
+        "mc_cid",
+        "mc_eid",
+        "_ga",
+        "_gl",
+        "_hsenc",
+        "_hsmi",
+        "mkt_tok",
+    }
+)
 
 # A tag (opening, closing, self-closing), a comment, a doctype or a processing instruction.
 _TAG = re.compile(r"<!--.*?(?:-->|$)|<[A-Za-z/!?][^<>]*>", re.DOTALL)
@@ -179,8 +207,29 @@ def clean_url(value: object) -> str | None:
 
 
 def dedupe_key(url: str) -> str:
-    """The identity of a URL for de-duplication (fragment dropped, scheme/host lower-cased)."""
-    return scope_key(url) or url
+    """The identity of a result's URL, for de-duplication and fusion (issue 18 §2).
+
+    Two URLs are one page when they differ only in: the scheme (``http`` and ``https``) and
+    the host's case, a default port, a trailing slash, the fragment, the order of query
+    parameters, or tracking parameters (:data:`TRACKING_PARAMETERS`, any ``utm_*``). The URL
+    shown is never changed.
+    """
+    base = scope_key(url)
+    if base is None:
+        return url
+    parts = urlsplit(base)
+    pairs = [
+        (name, value)
+        for name, value in parse_qsl(parts.query, keep_blank_values=True)
+        if not _is_tracking(name)
+    ]
+    query = urlencode(sorted(pairs))
+    return parts.netloc + parts.path.rstrip("/") + (f"?{query}" if query else "")
+
+
+def _is_tracking(name: str) -> bool:
+    lowered = name.lower()
+    return lowered.startswith("utm_") or lowered in TRACKING_PARAMETERS
 
 
 def normalize_response(response: SearchResponse, max_results: int | None = None) -> SearchResponse:
@@ -218,8 +267,9 @@ def normalize_response(response: SearchResponse, max_results: int | None = None)
                 title=clean(item.title, TITLE_MAX_CHARS),
                 url=url,
                 snippet=clean(item.snippet, SNIPPET_MAX_CHARS),
-                published=clean(item.published, 64),
-                engine=clean(item.engine, 100),
+                published=normalize_date(clean(item.published, 64)),
+                engine=normalize_engines(clean(item.engine, 100)),
+                providers=item.providers,
             )
         )
         if max_results is not None and len(results) >= max_results:

@@ -32,6 +32,7 @@ __all__ = [
     "create_provider",
     "register",
     "resolve_provider_id",
+    "resolve_provider_ids",
 ]
 
 ENTRY_POINT_GROUP = "webresearch.search_providers"
@@ -120,6 +121,22 @@ def resolve_provider_id(
         return "searxng"
     available = ddgs_available() if ddgs_available is not None else ddgs_provider.is_installed()
     return "ddgs" if available else None
+
+
+def resolve_provider_ids(
+    settings: Settings, *, ddgs_available: Callable[[], bool] | None = None
+) -> tuple[str, ...]:
+    """The providers web_search uses, in order (``()``: none, the tool is then absent).
+
+    ``search_providers`` when set (failover order, or the providers fused); else the one
+    provider :func:`resolve_provider_id` chooses (``search_provider`` is a one-provider
+    list). ``none``/``off`` in the list turns web_search off.
+    """
+    listed = settings.search_providers
+    if listed:
+        return () if any(p in _OFF for p in listed) else listed
+    single = resolve_provider_id(settings, ddgs_available=ddgs_available)
+    return (single,) if single else ()
 
 
 def create_provider(

@@ -7,6 +7,14 @@ content, engine(s), publishedDate), ``answers`` (strings, or objects with ``answ
 SearXNG ≥ 2025), ``infoboxes`` (infobox, content, id/urls), ``suggestions`` and
 ``unresponsive_engines`` (pairs of engine name and reason).
 
+An answer with nothing in it and some ``unresponsive_engines`` is "no results" (an ok answer
+naming the engines that failed, issue 21 item 7) unless *no* engine answered: the engines a
+default search asks are the enabled engines of the ``general`` category in the instance's
+``GET {base}/config`` (with a time range, only those that support one), read only then
+and kept :data:`CONFIG_TTL_S`. When every one of them failed, the search is an ``upstream``
+error; when ``/config`` cannot be read, the answer stays "no results" with the failed
+engines named.
+
 A fresh instance has JSON output switched off: it answers ``format=json`` with **403** (or a
 proxy/old instance sends its HTML page). Both are a misconfiguration to fix in SearXNG's
 settings.yml (``search.formats`` must list ``json``), never "no results" (case 22; searxng
@@ -15,13 +23,21 @@ settings.yml (``search.formats`` must list ``json``), never "no results" (case 2
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import httpx2
 from pydantic import SecretStr
 
 from ..config import ProviderOptions, Settings, option_env_var
-from ..errors import ConfigurationError, SearchAuthError, SearchProtocolError
+from ..errors import (
+    ConfigurationError,
+    SearchAuthError,
+    SearchError,
+    SearchProtocolError,
+    SearchUpstreamError,
+)
 from ..hosted.endpoint import check_base_url
 from ..net.http_status import looks_like_html
 from .base import (
@@ -35,7 +51,7 @@ from .base import (
 from .http import JSONEndpoint
 from .parsing import items, require_list, text
 
-__all__ = ["JSON_FORMAT_FIX", "SearxngOptions", "SearxngProvider"]
+__all__ = ["CONFIG_TTL_S", "JSON_FORMAT_FIX", "SearxngOptions", "SearxngProvider"]
 
 #: The operator's fix for a SearXNG that refuses JSON (SearXNG docs, settings.yml ``search``).
 JSON_FORMAT_FIX = (
@@ -43,6 +59,8 @@ JSON_FORMAT_FIX = (
     "settings.yml and restart it"
 )
 _SAFESEARCH = {"off": 0, "moderate": 1, "strict": 2}
+#: How long the instance's engine list (``/config``) is kept (seconds).
+CONFIG_TTL_S = 600.0
 
 
 class SearxngOptions(ProviderOptions):
@@ -64,6 +82,7 @@ class SearxngProvider:
         timeout_s: deadline of one request (seconds).
         user_agent: User-Agent header.
         transport: httpx2 transport seam (tests).
+        clock: monotonic seconds (how long the engine list is kept).
     """
 
     id: ClassVar[str] = "searxng"
@@ -80,7 +99,10 @@ class SearxngProvider:
         timeout_s: float = 10.0,
         user_agent: str = "webresearch",
         transport: httpx2.AsyncBaseTransport | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self._clock = clock
+        self._engines: tuple[float, list[dict[str, Any]]] | None = None
         self.endpoint = JSONEndpoint(
             base_url,
             service=self.name,
@@ -154,7 +176,42 @@ class SearxngProvider:
                 request_sent=True,
             )
         data = self.endpoint.interpret(answer)
-        return self.parse(data, options)
+        response = self.parse(data, options)
+        if response.empty and response.degraded:
+            asked = await self.engines_asked(options)
+            failed = {f.engine.strip().lower() for f in response.unresponsive_engines}
+            if asked and asked <= failed:
+                names = ", ".join(f.engine for f in response.unresponsive_engines[:8])
+                raise SearchUpstreamError(
+                    f"{self.name}: none of its engines answered ({names})",
+                    hint="retry later",
+                    unresponsive_engines=[f.engine for f in response.unresponsive_engines],
+                    request_sent=True,
+                )
+        return response
+
+    async def engines_asked(self, options: SearchOptions) -> frozenset[str] | None:
+        """The engines a default search with these options asks (lower-case names), from
+        ``GET /config``: enabled, in the ``general`` category, and with a time range only
+        those supporting one. ``None`` when the list cannot be read."""
+        now = self._clock()
+        if self._engines is None or now - self._engines[0] >= CONFIG_TTL_S:
+            try:
+                data = await self.endpoint.get_json("/config", {})
+            except SearchError:
+                return None
+            self._engines = (now, items(data.get("engines")))
+        return (
+            frozenset(
+                text(engine.get("name")).strip().lower()
+                for engine in self._engines[1]
+                if engine.get("enabled") is True
+                and "general" in (engine.get("categories") or ())
+                and (not options.freshness or engine.get("time_range_support") is True)
+                and text(engine.get("name")).strip()
+            )
+            or None
+        )
 
     def parse(self, data: dict[str, Any], options: SearchOptions) -> SearchResponse:
         """The response of a decoded answer.

@@ -1,4 +1,6 @@
-"""One search end to end: cache → single-flight → admission → provider → normalisation.
+"""One provider's search end to end: cache → single-flight → admission → provider →
+normalisation. Several providers (failover, fusion) are :mod:`.router`'s, each through its
+own :class:`SearchService`.
 
 Per call of :meth:`SearchService.search`:
 
@@ -11,8 +13,11 @@ Per call of :meth:`SearchService.search`:
    belong to the leader alone and are never shared;
 4. the **provider** request; ``hooks.sent`` is called once the request may have reached the
    provider (a paid call is charged even if it then fails or the call is cancelled);
-5. **normalisation**; a degraded answer (engines did not answer) with no results is an
-   ``upstream`` error, never "no results"; complete answers are cached.
+   ``hooks.failed`` once when it failed (the leader's: a cool-down starts there);
+5. **normalisation**, each result marked with the provider's id; complete answers are
+   cached. A degraded answer (some engines did not answer) is returned, never cached: with
+   nothing in it, it is still an ok answer ("no results", naming the engines that failed,
+   issue 21 item 7) — a provider that knows *no* engine answered raises ``upstream``.
 
 Provider errors are shared with the followers of the flight. Non-retryable provider errors
 (a wrong key, a misconfigured SearXNG) are also logged once per process for the operator.
@@ -25,10 +30,10 @@ import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from ..errors import SearchError, SearchUpstreamError
+from ..errors import SearchError
 from ..redact import Redactor
 from ..runtime.cache import Cache
 from ..runtime.singleflight import SingleFlight
@@ -50,6 +55,10 @@ async def _no_event(kind: str, **details: Any) -> None:
     return None
 
 
+async def _no_failure(exc: SearchError) -> None:
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Hooks:
     """What the caller does around an upstream request (the Toolkit's context provides these).
@@ -58,11 +67,13 @@ class Hooks:
         admit: before the request (leader only): rate limit, budget; raises a refusal.
         sent: after the request may have reached the provider (charge a paid call).
         event: journal an extra event (``search.request`` with provider, outcome, duration).
+        failed: after the provider failed (leader only: followers share the error, not this).
     """
 
     admit: Callable[[], Awaitable[None]] = _nothing
     sent: Callable[[], None] = lambda: None
     event: Callable[..., Awaitable[None]] = _no_event
+    failed: Callable[[SearchError], Awaitable[None]] = _no_failure
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +145,7 @@ class SearchService:
 
         Raises:
             RateLimited, BudgetExceeded: from ``hooks.admit``.
-            SearchError: the provider failed, or engines failed and nothing came back.
+            SearchError: the provider failed.
         """
         hooks = hooks or Hooks()
         query = " ".join(query.split())
@@ -154,6 +165,10 @@ class SearchService:
 
         (response, source), shared = await self._flights.do(key, lead)
         return SearchOutcome(response, "shared" if shared else source)
+
+    async def cached(self, query: str, options: SearchOptions) -> SearchResponse | None:
+        """The cached answer of this search, or ``None`` (a read only: nothing is asked)."""
+        return await self._cached(cache_key(self.provider.id, " ".join(query.split()), options))
 
     async def _cached(self, key: str) -> SearchResponse | None:
         if self.cache is None:
@@ -179,12 +194,17 @@ class SearchService:
                 duration_ms=_ms(started),
             )
             self._log_once(exc)
+            await hooks.failed(exc)
             raise
         except asyncio.CancelledError:
             hooks.sent()  # cut off ("Stop") after the request may have left: still charged
             raise
         hooks.sent()
         response = normalize_response(raw, options.max_results)
+        mine = (provider.id,)
+        response = replace(
+            response, results=tuple(replace(r, providers=mine) for r in response.results)
+        )
         await hooks.event(
             "search.request",
             provider=provider.id,
@@ -193,14 +213,6 @@ class SearchService:
             results=len(response.results),
             unresponsive_engines=len(response.unresponsive_engines),
         )
-        if response.degraded and not response.results and not response.answers:
-            engines = ", ".join(f.engine for f in response.unresponsive_engines[:8])
-            raise SearchUpstreamError(
-                f"{provider.name}: no results, and some engines did not answer ({engines}); "
-                "this is a failure, not an empty result",
-                hint="retry later",
-                unresponsive_engines=[f.engine for f in response.unresponsive_engines],
-            )
         if key is not None and self.cache is not None and not response.degraded:
             await self.cache.set(key, response.to_dict())
         return response

@@ -11,7 +11,13 @@ from ..extract.html import extract_html
 from ..redact import redact_text, redact_url
 from ..runtime.cpu_pool import CPUPool
 from ..types import PageText
-from .page_text import EMPTY_HTML_NOTE, UNTRUSTED_NOTICE, Window, format_document
+from .page_text import (
+    EMPTY_HTML_NOTE,
+    UNTRUSTED_NOTICE,
+    Window,
+    format_document,
+    formats_inline,
+)
 
 __all__ = [
     "BROWSER_EMPTY_NOTE",
@@ -100,7 +106,10 @@ async def read_rendered(
         "text": redact_text("\n\n".join(p for p in parts if p)),
         "markdown": True,
     }
-    text, window = format_document(doc, 0, max_bytes)
+    if formats_inline(doc):
+        text, window = format_document(doc, 0, max_bytes)
+    else:  # a long page's outline scans the whole text: off the event loop
+        text, window = await cpu.run(format_document, doc, 0, max_bytes, what="formatting the page")
     if empty_note is not None and not doc["text"].strip():
         text = text.replace(EMPTY_HTML_NOTE, empty_note)
     facts: ReadFacts = {
@@ -117,7 +126,5 @@ async def read_content(
 ) -> tuple[str, dict[str, object]]:
     """The browser tool's ``content``: the rendered page in web_fetch's format (with the
     browser's own empty-page note), and its metadata (url, extractor, window …)."""
-    text, doc, facts = await read_rendered(
-        session, max_bytes, cpu, empty_note=BROWSER_EMPTY_NOTE
-    )
+    text, doc, facts = await read_rendered(session, max_bytes, cpu, empty_note=BROWSER_EMPTY_NOTE)
     return text, {"url": doc["url"], **facts}

@@ -119,9 +119,12 @@ class FetchImage(_Preparer):
         """Run fetch_image. Raises the tool's errors (the Toolkit turns them into results)."""
         url = args.url
         await ctx.check_scope(url)
+        access = self.services.access  # domain policy, robots.txt: the URL and every hop
+        await access.check(url)
         key = f"fetch_image:{url}"
         hit = await self.cache.get(key)
         if hit is not None:
+            await access.check_provenance(hit["meta"])
             # Cached values are JSON (shared cache backends): the bytes travel as base64.
             block = ImageBlock(
                 base64.b64decode(hit["data"]), hit["mime"], dict(hit["meta"]["image"])
@@ -135,7 +138,7 @@ class FetchImage(_Preparer):
         self.cpu.warm()  # the workers start during the download
         try:
             response = await self.services.client.get(
-                url, headers={"Accept": IMAGE_ACCEPT}, cap=self.max_source_bytes
+                url, headers={"Accept": IMAGE_ACCEPT}, cap=self.max_source_bytes, gate=access.hop_gate
             )
         except TooLarge:
             raise TooLarge(

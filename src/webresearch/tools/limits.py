@@ -8,15 +8,24 @@ declares its own ``RateLimit("my_tool", limit, window_s)``.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..config import Settings
 from .base import RateLimit
 
-__all__ = ["browser_limit", "fetch_limit", "search_limit"]
+__all__ = ["browser_limit", "fetch_limit", "search_limit", "search_provider_limit"]
 
 
 def search_limit(settings: Settings) -> RateLimit:
     """``web_search``: ``search_rate_limit`` per ``rate_window_s`` (30 per minute)."""
     return RateLimit("web_search", settings.search_rate_limit, settings.rate_window_s)
+
+
+def search_provider_limit(settings: Settings, provider_id: str) -> RateLimit:
+    """``web_search:<provider id>``: the same window as :func:`search_limit`, one per
+    provider — web_search's requests count per provider (issue 18 §2): a failover or a
+    fusion takes a unit of each provider it asks, and a provider at its limit hands over."""
+    return replace(search_limit(settings), key=f"web_search:{provider_id}")
 
 
 def fetch_limit(settings: Settings) -> RateLimit:

@@ -59,9 +59,7 @@ class BrowserShooter:
         """Open ``url`` in a one-shot tab, take the browser's screenshot, close the tab."""
         manager = self.services.browser
         await ctx.rate_limit()
-        verdict = await manager.policy.check(url)
-        if not verdict.allowed and verdict.error is not None:
-            raise verdict.error
+        await manager.policy.check_navigation(url)  # SSRF, domain policy, robots.txt
         await manager.expire()
         key = f"page_screenshot:{uuid.uuid4().hex}"
         try:

@@ -9,15 +9,25 @@ The output format is SPEC §1.1's, preceded by one line framing the text as untr
     title: <title>
 
     <body>
+    [outline: each heading with the offset where its section starts]
+    - <heading> (offset=<byte offset>)
     [truncated at N of M bytes]
+
+A cut markdown text with at least two headings ends with its outline (issue 18 §1), inside
+the ``max_bytes`` budget and before the marker, so the marker stays the last line (case 16)
+and the model jumps with ``offset``. With a ``query`` the body is the best-matching sections
+instead (:func:`webresearch.extract.focus.query_window`), followed by the outline.
 """
 
 from __future__ import annotations
 
-from typing import TypedDict
+from dataclasses import dataclass
+from typing import NotRequired, TypedDict
 
 from ..errors import InvalidArguments
-from ..extract.budget import cut_window, truncation_marker
+from ..extract.budget import TextWindow, truncation_marker
+from ..extract.focus import prefix_window, query_window
+from ..extract.sections import Structure, scan
 from ..invisible import strip_invisible
 from ..types import PageText
 
@@ -28,6 +38,7 @@ __all__ = [
     "UNTRUSTED_NOTICE",
     "Window",
     "format_document",
+    "formats_inline",
 ]
 
 #: First line of every text that carries page content: the page is data, not instructions
@@ -54,6 +65,9 @@ class Window(TypedDict):
         total_bytes: the whole text's size.
         truncated: the text goes on after the window.
         hidden_chars_removed: invisible characters removed from the whole document (SPEC §1).
+        outline: the output ends with the page's outline (the text was cut).
+        query_offsets: with a query that matched, where each section shown starts.
+        sections_left_out: with a query that matched, how many sections were not shown.
     """
 
     offset: int
@@ -61,15 +75,40 @@ class Window(TypedDict):
     total_bytes: int
     truncated: bool
     hidden_chars_removed: int
+    outline: NotRequired[bool]
+    query_offsets: NotRequired[list[int]]
+    sections_left_out: NotRequired[int]
 
 
-def format_document(doc: PageText, offset: int, max_bytes: int) -> tuple[str, Window]:
+#: Markdown sent as such (pass-through): its headings make an outline too.
+_MARKDOWN_MIMES = ("text/markdown", "text/x-markdown")
+
+
+#: Longest text formatted on the caller's thread (characters, no query): a longer one (its
+#: outline scans the whole text: ~100 ms at 2 MB) or any ``query`` (BM25 ranking: ~0.6 s at
+#: 2 MB) is formatted in the CPU worker pool, off the event loop (issue 14).
+INLINE_FORMAT_CHARS = 65536
+
+
+def formats_inline(doc: PageText, query: str | None = None) -> bool:
+    """Whether :func:`format_document` is cheap enough for the event loop (a short text and
+    no query)."""
+    return query is None and len(doc["text"]) <= INLINE_FORMAT_CHARS
+
+
+def format_document(
+    doc: PageText, offset: int, max_bytes: int, query: str | None = None
+) -> tuple[str, Window]:
     """Render a document's window in the SPEC §1.1 format.
 
     Args:
         doc: the document (url, content type, title, text, whether it is markdown).
         offset: bytes of the text to skip.
-        max_bytes: budget (bytes) for the body.
+        max_bytes: budget (bytes) for the body (the outline and, with a query, the section
+            lines included; the header lines and the truncation marker are not counted).
+        query: a question: show the text's sections that match it best (BM25) instead of
+            the text from ``offset`` — those ending after ``offset`` — when the text does
+            not fit the budget.
 
     Returns:
         (text, the window).
@@ -86,8 +125,10 @@ def format_document(doc: PageText, offset: int, max_bytes: int) -> tuple[str, Wi
             f"offset {offset} is past the end of the text ({total} bytes)",
             hint="the whole page has been read" if total else None,
         )
-    window = cut_window(text, offset, max_bytes, markdown=bool(doc.get("markdown")))
-    body = window.text
+    markdown = bool(doc.get("markdown"))
+    outlined = markdown or str(doc.get("content_type")) in _MARKDOWN_MIMES
+    focus = _focus(text, total, offset, max_bytes, query, markdown=markdown, outlined=outlined)
+    window, body = focus.window, focus.body
     if not text.strip():
         # Say why there is nothing, instead of an empty body the model cannot act on.
         body = EMPTY_HTML_NOTE if "html" in str(doc.get("content_type")) else EMPTY_NOTE
@@ -101,13 +142,73 @@ def format_document(doc: PageText, offset: int, max_bytes: int) -> tuple[str, Wi
         body,
     ]
     out = "\n".join(lines)
-    if window.truncated:
+    if focus.marker:
         out += "\n" + truncation_marker(window)
     meta: Window = {
         "offset": window.start,
-        "next_offset": window.end if window.truncated else None,
+        "next_offset": window.end if focus.marker else None,
         "total_bytes": total,
         "truncated": window.truncated,
         "hidden_chars_removed": hidden,
     }
+    if focus.outline:
+        meta["outline"] = True
+    if focus.query_offsets is not None:
+        meta["query_offsets"] = focus.query_offsets
+        meta["sections_left_out"] = focus.left_out
     return out, meta
+
+
+@dataclass(frozen=True, slots=True)
+class _Focus:
+    window: TextWindow
+    body: str
+    marker: bool = False
+    outline: bool = False
+    query_offsets: list[int] | None = None
+    left_out: int = 0
+
+
+_QUERY_WHOLE = "[query: the whole text fits in max_bytes; shown in full]"
+_QUERY_NO_MATCH = "[query: no section contains a word of the question; the text follows]"
+_QUERY_NO_ROOM = "[query: max_bytes is too small for a matching section; the text follows]"
+
+
+def _focus(
+    text: str,
+    total: int,
+    offset: int,
+    max_bytes: int,
+    query: str | None,
+    *,
+    markdown: bool,
+    outlined: bool,
+) -> _Focus:
+    """What of the text the body holds: the window from ``offset`` (and the outline when
+    it is cut), or with a query the sections that match it best (``total``: the text's
+    UTF-8 size; ``outlined``: its headings make an outline)."""
+    note = ""
+    if query is not None:
+        if total - offset + len(_QUERY_WHOLE.encode()) + 1 <= max_bytes:
+            note = _QUERY_WHOLE
+        else:
+            structure = scan(text, markdown=outlined)
+            chosen = query_window(text, structure, query, offset, max_bytes)
+            if chosen is not None and chosen.shown:
+                end = total if chosen.left_out == 0 else offset
+                return _Focus(
+                    TextWindow("", offset, end, total),
+                    chosen.text,
+                    outline=chosen.outline,
+                    query_offsets=list(chosen.offsets),
+                    left_out=chosen.left_out,
+                )
+            note = _QUERY_NO_MATCH if chosen is None else _QUERY_NO_ROOM
+    budget = max(1, max_bytes - (len(note.encode()) + 1 if note else 0))
+    cut = total - offset > budget
+    structure = scan(text, markdown=True) if outlined and cut else Structure((), (), total)
+    window, outline = prefix_window(text, structure, offset, budget, markdown=markdown)
+    body = window.text + (f"\n\n{outline}" if outline else "")
+    if note:
+        body = f"{note}\n{body}"
+    return _Focus(window, body, marker=window.truncated, outline=bool(outline))

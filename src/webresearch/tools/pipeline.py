@@ -69,6 +69,7 @@ REPLAY_TTL_S = 3600.0
 _REFUSAL_KIND = {
     "blocked_address": "ssrf",
     "blocked_domain": "domain",
+    "robots_disallowed": "robots",
     "scope_denied": "scope",
     "approval_denied": "approval",
     "rate_limited": "rate_limit",

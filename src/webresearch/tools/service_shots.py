@@ -82,15 +82,19 @@ class ServiceShooter:
 
         Raises:
             BlockedAddress, InvalidArguments, NetworkError: the URL fails the SSRF checks.
+            BlockedDomain, RobotsDisallowed: the domain policy or robots.txt refuses it.
             BudgetExceeded, RateLimited: admission refused (nothing sent).
             HTTPStatusError, Timeout, FetchError: the service (or the site) failed.
         """
         sees = ctx.run.can_see_images
         service = self.service
+        access = self.services.access  # domain policy, robots.txt: before handing it over
+        await access.check(url, service=True)
         key = f"page_screenshot:{service.id}:{'full' if full_page else 'view'}:{url}"
         hit = await self.cache.get(key)
         # An entry made for a blind model has no picture; a model that sees needs one.
         if hit is not None and (hit.get("images") is not None or not sees):
+            await access.check_provenance(hit["document"], service=True)
             return self._result(hit["document"], hit.get("images"), sees, None, cached=True)
         capture = await paid_call(
             ctx,
@@ -100,6 +104,7 @@ class ServiceShooter:
             limit=fetch_limit(self.services.settings),
         )
         document = redact_document(capture.document, self.services.redact)
+        await access.check_provenance(document, service=True)  # where its redirects led
         images: list[dict[str, Any]] | None = None
         failure: str | None = None
         if sees:

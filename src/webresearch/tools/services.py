@@ -2,9 +2,9 @@
 
 Built once per :class:`~webresearch.tools.registry.Toolkit` from the settings: the SSRF
 guard and guarded client, the redactor, the journal, the limiter, the scope store, named
-caches; created on first use: the browser (one per process, shared by the browser tool,
-browser_open, page_screenshot and web_fetch's renderer) and the screenshot service. Shared
-backends (SQLite, Redis, PostgreSQL) are chosen here by URL.
+caches, cool-downs; created on first use: the browser (one per process, shared by the
+browser tool, browser_open, page_screenshot and web_fetch's renderer) and the screenshot
+service. Shared backends (SQLite, Redis, PostgreSQL) are chosen here by URL.
 
 The redactor knows every secret of the settings and of every installed provider's options
 (:attr:`Services.options_catalog`), whether or not the provider is used.
@@ -25,7 +25,16 @@ from typing import TYPE_CHECKING
 import httpcore2
 from pydantic import SecretStr
 
-from ..backends.state import FailOpenCache, MemoryState, StateBackend, file_path, open_state
+from ..access import AccessPolicy, DomainPolicy, RobotsChecker
+from ..access.robots_rules import with_product_token
+from ..backends.state import (
+    FailOpenCache,
+    FailOpenCooldowns,
+    MemoryState,
+    StateBackend,
+    file_path,
+    open_state,
+)
 from ..config import ProviderOptions, Settings
 from ..errors import ConfigurationError
 from ..net.addresses import AddressPolicy
@@ -38,6 +47,7 @@ from ..readers import registry as readers_registry
 from ..readers.base import ReaderContext, ScreenshotService
 from ..redact import Redactor
 from ..runtime.cache import Cache
+from ..runtime.cooldowns import CooldownStore
 from ..runtime.cpu_pool import CPUPool, usable_cores
 from ..runtime.journal import Journal, MemoryJournal
 from ..runtime.limits import Limiter
@@ -54,6 +64,9 @@ __all__ = ["CPU_PRELOAD", "Registries", "Services", "default_journal_path", "ope
 #: What the CPU workers' forkserver imports once (tools/cpu_preload.py: the functions tools
 #: run in the pool, warmed up), so every worker forks warm.
 CPU_PRELOAD = ("webresearch.tools.cpu_preload",)
+
+#: Origins whose robots.txt the ``robots`` cache keeps (entries of at most 500 KiB).
+ROBOTS_CACHE_SIZE = 128
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +208,8 @@ class Services:
         self.options_catalog = self.registries.options_catalog()
         for line in settings.unknown_names(self.options_catalog):
             log.warning("%s", line)
+        for line in settings.deprecation_warnings():
+            log.warning("%s", line)
         proxy = settings.outbound_proxy  # checked addresses are dialled through it (net/proxy)
         proxy_url = proxy.get_secret_value() if proxy is not None else None
         connector = outbound_connector(proxy_url, connector, ssl_context)
@@ -209,7 +224,7 @@ class Services:
         self.client = GuardedClient(
             self.guard,
             connector=connector,
-            user_agent=settings.user_agent,
+            user_agent=with_product_token(settings.user_agent, settings.robots_product_token),
             connect_timeout_s=settings.connect_timeout_s,
             request_timeout_s=settings.request_timeout_s,
             max_redirects=settings.max_redirects,
@@ -238,6 +253,12 @@ class Services:
         )
         self.limiter: Limiter = limiter if limiter is not None else self.state.limiter
         self.scopes: ScopeStore = scopes if scopes is not None else self.state.scopes
+        #: cool-downs of failed search providers (a shared backend's errors change nothing)
+        self.cooldowns: CooldownStore = (
+            self.state.cooldowns
+            if isinstance(self.state, MemoryState)
+            else FailOpenCooldowns(self.state.cooldowns)
+        )
         self._caches: dict[str, Cache] = {}
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._browser: BrowserManager | None = None
@@ -250,10 +271,29 @@ class Services:
             preload=CPU_PRELOAD,
         )
         self._owns_cpu = cpu is None
+        #: the per-URL gates of every tool that takes a URL: domain policy, robots.txt.
+        self.access = self._access_policy()
+
+    def _access_policy(self) -> AccessPolicy:
+        settings = self.settings
+        domains = DomainPolicy.from_settings(settings.allowed_domains, settings.blocked_domains)
+        if settings.robots == "ignore":
+            return AccessPolicy(domains)
+        robots = RobotsChecker(
+            self.client,
+            self.cache("robots", maxsize=ROBOTS_CACHE_SIZE, ttl_s=settings.robots_cache_ttl_s),
+            product_token=settings.robots_product_token,
+            ttl_s=settings.robots_cache_ttl_s,
+            now=self.now,
+            hop_gate=domains.hop_gate,
+        )
+        return AccessPolicy(domains, robots)
 
     def reader_context(self) -> ReaderContext:
         """What a page reader or screenshot service is built from."""
-        return ReaderContext(self.settings, self.guard, self.client, self.now, self.cpu)
+        return ReaderContext(
+            self.settings, self.guard, self.client, self.now, self.cpu, self.access
+        )
 
     @property
     def browser(self) -> BrowserManager:
@@ -265,7 +305,11 @@ class Services:
             from ..browser.manager import BrowserManager
 
             self._browser = BrowserManager(
-                self.settings, self.guard, clock=self.clock, connector=self.connector
+                self.settings,
+                self.guard,
+                clock=self.clock,
+                connector=self.connector,
+                access=self.access,
             )
             self.on_close(self._browser.aclose)
         return self._browser

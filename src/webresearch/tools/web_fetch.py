@@ -4,13 +4,16 @@ Flow: fetch scope → cache (the whole converted document, keyed by URL) → the
 (``settings.reader``, :mod:`webresearch.readers`): the local pipeline (guarded GET with the
 SSRF guard, ≤ 5 redirects, 2 MiB decoded cap, timeouts → challenge check → status check →
 :func:`webresearch.extract.dispatch.convert`), or a hosted service (Firecrawl, Jina Reader,
-a plugin) after the full SSRF check of the URL, paid per page → cut the requested window →
-format (:func:`webresearch.tools.page_text.format_document`). The document has the same keys
+a plugin) after the full SSRF check of the URL, paid per page → cut the requested window,
+with the page's outline when it is cut, or with ``query`` the sections that match it best
+(BM25, on the cached document: a second question downloads nothing) → format
+(:func:`webresearch.tools.page_text.format_document`). The document has the same keys
 whoever made it; ``reader`` in the metadata names who did.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -25,16 +28,17 @@ from ..readers.local import LocalReader
 from ..readers.registry import create_reader
 from ..redact import redact_text, redact_url
 from ..types import Document, JSONObject, ToolResult
-from .arguments import integer, text
+from .arguments import integer, optional_text, text
 from .base import CallContext, ToolEntry
 from .gates import backend_unavailable_reason
 from .limits import fetch_limit
-from .page_text import format_document
+from .page_text import format_document, formats_inline
 from .paid import paid_call, redact_document
 from .services import Services
 from .specs import URL_PROPERTY, ToolSpec, object_schema
 
 __all__ = [
+    "MAX_QUERY_CHARS",
     "MAX_URL_CHARS",
     "WEB_FETCH",
     "Renderer",
@@ -66,6 +70,13 @@ WEB_FETCH = ToolSpec(
                 "minimum": 0,
                 "description": "Bytes of the text to skip.",
             },
+            "query": {
+                "type": "string",
+                "description": (
+                    "A short question: show the sections most relevant to it, not the first "
+                    "max_bytes."
+                ),
+            },
         },
         ["url"],
     ),
@@ -74,7 +85,8 @@ WEB_FETCH = ToolSpec(
 
 #: Longest URL web_fetch takes (characters).
 MAX_URL_CHARS = 8192
-
+#: Longest ``query`` web_fetch takes (characters): one short sentence.
+MAX_QUERY_CHARS = 500
 #: ``await renderer(url)`` → (final URL, title, rendered HTML); raises WebResearchError.
 Renderer = Callable[[str], Awaitable[tuple[str, str, str]]]
 
@@ -87,28 +99,39 @@ class WebFetchArgs:
         url: the page (1–8192 characters).
         max_bytes: output budget (bytes; 1–128 KiB, default 48 KiB).
         offset: bytes of the text to skip (continue a cut page).
+        query: a question (1–500 characters): the page's sections that match it best
+            (BM25) instead of the text from ``offset`` (issue 18 §1); ``None``: no ranking.
     """
 
     url: str
     max_bytes: int = DEFAULT_MAX_BYTES
     offset: int = 0
+    query: str | None = None
 
     @classmethod
     def from_json(cls, arguments: JSONObject) -> WebFetchArgs:
         """From schema-valid arguments.
 
         Raises:
-            InvalidArguments: an empty or over-long URL.
+            InvalidArguments: an empty or over-long URL; a blank or over-long query.
         """
         url = text(arguments, "url")
         if not 1 <= len(url) <= MAX_URL_CHARS:
             raise InvalidArguments(
                 f"web_fetch arguments: url: must be 1 to {MAX_URL_CHARS} characters"
             )
+        query = optional_text(arguments, "query")
+        if query is not None and not 1 <= len(query.strip()) <= MAX_QUERY_CHARS:
+            raise InvalidArguments(
+                f"web_fetch arguments: query: must be a question of 1 to {MAX_QUERY_CHARS} "
+                "characters",
+                hint="leave query out to read the page from offset",
+            )
         return cls(
             url=url,
             max_bytes=integer(arguments, "max_bytes", DEFAULT_MAX_BYTES),
             offset=integer(arguments, "offset", 0),
+            query=query.strip() if query is not None else None,
         )
 
 
@@ -129,7 +152,7 @@ class WebFetch:
     ) -> None:
         self.services = services
         self.reader: PageReader = reader or LocalReader(
-            services.client, services.now, cpu=services.cpu
+            services.client, services.now, services.access, cpu=services.cpu
         )
         self.renderer = renderer
         settings = services.settings
@@ -139,9 +162,31 @@ class WebFetch:
 
     async def __call__(self, args: WebFetchArgs, ctx: CallContext) -> ToolResult:
         """Run web_fetch. Raises the tool's errors (the Toolkit turns them into results)."""
+        loop = asyncio.get_running_loop()
+        # the call's budget: the reader's download and conversion, then the formatting
+        settings = self.services.settings
+        local = self.reader.id == "local"
+        deadline = loop.time() + (
+            settings.request_timeout_s
+            if local
+            else max(settings.reader_timeout_s, settings.request_timeout_s)
+        )
         await ctx.check_scope(args.url)
+        # domain policy, robots.txt (a hosted reader fetches from its own network)
+        await self.services.access.check(args.url, service=not local)
         doc, cached = await self.fetch_document(args.url, ctx)
-        shown, window = format_document(doc, args.offset, args.max_bytes)
+        if formats_inline(doc, args.query):
+            shown, window = format_document(doc, args.offset, args.max_bytes)
+        else:  # ranking or a long page's outline reads the whole text: off the event loop
+            shown, window = await self.services.cpu.run(
+                format_document,
+                doc,
+                args.offset,
+                args.max_bytes,
+                args.query,
+                timeout_s=deadline - loop.time(),
+                what=f"formatting {doc['url']}",
+            )
         meta: dict[str, object] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}
         meta.update(window)
         meta["cached"] = cached
@@ -160,9 +205,9 @@ class WebFetch:
             (the document, whether it came from the cache).
 
         Raises:
-            InvalidArguments, BlockedAddress, RateLimited, BudgetExceeded, TooManyRedirects,
-            TooLarge, Timeout, NetworkError, TLSError, HTTPStatusError, AntiBotChallenge,
-            UnsupportedContent, FetchError.
+            InvalidArguments, BlockedAddress, BlockedDomain, RobotsDisallowed, RateLimited,
+            BudgetExceeded, TooManyRedirects, TooLarge, Timeout, NetworkError, TLSError,
+            HTTPStatusError, AntiBotChallenge, UnsupportedContent, FetchError.
         """
         reader = self.reader
         # The local pipeline keeps its key; a hosted reader's text is its own entry (a
@@ -170,6 +215,8 @@ class WebFetch:
         key = f"web_fetch:{url}" if reader.id == "local" else f"web_fetch:{reader.id}:{url}"
         hit = await self.cache.get(key)
         if hit is not None:
+            # its redirects were checked when it was fetched, maybe under another policy
+            await self.services.access.check_provenance(hit, service=reader.id != "local")
             return hit, True
         doc = await paid_call(
             ctx,
@@ -181,6 +228,10 @@ class WebFetch:
         if reader.id != "local":
             doc = redact_document(doc, self.services.redact)
         await self.cache.set(key, doc)
+        if reader.id != "local":
+            # The service followed redirects on its own: its final URL passes our gates too
+            # (checked after caching, as every hit is, so a refused page is not paid twice).
+            await self.services.access.check_provenance(doc, service=True)
         return doc, False
 
     async def _read(self, url: str, on_sent: OnSent) -> Document:

@@ -1,0 +1,110 @@
+"""Settings of which URLs the tools may touch: the domain policy and robots.txt (issue 20
+item 6, issue 18 §3; SPEC §1.4, §1.6).
+
+One domain policy covers every tool that takes a URL (web_fetch, fetch_image, the hosted
+page readers and screenshot services, the browser). Its names were the browser's before:
+``browser_allowed_domains`` / ``browser_blocked_domains`` (``[browser] allowed_domains`` in
+the file) still work as deprecated aliases — used when the new name is not given, ignored
+when it is — and the Toolkit logs a warning for each (:meth:`AccessSettings.deprecation_warnings`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from .section import Section, comma_list, normalize_domain_pattern
+
+__all__ = ["DEPRECATED_DOMAIN_SETTINGS", "AccessSettings"]
+
+#: Deprecated name → its replacement (the browser-only names of the domain policy).
+DEPRECATED_DOMAIN_SETTINGS = {
+    "browser_allowed_domains": "allowed_domains",
+    "browser_blocked_domains": "blocked_domains",
+}
+
+
+class AccessSettings(Section):
+    """The domain policy and robots.txt: per-URL gates of every tool that takes a URL."""
+
+    allowed_domains: tuple[str, ...] | None = Field(
+        None,
+        description=(
+            "Only these domains, for every tool that takes a URL (example.com, *.example.com); "
+            "empty = block all; unset = no allow list."
+        ),
+    )
+    blocked_domains: tuple[str, ...] = Field(
+        (),
+        description="Domains no tool touches (example.com, *.example.com); wins over allowed_domains.",
+    )
+    browser_allowed_domains: tuple[str, ...] | None = Field(
+        None, description="Deprecated: use allowed_domains (used only when that is not set)."
+    )
+    browser_blocked_domains: tuple[str, ...] = Field(
+        (), description="Deprecated: use blocked_domains (used only when that is not set)."
+    )
+    robots: Literal["respect", "ignore"] = Field(
+        "respect",
+        description=(
+            "robots.txt (RFC 9309) for model-initiated calls: web_fetch, fetch_image and the "
+            "browser's top-level navigations. The CLI's own commands ignore it unless "
+            "--respect-robots."
+        ),
+    )
+    robots_product_token: str = Field(
+        "webresearch",
+        pattern=r"^[A-Za-z_-]{1,64}$",
+        description=(
+            "The product token matched against robots.txt user-agent lines (RFC 9309 §2.2.1); "
+            "added to the User-Agent when missing."
+        ),
+    )
+    robots_cache_ttl_s: float = Field(
+        86400.0,
+        gt=0,
+        le=86400.0,
+        description="Seconds a fetched robots.txt is used (RFC 9309 §2.4: at most 24 h).",
+    )
+
+    @field_validator(
+        "allowed_domains",
+        "blocked_domains",
+        "browser_allowed_domains",
+        "browser_blocked_domains",
+        mode="before",
+    )
+    @classmethod
+    def _parse_domain_patterns(cls, value: Any) -> Any:
+        value = comma_list(value)
+        if isinstance(value, (list, tuple)):
+            return tuple(normalize_domain_pattern(str(v)) for v in value)
+        return value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _deprecated_names_fill_in(cls, data: Any) -> Any:
+        """``browser_allowed_domains`` / ``browser_blocked_domains`` given and the new name
+        not: the old value is the policy (the new name wins when both are given)."""
+        if not isinstance(data, dict):
+            return data
+        for old, new in DEPRECATED_DOMAIN_SETTINGS.items():
+            if data.get(old) is not None and new not in data:
+                data = {**data, new: data[old]}
+        return data
+
+    def deprecation_warnings(self) -> list[str]:
+        """One line per deprecated name that was given (names only, never values)."""
+        out = []
+        for old, new in DEPRECATED_DOMAIN_SETTINGS.items():
+            if old not in self.model_fields_set:
+                continue
+            line = (
+                f"setting {old} (WEBRESEARCH_{old.upper()}) is deprecated: use {new}, which "
+                "applies to every tool that takes a URL, not only the browser"
+            )
+            if getattr(self, old) != getattr(self, new):
+                line += f" (ignored: {new} is set)"
+            out.append(line)
+        return out
