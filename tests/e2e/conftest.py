@@ -27,6 +27,18 @@ PAGE = (
     + "</article></body></html>"
 ).encode()
 
+#: A 2025-11-25 ``initialize`` request (raw HTTP tests).
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "0"},
+    },
+}
+
 #: Seconds a child process may take to start, and a whole e2e exchange to finish.
 START_TIMEOUT_S = 30.0
 EXCHANGE_TIMEOUT_S = 60.0

@@ -12,10 +12,15 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 
+import anyio
+import mcp_types as types
 import pytest
+from mcp import Client
 
 from tests.support.cli_runs import cli_env, processes_mentioning, wait_for
 from tests.support.http_server import LocalServer, Route
@@ -108,11 +113,63 @@ def test_an_mcp_stdio_server_stops_at_once_with_its_client_still_connected(
     assert "Traceback" not in err
 
 
-def test_an_mcp_http_server_stopped_by_sigterm_exits_143(tmp_path: Path) -> None:
-    proc = _mcp(tmp_path, "--http", "127.0.0.1:0")
-    assert proc.stderr is not None
-    line = proc.stderr.readline().decode()
-    assert "listening on" in line, line
-    returncode, err = _stop(proc, signal.SIGTERM)
-    assert returncode == 143, err
-    assert "terminated" in err
+@pytest.mark.parametrize(
+    ("signum", "code", "line"),
+    [
+        (signal.SIGTERM, 143, "webresearch: terminated"),
+        (signal.SIGINT, 130, "webresearch: interrupted"),
+    ],
+)
+async def test_an_mcp_http_server_stops_with_exactly_one_line(
+    signum: int, code: int, line: str, tmp_path: Path
+) -> None:
+    # Before: uvicorn's lifespan reported the CancelledError with a traceback (12 lines) on
+    # every SIGTERM and Ctrl-C (shared/security/mcp-sigterm). Here a client is connected
+    # and a call is in flight (a page that never answers) when the signal comes.
+    asked = threading.Event()
+
+    def never(h: BaseHTTPRequestHandler) -> None:
+        asked.set()
+        time.sleep(30)
+
+    with LocalServer({"/never": never}) as site:
+        env = {**cli_env(tmp_path), "WEBRESEARCH_ALLOWED_NETWORKS": "127.0.0.0/8"}
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "webresearch", "mcp", "--http", "127.0.0.1:0"],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+        try:
+            assert proc.stderr is not None
+            first = proc.stderr.readline().decode()
+            assert "listening on" in first, first
+            url = first.split("listening on ", 1)[1].split()[0]
+            async with Client(url, mode="legacy") as client:
+                answers: list[str] = []
+
+                async def call() -> None:
+                    result = await client.call_tool("web_fetch", {"url": f"{site.base}/never"})
+                    first = result.content[0]
+                    answers.append(first.text if isinstance(first, types.TextContent) else "")
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(call)
+                    assert await anyio.to_thread.run_sync(asked.wait, 30.0)
+                    os.kill(proc.pid, signum)
+                    returncode = await anyio.to_thread.run_sync(lambda: proc.wait(timeout=30))
+            # The call in flight was answered before the session closed (not left hanging).
+            assert answers and answers[0].startswith(
+                "error[tool_unavailable]: the MCP server is shutting down"
+            )
+            rest = proc.stderr.read().decode()
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(timeout=10)
+            if proc.stderr is not None:
+                proc.stderr.close()
+    assert returncode == code, rest
+    assert rest.splitlines() == [line], rest

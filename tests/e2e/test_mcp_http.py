@@ -18,21 +18,18 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.support.http_server import LocalServer
 from webresearch.cli.main import cli
 
-from .conftest import EXCHANGE_TIMEOUT_S, PAGE_SENTENCE, ServerProcess, start_http_server, stop
+from .conftest import (
+    EXCHANGE_TIMEOUT_S,
+    INITIALIZE,
+    PAGE_SENTENCE,
+    ServerProcess,
+    start_http_server,
+    stop,
+)
 
 pytestmark = pytest.mark.network
 
 TOKEN = "tok-e2e-5b0c1d6a9f3e47c2"
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "probe", "version": "0"},
-    },
-}
 
 
 @pytest.fixture

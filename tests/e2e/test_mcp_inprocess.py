@@ -115,6 +115,8 @@ async def test_lists_exactly_the_registered_tools_with_titles_and_annotations(
                 assert tool.annotations is not None
                 assert tool.annotations.title == spec.title
                 assert tool.annotations.read_only_hint is spec.read_only
+                assert tool.annotations.destructive_hint is spec.destructive
+                assert tool.annotations.idempotent_hint is spec.idempotent
                 assert tool.annotations.open_world_hint is spec.open_world
         expected = ["web_fetch", "fetch_image"] + (["view_image"] if workspace else [])
         assert [s.name for s in specs] == expected

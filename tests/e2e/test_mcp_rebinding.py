@@ -16,8 +16,7 @@ from click.testing import CliRunner
 
 from webresearch.cli.main import cli
 
-from .conftest import ServerProcess, start_http_server, stop
-from .test_mcp_http import INITIALIZE
+from .conftest import INITIALIZE, ServerProcess, start_http_server, stop
 
 pytestmark = pytest.mark.network
 

@@ -53,6 +53,8 @@ async def test_stdio_client_lists_tools_and_reads_a_local_page(
             assert tool.title == "Read a web page"
             assert tool.annotations is not None
             assert tool.annotations.read_only_hint is True
+            assert tool.annotations.destructive_hint is False
+            assert tool.annotations.idempotent_hint is True
             assert tool.annotations.open_world_hint is True
 
             page = await client.call_tool("web_fetch", {"url": f"{page_server.base}/page"})

@@ -84,7 +84,7 @@ async def state(
     """Each state backend in turn, on the fake clock."""
     backend: StateBackend
     if request.param == "memory":
-        backend = MemoryState(clock)
+        backend = MemoryState(clock, wall_clock=clock)
     elif request.param == "sqlite":
         backend = SQLiteState(tmp_path / "state.sqlite3", clock=clock)
     else:

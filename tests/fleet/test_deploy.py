@@ -90,6 +90,20 @@ def test_every_worker_variable_is_a_setting_or_a_provider_option(
     assert settings.browser_backend == "cdp" and settings.browser_cdp_url is not None
 
 
+def test_the_worker_health_check_asks_readyz_on_the_served_port(
+    compose: dict[str, Any], worker_env: dict[str, str]
+) -> None:
+    worker = compose["services"]["worker"]
+    command = worker["command"]
+    port = command[command.index("--http") + 1].rsplit(":", 1)[1]
+    check = worker["healthcheck"]["test"]
+    assert check[:3] == ["CMD", "python", "-c"]  # the image has Python, not curl
+    # urlopen raises on 503: the check fails while Redis or PostgreSQL is down.
+    assert f"urlopen('http://127.0.0.1:{port}/readyz'" in check[3]
+    compile(check[3], "healthcheck", "exec")
+    assert Settings.load(environ=dict(worker_env)).spending_limit is not None
+
+
 def test_state_and_journal_urls_fit_the_factories_and_the_services(
     worker_env: dict[str, str], compose: dict[str, Any], env: dict[str, str]
 ) -> None:

@@ -157,6 +157,48 @@ def test_sqlite_limit_holds_exactly_across_eight_processes(
         assert_exact(limit_round(workers, _limit_settings(url)))
 
 
+#: A day's spending limit and the price of one call: exactly 37 calls fit.
+SPENDING_LIMIT = 0.37
+PRICE = 0.01
+
+
+def spend_round(workers: list[Worker], settings: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every worker fires CALLS_PER_WORKER paid calls at once; each worker's counts."""
+    for worker in workers:
+        worker.send(
+            {"op": "spend", "settings": settings, "calls": CALLS_PER_WORKER, "price": PRICE}
+        )
+    for worker in workers:
+        assert worker.receive() == {"ready": True}
+    for worker in workers:
+        worker.send("go")
+    return [worker.receive() for worker in workers]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "redis"])
+def test_a_days_spending_limit_is_exact_across_processes(
+    workers: list[Worker], backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    # Two processes (the issue's case), 200 concurrent paid calls, one limit: exactly 37
+    # admitted, 0.37 spent, the rest refused by the spending limit (nothing else).
+    if backend == "sqlite":
+        url, prefix = f"sqlite:///{tmp_path}/spend.sqlite3", "webresearch:"
+    else:
+        url, prefix = request.getfixturevalue("redis_server").url, f"sp-{uuid.uuid4().hex[:8]}:"
+    settings = {
+        **_limit_settings(url, prefix),
+        "search_rate_limit": None,
+        "spending_limit": SPENDING_LIMIT,
+        "spending_window_s": 86400.0,
+    }
+    results = spend_round(workers[:2], settings)
+    assert sum(r["ok"] for r in results) == round(SPENDING_LIMIT / PRICE), results
+    for r in results:
+        assert r["spent"] == pytest.approx(SPENDING_LIMIT, abs=1e-9)
+        if r["ok"] < CALLS_PER_WORKER:
+            assert r["codes"] == ["budget_exceeded"] and r["refusals"] == ["spending_limit"]
+
+
 @pytest.mark.parametrize("backend", ["redis", "sqlite"])
 def test_a_page_cached_by_one_process_serves_the_others(
     backend: str, workers: list[Worker], request: pytest.FixtureRequest, tmp_path: Path

@@ -14,6 +14,7 @@ from webresearch.backends.redis_state import RedisState
 from webresearch.backends.state import StateBackend
 from webresearch.runtime.limits import LimitRule, decide
 from webresearch.runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S
+from webresearch.runtime.spending import SpendingRule
 
 from .conftest import FakeClock
 
@@ -282,6 +283,61 @@ async def test_concurrent_starts_keep_the_latest_end(state: StateBackend) -> Non
     assert live is not None and live.code == "code120"
 
 
+# --- spending limits --------------------------------------------------------------------
+
+DAY = SpendingRule(1.0, 86400.0)
+
+
+async def test_holds_fill_the_window_exactly_then_refuse(state: StateBackend) -> None:
+    spending = state.spending
+    # 0.1 ten times is 1.0 exactly (nano-units), not 0.9999999999999999.
+    decisions = [await spending.hold("all", 0.1, DAY) for _ in range(11)]
+    assert [d.allowed for d in decisions] == [True] * 10 + [False]
+    assert decisions[9].spent == pytest.approx(1.0, abs=1e-12)
+    assert decisions[10].spent == pytest.approx(1.0, abs=1e-12)  # a refusal adds nothing
+    assert await spending.spent("all", DAY) == pytest.approx(1.0, abs=1e-12)
+    assert (await spending.hold("all", 0.0, DAY)).allowed  # a free call always fits
+    assert (await spending.hold("other", 0.5, DAY)).allowed  # keys are independent
+
+
+async def test_concurrent_holds_never_overspend(state: StateBackend) -> None:
+    decisions = await asyncio.gather(*(state.spending.hold("all", 0.03, DAY) for _ in range(100)))
+    assert sum(d.allowed for d in decisions) == 33  # 33 × 0.03 = 0.99; a 34th would be 1.02
+    assert await state.spending.spent("all", DAY) == pytest.approx(0.99, abs=1e-12)
+
+
+async def test_windows_are_calendar_aligned_and_reset(
+    state: StateBackend, clock: FakeClock
+) -> None:
+    # The fake clock starts 57,600 s before a UTC midnight (1.8e9 is 16:00 UTC).
+    assert (await state.spending.hold("all", 1.0, DAY)).allowed
+    refused = await state.spending.hold("all", 0.5, DAY)
+    assert not refused.allowed
+    assert refused.resets_in_s == pytest.approx(57600.0, abs=1e-3)
+    assert refused.window == int(clock.now // 86400)
+    clock.advance(57599.0)
+    assert not (await state.spending.hold("all", 0.5, DAY)).allowed
+    clock.advance(1.0)  # midnight: a new day, a new budget
+    assert await state.spending.spent("all", DAY) == 0.0
+    assert (await state.spending.hold("all", 0.5, DAY)).allowed
+
+
+async def test_settling_gives_back_and_charges(state: StateBackend, clock: FakeClock) -> None:
+    spending = state.spending
+    held = await spending.hold("all", 0.6, DAY)
+    await spending.adjust("all", -0.6, held.window, DAY)  # the request never left
+    assert await spending.spent("all", DAY) == 0.0
+    held = await spending.hold("all", 0.6, DAY)
+    await spending.adjust("all", 0.5, held.window, DAY)  # it cost more than held
+    assert await spending.spent("all", DAY) == pytest.approx(1.1, abs=1e-12)
+    assert not (await spending.hold("all", 0.01, DAY)).allowed
+    await spending.adjust("all", -5.0, held.window, DAY)  # never below zero
+    assert await spending.spent("all", DAY) == 0.0
+    clock.advance(86400.0)  # a give-back to a day that ended is dropped
+    await spending.adjust("all", -0.3, held.window, DAY)
+    assert await spending.spent("all", DAY) == 0.0
+
+
 # --- Redis specifics ----------------------------------------------------------------------
 
 
@@ -306,6 +362,7 @@ async def test_redis_keys_live_under_the_prefix_and_all_expire(
         await state.scopes.set_search_results("run", ["https://example.com/"])
         await state.scopes.add_view("chat", 3)
         await state.cooldowns.start("web_search:brave", 60.0, "rate")
+        await state.spending.hold("all", 0.5, SpendingRule(1.0, 86400.0))
     finally:
         await state.aclose()
     try:
@@ -319,6 +376,7 @@ async def test_redis_keys_live_under_the_prefix_and_all_expire(
             "scope:results:run",
             "scope:views:chat",
             "cooldown:web_search:brave",
+            "spend:all",
         }
         for key in keys:
             ttl_ms = await client.pttl(key)

@@ -11,6 +11,9 @@ worker would from its environment), so every process has its own connections:
   it came from the (shared) cache;
 * ``{"op": "call_then_die", "settings": {…}, "run_id": …}`` → one call, then SIGKILL to
   itself the moment the call returns (no cleanup, no flush, nothing after);
+* ``{"op": "spend", "settings": {…}, "calls": 100, "price": 0.01}`` → like ``limit``, with
+  a paid tool (each call holds its price of the shared spending limit, then pays it);
+  answers the outcome counts and what the backend says was spent;
 * ``{"op": "quit"}``.
 """
 
@@ -24,7 +27,10 @@ import sys
 from typing import Any
 
 from webresearch import RunContext, Settings, Toolkit
+from webresearch.runtime.spending import SpendingRule
 from webresearch.tools.base import CallContext, ToolEntry
+from webresearch.tools.catalog import Builder
+from webresearch.tools.context import SPENDING_KEY
 from webresearch.tools.limits import search_limit
 from webresearch.tools.registry import default_builders
 from webresearch.tools.services import Services
@@ -41,6 +47,20 @@ def search_probe(services: Services) -> ToolEntry[JSONObject]:
         return ToolResult(f"results for {arguments['query']}")
 
     return ToolEntry(spec=WEB_SEARCH, run=run, rate_limit=search_limit(services.settings))
+
+
+def paid_probe(price: float) -> Builder:
+    """``web_search`` whose run pays ``price`` like a paid search (reserve, then spent)."""
+
+    def build(services: Services) -> ToolEntry[JSONObject]:
+        async def run(arguments: dict[str, Any], ctx: CallContext) -> ToolResult:
+            await ctx.reserve(ctx.price, "probe")
+            ctx.spent(ctx.price, "probe")
+            return ToolResult(f"paid for {arguments['query']}")
+
+        return ToolEntry(spec=WEB_SEARCH, run=run, price=price)
+
+    return build
 
 
 def _send(obj: dict[str, Any]) -> None:
@@ -69,6 +89,28 @@ async def _limit(cmd: dict[str, Any], lines: asyncio.Queue[str]) -> None:
                 {e.details["retry_after"] for e in errors if e.code == "rate_limited"}
             ),
             "other": sorted({e.to_text() for e in errors if e.code != "rate_limited"})[:5],
+        }
+    )
+
+
+async def _spend(cmd: dict[str, Any], lines: asyncio.Queue[str]) -> None:
+    settings = _settings(cmd["settings"])
+    builders = [paid_probe(cmd["price"])]
+    async with Toolkit(settings, builders=builders) as toolkit:
+        _send({"ready": True})
+        assert (await lines.get()).strip() == "go"
+        results = await asyncio.gather(
+            *(toolkit.call("web_search", {"query": f"q{i}"}) for i in range(cmd["calls"]))
+        )
+        rule = SpendingRule(settings.spending_limit or 0.0, settings.spending_window_s)
+        spent = await toolkit.services.state.spending.spent(SPENDING_KEY, rule)
+    errors = [r.error for r in results if r.error is not None]
+    _send(
+        {
+            "ok": sum(r.ok for r in results),
+            "codes": sorted({e.code for e in errors}),
+            "refusals": sorted({str(e.details.get("refusal")) for e in errors}),
+            "spent": spent,
         }
     )
 
@@ -107,6 +149,8 @@ async def main() -> None:
             os._exit(0)  # nothing to tear down: each command closed its Toolkit
         if cmd["op"] == "limit":
             await _limit(cmd, lines)
+        elif cmd["op"] == "spend":
+            await _spend(cmd, lines)
         elif cmd["op"] == "fetch":
             await _fetch(cmd)
         elif cmd["op"] == "call_then_die":

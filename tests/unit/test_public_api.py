@@ -29,6 +29,7 @@ def test_public_members_are_exactly_these() -> None:
         "mcp_server",
         "net",
         "plugins",
+        "progress",
         "readers",
         "redact",
         "runtime",

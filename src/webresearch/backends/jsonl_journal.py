@@ -209,6 +209,12 @@ class JSONLinesJournal:
                 self._index[rec[0]] = (offset, length)
             self._indexed_to = offset + length + 1
 
+    async def ping(self) -> None:
+        try:
+            os.fstat(self._fd)
+        except OSError as exc:
+            raise StorageError(f"journal file unavailable: {exc.strerror}") from None
+
     async def aclose(self) -> None:
         await self._io.aclose(self._close)  # after every write made so far
 

@@ -362,6 +362,18 @@ class PostgresJournal:
         row = await self._run(work)
         return None if row is None else dict(row[0])
 
+    async def ping(self) -> None:
+        """Check that PostgreSQL answers a statement (within the time bound).
+
+        Raises:
+            StorageError: it does not.
+        """
+
+        async def work(conn: psycopg.AsyncConnection[Any]) -> None:
+            await conn.execute("SELECT 1")
+
+        await self._run(work)
+
     async def schema_version(self) -> int:
         """The newest migration applied in the database."""
 

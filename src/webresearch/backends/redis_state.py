@@ -56,6 +56,7 @@ from ..runtime.limits import Decision, LimitRule
 from ..runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S, scope_key
 from .redis_cooldowns import RedisCooldowns
 from .redis_lua import NOW_US as _NOW
+from .redis_spending import RedisSpending
 
 __all__ = [
     "MAX_CONNECTIONS",
@@ -72,7 +73,6 @@ MAX_CONNECTIONS = 16
 _NAME = "the Redis state backend"
 _HINT = "retry in a few seconds"
 _US = 1_000_000
-
 
 # KEYS[1] log · ARGV now, limit, window_us, member → {allowed, retry_after_us, remaining}
 _LIMIT = (
@@ -277,6 +277,7 @@ class RedisState:
         self.limiter = RedisLimiter(self)
         self.scopes = RedisScopeStore(self)
         self.cooldowns = RedisCooldowns(self)
+        self.spending = RedisSpending(self)
 
     def add_script(self, name: str, source: str) -> None:
         """Register one more Lua script under ``name`` (for :meth:`run`)."""

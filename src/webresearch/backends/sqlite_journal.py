@@ -221,6 +221,12 @@ class SQLiteJournal:
             raise StorageError(f"journal query failed: {exc}") from None
         return json.loads(row[0]) if row else None
 
+    async def ping(self) -> None:
+        try:
+            self._db.execute("SELECT 1").fetchone()
+        except sqlite3.Error as exc:
+            raise StorageError(f"journal read failed: {exc}") from None
+
     async def aclose(self) -> None:
         await self._io.aclose(self._db.close)  # after every write made so far
         self._stop.set()

@@ -29,6 +29,7 @@ from ..errors import StorageError
 from ..runtime.cooldowns import REASON_MAX_CHARS, Cooldown, later
 from ..runtime.limits import Decision, LimitRule, decide
 from ..runtime.scope import SEARCH_RESULTS_TTL_S, VIEWS_TTL_S, scope_key
+from ..runtime.spending import NANOS, SpendDecision, SpendingRule, decide_spend, to_nanos, window_of
 from .files import ensure_private_file
 from .sqlite_open import connect_wal
 
@@ -37,6 +38,7 @@ __all__ = [
     "SQLiteCooldowns",
     "SQLiteLimiter",
     "SQLiteScopeStore",
+    "SQLiteSpending",
     "SQLiteState",
 ]
 
@@ -77,6 +79,14 @@ _MIGRATIONS: tuple[str, ...] = (
         until  REAL NOT NULL,
         code   TEXT NOT NULL,
         reason TEXT NOT NULL
+    );
+    """,
+    # 3: spending limits (runtime.spending): the current window's total per key.
+    """
+    CREATE TABLE spending (
+        key    TEXT PRIMARY KEY,
+        window INTEGER NOT NULL,
+        nanos  INTEGER NOT NULL
     );
     """,
 )
@@ -127,6 +137,7 @@ class SQLiteState:
         self.limiter = SQLiteLimiter(self)
         self.scopes = SQLiteScopeStore(self)
         self.cooldowns = SQLiteCooldowns(self)
+        self.spending = SQLiteSpending(self)
 
     def _migrate(self) -> None:
         with self.transaction() as db:
@@ -175,6 +186,14 @@ class SQLiteState:
         except sqlite3.Error as exc:
             raise StorageError(f"{_NAME} failed: {_reason(exc)}") from None
         return row
+
+    async def ping(self) -> None:
+        """Check that the file answers a read.
+
+        Raises:
+            StorageError: it does not.
+        """
+        self.fetch_one("SELECT 1", ())
 
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> SQLiteCache:
         """The named cache in this file (same name in another process: same entries)."""
@@ -350,3 +369,50 @@ class SQLiteCooldowns:
         """End the cool-down of ``key`` now."""
         with self._state.transaction() as db:
             db.execute("DELETE FROM cooldowns WHERE key = ?", (key,))
+
+
+class SQLiteSpending:
+    """Window totals per key in the shared file (``runtime.spending``), atomic across
+    processes (``BEGIN IMMEDIATE``)."""
+
+    def __init__(self, state: SQLiteState) -> None:
+        self._state = state
+
+    @staticmethod
+    def _total(db: sqlite3.Connection, key: str, window: int) -> int:
+        row = db.execute("SELECT window, nanos FROM spending WHERE key = ?", (key,)).fetchone()
+        return int(row[1]) if row is not None and row[0] == window else 0
+
+    async def hold(self, key: str, amount: float, rule: SpendingRule) -> SpendDecision:
+        """See :meth:`~webresearch.runtime.spending.SpendingStore.hold`."""
+        with self._state.transaction() as db:
+            now = self._state.clock()
+            window = window_of(now, rule.window_s)
+            total = self._total(db, key, window)
+            decision = decide_spend(
+                total, to_nanos(amount), to_nanos(rule.limit), now, rule.window_s
+            )
+            if decision.allowed:
+                db.execute(
+                    "INSERT OR REPLACE INTO spending (key, window, nanos) VALUES (?, ?, ?)",
+                    (key, window, total + to_nanos(amount)),
+                )
+        return decision
+
+    async def adjust(self, key: str, delta: float, window: int, rule: SpendingRule) -> None:
+        """See :meth:`~webresearch.runtime.spending.SpendingStore.adjust`."""
+        with self._state.transaction() as db:
+            current = window_of(self._state.clock(), rule.window_s)
+            if window != current and delta < 0:
+                return
+            total = max(0, self._total(db, key, current) + to_nanos(delta))
+            db.execute(
+                "INSERT OR REPLACE INTO spending (key, window, nanos) VALUES (?, ?, ?)",
+                (key, current, total),
+            )
+
+    async def spent(self, key: str, rule: SpendingRule) -> float:
+        """See :meth:`~webresearch.runtime.spending.SpendingStore.spent`."""
+        row = self._state.fetch_one("SELECT window, nanos FROM spending WHERE key = ?", (key,))
+        window = window_of(self._state.clock(), rule.window_s)
+        return int(row[1]) / NANOS if row is not None and row[0] == window else 0.0

@@ -38,6 +38,7 @@ from ..runtime.cache import Cache, MemoryCache
 from ..runtime.cooldowns import Cooldown, CooldownStore, MemoryCooldowns
 from ..runtime.limits import Limiter, MemoryLimiter
 from ..runtime.scope import MemoryScopeStore, ScopeStore
+from ..runtime.spending import MemorySpending, SpendingStore
 
 __all__ = [
     "FailOpenCache",
@@ -76,6 +77,15 @@ class StateBackend(Protocol):
         """Cool-downs (search providers that failed), shared like the limiter."""
         ...
 
+    @property
+    def spending(self) -> SpendingStore:
+        """Spending-limit totals (atomic across every process sharing the backend)."""
+        ...
+
+    async def ping(self) -> None:
+        """Check that the backend answers (raises ``StorageError`` when it does not)."""
+        ...
+
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> Cache:
         """The named cache (shared by every process using the same backend and name)."""
         ...
@@ -90,16 +100,27 @@ class MemoryState:
 
     Args:
         clock: monotonic seconds (tests inject a fake).
+        wall_clock: seconds since the epoch: spending windows are calendar-aligned
+            (default ``time.time``).
     """
 
     name = "the in-process state"
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        wall_clock: Callable[[], float] = time.time,
+    ) -> None:
         self._clock = clock
         self.limiter = MemoryLimiter(clock)
         self.scopes = MemoryScopeStore(clock)
         self.cooldowns = MemoryCooldowns(clock)
+        self.spending = MemorySpending(wall_clock)
         self._caches: dict[str, MemoryCache] = {}
+
+    async def ping(self) -> None:
+        """Always answers (nothing to reach)."""
 
     def cache(self, name: str, *, maxsize: int, ttl_s: float) -> MemoryCache:
         """The in-process cache ``name`` (one per name, like the shared backends' namespaces)."""

@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpcore2
 
+from .. import progress
 from ..errors import BrowserError, ConfigurationError, WebResearchError
 from . import launch as launching
 from .base import BlockedRequest, Capabilities, SessionConfig
@@ -72,6 +73,13 @@ if TYPE_CHECKING:
 __all__ = ["BackendConfig", "PlaywrightBackend", "playwright_available"]
 
 log = logging.getLogger("webresearch.browser")
+
+#: What a person is told while each backend starts (``webresearch.progress``).
+_STARTING = {
+    "chromium": "starting Chromium",
+    "lightpanda": "starting Lightpanda",
+    "cdp": "connecting to the browser",
+}
 
 #: Seconds for connecting over CDP.
 CONNECT_TIMEOUT_S = 20.0
@@ -181,6 +189,7 @@ class PlaywrightBackend:
                 "Playwright is not installed (pip install 'webresearch[browser]')"
             ) from None
         self._check_installed()
+        progress.report(_STARTING.get(self.config.kind, "starting the browser"))
         self._run = run = await asyncio.to_thread(new_run_dir)
         # The Playwright driver (a Node process) starts while the browser launches.
         with _driver_tmpdir(run.tmp):
@@ -226,7 +235,7 @@ class PlaywrightBackend:
         if kind == "chromium":
             problem = chromium_problem(self.config.chromium_path)
         elif kind == "lightpanda" and find_lightpanda() is None:
-            problem = "Lightpanda is not installed (pip install 'webresearch[browser]')"
+            problem = "Lightpanda is not installed (pip install 'webresearch[lightpanda]')"
         elif kind == "cdp" and not self.config.cdp_url:
             problem = "browser_backend is cdp but browser_cdp_url is not set"
         elif kind not in ("chromium", "lightpanda", "cdp"):

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import httpcore2
 
+from .. import progress
 from ..access import AccessPolicy, DomainPolicy
 from ..config import Settings
 from ..errors import BrowserError
@@ -220,6 +221,7 @@ class BrowserManager:
             BlockedAddress, BlockedDomain, RobotsDisallowed, NetworkError, Timeout, BrowserError.
         """
         await self.policy.check_navigation(url)
+        progress.report("rendering the page in a browser")
         async with self._renders:
             backend = await self.backend()
             session = await backend.new_session("render")

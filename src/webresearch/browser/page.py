@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
+from .. import progress
 from ..errors import BlockedAddress, BrowserError, Timeout, UnsupportedContent, WebResearchError
 from ..redact import redact_url
 from .base import (
@@ -185,6 +186,32 @@ class PlaywrightSession:
             return True
         return False
 
+    async def stop(self) -> None:
+        """Stop whatever the tab is doing — loading a page (``Page.stopLoading``) and running
+        script (:meth:`interrupt`) — when the action is cancelled, so the session is free for
+        the next one; bounded, never raises.
+
+        A stop that lands while a navigation is about to commit is ignored by Chromium
+        (measured: about one time in three when cancelled right after the request left),
+        so it is repeated until the document is no longer loading, within
+        :data:`INTERRUPT_WAIT_S`.
+        """
+        await self.interrupt()
+        deadline = _loop_time() + INTERRUPT_WAIT_S
+        while _loop_time() < deadline:
+            with best_effort():
+                await asyncio.wait_for(self.cdp.send("Page.stopLoading"), INTERRUPT_WAIT_S)
+                state = await asyncio.wait_for(
+                    self.cdp.send(
+                        "Runtime.evaluate",
+                        {"expression": "document.readyState", "returnByValue": True},
+                    ),
+                    INTERRUPT_WAIT_S,
+                )
+                if state.get("result", {}).get("value") != "loading":
+                    return
+            await asyncio.sleep(0.05)
+
     async def aclose(self) -> None:
         """Close the tab, its context and an owned connection. Idempotent."""
         if self._closed:
@@ -212,6 +239,7 @@ class PlaywrightSession:
         """
         mark = self.events.mark()
         self.events.navigation_started()
+        progress.report("loading the page")
         try:
             with library_errors("opening the page", self.config):
                 response = await self.page.goto(
@@ -239,6 +267,7 @@ class PlaywrightSession:
 
     async def _arrived(self, response: Response | None) -> NavResult:
         """Wait for readiness after a navigation; where it ended."""
+        progress.report("waiting for the page to settle")
         ready = await wait_ready(self.page, self.events, self.config.ready_timeout_s)
         url = str(self.page.url)
         title = "" if self.error_page() is not None else ready.title
@@ -334,6 +363,7 @@ class PlaywrightSession:
 
     async def screenshot(self, full_page: bool, max_tiles: int) -> tuple[list[bytes], int]:
         """PNG tiles of the viewport's size, top to bottom (one tile unless ``full_page``)."""
+        progress.report("taking a screenshot")
         return await self.reader.screenshot(full_page, max_tiles)
 
     async def cookies(self) -> list[dict[str, Any]]:

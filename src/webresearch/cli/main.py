@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import signal
 import sys
 from types import FrameType
@@ -15,6 +14,7 @@ from .browse import browse
 from .fetch import fetch
 from .image import image
 from .journal import journal
+from .logs import LOG_FORMATS, configure_logging, say
 from .mcp import mcp
 from .search import search
 from .signals import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated
@@ -36,7 +36,15 @@ from .tools import tools
     count=True,
     help="Show what happens on stderr (-v: which tools are available and why; -vv: debug).",
 )
-def cli(config: str | None, verbose: int) -> None:
+@click.option(
+    "--log-format",
+    type=click.Choice(LOG_FORMATS),
+    envvar="WEBRESEARCH_LOG_FORMAT",
+    default="text",
+    show_default=True,
+    help="Logs on stderr as text, or as one JSON object per line (for log collectors).",
+)
+def cli(config: str | None, verbose: int, log_format: str) -> None:
     """Safe, observable web access for AI agents and people.
 
     \b
@@ -50,17 +58,7 @@ def cli(config: str | None, verbose: int) -> None:
       webresearch search "python asyncio timeout"
       webresearch tools --language ru
     """
-    level = logging.WARNING if verbose == 0 else logging.INFO if verbose == 1 else logging.DEBUG
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("webresearch: %(message)s"))
-    root = logging.getLogger("webresearch")
-    root.handlers = [
-        h
-        for h in root.handlers
-        if not isinstance(h, logging.StreamHandler) or isinstance(h, logging.NullHandler)
-    ]
-    root.addHandler(handler)
-    root.setLevel(level)
+    configure_logging(verbose, log_format)
 
 
 cli.add_command(fetch)
@@ -90,9 +88,7 @@ def main() -> None:
         sys.exit(exc.exit_code)
     except click.Abort as exc:
         terminated = isinstance(exc.__cause__, Terminated)
-        click.echo(
-            "webresearch: terminated" if terminated else "webresearch: interrupted", err=True
-        )
+        say("terminated" if terminated else "interrupted")
         sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
     except Terminated:  # outside click's handling (while exiting)
         sys.exit(EXIT_TERMINATED)

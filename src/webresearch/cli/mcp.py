@@ -10,6 +10,7 @@ import click
 
 from webresearch import ConfigurationError
 
+from .logs import say
 from .options import guard_options, load_settings
 from .signals import say_stopped, serve_until_signal
 
@@ -64,6 +65,27 @@ def _server_module() -> ModuleType:
     default=None,
     help="Directory view_image may read (default: none, view_image off).",
 )
+@click.option(
+    "--fetch-scope",
+    type=click.Choice(["open", "search_results"]),
+    default=None,
+    help=(
+        "Which URLs a session may open: any public URL (open), or only URLs from the "
+        "session's latest web_search (search_results). Default: $WEBRESEARCH_MCP_FETCH_SCOPE "
+        "or open."
+    ),
+)
+@click.option(
+    "--budget",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="AMOUNT",
+    help=(
+        "Most one session may spend on paid calls, in the units of your prices "
+        "(default: $WEBRESEARCH_MCP_BUDGET, none). A limit for all sessions and workers "
+        "together: WEBRESEARCH_SPENDING_LIMIT."
+    ),
+)
 @guard_options
 @click.pass_context
 def mcp(
@@ -72,6 +94,8 @@ def mcp(
     token: str | None,
     allowed_hosts: tuple[str, ...],
     workspace: Path | None,
+    fetch_scope: str | None,
+    budget: float | None,
     allow_private: bool,
     allow_network: tuple[str, ...],
 ) -> None:
@@ -82,18 +106,33 @@ def mcp(
     HTTP 401. On every address a request must name the server in Host (else 421) and, from
     a browser, in Origin (else 403): a web page cannot reach it by DNS rebinding.
 
+    Over HTTP, GET /healthz and /readyz answer without a token (for health checks); idle
+    sessions are closed after WEBRESEARCH_MCP_SESSION_IDLE_S (30 min), at most
+    WEBRESEARCH_MCP_MAX_SESSIONS (100) are open. Calls report progress to clients that ask
+    for it, and a client's cancel stops the call. Ctrl-C or SIGTERM stops the server with
+    one line.
+
     \b
     Examples:
       webresearch mcp
+      webresearch mcp --fetch-scope search_results --budget 0.50
       webresearch mcp --http 8765
       WEBRESEARCH_MCP_TOKEN=$(openssl rand -hex 32) webresearch mcp \\
           --http 0.0.0.0:8765 --allowed-host mcp.example.org
+      npx @modelcontextprotocol/inspector webresearch mcp     # try it in the MCP Inspector
 
     \b
-    Client configuration (Claude Desktop, any MCP client using stdio):
-      {"mcpServers": {"webresearch": {"command": "webresearch", "args": ["mcp"]}}}
+    Client configuration (Claude Desktop, Cursor, any MCP client using stdio):
+      {"mcpServers": {"webresearch": {"command": "uvx",
+        "args": ["--from", "webresearch[mcp]", "webresearch", "mcp"]}}}
     """
     settings = load_settings(ctx, allow_private=allow_private, allow_network=allow_network)
+    policy: dict[str, object] = {}
+    if fetch_scope is not None:
+        policy["mcp_fetch_scope"] = fetch_scope
+    if budget is not None:
+        policy["mcp_budget"] = budget
+    settings = settings.replace(**policy) if policy else settings
     server = _server_module()
     workspace = workspace.resolve() if workspace is not None else None
     if bind is None:
@@ -116,7 +155,7 @@ def mcp(
 
     def ready(url: str) -> None:
         auth = "bearer token required" if secret else "no token: this machine only"
-        click.echo(f"webresearch MCP server listening on {url} ({auth})", err=True)
+        say(f"MCP server listening on {url} ({auth})", prefix="webresearch ")
 
     try:
         code = asyncio.run(

@@ -12,6 +12,8 @@ from webresearch import ConfigurationError
 if TYPE_CHECKING:
     from webresearch import Settings
 
+from .logs import configure_logging
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -83,6 +85,13 @@ def load_settings(
             changes["allowed_networks"] = [str(n) for n in settings.allowed_networks] + list(
                 allow_network
             )
-        return settings.replace(**changes) if changes else settings
+        settings = settings.replace(**changes) if changes else settings
+        root = ctx.find_root()
+        if settings.log_format == "json" and root.get_parameter_source("log_format") in (
+            click.core.ParameterSource.DEFAULT,
+            None,
+        ):
+            configure_logging(root.params.get("verbose") or 0, "json")  # from the TOML file
+        return settings
     except ConfigurationError as exc:
         raise click.UsageError(exc.message) from None

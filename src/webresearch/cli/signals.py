@@ -15,7 +15,7 @@ import sys
 from collections.abc import Coroutine
 from typing import Any
 
-import click
+from .logs import say
 
 __all__ = ["EXIT_INTERRUPTED", "EXIT_TERMINATED", "Terminated", "serve_until_signal"]
 
@@ -31,10 +31,7 @@ class Terminated(KeyboardInterrupt):
 
 def say_stopped(code: int) -> None:
     """The one line a stopped command prints."""
-    click.echo(
-        "webresearch: terminated" if code == EXIT_TERMINATED else "webresearch: interrupted",
-        err=True,
-    )
+    say("terminated" if code == EXIT_TERMINATED else "interrupted")
 
 
 async def serve_until_signal(

@@ -28,6 +28,9 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "DEFAULT_MAX_REDIRECTS",
     "DEFAULT_MCP_APPROVAL_TIMEOUT_S",
+    "DEFAULT_MCP_MAX_SESSIONS",
+    "DEFAULT_MCP_PROGRESS_INTERVAL_S",
+    "DEFAULT_MCP_SESSION_IDLE_S",
     "DEFAULT_RATE_WINDOW_S",
     "DEFAULT_READER_TIMEOUT_S",
     "DEFAULT_REDIS_PREFIX",
@@ -38,6 +41,7 @@ __all__ = [
     "DEFAULT_SEARCH_CACHE_TTL_S",
     "DEFAULT_SEARCH_RATE_LIMIT",
     "DEFAULT_SEARCH_TIMEOUT_S",
+    "DEFAULT_SPENDING_WINDOW_S",
     "DEFAULT_STATE_URL",
     "DEFAULT_STORAGE_CONNECT_TIMEOUT_S",
     "DEFAULT_STORAGE_TIMEOUT_S",
@@ -111,6 +115,17 @@ DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES = 16 * 1024
 #: question (an MCP elicitation) before treating it as denied. Five minutes: long enough to
 #: read the question, short enough that a forgotten prompt does not hold a call forever.
 DEFAULT_MCP_APPROVAL_TIMEOUT_S = 300.0
+#: Streamable-HTTP sessions open at once; one more is refused with 503 until one ends or
+#: expires (issue 16: abandoned sessions were never reclaimed).
+DEFAULT_MCP_MAX_SESSIONS = 100
+#: Seconds a streamable-HTTP session may go without any request in flight before it is
+#: closed (the MCP SDK's own default, 30 minutes; its id then answers 404).
+DEFAULT_MCP_SESSION_IDLE_S = 1800.0
+#: Seconds between progress notifications of a running call (issue 16: at least every 5 s,
+#: so a client that extends its 60 s timeout on progress never gives up on working calls).
+DEFAULT_MCP_PROGRESS_INTERVAL_S = 4.0
+#: A spending window: one UTC day (issue 16: "a day's budget shared by every worker").
+DEFAULT_SPENDING_WINDOW_S = 86400.0
 #: web_search: provider timeout (seconds), cache lifetime (seconds) and size (entries). SPEC §1.2.
 DEFAULT_SEARCH_TIMEOUT_S = 10.0
 DEFAULT_SEARCH_CACHE_TTL_S = 300.0

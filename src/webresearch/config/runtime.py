@@ -7,7 +7,12 @@ from typing import Any, Literal
 
 from pydantic import Field, SecretStr, field_validator
 
-from .defaults import DEFAULT_BROWSER_RATE_LIMIT, DEFAULT_RATE_WINDOW_S, DEFAULT_SEARCH_RATE_LIMIT
+from .defaults import (
+    DEFAULT_BROWSER_RATE_LIMIT,
+    DEFAULT_RATE_WINDOW_S,
+    DEFAULT_SEARCH_RATE_LIMIT,
+    DEFAULT_SPENDING_WINDOW_S,
+)
 from .section import Section, comma_list
 
 __all__ = ["RuntimeSettings"]
@@ -51,6 +56,29 @@ class RuntimeSettings(Section):
             "Language of the human-facing tool titles (MCP titles, CLI headings); names, "
             "descriptions and schemas the model sees never change."
         ),
+    )
+
+    # --- spending limits and logs (issue 16) ---
+    spending_limit: float | None = Field(
+        None,
+        ge=0,
+        description=(
+            "Most that all runs together may spend per spending window (price units), counted "
+            "in the state backend: one process (memory://), a host (sqlite://) or a fleet "
+            "(redis://) share it. None: no limit."
+        ),
+    )
+    spending_window_s: float = Field(
+        DEFAULT_SPENDING_WINDOW_S,
+        gt=0,
+        description=(
+            "Length of a spending window (seconds); windows are aligned to the Unix epoch, so "
+            "86400 is one UTC calendar day."
+        ),
+    )
+    log_format: Literal["text", "json"] = Field(
+        "text",
+        description="How the CLI and the MCP server write logs on stderr: text, or one JSON object per line.",
     )
 
     # --- CPU work off the event loop: conversion, PDF text, images (issue 14) ---------------

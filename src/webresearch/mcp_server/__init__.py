@@ -18,13 +18,15 @@ from typing import Any
 
 from webresearch import Settings, Toolkit
 
+from .health import HEALTH_PATH, READY_PATH, HealthRoutes
 from .http import MCP_PATH, check_bind, gate, is_loopback, listen_socket, parse_bind
 from .origin import HostOriginGate, HostRules
-from .server import INSTRUCTIONS, SERVER_NAME, WebResearchServer
+from .server import SERVER_NAME, WebResearchServer
 
 __all__ = [
-    "INSTRUCTIONS",
+    "HEALTH_PATH",
     "MCP_PATH",
+    "READY_PATH",
     "SERVER_NAME",
     "HostRules",
     "WebResearchServer",
@@ -66,7 +68,16 @@ async def serve_http(
     on_ready: Callable[[str], Any] | None = None,
     allowed_hosts: Sequence[str] = (),
 ) -> None:
-    """Serve MCP over streamable HTTP at ``http://host:port/mcp`` until interrupted.
+    """Serve MCP over streamable HTTP at ``http://host:port/mcp`` until cancelled.
+
+    Also ``GET /healthz`` and ``GET /readyz`` without a token (:mod:`.health`). At most
+    ``settings.mcp_max_sessions`` sessions are open at once (one more gets 503), and a
+    session without a request for ``settings.mcp_session_idle_s`` is closed.
+
+    Cancelling the task stops the server cleanly: new requests get 503, open sessions and
+    their calls are closed (each call gets :data:`~.server.CANCEL_GRACE_S` to release what
+    it holds), connections are shut, the Toolkit is closed — nothing is logged, and the
+    cancellation then propagates (the caller says the one line).
 
     Args:
         settings: configuration; ``settings.mcp_token`` is the bearer token unless ``token``
@@ -88,6 +99,8 @@ async def serve_http(
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
 
+    from .serving import SHUTDOWN_GRACE_S, EmbeddedServer, serve_until_cancelled
+
     if token:
         settings = settings.replace(mcp_token=token)  # the redactor hides it everywhere
     elif settings.mcp_token is not None:
@@ -105,19 +118,31 @@ async def serve_http(
                 host=host,
                 # Ours (HostOriginGate) is the one Host/Origin rule, on every bind address.
                 transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+                session_idle_timeout=settings.mcp_session_idle_s,
+                max_sessions=settings.mcp_max_sessions,
             )
+            front = HealthRoutes(HostOriginGate(gate(app, token), rules), toolkit.readiness)
             config = uvicorn.Config(
-                HostOriginGate(gate(app, token), rules),
+                front,
                 log_level="warning",
                 access_log=False,
-                lifespan="on",
+                # The session manager's lifespan is ours (below): stopping it first ends
+                # the sessions' streams, so uvicorn then finds no connection to wait for.
+                lifespan="off",
+                log_config=None,  # the application's logging (the CLI's text or JSON)
+                timeout_graceful_shutdown=SHUTDOWN_GRACE_S,
             )
-            server = uvicorn.Server(config)
             shown_host = f"[{host}]" if ":" in host else host
-            if on_ready is not None:
-                on_ready(f"http://{shown_host}:{sock.getsockname()[1]}{MCP_PATH}")
+            url = f"http://{shown_host}:{sock.getsockname()[1]}{MCP_PATH}"
             try:
-                await server.serve(sockets=[sock])
+                await serve_until_cancelled(
+                    EmbeddedServer(config),
+                    sock,
+                    web.server.session_manager,
+                    front,
+                    lambda: on_ready(url) if on_ready is not None else None,
+                    web.stop_calls,
+                )
             finally:
                 await web.aclose()
     finally:

@@ -1,8 +1,9 @@
 """Tool specs and results in MCP types (pure functions, no I/O).
 
 * a :class:`~webresearch.ToolSpec` becomes an MCP ``Tool`` with the constant name,
-  description and input schema, the human ``title``, and annotations (``title``,
-  ``readOnlyHint``, ``openWorldHint``, plus any MCP annotation the spec names itself);
+  description and input schema, the human ``title``, and annotations (``title`` and all
+  four hints — ``readOnlyHint``, ``destructiveHint``, ``idempotentHint``, ``openWorldHint``
+  — always explicit, plus any MCP annotation the spec names itself);
 * a :class:`~webresearch.ToolResult` becomes a ``CallToolResult``: a ``TextContent`` with the
   model-facing text, one ``ImageContent`` (base64, ``mimeType``) per image, and
   ``isError: true`` for a failed call, whose text is the error's ``error[code]: …`` line.
@@ -24,12 +25,7 @@ __all__ = ["call_result", "mcp_tool"]
 def mcp_tool(spec: ToolSpec) -> types.Tool:
     """The MCP ``Tool`` for ``spec`` (the input schema is a copy of the constant one)."""
     annotations = types.ToolAnnotations.model_validate(
-        {
-            "title": spec.title,
-            "readOnlyHint": spec.read_only,
-            "openWorldHint": spec.open_world,
-            **spec.annotations,
-        }
+        {"title": spec.title, **spec.hints(), **spec.annotations}
     )
     return types.Tool(
         name=spec.name,

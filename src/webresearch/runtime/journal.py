@@ -169,6 +169,10 @@ class Journal(Protocol):
         """The result recorded for ``operation_id``, or ``None``."""
         ...
 
+    async def ping(self) -> None:
+        """Check that the sink answers (a readiness probe; ``StorageError`` when it does not)."""
+        ...
+
     async def aclose(self) -> None:
         """Release the sink."""
         ...
@@ -217,6 +221,9 @@ class MemoryJournal:
 
     async def recorded_result(self, operation_id: str) -> dict[str, Any] | None:
         return self.results.get(operation_id)
+
+    async def ping(self) -> None:
+        """Always answers (nothing to reach)."""
 
     async def aclose(self) -> None:
         pass

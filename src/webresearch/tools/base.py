@@ -117,6 +117,12 @@ class CallContext(Protocol):
         """Journal an extra event of this call (e.g. ``browser.action``, ``browser.dialog``)."""
         ...
 
+    def progress(self, message: str) -> None:
+        """Tell whoever waits for the call what it does now, in words a person reads
+        ("waiting for the page to settle"); nothing when nobody asked. Code below the tools
+        reports with :func:`webresearch.progress.report`, which reaches the same place."""
+        ...
+
 
 A = TypeVar("A")
 

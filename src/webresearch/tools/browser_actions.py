@@ -312,6 +312,11 @@ BROWSER = ToolSpec(
         },
         ["action"],
     ),
+    # click/fill/press/evaluate act on pages as the person would (submit a form, delete a
+    # message): not read-only, possibly destructive, not idempotent.
     read_only=False,
+    destructive=True,
+    idempotent=False,
+    open_world=True,
     titles=MappingProxyType({"ru": "Веб-браузер", "zh": "网页浏览器"}),
 )

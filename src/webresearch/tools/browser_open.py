@@ -39,6 +39,10 @@ BROWSER_OPEN = ToolSpec(
     title="Open a page in a browser",
     description="Render a URL in a browser; read it as web_fetch does.",
     input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
+    open_world=True,
     titles=MappingProxyType({"ru": "Открыть страницу в браузере", "zh": "在浏览器中打开网页"}),
 )
 

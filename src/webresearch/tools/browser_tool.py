@@ -88,6 +88,11 @@ class BrowserTool:
             timeout_s = self.settings.browser_action_timeout_s
             try:
                 result = await asyncio.wait_for(action.run(tab, args), timeout_s + ACTION_GRACE_S)
+            except asyncio.CancelledError:
+                # The caller gave up (an MCP client's cancel): stop the tab's loading and
+                # script so the session is free for the next action, then let it propagate.
+                await session.stop()
+                raise
             except TimeoutError:
                 # A script still running in the page (an endless loop) would hang every
                 # later action of the session: stop it, or end a browser that is hung.

@@ -1,20 +1,29 @@
 """The context of one call: what a running tool may ask of the runtime (fetch scope, rate
-limits, budget, journal events), and the run's spending ledger."""
+limits, budget and the shared spending limit, journal events, progress), and the run's
+spending ledger."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
-from ..errors import BudgetExceeded, RateLimited, ScopeDenied
+from .. import progress
+from ..errors import BudgetExceeded, RateLimited, ScopeDenied, StorageError
 from ..runtime.journal import JournalEvent
 from ..runtime.run import RunContext
 from ..runtime.scope import scope_key, user_links
+from ..runtime.spending import SpendingRule
 from ..types import JSONValue
 from .base import RateLimit
 from .redaction import redact_json
 from .services import Services
 
-__all__ = ["Ledger", "ToolCall"]
+__all__ = ["SPENDING_KEY", "Ledger", "ToolCall"]
+
+log = logging.getLogger("webresearch")
+
+#: The state backend's key of the shared spending limit (``spending_limit``).
+SPENDING_KEY = "all"
 
 
 class Ledger:
@@ -49,6 +58,7 @@ class ToolCall:
         cost: what the call has spent so far (the closing event's ``cost``).
         costs: what it has spent, by payee (provider or service id).
         counted_view: the call counted one view of the ``user_links`` scope.
+        held: what the call holds of the shared spending limit (settled at the end).
     """
 
     def __init__(
@@ -72,6 +82,8 @@ class ToolCall:
         self.cost = 0.0
         self.costs: dict[str, float] = {}
         self.counted_view = False
+        self.held = 0.0
+        self._held_window = 0
 
     async def check_scope(self, url: str) -> None:
         """See :meth:`CallContext.check_scope` (SPEC §1.5)."""
@@ -132,18 +144,61 @@ class ToolCall:
             )
 
     async def reserve(self, cost: float, what: str) -> None:
-        """See :meth:`CallContext.reserve` (a check only: nothing is recorded)."""
-        budget = self.run.budget
-        if budget is None or cost <= 0:
+        """See :meth:`CallContext.reserve`: the run's budget is a check only; the shared
+        spending limit (``spending_limit``) is held now, atomically, and settled when the
+        call ends (:meth:`settle`)."""
+        if cost <= 0:
             return
-        spent = self.ledger.spent_by(self.run.run_id)
-        if spent + self.cost + cost > budget + 1e-12:
+        budget = self.run.budget
+        if budget is not None:
+            spent = self.ledger.spent_by(self.run.run_id)
+            if spent + self.cost + cost > budget + 1e-12:
+                raise BudgetExceeded(
+                    f"the run's budget ({budget:g}) does not cover another paid call to {what} "
+                    f"(spent {spent + self.cost:g}, this call {cost:g})",
+                    hint="finish with what you have",
+                    refusal="budget",
+                )
+        rule = self._spending_rule()
+        if rule is None:
+            return
+        decision = await self.services.state.spending.hold(SPENDING_KEY, cost, rule)
+        if not decision.allowed:
+            hours = decision.resets_in_s / 3600
             raise BudgetExceeded(
-                f"the run's budget ({budget:g}) does not cover another paid call to {what} "
-                f"(spent {spent + self.cost:g}, this call {cost:g})",
+                f"the spending limit ({rule.limit:g} per {_window_words(rule.window_s)}, all "
+                f"runs together) does not cover another paid call to {what}; it resets in "
+                + (f"{hours:.1f} h" if hours >= 1 else f"{max(1, round(decision.resets_in_s))} s"),
                 hint="finish with what you have",
-                refusal="budget",
+                refusal="spending_limit",
+                retry_after=round(decision.resets_in_s, 3),
             )
+        self.held += cost
+        self._held_window = decision.window
+
+    def _spending_rule(self) -> SpendingRule | None:
+        settings = self.services.settings
+        if settings.spending_limit is None:
+            return None
+        return SpendingRule(settings.spending_limit, settings.spending_window_s)
+
+    async def settle(self) -> None:
+        """At the end of the call: give back what was held and not spent (the request never
+        left), add what was spent beyond the holds. A storage failure is logged: the call
+        already ran."""
+        rule = self._spending_rule()
+        delta = self.cost - self.held
+        if rule is None or abs(delta) < 1e-12:
+            return
+        self.held = self.cost
+        try:
+            await self.services.state.spending.adjust(SPENDING_KEY, delta, self._held_window, rule)
+        except StorageError as exc:
+            log.warning("%s: the spending limit was not settled (%s)", self.tool, exc.message)
+
+    def progress(self, message: str) -> None:
+        """See :meth:`CallContext.progress`."""
+        progress.report(message)
 
     def spent(self, cost: float, what: str) -> None:
         """See :meth:`CallContext.spent`."""
@@ -163,3 +218,8 @@ class ToolCall:
                 details=shown if isinstance(shown, dict) else {},
             )
         )
+
+
+def _window_words(window_s: float) -> str:
+    """``86400`` → ``day``, ``3600`` → ``hour``, else ``N s``."""
+    return {86400.0: "day", 3600.0: "hour", 60.0: "minute"}.get(window_s, f"{window_s:g} s")

@@ -58,7 +58,7 @@ def backend_unavailable_reason(services: Services) -> str | None:
     if kind == "chromium":
         return chromium_problem(settings.chromium_path)
     if kind == "lightpanda" and find_lightpanda() is None:
-        return "Lightpanda is not installed (pip install 'webresearch[browser]')"
+        return "Lightpanda is not installed (pip install 'webresearch[lightpanda]')"
     if kind == "cdp" and settings.browser_cdp_url is None:
         return "browser_backend is cdp but browser_cdp_url is not set"
     return None

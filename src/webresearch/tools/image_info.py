@@ -31,6 +31,9 @@ IMAGE_INFO = ToolSpec(
     title="Image facts",
     description="Workspace image facts, no pixels: format, px size, bytes, frames, EXIF rotation.",
     input_schema=object_schema({"path": {"type": "string"}}, ["path"]),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
     open_world=False,
     titles=MappingProxyType({"ru": "Сведения об изображении", "zh": "图片信息"}),
 )

@@ -58,6 +58,10 @@ FETCH_IMAGE = ToolSpec(
         "For pages use web_fetch."
     ),
     input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
+    open_world=True,
     titles=MappingProxyType({"ru": "Изображение из интернета", "zh": "查看网络图片"}),
 )
 
@@ -69,6 +73,9 @@ VIEW_IMAGE = ToolSpec(
         {"path": {"type": "string", "description": "Path relative to the workspace."}},
         ["path"],
     ),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
     open_world=False,
     titles=MappingProxyType({"ru": "Изображение из рабочей папки", "zh": "查看工作区图片"}),
 )

@@ -44,6 +44,10 @@ PAGE_SCREENSHOT = ToolSpec(
     title="Screenshot a web page",
     description="Screenshot a web page (without vision: its text).",
     input_schema=object_schema({"url": URL_PROPERTY}, ["url"]),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
+    open_world=True,
     titles=MappingProxyType({"ru": "Скриншот страницы", "zh": "网页截图"}),
 )
 

@@ -15,6 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar, cast
 
+from .. import progress
 from ..errors import WebResearchError
 from ..readers.base import OnSent
 from ..types import Document
@@ -73,6 +74,7 @@ async def paid_call(
 
     started = time.perf_counter()
     outcome = "ok"
+    progress.report(f"waiting for the {service} service")
     try:
         return await call(on_sent)
     except WebResearchError as exc:

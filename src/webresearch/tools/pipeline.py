@@ -20,6 +20,10 @@ repeat a side effect) with ``meta["journal_error"]``, and the failure is logged.
 A call cut off by cancellation ("Stop") records what it already spent (SPEC §3: costs of
 calls that failed after the request was sent) and writes a ``tool.failed`` event with
 outcome ``cancelled`` (shielded) before the cancellation propagates.
+
+Around every call: one OpenTelemetry span and the per-tool counts (:mod:`.telemetry`), the
+caller's progress callback in force (:mod:`webresearch.progress`), and the shared spending
+limit settled when the call ends (:meth:`~.context.ToolCall.settle`).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import time
 import uuid
 from collections.abc import Callable, Mapping
 
+from .. import progress as progress_report
 from ..errors import (
     ApprovalDenied,
     InternalError,
@@ -40,6 +45,7 @@ from ..errors import (
     error_from_dict,
 )
 from ..invisible import strip_invisible
+from ..progress import ProgressCallback
 from ..runtime.cache import MemoryCache
 from ..runtime.journal import JournalEvent, arguments_hash, truncate_utf8
 from ..runtime.run import ApprovalRequest, RunContext
@@ -48,6 +54,7 @@ from .base import PreparedCall
 from .context import Ledger, ToolCall
 from .redaction import redact_json, redacted_error
 from .services import Services
+from .telemetry import CallTelemetry, SpanFacts
 from .toolset import ToolSet
 
 __all__ = ["REPLAY_CACHE_SIZE", "REPLAY_TTL_S", "USER_LINK_FAILED", "CallPipeline"]
@@ -84,12 +91,16 @@ class CallPipeline:
         services: the process-wide services.
         tools: the registered tools.
         ledger: the runs' spending ledger.
+        telemetry: spans and counts of the calls.
     """
 
-    def __init__(self, services: Services, tools: ToolSet, ledger: Ledger) -> None:
+    def __init__(
+        self, services: Services, tools: ToolSet, ledger: Ledger, telemetry: CallTelemetry
+    ) -> None:
         self.services = services
         self.tools = tools
         self.ledger = ledger
+        self.telemetry = telemetry
         self._replays = MemoryCache(REPLAY_CACHE_SIZE, REPLAY_TTL_S, clock=services.clock)
 
     def _redact(self, value: JSONValue) -> JSONValue:
@@ -102,6 +113,7 @@ class CallPipeline:
         run: RunContext,
         operation_id: str | None,
         offered: Callable[[RunContext], list[str]],
+        progress: ProgressCallback | None = None,
     ) -> ToolResult:
         """Execute tool ``name`` (see :meth:`webresearch.tools.registry.Toolkit.call`).
 
@@ -111,9 +123,28 @@ class CallPipeline:
             run: the run context.
             operation_id: idempotency key, or ``None`` for a fresh call.
             offered: the names offered to a run (named in the "not available" hint).
+            progress: receives the call's progress lines (:mod:`webresearch.progress`).
         """
-        raw: object = {} if arguments is None else arguments
         op = operation_id or uuid.uuid4().hex
+        tool = self.tools.get(name)
+        description = tool.spec.description if tool is not None else None
+        with (
+            self.telemetry.call(name, op, description) as facts,
+            progress_report.reporting(progress),
+        ):
+            return await self._call(name, arguments, run, op, operation_id, offered, facts)
+
+    async def _call(
+        self,
+        name: str,
+        arguments: Mapping[str, object] | None,
+        run: RunContext,
+        op: str,
+        operation_id: str | None,
+        offered: Callable[[RunContext], list[str]],
+        facts: SpanFacts,
+    ) -> ToolResult:
+        raw: object = {} if arguments is None else arguments
         ctx = ToolCall(self.services, self.ledger, run=run, tool=name, operation_id=op)
         args_hash = arguments_hash(raw)
         shown = self._redact(dict(raw) if isinstance(raw, Mapping) else {})
@@ -122,6 +153,7 @@ class CallPipeline:
             if operation_id is not None:
                 replay = await self._replay(operation_id)
                 if replay is not None:
+                    facts.from_result(replay, _outcome(replay))
                     return replay
             await self.services.journal.append(
                 JournalEvent(
@@ -136,14 +168,19 @@ class CallPipeline:
         except StorageError as exc:
             # Fail closed: nothing runs that the journal could not record.
             failed = self._failure(exc, ctx)
-            return ToolResult(failed.text, meta={**failed.meta, "operation_id": op}, error=exc)
+            result = ToolResult(failed.text, meta={**failed.meta, "operation_id": op}, error=exc)
+            facts.from_result(result, "error")
+            return result
         started = time.perf_counter()
         try:
             result = await self._execute(name, raw, ctx, shown_args, offered)
         except WebResearchError as exc:
             result = self._failure(exc, ctx)
         except asyncio.CancelledError:
-            await self._cancelled(ctx, args_hash, time.perf_counter() - started)
+            duration_s = time.perf_counter() - started
+            facts.outcome, facts.duration_ms = "cancelled", round(duration_s * 1000, 3)
+            facts.cost = ctx.cost
+            await self._cancelled(ctx, args_hash, duration_s)
             raise
         except Exception:
             log.exception("tool %s failed unexpectedly", name)
@@ -151,7 +188,10 @@ class CallPipeline:
                 InternalError(f"{name} failed unexpectedly (an internal error)"), ctx
             )
         duration_s = time.perf_counter() - started
-        return await self._close(ctx, result, args_hash, duration_s, remember=bool(operation_id))
+        result = await self._close(ctx, result, args_hash, duration_s, remember=bool(operation_id))
+        facts.from_result(result, _outcome(result))
+        facts.duration_ms, facts.cost = round(duration_s * 1000, 3), ctx.cost
+        return result
 
     async def _execute(
         self,
@@ -195,6 +235,7 @@ class CallPipeline:
         if approver is not None:
             summary = f"{name} " + " ".join(f"{k}={v}" for k, v in shown_args.items())
             request = ApprovalRequest(run.run_id, name, shown_args, risk, summary[:300])
+            ctx.progress("waiting for a person to approve the call")
             try:
                 granted = bool(await approver(request))
             except Exception:
@@ -235,6 +276,7 @@ class CallPipeline:
         record when the operation id was given: only explicit idempotency keys are kept)."""
         run = ctx.run
         self.ledger.add(run.run_id, ctx.cost)
+        await ctx.settle()
         # The last pass over what the model reads: secrets, then invisible characters any
         # path let through (SPEC §1; the tools count what they removed themselves).
         text, hidden = strip_invisible(self.services.redact(result.text))
@@ -252,7 +294,7 @@ class CallPipeline:
             error=result.error,
         )
         error = result.error
-        outcome = "ok" if error is None else ("refused" if isinstance(error, Refusal) else "error")
+        outcome = _outcome(result)
         details: dict[str, JSONValue] = {}
         if result.images:
             details["images"] = [img.describe() for img in result.images]
@@ -290,6 +332,10 @@ class CallPipeline:
     async def _cancelled(self, ctx: ToolCall, args_hash: str, duration_s: float) -> None:
         run = ctx.run
         self.ledger.add(run.run_id, ctx.cost)
+        try:
+            await asyncio.shield(ctx.settle())
+        except asyncio.CancelledError:
+            log.warning("%s was cancelled before its spending was settled", ctx.tool)
         closing = JournalEvent(
             kind="tool.failed",
             run_id=run.run_id,
@@ -326,3 +372,9 @@ class CallPipeline:
 
 def _replayed(result: ToolResult) -> ToolResult:
     return ToolResult(result.text, result.images, {**result.meta, "replayed": True}, result.error)
+
+
+def _outcome(result: ToolResult) -> str:
+    """``ok``, ``refused`` (a policy of ours said no) or ``error``."""
+    error = result.error
+    return "ok" if error is None else ("refused" if isinstance(error, Refusal) else "error")

@@ -12,6 +12,7 @@ failed :class:`~webresearch.types.ToolResult`.
 
 from __future__ import annotations
 
+import logging
 import ssl
 import time
 from collections.abc import Callable, Iterable, Mapping
@@ -19,7 +20,9 @@ from collections.abc import Callable, Iterable, Mapping
 import httpcore2
 
 from ..config import Settings
+from ..errors import WebResearchError
 from ..net.resolver import Resolver
+from ..progress import ProgressCallback
 from ..runtime.journal import Journal
 from ..runtime.limits import Limiter
 from ..runtime.run import RunContext
@@ -28,12 +31,21 @@ from ..types import ToolResult
 from .base import Tool
 from .catalog import Builder, default_builders
 from .context import Ledger
+from .instructions import instructions
 from .pipeline import USER_LINK_FAILED, CallPipeline
 from .services import Services
 from .specs import ToolSpec
+from .telemetry import CallTelemetry
 from .toolset import ToolSet
 
 __all__ = ["USER_LINK_FAILED", "Builder", "Toolkit", "default_builders"]
+
+log = logging.getLogger("webresearch")
+
+
+def _reason(exc: Exception) -> str:
+    """Our error's message (it names no address), else only the exception's type."""
+    return exc.message if isinstance(exc, WebResearchError) else type(exc).__name__
 
 
 class Toolkit:
@@ -84,7 +96,8 @@ class Toolkit:
         self.settings = services.settings
         self._tools = ToolSet(services, builders if builders is not None else default_builders())
         self._ledger = Ledger()
-        self._pipeline = CallPipeline(services, self._tools, self._ledger)
+        self._telemetry = CallTelemetry()
+        self._pipeline = CallPipeline(services, self._tools, self._ledger, self._telemetry)
 
     # --- lifecycle ------------------------------------------------------------------------
     async def aclose(self) -> None:
@@ -131,6 +144,35 @@ class Toolkit:
         tools``); a model is never told about tools it cannot use."""
         return self._tools.not_offered(run or RunContext())
 
+    def instructions(self, run: RunContext | None = None) -> str:
+        """What a model is told once about the tools ``run`` is offered: when to search and
+        when to fetch, the URL rules in force (the SSRF guard, the run's fetch scope) and how
+        to continue a cut page. A few lines, constant for a configuration (the MCP server's
+        ``instructions``)."""
+        run = run or RunContext()
+        return instructions([s.name for s in self.tools(run)], self.settings, run.fetch_scope)
+
+    def call_counts(self) -> dict[str, dict[str, int]]:
+        """Calls made so far, per tool and outcome: ``{"web_fetch": {"ok": 3,
+        "http_status": 1}}`` — an error code for a call that failed or was refused,
+        ``cancelled``, else ``ok`` (the same counts go to OpenTelemetry when it is set up)."""
+        return self._telemetry.counts()
+
+    async def readiness(self) -> dict[str, bool]:
+        """Whether this Toolkit can serve calls: ``{"tools": …, "state": …, "journal": …}``
+        — some tool is registered, the state backend and the journal answer (each probe
+        bounded by the storage timeouts). For health checks; never raises."""
+        checks = {"tools": bool(self.tools(RunContext()))}
+        for name, probe in (("state", self.services.state.ping), ("journal", self.journal.ping)):
+            try:
+                await probe()
+            except Exception as exc:  # a probe answers; it never fails the prober
+                log.info("readiness: %s is not reachable (%s)", name, _reason(exc))
+                checks[name] = False
+            else:
+                checks[name] = True
+        return checks
+
     def tools(self, run: RunContext | None = None) -> list[ToolSpec]:
         """The constant specs of the tools registered for ``run``, in a stable order.
 
@@ -147,6 +189,7 @@ class Toolkit:
         *,
         run: RunContext | None = None,
         operation_id: str | None = None,
+        progress: ProgressCallback | None = None,
     ) -> ToolResult:
         """Execute tool ``name`` with ``arguments`` for ``run``.
 
@@ -156,6 +199,9 @@ class Toolkit:
             run: the run context (default: a fresh open run with network access).
             operation_id: idempotency key; repeating it returns the recorded result and
                 writes no new events (default: a fresh id).
+            progress: called with a line a person can read each time the call enters a
+                long stage ("starting Chromium", "waiting for the page to settle"); it must
+                not block (:mod:`webresearch.progress`).
 
         Returns:
             the result; on failure ``result.error`` holds the error and ``result.text`` its
@@ -167,4 +213,5 @@ class Toolkit:
             run or RunContext(),
             operation_id,
             lambda r: [s.name for s in self.tools(r)],
+            progress,
         )

@@ -29,18 +29,30 @@ class ToolSpec:
         description: model-facing description (lean).
         input_schema: JSON Schema (draft 2020-12) of the arguments.
         title: human-facing English title (faces may localise it; the model never sees it).
-        read_only: the tool does not change the outside world (MCP ``readOnlyHint``).
+        read_only: no call changes the outside world (MCP ``readOnlyHint``).
+        destructive: some call may change or delete what exists (MCP ``destructiveHint``;
+            ``False`` for a read-only tool).
+        idempotent: calling again with the same arguments has no further effect on the
+            outside world (MCP ``idempotentHint``).
         open_world: the tool reaches the open internet (MCP ``openWorldHint``).
         annotations: extra MCP annotations.
         titles: the title in other languages (``{"ru": …, "zh": …}``; for people only).
+
+    The four hints are required, keyword-only and have no defaults: every tool states them
+    (MCP's defaults assume a destructive, non-idempotent, open-world tool, and some client
+    scans refuse tools that leave any unset). A tool with several actions states what its
+    most far-reaching action may do. Hints and titles are annotations for clients and
+    people, not model-facing text: :func:`specs_size` does not count them.
     """
 
     name: str
     description: str
     input_schema: JSONObject
     title: str
-    read_only: bool = True
-    open_world: bool = True
+    read_only: bool = field(kw_only=True)
+    destructive: bool = field(kw_only=True)
+    idempotent: bool = field(kw_only=True)
+    open_world: bool = field(kw_only=True)
     annotations: dict[str, JSONValue] = field(default_factory=dict)
     titles: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
@@ -50,6 +62,15 @@ class ToolSpec:
             "name": self.name,
             "description": self.description,
             "input_schema": self.input_schema,
+        }
+
+    def hints(self) -> dict[str, bool]:
+        """The four MCP behaviour hints, by their MCP names (``readOnlyHint`` …)."""
+        return {
+            "readOnlyHint": self.read_only,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
         }
 
 

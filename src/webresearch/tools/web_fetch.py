@@ -80,6 +80,10 @@ WEB_FETCH = ToolSpec(
         },
         ["url"],
     ),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
+    open_world=True,
     titles=MappingProxyType({"ru": "Чтение страницы", "zh": "读取网页"}),
 )
 

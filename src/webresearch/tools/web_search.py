@@ -68,6 +68,10 @@ WEB_SEARCH = ToolSpec(
         },
         ["query"],
     ),
+    read_only=True,
+    destructive=False,
+    idempotent=True,
+    open_world=True,
     titles=MappingProxyType({"ru": "Поиск в интернете", "zh": "网络搜索"}),
 )
 
