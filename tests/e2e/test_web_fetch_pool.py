@@ -32,6 +32,22 @@ WAIT_S = 60.0
 HTML = [("Content-Type", "text/html; charset=utf-8")]
 
 
+def long_page(sections: int = 120) -> bytes:
+    """An article whose text (~150 KB) is too long to format on the event loop: numbered
+    sections, one of which is about harbour cranes."""
+    parts = ["<html><head><title>Long report</title></head><body><main><article><h1>Report</h1>"]
+    for n in range(sections):
+        topic = "harbour cranes and their lifting capacity" if n == 97 else f"topic number {n}"
+        parts.append(f"<h2>Section {n}: {topic}</h2>")
+        parts.extend(
+            f"<p>Paragraph {k} of section {n} discusses {topic} in plain words, "
+            f"with enough text to make the page long. Sentence {n * 7 + k}.</p>"
+            for k in range(8)
+        )
+    parts.append("</article></main></body></html>")
+    return "".join(parts).encode()
+
+
 def web_fetch_converting_with(converter: Converter) -> Any:
     """A web_fetch builder whose local reader converts with ``converter`` (in the pool)."""
 
@@ -49,6 +65,7 @@ def site() -> Iterator[LocalServer]:
     with LocalServer() as srv:
         for path in ("/page", "/hang", "/kill-me", "/after"):
             srv.routes[path] = Route(headers=HTML, body=PAGE)
+        srv.routes["/long"] = Route(headers=HTML, body=long_page())
         for page in sorted((FIXTURES / "corpus-sample").rglob("*.html.gz"))[:8]:
             srv.routes[f"/corpus/{page.name}"] = Route(
                 headers=[("Content-Type", "text/html")], body=gzip.decompress(page.read_bytes())
@@ -139,3 +156,23 @@ async def test_results_are_identical_in_process_and_pooled(
         assert pooled.services.cpu.describe()["jobs"] == len(urls)
     assert all(text.startswith("[untrusted web content") for text, _meta in got)
     assert got == expected
+
+
+async def test_a_long_pages_formatting_and_query_run_in_a_worker_with_the_same_result(
+    settings: Settings, site: LocalServer
+) -> None:
+    calls = [
+        {"url": f"{site.base}/long", "query": "how much can the harbour cranes lift?"},
+        {"url": f"{site.base}/long", "offset": 4096},  # no query: the outline of a long text
+    ]
+    in_process = settings.replace(render="never", fetch_cache_size=0, cpu_workers=0)
+    async with Toolkit(in_process) as inline:
+        expected = [comparable(await inline.call("web_fetch", args)) for args in calls]
+    async with Toolkit(pool_settings(settings)) as pooled:
+        got = [comparable(await pooled.call("web_fetch", args)) for args in calls]
+        # each call: the conversion and the formatting, both in a worker
+        assert pooled.services.cpu.describe()["jobs"] == 2 * len(calls)
+    assert got == expected
+    (focused, focused_meta), (_outlined, outlined_meta) = got
+    assert "Section 97: harbour cranes" in focused and focused_meta["query_offsets"]
+    assert outlined_meta["outline"] is True and outlined_meta["total_bytes"] > 65536
