@@ -706,6 +706,46 @@ async def _serial(fn: Callable[..., Any], args: tuple[Any, ...], n: int) -> None
         fn(*args)
 
 
+def _cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a live process (``/proc/<pid>/stat`` fields 14 and 15)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def part_cpu(base: str, size: str, reps: int, calls1: int, tmp: str) -> None:
+    """Where a call's CPU goes: this process (the event loop) vs the workers."""
+    from multiprocessing import forkserver
+
+    print(
+        f"\nG. CPU per web_fetch call of a {size} page, the loop's process vs the workers "
+        f"(median of {reps} batches of {calls1 * 2} calls)"
+    )
+    url = f"{base}/{size}.html"
+    async with Toolkit(settings_for(tmp)) as toolkit:
+        await toolkit.services.cpu.start()
+        assert (await toolkit.call("web_fetch", {"url": url})).ok  # warm
+        server = forkserver._forkserver._forkserver_pid  # type: ignore[attr-defined]
+        workers = _descendants(server)
+        own, theirs = [], []
+        for _ in range(reps):
+            own0 = time.process_time()
+            theirs0 = sum(_cpu_s(p) for p in workers)
+            for _ in range(calls1 * 2):
+                assert (await toolkit.call("web_fetch", {"url": url})).ok
+            own.append((time.process_time() - own0) / (calls1 * 2))
+            theirs.append((sum(_cpu_s(p) for p in workers) - theirs0) / (calls1 * 2))
+        n = toolkit.services.cpu.workers
+    loop_s, work_s = statistics.median(own), statistics.median(theirs)
+    cores = os.cpu_count() or 1
+    # Calls at once are bounded by the cores (all CPU), the workers, and the loop's process.
+    ceiling = (loop_s + work_s) / max((loop_s + work_s) / cores, work_s / n, loop_s)
+    print(f"   loop's process {loop_s * 1000:.0f} ms, workers {work_s * 1000:.0f} ms per call")
+    print(
+        f"   -> CPU-bound ceiling of calls/s at c=32 / c=1 on {cores} cores with {n} workers: "
+        f"{ceiling:.2f} (what (b) measures when nothing else runs on the machine)"
+    )
+
+
 def part_json(reps: int) -> None:
     from webresearch.net.http_status import json_object
 
@@ -750,7 +790,7 @@ async def main() -> None:
     )
     parser.add_argument("--sizes", default="100K,1M,2M", help="page sizes for part A")
     parser.add_argument("--calls1", type=int, default=4, help="calls per batch at c=1")
-    parser.add_argument("--parts", default="lag,peer,ping,memory,kinds,json")
+    parser.add_argument("--parts", default="lag,peer,ping,memory,kinds,json,cpu")
     args = parser.parse_args()
     if args.reps < 3:
         parser.error("--reps: at least 3 (medians of interleaved repetitions)")
@@ -775,6 +815,8 @@ async def main() -> None:
             await part_kinds(args.reps)
         if "json" in parts:
             part_json(args.reps)
+        if "cpu" in parts:
+            await part_cpu(base, "1M", args.reps, args.calls1, tmp)
     print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
 
 
