@@ -161,7 +161,7 @@ async def test_results_are_identical_in_process_and_pooled(
 async def test_a_long_pages_formatting_and_query_run_in_a_worker_with_the_same_result(
     settings: Settings, site: LocalServer
 ) -> None:
-    calls = [
+    calls: list[dict[str, object]] = [
         {"url": f"{site.base}/long", "query": "how much can the harbour cranes lift?"},
         {"url": f"{site.base}/long", "offset": 4096},  # no query: the outline of a long text
     ]
