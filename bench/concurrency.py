@@ -37,6 +37,9 @@ E. ``kinds``: which pool: the same jobs in-process one after another, in 2 threa
 F. ``json``: what parsing a search provider's answer costs on the loop (``json_object``,
    the one parser of every provider and hosted reader), for answers of realistic shapes
    up to the 4 MiB cap.
+G. ``cpu``: CPU seconds per 1 MB web_fetch call in this process (the event loop's) and in
+   the workers (``/proc/<pid>/stat``), and the ceiling of (b) they imply when the call is
+   CPU-bound and nothing else runs: a load-independent check of the split (b) measures.
 
     .venv/bin/python bench/concurrency.py                 # everything, 3 repetitions
     .venv/bin/python bench/concurrency.py --parts lag,peer --sizes 1M
