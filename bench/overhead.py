@@ -96,7 +96,7 @@ async def measure(calls: int, journal: str) -> list[tuple[str, float, float, flo
                 "content_type": "text/html", "declared_content_type": "text/html", "title": "Bench",
                 "text": "# Bench\n\n" + "Some text. " * 400, "markdown": True, "extractor": "main-content",
                 "fallback": None, "encoding": "utf-8", "encoding_source": "header", "fetched_at": "",
-                "sha256": "", "bytes_downloaded": 0, "body_bytes": 0, "download_capped": False,
+                "sha256": "", "bytes_downloaded": 0, "body_bytes": 0, "download_truncated": False,
                 "content_encoding_ignored": False, "render": "none",
             }  # fmt: skip
             await toolkit.services.cache("web_fetch", maxsize=64, ttl_s=600).set(

@@ -42,6 +42,9 @@ class PageText(TypedDict):
         hidden_chars_removed: invisible characters already removed from the title and text
             by whoever made them (SPEC §1: Tag block, bidi controls, default-ignorable
             format characters); absent means none counted yet.
+        notes: lines the model should read before the text (a ``note:`` header line each):
+            the download was cut at the cap, the page redirects elsewhere by a meta
+            refresh, the server's label contradicts the bytes (issue 21).
     """
 
     url: str
@@ -50,6 +53,7 @@ class PageText(TypedDict):
     text: str
     markdown: bool
     hidden_chars_removed: NotRequired[int]
+    notes: NotRequired[list[str]]
 
 
 class Document(PageText):
@@ -73,7 +77,8 @@ class Document(PageText):
         sha256: hex sha256 of the body (the local reader) or of the service's text.
         bytes_downloaded: bytes received for the body (or the service's answer).
         body_bytes: bytes of the decoded body (or of the text).
-        download_capped: the download cap cut the body.
+        download_truncated: the download cap cut the body (HTML and text are then
+            converted as far as they arrived; a note says so).
         content_encoding_ignored: a declared Content-Encoding was wrong; the body was kept.
         render: ``none``, ``browser`` or ``service`` (:data:`RenderMode`).
         reader: the reader id (``local``, ``firecrawl``, ``jina`` or a plugin's).
@@ -93,7 +98,7 @@ class Document(PageText):
     sha256: str
     bytes_downloaded: int
     body_bytes: int
-    download_capped: bool
+    download_truncated: bool
     content_encoding_ignored: bool
     render: RenderMode
     reader: str

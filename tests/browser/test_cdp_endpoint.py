@@ -127,3 +127,18 @@ async def test_a_cdp_endpoint_reads_pages_and_refuses_forbidden_redirects(
         assert refused.error is not None and refused.error.code == "blocked_address"
         assert sites.private.count() == 0
         await toolkit.call("browser", {"action": "close"}, run=run)
+
+
+@pytest.mark.parametrize("form", ["/json/version/", "/"])
+async def test_a_cdp_url_pasted_with_its_devtools_path_connects(
+    remote_chromium: str, sites: Sites, form: str
+) -> None:
+    """Issue 21 item 2: the address as Chrome's docs show it (``…/json/version``) works."""
+    settings = browser_settings("cdp", browser_cdp_url=remote_chromium + form)
+    async with Toolkit(settings) as toolkit:
+        run = RunContext()
+        opened = await toolkit.call(
+            "browser", {"action": "open", "url": f"{sites.site.base}/plain"}, run=run
+        )
+        assert opened.ok, opened.text
+        await toolkit.call("browser", {"action": "close"}, run=run)

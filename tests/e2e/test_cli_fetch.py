@@ -79,7 +79,7 @@ def test_json_output_carries_provenance(site: LocalServer) -> None:
         "extractor",
         "cached",
         "bytes_downloaded",
-        "download_capped",
+        "download_truncated",
     ):
         assert key in meta, key
 

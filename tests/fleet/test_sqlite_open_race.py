@@ -42,7 +42,9 @@ def _open_at(kind: str, path: str, start_at: float) -> str | None:
 
 @pytest.mark.parametrize("kind", ["state", "journal"])
 def test_processes_opening_one_new_file_at_once_all_succeed(kind: str, tmp_path: Path) -> None:
-    context = multiprocessing.get_context("fork")
+    # forkserver, not fork: forking the threaded test process can copy a lock another thread
+    # holds, and a worker then waits forever (seen once: 8 workers stuck in Queue.get).
+    context = multiprocessing.get_context("forkserver")
     with ProcessPoolExecutor(PROCESSES, mp_context=context) as pool:
         # Warm the pool so every round starts with PROCESSES live processes.
         list(pool.map(time.sleep, [0.0] * PROCESSES))

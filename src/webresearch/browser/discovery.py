@@ -26,6 +26,7 @@ from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 import httpx2
 
+from ..config.urls import cdp_url
 from ..errors import BrowserError, ConfigurationError
 
 __all__ = ["DISCOVERY_TIMEOUT_S", "Endpoint", "discover", "normalize_cdp_url", "websocket_url"]
@@ -54,23 +55,18 @@ class Endpoint:
 
 
 def normalize_cdp_url(url: str) -> str:
-    """``cdp://host:port`` → ``http://host:port``; http(s) and ws(s) URLs unchanged.
+    """The endpoint in the form discovery dials (the settings' rule,
+    :func:`webresearch.config.urls.cdp_url`): ``cdp://`` is http, a pasted
+    ``/json/version`` or trailing slash is removed, an http URL of a ``/devtools/…``
+    websocket is that websocket.
 
     Raises:
         ConfigurationError: not a URL with one of those schemes, a host and a valid port.
     """
-    raw = url.strip()
-    if raw.startswith("cdp://"):
-        raw = "http://" + raw[len("cdp://") :]
-    shape = "browser_cdp_url must be http(s)://host:port, ws(s)://host:port/… or cdp://host:port"
     try:
-        parts = urlsplit(raw)
-        parts.port  # noqa: B018 (raises ValueError for a port that is not 0-65535)
-    except ValueError:
-        raise ConfigurationError(f"{shape} (its port is not a number from 0 to 65535)") from None
-    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
-        raise ConfigurationError(shape)
-    return raw
+        return cdp_url(url)
+    except ValueError as exc:
+        raise ConfigurationError(f"browser_cdp_url {exc}") from None
 
 
 def websocket_url(base: str, advertised: str | None) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, SecretStr, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 
 from .defaults import (
     DEFAULT_BROWSER_ACTION_TIMEOUT_S,
@@ -16,6 +16,7 @@ from .defaults import (
     DEFAULT_BROWSER_VIEWPORT,
 )
 from .section import Section
+from .urls import cdp_url
 
 __all__ = ["BrowserSettings"]
 
@@ -61,3 +62,11 @@ class BrowserSettings(Section):
         if isinstance(data, dict) and data.get("browser_cdp_url") and "browser_backend" not in data:
             return {**data, "browser_backend": "cdp"}
         return data
+
+    @field_validator("browser_cdp_url", "browser_screenshot_fallback_url")
+    @classmethod
+    def _check_cdp_url(cls, value: SecretStr | None) -> SecretStr | None:
+        # In the forms operators paste (issue 21); the message never repeats the value.
+        if value is None or not value.get_secret_value().strip():
+            return None
+        return SecretStr(cdp_url(value.get_secret_value()))

@@ -9,9 +9,9 @@ from .defaults import (
     DEFAULT_STATE_URL,
     DEFAULT_STORAGE_CONNECT_TIMEOUT_S,
     DEFAULT_STORAGE_TIMEOUT_S,
-    STATE_URL_SCHEMES,
 )
 from .section import Section
+from .urls import state_url
 
 __all__ = ["FleetSettings"]
 
@@ -47,8 +47,5 @@ class FleetSettings(Section):
     @field_validator("state_url")
     @classmethod
     def _check_state_url(cls, value: SecretStr) -> SecretStr:
-        # The message never repeats the value: it may hold a password.
-        scheme = value.get_secret_value().partition("://")[0].lower()
-        if scheme not in STATE_URL_SCHEMES:
-            raise ValueError("must start with " + ", ".join(f"{s}://" for s in STATE_URL_SCHEMES))
-        return value
+        # In the forms operators paste (issue 21); the message never repeats the value.
+        return SecretStr(state_url(value.get_secret_value()))

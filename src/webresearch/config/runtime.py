@@ -13,7 +13,8 @@ from .defaults import (
     DEFAULT_SEARCH_RATE_LIMIT,
     DEFAULT_SPENDING_WINDOW_S,
 )
-from .section import Section, comma_list
+from .section import Limit, Section, comma_list
+from .urls import journal_url
 
 __all__ = ["RuntimeSettings"]
 
@@ -31,10 +32,15 @@ class RuntimeSettings(Section):
         ),
     )
     rate_window_s: float = Field(DEFAULT_RATE_WINDOW_S, gt=0)
-    search_rate_limit: int | None = Field(DEFAULT_SEARCH_RATE_LIMIT, ge=0)
-    browser_rate_limit: int | None = Field(DEFAULT_BROWSER_RATE_LIMIT, ge=0)
-    fetch_rate_limit: int | None = Field(
-        None, ge=0, description="web_fetch calls per window; none by default."
+    # Count limits (issue 21): 0 or none means no limit; a negative value is refused at start.
+    search_rate_limit: Limit = Field(
+        DEFAULT_SEARCH_RATE_LIMIT, description="web_search calls per window; 0 or none: no limit."
+    )
+    browser_rate_limit: Limit = Field(
+        DEFAULT_BROWSER_RATE_LIMIT, description="Browser actions per window; 0 or none: no limit."
+    )
+    fetch_rate_limit: Limit = Field(
+        None, description="web_fetch calls per window; none by default (0 or none: no limit)."
     )
     prices: dict[str, float] = Field(
         default_factory=dict,
@@ -47,8 +53,8 @@ class RuntimeSettings(Section):
         (),
         description="Domains on which a bare name in the person's message is a link (user_links scope).",
     )
-    user_link_views: int = Field(
-        3, ge=0, description="Views per conversation in the user_links scope."
+    user_link_views: Limit = Field(
+        3, description="Views per conversation in the user_links scope; 0 or none: no limit."
     )
     tool_titles_language: Literal["en", "ru", "zh"] = Field(
         "en",
@@ -100,6 +106,13 @@ class RuntimeSettings(Section):
             "wait in order, and the wait counts against their own call's time budget."
         ),
     )
+    @field_validator("journal_url")
+    @classmethod
+    def _check_journal_url(cls, value: SecretStr | None) -> SecretStr | None:
+        # In the forms operators paste (issue 21); the message never repeats the value.
+        if value is None or not value.get_secret_value().strip():
+            return None
+        return SecretStr(journal_url(value.get_secret_value()))
 
     @field_validator("app_domains", mode="before")
     @classmethod

@@ -10,11 +10,14 @@ fleet's storage): a new setting goes into the section it belongs to. Field names
 from __future__ import annotations
 
 import ipaddress
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, BeforeValidator, ConfigDict
 
-__all__ = ["Section", "comma_list", "normalize_domain_pattern", "parse_networks"]
+__all__ = ["Limit", "Section", "comma_list", "no_limit", "normalize_domain_pattern", "parse_networks"]
+
+#: Spellings of "no limit" a count limit takes besides 0 (any case).
+NO_LIMIT_WORDS = frozenset({"0", "none", "off", "unlimited"})
 
 
 class Section(BaseModel):
@@ -69,3 +72,33 @@ def parse_networks(value: Any) -> Any:
                 f"(or {text.split('/')[0]}/{widened.max_prefixlen} for one address)?"
             ) from exc
     return tuple(out)
+
+
+def no_limit(value: Any) -> Any:
+    """A count limit as given → the limit, or ``None`` for no limit.
+
+    ``0``, ``None`` and the words of :data:`NO_LIMIT_WORDS` (``none``, ``off``,
+    ``unlimited`` …) mean no limit, as in the seeds (a limit of 0 used to refuse every call
+    and tell the model to retry, which never worked); a whole number above 0 is the limit.
+
+    Raises:
+        ValueError: a negative number (the message says what is accepted; the caller
+            names the setting).
+    """
+    if isinstance(value, str):
+        text = value.strip().lower()
+        if text in NO_LIMIT_WORDS:
+            return None
+        value = text
+    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0):
+        return None
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+        raise ValueError("must be a whole number above 0, or 0 / none for no limit")
+    if isinstance(value, str) and value.lstrip("+-").isdigit() and int(value) < 0:
+        raise ValueError("must be a whole number above 0, or 0 / none for no limit")
+    return value
+
+
+#: A count limit setting: a whole number above 0, or ``None`` (no limit; also spelled 0,
+#: ``none``, ``off``, ``unlimited``). Negative values are refused at start.
+Limit = Annotated[int | None, BeforeValidator(no_limit)]

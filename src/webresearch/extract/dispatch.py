@@ -26,7 +26,7 @@ from webresearch.extract.pdf import pdf_to_text
 from webresearch.extract.sniff import describe_mime, is_html_mime, sniff_mime
 from webresearch.invisible import strip_invisible
 
-__all__ = ["Converted", "ExtractorName", "convert", "is_passthrough_mime"]
+__all__ = ["Converted", "ExtractorName", "convert", "is_passthrough_mime", "reads_from_a_prefix"]
 
 ExtractorName = Literal["main-content", "whole-page", "plain-text", "passthrough", "pdf"]
 
@@ -87,6 +87,13 @@ def is_passthrough_mime(mime: str) -> bool:
         or mime in _PASSTHROUGH_APPLICATION
         or mime.endswith(("+xml", "+json"))
     ) and not is_html_mime(mime)
+
+
+def reads_from_a_prefix(mime: str) -> bool:
+    """True for types whose first bytes make sense alone (HTML and the text formats): a
+    body of such a type cut at the download cap is converted as far as it goes; a PDF, an
+    image or an archive needs the whole file (SPEC §1.1, case 39)."""
+    return is_html_mime(mime) or is_passthrough_mime(mime)
 
 
 def convert(body: bytes, content_type: str | None, url: str) -> Converted:

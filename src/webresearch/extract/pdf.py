@@ -1,7 +1,12 @@
 """PDF → text, page by page (SPEC §1.1 "PDF"). Pure functions over bytes, using pypdf.
 
-A PDF that cannot be read, is encrypted with a password, or has no text layer (a scan) is
-refused with :class:`~webresearch.errors.UnsupportedContent`, never printed as PDF source.
+Encrypted PDFs with an empty user password (publishers encrypt only to set "no copy / no
+print" flags; any viewer opens them without a prompt) are decrypted and read: RC4 and AES
+(AES-128 and AES-256, through ``cryptography``, a core dependency via ``pypdf[crypto]``).
+
+A PDF that cannot be read, needs a password, cannot be decrypted here, or has no text layer
+(a scan) is refused with :class:`~webresearch.errors.UnsupportedContent` naming the cause
+(an encrypted file says which algorithm), never printed as PDF source.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import warnings
 
 from webresearch.errors import UnsupportedContent
 
-__all__ = ["MAX_PDF_PAGES", "PAGE_SEPARATOR", "pdf_to_text"]
+__all__ = ["MAX_PDF_PAGES", "PAGE_SEPARATOR", "encryption_name", "pdf_to_text"]
 
 #: Pages read at most (a longer document is cut and says so on its last line).
 MAX_PDF_PAGES = 500
@@ -61,18 +66,23 @@ def pdf_to_text(body: bytes) -> tuple[str, str]:
             (scanned images); the hint suggests downloading it and using an OCR tool.
     """
     import pypdf
-    from pypdf.errors import PyPdfError
+    from pypdf.errors import DependencyError, PyPdfError
 
+    algorithm = ""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             reader = pypdf.PdfReader(io.BytesIO(body), strict=False)
-            if reader.is_encrypted and not reader.decrypt(""):
-                raise UnsupportedContent(
-                    "this PDF (application/pdf) is encrypted with a password; its text cannot be read",
-                    hint=_HINT,
-                    mime="application/pdf",
-                )
+            if reader.is_encrypted:
+                algorithm = encryption_name(reader)
+                if not reader.decrypt(""):
+                    raise UnsupportedContent(
+                        f"this PDF (application/pdf) is encrypted ({algorithm}) with a "
+                        "password; its text cannot be read",
+                        hint=_HINT,
+                        mime="application/pdf",
+                        encryption=algorithm,
+                    )
             pages = list(reader.pages)
             parts: list[str] = []
             for number, page in enumerate(pages[:MAX_PDF_PAGES], start=1):
@@ -82,6 +92,18 @@ def pdf_to_text(body: bytes) -> tuple[str, str]:
             title = _metadata_title(reader)
         except UnsupportedContent:
             raise
+        except DependencyError as exc:
+            # A broken install (the core dependency cryptography is missing): say so, never
+            # "no text layer" or an internal error.
+            # pypdf decrypts while it opens the file: name the algorithm from the bytes then.
+            algorithm = algorithm or _aes_name(body)
+            raise UnsupportedContent(
+                f"this PDF is encrypted ({algorithm}) and cannot be decrypted here: "
+                "the cryptography package is missing (pip install 'pypdf[crypto]')",
+                hint=_HINT,
+                mime="application/pdf",
+                encryption=algorithm,
+            ) from exc
         except (PyPdfError, ValueError, KeyError, TypeError, AttributeError, IndexError, OSError, RecursionError, ZeroDivisionError) as exc:  # fmt: skip
             raise UnsupportedContent(
                 "this looks like a PDF document (application/pdf) but it could not be read "
@@ -106,13 +128,48 @@ def pdf_to_text(body: bytes) -> tuple[str, str]:
 
 
 def _page_text(page: object) -> str:
+    from pypdf.errors import DependencyError
+
     extract = getattr(page, "extract_text", None)
     if extract is None:
         return ""
     try:
         return _clean(str(extract() or ""))
+    except DependencyError:
+        raise  # every page needs it: the caller names the cause
     except Exception:  # one broken page (bad font, bad stream) must not lose the others
         return ""
+
+
+def _aes_name(body: bytes) -> str:
+    """The AES strength named by a PDF's crypt filter method (``/AESV3``: AES-256,
+    ``/AESV2``: AES-128), for a file pypdf could not even open."""
+    if b"/AESV3" in body:
+        return "AES-256"
+    return "AES-128" if b"/AESV2" in body else "AES"
+
+
+def encryption_name(reader: object) -> str:
+    """The encryption of an encrypted PDF, by its ``/Encrypt`` dictionary (ISO 32000-2
+    §7.6.2, §7.6.3): ``RC4-40``, ``RC4-128``, ``AES-128``, ``AES-256``, else ``V<n>``.
+
+    Args:
+        reader: a ``pypdf.PdfReader`` of an encrypted document.
+    """
+    try:
+        encrypt = reader.trailer["/Encrypt"].get_object()  # type: ignore[attr-defined]
+        version = int(encrypt.get("/V", 0))
+        if version >= 5:
+            return "AES-256"
+        if version == 4:
+            filters = encrypt.get("/CF", {})
+            methods = {str(f.get_object().get("/CFM", "")) for f in filters.values()}
+            return "AES-128" if "/AESV2" in methods else "RC4-128"
+        if version in (1, 2, 3):
+            return "RC4-40" if int(encrypt.get("/Length", 40)) <= 40 else "RC4-128"
+        return f"V{version}"
+    except Exception:  # a malformed dictionary: pypdf says more when it tries
+        return "unknown algorithm"
 
 
 def _metadata_title(reader: object) -> str:

@@ -1,22 +1,42 @@
 """What a body really is: content sniffing over a lying Content-Type. Pure functions.
 
-Bytes win over the header where the header can lie harmfully (SPEC §1.1, case 19):
+Bytes win over the header where the header can lie harmfully (SPEC §1.1, cases 19 and 38):
 
 * magic numbers of binary formats (PDF, images, archives, executables, media, fonts…) win
   over any header;
+* a body whose header is missing, generic (``application/octet-stream``, ``*/*``…) or names
+  a binary type (``image/png``…) is judged by its bytes alone, with :func:`text_kind`:
+  HTML markers (``<!DOCTYPE html``, ``<html``, ``<head``, ``<body`` and the WHATWG list,
+  after a BOM, whitespace and comments) make it HTML, ``<svg`` SVG, ``<?xml`` XML, text
+  without NUL bytes (unless UTF-16) and with few control bytes plain text; only bytes that
+  are none of these keep the binary label. So text served as ``image/png`` is text;
 * a "text" body with NUL bytes in its first KiB is binary (``application/octet-stream``)
   unless it is UTF-16 (a BOM, or a UTF-16 charset in the header);
-* HTML markers at the start (``<!DOCTYPE html``, ``<html``, ``<head``, ``<body``, after a
-  BOM, whitespace and comments) make a body ``text/html`` when the header is missing,
-  generic (``application/octet-stream``, ``*/*``…) or names a binary type;
 * otherwise the header's type is kept (lower-cased, parameters dropped).
+
+:func:`text_kind` is the one rule web_fetch and fetch_image share
+(:func:`webresearch.images.sniff.sniff` uses it for everything that is not an image it
+knows): a body one tool sends to the other is one the other reads, so an agent never loops
+between them.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Literal
 
-__all__ = ["SNIFF_BYTES", "describe_mime", "is_html_mime", "sniff_mime"]
+__all__ = [
+    "SNIFF_BYTES",
+    "TextKind",
+    "describe_mime",
+    "is_html_mime",
+    "label_note",
+    "sniff_mime",
+    "text_kind",
+]
+
+#: What a body is as text (see :func:`text_kind`).
+TextKind = Literal["html", "svg", "xml", "text"]
 
 #: How much of the body is looked at for NUL bytes and markers.
 SNIFF_BYTES = 1024
@@ -85,6 +105,12 @@ _ZIP_KINDS = (
 )
 
 _HTML_START = re.compile(rb"<(?:!doctype\s+html|html|head|body)(?:[\s>/]|$)", re.I)
+#: WHATWG MIME Sniffing §7.1: tags that make an unlabelled resource HTML (then space or >).
+_HTML_TAGS = re.compile(
+    rb"<(?:script|iframe|h1|div|font|table|a|style|title|b|br|p|!--|meta|link)(?:[\s>/]|$)",
+    re.I,
+)
+_SVG_START = re.compile(rb"<(?:svg|!doctype\s+svg)(?:[\s>/]|$)", re.I)
 _SKIP = re.compile(rb"(?:\s+|<!--.*?-->|<\?xml[^>]*\?>)*", re.S)
 _GENERIC = frozenset(
     {"", "application/octet-stream", "application/unknown", "unknown/unknown", "*/*", "binary/octet-stream",
@@ -149,16 +175,6 @@ def _utf16_declared(content_type: str | None) -> bool:
     return bool(content_type) and "utf-16" in (content_type or "").lower().replace("_", "-")
 
 
-def _starts_like_html(head: bytes) -> bool:
-    if head.startswith(b"\xef\xbb\xbf"):
-        head = head[3:]
-    elif head.startswith(_UTF16_BOMS):
-        head = head[2:].replace(b"\x00", b"")
-    match = _SKIP.match(head)
-    start = match.end() if match else 0
-    return _HTML_START.match(head, start) is not None
-
-
 def is_html_mime(mime: str) -> bool:
     """True for the MIME types converted as HTML (``text/html``, XHTML)."""
     return mime in ("text/html", "application/xhtml+xml", "application/vnd.wap.xhtml+xml")
@@ -170,6 +186,55 @@ def _textual(mime: str) -> bool:
         or mime.endswith(("+xml", "+json", "/xml", "/json"))
         or mime in ("application/javascript", "application/ecmascript", "application/x-javascript")
     )
+
+
+def _without_bom(head: bytes) -> tuple[bytes, bool]:
+    """(the bytes after a BOM, UTF-16 code units narrowed to bytes; whether it was UTF-16)."""
+    if head.startswith(b"\xef\xbb\xbf"):
+        return head[3:], False
+    if head.startswith(_UTF16_BOMS):
+        return head[2:].replace(b"\x00", b""), True
+    return head, False
+
+
+def text_kind(body: bytes, *, utf16: bool = False) -> TextKind | None:
+    """What a body is as text, judged by its bytes alone; ``None`` when it is binary.
+
+    The one rule web_fetch and fetch_image share (module docstring): no magic number of a
+    binary format (leading whitespace allowed); then ``html`` (HTML start or one of the
+    WHATWG tags, after a BOM, whitespace, comments and an XML declaration), ``svg``,
+    ``xml`` (``<?xml``), else ``text`` when the first KiB has no NUL byte (UTF-16 aside)
+    and control bytes other than whitespace in at most 1% of it.
+
+    Args:
+        body: the body, or at least its first 4 KiB.
+        utf16: the header declares a UTF-16 charset (NUL bytes are then expected).
+    """
+    head = body[: SNIFF_BYTES * 4]
+    if _magic(head.lstrip(b"\t\n\r ") if head[:1].isspace() else head) is not None:
+        return None
+    text, bom16 = _without_bom(head)
+    match = _SKIP.match(text)
+    start = text[match.end() if match else 0 :]
+    if _HTML_START.match(start) or _HTML_TAGS.match(start):
+        return "html"
+    if _SVG_START.match(start) or (text.lstrip().startswith(b"<?xml") and b"<svg" in text.lower()):
+        return "svg"
+    if text.lstrip().startswith(b"<?xml"):
+        return "html" if re.search(rb"<html[\s>]", text, re.I) else "xml"
+    sample = text[:SNIFF_BYTES] if bom16 else head[:SNIFF_BYTES]
+    if b"\x00" in sample and not (utf16 or bom16):
+        return None
+    return None if _binary_looking(sample.replace(b"\x00", b"")) else "text"
+
+
+#: The MIME type web_fetch reads each text kind as, when the header does not say.
+_KIND_MIME: dict[TextKind, str] = {
+    "html": "text/html",
+    "svg": "image/svg+xml",
+    "xml": "application/xml",
+    "text": "text/plain",
+}
 
 
 def sniff_mime(body: bytes, content_type: str | None) -> str:
@@ -192,21 +257,16 @@ def sniff_mime(body: bytes, content_type: str | None) -> str:
     magic = _magic(head.lstrip(b"\t\n\r ") if head[:1].isspace() else head)
     if magic is not None:
         return magic
-    if _starts_like_html(head[:SNIFF_BYTES]) and (declared in _GENERIC or not _textual(declared)):
-        return "text/html"
     utf16 = head.startswith(_UTF16_BOMS) or _utf16_declared(content_type)
+    if declared in _GENERIC or not _textual(declared):
+        # No label, or a binary one without the bytes of its format: the bytes decide,
+        # by the rule fetch_image uses too (text labelled image/png is text, case 38).
+        kind = text_kind(head, utf16=utf16)
+        if kind is None:
+            return "application/octet-stream" if declared in _GENERIC else declared
+        return _KIND_MIME[kind]
     if b"\x00" in head[:SNIFF_BYTES] and not utf16:
         return "application/octet-stream"
-    if declared in _GENERIC:
-        if not body.strip():
-            return "text/plain"
-        if head.lstrip().startswith(b"<?xml"):
-            return (
-                "application/xhtml+xml"
-                if re.search(rb"<html[\s>]", head, re.I)
-                else "application/xml"
-            )
-        return "application/octet-stream" if _binary_looking(head) else "text/plain"
     return declared
 
 
@@ -226,3 +286,21 @@ def describe_mime(mime: str) -> str:
             kind, "a binary file"
         )
     return f"{name} ({mime})"
+
+
+def label_note(content_type: str | None, mime: str) -> str | None:
+    """What to tell the model when the server's label and the bytes disagree, or ``None``.
+
+    Args:
+        content_type: the ``Content-Type`` as sent.
+        mime: the effective type (:func:`sniff_mime`).
+
+    Returns:
+        e.g. ``"the server labelled this image/png, but the bytes are text/plain"`` when a
+        specific label (not a generic one such as ``application/octet-stream``) names
+        another type than the bytes (HTML and XHTML count as one).
+    """
+    declared = _header_mime(content_type)
+    if declared in _GENERIC or declared == mime or (is_html_mime(declared) and is_html_mime(mime)):
+        return None
+    return f"the server labelled this {declared}, but the bytes are {mime}"

@@ -19,14 +19,14 @@ import asyncio
 import logging
 import re
 import ssl
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
-from urllib.parse import urlsplit
 
 import httpx2
 
 from ..config import DEFAULT_USER_AGENT
+from ..config.urls import service_base_url
 from ..errors import ConfigurationError, WebResearchError
 from ..redact import REDACTED
 
@@ -145,22 +145,36 @@ def bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"} if key else {}
 
 
-def check_base_url(url: str, setting: str, *, hint: str = "tell the operator") -> str:
-    """Validate an operator-configured base URL; return it without a trailing slash.
+def check_base_url(
+    url: str,
+    setting: str,
+    *,
+    api_paths: Sequence[str] = (),
+    example: str = "https://service.example",
+    hint: str = "tell the operator",
+) -> str:
+    """An operator-configured base URL in the one form the endpoint dials.
+
+    The forms operators paste work: a trailing slash, a reverse proxy's sub-path, the
+    endpoint path the service documents (``api_paths``, removed because the code appends
+    it); see :func:`webresearch.config.urls.service_base_url`.
+
+    Args:
+        url: the setting's value.
+        setting: its name in messages (``WEBRESEARCH_SEARXNG_URL``).
+        api_paths: the paths called under the base (``/search``).
+        example: the expected form, named when the value is refused.
+        hint: the refusal's next step.
 
     Raises:
-        ConfigurationError: not an absolute http(s) URL with a host (names the setting, never
-            the value: a self-hosted address is internal).
+        ConfigurationError: not an http(s) base URL, or one that would send requests to a
+            wrong path (names the setting and the expected form, never the value: a
+            self-hosted address is internal).
     """
     try:
-        parts = urlsplit(url.strip())
-    except ValueError:
-        parts = None
-    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigurationError(
-            f"{setting} must be an absolute http(s) URL", hint=hint, setting=setting
-        )
-    return url.strip().rstrip("/")
+        return service_base_url(url, api_paths=api_paths, example=example)
+    except ValueError as exc:
+        raise ConfigurationError(f"{setting} {exc}", hint=hint, setting=setting) from None
 
 
 class _HideOperatorData(logging.Filter):

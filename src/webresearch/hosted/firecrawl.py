@@ -16,12 +16,20 @@ from ..config import ProviderOptions, option_env_var
 from ..errors import ConfigurationError
 from .endpoint import bearer, check_base_url
 
-__all__ = ["DEFAULT_FIRECRAWL_BASE_URL", "FIRECRAWL_ID", "FirecrawlAccess", "FirecrawlOptions"]
+__all__ = [
+    "DEFAULT_FIRECRAWL_BASE_URL",
+    "FIRECRAWL_API_PATHS",
+    "FIRECRAWL_ID",
+    "FirecrawlAccess",
+    "FirecrawlOptions",
+]
 
 #: The provider id shared by Firecrawl's search provider, page reader and screenshot service.
 FIRECRAWL_ID = "firecrawl"
 #: Public origin of the hosted API (a self-hosted or proxied base URL is set instead).
 DEFAULT_FIRECRAWL_BASE_URL = "https://api.firecrawl.dev"
+#: The API paths called under the base URL (v2: scrape for pages and screenshots, search).
+FIRECRAWL_API_PATHS = ("/v2/scrape", "/v2/search")
 
 
 class FirecrawlOptions(ProviderOptions):
@@ -92,6 +100,8 @@ class FirecrawlAccess:
         base = check_base_url(
             configured or DEFAULT_FIRECRAWL_BASE_URL,
             option_env_var(FIRECRAWL_ID, "base_url"),
+            api_paths=FIRECRAWL_API_PATHS,
+            example=f"{DEFAULT_FIRECRAWL_BASE_URL} or http://firecrawl:3002",
             hint=hint,
         )
         return cls(base, key, {k: v.get_secret_value() for k, v in options.headers.items()})

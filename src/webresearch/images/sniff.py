@@ -3,7 +3,8 @@
 The format is decided by the bytes, never by a Content-Type or a file extension (SPEC §1.3).
 :func:`sniff` names the decodable formats (``png``, ``apng``, ``jpeg``, ``webp``, ``gif``) and,
 so that a refusal can say what it refused, the common others (``svg``, ``bmp``, ``tiff``,
-``heic``, ``avif``, ``ico``, ``pdf``, ``html``, ``text`` …).
+``heic``, ``avif``, ``ico``, ``pdf``, ``html``, ``text`` …); what is not an image is judged
+by the sniffing rule web_fetch uses (:func:`webresearch.extract.sniff.text_kind`).
 
 :func:`read_header` then reads, from the headers only, the facts the pipeline decides with
 before any pixel is decoded: stored width and height (px), animation and frame count, bits
@@ -21,6 +22,8 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
+
+from ..extract.sniff import text_kind
 
 __all__ = [
     "DECODABLE",
@@ -64,28 +67,6 @@ FORMAT_NAMES = {
 MIME_OF = {"png": "image/png", "jpeg": "image/jpeg", "webp": "image/webp"}
 
 _PNG_SIG = b"\x89PNG\r\n\x1a\n"
-#: WHATWG MIME Sniffing §7.1: tags that make a text resource HTML (followed by space or >).
-_HTML_TAGS = (
-    b"<!doctype html",
-    b"<html",
-    b"<head",
-    b"<script",
-    b"<iframe",
-    b"<h1",
-    b"<div",
-    b"<font",
-    b"<table",
-    b"<a",
-    b"<style",
-    b"<title",
-    b"<b",
-    b"<body",
-    b"<br",
-    b"<p",
-    b"<!--",
-    b"<meta",
-    b"<link",
-)
 _HEIF_BRANDS = {b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs", b"mif1"}
 _AVIF_BRANDS = {b"avif", b"avis"}
 #: Most PNG chunks / GIF sub-blocks a header reader walks before giving up (bounds the work
@@ -144,40 +125,11 @@ def sniff(data: bytes) -> str:
 
 
 def _sniff_text(data: bytes) -> str:
-    head = data[:4096]
-    for bom in (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff"):
-        if head.startswith(bom):
-            head = head[len(bom) :]
-            if bom != b"\xef\xbb\xbf":
-                head = head.replace(b"\x00", b"")
-            break
-    text = head.lstrip(b" \t\r\n\x0c").lower()
-    if text.startswith(b"<svg") or (text.startswith(b"<?xml") and b"<svg" in text):
-        return "svg"
-    if text.startswith(b"<!doctype svg"):
-        return "svg"
-    for tag in _HTML_TAGS:
-        if text.startswith(tag) and text[len(tag) : len(tag) + 1] in (
-            b" ",
-            b">",
-            b"\t",
-            b"\n",
-            b"\r",
-            b"/",
-            b"-",
-        ):
-            return "html"
-    if text.startswith(b"<?xml"):
-        return "html" if b"<html" in text else "xml"
-    sample = head[:1024]
-    if sample and all(b >= 0x20 or b in (0x09, 0x0A, 0x0C, 0x0D) for b in sample):
-        try:
-            sample.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            if exc.start < len(sample) - 3:  # a character cut at the sample's end is fine
-                return "unknown"
-        return "html" if b"<html" in text or b"<body" in text else "text"
-    return "unknown"
+    """What a body that is no image format named above is: by the rule web_fetch uses too
+    (:func:`webresearch.extract.sniff.text_kind`), so a body fetch_image sends to web_fetch
+    is one web_fetch reads."""
+    kind = text_kind(data)
+    return "unknown" if kind is None else kind
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,7 +77,7 @@ def split_workspace_path(path: str, workspace: str | None = None) -> list[str]:
         non-empty components, none of them ``.``, ``..`` or empty.
 
     Raises:
-        InvalidArguments: empty, NUL byte, ``..`` component, absolute path elsewhere, or a
+        InvalidArguments: empty, NUL byte, not a file name's text, ``..`` component, absolute path elsewhere, or a
             path ending in ``/`` or ``/.`` (POSIX: it names a directory, so ``ok.png/``
             never reads the file ``ok.png``).
     """
@@ -85,6 +85,10 @@ def split_workspace_path(path: str, workspace: str | None = None) -> list[str]:
         raise InvalidArguments("the path is empty", hint=_HINT)
     if "\x00" in path:
         raise InvalidArguments("the path contains a NUL byte", hint=_HINT)
+    try:
+        os.fsencode(path)  # a file name's bytes (a non-UTF-8 name from a CLI argument works)
+    except UnicodeEncodeError:
+        raise InvalidArguments("the path is not valid text (a lone surrogate)", hint=_HINT) from None
     text = path.replace("\\", "/")
     if _names_a_directory(text):
         raise InvalidArguments(

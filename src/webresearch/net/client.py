@@ -31,12 +31,11 @@ from ..errors import (
     NetworkError,
     Timeout,
     TLSError,
-    TooLarge,
     TooManyRedirects,
     WebResearchError,
 )
 from ..redact import install_log_redaction, redact_url
-from .download import CappedBody, read_capped
+from .download import CappedBody, read_capped, too_large
 from .guard import SSRFGuard
 from .transport import GuardedTransport
 
@@ -45,6 +44,7 @@ __all__ = [
     "FetchResponse",
     "GuardedClient",
     "HopGate",
+    "hop_refused",
     "translate_transport_error",
 ]
 
@@ -131,6 +131,19 @@ def translate_transport_error(exc: BaseException, shown_url: str) -> WebResearch
     if isinstance(exc, (httpcore2.ProxyError, httpcore2.PoolTimeout)):
         return NetworkError(f"fetching {shown_url} failed")
     return FetchError(f"fetching {shown_url} failed ({type(exc).__name__})")
+
+
+def hop_refused(exc: BlockedAddress, how: str) -> BlockedAddress:
+    """The refusal of a hop the page chose (a redirect, a meta refresh), worded without the
+    target's address: ``refused: <how> to an internal or reserved address (<category>;
+    SSRF guard)``."""
+    category = exc.details.get("category", "internal")
+    return BlockedAddress(
+        f"refused: {how} to an internal or reserved address "
+        f"({str(category).replace('_', ' ')}; SSRF guard)",
+        hint=exc.hint,
+        category=category,
+    )
 
 
 def _is_tls(exc: BaseException) -> bool:
@@ -284,13 +297,7 @@ class GuardedClient:
                 response = await self.transport.handle_async_request(request)
             except BlockedAddress as exc:
                 if hop:
-                    category = exc.details.get("category", "internal")
-                    raise BlockedAddress(
-                        "refused: the site redirected to an internal or reserved address "
-                        f"({str(category).replace('_', ' ')}; SSRF guard)",
-                        hint=exc.hint,
-                        category=category,
-                    ) from None
+                    raise hop_refused(exc, "the site redirected") from None
                 raise
             except WebResearchError:
                 raise
@@ -315,15 +322,7 @@ class GuardedClient:
             finally:
                 await response.aclose()
             if body.capped and not allow_capped:
-                raise TooLarge(
-                    f"{shown} is larger than the {cap // 1024} KiB download cap "
-                    "(counted after decompression)",
-                    hint=(
-                        "the page is too large to read here; try a more specific URL or download it "
-                        "with a shell tool (an operator can raise download_cap_bytes)"
-                    ),
-                    cap_bytes=cap,
-                )
+                raise too_large(shown, cap)
             return FetchResponse(
                 requested_url=url,
                 url=str(current),

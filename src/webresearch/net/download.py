@@ -18,7 +18,17 @@ from collections.abc import AsyncIterable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
-__all__ = ["PIECE_BYTES", "CappedBody", "Decoder", "decoders_for", "read_capped"]
+from ..errors import TooLarge
+
+__all__ = [
+    "PIECE_BYTES",
+    "CappedBody",
+    "Decoder",
+    "cap_text",
+    "decoders_for",
+    "read_capped",
+    "too_large",
+]
 
 #: Largest piece (bytes) a decoder returns at once.
 PIECE_BYTES = 64 * 1024
@@ -273,3 +283,29 @@ async def read_capped(
         except Exception:
             pass
     return CappedBody(bytes(out), raw, False, decoded)
+
+
+def cap_text(cap: int) -> str:
+    """A cap as people write it: ``2 MiB``, ``512 KiB``, ``1500 bytes``."""
+    for unit, size in (("MiB", 1024 * 1024), ("KiB", 1024)):
+        if cap >= size and cap % size == 0:
+            return f"{cap // size} {unit}"
+    return f"{cap} bytes"
+
+
+def too_large(shown: str, cap: int) -> TooLarge:
+    """The error for a body over the download cap that cannot be read in part (a PDF, an
+    image, an archive …).
+
+    Args:
+        shown: the (redacted) URL to name.
+        cap: the cap in decoded bytes.
+    """
+    return TooLarge(
+        f"{shown} is larger than the {cap_text(cap)} download cap (counted after decompression)",
+        hint=(
+            "the file is too large to read here; try a more specific URL or download it "
+            "with a shell tool (an operator can raise download_cap_bytes)"
+        ),
+        cap_bytes=cap,
+    )

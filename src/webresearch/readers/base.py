@@ -146,7 +146,7 @@ def make_document(
         "sha256": sha256,
         "bytes_downloaded": bytes_downloaded,
         "body_bytes": body_bytes,
-        "download_capped": False,
+        "download_truncated": False,
         "content_encoding_ignored": False,
         "render": render,
         "reader": reader,

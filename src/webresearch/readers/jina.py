@@ -216,7 +216,11 @@ def jina_reader(
     options = settings.options(JINA_ID, JinaOptions)
     key = options.api_key.get_secret_value().strip() if options.api_key else ""
     configured = options.base_url.get_secret_value().strip() if options.base_url else ""
-    base = check_base_url(configured or DEFAULT_JINA_BASE_URL, option_env_var(JINA_ID, "base_url"))
+    base = check_base_url(
+        configured or DEFAULT_JINA_BASE_URL,
+        option_env_var(JINA_ID, "base_url"),
+        example=DEFAULT_JINA_BASE_URL,
+    )
     headers = {
         "X-Return-Format": "markdown",
         "X-Timeout": str(max(1, round(settings.reader_timeout_s))),

@@ -4,6 +4,17 @@ Guarded GET (SSRF guard on every hop, ≤ 5 redirects, 2 MiB decoded cap, timeou
 challenge check → status check → :func:`webresearch.extract.dispatch.convert` in the CPU
 worker pool (off the event loop). One time budget, ``request_timeout_s``, covers the
 download *and* the conversion. Nothing is paid: ``price`` is 0.
+
+Issue 21 (SPEC §1.1):
+
+* HTML and text over the download cap are converted as far as they arrived, with
+  ``download_truncated`` and a note saying so; a PDF, an image or another binary over the
+  cap is ``too_large`` (the download still stops at the cap: bombs stay bounded);
+* a ``<meta http-equiv="refresh">`` with a delay ≤ 5 s on a page without readable text of
+  its own is followed like a redirect — the guarded client checks the target as a hop, and
+  it counts among the same ``max_redirects`` — otherwise its target is named in a note
+  (:mod:`webresearch.extract.refresh`);
+* a label the bytes contradict (text served as ``image/png``) is named in a note.
 """
 
 from __future__ import annotations
@@ -14,10 +25,19 @@ from typing import ClassVar
 
 from ..access import AccessPolicy
 from ..config import ProviderOptions
-from ..errors import AntiBotChallenge
+from ..errors import AntiBotChallenge, BlockedAddress, TooManyRedirects
 from ..extract.challenge import is_challenge_page
-from ..extract.dispatch import Converted, convert
-from ..net.client import FetchResponse, GuardedClient
+from ..extract.dispatch import Converted, convert, reads_from_a_prefix
+from ..extract.refresh import (
+    HEAD_CHARS,
+    MetaRefresh,
+    find_meta_refresh,
+    is_followed,
+    reloads_itself,
+)
+from ..extract.sniff import is_html_mime, label_note, sniff_mime
+from ..net.client import FetchResponse, GuardedClient, HopGate, hop_refused
+from ..net.download import cap_text, too_large
 from ..net.http_status import WallClock, status_error, utc_now
 from ..redact import redact_text, redact_url
 from ..runtime.cpu_pool import CPUPool
@@ -91,8 +111,49 @@ class LocalReader:
         deadline = loop.time() + self.client.request_timeout_s
         self.cpu.warm()  # the workers start during the download, not inside the budget left
         gate = self.access.hop_gate if self.access is not None else None
-        response = await self.client.get(url, gate=gate)
-        return response, await self.convert(response, timeout_s=deadline - loop.time())
+        response = await self.client.get(url, allow_capped=True, gate=gate)
+        document = await self.convert(response, timeout_s=deadline - loop.time())
+        hops = len(response.redirects)
+        while True:
+            refresh = self._meta_refresh(response, document)
+            if refresh is None:
+                return response, document
+            shown = redact_url(refresh.url)
+            if not is_followed(refresh, document["text"]):
+                return response, _noted(
+                    document,
+                    f"this page asks to be replaced by {shown} after {refresh.delay_s} s "
+                    "(meta refresh); fetch that URL to read it",
+                )
+            left = self.client.max_redirects - hops - 1
+            if left < 0:
+                raise TooManyRedirects(
+                    f"{redact_url(url)} redirected more than {self.client.max_redirects} "
+                    "times (meta refresh included)",
+                    hint="the site is in a redirect loop or needs a browser; try the final URL or another source",
+                )
+            try:
+                target = await self.client.get(
+                    refresh.url, allow_capped=True, max_redirects=left, gate=_later_hops(gate)
+                )
+            except BlockedAddress as exc:
+                raise hop_refused(exc, "the page's meta refresh leads") from None
+            origin = document
+            hops += 1 + len(target.redirects)
+            document = await self.convert(target, timeout_s=deadline - loop.time())
+            response = target
+            document = _noted(
+                {
+                    **document,
+                    "requested_url": origin["requested_url"],
+                    "redirects": [
+                        *origin["redirects"],
+                        [origin["status"], shown],
+                        *document["redirects"],
+                    ],
+                },
+                f"reached through a meta refresh (a redirect in the page) from {origin['url']}",
+            )
 
     async def aclose(self) -> None:
         """Nothing to release (the guarded client and the pool belong to the services)."""
@@ -120,6 +181,15 @@ class LocalReader:
             )
         if response.status >= 400:
             raise status_error(response, shown, now=self.now())
+        notes: list[str] = []
+        if response.capped:
+            if not reads_from_a_prefix(sniff_mime(response.body, content_type)):
+                raise too_large(shown, len(response.body))
+            cap = cap_text(len(response.body))
+            notes.append(
+                f"the page is larger than the {cap} download cap; only its first {cap} "
+                "were downloaded and converted"
+            )
         converted, digest = await asyncio.gather(
             self.cpu.run(
                 self.converter,
@@ -131,6 +201,9 @@ class LocalReader:
             ),
             self.cpu.sha256_hex(response.body),
         )
+        mislabelled = label_note(content_type, converted.mime)
+        if mislabelled:
+            notes.append(mislabelled)
         # Secrets in URLs inside the text (links, JSON) are redacted before the window is
         # cut, so byte offsets refer to what the model sees.
         text = redact_text(converted.text)
@@ -153,10 +226,38 @@ class LocalReader:
             "sha256": digest,
             "bytes_downloaded": response.raw_bytes,
             "body_bytes": len(response.body),
-            "download_capped": response.capped,
+            "download_truncated": response.capped,
             "content_encoding_ignored": not response.decoded,
             "render": "none",
             "reader": "local",
             "hidden_chars_removed": converted.hidden_chars_removed,
         }
+        if notes:
+            document["notes"] = notes
         return document
+
+    @staticmethod
+    def _meta_refresh(response: FetchResponse, document: Document) -> MetaRefresh | None:
+        if not is_html_mime(document["content_type"]):
+            return None
+        head = response.body[: HEAD_CHARS * 2].decode("utf-8", "replace")
+        refresh = find_meta_refresh(head, response.url)
+        return None if refresh is None or reloads_itself(refresh, response.url) else refresh
+
+
+def _later_hops(gate: HopGate | None) -> HopGate | None:
+    """``gate`` for a chain that starts at a meta refresh target: every request in it is a
+    hop the page chose (the domain policy and robots.txt word it as a redirect)."""
+    if gate is None:
+        return None
+    inner = gate
+
+    async def later(url: str, hop: int) -> None:
+        await inner(url, hop + 1)
+
+    return later
+
+
+def _noted(document: Document, note: str) -> Document:
+    """``document`` with one more note line for the model."""
+    return {**document, "notes": [*document.get("notes", []), note]}

@@ -65,7 +65,8 @@ class RunContext:
         default_approval: approval mode for tools not in ``approval``.
         approver: decides supervised calls; a supervised call without one is denied.
         budget: most the run may spend on paid calls (price units of the settings), or
-            ``None`` for no limit.
+            ``None`` for no limit. Unlike a count limit, 0 is a real budget (free calls
+            only): reading it as "no limit" could spend money nobody allowed.
         can_see_images: False for a model without vision: image tools then return text.
         browser_session: name of the browser session (default: one per run).
     """
@@ -82,6 +83,11 @@ class RunContext:
     budget: float | None = None
     can_see_images: bool = True
     browser_session: str | None = None
+
+    def __post_init__(self) -> None:
+        budget = self.budget
+        if budget is not None and not budget >= 0:  # negative or NaN
+            raise ValueError("RunContext budget must be 0 or more (None: no limit)")
 
     @property
     def conversation(self) -> str:

@@ -54,6 +54,7 @@ class BraveProvider(KeyedJSONProvider):
 
     id: ClassVar[str] = "brave"
     name: ClassVar[str] = "Brave Search API"
+    api_paths: ClassVar[tuple[str, ...]] = ("/res/v1/web/search",)
     options_model: ClassVar[type[ProviderOptions]] = BraveOptions
     capabilities: ClassVar[frozenset[Capability]] = frozenset(
         {"freshness", "language", "country", "safesearch", "infoboxes"}

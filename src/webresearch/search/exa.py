@@ -52,6 +52,7 @@ class ExaProvider(KeyedJSONProvider):
 
     id: ClassVar[str] = "exa"
     name: ClassVar[str] = "Exa API"
+    api_paths: ClassVar[tuple[str, ...]] = ("/search",)
     options_model: ClassVar[type[ProviderOptions]] = ExaOptions
     capabilities: ClassVar[frozenset[Capability]] = frozenset(
         {"freshness", "country", "safesearch"}

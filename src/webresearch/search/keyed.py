@@ -37,6 +37,8 @@ class KeyedJSONProvider:
     name: ClassVar[str]
     #: a :class:`KeyOptions` subclass with the API's public origin as ``base_url``.
     options_model: ClassVar[type[ProviderOptions]]
+    #: the paths the API is called at under its base URL (a pasted one is removed).
+    api_paths: ClassVar[tuple[str, ...]] = ()
 
     def __init__(
         self,
@@ -79,6 +81,8 @@ class KeyedJSONProvider:
             check_base_url(
                 options.base_url,
                 option_env_var(cls.id, "base_url"),
+                api_paths=cls.api_paths,
+                example=cls.options_model.model_fields["base_url"].default,
                 hint="tell the operator; continue without web search",
             ),
             timeout_s=settings.search_timeout_s,

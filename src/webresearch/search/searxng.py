@@ -128,7 +128,13 @@ class SearxngProvider:
                 setting="searxng_url",
             )
         return cls(
-            check_base_url(url, setting, hint="tell the operator; continue without web search"),
+            check_base_url(
+                url,
+                setting,
+                api_paths=("/search",),
+                example="http://searxng:8080",
+                hint="tell the operator; continue without web search",
+            ),
             timeout_s=settings.search_timeout_s,
             user_agent=settings.user_agent,
         )

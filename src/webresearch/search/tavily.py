@@ -40,6 +40,7 @@ class TavilyProvider(KeyedJSONProvider):
 
     id: ClassVar[str] = "tavily"
     name: ClassVar[str] = "Tavily API"
+    api_paths: ClassVar[tuple[str, ...]] = ("/search",)
     options_model: ClassVar[type[ProviderOptions]] = TavilyOptions
     capabilities: ClassVar[frozenset[Capability]] = frozenset({"freshness", "answers"})
 

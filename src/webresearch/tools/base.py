@@ -67,7 +67,7 @@ class RateLimit:
 
     Attributes:
         key: the limiter's bucket (``web_search``, ``web_fetch``, ``browser`` …).
-        limit: calls per window, or ``None`` for no limit.
+        limit: calls per window, or ``None`` (or 0) for no limit.
         window_s: the window (seconds).
     """
 
@@ -77,8 +77,9 @@ class RateLimit:
 
     @property
     def rule(self) -> LimitRule | None:
-        """The limiter's rule, or ``None`` when unlimited."""
-        return None if self.limit is None else LimitRule(self.limit, self.window_s)
+        """The limiter's rule, or ``None`` when unlimited (a limit of 0 is no limit, as
+        in the settings: it never means "refuse every call")."""
+        return None if not self.limit or self.limit < 0 else LimitRule(self.limit, self.window_s)
 
 
 class CallContext(Protocol):

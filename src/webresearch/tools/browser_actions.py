@@ -319,4 +319,5 @@ BROWSER = ToolSpec(
     idempotent=False,
     open_world=True,
     titles=MappingProxyType({"ru": "Веб-браузер", "zh": "网页浏览器"}),
+    aliases=MappingProxyType({"value": "text"}),  # fill's value, as the seeds spelled it
 )

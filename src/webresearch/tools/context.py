@@ -115,7 +115,8 @@ class ToolCall:
                 hint="ask the person for the link if it matters; do not guess URLs",
                 refusal="scope",
             )
-        if not await store.add_view(self.run.conversation, settings.user_link_views):
+        views = settings.user_link_views
+        if views is not None and not await store.add_view(self.run.conversation, views):
             raise ScopeDenied(
                 f"the limit of {settings.user_link_views} link views for this conversation is reached",
                 hint="continue without opening more links",

@@ -138,6 +138,7 @@ def format_document(
         f"content-type: {doc['content_type']}",
         f"title: {title}",
         *([f"note: {hidden} invisible characters were removed (hidden text)"] if hidden else []),
+        *(f"note: {note}" for note in doc.get("notes") or ()),
         "",
         body,
     ]

@@ -47,9 +47,10 @@ from ..errors import (
 from ..invisible import strip_invisible
 from ..progress import ProgressCallback
 from ..runtime.cache import MemoryCache
-from ..runtime.journal import JournalEvent, arguments_hash, truncate_utf8
+from ..runtime.journal import JournalEvent, arguments_hash, storable, truncate_utf8
 from ..runtime.run import ApprovalRequest, RunContext
 from ..types import ImageBlock, JSONObject, JSONValue, ToolResult
+from .arguments import json_shape
 from .base import PreparedCall
 from .context import Ledger, ToolCall
 from .redaction import redact_json, redacted_error
@@ -125,7 +126,9 @@ class CallPipeline:
             offered: the names offered to a run (named in the "not available" hint).
             progress: receives the call's progress lines (:mod:`webresearch.progress`).
         """
-        op = operation_id or uuid.uuid4().hex
+        if not isinstance(name, str):  # typed as str, but a face may pass anything
+            name = f"<{type(name).__name__}>"
+        op = operation_id if isinstance(operation_id, str) and operation_id else uuid.uuid4().hex
         tool = self.tools.get(name)
         description = tool.spec.description if tool is not None else None
         with (
@@ -146,11 +149,14 @@ class CallPipeline:
     ) -> ToolResult:
         raw: object = {} if arguments is None else arguments
         ctx = ToolCall(self.services, self.ledger, run=run, tool=name, operation_id=op)
-        args_hash = arguments_hash(raw)
-        shown = self._redact(dict(raw) if isinstance(raw, Mapping) else {})
+        # Whatever was passed, it is hashed, shown and journaled as JSON (issue 20: no
+        # argument may make a call raise); what is wrong with it is refused in validation.
+        shape = json_shape(raw).value
+        args_hash = arguments_hash(shape)
+        shown = self._redact(shape if isinstance(shape, dict) else {})
         shown_args: JSONObject = shown if isinstance(shown, dict) else {}
         try:
-            if operation_id is not None:
+            if operation_id is not None and op == operation_id:
                 replay = await self._replay(operation_id)
                 if replay is not None:
                     facts.from_result(replay, _outcome(replay))
@@ -188,7 +194,7 @@ class CallPipeline:
                 InternalError(f"{name} failed unexpectedly (an internal error)"), ctx
             )
         duration_s = time.perf_counter() - started
-        result = await self._close(ctx, result, args_hash, duration_s, remember=bool(operation_id))
+        result = await self._close(ctx, result, args_hash, duration_s, remember=op == operation_id)
         facts.from_result(result, _outcome(result))
         facts.duration_ms, facts.cost = round(duration_s * 1000, 3), ctx.cost
         return result
@@ -260,8 +266,9 @@ class CallPipeline:
         return ToolResult.failure(redacted_error(exc, self._model_text))
 
     def _model_text(self, text: str) -> str:
-        """``text`` as a model may read it: secrets redacted, invisible characters removed."""
-        return strip_invisible(self.services.redact(text))[0]
+        """``text`` as a model may read it: secrets redacted, invisible characters removed,
+        valid Unicode (a lone surrogate an argument carried into a message is U+FFFD)."""
+        return storable(strip_invisible(self.services.redact(text))[0])  # type: ignore[no-any-return]
 
     async def _close(
         self,
@@ -280,6 +287,7 @@ class CallPipeline:
         # The last pass over what the model reads: secrets, then invisible characters any
         # path let through (SPEC §1; the tools count what they removed themselves).
         text, hidden = strip_invisible(self.services.redact(result.text))
+        text = storable(text)  # valid Unicode for every face (lone surrogates → U+FFFD)
         meta = dict(result.meta)
         if hidden or "hidden_chars_removed" in meta:
             counted = meta.get("hidden_chars_removed", 0)

@@ -37,6 +37,9 @@ class ToolSpec:
         open_world: the tool reaches the open internet (MCP ``openWorldHint``).
         annotations: extra MCP annotations.
         titles: the title in other languages (``{"ru": …, "zh": …}``; for people only).
+        aliases: other names models give arguments (``{"value": "text"}``), accepted by the
+            validation step (:func:`webresearch.tools.arguments.lenient`); not in the schema,
+            so they cost the model nothing.
 
     The four hints are required, keyword-only and have no defaults: every tool states them
     (MCP's defaults assume a destructive, non-idempotent, open-world tool, and some client
@@ -55,6 +58,7 @@ class ToolSpec:
     open_world: bool = field(kw_only=True)
     annotations: dict[str, JSONValue] = field(default_factory=dict)
     titles: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    aliases: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def to_dict(self) -> JSONObject:
         """``{"name", "description", "input_schema"}``: the model-facing part."""

@@ -64,11 +64,14 @@ async def test_a_call_with_a_lone_surrogate_returns_and_is_journaled(
         run = RunContext(run_id="r")
         args = json.loads(json.dumps({"query": text}))
         result = await toolkit.call("web_search", args, run=run, operation_id="op" + text)
-        assert result.ok, result.error
+        # Refused at validation (no tool ever sees text that is not Unicode), not raised.
+        assert result.error is not None and result.error.code == "invalid_arguments"
+        assert "query: not valid Unicode text" in result.text
+        result.text.encode("utf-8")
         again = await toolkit.call("web_search", args, run=run, operation_id="op" + text)
         assert again.meta.get("replayed") is True
         kinds = [e.kind for e in await toolkit.journal.query(run_id="r")]
-        assert kinds == ["tool.started", "approval.auto_granted", "tool.completed"]
+        assert kinds == ["tool.started", "tool.failed"]
 
 
 @pytest.mark.parametrize("sink", ["memory", "sqlite", "jsonl"])
@@ -94,6 +97,9 @@ async def test_journal_filters_with_a_lone_surrogate_find_nothing(
         [b"fetch", b"http://a.example/\xff"],
         [b"search", b"\xff query"],
         [b"image", b"http://a.example/\xff.png"],
+        [b"image", b"./\xff.png"],
+        [b"browse", b"http://a.example/\xff"],
+        [b"journal", b"--run", b"\xff"],
     ],
 )
 def test_cli_arguments_that_are_not_utf8_give_one_line(tmp_path: Path, argv: list[bytes]) -> None:
