@@ -1,32 +1,45 @@
-"""Extraction quality and speed: webresearch's ``html_to_markdown`` against peers, in one run.
+"""Extraction quality and speed: webresearch's HTML → markdown against peers, in one run.
 
-Tools compared on the same pages, in the same worker process, one page at a time:
+Tools compared on the same pages, in the same worker process, one page at a time (the order
+of the tools is rotated from page to page, so none always runs on a warm cache):
 
-* ``webresearch`` — :func:`webresearch.extract.html.html_to_markdown` (the markdown part);
+* ``webresearch`` — :func:`webresearch.extract.html.html_to_markdown`, the markdown body
+  ``web_fetch`` hands the model;
 * ``trafilatura`` — ``trafilatura.extract(html, output_format="markdown", url=url)``, default
-  settings;
+  settings (the reference for every ratio);
 * ``readability`` — readability-lxml ``Document(html).summary()`` then ``markdownify``;
 * ``mcp-fetch`` — the reference MCP fetch server's ``extract_content_from_html`` (PyPI
   ``mcp-server-fetch``, imported, not copied).
 
 Corpora (``--corpus-dir``, default ``../shared/corpus`` relative to the repository):
 
-* ``zyte`` — ``zyte-aeb/``: 91 article pages, ground truth ``articleBody``;
-* ``wcxb`` — ``wcxb/``: 935 pages of 7 types, ground truth ``main_content`` plus ``with``
-  snippets (must be found) and ``without`` snippets (boilerplate that must be avoided).
+* ``zyte`` — ``zyte-aeb/``: article pages, ground truth ``articleBody`` (page type
+  ``article``);
+* ``wcxb`` — ``wcxb/``: pages of 7 types (``metadata.json``), ground truth ``main_content``
+  plus ``with`` snippets (must be found) and ``without`` snippets (boilerplate to avoid).
 
-Scoring, identical for every tool: markdown syntax is stripped first (link and image URLs,
-images, heading ``#``, table pipes, emphasis, backticks, fence lines, HTML tags), then tokens
-are ``\\w+`` lower-cased; per page precision / recall / F1 of the multiset overlap with the
-ground truth; the table shows their means over pages whose ground truth is not empty. A
-snippet matches when it occurs in the stripped output case-insensitively after whitespace
-normalisation; the rates are pooled over all snippets. Timing: wall-clock milliseconds of the
-extraction call alone (``time.perf_counter``), median and 95th percentile over pages.
+**Held-out part.** A page is *held out* when the SHA-256 of ``"<corpus>/<page id>"`` (UTF-8),
+read as a big-endian integer, is divisible by 5 — about a fifth of each corpus, fixed for
+ever and independent of the page order. Development looks only at the other four fifths
+(``--part dev``); the report shows both parts side by side (``--part all``, the default).
+
+**Scoring** is ``bench/metrics.py``, a verbatim copy of the shared ``eval/metrics.py``, and is
+the same for every tool: the output goes through ``normalize_markdown`` (image alt text and
+link text are kept, link and image targets dropped: what the model reads counts), then word
+precision / recall / F1 (``word_prf``) against the ground truth, averaged over pages; snippet
+rates with ``snippet_rate``. Time is the wall clock of the extraction call alone
+(``time.perf_counter``); the tables show the median and the 90th percentile per page and their
+ratios to trafilatura's in the same run.
+
+**Markdown validity**: every webresearch output is parsed with markdown-it-py (CommonMark
+plus GFM tables); a page counts as invalid when parsing raises, or when a code fence opened in
+the output is never closed (the rest of the page would read as code).
 
 Usage::
 
-    PYTHONPATH=src python bench/extraction.py --corpus all --jobs 2
-    PYTHONPATH=src python bench/extraction.py --corpus wcxb --limit 100 --tools webresearch,trafilatura
+    .venv/bin/python bench/extraction.py --jobs 2 --json bench/results/extraction.json
+    .venv/bin/python bench/extraction.py --corpus wcxb --part dev --tools webresearch,trafilatura
+    .venv/bin/python bench/extraction.py --corpus wcxb --types forum,product --limit 40
 """
 
 from __future__ import annotations
@@ -34,6 +47,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gzip
+import hashlib
 import json
 import logging
 import os
@@ -42,7 +56,6 @@ import statistics
 import sys
 import time
 import warnings
-from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -50,10 +63,29 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(REPO / "bench"))
+
+import metrics  # noqa: E402  (bench/metrics.py, the shared scoring, unchanged)
 
 #: Tool names in table order; trafilatura is the reference for the ratios.
 TOOL_NAMES = ("webresearch", "trafilatura", "readability", "mcp-fetch")
 REFERENCE_TOOL = "trafilatura"
+PAGE_TYPES = ("article", "documentation", "service", "forum", "listing", "product", "collection")
+PARTS = ("dev", "held-out")
+
+
+def _default_corpus_dir() -> Path:
+    """``shared/corpus`` beside the repository or beside a folder holding it (worktrees)."""
+    for folder in REPO.parents:
+        if (folder / "shared" / "corpus").is_dir():
+            return folder / "shared" / "corpus"
+    return REPO.parent / "shared" / "corpus"
+
+
+def part_of(corpus: str, page_id: str) -> str:
+    """``held-out`` for about a fifth of the pages (module docstring), else ``dev``."""
+    digest = hashlib.sha256(f"{corpus}/{page_id}".encode()).digest()
+    return "held-out" if int.from_bytes(digest, "big") % 5 == 0 else "dev"
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,11 +94,16 @@ class Page:
 
     corpus: str
     page_id: str
+    page_type: str
     url: str
     html: str
     truth: str
     with_snippets: tuple[str, ...] = ()
     without_snippets: tuple[str, ...] = ()
+
+    @property
+    def part(self) -> str:
+        return part_of(self.corpus, self.page_id)
 
 
 @dataclass(slots=True)
@@ -74,13 +111,12 @@ class ToolScore:
     """One tool's result on one page."""
 
     ms: float
-    precision: float | None  # None when the ground truth is empty (page not scored)
-    recall: float | None
-    f1: float | None
-    with_found: int = 0
-    with_total: int = 0
-    without_avoided: int = 0
-    without_total: int = 0
+    precision: float
+    recall: float
+    f1: float
+    with_rate: float | None = None
+    without_rate: float | None = None  # share of ``without`` snippets present (lower: better)
+    valid: bool = True
     error: str | None = None
 
 
@@ -97,11 +133,19 @@ def load_zyte(root: Path) -> Iterator[Page]:
     for page_id in sorted(truth):
         entry = truth[page_id]
         html = _read_gz_text(root / "html" / f"{page_id}.html.gz")
-        yield Page("zyte", page_id, entry.get("url") or "", html, entry.get("articleBody") or "")
+        yield Page(
+            "zyte", page_id, "article", entry.get("url") or "", html, entry.get("articleBody") or ""
+        )
 
 
 def load_wcxb(root: Path) -> Iterator[Page]:
     """Pages of the wcxb corpus (``html/<id>.html.gz`` + ``ground-truth/<id>.json.gz``)."""
+    types = {
+        k: v.get("page_type") or "article"
+        for k, v in json.loads((root / "metadata.json").read_text(encoding="utf-8"))[
+            "files"
+        ].items()
+    }
     for gt_path in sorted((root / "ground-truth").glob("*.json.gz")):
         page_id = gt_path.name.split(".")[0]
         record = json.loads(gzip.decompress(gt_path.read_bytes()))
@@ -110,6 +154,7 @@ def load_wcxb(root: Path) -> Iterator[Page]:
         yield Page(
             "wcxb",
             page_id,
+            types.get(page_id, "article"),
             record.get("url") or "",
             html,
             truth.get("main_content") or "",
@@ -120,71 +165,47 @@ def load_wcxb(root: Path) -> Iterator[Page]:
 
 # --------------------------------------------------------------------------- scoring
 
-_IMAGE = re.compile(r"!\[(?:[^\]\\\n]|\\.)*\]\([^)\n]*\)")
-_LINK = re.compile(r"\[((?:[^\]\\\n]|\\.)*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"\n]*\")?\)")
-_AUTOLINK = re.compile(r"<(?:https?|mailto|ftp):[^>\s]*>")
-_FENCE_LINE = re.compile(r"^\s*(?:```|~~~).*$", re.MULTILINE)
-_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_ESCAPE = re.compile(r"\\([\\`*_{}\[\]()#+\-.!|<>~])")
-_EMPHASIS_UNDERSCORE = re.compile(r"(?<![^\W_])_+|_+(?![^\W_])")
-_TOKEN = re.compile(r"\w+")
-_SPACE = re.compile(r"\s+")
+
+_QUOTE_PREFIX = re.compile(r"^(?:\s*>)*\s*")
 
 
-def strip_markdown(text: str) -> str:
-    """Markdown (or plain text) → plain words, the same way for every tool.
+def markdown_is_valid(text: str) -> bool:
+    """True when markdown-it-py parses ``text`` and every code fence it opens is closed."""
+    from markdown_it import MarkdownIt
 
-    Images are removed with their alt text, links keep their text and lose their URL,
-    autolinks and HTML tags are removed, backslash escapes are undone, and ``_`` used as
-    emphasis is dropped; ``#``, ``|``, ``*``, ``>`` and backticks never form ``\\w`` tokens,
-    so they need no special care.
-    """
-    text = _FENCE_LINE.sub("", text)
-    text = _IMAGE.sub(" ", text)
-    text = _LINK.sub(r"\1", text)
-    text = _AUTOLINK.sub(" ", text)
-    text = _TAG.sub(" ", text)
-    text = _ESCAPE.sub(r"\1", text)
-    return _EMPHASIS_UNDERSCORE.sub("", text)
-
-
-def tokens(text: str) -> Counter[str]:
-    """Multiset of ``\\w+`` tokens, lower-cased."""
-    return Counter(_TOKEN.findall(text.lower()))
+    try:
+        tokens = MarkdownIt("commonmark").enable("table").parse(text)
+    except Exception:
+        return False
+    lines = text.split("\n")
+    for token in tokens:
+        if token.type != "fence" or token.map is None:
+            continue
+        end = token.map[1]
+        # the closing line, without the blockquote markers of a fence inside a quote
+        last = _QUOTE_PREFIX.sub("", lines[end - 1]) if 0 < end <= len(lines) else ""
+        if end - token.map[0] < 2 or not last.startswith(token.markup):
+            return False  # a fence that runs to the end of the page unclosed
+    return True
 
 
-def prf(predicted: Counter[str], truth: Counter[str]) -> tuple[float, float, float]:
-    """Precision, recall and F1 of the multiset overlap."""
-    overlap = sum((predicted & truth).values())
-    n_pred, n_truth = sum(predicted.values()), sum(truth.values())
-    precision = overlap / n_pred if n_pred else 0.0
-    recall = overlap / n_truth if n_truth else 0.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    return precision, recall, f1
-
-
-def normalise_snippet(text: str) -> str:
-    """Lower-case, whitespace-collapsed form used for snippet matching."""
-    return _SPACE.sub(" ", text).strip().lower()
-
-
-def score_output(page: Page, output: str, ms: float, error: str | None = None) -> ToolScore:
-    """Score one tool output against the page's ground truth."""
-    plain = strip_markdown(output)
-    truth = tokens(page.truth)
-    if truth:
-        precision, recall, f1 = prf(tokens(plain), truth)
-        result = ToolScore(ms, precision, recall, f1, error=error)
-    else:
-        result = ToolScore(ms, None, None, None, error=error)
-    haystack = normalise_snippet(plain)
-    for snippet in page.with_snippets:
-        result.with_total += 1
-        result.with_found += normalise_snippet(strip_markdown(snippet)) in haystack
-    for snippet in page.without_snippets:
-        result.without_total += 1
-        result.without_avoided += normalise_snippet(strip_markdown(snippet)) not in haystack
-    return result
+def score_output(
+    page: Page, output: str, ms: float, check_markdown: bool, error: str | None = None
+) -> ToolScore:
+    """Score one tool output against the page's ground truth with ``bench/metrics.py``."""
+    text = metrics.normalize_markdown(output)
+    precision, recall, f1 = metrics.word_prf(text, page.truth)
+    without = metrics.snippet_rate(text, page.without_snippets)
+    return ToolScore(
+        ms,
+        precision,
+        recall,
+        f1,
+        with_rate=metrics.snippet_rate(text, page.with_snippets),
+        without_rate=without,
+        valid=markdown_is_valid(output) if check_markdown else True,
+        error=error,
+    )
 
 
 # --------------------------------------------------------------------------- tools
@@ -254,7 +275,7 @@ def _init_worker(names: tuple[str, ...]) -> None:
 
 
 def _run_page(
-    page: Page, names: tuple[str, ...], rotation: int
+    page: Page, names: tuple[str, ...], rotation: int, outputs: Path | None
 ) -> tuple[Page, dict[str, ToolScore]]:
     """Run every tool on one page (order rotated per page) and score it."""
     scores: dict[str, ToolScore] = {}
@@ -267,15 +288,19 @@ def _run_page(
         except Exception as exc:  # record the crash and score the empty output
             output, error = "", f"{type(exc).__name__}: {exc}"[:200]
         ms = (time.perf_counter() - start) * 1000
-        scores[name] = score_output(page, output, ms, error)
+        scores[name] = score_output(page, output, ms, name == "webresearch", error)
+        if outputs is not None:
+            folder = outputs / name
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"{page.corpus}-{page.page_id}.md").write_text(output, encoding="utf-8")
     return page, scores
 
 
 def _run_page_star(
-    args: tuple[Page, tuple[str, ...], int],
-) -> tuple[str, str, dict[str, ToolScore]]:
+    args: tuple[Page, tuple[str, ...], int, Path | None],
+) -> tuple[str, str, str, str, dict[str, ToolScore]]:
     page, scores = _run_page(*args)
-    return page.corpus, page.page_id, scores
+    return page.corpus, page.page_id, page.page_type, page.part, scores
 
 
 # --------------------------------------------------------------------------- report
@@ -283,96 +308,123 @@ def _run_page_star(
 
 @dataclass(slots=True)
 class Summary:
-    """Aggregates of one tool on one corpus."""
+    """Aggregates of one tool on one group of pages."""
 
-    pages: int = 0
-    scored: int = 0
     precision: list[float] = field(default_factory=list)
     recall: list[float] = field(default_factory=list)
     f1: list[float] = field(default_factory=list)
     ms: list[float] = field(default_factory=list)
-    with_found: int = 0
-    with_total: int = 0
-    without_avoided: int = 0
-    without_total: int = 0
+    with_rates: list[float] = field(default_factory=list)
+    without_rates: list[float] = field(default_factory=list)
+    invalid: int = 0
     errors: int = 0
 
     def add(self, score: ToolScore) -> None:
-        self.pages += 1
+        self.precision.append(score.precision)
+        self.recall.append(score.recall)
+        self.f1.append(score.f1)
         self.ms.append(score.ms)
+        if score.with_rate is not None:
+            self.with_rates.append(score.with_rate)
+        if score.without_rate is not None:
+            self.without_rates.append(score.without_rate)
+        self.invalid += not score.valid
         self.errors += score.error is not None
-        if score.f1 is not None and score.precision is not None and score.recall is not None:
-            self.scored += 1
-            self.precision.append(score.precision)
-            self.recall.append(score.recall)
-            self.f1.append(score.f1)
-        self.with_found += score.with_found
-        self.with_total += score.with_total
-        self.without_avoided += score.without_avoided
-        self.without_total += score.without_total
 
 
 def _mean(values: list[float]) -> float:
-    return statistics.fmean(values) if values else 0.0
+    return statistics.fmean(values) if values else float("nan")
 
 
-def _p95(values: list[float]) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+def _pct(values: list[float], q: float) -> float:
+    return metrics.percentile(sorted(values), q)
 
 
-def render_table(corpus: str, summaries: dict[str, Summary]) -> str:
-    """A markdown table of one corpus, with ratios against the reference tool."""
+def render_table(title: str, summaries: dict[str, Summary]) -> str:
+    """A markdown table of one group of pages, ratios against the reference tool."""
     ref = summaries.get(REFERENCE_TOOL)
-    ref_f1 = _mean(ref.f1) if ref else 0.0
-    ref_ms = statistics.median(ref.ms) if ref and ref.ms else 0.0
-    has_snippets = any(s.with_total or s.without_total for s in summaries.values())
-    head = "| tool | pages | P | R | F1 | F1 vs traf | median ms | p95 ms | median vs traf |"
-    rule = "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-    if has_snippets:
-        head += " with found | without avoided |"
+    ref_f1 = _mean(ref.f1) if ref else float("nan")
+    ref_med = _pct(ref.ms, 0.5) if ref else float("nan")
+    ref_p90 = _pct(ref.ms, 0.9) if ref else float("nan")
+    snippets = any(s.with_rates for s in summaries.values())
+    head = "| tool | pages | P | R | F1 | F1 − traf | median ms | × traf | p90 ms | × traf |"
+    rule = "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    if snippets:
+        head += " with found | without kept |"
         rule += "---:|---:|"
-    head += " errors |"
-    rule += "---:|"
-    lines = [f"### {corpus}", "", head, rule]
+    head += " invalid md | errors |"
+    rule += "---:|---:|"
+    lines = [f"#### {title}", "", head, rule]
     for name, s in summaries.items():
         f1 = _mean(s.f1)
-        med = statistics.median(s.ms) if s.ms else 0.0
+        med, p90 = _pct(s.ms, 0.5), _pct(s.ms, 0.9)
         row = (
-            f"| {name} | {s.pages} | {_mean(s.precision):.3f} | {_mean(s.recall):.3f} | {f1:.3f} "
-            f"| {f1 / ref_f1 if ref_f1 else 0:.3f} | {med:.1f} | {_p95(s.ms):.1f} "
-            f"| {med / ref_ms if ref_ms else 0:.2f} |"
+            f"| {name} | {len(s.f1)} | {_mean(s.precision):.3f} | {_mean(s.recall):.3f} "
+            f"| {f1:.3f} | {f1 - ref_f1:+.3f} | {med:.1f} | {med / ref_med:.2f} "
+            f"| {p90:.1f} | {p90 / ref_p90:.2f} |"
         )
-        if has_snippets:
-            w = s.with_found / s.with_total if s.with_total else 0.0
-            wo = s.without_avoided / s.without_total if s.without_total else 0.0
-            row += f" {w:.3f} | {wo:.3f} |"
-        row += f" {s.errors} |"
+        if snippets:
+            row += f" {_mean(s.with_rates):.3f} | {_mean(s.without_rates):.3f} |"
+        row += f" {s.invalid if name == 'webresearch' else '–'} | {s.errors} |"
         lines.append(row)
     return "\n".join(lines)
 
 
+def render_types(title: str, groups: dict[str, dict[str, Summary]], names: tuple[str, ...]) -> str:
+    """One row per page type: each tool's F1 (and ours against trafilatura's)."""
+    head = "| page type | pages | " + " | ".join(f"{n} F1" for n in names)
+    rule = "|---|---:|" + "---:|" * len(names)
+    if "webresearch" in names and REFERENCE_TOOL in names:
+        head += " | ours − traf | ours P | ours R"
+        rule += "---:|---:|---:|"
+    lines = [f"#### {title}", "", head + " |", rule]
+    for page_type in PAGE_TYPES:
+        group = groups.get(page_type)
+        if not group:
+            continue
+        n = len(next(iter(group.values())).f1)
+        row = f"| {page_type} | {n} | " + " | ".join(f"{_mean(group[t].f1):.3f}" for t in names)
+        if "webresearch" in names and REFERENCE_TOOL in names:
+            ours = group["webresearch"]
+            delta = _mean(ours.f1) - _mean(group[REFERENCE_TOOL].f1)
+            row += f" | {delta:+.3f} | {_mean(ours.precision):.3f} | {_mean(ours.recall):.3f}"
+        lines.append(row + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="The held-out rule, the scoring and the validity check: see the module docstring.",
+    )
     parser.add_argument("--corpus", choices=("zyte", "wcxb", "all"), default="all")
     parser.add_argument(
         "--corpus-dir",
         type=Path,
-        default=REPO.parent / "shared" / "corpus",
-        help="folder holding zyte-aeb/ and wcxb/ (default: ../shared/corpus)",
+        default=_default_corpus_dir(),
+        help="folder holding zyte-aeb/ and wcxb/ (default: the nearest shared/corpus above "
+        "the repository)",
     )
+    parser.add_argument(
+        "--part",
+        choices=("dev", "held-out", "all"),
+        default="all",
+        help="dev: the four fifths used while developing; held-out: the other fifth",
+    )
+    parser.add_argument("--types", default="", help="only these comma-separated page types")
     parser.add_argument("--limit", type=int, default=0, help="at most N pages per corpus (0: all)")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--tools", default=",".join(TOOL_NAMES), help="comma-separated subset")
     parser.add_argument("--json", type=Path, help="also write per-page scores to this JSON file")
+    parser.add_argument("--outputs", type=Path, help="also write every output to DIR/<tool>/")
     args = parser.parse_args(argv)
 
     names = tuple(n.strip() for n in args.tools.split(",") if n.strip())
     unknown = [n for n in names if n not in _FACTORIES]
     if unknown:
         parser.error(f"unknown tool(s): {', '.join(unknown)}")
+    wanted_types = {t.strip() for t in args.types.split(",") if t.strip()}
     corpora = ("zyte", "wcxb") if args.corpus == "all" else (args.corpus,)
     loaders = {"zyte": (load_zyte, "zyte-aeb"), "wcxb": (load_wcxb, "wcxb")}
     pages: list[Page] = []
@@ -380,54 +432,91 @@ def main(argv: list[str] | None = None) -> int:
         loader, folder = loaders[corpus]
         if not (args.corpus_dir / folder).is_dir():
             parser.error(
-                f"no {folder}/ under {args.corpus_dir}: pass --corpus-dir DIR (the folder holding zyte-aeb/ and wcxb/)"
+                f"no {folder}/ under {args.corpus_dir}: pass --corpus-dir DIR "
+                "(the folder holding zyte-aeb/ and wcxb/)"
             )
-        loaded = list(loader(args.corpus_dir / folder))
+        loaded = [
+            p
+            for p in loader(args.corpus_dir / folder)
+            if (args.part == "all" or p.part == args.part)
+            and (not wanted_types or p.page_type in wanted_types)
+        ]
         pages.extend(loaded[: args.limit] if args.limit else loaded)
 
-    summaries = {c: {n: Summary() for n in names} for c in corpora}
-    per_page: list[dict[str, object]] = []
-    tasks = [(page, names, i) for i, page in enumerate(pages)]
+    tasks = [(page, names, i, args.outputs) for i, page in enumerate(pages)]
+    load_before = os.getloadavg()[0]
     started = time.perf_counter()
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs, initializer=_init_worker, initargs=(names,)) as pool:
-            results = list(pool.map(_run_page_star, tasks, chunksize=4))
+            results = list(pool.map(_run_page_star, tasks, chunksize=2))
     else:
         _init_worker(names)
         results = [_run_page_star(t) for t in tasks]
-    for corpus, page_id, scores in results:
-        for name, score in scores.items():
-            summaries[corpus][name].add(score)
+    elapsed = time.perf_counter() - started
+    load_after = os.getloadavg()[0]
+
+    def new_group() -> dict[str, Summary]:
+        return {n: Summary() for n in names}
+
+    by_part: dict[tuple[str, str], dict[str, Summary]] = {}
+    by_type: dict[str, dict[str, dict[str, Summary]]] = {}
+    per_page: list[dict[str, object]] = []
+    for corpus, page_id, page_type, part, scores in results:
+        for key in ((corpus, part), (corpus, "all")):
+            group = by_part.setdefault(key, new_group())
+            for name, score in scores.items():
+                group[name].add(score)
+        if corpus == "wcxb":
+            for p in (part, "all"):
+                group = by_type.setdefault(p, {}).setdefault(page_type, new_group())
+                for name, score in scores.items():
+                    group[name].add(score)
         per_page.append(
             {
                 "corpus": corpus,
                 "id": page_id,
+                "type": page_type,
+                "part": part,
                 **{
                     n: {
-                        "f1": s.f1,
-                        "p": s.precision,
-                        "r": s.recall,
+                        "f1": round(s.f1, 4),
+                        "p": round(s.precision, 4),
+                        "r": round(s.recall, 4),
                         "ms": round(s.ms, 2),
+                        "valid": s.valid,
                         "error": s.error,
                     }
                     for n, s in scores.items()
                 },
             }
         )
-    elapsed = time.perf_counter() - started
 
     print(
         f"extraction benchmark: {len(pages)} pages, tools: {', '.join(names)}, "
-        f"jobs: {args.jobs}, wall {elapsed:.0f} s"
+        f"part: {args.part}, jobs: {args.jobs}, wall {elapsed:.0f} s"
+    )
+    print(
+        f"load average (1 min) {load_before:.1f} at the start, {load_after:.1f} at the end, "
+        f"on {os.cpu_count()} cores"
     )
     if "webresearch" in names:
         import webresearch.extract.html as ours
 
         print(f"webresearch from {Path(ours.__file__).resolve().parent}")
     print()
+    parts = PARTS if args.part == "all" else (args.part,)
     for corpus in corpora:
-        print(render_table(corpus, summaries[corpus]))
-        print()
+        print(f"### {corpus}\n")
+        for part in (*parts, "all") if args.part == "all" else parts:
+            group = by_part.get((corpus, part))
+            if group:
+                print(render_table(f"{corpus} — {part}", group))
+                print()
+        if corpus == "wcxb":
+            for part in (*parts, "all") if args.part == "all" else parts:
+                if part in by_type:
+                    print(render_types(f"wcxb page types — {part}", by_type[part], names))
+                    print()
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(per_page, indent=1), encoding="utf-8")

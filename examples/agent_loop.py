@@ -22,6 +22,7 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 import httpx2
@@ -112,7 +113,7 @@ async def run_agent(
         httpx2.AsyncClient(headers=headers, timeout=MODEL_TIMEOUT_S) as http,
     ):
         tools = chat_tools(toolkit.tools(run))
-        messages: list[dict[str, Any]] = [
+        messages: list[Mapping[str, object]] = [
             {"role": "system", "content": SYSTEM_PROMPT},
             {"role": "user", "content": prompt},
         ]

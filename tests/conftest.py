@@ -25,6 +25,15 @@ CASES = FIXTURES / "cases"
 LOOPBACK_ONLY = ("127.0.0.0/8",)
 
 
+@pytest.fixture(autouse=True)
+def no_user_settings_file(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI reads $XDG_CONFIG_HOME/webresearch/config.toml: a developer's own file must
+    not change what tests see (an empty directory stands in for it)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.getbasetemp() / "no-xdg-config"))
+
+
 @pytest.fixture
 def settings() -> Settings:
     """Defaults, with 127.0.0.0/8 exempted from the SSRF guard (and nothing else)."""

@@ -48,6 +48,9 @@ if _TYPE_CHECKING:
     from .extract.html import html_to_markdown
     from .runtime.run import ApprovalRequest, RunContext
     from .search.health import check_provider, check_search
+    from .tools.browser_actions import browser_actions
+    from .tools.browser_usage import ActionParam, BrowserActionInfo
+    from .tools.local_page import read_page
     from .tools.registry import Toolkit
     from .tools.specs import ToolSpec
     from .types import ImageBlock, ToolResult
@@ -57,7 +60,9 @@ __version__ = "0.1.0"
 
 #: Public name → the module that defines it, imported on first access.
 _LAZY = {
+    "ActionParam": ".tools.browser_usage",
     "ApprovalRequest": ".runtime.run",
+    "BrowserActionInfo": ".tools.browser_usage",
     "ImageBlock": ".types",
     "RunContext": ".runtime.run",
     "Settings": ".config",
@@ -66,7 +71,9 @@ _LAZY = {
     "Toolkit": ".tools.registry",
     "check_provider": ".search.health",
     "check_search": ".search.health",
+    "browser_actions": ".tools.browser_actions",
     "html_to_markdown": ".extract.html",
+    "read_page": ".tools.local_page",
 }
 
 
@@ -88,11 +95,13 @@ def __dir__() -> list[str]:
 _logging.getLogger("webresearch").addHandler(_logging.NullHandler())
 
 __all__ = [
+    "ActionParam",
     "AntiBotChallenge",
     "ApprovalDenied",
     "ApprovalRequest",
     "BlockedAddress",
     "BlockedDomain",
+    "BrowserActionInfo",
     "BrowserError",
     "BudgetExceeded",
     "ConfigurationError",
@@ -121,7 +130,9 @@ __all__ = [
     "UnsupportedContent",
     "WebResearchError",
     "__version__",
+    "browser_actions",
     "check_provider",
     "check_search",
     "html_to_markdown",
+    "read_page",
 ]

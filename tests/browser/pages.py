@@ -4,6 +4,7 @@ redirects to forbidden targets, a long page. Written for these tests."""
 from __future__ import annotations
 
 import json
+import time
 from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
 
@@ -162,3 +163,18 @@ def catch_all(h: BaseHTTPRequestHandler) -> None:
     h.send_header("Content-Length", str(len(body)))
     h.end_headers()
     h.wfile.write(body)
+
+
+def slow_page(seconds: float, text: bytes) -> Handler:
+    """A page that answers after ``seconds`` (a slow server), its body ``<p>text</p>``."""
+
+    def answer(h: BaseHTTPRequestHandler) -> None:
+        time.sleep(seconds)
+        body = b"<title>Slow</title><p>" + text + b"</p>"
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html")
+        h.send_header("Content-Length", str(len(body)))
+        h.end_headers()
+        h.wfile.write(body)
+
+    return answer

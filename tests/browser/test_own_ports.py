@@ -40,9 +40,7 @@ async def private_kits() -> AsyncIterator[dict[str, Kit]]:
 
 
 @pytest.fixture(params=["allow_private", "loopback_exempted"])
-def any_kit(
-    request: pytest.FixtureRequest, kit: Kit, private_kits: dict[str, Kit]
-) -> Kit:
+def any_kit(request: pytest.FixtureRequest, kit: Kit, private_kits: dict[str, Kit]) -> Kit:
     """The backend's Toolkit with allow_private, or the suite's (127.0.0.1 exempted)."""
     return private_kits[kit.backend] if request.param == "allow_private" else kit
 

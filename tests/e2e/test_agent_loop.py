@@ -10,7 +10,13 @@ from typing import Any
 
 import pytest
 
-from tests.support.fake_openai import FakeChatModel, final_answer, http_error, tool_call
+from tests.support.fake_providers import (
+    FakeProvider,
+    Reply,
+    chat_answer,
+    chat_tool_call,
+    openai_error,
+)
 from tests.support.http_server import LocalServer
 
 from .conftest import EXCHANGE_TIMEOUT_S, PAGE_SENTENCE
@@ -24,12 +30,12 @@ API_KEY = "sk-test-7f3a9c2e1b5d"
 def scripted_model(page_url: str) -> Any:
     """Turn 1: read the page. Turn 2: quote the sentence found in the tool message."""
 
-    def model(request: dict[str, Any]) -> dict[str, Any]:
+    def model(path: str, request: dict[str, Any]) -> Reply:
         tool_messages = [m for m in request["messages"] if m["role"] == "tool"]
         if not tool_messages:
-            return tool_call("call_1", "web_fetch", {"url": page_url})
+            return chat_tool_call("call_1", "web_fetch", {"url": page_url})
         found = re.search(r"The quick brown fox[^.]*\.", tool_messages[-1]["content"])
-        return final_answer(f"The page says: {found.group(0) if found else 'nothing'}")
+        return chat_answer(f"The page says: {found.group(0) if found else 'nothing'}")
 
     return model
 
@@ -38,7 +44,7 @@ def test_agent_loop_sends_the_page_back_and_prints_the_answer(
     page_server: LocalServer, child_env: dict[str, str]
 ) -> None:
     page_url = f"{page_server.base}/page"
-    with FakeChatModel(scripted_model(page_url)) as fake:
+    with FakeProvider(scripted_model(page_url)) as fake:
         done = subprocess.run(
             [sys.executable, str(EXAMPLE), "--base-url", fake.base, "--model", "fake-1",
              "What does the fox page say?"],
@@ -71,11 +77,11 @@ def test_agent_loop_sends_the_page_back_and_prints_the_answer(
 
 
 def test_agent_loop_reports_an_endpoint_failure_without_the_key(child_env: dict[str, str]) -> None:
-    def rejecting(request: dict[str, Any]) -> dict[str, Any]:
+    def rejecting(path: str, request: dict[str, Any]) -> Reply:
         # Like some gateways, the error echoes the key it got.
-        return http_error(401, f"Incorrect API key provided: {API_KEY}")
+        return openai_error(401, f"Incorrect API key provided: {API_KEY}")
 
-    with FakeChatModel(rejecting) as fake:
+    with FakeProvider(rejecting) as fake:
         done = subprocess.run(
             [sys.executable, str(EXAMPLE), "--base-url", fake.base, "--model", "m", "hi"],
             env={**child_env, "OPENAI_API_KEY": API_KEY},

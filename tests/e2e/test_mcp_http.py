@@ -16,6 +16,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.support.http_server import LocalServer
+from webresearch.cli.install_hint import editable_checkout
 from webresearch.cli.main import cli
 
 from .conftest import (
@@ -128,4 +129,7 @@ def test_without_the_mcp_extra_the_command_says_what_to_install(
     monkeypatch.setitem(sys.modules, "webresearch.mcp_server", None)
     result = CliRunner().invoke(cli, ["mcp"], env={"WEBRESEARCH_JOURNAL_URL": "memory://"})
     assert result.exit_code == 2
-    assert "pip install 'webresearch[mcp]'" in result.stderr
+    # the index form, or this editable checkout's form (cli/install_hint.py, issue 19)
+    checkout = editable_checkout()
+    hint = f"pip install -e '{checkout}[mcp]'" if checkout else "pip install 'webresearch[mcp]'"
+    assert hint in result.stderr

@@ -240,7 +240,6 @@ async def test_an_https_proxy_is_reached_over_tls(
 async def test_fetch_image_goes_through_the_proxy_too(
     site: LocalServer, connect_proxy: ConnectProxy
 ) -> None:
-    pytest.importorskip("PIL")
     settings = Settings.load(
         environ={},
         allowed_networks=["127.0.0.0/8"],

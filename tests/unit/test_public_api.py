@@ -25,6 +25,7 @@ def test_public_members_are_exactly_these() -> None:
         "extract",
         "hosted",
         "images",
+        "integrations",
         "invisible",
         "mcp_server",
         "net",
@@ -35,6 +36,7 @@ def test_public_members_are_exactly_these() -> None:
         "runtime",
         "search",
         "tools",
+        "trace",
         "types",
     }
     assert public == {n for n in webresearch.__all__ if not n.startswith("_")}

@@ -8,11 +8,11 @@ never copied into a message.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from webresearch import ImageBlock, ToolResult
+from webresearch import ImageBlock, ToolResult, ToolSpec
 
 __all__ = [
     "ALREADY_SHOWN",
@@ -22,9 +22,11 @@ __all__ = [
     "ToolCallResult",
     "answered_ids",
     "data_url",
+    "field",
     "image_facts",
     "image_note",
     "new_calls",
+    "schema_copy",
     "shows_images",
     "why_not_shown",
 ]
@@ -128,12 +130,25 @@ def new_calls(calls: Iterable[ToolCallResult], answered: Iterable[str]) -> list[
     return out
 
 
-def answered_ids(
-    history: Iterable[Mapping[str, Any]], kind_key: str, value: str, id_key: str
-) -> set[str]:
-    """Call ids already answered in ``history`` (items whose ``kind_key`` equals ``value``)."""
+def field(item: object, key: str) -> object:
+    """``item[key]`` for a mapping, else the attribute ``key`` (the SDKs' response objects
+    go back into a history as they are), else ``None``."""
+    if isinstance(item, Mapping):
+        return item.get(key)
+    return getattr(item, key, None)
+
+
+def answered_ids(history: Iterable[object], kind_key: str, value: str, id_key: str) -> set[str]:
+    """Call ids already answered in ``history`` (items whose ``kind_key`` equals ``value``;
+    dicts or the SDKs' objects)."""
     return {
-        str(item[id_key])
+        str(field(item, id_key))
         for item in history
-        if isinstance(item, Mapping) and item.get(kind_key) == value and id_key in item
+        if field(item, kind_key) == value and field(item, id_key) is not None
     }
+
+
+def schema_copy(spec: ToolSpec) -> dict[str, object]:
+    """A deep copy of ``spec``'s input schema: changing it never changes the constant spec."""
+    schema: dict[str, object] = dict(copy.deepcopy(spec.input_schema))
+    return schema

@@ -17,31 +17,50 @@ gets the image labels only.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
 
-from webresearch import ToolSpec
+from webresearch import ImageBlock, ToolSpec
 
 from ._common import (
     ATTACHED_HERE,
     ToolCallResult,
+    field,
     image_note,
     new_calls,
+    schema_copy,
     shows_images,
     why_not_shown,
 )
 
+if TYPE_CHECKING:  # the SDK's own request types; anthropic stays an optional dependency
+    from anthropic.types import (
+        ImageBlockParam,
+        MessageParam,
+        TextBlockParam,
+        ToolParam,
+        ToolResultBlockParam,
+    )
+
+MediaType = Literal["image/jpeg", "image/png", "image/gif", "image/webp"]
+#: The image types the Messages API takes (what the image pipeline produces).
+_MEDIA_TYPES: dict[str, MediaType] = {
+    "image/jpeg": "image/jpeg",
+    "image/png": "image/png",
+    "image/gif": "image/gif",
+    "image/webp": "image/webp",
+}
+
 __all__ = ["anthropic_tool_result", "anthropic_tool_results", "anthropic_tools"]
 
 
-def anthropic_tools(specs: Iterable[ToolSpec]) -> list[dict[str, Any]]:
+def anthropic_tools(specs: Iterable[ToolSpec]) -> list[ToolParam]:
     """Tool specs as Messages API ``tools``: ``{"name", "description", "input_schema"}``."""
     return [
         {
             "name": spec.name,
             "description": spec.description,
-            "input_schema": copy.deepcopy(spec.input_schema),
+            "input_schema": schema_copy(spec),
         }
         for spec in specs
     ]
@@ -53,7 +72,7 @@ def anthropic_tool_result(
     can_see_images: bool = True,
     shown_operations: set[str] | None = None,
     first_image_number: int = 1,
-) -> dict[str, Any]:
+) -> ToolResultBlockParam:
     """One ``tool_result`` block for ``call``.
 
     Args:
@@ -70,32 +89,42 @@ def anthropic_tool_result(
     shown = set() if shown_operations is None else shown_operations
     show = shows_images(result, can_see_images, shown)
     lines = [result.text]
-    images: list[dict[str, Any]] = []
+    images: list[ImageBlockParam] = []
     for number, image in enumerate(result.images, start=first_image_number):
-        if show:
+        block = _image_block(image) if show else None
+        if block is not None:
             lines.append(image_note(number, image, ATTACHED_HERE))
-            images.append(
-                {
-                    "type": "image",
-                    "source": {"type": "base64", "media_type": image.mime, "data": image.base64()},
-                }
-            )
+            images.append(block)
+        elif show:
+            lines.append(image_note(number, image, "not shown: the Messages API does not take it"))
         else:
             lines.append(image_note(number, image, why_not_shown(can_see_images)))
+    text: TextBlockParam = {"type": "text", "text": "\n".join(lines)}
     return {
         "type": "tool_result",
         "tool_use_id": call.call_id,
-        "content": [{"type": "text", "text": "\n".join(lines)}, *images],
+        "content": [text, *images],
         "is_error": not result.ok,
+    }
+
+
+def _image_block(image: ImageBlock) -> ImageBlockParam | None:
+    """A base64 ``image`` block, or ``None`` for a type the Messages API does not take."""
+    media_type = _MEDIA_TYPES.get(image.mime)
+    if media_type is None:
+        return None
+    return {
+        "type": "image",
+        "source": {"type": "base64", "media_type": media_type, "data": image.base64()},
     }
 
 
 def anthropic_tool_results(
     calls: Iterable[ToolCallResult],
     *,
-    history: Sequence[Mapping[str, Any]] = (),
+    history: Sequence[object] = (),
     can_see_images: bool = True,
-) -> dict[str, Any] | None:
+) -> MessageParam | None:
     """The ONE user message answering a turn's ``tool_use`` blocks.
 
     Args:
@@ -109,7 +138,7 @@ def anthropic_tool_results(
     """
     todo = new_calls(calls, _answered(history))
     shown: set[str] = set()
-    blocks = []
+    blocks: list[ToolResultBlockParam] = []
     number = 1
     for call in todo:
         blocks.append(
@@ -124,14 +153,14 @@ def anthropic_tool_results(
     return {"role": "user", "content": blocks} if blocks else None
 
 
-def _answered(history: Sequence[Mapping[str, Any]]) -> set[str]:
+def _answered(history: Sequence[object]) -> set[str]:
     """``tool_use_id``s of the ``tool_result`` blocks in the history's user messages."""
     out = set()
     for message in history:
-        content = message.get("content") if isinstance(message, Mapping) else None
+        content = field(message, "content")
         if not isinstance(content, list):
             continue
         for block in content:
-            if isinstance(block, Mapping) and block.get("type") == "tool_result":
-                out.add(str(block.get("tool_use_id")))
+            if field(block, "type") == "tool_result":
+                out.add(str(field(block, "tool_use_id")))
     return out

@@ -23,9 +23,8 @@ list of ``input_text`` / ``input_image`` parts), so there each image stays with 
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from webresearch import ToolSpec
 
@@ -37,9 +36,24 @@ from ._common import (
     data_url,
     image_note,
     new_calls,
+    schema_copy,
     shows_images,
     why_not_shown,
 )
+
+if TYPE_CHECKING:  # the SDK's own request types; openai stays an optional dependency
+    from openai.types.chat import (
+        ChatCompletionContentPartParam,
+        ChatCompletionFunctionToolParam,
+        ChatCompletionToolMessageParam,
+        ChatCompletionUserMessageParam,
+    )
+    from openai.types.responses import (
+        FunctionToolParam,
+        ResponseFunctionCallOutputItemParam,
+        ResponseInputItemParam,
+    )
+    from openai.types.responses.response_input_item_param import FunctionCallOutput
 
 __all__ = [
     "chat_tool_messages",
@@ -51,7 +65,7 @@ __all__ = [
 _ATTACHED = "attached in the next user message"
 
 
-def chat_tools(specs: Iterable[ToolSpec]) -> list[dict[str, Any]]:
+def chat_tools(specs: Iterable[ToolSpec]) -> list[ChatCompletionFunctionToolParam]:
     """Tool specs as chat-completions ``tools``: ``{"type": "function", "function": {...}}``.
 
     The schemas are copies: changing them never changes the constant specs.
@@ -62,21 +76,21 @@ def chat_tools(specs: Iterable[ToolSpec]) -> list[dict[str, Any]]:
             "function": {
                 "name": spec.name,
                 "description": spec.description,
-                "parameters": copy.deepcopy(spec.input_schema),
+                "parameters": schema_copy(spec),
             },
         }
         for spec in specs
     ]
 
 
-def responses_tools(specs: Iterable[ToolSpec]) -> list[dict[str, Any]]:
+def responses_tools(specs: Iterable[ToolSpec]) -> list[FunctionToolParam]:
     """Tool specs as Responses API function tools (``strict`` off: optional arguments exist)."""
     return [
         {
             "type": "function",
             "name": spec.name,
             "description": spec.description,
-            "parameters": copy.deepcopy(spec.input_schema),
+            "parameters": schema_copy(spec),
             "strict": False,
         }
         for spec in specs
@@ -86,9 +100,9 @@ def responses_tools(specs: Iterable[ToolSpec]) -> list[dict[str, Any]]:
 def chat_tool_messages(
     calls: Iterable[ToolCallResult],
     *,
-    history: Sequence[Mapping[str, Any]] = (),
+    history: Sequence[object] = (),
     can_see_images: bool = True,
-) -> list[dict[str, Any]]:
+) -> list[ChatCompletionToolMessageParam | ChatCompletionUserMessageParam]:
     """The messages to append after one assistant turn's tool calls (chat completions).
 
     Args:
@@ -101,9 +115,9 @@ def chat_tool_messages(
         holding every image of the turn. Empty when every call was already answered.
     """
     todo = new_calls(calls, answered_ids(history, "role", "tool", "tool_call_id"))
-    messages: list[dict[str, Any]] = []
+    messages: list[ChatCompletionToolMessageParam | ChatCompletionUserMessageParam] = []
     labels: list[str] = []
-    parts: list[dict[str, Any]] = []
+    parts: list[ChatCompletionContentPartParam] = []
     shown: set[str] = set()
     number = 0
     for call in todo:
@@ -121,7 +135,10 @@ def chat_tool_messages(
                 lines.append(image_note(number, image, why_not_shown(can_see_images)))
         messages.append({"role": "tool", "tool_call_id": call.call_id, "content": "\n".join(lines)})
     if parts:
-        intro = {"type": "text", "text": f"{IMAGES_INTRO} {', '.join(labels)}."}
+        intro: ChatCompletionContentPartParam = {
+            "type": "text",
+            "text": f"{IMAGES_INTRO} {', '.join(labels)}.",
+        }
         messages.append({"role": "user", "content": [intro, *parts]})
     return messages
 
@@ -129,9 +146,9 @@ def chat_tool_messages(
 def responses_tool_outputs(
     calls: Iterable[ToolCallResult],
     *,
-    history: Sequence[Mapping[str, Any]] = (),
+    history: Sequence[ResponseInputItemParam | object] = (),
     can_see_images: bool = True,
-) -> list[dict[str, Any]]:
+) -> list[FunctionCallOutput]:
     """``function_call_output`` input items for one turn's calls (Responses API).
 
     A result with images to show gets ``output`` as a list: an ``input_text`` part with the
@@ -144,14 +161,14 @@ def responses_tool_outputs(
         can_see_images: False for a model without vision.
     """
     todo = new_calls(calls, answered_ids(history, "type", "function_call_output", "call_id"))
-    items: list[dict[str, Any]] = []
+    items: list[FunctionCallOutput] = []
     shown: set[str] = set()
     number = 0
     for call in todo:
         result = call.result
         show = shows_images(result, can_see_images, shown)
         lines = [result.text]
-        images: list[dict[str, Any]] = []
+        images: list[ResponseFunctionCallOutputItemParam] = []
         for image in result.images:
             number += 1
             if show:
@@ -160,7 +177,7 @@ def responses_tool_outputs(
             else:
                 lines.append(image_note(number, image, why_not_shown(can_see_images)))
         text = "\n".join(lines)
-        output: str | list[dict[str, Any]] = (
+        output: str | list[ResponseFunctionCallOutputItemParam] = (
             [{"type": "input_text", "text": text}, *images] if images else text
         )
         items.append({"type": "function_call_output", "call_id": call.call_id, "output": output})

@@ -17,18 +17,11 @@ resolves a target name nor opens a connection to a target itself. A remote ``cdp
 cannot be proxied by us (it connects from its own network); only the interception below
 applies to it.
 
-Playwright connects with ``connect_over_cdp``; raw CDP sessions cover what it lacks (the
-``Fetch`` domain). On connect, :meth:`PlaywrightBackend.start` installs request interception
-(browser-wide when the backend allows, else per page) and PROBES the backend
-(:mod:`.capabilities`). A backend on which interception cannot be verified is refused (we
-never drive a browser whose requests escape the policy).
-
-Everything the backend writes to disk — Chromium's profile and lock directory, the Playwright
-driver's temporary files — is in one private directory or named by it (:mod:`.tempdirs`),
-removed on close and reaped by the next start after a crash.
-
-Playwright is imported lazily, so a missing optional dependency closes the tool's gate; the
-other modules import its types for type checking only.
+Playwright connects with ``connect_over_cdp`` (raw CDP sessions for the ``Fetch`` domain);
+:meth:`PlaywrightBackend.start` installs request interception and PROBES the backend
+(:mod:`.capabilities`): one whose interception cannot be verified is refused. What it writes
+to disk is in one private directory (:mod:`.tempdirs`), removed on close and reaped by the
+next start after a crash. Playwright is imported lazily (a missing extra closes the gate).
 """
 
 from __future__ import annotations
@@ -372,10 +365,13 @@ class PlaywrightBackend:
             await asyncio.to_thread(self._run.remove)
 
     # --- sessions -------------------------------------------------------------------------
-    async def new_session(self, key: str) -> PlaywrightSession:
+    async def new_session(
+        self, key: str, storage_state: dict[str, Any] | None = None
+    ) -> PlaywrightSession:
         """A new isolated session: its own context (and own connection where the backend
         allows one context per connection) with one tab, interception in place before the
-        first navigation.
+        first navigation; with ``storage_state``, the context starts with those cookies and
+        local storage (Playwright's storage state).
 
         Raises:
             BrowserError: the backend refused or is gone.
@@ -383,7 +379,7 @@ class PlaywrightBackend:
         if not self.alive or self._browser is None:
             raise BrowserError("the browser is not running", retryable=True)
         with library_errors("opening a browser session", self.config.session):
-            session = await self._open_session(key)
+            session = await self._open_session(key, storage_state)
             try:
                 await self._wire(session)
             except BaseException:
@@ -413,22 +409,28 @@ class PlaywrightBackend:
         with best_effort():
             await asyncio.wait_for(context.close(), CLOSE_WAIT_S)
 
-    async def _open_session(self, key: str) -> PlaywrightSession:
+    async def _open_session(
+        self, key: str, storage_state: dict[str, Any] | None
+    ) -> PlaywrightSession:
         """The session's connection, context, tab and CDP session (the first session takes
-        the tab the capability probe opened). Nothing is left open when it fails."""
+        the tab the capability probe opened, unless it starts from a storage state).
+        Nothing is left open when it fails."""
         assert self._browser is not None
         own_browser: Browser | None = None
         context: BrowserContext | None = None
         token = secrets.token_hex(8)
         try:
-            if self._first_tab is not None:
+            if self._first_tab is not None and storage_state is None:
                 token, context, page = self._first_tab
                 self._first_tab = None
             else:
                 if not self.capabilities.multi_context:
                     own_browser = await self._connect()
                 browser = own_browser or self._browser
-                context = await browser.new_context(**await self._context_options(token))
+                options = await self._context_options(token)
+                if storage_state is not None:
+                    options["storage_state"] = storage_state
+                context = await browser.new_context(**options)
                 page = await context.new_page()
             cdp = await context.new_cdp_session(page)
         except BaseException:

@@ -77,6 +77,7 @@ class NavResult:
         ready: the load event fired within the readiness budget.
         settled: after load, the network and the DOM fell quiet within the same budget
             (False: the page was still busy; its content may be incomplete).
+        ready_budget_s: the readiness budget this navigation had (seconds).
     """
 
     url: str
@@ -84,6 +85,7 @@ class NavResult:
     status: int | None = None
     ready: bool = True
     settled: bool = True
+    ready_budget_s: float = 15.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +168,8 @@ class SessionConfig:
     Attributes:
         viewport: (width, height) in CSS px.
         action_timeout_s: bound of every action (seconds).
-        ready_timeout_s: how long a navigation waits for the load event (seconds).
+        ready_timeout_s: how long a navigation waits for the load event and for the page
+            to settle (seconds; never past the action's own bound).
         dialog_policy: ``dismiss`` or ``accept``.
     """
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlsplit
 
 import httpcore2
@@ -23,7 +24,7 @@ from ..errors import BrowserError
 from ..net.guard import SSRFGuard
 from .backend import BackendConfig, PlaywrightBackend
 from .base import SessionConfig
-from .page import PlaywrightSession
+from .page import PlaywrightSession, StateKeeper
 from .page_errors import best_effort
 from .policy import RequestPolicy
 from .sessions import SessionTable
@@ -98,6 +99,20 @@ class BrowserManager:
         self._renders = asyncio.Semaphore(MAX_RENDERS)
         self._closed = False
 
+    @property
+    def running(self) -> bool:
+        """A backend is up (the next session needs no start)."""
+        return self._backend is not None and self._backend.alive
+
+    def has_session(self, key: str) -> bool:
+        """A session for ``key`` is open."""
+        return self.table.get(key) is not None
+
+    def keeps_state(self, key: str) -> bool:
+        """The open session for ``key`` saves its storage state when it closes."""
+        session = self.table.get(key)
+        return session is not None and session.keeper is not None
+
     async def _check_robots(self, url: str) -> None:
         """robots.txt for a navigation the model asked for — never asked of the browser's
         own ports (DevTools, the guarded proxy's listeners), whatever the host: the guarded
@@ -115,7 +130,8 @@ class BrowserManager:
         await self.access.check_robots(url)
 
     async def backend(self) -> PlaywrightBackend:
-        """The running backend (started, or restarted after a crash, on demand).
+        """The running backend (started, or restarted after a crash, on demand; the start
+        is reported with :func:`webresearch.progress.report`).
 
         Raises:
             ConfigurationError, BrowserError: it cannot be started.
@@ -159,8 +175,21 @@ class BrowserManager:
                 await session.aclose()
         return [key for key, _ in expired]
 
-    async def session(self, key: str, *, create: bool) -> tuple[PlaywrightSession | None, bool]:
+    async def session(
+        self,
+        key: str,
+        *,
+        create: bool,
+        storage_state: dict[str, Any] | None = None,
+        keeper: StateKeeper | None = None,
+    ) -> tuple[PlaywrightSession | None, bool]:
         """The session for ``key``, created when ``create`` and missing.
+
+        Args:
+            key: the session table key.
+            create: create the session when there is none.
+            storage_state: a new session starts with these cookies and local storage.
+            keeper: a new session hands its storage state to it when it closes.
 
         Returns:
             (the session or ``None``, whether an earlier session for ``key`` was lost — its
@@ -182,10 +211,11 @@ class BrowserManager:
             self.table.reserve(key)
             try:
                 backend = await self.backend()
-                session = await backend.new_session(key)
+                session = await backend.new_session(key, storage_state)
             except BaseException:
                 self.table.release(key)
                 raise
+            session.keeper = keeper
             self.table.add(key, session)
         return session, lost
 
@@ -213,6 +243,9 @@ class BrowserManager:
     async def render(self, url: str) -> tuple[str, str, str]:
         """Render ``url`` in a throw-away session (web_fetch ``render: auto``), with the
         same readiness as the browser tool's ``open`` (load, then network and DOM quiet).
+
+        Args:
+            url: the page.
 
         Returns:
             (final URL, title, rendered HTML).

@@ -18,8 +18,11 @@ nothing).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
+import logging
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterator
 from typing import TYPE_CHECKING, Any, Literal
 
 from .. import progress
@@ -36,7 +39,7 @@ from .intercept import Interceptor
 from .page_elements import Elements, RefState
 from .page_errors import best_effort, library_cause, library_errors
 from .page_events import Drained, PageEvents
-from .page_reading import Reader
+from .page_reading import Box, Reader
 from .page_ready import wait_ready
 from .page_scripts import PAGE_GUARD_JS
 from .page_values import EVALUATE_MAX_VALUES, json_safe
@@ -46,8 +49,16 @@ from .responses import refused_by_proxy
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Response
 
-__all__ = ["PlaywrightSession", "SessionConfig"]
+log = logging.getLogger("webresearch.browser")
 
+__all__ = ["MIN_READY_S", "PlaywrightSession", "SessionConfig", "StateKeeper"]
+
+#: ``await keeper(state)`` stores the session's Playwright storage state (cookies and
+#: local storage) when the session closes (opt-in persistence of named sessions).
+StateKeeper = Callable[[dict[str, Any]], Awaitable[None]]
+
+#: Seconds of readiness a navigation keeps even when it used up most of the action's time.
+MIN_READY_S = 0.5
 #: Seconds an interrupt of a running page script may take.
 INTERRUPT_WAIT_S = 1.0
 #: Seconds closing the context (and an owned connection) may take.
@@ -100,6 +111,8 @@ class PlaywrightSession:
             page, config, self.refs, real_geometry=capabilities.real_screenshots
         )
         self.reader = Reader(page, config, self.refs)
+        #: stores the storage state when the session closes (``None``: not persisted).
+        self.keeper: StateKeeper | None = None
         self._on_close = on_close
         self._closed = False
 
@@ -119,6 +132,27 @@ class PlaywrightSession:
             info = await self.cdp.send("Target.getTargetInfo")
             self.events.main_frame = str(info["targetInfo"]["targetId"])
         return self.events.main_frame
+
+    @contextlib.contextmanager
+    def limits(self, timeout_s: float | None) -> Iterator[None]:
+        """Within the block, every action of this session is bounded by ``timeout_s``
+        instead of the configured action timeout, and a navigation may spend all of it
+        getting ready (a slow page; ``None``: the configured bounds)."""
+        if timeout_s is None:
+            yield
+            return
+        base = self.config
+        self._use(dataclasses.replace(base, action_timeout_s=timeout_s, ready_timeout_s=timeout_s))
+        try:
+            yield
+        finally:
+            self._use(base)
+
+    def _use(self, config: SessionConfig) -> None:
+        self.config = self.elements.config = self.reader.config = config
+        with best_effort():
+            self.context.set_default_timeout(config.action_timeout_s * 1000)
+            self.context.set_default_navigation_timeout(config.action_timeout_s * 1000)
 
     # --- events (recorded by the backend and the interceptor; drained by the tool) --------
     async def drain_events(self) -> Drained:
@@ -218,6 +252,8 @@ class PlaywrightSession:
             return
         self._closed = True
         self._on_close(self)
+        if self.keeper is not None and not self.page.is_closed():
+            await self._keep_state(self.keeper)
         if self.interceptor is not None:
             await self.interceptor.aclose()
         self.events.cancel()
@@ -226,6 +262,24 @@ class PlaywrightSession:
         if self.own_browser is not None:
             with best_effort():
                 await asyncio.wait_for(self.own_browser.close(), CLOSE_WAIT_S)
+
+    async def storage_state(self) -> dict[str, Any]:
+        """The context's Playwright storage state: cookies and each origin's local storage.
+
+        Raises:
+            BrowserError, Timeout: the browser could not give it.
+        """
+        with library_errors("saving the session", self.config):
+            return dict(await self.context.storage_state())
+
+    async def _keep_state(self, keeper: StateKeeper) -> None:
+        """Hand the storage state to ``keeper``; a failure is logged, never raised (the
+        session closes either way)."""
+        try:
+            state = await asyncio.wait_for(self.storage_state(), CLOSE_WAIT_S)
+            await keeper(state)
+        except (WebResearchError, TimeoutError) as exc:
+            log.warning("the browser session's state was not saved: %s", exc)
 
     # --- navigation -----------------------------------------------------------------------
     async def open(self, url: str) -> NavResult:
@@ -237,6 +291,7 @@ class PlaywrightSession:
             UnsupportedContent: the URL is a file download.
             NetworkError, Timeout, BrowserError: the navigation failed.
         """
+        started = _loop_time()
         mark = self.events.mark()
         self.events.navigation_started()
         progress.report("loading the page")
@@ -245,7 +300,8 @@ class PlaywrightSession:
                 response = await self.page.goto(
                     url, wait_until="commit", timeout=self.config.action_timeout_s * 1000
                 )
-        except WebResearchError:
+        except WebResearchError as exc:
+            await self._abandon(exc)
             refusal = self.events.refusal_since(mark)
             if refusal is not None:
                 raise refusal from None
@@ -263,20 +319,31 @@ class PlaywrightSession:
                 hint="read it with web_fetch (text, PDF) or fetch_image (a picture)",
                 content_type=file_type,
             )
-        return await self._arrived(response)
+        return await self._arrived(response, started)
 
-    async def _arrived(self, response: Response | None) -> NavResult:
-        """Wait for readiness after a navigation; where it ended."""
+    async def _abandon(self, error: WebResearchError) -> None:
+        """After a navigation timed out, stop it: left pending, it would interrupt the next
+        navigation of the tab (a retry with a longer ``timeout_ms`` failed so)."""
+        if isinstance(error, Timeout):
+            with best_effort():
+                await asyncio.wait_for(self.cdp.send("Page.stopLoading"), INTERRUPT_WAIT_S)
+
+    async def _arrived(self, response: Response | None, started: float) -> NavResult:
+        """Wait for readiness after a navigation (within the readiness budget and what is
+        left of the action's time); where it ended."""
         progress.report("waiting for the page to settle")
-        ready = await wait_ready(self.page, self.events, self.config.ready_timeout_s)
+        left = self.config.action_timeout_s - (_loop_time() - started)
+        budget = max(MIN_READY_S, min(self.config.ready_timeout_s, left))
+        ready = await wait_ready(self.page, self.events, budget)
         url = str(self.page.url)
         title = "" if self.error_page() is not None else ready.title
         status = None if response is None else int(response.status)
-        return NavResult(url, title, status, ready.loaded, ready.settled)
+        return NavResult(url, title, status, ready.loaded, ready.settled, budget)
 
     async def history(self, step: Literal[-1, 1]) -> NavResult | None:
         """Go back (-1) or forward (1); ``None`` when there is no such entry."""
         before = str(self.page.url)
+        started = _loop_time()
         mark = self.events.mark()
         self.events.navigation_started()
         what = "going back" if step < 0 else "going forward"
@@ -286,15 +353,16 @@ class PlaywrightSession:
                 response = await go(
                     wait_until="commit", timeout=self.config.action_timeout_s * 1000
                 )
-        except WebResearchError:
+        except WebResearchError as exc:
+            await self._abandon(exc)
             refusal = self.events.refusal_since(mark)
             if refusal is not None:
                 raise refusal from None
             raise
         if response is None and str(self.page.url) == before:
             return None
-        result = await self._arrived(response)
-        return NavResult(result.url, result.title, None, result.ready, result.settled)
+        result = await self._arrived(response, started)
+        return dataclasses.replace(result, status=None)
 
     # --- actions on elements --------------------------------------------------------------
     async def click(self, selector: str | None, ref: str | None) -> str:
@@ -365,6 +433,24 @@ class PlaywrightSession:
         """PNG tiles of the viewport's size, top to bottom (one tile unless ``full_page``)."""
         progress.report("taking a screenshot")
         return await self.reader.screenshot(full_page, max_tiles)
+
+    async def screenshot_region(self, box: Box, zoom: float) -> bytes:
+        """A PNG of ``box`` (x, y, width, height in CSS px of the page), drawn ``zoom``
+        times larger: the browser renders it at that scale (sharper than enlarging pixels)."""
+        return await self.reader.screenshot_region(self.cdp, box, zoom)
+
+    async def page_size(self) -> tuple[int, int]:
+        """The page's width and height (CSS px)."""
+        return await self.reader.page_size()
+
+    async def element_box(self, selector: str | None, ref: str | None) -> Box:
+        """Where the element is on the page: (x, y, width, height) in CSS px of the page.
+
+        Raises:
+            InvalidArguments, StaleRef, BrowserError: as finding the element; BrowserError
+                too when it is not displayed (no box).
+        """
+        return await self.elements.box(selector, ref)
 
     async def cookies(self) -> list[dict[str, Any]]:
         """The context's cookies (to carry a session to a screenshot fallback backend)."""

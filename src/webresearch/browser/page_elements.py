@@ -203,6 +203,31 @@ class Elements:
             )
         return f"scroll position x={pos[0]} y={pos[1]} of page height {pos[2]} px"
 
+    async def box(self, selector: str | None, ref: str | None) -> tuple[float, float, float, float]:
+        """The element's (x, y, width, height) in CSS px of the page (its frame's offset
+        included), after scrolling it into view.
+
+        Raises:
+            BrowserError: it is not displayed (no box); as :meth:`find` otherwise.
+        """
+        element = await self.find(selector, ref)
+        with library_errors("finding the element", self.config):
+            with best_effort():
+                await element.scroll_into_view_if_needed(timeout=ELEMENT_WAIT_S * 1000)
+            box = await element.bounding_box()
+            scroll: list[Any] = await self.page.evaluate("() => [window.scrollX, window.scrollY]")
+        if box is None or box["width"] < 1 or box["height"] < 1:
+            raise BrowserError(
+                "the element is not displayed, so it has no picture",
+                hint="take a snapshot to see what the page shows, or give a clip region",
+            )
+        return (
+            box["x"] + float(scroll[0]),
+            box["y"] + float(scroll[1]),
+            box["width"],
+            box["height"],
+        )
+
     async def wait(self, selector: str | None, ref: str | None, ms: int | None) -> str:
         """Wait for an element to be visible, or ``ms`` milliseconds (bounded by the action
         timeout)."""

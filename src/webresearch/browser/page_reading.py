@@ -10,6 +10,7 @@ empty frames a script wrote into — whose text the page's own HTML does not hol
 from __future__ import annotations
 
 import asyncio
+import base64
 import math
 from typing import TYPE_CHECKING, Any
 
@@ -20,9 +21,12 @@ from .page_scripts import READ_HTML_JS
 from .snapshot import COLLECT_JS, MAX_NODES
 
 if TYPE_CHECKING:
-    from playwright.async_api import Frame, Page
+    from playwright.async_api import CDPSession, Frame, Page
 
-__all__ = ["INLINE_FRAME_SCHEMES", "MAX_FRAMES", "Reader"]
+__all__ = ["INLINE_FRAME_SCHEMES", "MAX_FRAMES", "Box", "Reader"]
+
+#: A rectangle of the page: (x, y, width, height) in CSS px from the page's top left corner.
+Box = tuple[float, float, float, float]
 
 #: Most child frames whose documents ``content`` includes (frames without text not counted).
 MAX_FRAMES = 5
@@ -39,6 +43,12 @@ INLINE_FRAME_SCHEMES = ("about:", "data:", "blob:")
 _PAGE_HEIGHT_JS = (
     "() => Math.max(document.documentElement.scrollHeight, "
     "document.body ? document.body.scrollHeight : 0)"
+)
+#: The page width and height in CSS px.
+_PAGE_SIZE_JS = (
+    "() => { const d = document.documentElement, b = document.body; return ["
+    "Math.max(d.scrollWidth, b ? b.scrollWidth : 0, window.innerWidth), "
+    "Math.max(d.scrollHeight, b ? b.scrollHeight : 0)]; }"
 )
 #: The frame's body has text (skips empty ad and tracking frames).
 _HAS_TEXT_JS = "() => !!(document.body && /\\S/.test(document.body.textContent || ''))"
@@ -136,3 +146,24 @@ class Reader:
                     )
                 )
             return tiles, page_height
+
+    async def page_size(self) -> tuple[int, int]:
+        """The page's width and height (CSS px)."""
+        with library_errors("screenshot", self.config):
+            size: list[Any] = await self.page.evaluate(_PAGE_SIZE_JS)
+        return int(size[0]), int(size[1])
+
+    async def screenshot_region(self, cdp: CDPSession, box: Box, zoom: float) -> bytes:
+        """A PNG of ``box`` (CSS px of the page, not of the viewport: the browser draws
+        beyond the viewport), rendered ``zoom`` times larger by the browser itself."""
+        x, y, width, height = box
+        clip = {"x": x, "y": y, "width": width, "height": height, "scale": zoom}
+        with library_errors("screenshot", self.config):
+            shot: dict[str, Any] = await asyncio.wait_for(
+                cdp.send(
+                    "Page.captureScreenshot",
+                    {"format": "png", "clip": clip, "captureBeyondViewport": True},
+                ),
+                self.config.action_timeout_s,
+            )
+        return base64.b64decode(str(shot["data"]))

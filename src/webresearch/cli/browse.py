@@ -1,13 +1,13 @@
 """``webresearch browse``: drive the browser tool from a script of actions or a prompt.
 
-One action per ``--do`` (or per line in interactive mode), in the same words as the tool:
+One action per ``--do`` (or per line in interactive mode), in the same words as the tool.
+The actions, their aliases, their words and the help all come from the tool's table of
+actions (:func:`webresearch.browser_actions`): a new action is here without a change.
 
-    open URL · click SELECTOR|REF · fill SELECTOR|REF TEXT · press KEY · eval EXPRESSION ·
-    content · snapshot · screenshot [FILE] [full] · scroll up|down|left|right [PX] ·
-    scroll SELECTOR|REF · wait SELECTOR|REF|MS · back · forward · close · help · quit
-
-Arguments are split like a shell line (quote a selector or text with spaces). A token that
-looks like a snapshot ref (``d1e5``) is a ref, anything else a selector.
+Arguments are split like a shell line (quote a selector or text with spaces); JavaScript
+after ``evaluate`` is taken as typed. A word that looks like a snapshot ref (``d1e5``) is a
+ref, anything else a selector. An action whose result holds pictures (``screenshot``) takes
+a file name as well: any word no parameter of the action takes.
 """
 
 from __future__ import annotations
@@ -16,13 +16,21 @@ import asyncio
 import re
 import shlex
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 if TYPE_CHECKING:
-    from webresearch import RunContext, Settings, Toolkit, ToolResult
+    from webresearch import (
+        ActionParam,
+        BrowserActionInfo,
+        RunContext,
+        Settings,
+        Toolkit,
+        ToolResult,
+    )
 
 from .files import free_name, output_problem, write_file
 from .options import guard_options, load_settings, robots_option
@@ -30,93 +38,158 @@ from .render import (
     EXIT_OK,
     EXIT_TOOL_ERROR,
     EXIT_USAGE,
+    Progress,
     emit_result,
     error_line,
     exit_code_for,
+    quiet_option,
     reports_own_tool,
     unavailable_exit,
 )
 
-__all__ = ["HELP", "browse", "parse_action", "save_images", "screenshot_file"]
-
-HELP = """actions (one per line):
-  open URL                      go to a page
-  click SELECTOR|REF            click an element (CSS, text=..., or a ref like d1e5)
-  fill SELECTOR|REF TEXT        type into a field
-  press KEY                     press a key (Enter, Tab, ArrowDown, ...)
-  eval EXPRESSION               run JavaScript and print the value
-  content                       the page as markdown
-  snapshot                      elements with refs
-  screenshot [FILE] [full]      save a screenshot (default file: screenshot-N.png here;
-                                full = whole page in tiles)
-  scroll up|down|left|right [PX] / scroll SELECTOR|REF
-  wait SELECTOR|REF|MS          wait for an element or some milliseconds
-  back | forward | close        history, close the tab
-  help | quit"""
+__all__ = [
+    "ActionError",
+    "browse",
+    "help_text",
+    "parse_action",
+    "save_images",
+    "screenshot_file",
+]
 
 _REF = re.compile(r"^d\d+e\d+$")
-_SIMPLE = {"content", "snapshot", "back", "forward", "close"}
+_REGION = re.compile(r"^\d+,\d+,\d+,\d+$")
+_NUMBER = re.compile(r"^[+-]?\d+$")
+#: The file word of an action whose result holds pictures.
+_FILE = "[FILE]"
+#: Width of the help's usage column and of its lines (characters).
+_USAGE_COLUMN = 30
+_LINE = 96
+
+
+#: Stem of the file a ``screenshot`` without a file name is saved to (in the current
+#: directory: ``screenshot-1.png``, ``screenshot-2.png``…).
+DEFAULT_SCREENSHOT_STEM = "screenshot"
 
 
 class ActionError(ValueError):
     """A line is not a valid action (the message says why)."""
 
 
-def _target(token: str) -> dict[str, Any]:
-    return {"ref": token} if _REF.match(token) else {"selector": token}
+def help_text() -> str:
+    """The list of actions, one per line, from the tool's table of actions."""
+    from webresearch import browser_actions  # the browser tool's modules: not for --version
+
+    rows = []
+    for info in browser_actions():
+        usage = f"{info.usage} {_FILE}" if info.pictures else info.usage
+        summary = info.summary
+        if info.pictures:
+            summary += f"; saved to FILE (default {DEFAULT_SCREENSHOT_STEM}-N.png here)"
+        if info.aliases:
+            summary += f" (also: {', '.join(info.aliases)})"
+        rows.append((usage, summary))
+    rows.append(("help | quit", "this list | stop"))
+    width = min(_USAGE_COLUMN, max(len(usage) for usage, _ in rows))
+    lines = ["actions (one per line):"]
+    for usage, summary in rows:
+        said = textwrap.wrap(summary, _LINE - width - 4) or [""]
+        if len(usage) > width:
+            lines.append(f"  {usage}")
+        else:
+            lines.append(f"  {usage:{width}}  {said.pop(0)}")
+        lines += [f"  {'':{width}}  {more}" for more in said]
+    return "\n".join(lines)
+
+
+class _BrowseCommand(click.Command):
+    """``browse``: its ``--help`` ends with the list of actions, built when it is shown (the
+    table of actions imports the browser tool, which ``webresearch --help`` must not)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text("\b\n" + help_text())  # \b: click keeps the lines as they are
+
+
+def _by_name() -> dict[str, BrowserActionInfo]:
+    from webresearch import browser_actions
+
+    return {name: info for info in browser_actions() for name in (info.name, *info.aliases)}
+
+
+def _matches(param: ActionParam, word: str) -> bool:
+    """``word`` has the shape an optional ``param`` takes (a number goes only to numbers)."""
+    if _NUMBER.match(word):
+        return param.kind == "int"
+    if param.kind == "choice":
+        return word in param.choices
+    if param.kind == "flag":
+        return word == param.label
+    if param.kind == "region":
+        return bool(_REGION.match(word))
+    if param.kind == "ref":
+        return bool(_REF.match(word))
+    return param.kind in ("word", "target")
+
+
+def _fill(arguments: dict[str, Any], param: ActionParam, word: str) -> None:
+    """Set the tool argument ``param`` fills from ``word``."""
+    if param.kind == "target":
+        arguments["ref" if _REF.match(word) else "selector"] = word
+    elif param.kind == "int":
+        if not _NUMBER.match(word) or int(word) < param.minimum:
+            raise ActionError(f"{param.label} must be a whole number of at least {param.minimum}")
+        arguments[param.argument] = int(word)
+    elif param.kind == "flag":
+        arguments[param.argument] = True
+    else:
+        arguments[param.argument] = word
 
 
 def parse_action(line: str) -> tuple[dict[str, Any], str | None]:
-    """One action line → (tool arguments, screenshot file or ``None``).
+    """One action line → (tool arguments, file for its pictures or ``None``).
 
     Raises:
-        ActionError: unknown action or missing argument.
+        ActionError: unknown action, a missing or extra word.
     """
+    verb, _, remainder = line.strip().partition(" ")
+    if not verb:
+        raise ActionError("empty action")
+    info = _by_name().get(verb.lower())
+    if info is None:
+        raise ActionError(f"not an action: {line.strip()!r} (type help)")
+    arguments: dict[str, Any] = {"action": info.name}
+    required = [p for p in info.params if not p.optional]
+    if required and required[0].kind == "source":
+        if not remainder.strip():
+            raise ActionError(f"{info.name} needs {required[0].label} (usage: {info.usage})")
+        arguments[required[0].argument] = remainder.strip()
+        return arguments, None
     try:
-        words = shlex.split(line)
+        words = shlex.split(remainder)
     except ValueError as exc:
         raise ActionError(f"cannot parse {line!r}: {exc}") from None
-    if not words:
-        raise ActionError("empty action")
-    verb, rest = words[0].lower(), words[1:]
-    if verb in ("navigate", "goto"):
-        verb = "open"
-    if verb in _SIMPLE:
-        return {"action": verb}, None
-    if verb == "open" and len(rest) == 1:
-        return {"action": "open", "url": rest[0]}, None
-    if verb == "click" and len(rest) == 1:
-        return {"action": "click", **_target(rest[0])}, None
-    if verb == "fill" and len(rest) >= 2:
-        return {"action": "fill", **_target(rest[0]), "text": " ".join(rest[1:])}, None
-    if verb == "press" and len(rest) == 1:
-        return {"action": "press", "key": rest[0]}, None
-    if verb in ("eval", "evaluate") and rest:
-        expression = line.strip().split(None, 1)[1]
-        return {"action": "evaluate", "expression": expression}, None
-    if verb == "screenshot" and len(rest) <= 2:
-        full = "full" in rest
-        files = [w for w in rest if w != "full"]
-        return {"action": "screenshot", "full_page": full}, (files[0] if files else None)
-    if verb == "scroll" and rest:
-        if rest[0] in ("up", "down", "left", "right"):
-            args: dict[str, Any] = {"action": "scroll", "direction": rest[0]}
-            if len(rest) > 1:
-                if not rest[1].isdigit() or int(rest[1]) < 1:
-                    raise ActionError("scroll amount must be a positive number of pixels")
-                args["amount"] = int(rest[1])
-            return args, None
-        return {"action": "scroll", **_target(rest[0])}, None
-    if verb == "wait" and len(rest) == 1:
-        if rest[0].isdigit():
-            return {"action": "wait", "ms": min(int(rest[0]), 45000)}, None
-        return {"action": "wait", **_target(rest[0])}, None
-    raise ActionError(f"not an action: {line.strip()!r} (type help)")
-
-
-#: Stem of the file a ``screenshot`` without a file name is saved to (in the current
-#: directory: ``screenshot-1.png``, ``screenshot-2.png``…).
-DEFAULT_SCREENSHOT_STEM = "screenshot"
+    for param in required:
+        if not words:
+            raise ActionError(f"{info.name} needs {param.label} (usage: {info.usage})")
+        if param.kind == "text":
+            arguments[param.argument] = " ".join(words)
+            words = []
+        else:
+            _fill(arguments, param, words.pop(0))
+    file: str | None = None
+    left = [p for p in info.params if p.optional]
+    for word in words:
+        match = next((p for p in left if _matches(p, word)), None)
+        if match is not None:
+            _fill(arguments, match, word)
+            left.remove(match)
+        elif info.pictures and file is None and not _NUMBER.match(word):
+            file = word
+        else:
+            usage = f"{info.usage} {_FILE}" if info.pictures else info.usage
+            raise ActionError(f"{info.name}: unexpected {word!r} (usage: {usage})")
+    return arguments, file
 
 
 def save_images(result: ToolResult, path: str) -> tuple[list[str], str | None]:
@@ -154,7 +227,7 @@ def _backend_settings(settings: Settings, backend: str | None) -> Settings:
     raise click.UsageError("--backend must be chromium, lightpanda or cdp://host:port")
 
 
-@click.command("browse")
+@click.command("browse", cls=_BrowseCommand)
 @click.argument("url", required=False)
 @click.option(
     "--backend",
@@ -176,6 +249,14 @@ def _backend_settings(settings: Settings, backend: str | None) -> Settings:
     default=None,
     help="Save a screenshot of the final page to FILE.",
 )
+@click.option(
+    "--timeout-ms",
+    type=click.IntRange(1),
+    default=None,
+    metavar="MS",
+    help="Time budget of each action, for slow pages (default: the action timeout, 45 s; "
+    "at most browser_max_timeout_s).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print each result as JSON.")
 @click.option(
     "-i",
@@ -183,6 +264,7 @@ def _backend_settings(settings: Settings, backend: str | None) -> Settings:
     is_flag=True,
     help="Read actions from stdin, one per line (the default without URL and --do).",
 )
+@quiet_option
 @guard_options
 @robots_option
 @click.pass_context
@@ -192,8 +274,10 @@ def browse(
     backend: str | None,
     actions: tuple[str, ...],
     screenshot: str | None,
+    timeout_ms: int | None,
     as_json: bool,
     interactive: bool,
+    quiet: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
     respect_robots: bool,
@@ -213,6 +297,9 @@ def browse(
           --do 'click text="Sign in"' --do snapshot --screenshot after.png
       webresearch browse --backend lightpanda          # interactive: type actions, 'help'
       webresearch browse https://example.org --backend cdp://127.0.0.1:9222
+
+    While the browser starts or a page loads, a progress line is shown on stderr (at a
+    terminal; --quiet hides it).
 
     Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
     """
@@ -237,14 +324,24 @@ def browse(
             click.echo(f"webresearch browse: {problem}", err=True)
             ctx.exit(EXIT_USAGE)
     interactive = interactive or not parsed
-    ctx.exit(asyncio.run(_run(settings, parsed, interactive, as_json)))
+    steps = _Steps(as_json, quiet, timeout_ms)
+    ctx.exit(asyncio.run(_run(settings, parsed, interactive, steps)))
+
+
+class _Steps:
+    """How each action runs: its output form, the progress line, the time budget."""
+
+    def __init__(self, as_json: bool, quiet: bool, timeout_ms: int | None) -> None:
+        self.as_json = as_json
+        self.quiet = quiet
+        self.timeout_ms = timeout_ms
 
 
 async def _run(
     settings: Settings,
     parsed: list[tuple[dict[str, Any], str | None]],
     interactive: bool,
-    as_json: bool,
+    steps: _Steps,
 ) -> int:
     from webresearch import RunContext, Toolkit
 
@@ -255,18 +352,23 @@ async def _run(
         if (code := unavailable_exit("browse", toolkit, "browser")) is not None:
             return code
         for arguments, file in parsed:
-            code = await _step(toolkit, run, arguments, file, as_json)
+            code = await _step(toolkit, run, arguments, file, steps)
             if code != EXIT_OK:
                 return code
         if not interactive:
             return EXIT_OK
-        return await _prompt(toolkit, run, as_json)
+        return await _prompt(toolkit, run, steps)
 
 
 async def _step(
-    toolkit: Toolkit, run: RunContext, arguments: dict[str, Any], file: str | None, as_json: bool
+    toolkit: Toolkit, run: RunContext, arguments: dict[str, Any], file: str | None, steps: _Steps
 ) -> int:
-    result = await toolkit.call("browser", arguments, run=run)
+    as_json = steps.as_json
+    if steps.timeout_ms is not None:
+        arguments = {**arguments, "timeout_ms": steps.timeout_ms}
+    heading = str(arguments.get("url") or arguments["action"])
+    with Progress(f"browser: {heading}", quiet=steps.quiet, at_once=False) as progress:
+        result = await toolkit.call("browser", arguments, run=run, progress=progress.update)
     saved_ok = True
     if arguments.get("action") == "screenshot" and result.ok:
         saved_ok = _save_screenshot(result, file)
@@ -308,7 +410,7 @@ def _save_screenshot(result: ToolResult, file: str | None) -> bool:
     return True
 
 
-async def _prompt(toolkit: Toolkit, run: RunContext, as_json: bool) -> int:
+async def _prompt(toolkit: Toolkit, run: RunContext, steps: _Steps) -> int:
     tty = sys.stdin.isatty()
     last = EXIT_OK
     while True:
@@ -323,7 +425,7 @@ async def _prompt(toolkit: Toolkit, run: RunContext, as_json: bool) -> int:
         if line in ("quit", "exit"):
             return last
         if line in ("help", "?"):
-            click.echo(HELP)
+            click.echo(help_text())
             continue
         try:
             arguments, file = parse_action(line)
@@ -331,4 +433,4 @@ async def _prompt(toolkit: Toolkit, run: RunContext, as_json: bool) -> int:
             click.echo(f"webresearch browse: {exc}", err=True)
             last = EXIT_USAGE
             continue
-        last = await _step(toolkit, run, arguments, file, as_json)
+        last = await _step(toolkit, run, arguments, file, steps)

@@ -1,15 +1,54 @@
-"""``webresearch fetch URL``: read one page as text."""
+"""``webresearch fetch URL…``: read pages as text — one, a batch, or HTML given offline."""
 
 from __future__ import annotations
 
+import asyncio
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
 import click
 
+from webresearch import InvalidArguments, ToolResult
+
+from .batch import batch_exit_code, concurrency_option, json_line, read_targets, run_batch
 from .options import guard_options, load_settings, robots_option
-from .render import Progress, emit_result, reports_own_tool, run_command, unavailable_exit
+from .render import (
+    Progress,
+    emit_result,
+    error_line,
+    quiet_option,
+    reports_own_tool,
+    run_command,
+    unavailable_exit,
+)
+from .trace_view import tracing_to_stderr
+
+
+def _is_url(target: str) -> bool:
+    return "://" in target
 
 
 @click.command("fetch")
-@click.argument("url")
+@click.argument("targets", nargs=-1, metavar="URL|PATH|-...")
+@click.option(
+    "-i",
+    "--input",
+    "input_file",
+    type=click.File("r", encoding="utf-8"),
+    default=None,
+    metavar="FILE",
+    help="Read more URLs from FILE, one per line ('-': stdin; blank lines and # comments skipped).",
+)
+@concurrency_option("Pages fetched")
+@click.option(
+    "--base-url",
+    default=None,
+    metavar="URL",
+    help="The address HTML from stdin ('-') or a file was served from: relative links "
+    "resolve against it. Nothing is requested from it.",
+)
 @click.option(
     "--max-bytes",
     type=click.IntRange(1, 131072),
@@ -34,67 +73,149 @@ from .render import Progress, emit_result, reports_own_tool, run_command, unavai
     "--json",
     "as_json",
     is_flag=True,
-    help="Print the full result (text + provenance metadata) as JSON.",
+    help="Print the full result (text + provenance metadata) as JSON; a batch prints JSON "
+    "Lines: one object per input, in input order, failures as objects with their error.",
 )
+@quiet_option
 @guard_options
 @robots_option
 @click.pass_context
 def fetch(
     ctx: click.Context,
-    url: str,
+    targets: tuple[str, ...],
+    input_file: TextIO | None,
+    concurrency: int,
+    base_url: str | None,
     max_bytes: int | None,
     offset: int,
     query: str | None,
     as_json: bool,
+    quiet: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
     respect_robots: bool,
 ) -> None:
-    """Fetch URL and print it as text for a model.
+    """Fetch each URL and print it as text for a model.
 
     HTML becomes markdown of the main content; JSON, text, XML and CSV pass through;
     PDF becomes text. Internal addresses are refused unless exempted, and so are domains
-    outside the domain policy (allowed_domains / blocked_domains).
+    outside the domain policy (allowed_domains / blocked_domains). A page whose HTML is an
+    empty app shell (its text drawn by JavaScript) is rendered in a headless browser when
+    one is available (render = auto; never with render = never or browser_backend = none).
+    At a terminal a progress line on stderr says what happens (--quiet hides it).
+
+    Several URLs (arguments and/or -i FILE) are a batch: up to --concurrency pages at
+    once, printed in input order; with --json one JSON object per line. A progress bar
+    shows on a terminal for more than 3 URLs.
+
+    '-' reads a page's HTML from stdin and a PATH reads a saved file: converted with the
+    same extraction, without any network (--base-url names its address).
 
     robots.txt is not read for your own command; model-initiated calls (MCP, the library,
     adapters) obey it by default, and so does this command with --respect-robots.
+    -vv shows each request's chain on stderr (hops, resolved and checked addresses,
+    timings, cache, extractor).
 
     \b
     Examples:
       webresearch fetch https://example.org
       webresearch fetch https://example.org/long --offset N   # N from "[truncated at N of M bytes]"
       webresearch fetch https://docs.python.org/3/library/asyncio-task.html -q "how do I cancel a task?"
+      webresearch fetch https://a.example https://b.example --json > pages.jsonl
+      webresearch fetch -i urls.txt --json --concurrency 8 > pages.jsonl
+      curl -s https://example.org | webresearch fetch - --base-url https://example.org
+      webresearch fetch saved/page.html --base-url https://example.org/page
       webresearch fetch http://127.0.0.1:8000/ --allow-network 127.0.0.0/8
-      webresearch fetch https://example.org --json
       webresearch fetch https://example.org/private/ --respect-robots   # as an agent would
 
-    Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
+    Exit codes: 0 ok (every URL of a batch), 1 tool error, 2 usage error, 3 refused by
+    policy; a batch exits with the code of its first failure.
     """
-    from webresearch import Toolkit
+    from webresearch import Toolkit, read_page
+    from webresearch.config import DEFAULT_MAX_BYTES
 
+    items = read_targets(targets, input_file or ())
+    stdin_used = input_file is not None and input_file.name == "<stdin>"
+    if not items:
+        raise click.UsageError("give at least one URL, PATH or '-' (or -i FILE)")
+    if "-" in items and (stdin_used or items.count("-") > 1):
+        raise click.UsageError("stdin can be read once: '-' and -i - cannot be combined")
+    if "-" in items and base_url is None:
+        raise click.UsageError("'-' (HTML from stdin) needs --base-url URL (its address)")
+    batch = len(items) > 1 or input_file is not None
     settings = load_settings(
         ctx,
         allow_private=allow_private,
         allow_network=allow_network,
         respect_robots=respect_robots,
-        in_process_cpu=True,
+        in_process_cpu=not batch,  # a batch converts its pages in parallel in the pool
     )
-    arguments: dict[str, object] = {"url": url, "offset": offset}
+    arguments: dict[str, object] = {"offset": offset}
     if max_bytes is not None:
         arguments["max_bytes"] = max_bytes
     if query is not None:
         arguments["query"] = query
+    verbose = ctx.find_root().params.get("verbose") or 0
+
+    async def offline(target: str) -> ToolResult:
+        if target == "-":
+            data, url = await asyncio.to_thread(sys.stdin.buffer.read), base_url or ""
+        else:
+            path = Path(target)
+            try:
+                data = await asyncio.to_thread(path.read_bytes)
+            except OSError as exc:
+                return ToolResult.failure(
+                    InvalidArguments(
+                        f"cannot read {target}: {exc.strerror or type(exc).__name__}",
+                        hint="a URL needs its scheme, e.g. https://example.org",
+                    )
+                )
+            url = base_url or path.absolute().as_uri()
+        return await read_page(
+            data,
+            url,
+            offset=offset,
+            max_bytes=max_bytes or DEFAULT_MAX_BYTES,  # web_fetch's default budget
+            query=query,
+            settings=settings,
+        )
+
+    def emit(index: int, target: str, result: ToolResult) -> None:
+        if as_json:
+            click.echo(json_line(target, result))
+            return
+        if result.ok:
+            click.echo(result.text + ("\n" if index < len(items) - 1 else ""))
+        else:
+            assert result.error is not None
+            click.echo(f"{error_line('fetch', result.error)} [{target}]", err=True)
 
     async def run() -> int:
         with reports_own_tool("web_fetch"):
             toolkit = Toolkit(settings)
         async with toolkit:
-            if (code := unavailable_exit("fetch", toolkit, "web_fetch")) is not None:
+            needs_tool = any(_is_url(t) for t in items)
+            if needs_tool and (code := unavailable_exit("fetch", toolkit, "web_fetch")):
                 return code
             # the heading in the person's language (tool_titles_language)
             title = next((s.title for s in toolkit.tools() if s.name == "web_fetch"), "fetching")
-            with Progress(f"{title}: {url}"):
-                result = await toolkit.call("web_fetch", arguments)
-        return emit_result("fetch", result, as_json=as_json)
+
+            async def call(
+                target: str, progress: Callable[[str], None] | None = None
+            ) -> ToolResult:
+                if not _is_url(target):
+                    return await offline(target)
+                with tracing_to_stderr(target, enabled=verbose >= 2):
+                    return await toolkit.call(
+                        "web_fetch", {"url": target, **arguments}, progress=progress
+                    )
+
+            if not batch:
+                with Progress(f"{title}: {items[0]}", quiet=quiet) as line:
+                    result = await call(items[0], line.update)
+                return emit_result("fetch", result, as_json=as_json)
+            results = await run_batch(items, call, emit, concurrency=concurrency, label=title)
+        return batch_exit_code(results)
 
     ctx.exit(run_command("fetch", run()))

@@ -1,4 +1,4 @@
-"""``webresearch image URL|PATH``: prepare an image as a vision model would get it."""
+"""``webresearch image URL|PATH…``: prepare images as a vision model would get them."""
 
 from __future__ import annotations
 
@@ -9,6 +9,9 @@ from typing import Any
 
 import click
 
+from webresearch import ToolResult
+
+from .batch import batch_exit_code, concurrency_option, json_line, run_batch
 from .files import output_problem, write_file
 from .options import guard_options, load_settings, robots_option
 from .render import (
@@ -17,6 +20,7 @@ from .render import (
     EXIT_USAGE,
     Progress,
     emit_result,
+    error_line,
     reports_own_tool,
     unavailable_exit,
 )
@@ -27,13 +31,13 @@ def _is_url(target: str) -> bool:
 
 
 @click.command("image")
-@click.argument("target", metavar="URL|PATH")
+@click.argument("targets", nargs=-1, required=True, metavar="URL|PATH...")
 @click.option(
     "-o",
     "--output",
     type=click.Path(dir_okay=False, writable=True),
     default=None,
-    help="Write the prepared image (PNG, JPEG or WebP bytes) to this file.",
+    help="Write the prepared image (PNG, JPEG or WebP bytes) to this file (one input only).",
 )
 @click.option(
     "--workspace",
@@ -42,33 +46,52 @@ def _is_url(target: str) -> bool:
     help="Read PATH inside this directory, with view_image's confinement "
     "(default: the file's own directory).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the result's metadata as JSON.")
+@click.option(
+    "--clip",
+    metavar="X,Y,W,H",
+    default=None,
+    help="Only this region of PATH (px of the image as shown), enlarged up to 4× — "
+    "view_image's clip, to read small print.",
+)
+@concurrency_option("Images prepared")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the result's metadata as JSON (several inputs: JSON Lines, in input order).",
+)
 @guard_options
 @robots_option
 @click.pass_context
 def image(
     ctx: click.Context,
-    target: str,
+    targets: tuple[str, ...],
     output: str | None,
     workspace: str | None,
+    clip: str | None,
+    concurrency: int,
     as_json: bool,
     allow_private: bool,
     allow_network: tuple[str, ...],
     respect_robots: bool,
 ) -> None:
-    """Prepare an image from URL (fetch_image) or PATH (view_image) and print its metadata.
+    """Prepare images from URL (fetch_image) or PATH (view_image) and print their metadata.
 
     The image goes through the same pipeline a model gets: format from the bytes, pixel
     limit before decoding, EXIF orientation applied, first frame of animations, long side
-    at most 1568 px, at most 1.5 MiB.
+    at most 1568 px, at most 1.5 MiB. Several inputs run --concurrency at a time and print
+    in input order.
 
     \b
     Examples:
       webresearch image https://example.org/photo.jpg -o photo-for-model.jpg
       webresearch image screenshots/page.png --workspace ./run-42
+      webresearch image scan.jpg --clip 0,2400,1200,300 -o small-print.png
       webresearch image http://127.0.0.1:8000/a.png --allow-network 127.0.0.0/8 --json
+      webresearch image shots/*.png --json > images.jsonl
 
-    Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
+    Exit codes: 0 ok (every input), 1 tool error, 2 usage error, 3 refused by policy;
+    several inputs exit with the code of the first failure.
     """
     from webresearch import RunContext, Toolkit
 
@@ -79,30 +102,59 @@ def image(
         respect_robots=respect_robots,
         in_process_cpu=True,
     )
+    if output is not None and len(targets) > 1:
+        raise click.UsageError("-o/--output takes one input; give one URL or PATH")
     problem = output_problem(output) if output is not None else None
     if problem is not None:  # before any work: one line, no traceback
         click.echo(f"webresearch image: {problem}", err=True)
         ctx.exit(EXIT_USAGE)
-    if _is_url(target):
-        tool, arguments = "fetch_image", {"url": target}
-        run = RunContext(network_access=True)
-    else:
+
+    def plan(target: str) -> tuple[str, dict[str, object], RunContext]:
+        if _is_url(target):
+            if clip is not None:
+                raise click.UsageError("--clip is for a workspace file (PATH), not a URL")
+            return "fetch_image", {"url": target}, RunContext(network_access=True)
         if workspace is not None:
             root, path = Path(workspace), target
         else:  # a person named the file: its directory is the workspace
             file = Path(target).absolute()
             root, path = file.parent, file.name
-        tool, arguments = "view_image", {"path": path}
-        run = RunContext(network_access=False, workspace=root)
+        arguments: dict[str, object] = {"path": path}
+        if clip is not None:
+            arguments["clip"] = clip
+        return "view_image", arguments, RunContext(network_access=False, workspace=root)
+
+    tools_used = {plan(t)[0] for t in targets}
+
+    def emit(index: int, target: str, result: ToolResult) -> None:
+        if as_json:
+            click.echo(json_line(target, result))
+        elif result.ok:
+            click.echo(result.text)
+        else:
+            assert result.error is not None
+            click.echo(f"{error_line('image', result.error)} [{target}]", err=True)
 
     async def call() -> int:
-        with reports_own_tool(tool):
+        with reports_own_tool(*tools_used):
             toolkit = Toolkit(settings)
         async with toolkit:
-            if (code := unavailable_exit("image", toolkit, tool)) is not None:
-                return code
+            for tool in sorted(tools_used):
+                if (code := unavailable_exit("image", toolkit, tool)) is not None:
+                    return code
+
+            async def one(target: str) -> ToolResult:
+                tool, arguments, run = plan(target)
+                return await toolkit.call(tool, arguments, run=run)
+
+            if len(targets) > 1:
+                results = await run_batch(
+                    targets, one, emit, concurrency=concurrency, label="preparing"
+                )
+                return batch_exit_code(results)
+            target = targets[0]
             with Progress(f"preparing {target}"):
-                result = await toolkit.call(tool, arguments, run=run)
+                result = await one(target)
         written: dict[str, Any] | None = None
         if output is not None and result.ok and result.images:
             data = result.images[0].data

@@ -1,4 +1,5 @@
-"""``webresearch journal``: list and filter journal events (SPEC §3 "Journal")."""
+"""``webresearch journal``: calls (one row each), raw events, and ``journal stats`` (SPEC §3
+"Journal"); what is shown is :mod:`.journal_view`."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from webresearch.redact import redact_url
 if TYPE_CHECKING:
     from webresearch import Settings
 
+from .journal_view import calls_of, format_calls, format_stats, journal_stats
 from .options import load_settings
 
 __all__ = ["format_table", "journal", "parse_since"]
@@ -118,30 +120,130 @@ def _where(settings: Settings) -> str:
     return redact_url(url)
 
 
-@click.command("journal")
+#: Events read per call shown (started, approval, closing, tool events) for the calls view.
+EVENTS_PER_CALL = 8
+#: Most recent events searched for ``--failed`` calls (failures may be rare).
+FAILED_SCAN = 20_000
+#: Most recent closing events ``journal stats`` counts (each of completed and failed).
+STATS_SCAN = 1_000_000
+
+
+def _filters(func: Any) -> Any:
+    """``--run``, ``--tool``, ``--since`` (shared by the listing and ``stats``)."""
+    func = click.option(
+        "--since",
+        metavar="WHEN",
+        default=None,
+        help="Only since a duration ago (30s, 10m, 2h, 1d, 1w) or an ISO time (UTC if no zone).",
+    )(func)
+    func = click.option("--tool", metavar="NAME", default=None, help="Only calls of this tool.")(
+        func
+    )
+    func = click.option(
+        "--run",
+        "run_id",
+        metavar="ID",
+        default=None,
+        help="Only this run: its id, or the prefix the table shows.",
+    )(func)
+    return func
+
+
+class _Reader:
+    """Reads the configured journal with the command's filters (``--run`` prefixes
+    expanded); counts the lines a JSON-lines journal had to skip."""
+
+    def __init__(self, settings: Settings, run_id: str | None, tool: str | None, since: str | None):
+        self.settings = settings
+        self.run_id, self.tool = run_id, tool
+        try:
+            self.since = parse_since(since, datetime.now(UTC)) if since else None
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--since") from None
+        self.skipped = 0
+
+    def read(self, queries: Sequence[tuple[str | None, int]]) -> list[dict[str, Any]]:
+        """Events of each ``(kind, limit)`` query, merged oldest first.
+
+        Raises:
+            click.UsageError, click.ClickException: bad configuration, storage failure,
+                an ambiguous ``--run`` prefix.
+        """
+        try:
+            return asyncio.run(self._read(queries))
+        except ConfigurationError as exc:
+            raise click.UsageError(exc.message) from None
+        except StorageError as exc:
+            raise click.ClickException(exc.message) from None
+
+    async def _read(self, queries: Sequence[tuple[str | None, int]]) -> list[dict[str, Any]]:
+        from webresearch import Toolkit
+
+        async with Toolkit(self.settings, builders=[]) as toolkit:
+            journal = toolkit.journal
+            run = self.run_id
+            if run and not await journal.query(run_id=run, since=self.since, limit=1):
+                # Not a full id: maybe the prefix the table shows.
+                recent = await journal.query(since=self.since, limit=RUN_PREFIX_SCAN)
+                matches = sorted({e.run_id for e in recent if e.run_id.startswith(run)})
+                if len(matches) > 1:
+                    raise click.BadParameter(
+                        f"{run!r} matches several runs: {', '.join(matches[:5])}",
+                        param_hint="--run",
+                    )
+                run = matches[0] if matches else run
+            found = []
+            for kind, limit in queries:
+                found.extend(
+                    await journal.query(
+                        run_id=run, tool=self.tool, kind=kind, since=self.since, limit=limit
+                    )
+                )
+            # The JSON-lines sink skips (and counts) torn or undecodable lines.
+            count = getattr(journal, "skipped_lines", 0)
+            self.skipped = count if isinstance(count, int) else 0
+        events = [event.to_dict() for event in found]
+        if len(queries) > 1:
+            events.sort(key=lambda e: str(e.get("time") or ""))
+        return events
+
+    def report_skipped(self) -> None:
+        if self.skipped:
+            n = self.skipped
+            click.echo(
+                f"webresearch journal: skipped {n} unreadable line{'' if n == 1 else 's'} "
+                f"(torn or not UTF-8 JSON) in {_where(self.settings)}",
+                err=True,
+            )
+
+    def say_empty(self, filtered: bool) -> None:
+        what = "no events match these filters" if filtered else "the journal has no events yet"
+        click.echo(f"webresearch journal: {what} ({_where(self.settings)})", err=True)
+
+
+@click.group("journal", invoke_without_command=True)
+@_filters
 @click.option(
-    "--run",
-    "run_id",
-    metavar="ID",
-    default=None,
-    help="Only events of this run: its id, or the prefix the table shows.",
+    "--failed", is_flag=True, help="Only calls that did not end ok (errors and refusals)."
 )
-@click.option("--tool", metavar="NAME", default=None, help="Only events of this tool.")
 @click.option(
-    "--since",
-    metavar="WHEN",
-    default=None,
-    help="Only events since a duration ago (30s, 10m, 2h, 1d, 1w) or an ISO time (UTC if no zone).",
+    "--events",
+    "raw_events",
+    is_flag=True,
+    help="Show the raw events (tool.started, approval.*, tool.completed …), one row each.",
 )
 @click.option(
-    "--kind", metavar="KIND", default=None, help="Only events of this kind, e.g. tool.failed."
+    "--kind",
+    metavar="KIND",
+    default=None,
+    help="Only events of this kind, e.g. tool.failed (implies --events).",
 )
 @click.option(
     "--limit",
     type=click.IntRange(1),
     default=DEFAULT_LIMIT,
     show_default=True,
-    help="Show at most the N most recent matching events.",
+    help="Show at most the N most recent matching calls (events with --events).",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per line (every field).")
 @click.pass_context
@@ -150,77 +252,89 @@ def journal(
     run_id: str | None,
     tool: str | None,
     since: str | None,
+    failed: bool,
+    raw_events: bool,
     kind: str | None,
     limit: int,
     as_json: bool,
 ) -> None:
-    """List and filter journal events, oldest first.
+    """List recent tool calls from the journal, one row per call, oldest first.
 
-    Reads the configured journal (WEBRESEARCH_JOURNAL_URL; default: the SQLite file).
+    Each row: start time (UTC), tool, target (URL, query, path or browser action),
+    outcome (ok, or error/refused with its code; "(cached)" when a cache answered),
+    duration in ms, cost, run id. Reads the configured journal (WEBRESEARCH_JOURNAL_URL;
+    default: the SQLite file). `journal stats` sums the same calls up.
 
     \b
     Examples:
       webresearch journal
-      webresearch journal --since 2h --tool web_fetch
-      webresearch journal --kind tool.failed --json
-      webresearch journal --run 3f2a9c1b7d4e
+      webresearch journal --since 2h --tool web_fetch --failed
+      webresearch journal --run 3f2a9c1b7d4e --json | jq .target
+      webresearch journal --events --kind tool.failed
+      webresearch journal stats --since 1d
     """
-    from webresearch import Toolkit
-
-    settings = load_settings(ctx)
-    try:
-        since_iso = parse_since(since, datetime.now(UTC)) if since else None
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--since") from None
-
-    skipped = 0
-
-    async def query() -> list[dict[str, Any]]:
-        nonlocal skipped
-        async with Toolkit(settings, builders=[]) as toolkit:
-            journal = toolkit.journal
-            run = run_id
-            found = await journal.query(
-                run_id=run, tool=tool, kind=kind, since=since_iso, limit=limit
-            )
-            if run and not found:
-                # Not a full id: maybe the prefix the table shows.
-                recent = await journal.query(since=since_iso, limit=RUN_PREFIX_SCAN)
-                matches = sorted({e.run_id for e in recent if e.run_id.startswith(run)})
-                if len(matches) > 1:
-                    raise click.BadParameter(
-                        f"{run!r} matches several runs: {', '.join(matches[:5])}",
-                        param_hint="--run",
-                    )
-                if matches:
-                    found = await journal.query(
-                        run_id=matches[0], tool=tool, kind=kind, since=since_iso, limit=limit
-                    )
-            # The JSON-lines sink skips (and counts) torn or undecodable lines.
-            count = getattr(journal, "skipped_lines", 0)
-            skipped = count if isinstance(count, int) else 0
-        return [event.to_dict() for event in found]
-
-    try:
-        events = asyncio.run(query())
-    except ConfigurationError as exc:
-        raise click.UsageError(exc.message) from None
-    except StorageError as exc:
-        raise click.ClickException(exc.message) from None
-    if skipped:
-        click.echo(
-            f"webresearch journal: skipped {skipped} unreadable line"
-            f"{'' if skipped == 1 else 's'} (torn or not UTF-8 JSON) in {_where(settings)}",
-            err=True,
-        )
-    if not events:
-        filtered = any(v is not None for v in (run_id, tool, since, kind))
-        what = "no events match these filters" if filtered else "the journal has no events yet"
-        click.echo(f"webresearch journal: {what} ({_where(settings)})", err=True)
+    if ctx.invoked_subcommand is not None:
         return
+    reader = _Reader(load_settings(ctx), run_id, tool, since)
+    filtered = any(v is not None for v in (run_id, tool, since, kind)) or failed
+    if raw_events or kind is not None:
+        events = reader.read([(kind, limit)])
+        reader.report_skipped()
+        if failed:
+            events = [e for e in events if e.get("outcome") not in (None, "ok")]
+        if not events:
+            reader.say_empty(filtered)
+            return
+        for line in (
+            (json.dumps(e, ensure_ascii=False, default=str) for e in events)
+            if as_json
+            else format_table(events)
+        ):
+            click.echo(line)
+        return
+    scan = max(limit * EVENTS_PER_CALL, FAILED_SCAN if failed else 0)
+    events = reader.read([(None, scan)])
+    reader.report_skipped()
+    calls = calls_of(events, complete_only=len(events) >= scan)
+    if failed:
+        calls = [c for c in calls if c.failed]
+    calls = calls[-limit:]
+    if not calls:
+        reader.say_empty(filtered)
+        return
+    for line in (
+        (json.dumps(c.to_dict(), ensure_ascii=False, default=str) for c in calls)
+        if as_json
+        else format_calls(calls, run_chars=RUN_ID_SHOWN)
+    ):
+        click.echo(line)
+
+
+@journal.command("stats")
+@_filters
+@click.option("--json", "as_json", is_flag=True, help="One JSON object.")
+@click.pass_context
+def stats(
+    ctx: click.Context, run_id: str | None, tool: str | None, since: str | None, as_json: bool
+) -> None:
+    """Sum up the journal's calls: calls and failures, errors by code, calls per tool,
+    cache hit rate, spend per provider.
+
+    \b
+    Examples:
+      webresearch journal stats
+      webresearch journal stats --since 1d --tool web_search
+      webresearch journal stats --run 3f2a9c1b7d4e --json
+    """
+    reader = _Reader(load_settings(ctx), run_id, tool, since)
+    events = reader.read([("tool.completed", STATS_SCAN), ("tool.failed", STATS_SCAN)])
+    reader.report_skipped()
+    summary = journal_stats(events)
     if as_json:
-        for event in events:
-            click.echo(json.dumps(event, ensure_ascii=False, default=str))
+        click.echo(json.dumps(summary.to_dict(), ensure_ascii=False))
         return
-    for line in format_table(events):
+    if not summary.calls:
+        reader.say_empty(any(v is not None for v in (run_id, tool, since)))
+        return
+    for line in format_stats(summary):
         click.echo(line)

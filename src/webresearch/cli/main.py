@@ -11,6 +11,7 @@ import click
 from webresearch import __version__
 
 from .browse import browse
+from .config_cmd import config
 from .fetch import fetch
 from .image import image
 from .journal import journal
@@ -28,13 +29,16 @@ from .tools import tools
     type=click.Path(dir_okay=False),
     envvar="WEBRESEARCH_CONFIG",
     default=None,
-    help="TOML settings file (default: $WEBRESEARCH_CONFIG). Settings also come from WEBRESEARCH_* variables.",
+    help="TOML settings file (default: $WEBRESEARCH_CONFIG, else "
+    "$XDG_CONFIG_HOME/webresearch/config.toml when it exists; `webresearch config init` "
+    "writes a commented one). WEBRESEARCH_* variables win over the file.",
 )
 @click.option(
     "-v",
     "--verbose",
     count=True,
-    help="Show what happens on stderr (-v: which tools are available and why; -vv: debug).",
+    help="Show what happens on stderr (-v: which tools are available and why; -vv: debug, "
+    "and fetch's request chain: hops, addresses, timings, cache, extractor).",
 )
 @click.option(
     "--log-format",
@@ -51,12 +55,20 @@ def cli(config: str | None, verbose: int, log_format: str) -> None:
     Examples:
       webresearch fetch https://example.org
       webresearch fetch https://example.org --json
+      webresearch fetch -i urls.txt --json > pages.jsonl
+      curl -s https://example.org | webresearch fetch - --base-url https://example.org
       webresearch image https://example.org/photo.jpg -o photo.jpg
       webresearch browse https://example.org --do snapshot
       webresearch mcp
       webresearch journal --since 1h
+      webresearch journal stats
       webresearch search "python asyncio timeout"
       webresearch tools --language ru
+      webresearch config init && webresearch config show
+
+    \b
+    Shell completion (bash; zsh_source / fish_source for the others):
+      eval "$(_WEBRESEARCH_COMPLETE=bash_source webresearch)"
     """
     configure_logging(verbose, log_format)
 
@@ -68,6 +80,7 @@ cli.add_command(mcp)
 cli.add_command(journal)
 cli.add_command(search)
 cli.add_command(tools)
+cli.add_command(config)
 
 
 def _on_sigterm(signum: int, frame: FrameType | None) -> None:
@@ -92,4 +105,19 @@ def main() -> None:
         sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
     except Terminated:  # outside click's handling (while exiting)
         sys.exit(EXIT_TERMINATED)
+    except BaseExceptionGroup as group:  # a batch's tasks: one broken pipe each
+        rest = group.split(BrokenPipeError)[1]
+        if rest is not None:
+            raise
+        _reader_went_away()
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _reader_went_away() -> None:
+    """The reader of stdout closed it (``| head``): no traceback, and exit 1 as click does
+    for a single command's broken pipe (Python docs, "Note on SIGPIPE")."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())  # so flushing at exit cannot fail again
+    sys.exit(1)

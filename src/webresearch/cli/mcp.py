@@ -10,6 +10,7 @@ import click
 
 from webresearch import ConfigurationError
 
+from .install_hint import editable_checkout, fit_install_hints
 from .logs import say
 from .options import guard_options, load_settings
 from .signals import say_stopped, serve_until_signal
@@ -21,8 +22,11 @@ def _server_module() -> ModuleType:
         import webresearch.mcp_server as mcp_server
     except ImportError as exc:  # the optional ``mcp`` SDK (or one of its parts) is missing
         raise click.UsageError(
-            f"the MCP server needs the mcp package ({exc.name} is missing): "
-            "pip install 'webresearch[mcp]'"
+            fit_install_hints(
+                f"the MCP server needs the mcp package ({exc.name} is missing): "
+                "pip install 'webresearch[mcp]'",
+                editable_checkout(),
+            )
         ) from None
     return mcp_server
 

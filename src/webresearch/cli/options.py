@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -12,6 +13,7 @@ from webresearch import ConfigurationError
 if TYPE_CHECKING:
     from webresearch import Settings
 
+from .config_file import settings_path
 from .logs import configure_logging
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -56,7 +58,9 @@ def load_settings(
     respect_robots: bool | None = None,
     in_process_cpu: bool = False,
 ) -> Settings:
-    """Settings from the environment / ``--config``, with the command's exceptions added.
+    """Settings from the environment and the settings file (``--config``, else
+    ``$WEBRESEARCH_CONFIG``, else the XDG default file when it exists: :mod:`.config_file`),
+    with the command's exceptions added.
 
     Args:
         respect_robots: a person's own command (``fetch``, ``image``, ``browse``): ``robots``
@@ -71,7 +75,7 @@ def load_settings(
     """
     from webresearch import Settings
 
-    config_path = ctx.find_root().params.get("config")
+    config_path, _how = settings_path(ctx.find_root().params.get("config"), os.environ)
     try:
         settings = Settings.load(path=config_path)
         changes: dict[str, Any] = {}

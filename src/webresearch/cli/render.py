@@ -6,9 +6,9 @@ import asyncio
 import json
 import logging
 import sys
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -17,17 +17,23 @@ from webresearch import ConfigurationError, InvalidArguments, Refusal, WebResear
 if TYPE_CHECKING:
     from webresearch import Toolkit, ToolResult
 
+from .install_hint import editable_checkout, fit_install_hints
+
 __all__ = [
     "EXIT_OK",
     "EXIT_REFUSED",
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
+    "Progress",
     "emit_result",
     "exit_code_for",
+    "quiet_option",
     "reports_own_tool",
     "run_command",
     "unavailable_exit",
 ]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_OK = 0
 #: The tool ran and failed (network, HTTP status, content, timeout …).
@@ -57,7 +63,7 @@ def error_line(command: str, error: WebResearchError) -> str:
         # exemption is an option.
         hint = error.hint.replace("allowed_networks", "--allow-network CIDR")
         line += f" (next step: {hint})"
-    return " ".join(line.split())
+    return fit_install_hints(" ".join(line.split()), editable_checkout())
 
 
 def emit_result(command: str, result: ToolResult, *, as_json: bool) -> int:
@@ -106,6 +112,7 @@ def unavailable_exit(command: str, toolkit: Toolkit, tool: str) -> int | None:
     reason = toolkit.unavailable.get(tool) or toolkit.not_configured.get(tool)
     if reason is None:
         return None
+    reason = fit_install_hints(reason, editable_checkout())
     click.echo(f"webresearch {command}: {tool} is not available: {reason}", err=True)
     return EXIT_USAGE
 
@@ -124,20 +131,46 @@ def _json_default(value: Any) -> Any:
     return str(value)
 
 
-class Progress:
-    """A one-line progress note on stderr, shown only to a person at a terminal."""
+def quiet_option(func: F) -> F:
+    """``--quiet``: no progress line on stderr (no short form: ``fetch -q`` is ``--query``)."""
+    return click.option(
+        "--quiet", is_flag=True, help="No progress line on stderr (shown at a terminal)."
+    )(func)
 
-    def __init__(self, message: str) -> None:
+
+class Progress:
+    """A one-line progress note on stderr, shown only to a person at a terminal (and not
+    with ``--quiet``), cleared when the work is done.
+
+    Args:
+        message: what is being done (``Read a web page: https://…``).
+        quiet: show nothing.
+        at_once: show ``message`` from the start; else only once :meth:`update` reports a
+            long step (starting the browser, rendering a page).
+    """
+
+    def __init__(self, message: str, *, quiet: bool = False, at_once: bool = True) -> None:
         self.message = message
-        self.enabled = sys.stderr.isatty()
+        self.at_once = at_once
+        self.enabled = not quiet and sys.stderr.isatty()
+        self.shown = False
+
+    def _show(self, text: str) -> None:
+        sys.stderr.write(f"\r\033[K{text}…")
+        sys.stderr.flush()
+        self.shown = True
 
     def __enter__(self) -> Progress:
-        if self.enabled:
-            sys.stderr.write(f"{self.message}…")
-            sys.stderr.flush()
+        if self.enabled and self.at_once:
+            self._show(self.message)
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def update(self, step: str) -> None:
+        """The tool began a long step: ``message — step…`` (a progress callback)."""
         if self.enabled:
+            self._show(f"{self.message} — {step}")
+
+    def __exit__(self, *exc: object) -> None:
+        if self.shown:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()

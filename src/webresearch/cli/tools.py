@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from .install_hint import editable_checkout, fit_install_hints
 from .options import load_settings
 from .render import reports_own_tool
 
@@ -22,8 +23,16 @@ HEADINGS = {"en": "Tools", "ru": "Инструменты", "zh": "工具"}
     default=None,
     help="Offer the workspace tools (view_image, image_info) for this directory.",
 )
-@click.option("--offline", is_flag=True, help="A run without network access.")
-@click.option("--no-vision", is_flag=True, help="A model that cannot see images.")
+@click.option(
+    "--offline",
+    is_flag=True,
+    help="List tools for a run without network access (only workspace tools remain).",
+)
+@click.option(
+    "--no-vision",
+    is_flag=True,
+    help="List tools for a model that cannot see images (the image tools are then not offered).",
+)
 @click.option(
     "--language",
     type=click.Choice(["en", "ru", "zh"]),
@@ -88,11 +97,11 @@ def tools(
         _print_missing(missing)
 
 
-#: The option that changes a run's gate, after the gate's reason.
+#: What a run's gate reason owes to this command line, after the reason.
 _OPTION_FOR = {
-    "no workspace": "--workspace DIR",
-    "no network access": "without --offline",
-    "cannot see images": "without --no-vision",
+    "no workspace": "offered with --workspace DIR",
+    "no network access": "because of --offline",
+    "cannot see images": "because of --no-vision",
 }
 
 
@@ -100,6 +109,8 @@ def _print_missing(missing: dict[str, str]) -> None:
     """Tools this installation, these settings or this run do not offer, and why."""
     click.echo("Not available:")
     width = max(len(name) for name in missing)
+    checkout = editable_checkout()
     for name, reason in sorted(missing.items()):
         option = next((o for words, o in _OPTION_FOR.items() if words in reason), None)
+        reason = fit_install_hints(reason, checkout)
         click.echo(f"  {name.ljust(width)}  {reason}" + (f" ({option})" if option else ""))

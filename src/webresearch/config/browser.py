@@ -11,6 +11,7 @@ from .defaults import (
     DEFAULT_BROWSER_ACTION_TIMEOUT_S,
     DEFAULT_BROWSER_IDLE_S,
     DEFAULT_BROWSER_MAX_SESSIONS,
+    DEFAULT_BROWSER_MAX_TIMEOUT_S,
     DEFAULT_BROWSER_READY_TIMEOUT_S,
     DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES,
     DEFAULT_BROWSER_VIEWPORT,
@@ -24,10 +25,10 @@ __all__ = ["BrowserSettings"]
 class BrowserSettings(Section):
     """The browser backend, its sessions, its request policy and its limits."""
 
-    browser_backend: Literal["chromium", "lightpanda", "cdp"] = Field(
+    browser_backend: Literal["chromium", "lightpanda", "cdp", "none"] = Field(
         "chromium",
-        description="chromium (launched locally), lightpanda (launched locally) or cdp "
-        "(browser_cdp_url; the default when browser_cdp_url is set).",
+        description="chromium (launched locally), lightpanda (launched locally), cdp "
+        "(browser_cdp_url; the default when browser_cdp_url is set) or none (no browser).",
     )
     browser_cdp_url: SecretStr | None = Field(
         None,
@@ -52,6 +53,15 @@ class BrowserSettings(Section):
     browser_screenshot_fallback_url: SecretStr | None = Field(
         None,
         description="CDP endpoint of a pixel-capable browser for screenshots when the backend draws none.",
+    )
+    browser_max_timeout_s: float = Field(
+        DEFAULT_BROWSER_MAX_TIMEOUT_S, gt=0, description="Ceiling of a browser call's timeout_ms."
+    )
+    browser_persist_sessions: bool = Field(
+        False,
+        description="Keep a named browser session's cookies and local storage in the run's "
+        "workspace (.webresearch/browser-sessions/NAME.json) and load them when the name "
+        "is used again.",
     )
 
     @model_validator(mode="before")

@@ -12,6 +12,7 @@ __all__ = [
     "DEFAULT_BROWSER_ACTION_TIMEOUT_S",
     "DEFAULT_BROWSER_IDLE_S",
     "DEFAULT_BROWSER_MAX_SESSIONS",
+    "DEFAULT_BROWSER_MAX_TIMEOUT_S",
     "DEFAULT_BROWSER_RATE_LIMIT",
     "DEFAULT_BROWSER_READY_TIMEOUT_S",
     "DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES",
@@ -111,6 +112,8 @@ DEFAULT_BROWSER_MAX_SESSIONS = 12
 DEFAULT_BROWSER_IDLE_S = 600.0
 DEFAULT_BROWSER_VIEWPORT = "1280x800"
 DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES = 16 * 1024
+#: Ceiling (seconds) of a browser call's own ``timeout_ms`` (a slow page).
+DEFAULT_BROWSER_MAX_TIMEOUT_S = 120.0
 #: Seconds the MCP server waits for a person to answer a supervised call's approval
 #: question (an MCP elicitation) before treating it as denied. Five minutes: long enough to
 #: read the question, short enough that a forgotten prompt does not hold a call forever.

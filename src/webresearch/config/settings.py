@@ -82,6 +82,8 @@ class Settings(
     """
 
     _sources: OptionSources = PrivateAttr(default_factory=OptionSources)
+    #: Where each explicitly given setting came from (``WEBRESEARCH_X``, ``x in /f.toml``).
+    _origins: dict[str, str] = PrivateAttr(default_factory=dict)
 
     # --- loading --------------------------------------------------------------------------
     @classmethod
@@ -139,6 +141,7 @@ class Settings(
         except ValidationError as exc:
             raise _config_error(exc, sources) from None
         settings._sources = OptionSources({}, tables).with_flat(extra)
+        settings._origins = sources
         return settings
 
     def replace(self, **changes: Any) -> Settings:
@@ -161,6 +164,7 @@ class Settings(
         changed._sources = self._sources.with_flat(
             (k, Given(v, k, ARGUMENT)) for k, v in changes.items() if k not in fields
         )
+        changed._origins = {**self._origins, **{k: "argument" for k in changes if k in fields}}
         return changed
 
     # --- providers' options -------------------------------------------------------------
@@ -247,6 +251,22 @@ class Settings(
             out[name] = masked(given)
         return out
 
+    def origins(self, catalog: OptionsCatalog | None = None) -> dict[str, str]:
+        """Where each value of :meth:`public_dict` came from: ``WEBRESEARCH_X``, ``x in
+        /path.toml``, ``[search.brave] api_key in /path.toml``, ``argument`` or ``default``
+        (names only, never values)."""
+        out: dict[str, str] = {}
+        for name in type(self).model_fields:
+            origin = self._origins.get(name, "default")
+            out[name] = "argument" if origin == name else origin  # load(name=…) says its name
+        for provider_id, model in (catalog or {}).items():
+            for option in model.model_fields:
+                given = self._sources.given(provider_id, option)
+                out[f"{provider_id}_{option}"] = "default" if given is None else _origin(given)
+        for name, given in self._unclaimed(catalog):
+            out[name] = _origin(given)
+        return out
+
     def _unclaimed(self, catalog: OptionsCatalog | None) -> Iterator[tuple[str, Given]]:
         """(flat name, value) of everything given that no setting or catalog model claims."""
         flat_claimed, table_claimed = claimed_names(catalog or {})
@@ -257,6 +277,10 @@ class Settings(
             for option, given in options.items():
                 if option not in table_claimed.get(provider_id, set()):
                     yield f"{provider_id}_{option}", given
+
+
+def _origin(given: Given) -> str:
+    return "argument" if given.rank == ARGUMENT else given.source
 
 
 def _public(value: Any) -> Any:

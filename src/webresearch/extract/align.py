@@ -81,21 +81,25 @@ def _tag(el: etree._Element) -> str:
 
 def text_segments(body: etree._Element) -> Iterator[Segment]:
     """Every text node under ``body`` in document order, skipping scripts, styles and alike."""
+    strip = _NON_WORD.sub
     walker = etree.iterwalk(body, events=("start", "end"))
     for event, el in walker:
-        tag = _tag(el)
         if event == "start":
-            if not tag or tag in _NOT_TEXT:
+            tag = el.tag
+            if tag.__class__ is not str or tag.lower() in _NOT_TEXT:
                 walker.skip_subtree()
                 continue
-            if el.text:
-                norm = normalise(el.text)
+            text = el.text
+            if text:
+                norm = strip("", text)
                 if norm:
-                    yield Segment(el, False, norm)
-        elif el is not body and el.tail:
-            norm = normalise(el.tail)
-            if norm:
-                yield Segment(el, True, norm)
+                    yield Segment(el, False, norm.lower())
+        elif el is not body:
+            text = el.tail
+            if text:
+                norm = strip("", text)
+                if norm:
+                    yield Segment(el, True, norm.lower())
 
 
 def page_text_size(body: etree._Element) -> int:

@@ -23,9 +23,26 @@ from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
+from webresearch.extract.content_images import drop_noise_images, image_counts
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
+from webresearch.extract.page_noise import (
+    drop_inert,
+    drop_page_toc,
+    drop_teasers,
+    hidden_blocks,
+    remove_elements,
+    rest_is_boilerplate,
+)
+from webresearch.extract.page_type import (
+    declared_types,
+    item_page_landmark,
+    looks_like_forum,
+    product_facts,
+)
 from webresearch.extract.parse import parse_html
+from webresearch.extract.title import document_title
+from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import document_base_url
 
 __all__ = [
@@ -108,29 +125,49 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
         bad markup.
     """
     doc = parse_html(html)
-    title = document_title(doc)
+    title = document_title(doc, url)
     base = document_base_url(doc, url)
+    declared = declared_types(doc)
+    facts = product_facts(doc)
+    drop_inert(doc)
     body = doc.find("body")
     if body is None:  # pragma: no cover - parse_html always adds one
         return HtmlExtraction(title, "", "plain-text", "no body")
     fallback: str | None = None
-    main = find_main_content(doc)
-    page_chars = main.page_chars if main is not None else 0
+    images = image_counts(doc)
+    drop_page_toc(doc)
+    main = find_main_content(doc, comments=looks_like_forum(doc, url, declared))
+    page_chars = main.page_chars if main is not None else page_text_size(body)
+    hidden = hidden_blocks(doc, page_chars)
     if main is None:
         fallback = "no main content found"
     elif (
-        main.kept_chars < MIN_KEPT_SHARE * page_chars and main.kept_chars < MAX_FALLBACK_KEPT_CHARS
+        main.kept_chars < MIN_KEPT_SHARE * page_chars
+        and main.kept_chars < MAX_FALLBACK_KEPT_CHARS
+        and not rest_is_boilerplate(body, main.kept_chars)
     ):
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
-    else:
-        markdown = _drop_ui_labels(
-            _drop_title_heading(element_to_markdown(main.root(), base), title)
-        )
+    elif (landmark := item_page_landmark(body, main.kept_chars, declared, url)) is not None:
+        remove_elements(hidden)
+        _remove_page_chrome(landmark)
+        drop_noise_images(landmark, images, base)
+        markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(landmark, base), title))
         if markdown:
-            return HtmlExtraction(title, markdown, "main-content", None)
+            return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
+        fallback = "main landmark was empty"
+    else:
+        remove_elements(hidden)
+        root = main.root()
+        drop_teasers(root)
+        drop_noise_images(root, images, base)
+        markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(root, base), title))
+        if markdown:
+            return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
+    remove_elements(hidden)
     _remove_page_chrome(body)
+    drop_noise_images(body, images, base)
     markdown = _drop_ui_labels(element_to_markdown(body, base))
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
@@ -140,30 +177,11 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     )
 
 
-def document_title(doc: etree._Element) -> str:
-    """The page title: ``<title>``, else ``og:title``, else the first ``<h1>``; collapsed."""
-    for title in doc.iter("title"):
-        if any(_tag(a) in ("svg", "math") for a in title.iterancestors()):
-            continue
-        text = _collapse(
-            title.text_content() if hasattr(title, "text_content") else title.text or ""
-        )
-        if text:
-            return text
-        break
-    for meta in doc.iter("meta"):
-        if (meta.get("property") or meta.get("name") or "").lower() in (
-            "og:title",
-            "twitter:title",
-        ):
-            text = _collapse(meta.get("content") or "")
-            if text:
-                return text
-    for h1 in doc.iter("h1"):
-        text = _collapse("".join(h1.itertext()))
-        if text:
-            return text
-    return ""
+def _with_facts(markdown: str, facts: list[str]) -> str:
+    """The product's declared name and price first, when the markdown does not say them."""
+    said = normalise(markdown[:2000])
+    missing = [f for f in facts if normalise(f.removeprefix("Price: ")) not in said]
+    return "\n\n".join([*missing, markdown]) if missing else markdown
 
 
 def _tag(el: etree._Element) -> str:
@@ -240,14 +258,7 @@ def _remove_page_chrome(body: etree._Element) -> None:
             continue
         if page_text_size(el) > MAX_CHROME_SHARE * page_chars:
             continue  # this "chrome" holds the page's text (an article in an <aside>)
-        tail = el.tail
-        previous = el.getprevious()
-        if tail:
-            if previous is not None:
-                previous.tail = (previous.tail or "") + tail
-            else:
-                parent.text = (parent.text or "") + tail
-        parent.remove(el)
+        remove_keep_tail(el)
 
 
 def _plain_text(body: etree._Element) -> str:

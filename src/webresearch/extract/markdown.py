@@ -28,6 +28,14 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
+from webresearch.extract.markdown_inline import (
+    EDIT_LINK,
+    PERMALINK_MARKS,
+    is_permalink,
+    math_text,
+    script_text,
+)
+from webresearch.extract.markdown_tables import MAX_TABLE_COLUMNS, Cell, Row, table_blocks
 from webresearch.extract.urls import absolute_url, image_source
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
@@ -52,34 +60,35 @@ _BLOCKS = frozenset(
         "listing", "plaintext", "xmp", "doc", "document", "root",
     }
 )  # fmt: skip
+#: Blocks and inline elements that need nothing but their content (a fast path).
+_PLAIN_BLOCKS = frozenset(
+    {"div", "section", "article", "main", "header", "footer", "nav", "aside", "p", "figure",
+     "figcaption", "center", "form", "fieldset", "address", "hgroup", "details", "summary"}
+)  # fmt: skip
+_PLAIN_INLINE = frozenset(
+    {"span", "font", "small", "big", "label", "abbr", "time", "cite", "mark", "u", "bdi", "bdo",
+     "q", "ins", "nobr", "data", "acronym", "dfn"}
+)  # fmt: skip
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~", "strike": "~~"}
 _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
 _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _BR = "\x1e"  # marks a hard line break inside inline text until whitespace is collapsed
-_LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s))", re.M)
-_MAX_TABLE_COLUMNS = 64
+_LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s)|`(?=``)|~(?=~~))", re.M)
 
 
 @dataclass(slots=True)
 class _Block:
-    """Rendered block markdown; ``item`` marks a list item (joined without blank lines)."""
+    """Rendered block markdown.
+
+    ``item`` marks a list item (joined without blank lines), ``value`` its ``<li value>``
+    number, ``is_list`` a rendered list and ``only_list`` an item holding nothing but a list.
+    """
 
     text: str
     item: bool = False
-
-
-@dataclass(slots=True)
-class _Cell:
-    blocks: list[str]
-    header: bool
-    colspan: int
-    rowspan: int
-
-
-@dataclass(slots=True)
-class _Row:
-    cells: list[_Cell]
-    header: bool
+    value: int | None = None
+    is_list: bool = False
+    only_list: bool = False
 
 
 @dataclass(slots=True)
@@ -88,7 +97,7 @@ class _Frame:
 
     el: etree._Element
     tag: str
-    items: list[str | _Block | _Cell | _Row] = field(default_factory=list)
+    items: list[str | _Block | Cell | Row] = field(default_factory=list)
     nested_tables: int = 0
     block_cells: int = 0
 
@@ -111,7 +120,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
         tag = el.tag if isinstance(el.tag, str) else ""
         tag = tag.lower().rpartition("}")[2]
         if event == "start":
-            if not tag or tag in SKIPPED_TAGS:
+            if not tag or (tag in SKIPPED_TAGS and tag != "math"):
                 walker.skip_subtree()
                 stack.append(_Frame(el, "#skip"))
                 continue
@@ -122,6 +131,10 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
             if tag in ("br", "hr", "img", "wbr"):
                 stack.append(_Frame(el, tag))
                 continue
+            if tag == "math" or is_permalink(el):
+                walker.skip_subtree()
+                stack.append(_Frame(el, "#math" if tag == "math" else "#skip"))
+                continue
             frame = _Frame(el, tag)
             stack.append(frame)
             if el.text:
@@ -129,7 +142,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
             continue
         frame = stack.pop()
         parent = stack[-1]
-        _close(frame, parent, base_url)
+        _close(frame, parent, base_url, stack)
         if el.tail and el is not root:
             parent.items.append(el.tail)
     return _blocks_to_text(_as_blocks(stack[0].items))
@@ -138,11 +151,22 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
 # --------------------------------------------------------------------------- closing elements
 
 
-def _close(frame: _Frame, parent: _Frame, base_url: str) -> None:
-    """Turn a finished element into items of its parent."""
+def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Frame]) -> None:
+    """Turn a finished element into items of its parent (``open_frames``: its ancestors)."""
     tag, el, items = frame.tag, frame.el, frame.items
     out = parent.items
+    if tag in _PLAIN_BLOCKS:  # the most frequent elements first
+        out.extend(_as_blocks(items))
+        return
+    if tag in _PLAIN_INLINE:
+        parent.nested_tables += frame.nested_tables
+        parent.block_cells += frame.block_cells
+        out.extend(items)
+        return
     if tag == "#skip" or tag == "wbr":
+        return
+    if tag == "#math":
+        out.append(math_text(el))
         return
     if tag == "#pre":
         out.append(_Block(fenced_code(el)))
@@ -155,11 +179,18 @@ def _close(frame: _Frame, parent: _Frame, base_url: str) -> None:
         if image:
             out.append(image)
     elif tag in _HEADINGS:
-        text = _inline(items)
-        if text:
+        text = EDIT_LINK.sub("", _inline(items)).strip()
+        if not text:
+            pass
+        elif any(f.tag in ("td", "th") for f in open_frames):
+            out.append(" " + _emphasis([text], "**") + " ")  # a heading in a cell: bold text
+        else:
             out.append(_Block("#" * _HEADINGS[tag] + " " + text.replace("\n", " ")))
     elif tag == "a":
-        out.append(_link(el, items, base_url))
+        in_heading = any(f.tag in _HEADINGS for f in open_frames)
+        out.append(_link(el, items, base_url, in_heading))
+    elif tag in ("sup", "sub"):
+        out.append(_script(items, tag))
     elif tag in _EMPHASIS:
         out.append(_emphasis(items, _EMPHASIS[tag]))
     elif tag in _CODE_INLINE:
@@ -167,9 +198,17 @@ def _close(frame: _Frame, parent: _Frame, base_url: str) -> None:
     elif tag in ("ul", "ol", "menu", "dir"):
         block = _list(el, tag, items)
         if block:
-            out.append(_Block(block))
+            out.append(_Block(block, is_list=True))
     elif tag == "li":
-        out.append(_Block(_blocks_to_text(_as_blocks(items)), item=True))
+        blocks = [b for b in _as_blocks(items) if b.text]
+        out.append(
+            _Block(
+                _item_text(blocks),
+                item=True,
+                value=_int(el.get("value")),
+                only_list=bool(blocks) and all(b.is_list for b in blocks),
+            )
+        )
     elif tag in ("dt", "dd"):
         text = _blocks_to_text(_as_blocks(items))
         if text:
@@ -187,7 +226,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str) -> None:
         parent.block_cells += nested > 1
         parent.nested_tables += frame.nested_tables
         out.append(
-            _Cell(
+            Cell(
                 [b.text for b in _as_blocks(items)],
                 tag == "th",
                 _span(el.get("colspan")),
@@ -195,21 +234,24 @@ def _close(frame: _Frame, parent: _Frame, base_url: str) -> None:
             )
         )
     elif tag == "tr":
-        cells = [i for i in items if isinstance(i, _Cell)]
+        cells = [i for i in items if isinstance(i, Cell)]
         parent.block_cells += frame.block_cells
         parent.nested_tables += frame.nested_tables
         if cells:
-            out.append(_Row(cells, all(c.header for c in cells)))
+            out.append(Row(cells, all(c.header for c in cells)))
     elif tag in ("thead", "tbody", "tfoot"):
         parent.block_cells += frame.block_cells
         parent.nested_tables += frame.nested_tables
         for item in items:
-            if isinstance(item, _Row):
-                out.append(_Row(item.cells, item.header or tag == "thead"))
+            if isinstance(item, Row):
+                out.append(Row(item.cells, item.header or tag == "thead"))
             elif isinstance(item, _Block):
                 out.append(item)
     elif tag == "table":
-        out.extend(_table(frame))
+        caption = [i.text for i in items if isinstance(i, _Block)]
+        rows = [i for i in items if isinstance(i, Row)]
+        rendered = table_blocks(el, caption, rows, frame.nested_tables, frame.block_cells)
+        out.extend(_Block(b) for b in rendered)
         parent.nested_tables += 1 + frame.nested_tables
     elif tag in ("caption",):
         text = _blocks_to_text(_as_blocks(items))
@@ -225,7 +267,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str) -> None:
 
 def _span(value: str | None) -> int:
     try:
-        return max(1, min(int((value or "1").strip()), _MAX_TABLE_COLUMNS))
+        return max(1, min(int((value or "1").strip()), MAX_TABLE_COLUMNS))
     except ValueError:
         return 1
 
@@ -241,7 +283,7 @@ def _collapse(text: str) -> str:
     return text
 
 
-def _inline(items: Iterable[str | _Block | _Cell | _Row]) -> str:
+def _inline(items: Iterable[str | _Block | Cell | Row]) -> str:
     """Flatten items to one line of inline markdown (blocks joined by spaces)."""
     parts: list[str] = []
     for item in items:
@@ -249,14 +291,14 @@ def _inline(items: Iterable[str | _Block | _Cell | _Row]) -> str:
             parts.append(item)
         elif isinstance(item, _Block):
             parts.append(" " + item.text.replace("\n", " ") + " ")
-        elif isinstance(item, _Cell):
+        elif isinstance(item, Cell):
             parts.append(" " + " ".join(item.blocks) + " ")
         else:
             parts.append(" " + " ".join(" ".join(c.blocks) for c in item.cells) + " ")
     return _collapse("".join(parts)).strip()
 
 
-def _inline_keep_edges(items: list[str | _Block | _Cell | _Row]) -> tuple[str, str, str]:
+def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str, str]:
     """Inline text of ``items`` split into (leading space, text, trailing space)."""
     raw = _collapse("".join(i if isinstance(i, str) else " " + _inline([i]) + " " for i in items))
     text = raw.strip()
@@ -265,7 +307,7 @@ def _inline_keep_edges(items: list[str | _Block | _Cell | _Row]) -> tuple[str, s
     return (" " if raw[0] == " " else ""), text, (" " if raw[-1] == " " else "")
 
 
-def _emphasis(items: list[str | _Block | _Cell | _Row], mark: str) -> str:
+def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
@@ -274,7 +316,7 @@ def _emphasis(items: list[str | _Block | _Cell | _Row], mark: str) -> str:
     return f"{lead}{mark}{text}{mark}{trail}"
 
 
-def _code_span(items: list[str | _Block | _Cell | _Row]) -> str:
+def _code_span(items: list[str | _Block | Cell | Row]) -> str:
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
@@ -286,15 +328,49 @@ def _code_span(items: list[str | _Block | _Cell | _Row]) -> str:
     return f"{lead}{fence}{pad}{text}{pad}{fence}{trail}"
 
 
-def _link(el: etree._Element, items: list[str | _Block | _Cell | _Row], base_url: str) -> str:
+def _link(
+    el: etree._Element,
+    items: list[str | _Block | Cell | Row],
+    base_url: str,
+    in_heading: bool = False,
+) -> str:
+    """``[text](url)``; a permalink mark (``¶``, ``#``, ``§``) linking into the page is dropped
+    and a heading's link into the page itself (a self-link) keeps only its text."""
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
+    raw = (el.get("href") or "").strip()
+    same_page = raw.startswith("#") or (bool(raw) and raw.split("#", 1)[0] == base_url)
+    if same_page and text in PERMALINK_MARKS:
+        return lead
     href = absolute_url(el.get("href"), base_url)
-    if href is None:
+    if href is None or (in_heading and same_page):
         return lead + text + trail
     text = text.replace("\n", " ")
     return f"{lead}[{_escape_brackets(text)}]({href}){trail}"
+
+
+def _script(items: list[str | _Block | Cell | Row], tag: str) -> str:
+    """A superscript or subscript, unambiguous (:func:`markdown_inline.script_text`)."""
+    lead, text, trail = _inline_keep_edges(items)
+    return lead + script_text(text, tag) + trail if text else lead
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int((value or "").strip())
+    except ValueError:
+        return None
+
+
+def _item_text(blocks: list[_Block]) -> str:
+    """A list item's blocks: a nested list follows its line tightly, paragraphs are spaced."""
+    out: list[str] = []
+    for i, block in enumerate(blocks):
+        if i:
+            out.append("\n" if block.is_list else "\n\n")
+        out.append(block.text)
+    return "".join(out)
 
 
 def _escape_brackets(text: str) -> str:
@@ -327,7 +403,7 @@ def _image(el: etree._Element, base_url: str) -> str:
 # --------------------------------------------------------------------------- blocks
 
 
-def _as_blocks(items: Iterable[str | _Block | _Cell | _Row]) -> list[_Block]:
+def _as_blocks(items: Iterable[str | _Block | Cell | Row]) -> list[_Block]:
     """Group inline runs into paragraphs; keep blocks; cells and rows become paragraphs."""
     blocks: list[_Block] = []
     run: list[str] = []
@@ -346,7 +422,7 @@ def _as_blocks(items: Iterable[str | _Block | _Cell | _Row]) -> list[_Block]:
         flush()
         if isinstance(item, _Block):
             blocks.append(item)
-        elif isinstance(item, _Cell):
+        elif isinstance(item, Cell):
             blocks.extend(_Block(b) for b in item.blocks)
         else:
             blocks.extend(_Block(b) for c in item.cells for b in c.blocks)
@@ -373,106 +449,35 @@ def _blocks_to_text(blocks: list[_Block]) -> str:
     return "".join(out)
 
 
-def _list(el: etree._Element, tag: str, items: list[str | _Block | _Cell | _Row]) -> str:
-    """A markdown list from ``<li>`` items (other content becomes items of its own)."""
+def _list(el: etree._Element, tag: str, items: list[str | _Block | Cell | Row]) -> str:
+    """A markdown list from ``<li>`` items (other content becomes items of its own).
+
+    ``<ol start>`` and ``<li value>`` numbering is kept; a list directly inside a list (no
+    ``<li>`` around it) nests under the item before it, and an item holding nothing but a
+    list contributes that list's items (no ``- - item`` lines).
+    """
     ordered = tag == "ol"
-    try:
-        number = int((el.get("start") or "1").strip()) if ordered else 1
-    except ValueError:
-        number = 1
+    start = _int(el.get("start")) if ordered else None
+    number = start if start is not None else 1
     lines: list[str] = []
+    indent = ""
     for block in _as_blocks(items):
         if not block.text.strip():
             continue
+        if block.is_list and not block.item and lines:
+            lines.append(_indent(block.text, indent))  # <ul><li>a</li><ul>…</ul></ul>
+            continue
+        if block.only_list:
+            lines.append(block.text)  # <li><ul>…</ul></li>: the inner items, once
+            continue
+        if ordered and block.value is not None:
+            number = block.value
         marker = f"{number}. " if ordered else "- "
         number += 1
         indent = " " * len(marker)
-        body = "\n".join((indent + line) if line else "" for line in block.text.split("\n"))
-        lines.append(marker + body[len(indent) :])
+        lines.append(marker + _indent(block.text, indent)[len(indent) :])
     return "\n".join(lines)
 
 
-# --------------------------------------------------------------------------- tables
-
-
-def _table(frame: _Frame) -> list[_Block]:
-    """A table element → caption paragraph + GFM table, or its cells as blocks (layout)."""
-    caption = [i for i in frame.items if isinstance(i, _Block)]
-    rows = [i for i in frame.items if isinstance(i, _Row)]
-    # rows directly under <table> arrive as _Row; blocks from <caption> and stray content
-    # arrive as _Block (a caption is the first block in document order)
-    role = (frame.el.get("role") or "").lower()
-    n_cells = sum(len(r.cells) for r in rows)
-    widths = {sum(c.colspan for c in r.cells) for r in rows}
-    is_layout = (
-        role in ("presentation", "none")
-        or frame.nested_tables > 0
-        or frame.block_cells * 2 > n_cells
-        or not rows
-        or max(widths, default=0) < 2
-        or (len(rows) < 2 and frame.el.find(".//th") is None)
-        or n_cells == 0
-    )
-    if is_layout:
-        out = list(caption)
-        for row in rows:
-            for cell in row.cells:
-                out.extend(_Block(b) for b in cell.blocks if b)
-        return out
-    grid = _grid(rows)
-    if not grid:
-        return caption
-    return [*caption, _Block(_gfm(grid, header_rows=_header_rows(rows)))]
-
-
-def _header_rows(rows: list[_Row]) -> int:
-    count = 0
-    for row in rows:
-        if not row.header:
-            break
-        count += 1
-    return count
-
-
-def _grid(rows: list[_Row]) -> list[list[str]]:
-    """Lay rows out on a grid: spanned positions become empty cells."""
-    grid: list[list[str | None]] = []
-    pending: dict[int, int] = {}  # column → rows still covered by a rowspan above
-    for row in rows:
-        line: list[str | None] = []
-        col = 0
-        cells = list(row.cells)
-        while cells or any(c >= col for c in pending):
-            if pending.get(col, 0) > 0:
-                pending[col] -= 1
-                line.append("")
-                col += 1
-                continue
-            if not cells:
-                break
-            cell = cells.pop(0)
-            text = "<br>".join(b.replace("\n", " ") for b in cell.blocks if b)
-            line.append(text.replace("|", "\\|"))
-            for extra in range(cell.colspan):
-                if extra:
-                    line.append("")
-                if cell.rowspan > 1:
-                    pending[col + extra] = cell.rowspan - 1
-            col += cell.colspan
-            if col > _MAX_TABLE_COLUMNS:
-                break
-        pending = {c: n for c, n in pending.items() if n > 0}
-        grid.append(line)
-    width = max((len(line) for line in grid), default=0)
-    if width == 0:
-        return []
-    return [[c or "" for c in line] + [""] * (width - len(line)) for line in grid]
-
-
-def _gfm(grid: list[list[str]], header_rows: int) -> str:
-    """Render a grid as a GFM pipe table (the first row is the header row)."""
-    del header_rows  # GFM has one header row; the others stay body rows, in order
-    width = len(grid[0])
-    lines = ["| " + " | ".join(grid[0]) + " |", "|" + "---|" * width]
-    lines.extend("| " + " | ".join(row) + " |" for row in grid[1:])
-    return "\n".join(line.replace("|  |", "| |") for line in lines)
+def _indent(text: str, indent: str) -> str:
+    return "\n".join((indent + line) if line else "" for line in text.split("\n"))

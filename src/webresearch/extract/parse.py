@@ -5,6 +5,13 @@ drops everything after that point. A page nested deeper is therefore flattened f
 beyond :data:`MAX_DEPTH` are removed (their text stays), then parsed again. Comments and
 processing instructions are not kept; an XML declaration (which lxml refuses in a ``str``)
 and control characters XML cannot hold (NUL and the like) are removed.
+
+HTML5 tree construction ignores a ``</body>`` or ``</html>`` end tag that is not the last
+thing in the document: a browser keeps parsing, and content after a stray ``</body></html>``
+(common in CMS output) stays part of the body. libxml2 stops at ``</html>`` and puts
+content after ``</body>`` beside the body, so both end tags are removed before parsing
+(they carry no content; the body ends where the document ends) and anything left beside
+the ``<body>`` is moved into it.
 """
 
 from __future__ import annotations
@@ -84,17 +91,34 @@ _INLINE = frozenset(
 )
 
 
+_BODY_HTML_END = re.compile(r"</(?:body|html)\s*>", re.I)
 _DOCTYPE_SUBSET = re.compile(r"<!DOCTYPE[^>\[]*\[.*?\]\s*>", re.I | re.S)
 
 
 def _parser() -> lxml_html.HTMLParser:
-    return lxml_html.HTMLParser(
+    """lxml.html's parser with a C-level element class lookup.
+
+    Every element is an ``HtmlElement`` (``text_content()``, ``cssselect``… as trafilatura
+    expects), but lxml no longer calls Python code to choose a class for each element it
+    hands out (``HtmlElementClassLookup.lookup``, which only picks form classes): a tenth of
+    the extraction time on large pages.
+    """
+    parser = lxml_html.HTMLParser(
         remove_comments=True,
         remove_pis=True,
         huge_tree=True,
         collect_ids=False,
         default_doctype=False,
     )
+    parser.set_element_class_lookup(
+        etree.ElementDefaultClassLookup(
+            element=lxml_html.HtmlElement,
+            comment=lxml_html.HtmlComment,
+            pi=lxml_html.HtmlProcessingInstruction,
+            entity=lxml_html.HtmlEntity,
+        )
+    )
+    return parser
 
 
 def parse_html(html: str) -> lxml_html.HtmlElement:
@@ -110,6 +134,7 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
     # An internal DTD subset (<!DOCTYPE html [ … ]>) is not HTML; libxml2's HTML parser
     # would leave its "]>" in the text.
     text = _DOCTYPE_SUBSET.sub("<!DOCTYPE html>", text, count=1)
+    text = _BODY_HTML_END.sub("", text)
     if not text.strip():
         return _empty()
     parser = _parser()
@@ -123,12 +148,16 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
             root = lxml_html.document_fromstring(flatten_deep_markup(text), parser=parser)
         except (etree.ParserError, ValueError):
             return _empty()
-    if root.find("body") is None:
+    body = root.find("body")
+    if body is None:
         body = lxml_html.Element("body")
         for child in list(root):
             if child.tag != "head":
                 body.append(child)
         root.append(body)
+    else:  # content after a stray </body> (HTML5 "after body" mode puts it back in)
+        for child in list(body.itersiblings()):
+            body.append(child)
     return root
 
 

@@ -26,7 +26,9 @@ decoder failures → UnsupportedContent naming the format).
 
 from __future__ import annotations
 
+import contextlib
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,7 +51,7 @@ from .rules import (
 )
 from .sniff import FORMAT_NAMES, ImageHeader, without_jpeg_exif
 
-__all__ = ["Encoded", "crop_rows", "decode_and_encode", "verify_decodes"]
+__all__ = ["Encoded", "crop_region", "crop_rows", "decode_and_encode", "verify_decodes"]
 
 
 #: The Pillow image class for each sniffed format. Opening through the class (not
@@ -333,6 +335,25 @@ def _encode(
             return Encoded(jpeg, "jpeg", flat.width, flat.height, notes)
 
 
+@contextlib.contextmanager
+def _first_frame(data: bytes, header: ImageHeader, limits: Limits) -> Iterator[Image.Image]:
+    """The first frame, decoded, in L/LA/RGB/RGBA (CMYK made sRGB), valid inside the block
+    (it may be the open file's own pixels: no copy of a large picture)."""
+    im = _open(data, header, limits)
+    with im:
+        try:
+            im.seek(0)
+            im.load()
+            frame = _working_mode(im, {}, keep_palette=False)
+        except Image.DecompressionBombError:
+            raise _too_many_pixels(header) from None
+        except _DECODE_ERRORS:
+            raise _corrupt(FORMAT_NAMES[header.format]) from None
+        if frame.mode == "CMYK":  # PNG has no CMYK
+            frame = _to_srgb(frame, im.info.get("icc_profile"), {})
+        yield frame
+
+
 def crop_rows(
     data: bytes, header: ImageHeader, limits: Limits, *, tile_height_px: int, max_tiles: int
 ) -> list[bytes]:
@@ -352,18 +373,7 @@ def crop_rows(
         UnsupportedContent: the bytes cannot be decoded.
         TooLarge: Pillow reports more pixels than the limit.
     """
-    im = _open(data, header, limits)
-    with im:
-        try:
-            im.seek(0)
-            im.load()
-            frame = _working_mode(im, {}, keep_palette=False)
-        except Image.DecompressionBombError:
-            raise _too_many_pixels(header) from None
-        except _DECODE_ERRORS:
-            raise _corrupt(FORMAT_NAMES[header.format]) from None
-        if frame.mode == "CMYK":  # PNG has no CMYK; screenshots never are, but be safe
-            frame = frame.convert("RGB")
+    with _first_frame(data, header, limits) as frame:
         width, height = frame.size
         tiles: list[bytes] = []
         for top in range(0, height, max(1, tile_height_px)):
@@ -372,3 +382,40 @@ def crop_rows(
             box = (0, top, width, min(height, top + tile_height_px))
             tiles.append(_png_bytes(frame.crop(box), _PNG_FAST_LEVEL))
         return tiles
+
+
+def crop_region(
+    data: bytes,
+    header: ImageHeader,
+    limits: Limits,
+    *,
+    box: tuple[int, int, int, int],
+    zoom: float,
+) -> bytes:
+    """A region of the image as displayed (EXIF orientation applied), enlarged ``zoom``
+    times with bicubic resampling: what a model needs to read small print.
+
+    Args:
+        data: the source bytes (already checked: decodable format, size, pixel count).
+        header: the facts read from its header.
+        limits: the pipeline's numbers.
+        box: (x, y, width, height) inside the displayed image (px).
+        zoom: the enlargement (≥ 1).
+
+    Returns:
+        lossless PNG bytes of the region (then prepared by the whole pipeline).
+
+    Raises:
+        UnsupportedContent: the bytes cannot be decoded.
+        TooLarge: Pillow reports more pixels than the limit.
+    """
+    with _first_frame(data, header, limits) as frame:
+        transpose = _TRANSPOSE.get(header.orientation or 1)
+        if transpose is not None:
+            frame = frame.transpose(transpose)
+        x, y, width, height = box
+        piece = frame.crop((x, y, x + width, y + height))
+        if zoom > 1:
+            size = (max(1, round(width * zoom)), max(1, round(height * zoom)))
+            piece = piece.resize(size, Image.Resampling.BICUBIC)
+        return _png_bytes(piece, _PNG_FAST_LEVEL)

@@ -26,7 +26,9 @@ from ..config import (
     DEFAULT_IMAGE_MAX_SIDE_PX,
     DEFAULT_IMAGE_SOURCE_CAP_BYTES,
 )
+from ..errors import InvalidArguments
 from ..types import ImageBlock
+from .region import Region, zoom_for
 from .rules import Limits, check_header, check_source_size, displayed_size, passthrough_blockers
 from .sniff import MIME_OF, read_header, sniff
 
@@ -35,6 +37,7 @@ __all__ = [
     "PreparedImage",
     "describe",
     "prepare_image",
+    "prepare_region",
     "prepare_tiles",
     "to_block",
 ]
@@ -191,6 +194,74 @@ def prepare_tiles(
     return tiles, height, min(height, tile_height * len(pieces))
 
 
+def prepare_region(
+    data: bytes,
+    region: Region,
+    *,
+    max_source_bytes: int = DEFAULT_IMAGE_SOURCE_CAP_BYTES,
+    max_pixels: int = DEFAULT_IMAGE_MAX_PIXELS,
+    max_side_px: int = DEFAULT_IMAGE_MAX_SIDE_PX,
+    max_output_bytes: int = DEFAULT_IMAGE_MAX_OUTPUT_BYTES,
+) -> PreparedImage:
+    """One region of an image, enlarged so its long side fills up to ``max_side_px`` (at
+    most :data:`~.region.MAX_ZOOM` times): zooming in to read small print.
+
+    Args:
+        data: the image file's bytes.
+        region: x, y, width, height in px of the image as displayed (after its EXIF
+            orientation); cut to the image when it reaches past an edge.
+        max_source_bytes, max_pixels, max_side_px, max_output_bytes: as
+            :func:`prepare_image`.
+
+    Returns:
+        the prepared region; its ``meta`` describes the source image (``source_*``) and adds
+        ``clip`` (the region shown, ``X,Y,W,H``) and ``zoom``.
+
+    Raises:
+        InvalidArguments: the region lies wholly outside the image.
+        TooLarge, UnsupportedContent: as :func:`prepare_image`.
+    """
+    limits = Limits(max_source_bytes, max_pixels, max_side_px, max_output_bytes)
+    check_source_size(len(data), limits)
+    header = read_header(data, sniff(data))
+    check_header(header, limits)
+    width, height = displayed_size(header.width or 0, header.height or 0, header.orientation)
+    cut = region.within(width, height)
+    if cut is None:
+        raise InvalidArguments(
+            f"clip {region} lies outside the image ({width}×{height} px)",
+            hint="image_info gives the image's size; give x,y,w,h inside it",
+        )
+    zoom = round(zoom_for(cut, (max_side_px, max_side_px)), 2)
+    from . import pipeline  # Pillow is imported here, on first use
+
+    box = (cut.x, cut.y, cut.width, cut.height)
+    piece = pipeline.crop_region(data, header, limits, box=box, zoom=zoom)
+    prepared = prepare_image(
+        piece,
+        max_source_bytes=max(max_source_bytes, len(piece)),
+        max_pixels=max_pixels,
+        max_side_px=max_side_px,
+        max_output_bytes=max_output_bytes,
+    )
+    meta = {
+        **prepared.meta,
+        "resized": True,
+        "passthrough": False,
+        "source_format": header.format,
+        "source_width": width,
+        "source_height": height,
+        "source_bytes": len(data),
+        "animated": header.animated,
+        "frames": header.frames,
+        "clip": str(cut),
+        "zoom": zoom,
+    }
+    if header.orientation not in (None, 1):
+        meta["orientation_applied"] = header.orientation
+    return PreparedImage(prepared.data, prepared.mime, meta)
+
+
 def to_block(prepared: PreparedImage) -> ImageBlock:
     """The :class:`~webresearch.types.ImageBlock` of a prepared image (metadata copied)."""
     return ImageBlock(prepared.data, prepared.mime, dict(prepared.meta))
@@ -218,6 +289,8 @@ def describe(meta: dict[str, Any]) -> str:
         )
     if meta.get("orientation_applied"):
         parts.append(f"EXIF orientation {meta['orientation_applied']} applied")
+    if meta.get("clip"):
+        parts.append(f"region {meta['clip']} enlarged {meta['zoom']:g}×")
     return (
         f"{meta['mime']} {meta['width']}×{meta['height']} px, {human_bytes(meta['bytes'])} "
         f"({', '.join(parts)})"

@@ -24,6 +24,7 @@ from urllib.parse import urljoin
 import httpcore2
 import httpx2
 
+from .. import trace
 from ..errors import (
     BlockedAddress,
     FetchError,
@@ -291,10 +292,18 @@ class GuardedClient:
                 extensions={"timeout": timeout},
             )
             cookies.set_cookie_header(request)
+            hop_started = time.monotonic()
             try:
                 if gate is not None:
                     await gate(str(current), hop)
                 response = await self.transport.handle_async_request(request)
+                trace.note(
+                    "hop",
+                    hop=hop,
+                    url=redact_url(str(current)),
+                    status=response.status_code,
+                    ms=(time.monotonic() - hop_started) * 1000,
+                )
             except BlockedAddress as exc:
                 if hop:
                     raise hop_refused(exc, "the site redirected") from None

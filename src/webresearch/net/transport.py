@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import asyncio
 import ssl
+import time
 from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import httpcore2
 import httpx2
 
+from .. import trace
 from .guard import SSRFGuard
 
 __all__ = ["GuardedNetworkBackend", "GuardedTransport", "TCPOnlyBackend"]
@@ -68,18 +70,31 @@ class GuardedNetworkBackend(TCPOnlyBackend):
         local_address: str | None = None,
         socket_options: Iterable[Any] | None = None,
     ) -> httpcore2.AsyncNetworkStream:
+        started = time.monotonic()
         async with asyncio.timeout(timeout):
             addresses = await self.guard.resolve_and_check(host)
+        trace.note(  # the operator's own -vv only (webresearch.trace): never a log line
+            "resolve",
+            host=host,
+            addresses=[str(ip) for ip in addresses],
+            verdict="every address checked: allowed",
+            ms=(time.monotonic() - started) * 1000,
+        )
         last_error: Exception | None = None
         for ip in addresses:
             try:
-                return await self.connector.connect_tcp(
+                started = time.monotonic()
+                stream = await self.connector.connect_tcp(
                     str(ip),
                     port,
                     timeout=timeout,
                     local_address=local_address,
                     socket_options=socket_options,
                 )
+                trace.note(
+                    "connect", address=str(ip), port=port, ms=(time.monotonic() - started) * 1000
+                )
+                return stream
             except (httpcore2.ConnectError, httpcore2.ConnectTimeout, OSError) as exc:
                 last_error = exc
         assert last_error is not None

@@ -172,6 +172,12 @@ class SearchVocabulary:
     def transport(self, failure: TransportFailure, service: str) -> SearchError:
         """``network``, ``timeout`` or ``protocol``, naming the provider, never its address."""
         hint = _RETRY if failure.retryable else f"{_CONFIG}; continue without web search"
+        if failure.kind == "network" and failure.retryable and not failure.sent:
+            # nothing reached the provider: name the likely cause as web_fetch does
+            hint = (
+                "check whether this machine can reach the provider (network, DNS, proxy) "
+                "and the provider's address setting; then retry"
+            )
         return self._CLASSES[failure.kind](
             f"{service} {failure.tail}",
             retryable=failure.retryable,

@@ -186,7 +186,10 @@ def translate_error(exc: BaseException, service: str) -> SearchError:
                 SearchNetworkError: "could not reach its engines",
                 SearchUpstreamError: "failed: its engines returned errors",
             }[cls]
-            return cls(f"{service} {what}", hint="retry later", request_sent=True)
+            hint = "retry later"
+            if cls is SearchNetworkError:  # it asks public engines itself: name the cause
+                hint = "check whether this machine can reach the internet (ddgs asks public search engines directly); then retry"
+            return cls(f"{service} {what}", hint=hint, request_sent=True)
     return SearchUpstreamError(f"{service} failed unexpectedly", hint="retry later")
 
 

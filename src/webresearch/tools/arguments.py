@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -201,15 +201,18 @@ class ArgumentValidator:
 
     Args:
         spec: the tool's constant spec.
+        normalize: the tool's own accepted spellings made the schema's, first (an
+            action's alias, a field's other name).
     """
 
-    def __init__(self, spec: ToolSpec) -> None:
+    def __init__(self, spec: ToolSpec, normalize: Callable[[object], object] | None = None) -> None:
         self.name = spec.name
         self.schema = spec.input_schema
         self.aliases = spec.aliases
         #: built on the first call (jsonschema is imported then: a Toolkit that only reads
         #: its journal or lists its tools never loads it).
         self._validator: Draft202012Validator | None = None
+        self._normalize = normalize
 
     def validate(self, arguments: object) -> JSONObject:
         """The arguments, in the schema's types, when they match the schema.
@@ -226,7 +229,12 @@ class ArgumentValidator:
         shape = json_shape(arguments)
         if shape.problem is not None or not isinstance(shape.value, dict):
             raise InvalidArguments(f"{self.name} arguments: {shape.problem}", hint=hint)
-        valid = lenient(shape.value, self.schema, self.aliases)
+        value: object = shape.value
+        if self._normalize is not None:
+            value = self._normalize(value)
+        if not isinstance(value, dict):
+            raise InvalidArguments(f"{self.name} arguments must be a JSON object", hint=hint)
+        valid = lenient(value, self.schema, self.aliases)
         if self._validator is None:
             from jsonschema import Draft202012Validator
 
@@ -306,7 +314,7 @@ class UrlArgs:
 
 @dataclass(frozen=True, slots=True)
 class PathArgs:
-    """The arguments of a tool that takes one workspace path (view_image, image_info)."""
+    """The arguments of a tool that takes one workspace path (image_info)."""
 
     path: str
 

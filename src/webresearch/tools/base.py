@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CallContext",
     "Gate",
+    "Normalizer",
     "PreparedCall",
     "RateLimit",
     "Risk",
@@ -129,6 +130,9 @@ A = TypeVar("A")
 
 #: ``await run(arguments, ctx)`` → result; raises WebResearchError subclasses.
 ToolRunner = Callable[[A, CallContext], Awaitable[ToolResult]]
+#: ``normalize(arguments)`` → the arguments with accepted spellings the schema does not list
+#: made the schema's (an action's alias, a field's other name); never raises.
+Normalizer = Callable[[object], object]
 
 
 def network_gate(run: RunContext) -> str | None:
@@ -174,6 +178,11 @@ class Tool(Protocol):
         """Releases the tool's resources when the Toolkit closes."""
         ...
 
+    @property
+    def normalize(self) -> Normalizer | None:
+        """Rewrites spellings the schema does not list into its own, before validation."""
+        ...
+
     def prepare(self, arguments: JSONObject) -> PreparedCall:
         """Typed arguments from schema-valid ones (raises ``InvalidArguments`` for what the
         schema cannot say)."""
@@ -200,9 +209,21 @@ class ToolEntry(Generic[A]):
         price: what an uncached call costs in price units (``ctx.price``); a callable gets
             the typed arguments.
         aclose: releases the tool's resources when the Toolkit closes.
+        normalize: rewrites accepted spellings the schema does not list into its own,
+            before validation (so they cost the model no schema characters).
     """
 
-    __slots__ = ("aclose", "arguments", "gate", "price", "rate_limit", "risk", "run", "spec")
+    __slots__ = (
+        "aclose",
+        "arguments",
+        "gate",
+        "normalize",
+        "price",
+        "rate_limit",
+        "risk",
+        "run",
+        "spec",
+    )
 
     @overload
     def __init__(
@@ -216,6 +237,7 @@ class ToolEntry(Generic[A]):
         rate_limit: RateLimit | None = None,
         price: float | Callable[[JSONObject], float] = 0.0,
         aclose: Callable[[], Awaitable[None]] | None = None,
+        normalize: Normalizer | None = None,
     ) -> None: ...
 
     @overload
@@ -230,6 +252,7 @@ class ToolEntry(Generic[A]):
         rate_limit: RateLimit | None = None,
         price: float | Callable[[A], float] = 0.0,
         aclose: Callable[[], Awaitable[None]] | None = None,
+        normalize: Normalizer | None = None,
     ) -> None: ...
 
     def __init__(
@@ -243,8 +266,10 @@ class ToolEntry(Generic[A]):
         rate_limit: RateLimit | None = None,
         price: float | Callable[..., float] = 0.0,
         aclose: Callable[[], Awaitable[None]] | None = None,
+        normalize: Normalizer | None = None,
     ) -> None:
         self.spec = spec
+        self.normalize = normalize
         self.gate = gate
         self.rate_limit = rate_limit
         self.aclose = aclose

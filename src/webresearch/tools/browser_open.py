@@ -26,8 +26,8 @@ from ..types import JSONValue, ToolResult
 from .arguments import UrlArgs
 from .base import CallContext, ToolEntry, Unavailable
 from .browser_journal import journaled_action
-from .browser_reading import read_rendered, readiness_note
-from .gates import backend_unavailable_reason
+from .browser_reading import OPEN_READ_ON_NOTE, read_rendered, readiness_note
+from .gates import backend_unavailable_reason, browser_off
 from .limits import browser_limit
 from .services import Services
 from .specs import URL_PROPERTY, ToolSpec, object_schema
@@ -95,9 +95,9 @@ class BrowserOpen:
         if nav.status is not None and nav.status >= 400:
             raise error_for_status(nav.status, redact_url(nav.url))
         text, doc, facts = await read_rendered(
-            session, self.settings.fetch_max_bytes, self.services.cpu
+            session, self.settings.fetch_max_bytes, self.services.cpu, read_on=OPEN_READ_ON_NOTE
         )
-        note = readiness_note(nav.ready, nav.settled, self.settings.browser_ready_timeout_s)
+        note = readiness_note(nav.ready, nav.settled, nav.ready_budget_s)
         if note:
             text += f"\n\n{note}"
         meta: dict[str, object] = {
@@ -121,7 +121,7 @@ def build(services: Services) -> ToolEntry[UrlArgs] | Unavailable:
     """The browser_open tool, or why it cannot be offered (no Playwright / no backend)."""
     reason = backend_unavailable_reason(services)
     if reason is not None:
-        return Unavailable("browser_open", reason)
+        return Unavailable("browser_open", reason, quiet=browser_off(services))
     return ToolEntry(
         spec=BROWSER_OPEN,
         arguments=UrlArgs.from_json,

@@ -21,12 +21,22 @@ from .page_text import (
 
 __all__ = [
     "BROWSER_EMPTY_NOTE",
+    "OPEN_READ_ON_NOTE",
+    "READ_ON_NOTE",
     "ReadFacts",
     "page_header",
     "read_content",
     "read_rendered",
     "readiness_note",
 ]
+
+#: Header note of a cut ``content``: how to read on.
+READ_ON_NOTE = "the text goes on: content with offset={next} reads the next part"
+#: Header note of a cut browser_open page (the tool takes no offset: the browser tool does).
+OPEN_READ_ON_NOTE = (
+    "the text goes on: to read on, open this URL with the browser tool, then content with "
+    "offset={next}"
+)
 
 #: Body of ``content`` when the rendered page has no readable text (web_fetch's note points
 #: to the browser tool; this IS the browser tool).
@@ -70,7 +80,13 @@ def readiness_note(ready: bool, settled: bool, budget_s: float) -> str | None:
 
 
 async def read_rendered(
-    session: PlaywrightSession, max_bytes: int, cpu: CPUPool, *, empty_note: str | None = None
+    session: PlaywrightSession,
+    max_bytes: int,
+    cpu: CPUPool,
+    *,
+    offset: int = 0,
+    empty_note: str | None = None,
+    read_on: str = READ_ON_NOTE,
 ) -> tuple[str, PageText, ReadFacts]:
     """The rendered page (and its frames) through web_fetch's extraction and output format.
 
@@ -82,12 +98,18 @@ async def read_rendered(
         session: the tab to read.
         max_bytes: the output window (web_fetch's ``fetch_max_bytes``).
         cpu: the worker pool the extraction runs in (off the event loop).
+        offset: bytes of the text to skip (web_fetch's ``offset``).
         empty_note: replaces web_fetch's empty-page note (whose advice is to use the
             browser) when the caller is already in a browser session.
+        read_on: the header note of a cut text, saying how to read on (``{next}`` is the
+            offset to continue at).
 
     Returns:
         (text in SPEC §1.1 format, the page's text: url/title/text, facts for the metadata:
         extractor, fallback, sha256 of the HTML and the output window).
+
+    Raises:
+        InvalidArguments: ``offset`` is past the end of the text.
     """
     url, title, html, frames = await session.html()
     what = "converting the rendered page"
@@ -107,11 +129,17 @@ async def read_rendered(
         "markdown": True,
     }
     if formats_inline(doc):
-        text, window = format_document(doc, 0, max_bytes)
+        text, window = format_document(doc, offset, max_bytes)
     else:  # a long page's outline scans the whole text: off the event loop
-        text, window = await cpu.run(format_document, doc, 0, max_bytes, what="formatting the page")
+        text, window = await cpu.run(
+            format_document, doc, offset, max_bytes, what="formatting the page"
+        )
     if empty_note is not None and not doc["text"].strip():
         text = text.replace(EMPTY_HTML_NOTE, empty_note)
+    if window["next_offset"] is not None:
+        # The marker ends the text (SPEC §1.1); how to read on goes with the header lines.
+        head, sep, body = text.partition("\n\n")
+        text = f"{head}\nnote: {read_on.format(next=window['next_offset'])}{sep}{body}"
     facts: ReadFacts = {
         "extractor": page.extractor,
         "fallback": page.fallback,
@@ -122,9 +150,16 @@ async def read_rendered(
 
 
 async def read_content(
-    session: PlaywrightSession, max_bytes: int, cpu: CPUPool
+    session: PlaywrightSession, max_bytes: int, cpu: CPUPool, *, offset: int = 0
 ) -> tuple[str, dict[str, object]]:
     """The browser tool's ``content``: the rendered page in web_fetch's format (with the
-    browser's own empty-page note), and its metadata (url, extractor, window …)."""
-    text, doc, facts = await read_rendered(session, max_bytes, cpu, empty_note=BROWSER_EMPTY_NOTE)
+    browser's own empty-page note), from ``offset``, and its metadata (url, extractor,
+    window …).
+
+    Raises:
+        InvalidArguments: ``offset`` is past the end of the text.
+    """
+    text, doc, facts = await read_rendered(
+        session, max_bytes, cpu, offset=offset, empty_note=BROWSER_EMPTY_NOTE
+    )
     return text, {"url": doc["url"], **facts}

@@ -2,33 +2,56 @@
 
 Per call (the arguments already checked against the action's needs, :mod:`.browser_actions`):
 limiter (``browser``, 60 per minute) → idle sessions of ANY run are closed → the run's
-session (``run.browser_session`` or the run id, plus the model's ``session`` name) → the
-action, bounded by the action timeout → journal ``browser.action`` (with its risk),
-``browser.blocked`` for refused requests, ``browser.dialog`` for answered dialogs
-(:func:`~.browser_journal.journaled_action`).
+session (``run.browser_session`` or the run id, plus the model's ``session`` name; a kept
+session starts from its saved state, :mod:`webresearch.browser.session_files`) → the action,
+bounded by the call's ``timeout_ms`` (at most ``browser_max_timeout_s``) or the action
+timeout → journal ``browser.action`` (with its risk), ``browser.blocked`` for refused
+requests, ``browser.dialog`` for answered dialogs (:func:`~.browser_journal.journaled_action`).
+Starting the browser and loading a page are reported to the caller
+(:func:`webresearch.progress.report`, in the browser layer).
 """
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+from typing import Any
 
+from ..browser.page import StateKeeper
+from ..browser.session_files import (
+    check_session_name,
+    load_session_state,
+    save_session_state,
+)
 from ..browser.sessions import session_key
+from ..config import Settings
 from ..errors import BrowserError, Timeout
 from ..types import JSONValue, ToolResult
 from .base import CallContext, ToolEntry, Unavailable
-from .browser_actions import ACTIONS_BY_NAME, BROWSER, BrowserArgs, Tab
+from .browser_actions import ACTIONS_BY_NAME, BROWSER, BrowserArgs, Tab, normalize_arguments
 from .browser_journal import journaled_action
 from .browser_screenshot import TabScreenshots
-from .gates import backend_unavailable_reason
+from .gates import backend_unavailable_reason, browser_off
 from .limits import browser_limit
 from .service_shots import ServiceShooter, configured_shooter
 from .services import Services
 
-__all__ = ["ACTION_GRACE_S", "BrowserTool", "build"]
+__all__ = ["ACTION_GRACE_S", "BrowserTool", "build", "call_timeout"]
 
 #: Seconds an action may run past ``browser_action_timeout_s`` (the library's own timeouts
 #: fire first; this bounds what they do not cover: a page script that never returns).
 ACTION_GRACE_S = 1.0
+
+
+def call_timeout(settings: Settings, timeout_ms: int | None) -> tuple[float, str | None]:
+    """A browser call's time budget (seconds): its ``timeout_ms``, at most
+    ``browser_max_timeout_s`` (then with a note saying so), else the action timeout."""
+    if timeout_ms is None:
+        return settings.browser_action_timeout_s, None
+    ceiling = settings.browser_max_timeout_s
+    if timeout_ms / 1000 <= ceiling:
+        return timeout_ms / 1000, None
+    return ceiling, f"note: timeout_ms was capped at {ceiling * 1000:.0f} (the operator's ceiling)"
 
 
 class BrowserTool:
@@ -57,16 +80,23 @@ class BrowserTool:
         tail: dict[str, JSONValue] = {"session": args.session} if args.session else {}
         async with journaled_action(ctx, head, tail) as record:
             if action.run is None:  # close
+                kept = manager.keeps_state(key)
                 closed = await manager.close_session(key)
                 record.outcome = "ok"
-                return ToolResult(
-                    text="browser session closed" if closed else "no browser session was open",
-                    meta={"action": "close", "closed": closed},
-                )
+                text = "browser session closed" if closed else "no browser session was open"
+                if kept:
+                    text += " (its cookies and local storage are kept in the workspace)"
+                return ToolResult(text, meta={"action": "close", "closed": closed, "kept": kept})
             if action.opens_url:
                 await ctx.check_scope(str(args.url))
                 await manager.policy.check_navigation(str(args.url))
-            session, lost = await manager.session(key, create=action.opens_url)
+            state, keeper = await self._kept(args, ctx, key)
+            session, lost = await manager.session(
+                key,
+                create=action.opens_url,
+                storage_state=state,
+                keeper=keeper,
+            )
             if session is None:
                 raise BrowserError(
                     "this browser session has no page open"
@@ -84,10 +114,15 @@ class BrowserTool:
                 "backend": session.capabilities.backend,
                 "trust": "untrusted",
             }
+            if state is not None:
+                meta["restored"] = True
             tab = Tab(session, ctx, self.settings, self.screenshots, meta, self.services.cpu)
-            timeout_s = self.settings.browser_action_timeout_s
+            timeout_s, note = call_timeout(self.settings, args.timeout_ms)
             try:
-                result = await asyncio.wait_for(action.run(tab, args), timeout_s + ACTION_GRACE_S)
+                with session.limits(timeout_s if args.timeout_ms is not None else None):
+                    result = await asyncio.wait_for(
+                        action.run(tab, args), timeout_s + ACTION_GRACE_S
+                    )
             except asyncio.CancelledError:
                 # The caller gave up (an MCP client's cancel): stop the tab's loading and
                 # script so the session is free for the next action, then let it propagate.
@@ -102,18 +137,51 @@ class BrowserTool:
                 raise Timeout(
                     f"browser action {action.name} timed out after {timeout_s:g} s", hint=hint
                 ) from None
+            if note is not None:
+                result = ToolResult(f"{result.text}\n{note}", result.images, result.meta)
             return await record.succeeded(result)
+
+    async def _kept(
+        self, args: BrowserArgs, ctx: CallContext, key: str
+    ) -> tuple[dict[str, Any] | None, StateKeeper | None]:
+        """For a named session about to be opened where sessions are kept
+        (``browser_persist_sessions`` and a workspace): its saved state (``None``: none
+        yet) and what saves it when it closes. ``(None, None)`` otherwise.
+
+        Raises:
+            InvalidArguments: the name cannot name a file.
+            BrowserError: the saved state cannot be read safely.
+        """
+        workspace = ctx.run.workspace
+        name = args.session
+        if (
+            not self.settings.browser_persist_sessions
+            or workspace is None
+            or name is None
+            or not ACTIONS_BY_NAME[args.action].opens_url
+            or self.services.browser.has_session(key)
+        ):
+            return None, None
+        check_session_name(name)
+        root = Path(workspace)
+        state = await asyncio.to_thread(load_session_state, root, name)
+
+        async def keep(state: dict[str, Any]) -> None:
+            await asyncio.to_thread(save_session_state, root, name, state)
+
+        return state, keep
 
 
 def build(services: Services) -> ToolEntry[BrowserArgs] | Unavailable:
     """The browser tool, or why it cannot be offered (no Playwright / no backend)."""
     reason = backend_unavailable_reason(services)
     if reason is not None:
-        return Unavailable("browser", reason)
+        return Unavailable("browser", reason, quiet=browser_off(services))
     return ToolEntry(
         spec=BROWSER,
         arguments=BrowserArgs.from_json,
         run=BrowserTool(services, configured_shooter(services)),
         risk=lambda args: ACTIONS_BY_NAME[args.action].risk,
         rate_limit=browser_limit(services.settings),
+        normalize=normalize_arguments,
     )

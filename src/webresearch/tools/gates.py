@@ -10,7 +10,9 @@ from .base import Gate
 from .services import Services
 
 __all__ = [
+    "BROWSER_OFF",
     "backend_unavailable_reason",
+    "browser_off",
     "image_gate",
     "pillow_missing",
     "pixel_browser_unavailable_reason",
@@ -46,12 +48,24 @@ def pillow_missing() -> str | None:
     return None
 
 
+#: Why the browser tools are missing when the operator turned the browser off.
+BROWSER_OFF = "the browser is turned off (browser_backend = none)"
+
+
+def browser_off(services: Services) -> bool:
+    """The operator turned the browser off (``browser_backend = none``): the browser tools
+    are not registered (quietly: nothing is missing) and web_fetch never renders."""
+    return services.settings.browser_backend == "none"
+
+
 def backend_unavailable_reason(services: Services) -> str | None:
     """Why no browser backend can run in this process, or ``None`` when one can."""
     from ..browser.backend import playwright_available
     from ..browser.launch_args import chromium_problem, find_lightpanda
 
     settings = services.settings
+    if browser_off(services):
+        return BROWSER_OFF
     if not playwright_available():
         return "Playwright is not installed (pip install 'webresearch[browser]')"
     kind = settings.browser_backend

@@ -9,9 +9,15 @@ The image bytes go only into the block; the journal sees ``block.describe()`` (m
   (SSRF guard, ≤ 5 redirects, timeouts, ``image_max_source_bytes`` cap) → challenge check →
   status check (shared with web_fetch) → the pipeline, which decides by the bytes, never by
   Content-Type. Registered when the run has network access and a model that can see images.
-* view_image(path): the path confined to the run's workspace
-  (:mod:`webresearch.images.workspace`) → the pipeline. Registered when the run has a
-  workspace and a model that can see images.
+* view_image(path, clip): the path confined to the run's workspace
+  (:mod:`webresearch.images.workspace`) → the pipeline; with ``clip`` (``x,y,w,h`` in px of
+  the image as displayed; image_info gives its size) only that region, enlarged up to 4×
+  so small print can be read (:func:`~webresearch.images.prepare.prepare_region`).
+  Registered when the run has a workspace and a model that can see images.
+
+Zooming is an argument of view_image, not a tool of its own: it is view_image's job (show a
+workspace image to a model that can see) on part of the image, under the same confinement,
+gate and limits — and one property costs the model far fewer schema characters than a tool.
 """
 
 from __future__ import annotations
@@ -19,20 +25,22 @@ from __future__ import annotations
 import asyncio
 import base64
 import functools
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 from ..errors import AntiBotChallenge, TooLarge, WebResearchError
 from ..extract.challenge import is_challenge_page
-from ..images.prepare import PreparedImage, describe, prepare_image, to_block
+from ..images.prepare import PreparedImage, describe, prepare_image, prepare_region, to_block
+from ..images.region import Region, parse_region
 from ..images.sniff import sniff
 from ..images.workspace import read_workspace_file
 from ..net.client import FetchResponse
 from ..net.http_status import status_error
 from ..redact import redact_url
-from ..types import ImageBlock, ToolResult
-from .arguments import PathArgs, UrlArgs
+from ..types import ImageBlock, JSONObject, ToolResult
+from .arguments import UrlArgs, optional_text, text
 from .base import CallContext, ToolEntry, Unavailable
 from .gates import image_gate, pillow_missing
 from .limits import fetch_limit
@@ -46,6 +54,7 @@ __all__ = [
     "VIEW_IMAGE",
     "FetchImage",
     "ViewImage",
+    "ViewImageArgs",
     "build_fetch_image",
     "build_view_image",
 ]
@@ -70,7 +79,10 @@ VIEW_IMAGE = ToolSpec(
     title="Look at a workspace image",
     description="Show a workspace image file (a screenshot, a download).",
     input_schema=object_schema(
-        {"path": {"type": "string", "description": "Path relative to the workspace."}},
+        {
+            "path": {"type": "string", "description": "Path relative to the workspace."},
+            "clip": {"type": "string", "description": "x,y,w,h"},
+        },
         ["path"],
     ),
     read_only=True,
@@ -93,13 +105,14 @@ class _Preparer:
         self.cpu = services.cpu
         self.max_source_bytes = s.image_max_source_bytes
         self.timeout_s = s.request_timeout_s
-        self._prepare = functools.partial(
-            prepare_image,
-            max_source_bytes=s.image_max_source_bytes,
-            max_pixels=s.image_max_pixels,
-            max_side_px=s.image_max_side_px,
-            max_output_bytes=s.image_max_output_bytes,
-        )
+        limits = {
+            "max_source_bytes": s.image_max_source_bytes,
+            "max_pixels": s.image_max_pixels,
+            "max_side_px": s.image_max_side_px,
+            "max_output_bytes": s.image_max_output_bytes,
+        }
+        self._prepare = functools.partial(prepare_image, **limits)
+        self._prepare_region = functools.partial(prepare_region, **limits)
 
     async def prepare(self, data: bytes, timeout_s: float | None = None) -> PreparedImage:
         """The pipeline in the CPU pool, within ``timeout_s`` (default ``request_timeout_s``)."""
@@ -108,6 +121,16 @@ class _Preparer:
             data,
             timeout_s=self.timeout_s if timeout_s is None else timeout_s,
             what="preparing the image",
+        )
+
+    async def prepare_region(self, data: bytes, region: Region) -> PreparedImage:
+        """One region of the image, enlarged (see :func:`prepare_region`), in the CPU pool."""
+        return await self.cpu.run(
+            self._prepare_region,
+            data,
+            region,
+            timeout_s=self.timeout_s,
+            what="preparing the image region",
         )
 
 
@@ -200,10 +223,28 @@ def _fetch_text(meta: dict[str, Any]) -> str:
     )
 
 
-class ViewImage(_Preparer):
-    """view_image: a workspace file through the pipeline."""
+@dataclass(frozen=True, slots=True)
+class ViewImageArgs:
+    """view_image's arguments: a workspace path and, to zoom in, a region of the image."""
 
-    async def __call__(self, args: PathArgs, ctx: CallContext) -> ToolResult:
+    path: str
+    clip: Region | None = None
+
+    @classmethod
+    def from_json(cls, arguments: JSONObject) -> ViewImageArgs:
+        """From schema-valid arguments.
+
+        Raises:
+            InvalidArguments: a ``clip`` that is no region.
+        """
+        clip = optional_text(arguments, "clip")
+        return cls(text(arguments, "path"), None if clip is None else parse_region(clip))
+
+
+class ViewImage(_Preparer):
+    """view_image: a workspace file (or a region of it) through the pipeline."""
+
+    async def __call__(self, args: ViewImageArgs, ctx: CallContext) -> ToolResult:
         """Run view_image. Raises the tool's errors (the Toolkit turns them into results)."""
         path = args.path
         workspace = ctx.run.workspace
@@ -216,7 +257,10 @@ class ViewImage(_Preparer):
             if exc.details.get("refusal") == "workspace":
                 await ctx.event("workspace.refused", path=path[:200], reason=exc.message)
             raise
-        prepared = await self.prepare(data)
+        if args.clip is None:
+            prepared = await self.prepare(data)
+        else:
+            prepared = await self.prepare_region(data, args.clip)
         meta = {"path": path, "image": prepared.meta}
         text = f"path: {path}\nimage: {describe(prepared.meta)}"
         return ToolResult(text=text, images=(to_block(prepared),), meta=meta)
@@ -236,14 +280,14 @@ def build_fetch_image(services: Services) -> ToolEntry[UrlArgs] | Unavailable:
     )
 
 
-def build_view_image(services: Services) -> ToolEntry[PathArgs] | Unavailable:
+def build_view_image(services: Services) -> ToolEntry[ViewImageArgs] | Unavailable:
     """The view_image tool; unavailable without Pillow."""
     missing = pillow_missing()
     if missing:
         return Unavailable("view_image", missing)
     return ToolEntry(
         spec=VIEW_IMAGE,
-        arguments=PathArgs.from_json,
+        arguments=ViewImageArgs.from_json,
         run=ViewImage(services),
         gate=image_gate(needs_network=False, needs_workspace=True),
     )

@@ -23,7 +23,7 @@ from ..errors import BrowserError
 from ..types import ToolResult
 from .arguments import UrlArgs
 from .base import CallContext, ToolEntry, Unavailable
-from .browser_screenshot import TabScreenshots
+from .browser_screenshot import Shot, TabScreenshots
 from .gates import pillow_missing, pixel_browser_unavailable_reason
 from .limits import browser_limit, fetch_limit
 from .service_shots import BLIND_NOTE, UNAVAILABLE_NOTE, ServiceShooter, shooter_for
@@ -77,7 +77,7 @@ class BrowserShooter:
                 "backend": session.capabilities.backend,
                 "trust": "untrusted",
             }
-            return await self.screenshots.take(session, False, ctx, meta)
+            return await self.screenshots.take(session, Shot(), ctx, meta)
         finally:
             with contextlib.suppress(Exception):
                 await manager.close_session(key)

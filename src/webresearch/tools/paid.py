@@ -74,7 +74,7 @@ async def paid_call(
 
     started = time.perf_counter()
     outcome = "ok"
-    progress.report(f"waiting for the {service} service")
+    progress.report(f"waiting for the {service} service" if journal else "downloading the page")
     try:
         return await call(on_sent)
     except WebResearchError as exc:

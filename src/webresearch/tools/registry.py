@@ -31,6 +31,7 @@ from ..types import ToolResult
 from .base import Tool
 from .catalog import Builder, default_builders
 from .context import Ledger
+from .image_refusals import ImageRefusals
 from .instructions import instructions
 from .pipeline import USER_LINK_FAILED, CallPipeline
 from .services import Services
@@ -98,6 +99,7 @@ class Toolkit:
         self._ledger = Ledger()
         self._telemetry = CallTelemetry()
         self._pipeline = CallPipeline(services, self._tools, self._ledger, self._telemetry)
+        self._image_refusals = ImageRefusals(services)
 
     # --- lifecycle ------------------------------------------------------------------------
     async def aclose(self) -> None:
@@ -114,6 +116,12 @@ class Toolkit:
     def journal(self) -> Journal:
         """The journal sink (query it for events)."""
         return self.services.journal
+
+    @property
+    def image_refusals(self) -> ImageRefusals:
+        """(model, provider) pairs that refused pictures and get text for a while, shared
+        through the state backend (the adapters' image fallback uses it)."""
+        return self._image_refusals
 
     # --- registration -------------------------------------------------------------------------
     @property

@@ -68,7 +68,9 @@ class ToolSet:
             self._tools[built.spec.name] = built
             if built.aclose is not None:
                 services.on_close(built.aclose)
-        self._validators = {name: ArgumentValidator(t.spec) for name, t in self._tools.items()}
+        self._validators = {
+            name: ArgumentValidator(t.spec, t.normalize) for name, t in self._tools.items()
+        }
         self._order = {spec.name: i for i, spec in enumerate(ALL_SPECS)}
         self._logged_gates: set[tuple[str, str]] = set()
 

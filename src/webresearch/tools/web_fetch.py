@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from .. import trace
 from ..config import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
 from ..errors import InvalidArguments, WebResearchError
 from ..extract.appshell import looks_like_app_shell
@@ -218,6 +219,7 @@ class WebFetch:
         # shared cache may serve workers configured with different readers).
         key = f"web_fetch:{url}" if reader.id == "local" else f"web_fetch:{reader.id}:{url}"
         hit = await self.cache.get(key)
+        trace.note("cache", hit=hit is not None, reader=reader.id)
         if hit is not None:
             # its redirects were checked when it was fetched, maybe under another policy
             await self.services.access.check_provenance(hit, service=reader.id != "local")
@@ -228,6 +230,14 @@ class WebFetch:
             price=reader.price,
             call=lambda on_sent: self._read(url, on_sent),
             journal=reader.id != "local",
+        )
+        trace.note(  # fetch -vv: what the extraction decided
+            "extract",
+            extractor=doc.get("extractor"),
+            mime=doc.get("content_type"),
+            fallback=doc.get("fallback"),
+            encoding=doc.get("encoding"),
+            encoding_source=doc.get("encoding_source"),
         )
         if reader.id != "local":
             doc = redact_document(doc, self.services.redact)

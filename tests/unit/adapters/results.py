@@ -46,6 +46,11 @@ def make_failed() -> ToolCallResult:
     return ToolCallResult("call_404", "web_fetch", ToolResult.failure(error))
 
 
+def plain(value: object) -> Any:
+    """An adapter's typed output as the JSON the SDK sends (for assertions on any field)."""
+    return json.loads(json.dumps(value))
+
+
 def dumped(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 

@@ -13,23 +13,36 @@ from webresearch.adapters import (
     anthropic_tools,
 )
 
-from .results import BLUE, PLANTED, RED, dumped, image_result, make_failed, make_turn, parts_of_type
+from .results import (
+    BLUE,
+    PLANTED,
+    RED,
+    dumped,
+    image_result,
+    make_failed,
+    make_turn,
+    parts_of_type,
+    plain,
+)
 
 
 async def test_tools_in_messages_api_form(settings: Settings) -> None:
     async with Toolkit(settings) as toolkit:
         specs = toolkit.tools()
-    tools = anthropic_tools(specs)
+    raw = anthropic_tools(specs)
+    tools = plain(raw)
     assert tools == [
         {"name": s.name, "description": s.description, "input_schema": s.input_schema}
         for s in specs
     ]
-    tools[0]["input_schema"]["properties"].clear()
+    properties = raw[0]["input_schema"]["properties"]
+    assert isinstance(properties, dict)
+    properties.clear()
     assert specs[0].input_schema["properties"]
 
 
 def test_one_user_message_with_a_tool_result_block_per_call() -> None:
-    message = anthropic_tool_results([*make_turn(), make_failed()])
+    message = plain(anthropic_tool_results([*make_turn(), make_failed()]))
     assert message is not None and message["role"] == "user"
     blocks = message["content"]
     assert [b["type"] for b in blocks] == ["tool_result"] * 4
@@ -51,22 +64,22 @@ def test_one_user_message_with_a_tool_result_block_per_call() -> None:
 
 def test_answered_calls_and_replays_are_not_sent_again() -> None:
     history: list[dict[str, Any]] = []
-    first = anthropic_tool_results(make_turn(), history=history)
+    first = plain(anthropic_tool_results(make_turn(), history=history))
     assert first is not None
     history.append(first)
-    assert anthropic_tool_results(make_turn(), history=history) is None
+    assert plain(anthropic_tool_results(make_turn(), history=history)) is None
 
     replayed = ToolCallResult("toolu_new", "fetch_image", image_result(RED, "op-1", replayed=True))
-    block = anthropic_tool_result(replayed)
+    block = plain(anthropic_tool_result(replayed))
     assert parts_of_type(block, "image") == []
     assert "already shown to you" in block["content"][0]["text"]
 
 
 def test_a_blind_model_gets_text_only() -> None:
-    message = anthropic_tool_results(make_turn(), can_see_images=False)
+    message = plain(anthropic_tool_results(make_turn(), can_see_images=False))
     assert parts_of_type(message, "image") == []
     assert dumped(message).count("this model cannot see images") == 2
 
 
 def test_no_metadata_secret_reaches_a_block() -> None:
-    assert PLANTED not in dumped(anthropic_tool_results([*make_turn(), make_failed()]))
+    assert PLANTED not in dumped(plain(anthropic_tool_results([*make_turn(), make_failed()])))

@@ -18,7 +18,17 @@ from webresearch.adapters import (
     responses_tools,
 )
 
-from .results import BLUE, PLANTED, RED, dumped, image_result, make_failed, make_turn, parts_of_type
+from .results import (
+    BLUE,
+    PLANTED,
+    RED,
+    dumped,
+    image_result,
+    make_failed,
+    make_turn,
+    parts_of_type,
+    plain,
+)
 
 
 def data_url_bytes(url: str) -> bytes:
@@ -33,7 +43,8 @@ def data_url_bytes(url: str) -> bytes:
 async def test_tool_specs_in_both_openai_forms(settings: Settings) -> None:
     async with Toolkit(settings) as toolkit:
         specs = toolkit.tools()
-    chat = chat_tools(specs)
+    raw_chat = chat_tools(specs)
+    chat = plain(raw_chat)
     assert [t["type"] for t in chat] == ["function"] * len(specs)
     assert [t["function"]["name"] for t in chat] == [s.name for s in specs]
     for tool, spec in zip(chat, specs, strict=True):
@@ -42,7 +53,8 @@ async def test_tool_specs_in_both_openai_forms(settings: Settings) -> None:
             "description": spec.description,
             "parameters": spec.input_schema,
         }
-    responses = responses_tools(specs)
+    raw_responses = responses_tools(specs)
+    responses = plain(raw_responses)
     for tool, spec in zip(responses, specs, strict=True):
         assert tool == {
             "type": "function",
@@ -52,8 +64,13 @@ async def test_tool_specs_in_both_openai_forms(settings: Settings) -> None:
             "strict": False,
         }
     # The constant schemas are copied, never shared with the caller.
-    chat[0]["function"]["parameters"]["properties"].clear()
-    responses[0]["parameters"]["required"].append("x")
+    parameters = raw_chat[0]["function"].get("parameters") or {}
+    properties = parameters["properties"]
+    assert isinstance(properties, dict)
+    properties.clear()
+    required_copy = (raw_responses[0]["parameters"] or {})["required"]
+    assert isinstance(required_copy, list)
+    required_copy.append("x")
     required = specs[0].input_schema["required"]
     assert specs[0].input_schema["properties"] and isinstance(required, list)
     assert "x" not in required
@@ -66,7 +83,7 @@ def test_one_user_message_holds_every_image_after_all_tool_messages() -> None:
     turn = make_turn()
     history: list[dict[str, Any]] = [{"role": "user", "content": "look"}]
     before = copy.deepcopy(history)
-    out = chat_tool_messages(turn, history=history)
+    out = plain(chat_tool_messages(turn, history=history))
 
     assert [m["role"] for m in out] == ["tool", "tool", "tool", "user"]
     assert [m["tool_call_id"] for m in out[:3]] == ["call_img1", "call_page", "call_img2"]
@@ -93,23 +110,23 @@ def test_one_user_message_holds_every_image_after_all_tool_messages() -> None:
 
 def test_text_only_turn_adds_no_user_message() -> None:
     turn = [make_turn()[1], make_failed()]
-    out = chat_tool_messages(turn)
+    out = plain(chat_tool_messages(turn))
     assert [m["role"] for m in out] == ["tool", "tool"]
     assert out[1]["content"].startswith("error[http_status]: ")
 
 
 def test_replaying_a_turn_injects_nothing() -> None:
     history: list[dict[str, Any]] = [{"role": "user", "content": "look"}]
-    history += chat_tool_messages(make_turn(), history=history)
+    history += plain(chat_tool_messages(make_turn(), history=history))
     # The same tool calls arrive again (a retried loop step): every id is answered already.
-    assert chat_tool_messages(make_turn(), history=history) == []
+    assert plain(chat_tool_messages(make_turn(), history=history)) == []
 
 
 def test_replayed_operation_gets_its_tool_message_but_no_second_image() -> None:
     # A new call id whose operation id was already executed: the Toolkit replays the
     # recorded result and marks it; the image reached the model with the first call.
     replayed = ToolCallResult("call_again", "fetch_image", image_result(RED, "op-1", replayed=True))
-    out = chat_tool_messages([replayed], history=[{"role": "user", "content": "x"}])
+    out = plain(chat_tool_messages([replayed], history=[{"role": "user", "content": "x"}]))
     assert [m["role"] for m in out] == ["tool"]
     assert "already shown to you" in out[0]["content"]
     assert parts_of_type(out, "image_url") == []
@@ -119,7 +136,7 @@ def test_one_operation_twice_in_a_turn_is_shown_once() -> None:
     first = ToolCallResult("call_a", "fetch_image", image_result(RED, "op-same"))
     second = ToolCallResult("call_b", "fetch_image", image_result(RED, "op-same"))
     duplicate_id = ToolCallResult("call_a", "fetch_image", image_result(BLUE, "op-other"))
-    out = chat_tool_messages([first, second, duplicate_id])
+    out = plain(chat_tool_messages([first, second, duplicate_id]))
     assert [m["role"] for m in out] == ["tool", "tool", "user"]
     assert [m.get("tool_call_id") for m in out[:2]] == ["call_a", "call_b"]
     assert len(parts_of_type(out, "image_url")) == 1
@@ -129,7 +146,7 @@ def test_one_operation_twice_in_a_turn_is_shown_once() -> None:
 
 
 def test_responses_outputs_keep_images_with_their_call() -> None:
-    out = responses_tool_outputs([*make_turn(), make_failed()])
+    out = plain(responses_tool_outputs([*make_turn(), make_failed()]))
     assert [item["type"] for item in out] == ["function_call_output"] * 4
     assert [item["call_id"] for item in out] == ["call_img1", "call_page", "call_img2", "call_404"]
     first = out[0]["output"]
@@ -140,7 +157,7 @@ def test_responses_outputs_keep_images_with_their_call() -> None:
     assert data_url_bytes(out[2]["output"][1]["image_url"]) == BLUE.data
     assert out[3]["output"].startswith("error[http_status]: ")
     # Already answered call ids in the input history are skipped.
-    assert responses_tool_outputs(make_turn(), history=out) == []
+    assert plain(responses_tool_outputs(make_turn(), history=out)) == []
 
 
 # --- the whole kind: blind models and secrets, for every OpenAI form ---------------------------
@@ -150,7 +167,7 @@ FORMS = [chat_tool_messages, responses_tool_outputs]
 
 @pytest.mark.parametrize("form", FORMS)
 def test_a_blind_model_gets_no_image_parts(form: Any) -> None:
-    out = form(make_turn(), can_see_images=False)
+    out = plain(form(make_turn(), can_see_images=False))
     assert parts_of_type(out, "image_url", "input_image", "image") == []
     text = dumped(out)
     assert "base64" not in text
@@ -159,4 +176,4 @@ def test_a_blind_model_gets_no_image_parts(form: Any) -> None:
 
 @pytest.mark.parametrize("form", FORMS)
 def test_no_metadata_secret_reaches_a_message(form: Any) -> None:
-    assert PLANTED not in dumped(form([*make_turn(), make_failed()]))
+    assert PLANTED not in dumped(plain(form([*make_turn(), make_failed()])))

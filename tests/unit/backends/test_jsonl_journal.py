@@ -211,7 +211,7 @@ def test_calls_and_the_journal_command_survive_damage(
     ops = [json.loads(line)["operation_id"] for line in result.stdout.splitlines()]
     assert {"op-before", "op-after", "op-again"} <= set(ops)
     assert f"skipped {skipped} unreadable line" in result.stderr
-    table = CliRunner().invoke(cli, ["journal"], env={"WEBRESEARCH_JOURNAL_URL": url})
+    table = CliRunner().invoke(cli, ["journal", "--events"], env={"WEBRESEARCH_JOURNAL_URL": url})
     assert table.exit_code == 0 and "tool.completed" in table.stdout
 
 

@@ -120,7 +120,7 @@ def test_lists_and_filters_events_of_real_calls(journal_env: dict[str, str]) -> 
     ok, blocked = asyncio.run(make_events(Settings.load(environ=journal_env)))
     assert ok.ok and blocked.error is not None
 
-    table = run_cli(journal_env)
+    table = run_cli(journal_env, "--events")
     assert table.exit_code == 0
     lines = table.stdout.splitlines()
     assert lines[0].startswith("TIME (UTC)")
@@ -136,14 +136,16 @@ def test_lists_and_filters_events_of_real_calls(journal_env: dict[str, str]) -> 
         ("run-blocked", "blocked_address", "refused")
     ]
 
-    by_run = run_cli(journal_env, "--run", "run-ok", "--json")
+    by_run = run_cli(journal_env, "--events", "--run", "run-ok", "--json")
     assert {json.loads(line)["run_id"] for line in by_run.stdout.splitlines()} == {"run-ok"}
 
-    last = run_cli(journal_env, "--limit", "1", "--json")
+    last = run_cli(journal_env, "--events", "--limit", "1", "--json")
     assert [json.loads(line)["kind"] for line in last.stdout.splitlines()] == ["tool.failed"]
 
     assert (
-        run_cli(journal_env, "--tool", "web_fetch", "--since", "1h", "--json").stdout.count("\n")
+        run_cli(
+            journal_env, "--events", "--tool", "web_fetch", "--since", "1h", "--json"
+        ).stdout.count("\n")
         >= 6
     )
     future = run_cli(journal_env, "--since", "2999-01-01")
@@ -172,9 +174,9 @@ def test_run_accepts_the_prefix_the_table_shows(journal_env: dict[str, str]) -> 
     shown = [line.split()[-1] for line in table[1:]]
     assert shown == ["0123456789ab", "0123456789ab", "fedcba987654"]
 
-    unique = run_cli(journal_env, "--run", "fedcba987654", "--json")
+    unique = run_cli(journal_env, "--events", "--run", "fedcba987654", "--json")
     assert {json.loads(line)["run_id"] for line in unique.stdout.splitlines()} == {runs[2]}
-    exact = run_cli(journal_env, "--run", runs[0], "--json")
+    exact = run_cli(journal_env, "--events", "--run", runs[0], "--json")
     assert {json.loads(line)["run_id"] for line in exact.stdout.splitlines()} == {runs[0]}
 
     ambiguous = CliRunner().invoke(cli, ["journal", "--run", "0123456789ab"], env=journal_env)

@@ -99,7 +99,9 @@ def test_a_partly_kept_data_table_is_kept_whole(monkeypatch: pytest.MonkeyPatch)
         if el.tag == "p" or "Model 1" not in "".join(el.itertext())
     )
     monkeypatch.setattr(
-        main_content, "_trafilatura", lambda doc: (lxml_html.Element("div"), [normalise(kept_text)])
+        main_content,
+        "_trafilatura",
+        lambda doc, fast, comments: (lxml_html.Element("div"), [normalise(kept_text)]),
     )
     markdown = extract_html(html, URL).markdown
     lines = [line for line in markdown.splitlines() if re.match(r"\| Model \d+ \|", line)]

@@ -84,7 +84,7 @@ def test_nested_lists_are_indented_under_their_item() -> None:
         "<ol start='3'><li>three<ul><li>a</li><li>b<ol><li>deep</li></ol></li></ul></li>"
         "<li><p>four</p><p>second paragraph</p></li></ol>"
     )
-    assert out == ("3. three\n\n   - a\n   - b\n\n     1. deep\n4. four\n\n   second paragraph")
+    assert out == ("3. three\n   - a\n   - b\n     1. deep\n4. four\n\n   second paragraph")
 
 
 def test_definition_list() -> None:

@@ -24,7 +24,7 @@ from webresearch import Settings, Toolkit, ToolResult
 from webresearch.runtime.journal import MemoryJournal
 from webresearch.tools.arguments import MAX_DEPTH, ArgumentValidator, json_shape, lenient
 from webresearch.tools.base import CallContext, ToolEntry
-from webresearch.tools.browser_actions import BROWSER
+from webresearch.tools.browser_actions import BROWSER, normalize_arguments
 from webresearch.tools.catalog import ALL_SPECS, SPECS_BY_NAME
 from webresearch.tools.web_fetch import WEB_FETCH
 from webresearch.tools.web_search import WEB_SEARCH
@@ -262,7 +262,7 @@ async def test_lenient_forms_reach_the_tool_as_their_types() -> None:
 
 
 def test_fill_value_is_an_alias_of_text_that_costs_no_schema_characters() -> None:
-    validator = ArgumentValidator(BROWSER)
+    validator = ArgumentValidator(BROWSER, normalize_arguments)
     valid = validator.validate({"action": "fill", "ref": "d1e1", "value": "hello"})
     assert valid == {"action": "fill", "ref": "d1e1", "text": "hello"}
     assert "value" not in json.dumps(BROWSER.to_dict())

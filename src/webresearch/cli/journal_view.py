@@ -1,0 +1,278 @@
+"""What ``webresearch journal`` shows: calls (one row per call), the calls table, and stats.
+
+Pure functions over journal events as dicts (``JournalEvent.to_dict()``), tested without a
+journal. A call is the events sharing one ``operation_id``: ``tool.started`` (its time and
+redacted arguments, where the target comes from), approval events, and the closing
+``tool.completed`` / ``tool.failed`` (outcome, error code, duration, cache, cost and payees).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+__all__ = [
+    "Call",
+    "JournalStats",
+    "calls_of",
+    "format_calls",
+    "format_stats",
+    "journal_stats",
+    "shown_time",
+    "target_of",
+]
+
+#: Characters of a target the table shows (JSON lines keep it whole).
+TARGET_SHOWN = 60
+#: Outcome of a call whose closing event is not (yet) in the journal.
+UNFINISHED = "unfinished"
+_CLOSING = ("tool.completed", "tool.failed")
+_CALL_COLUMNS = ("TIME (UTC)", "TOOL", "TARGET", "OUTCOME", "MS", "COST", "RUN")
+
+
+@dataclass(slots=True)
+class Call:
+    """One tool call, assembled from its events.
+
+    Attributes:
+        time: when it started (the journal's UTC ISO time).
+        run_id: its run.
+        operation_id: its operation id (the idempotency key).
+        tool: the tool's name.
+        target: the URL, query, path or browser action it was about (redacted, as journaled).
+        outcome: ``ok``, ``error``, ``refused``, ``cancelled`` or ``unfinished``.
+        error_code: the stable error code of a failed call.
+        duration_ms: how long it ran.
+        cached: served from a cache.
+        cost: what it spent (price units).
+        costs: who was paid how much (``{"brave": 0.005}``).
+    """
+
+    time: str
+    run_id: str
+    operation_id: str
+    tool: str
+    target: str = ""
+    outcome: str = UNFINISHED
+    error_code: str | None = None
+    duration_ms: float | None = None
+    cached: bool = False
+    cost: float = 0.0
+    costs: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def failed(self) -> bool:
+        """Finished with anything but ``ok``."""
+        return self.outcome not in ("ok", UNFINISHED)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON Lines record of ``journal --json``."""
+        return asdict(self)
+
+
+def target_of(arguments: object) -> str:
+    """What a call was about, from its journaled arguments: ``url``, ``query`` or ``path``;
+    a browser action as ``<action> <url|ref|selector|text>``."""
+    if not isinstance(arguments, dict):
+        return ""
+    for key in ("url", "query", "path"):
+        value = arguments.get(key)
+        if isinstance(value, str) and value:
+            action = arguments.get("action")
+            return f"{action} {value}" if isinstance(action, str) and action else value
+    action = arguments.get("action")
+    if isinstance(action, str):
+        extra = next(
+            (
+                str(arguments[k])
+                for k in ("ref", "selector", "text", "key")
+                if isinstance(arguments.get(k), str | int) and arguments.get(k) != ""
+            ),
+            "",
+        )
+        return f"{action} {extra}".strip()
+    return ""
+
+
+def calls_of(events: Iterable[dict[str, Any]], *, complete_only: bool = False) -> list[Call]:
+    """The calls in ``events`` (oldest first, by start).
+
+    Args:
+        events: journal events, oldest first; run-level events (no tool or operation id)
+            are ignored.
+        complete_only: drop calls whose ``tool.started`` is missing (the event window began
+            in the middle of them).
+    """
+    calls: dict[str, Call] = {}
+    started: set[str] = set()
+    for event in events:
+        op, tool = event.get("operation_id"), event.get("tool")
+        if not op or not tool:
+            continue
+        call = calls.get(op)
+        if call is None:
+            call = calls[op] = Call(
+                time=str(event.get("time") or ""),
+                run_id=str(event.get("run_id") or ""),
+                operation_id=str(op),
+                tool=str(tool),
+            )
+        kind = event.get("kind")
+        details = event.get("details") or {}
+        if kind == "tool.started":
+            started.add(op)
+            call.time = str(event.get("time") or call.time)
+            call.target = target_of(details.get("arguments") if isinstance(details, dict) else {})
+        elif kind in _CLOSING:
+            call.outcome = str(
+                event.get("outcome") or ("ok" if kind == "tool.completed" else "error")
+            )
+            call.error_code = event.get("error_code")
+            duration = event.get("duration_ms")
+            call.duration_ms = float(duration) if isinstance(duration, int | float) else None
+            call.cached = bool(event.get("cached"))
+            call.cost = float(event.get("cost") or 0.0)
+            costs = details.get("costs") if isinstance(details, dict) else None
+            if isinstance(costs, dict):
+                call.costs = {
+                    str(k): float(v) for k, v in costs.items() if isinstance(v, int | float)
+                }
+    out = [c for op, c in calls.items() if op in started or not complete_only]
+    return sorted(out, key=lambda c: c.time)
+
+
+def shown_time(text: str) -> str:
+    """A journal time as ``YYYY-MM-DD HH:MM:SS`` (UTC); unparsable text as it is."""
+    try:
+        return datetime.fromisoformat(text).astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S")
+    except ValueError:
+        return text
+
+
+def _cut(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _call_row(call: Call, run_chars: int) -> tuple[str, ...]:
+    outcome = call.outcome + (f" {call.error_code}" if call.error_code else "")
+    if call.cached:
+        outcome += " (cached)"
+    return (
+        shown_time(call.time),
+        call.tool,
+        _cut(call.target, TARGET_SHOWN),
+        outcome,
+        f"{call.duration_ms:.0f}" if call.duration_ms is not None else "",
+        f"{call.cost:g}" if call.cost else "",
+        call.run_id[:run_chars],
+    )
+
+
+def _aligned(rows: Sequence[Sequence[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+    ]
+
+
+def format_calls(calls: Sequence[Call], *, run_chars: int = 12) -> list[str]:
+    """One aligned line per call, header first: time (UTC), tool, target, outcome (with the
+    error code, ``(cached)``), duration in ms, cost, run id (its first ``run_chars``)."""
+    return _aligned([_CALL_COLUMNS, *(_call_row(c, run_chars) for c in calls)])
+
+
+@dataclass(frozen=True, slots=True)
+class JournalStats:
+    """Totals over the closing events of calls.
+
+    Attributes:
+        calls: finished calls.
+        failed: calls that did not end ``ok``.
+        errors: error code → calls.
+        by_tool: tool → calls.
+        cached: calls served from a cache.
+        cost: everything spent.
+        spend: payee (a provider, a service, or the tool) → spent.
+    """
+
+    calls: int
+    failed: int
+    errors: dict[str, int]
+    by_tool: dict[str, int]
+    cached: int
+    cost: float
+    spend: dict[str, float]
+
+    @property
+    def cache_hit_rate(self) -> float | None:
+        """Cached calls / calls (``None`` without calls)."""
+        return self.cached / self.calls if self.calls else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of ``journal stats --json``."""
+        data = asdict(self)
+        data["cache_hit_rate"] = self.cache_hit_rate
+        return data
+
+
+def journal_stats(events: Iterable[dict[str, Any]]) -> JournalStats:
+    """Stats of the calls closed in ``events`` (``tool.completed`` / ``tool.failed``)."""
+    calls = failed = cached = 0
+    errors: Counter[str] = Counter()
+    by_tool: Counter[str] = Counter()
+    spend: dict[str, float] = {}
+    cost = 0.0
+    for event in events:
+        if event.get("kind") not in _CLOSING:
+            continue
+        calls += 1
+        by_tool[str(event.get("tool") or "")] += 1
+        if event.get("kind") == "tool.failed" or event.get("outcome") not in (None, "ok"):
+            failed += 1
+            errors[str(event.get("error_code") or event.get("outcome") or "error")] += 1
+        cached += bool(event.get("cached"))
+        spent = float(event.get("cost") or 0.0)
+        cost += spent
+        details = event.get("details") or {}
+        payees = details.get("costs") if isinstance(details, dict) else None
+        if isinstance(payees, dict) and payees:
+            for payee, value in payees.items():
+                if isinstance(value, int | float):
+                    spend[str(payee)] = spend.get(str(payee), 0.0) + float(value)
+        elif spent:
+            tool = str(event.get("tool") or "?")
+            spend[tool] = spend.get(tool, 0.0) + spent
+    return JournalStats(
+        calls=calls,
+        failed=failed,
+        errors=dict(errors.most_common()),
+        by_tool=dict(by_tool.most_common()),
+        cached=cached,
+        cost=round(cost, 9),
+        spend={k: round(v, 9) for k, v in sorted(spend.items(), key=lambda kv: -kv[1])},
+    )
+
+
+def format_stats(stats: JournalStats) -> list[str]:
+    """Stats for people: calls and failures, errors by code, calls per tool, cache hit
+    rate, spend per provider."""
+    rate = stats.cache_hit_rate
+    lines = [
+        f"calls       {stats.calls} ({stats.failed} failed)",
+        f"cache hits  {stats.cached} ({rate:.0%})" if rate is not None else "cache hits  -",
+        f"spent       {stats.cost:g}",
+    ]
+    for title, table in (
+        ("errors by code", stats.errors),
+        ("calls by tool", stats.by_tool),
+        ("spend by provider", stats.spend),
+    ):
+        if table:
+            lines.append(f"{title}:")
+            width = max(len(k) for k in table)
+            lines.extend(f"  {k.ljust(width)}  {v:g}" for k, v in table.items())
+    return lines

@@ -1,0 +1,202 @@
+"""Which images of the main content are content, and their addresses shortened. Pure functions.
+
+A model reads every ``![alt](url)`` we output: logos, icons, avatars, spinners, tracking
+pixels and product-grid thumbnails cost tokens and say nothing. An image is kept only when
+all of these hold (issue 13, "content images only"):
+
+1. it has a usable address (not a ``data:`` URI or a spacer; :func:`~webresearch.extract.urls.image_source`);
+2. it is not declared tiny (``width`` or ``height`` ≤ :data:`MIN_IMAGE_PX`);
+3. no class, id, address or alt text names it a logo, icon, avatar, spinner, badge, emoji,
+   tracking pixel or placeholder — unless it stands in running text (a paragraph that says
+   something besides the image: "our partner's logo, shown here");
+4. it says something: an alt text (or title) of at least :data:`MIN_ALT_WORDS` words, or a
+   ``<figcaption>`` in its ``<figure>``;
+5. its alt text does not only repeat the text around it (a product card's name, a linked
+   headline, the caption), and it is not the thumbnail of a link to another page (a card
+   of a listing or of "related stories");
+6. its address appears once on the page (a repeated image is decoration), and no image
+   before it has the same alt text (a gallery's thumbnails and other sizes).
+
+Kept image addresses lose their tracking query parameters (``utm_*``, ``fbclid``…).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from lxml import etree
+
+from webresearch.extract.align import normalise
+from webresearch.extract.tree import remove_keep_tail
+from webresearch.extract.urls import image_source
+
+__all__ = [
+    "MIN_ALT_WORDS",
+    "MIN_IMAGE_PX",
+    "drop_noise_images",
+    "image_counts",
+    "strip_tracking_query",
+]
+
+#: An image declared this many pixels wide or high, or fewer, is an icon or a pixel.
+MIN_IMAGE_PX = 48
+#: An alt text needs this many words to describe content.
+MIN_ALT_WORDS = 2
+
+_NOISE_NAME = re.compile(
+    r"logo|icon|avatar|gravatar|spinner|loader|loading|sprite|badge|emoji|emoticon|smiley|"
+    r"pixel|tracking|tracker|beacon|placeholder|spacer|blank\.|favicon|profile-?pic|userpic|"
+    r"rating|stars?[-_]|social|share|flag[-_]|arrow|btn|button|banner|advert|\bads?\b",
+    re.I,
+)
+_WORD = re.compile(r"[^\W_]+")
+#: An alt text that is a file name or a slug ("milano-week-2018_03", "IMG 1234.jpg").
+_SLUG = re.compile(
+    r"\w[-_]\w+[-_]\w|\.(?:jpe?g|png|gif|webp|avif)\b|^(?:img|dsc|image|photo)\W*\d+", re.I
+)
+_TRACKING_PARAMS = re.compile(
+    r"utm_[a-z]+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_[a-z]+|_ga|_gl|igshid|yclid|"
+    r"ref_?src|cmpid|s_cid|ncid|trk|tracking(?:_?id)?",
+    re.I,
+)
+_IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|gif|webp|avif|svg|bmp|tiff?)$")
+_CONTEXT_TAGS = frozenset(
+    {"a", "figure", "li", "td", "th", "p", "h1", "h2", "h3", "h4", "h5", "h6"}
+)
+
+
+def strip_tracking_query(url: str) -> str:
+    """``url`` without its tracking query parameters (``utm_*``, ``fbclid``, ``gclid``…).
+
+    Other parameters (an image CDN's width or format) stay, in their order; a URL that does
+    not parse is returned unchanged.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return url
+    if not parts.query:
+        return url
+    pairs = parse_qsl(parts.query, keep_blank_values=True)
+    kept = [(k, v) for k, v in pairs if not _TRACKING_PARAMS.fullmatch(k)]
+    if len(kept) == len(pairs):
+        return url
+    return urlunsplit(parts._replace(query=urlencode(kept, safe="/:,;@")))
+
+
+def image_counts(page: etree._Element) -> Counter[str]:
+    """How often each image address occurs on the page, as written (``src``, else
+    ``data-src``); count before anything is removed."""
+    return Counter(_written_source(img) for img in page.iter("img"))
+
+
+def _written_source(img: etree._Element) -> str:
+    return (img.get("src") or img.get("data-src") or "").strip()
+
+
+def drop_noise_images(root: etree._Element, counts: Counter[str], base_url: str) -> None:
+    """Remove from ``root`` (in place) every image that is not content (module docstring).
+
+    Args:
+        root: the element about to be rendered (the pruned body, or a content block).
+        counts: :func:`image_counts` of the whole page, taken before any pruning.
+        base_url: what relative image addresses resolve against.
+
+    Kept images get their ``src`` set to the resolved address without tracking parameters.
+    """
+    images = list(root.iter("img"))
+    if not images:
+        return
+    seen_alts: set[str] = set()
+    for img in images:
+        src = image_source(img, base_url)
+        written = _written_source(img)
+        alt = normalise(img.get("alt") or "")
+        if (
+            src is None
+            or (written and counts[written] > 1)
+            or alt in seen_alts
+            or not _is_content(img, src)
+        ):
+            remove_keep_tail(img)
+            continue
+        if alt:
+            seen_alts.add(alt)  # a gallery's other sizes and angles say the same
+        for attr in ("srcset", "data-src", "data-srcset", "data-lazy-src", "data-original"):
+            img.attrib.pop(attr, None)
+        img.set("src", strip_tracking_query(src))
+
+
+def _is_content(img: etree._Element, src: str) -> bool:
+    for dim in ("width", "height"):
+        value = (img.get(dim) or "").strip().removesuffix("px")
+        if value.isdigit() and int(value) <= MIN_IMAGE_PX:
+            return False
+    alt = " ".join((img.get("alt") or img.get("title") or "").split())
+    names = " ".join(
+        (img.get("class") or "", img.get("id") or "", urlsplit(src).path.rsplit("/", 1)[-1])
+    )
+    if (_NOISE_NAME.search(names) or _NOISE_NAME.fullmatch(alt.lower())) and not _in_running_text(
+        img
+    ):
+        return False
+    if _links_elsewhere(img):
+        return False
+    caption = _figure_caption(img)
+    if caption:
+        if _mostly_in(alt, caption):
+            img.set("alt", "")  # the caption below says it: no need to say it twice
+        return True
+    if len(_WORD.findall(alt)) < MIN_ALT_WORDS or _SLUG.search(alt):
+        return False
+    return not _repeats_context(img, alt)
+
+
+def _mostly_in(alt: str, caption: str) -> bool:
+    words = [w.lower() for w in _WORD.findall(alt)]
+    return sum(1 for w in words if w in caption) * 2 >= len(words)
+
+
+def _in_running_text(img: etree._Element) -> bool:
+    """True when the image's paragraph holds a sentence of its own besides the image."""
+    parent = img.getparent()
+    if parent is None or parent.tag not in ("p", "li", "td", "dd", "blockquote"):
+        return False
+    return len(_WORD.findall("".join(parent.itertext()))) >= 5
+
+
+def _links_elsewhere(img: etree._Element) -> bool:
+    """True when the image sits in a link to a page (not to the image file itself)."""
+    for ancestor in img.iterancestors():
+        if ancestor.tag == "a":
+            href = (ancestor.get("href") or "").split("?", 1)[0].lower()
+            return bool(href) and not _IMAGE_FILE.search(href) and not href.startswith("#")
+    return False
+
+
+def _figure_caption(img: etree._Element) -> str:
+    for ancestor in img.iterancestors():
+        if ancestor.tag == "figure":
+            for caption in ancestor.iter("figcaption"):
+                return normalise("".join(caption.itertext()))
+            return ""
+    return ""
+
+
+def _repeats_context(img: etree._Element, alt: str) -> bool:
+    """True when the alt text only repeats text near the image (card title, caption)."""
+    wanted = normalise(alt)
+    if not wanted:
+        return False
+    node = img.getparent()
+    for _ in range(4):
+        if node is None:
+            return False
+        if isinstance(node.tag, str) and node.tag in _CONTEXT_TAGS | {"div", "span"}:
+            text = normalise("".join(t for t in node.itertext() if t))
+            if wanted in text:
+                return True
+        node = node.getparent()
+    return False

@@ -1,0 +1,127 @@
+"""Table frames → GFM pipe tables or blocks (layout tables). Pure functions.
+
+``colspan`` and ``rowspan`` are padded with empty cells so every row has the same number of
+cells; the caption is a paragraph just before the table; layout tables (one column, nested
+tables, block content) are unwrapped into their cells' blocks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+__all__ = ["MAX_TABLE_COLUMNS", "Cell", "Row", "table_blocks"]
+
+MAX_TABLE_COLUMNS = 64
+
+
+@dataclass(slots=True)
+class Cell:
+    """One rendered cell: its blocks of markdown and its spans."""
+
+    blocks: list[str]
+    header: bool
+    colspan: int
+    rowspan: int
+
+
+@dataclass(slots=True)
+class Row:
+    """One rendered row."""
+
+    cells: list[Cell]
+    header: bool
+
+
+def table_blocks(
+    el: etree._Element,
+    caption: list[str],
+    rows: list[Row],
+    nested_tables: int,
+    block_cells: int,
+) -> list[str]:
+    """A table → its caption paragraphs + a GFM table, or its cells' blocks (layout table).
+
+    Args:
+        el: the ``<table>`` element (its ``role`` and ``<th>`` cells are looked at).
+        caption: blocks of the caption and of stray content directly in the table.
+        rows: the rendered rows in document order.
+        nested_tables: how many tables are nested inside.
+        block_cells: how many cells hold more than one block.
+    """
+    role = (el.get("role") or "").lower()
+    n_cells = sum(len(r.cells) for r in rows)
+    widths = {sum(c.colspan for c in r.cells) for r in rows}
+    is_layout = (
+        role in ("presentation", "none")
+        or nested_tables > 0
+        or block_cells * 2 > n_cells
+        or not rows
+        or max(widths, default=0) < 2
+        or (len(rows) < 2 and el.find(".//th") is None)
+        or n_cells == 0
+    )
+    if is_layout:
+        out = list(caption)
+        for row in rows:
+            for cell in row.cells:
+                out.extend(b for b in cell.blocks if b)
+        return out
+    grid = _grid(rows)
+    if not grid:
+        return caption
+    return [*caption, _gfm(grid, header_rows=_header_rows(rows))]
+
+
+def _header_rows(rows: list[Row]) -> int:
+    count = 0
+    for row in rows:
+        if not row.header:
+            break
+        count += 1
+    return count
+
+
+def _grid(rows: list[Row]) -> list[list[str]]:
+    """Lay rows out on a grid: spanned positions become empty cells."""
+    grid: list[list[str | None]] = []
+    pending: dict[int, int] = {}  # column → rows still covered by a rowspan above
+    for row in rows:
+        line: list[str | None] = []
+        col = 0
+        cells = list(row.cells)
+        while cells or any(c >= col for c in pending):
+            if pending.get(col, 0) > 0:
+                pending[col] -= 1
+                line.append("")
+                col += 1
+                continue
+            if not cells:
+                break
+            cell = cells.pop(0)
+            text = "<br>".join(b.replace("\n", " ") for b in cell.blocks if b)
+            line.append(text.replace("|", "\\|"))
+            for extra in range(cell.colspan):
+                if extra:
+                    line.append("")
+                if cell.rowspan > 1:
+                    pending[col + extra] = cell.rowspan - 1
+            col += cell.colspan
+            if col > MAX_TABLE_COLUMNS:
+                break
+        pending = {c: n for c, n in pending.items() if n > 0}
+        grid.append(line)
+    width = max((len(line) for line in grid), default=0)
+    if width == 0:
+        return []
+    return [[c or "" for c in line] + [""] * (width - len(line)) for line in grid]
+
+
+def _gfm(grid: list[list[str]], header_rows: int) -> str:
+    """Render a grid as a GFM pipe table (the first row is the header row)."""
+    del header_rows  # GFM has one header row; the others stay body rows, in order
+    width = len(grid[0])
+    lines = ["| " + " | ".join(grid[0]) + " |", "|" + "---|" * width]
+    lines.extend("| " + " | ".join(row) + " |" for row in grid[1:])
+    return "\n".join(line.replace("|  |", "| |") for line in lines)

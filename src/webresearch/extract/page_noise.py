@@ -1,0 +1,229 @@
+"""Parts of a page that are never its content, removed before extraction. Pure functions.
+
+* **Inert elements** (:func:`drop_inert`): scripts, styles and SVG drawings.
+* **Hidden blocks** (:func:`hidden_blocks`): elements with the ``hidden`` attribute or an
+  inline ``display:none`` / ``visibility:hidden`` style are not shown to a reader. They are
+  removed — unless the page without them is an empty app shell while they hold the text:
+  then the hidden, server-rendered block *is* the content (it waits for client-side
+  hydration; case 06), and everything stays. A hidden block of prose (a closed tab or
+  accordion panel: :data:`MIN_COLLAPSED_CHARS`, little link text) stays too: a click shows
+  it, and the corpora's ground truth counts it (product descriptions, forum posts).
+* **Teaser blocks** (:func:`drop_teasers`): "related stories", "read next", galleries and
+  video players inside the chosen content.
+* **The page's own table of contents** (:func:`drop_page_toc`): a list or navigation block
+  of at least :data:`MIN_TOC_LINKS` links, almost all to anchors of this page that exist
+  (``href="#section"`` with an element ``id="section"``), repeats the headings that follow.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.tree import remove_keep_tail
+
+__all__ = [
+    "MIN_TOC_LINKS",
+    "SHELL_VISIBLE_CHARS",
+    "drop_inert",
+    "drop_page_toc",
+    "drop_teasers",
+    "hidden_blocks",
+    "remove_elements",
+    "rest_is_boilerplate",
+]
+
+#: With fewer visible letters and digits than this, and more hidden than visible, the
+#: page is an app shell whose hidden blocks are its content.
+SHELL_VISIBLE_CHARS = 500
+#: A hidden block of at least this many letters and digits …
+MIN_COLLAPSED_CHARS = 200
+#: … with less than this share of link text is collapsed content (a tab, an accordion).
+MAX_COLLAPSED_LINK_SHARE = 0.3
+#: Outside the main content, at least this share of links and comments is boilerplate.
+MIN_BOILERPLATE_SHARE = 0.5
+#: A teaser block has at least this share of link text …
+MIN_TEASER_LINK_SHARE = 0.4
+#: … or fewer letters and digits than this.
+MAX_TEASER_CHARS = 300
+#: A table of contents has at least this many in-page links …
+MIN_TOC_LINKS = 3
+#: … and at least this share of its links point at anchors of the page.
+MIN_TOC_ANCHOR_SHARE = 0.8
+
+_HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b", re.I)
+_HIDDEN_XPATH = etree.XPath("//body//*[@hidden or @style]")
+_ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
+_NAMED_XPATH = etree.XPath(".//*[@class or @id]")
+_INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
+_COMMENT_NAME = re.compile(r"comment|repl(?:y|ies)|respond|disqus|discussion", re.I)
+_COMMENTS_XPATH = etree.XPath(
+    ".//*[contains(@id, 'comment') or contains(@class, 'comment') or contains(@id, 'disqus')"
+    " or contains(@class, 'replies') or contains(@id, 'respond')]"
+)
+_TEASER_NAME = re.compile(
+    r"related|teaser|recommend|read-?next|more-?(?:stories|articles|news)|you-?may-?(?:also-?)?like|"
+    r"also-?read|popular-?(?:posts|stories)|trending|gallery|slideshow|carousel|video-?player|"
+    r"jw-?player|vjs|outbrain|taboola|promo",
+    re.I,
+)
+_TOC_HEADING = re.compile(
+    r"\W*(?:table of contents|contents|on this page|in this (?:article|page|section)|"
+    r"jump to|page contents|sections?)\W*",
+    re.I,
+)
+
+
+def drop_inert(doc: etree._Element) -> None:
+    """Remove scripts, styles, inline SVG drawings and the head's links, in place.
+
+    None of them is text for a reader (read JSON-LD before: :mod:`~webresearch.extract.page_type`),
+    and every later pass — the extractor's copies of the tree, the text walks, the markdown
+    conversion — no longer pays for them.
+    """
+    remove_elements(list(_INERT_XPATH(doc)))
+
+
+def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
+    """The hidden blocks of ``doc`` to leave out (module docstring); nothing is removed yet.
+
+    Args:
+        doc: the parsed document (``<html>``), before anything is pruned.
+        page_chars: letters and digits of the whole body's text.
+
+    Returns:
+        the outermost hidden elements that are not content; empty when there are none or
+        when the visible page is an empty shell. Pass them to :func:`remove_elements` once
+        the main content is chosen: the choice is made on the page as served.
+    """
+    hidden = [
+        el
+        for el in _HIDDEN_XPATH(doc)
+        if isinstance(el.tag, str)
+        and el.tag not in ("template", "noscript", "input", "option")
+        and (el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or ""))
+    ]
+    if not hidden:
+        return []
+    hidden_set = set(hidden)
+    outermost = [el for el in hidden if not any(a in hidden_set for a in el.iterancestors())]
+    hidden_chars = sum(page_text_size(el) for el in outermost)
+    visible_chars = page_chars - hidden_chars
+    if visible_chars < SHELL_VISIBLE_CHARS and hidden_chars > visible_chars:
+        return []  # an app shell: the hidden server-rendered block is the content
+    return [el for el in outermost if not _is_collapsed_content(el)]
+
+
+def remove_elements(elements: list[etree._Element]) -> None:
+    """Remove each element still in a tree (its tail text stays)."""
+    for el in elements:
+        remove_keep_tail(el)
+
+
+def _is_collapsed_content(el: etree._Element) -> bool:
+    """A hidden block of prose (a closed tab, accordion or "read more" panel) is content
+    a click shows; menus, dialogs, dropdowns and short notices are not."""
+    chars = page_text_size(el)
+    if chars < MIN_COLLAPSED_CHARS:
+        return False
+    links = sum(len(normalise("".join(a.itertext()))) for a in el.iter("a"))
+    return links < MAX_COLLAPSED_LINK_SHARE * chars
+
+
+def drop_page_toc(doc: etree._Element) -> int:
+    """Remove the page's own tables of contents (module docstring) in place.
+
+    Returns:
+        how many were removed.
+    """
+    if _ANCHOR_LINKS(doc) < MIN_TOC_LINKS:
+        return 0
+    ids = {value for value in doc.xpath("//body//@id")}
+    removed = 0
+    for el in list(doc.iter("ul", "ol", "nav")):
+        if el.getparent() is None or not _is_toc(el, ids):
+            continue
+        block = _toc_block(el)
+        remove_keep_tail(block)
+        removed += 1
+    return removed
+
+
+def rest_is_boilerplate(body: etree._Element, kept_chars: int) -> bool:
+    """True when the page text outside the main content is mostly links and comments.
+
+    The evidence for the whole-page fallback: when the main content is a small share of
+    the page, the rest is either the content the extractor missed (prose) or boilerplate —
+    navigation, link lists, a comment thread, a job board's other offers. Only prose
+    justifies converting the whole page.
+
+    Args:
+        body: the page's ``<body>``, not pruned.
+        kept_chars: letters and digits of the main content.
+    """
+    rest = page_text_size(body) - kept_chars
+    if rest <= 0:
+        return True
+    links = sum(len(normalise("".join(a.itertext()))) for a in body.iter("a"))
+    comments = 0
+    for el in _COMMENTS_XPATH(body):
+        if not any(
+            _COMMENT_NAME.search(f"{a.get('id') or ''} {a.get('class') or ''}")
+            for a in el.iterancestors()
+        ):
+            comments += page_text_size(el)
+    return links + comments >= MIN_BOILERPLATE_SHARE * rest
+
+
+def drop_teasers(root: etree._Element) -> int:
+    """Remove teaser blocks from the content about to be rendered, in place.
+
+    A block whose class or id names it "related", "teaser", "recommended", "read next",
+    "more stories", a photo gallery or a video player, and whose text is mostly links or
+    short captions (:data:`MIN_TEASER_LINK_SHARE` of link text, or under
+    :data:`MAX_TEASER_CHARS` letters and digits), is a promotion of other pages, not part of
+    the article it follows.
+
+    Returns:
+        how many blocks were removed.
+    """
+    doomed: list[etree._Element] = []
+    for el in _NAMED_XPATH(root):
+        if el.tag in ("a", "span", "img", "p"):
+            continue
+        names = f"{el.get('id') or ''} {el.get('class') or ''}"
+        if not _TEASER_NAME.search(names) or any(d in doomed for d in el.iterancestors()):
+            continue
+        chars = page_text_size(el)
+        links = sum(len(normalise("".join(a.itertext()))) for a in el.iter("a"))
+        if chars < MAX_TEASER_CHARS or links >= MIN_TEASER_LINK_SHARE * chars:
+            doomed.append(el)
+    remove_elements(doomed)
+    return len(doomed)
+
+
+def _is_toc(el: etree._Element, ids: set[str]) -> bool:
+    links = list(el.iter("a"))
+    if len(links) < MIN_TOC_LINKS:
+        return False
+    anchors = sum(
+        1 for a in links if (a.get("href") or "").startswith("#") and a.get("href", "")[1:] in ids
+    )
+    if anchors < MIN_TOC_ANCHOR_SHARE * len(links):
+        return False
+    text = len("".join(el.itertext()).split())
+    link_words = sum(len("".join(a.itertext()).split()) for a in links)
+    return link_words >= 0.7 * text
+
+
+def _toc_block(el: etree._Element) -> etree._Element:
+    """The list itself, or its container when that holds only a "Contents" title besides."""
+    parent = el.getparent()
+    if parent is None or parent.tag in ("body", "main", "article"):
+        return el
+    rest = "".join(parent.itertext()).replace("".join(el.itertext()), "")
+    if not rest.strip() or _TOC_HEADING.fullmatch(rest.strip()):
+        return parent
+    return el

@@ -1,0 +1,64 @@
+"""A rectangle of a picture to look at closely: ``X,Y,W,H`` in pixels (the browser's
+``screenshot`` clip in CSS px of the page, view_image's clip in px of the image as displayed).
+
+Pure: parsing, clamping to the picture, and the zoom that makes a small region large enough
+for a vision model to read its small print.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..errors import InvalidArguments
+
+__all__ = ["MAX_ZOOM", "REGION_FORM", "Region", "parse_region", "zoom_for"]
+
+#: How a region is written (the hint of every parse error).
+REGION_FORM = "X,Y,W,H in px, e.g. 0,0,640,400"
+#: Most a region is enlarged (beyond that, pixels only get bigger, not sharper).
+MAX_ZOOM = 4.0
+
+_REGION = re.compile(r"^\s*(\d{1,6})\s*,\s*(\d{1,6})\s*,\s*(\d{1,6})\s*,\s*(\d{1,6})\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """A rectangle: left, top, width and height in px (width and height ≥ 1)."""
+
+    x: int
+    y: int
+    width: int
+    height: int
+
+    def __str__(self) -> str:
+        return f"{self.x},{self.y},{self.width},{self.height}"
+
+    def within(self, width: int, height: int) -> Region | None:
+        """This region cut to a ``width`` × ``height`` picture, or ``None`` when it lies
+        wholly outside it."""
+        right, bottom = min(self.x + self.width, width), min(self.y + self.height, height)
+        if self.x >= right or self.y >= bottom:
+            return None
+        return Region(self.x, self.y, right - self.x, bottom - self.y)
+
+
+def parse_region(text: str, name: str = "clip") -> Region:
+    """``"X,Y,W,H"`` → :class:`Region`.
+
+    Raises:
+        InvalidArguments: not four whole numbers, or a width or height of 0.
+    """
+    match = _REGION.match(text)
+    if match is None:
+        raise InvalidArguments(f"{name}: {text[:40]!r} is not a region", hint=f"give {REGION_FORM}")
+    x, y, width, height = (int(g) for g in match.groups())
+    if not width or not height:
+        raise InvalidArguments(f"{name}: the width and height must be at least 1 px")
+    return Region(x, y, width, height)
+
+
+def zoom_for(region: Region, box: tuple[int, int]) -> float:
+    """How much to enlarge ``region`` so it fills ``box`` (width, height in px): at least 1
+    (never shrunk here), at most :data:`MAX_ZOOM`."""
+    return max(1.0, min(MAX_ZOOM, box[0] / region.width, box[1] / region.height))

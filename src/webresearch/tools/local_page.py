@@ -1,0 +1,93 @@
+"""A page given as bytes (stdin, a saved file) read exactly as web_fetch reads a served one.
+
+``read_page(data, url)`` is web_fetch without the network: the bytes pass through the local
+reader's document (:meth:`webresearch.readers.local.LocalReader.convert`: challenge check, sniffing,
+charset, extraction, invisible characters, redaction) and web_fetch's window
+(:func:`webresearch.tools.page_text.format_document`: offset, budget, outline, ``query``),
+so a person sees what a model would see for the same page. ``url`` is the page's address:
+relative links resolve against it and the text names it; nothing is requested from it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx2
+
+from ..config import DEFAULT_DOWNLOAD_CAP_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, Settings
+from ..errors import InvalidArguments, TooLarge, WebResearchError
+from ..net.addresses import AddressPolicy
+from ..net.client import FetchResponse, GuardedClient
+from ..net.guard import SSRFGuard
+from ..readers.local import LocalReader
+from ..types import Document, ToolResult
+from .page_text import Window, format_document
+
+__all__ = ["read_page"]
+
+
+async def read_page(
+    data: bytes,
+    url: str,
+    *,
+    content_type: str | None = None,
+    offset: int = 0,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    query: str | None = None,
+    settings: Settings | None = None,
+) -> ToolResult:
+    """web_fetch's result for ``data`` as if ``url`` had answered it (HTTP 200), offline.
+
+    Args:
+        data: the page's bytes (HTML, text, JSON, PDF … — sniffed as web_fetch does).
+        url: the page's address (``http``/``https``, or ``file:///`` for a saved file): the
+            base of its relative links.
+        content_type: the ``Content-Type`` it would have been served with (``None``: sniffed).
+        offset: bytes of the text to skip.
+        max_bytes: output budget in bytes (1 – 131072).
+        query: a question: the best sections by BM25 instead of the text from ``offset``.
+        settings: for the download cap (``download_cap_bytes``; default 2 MiB).
+
+    Returns:
+        The same :class:`~webresearch.types.ToolResult` web_fetch gives (``meta`` with
+        ``reader`` ``local``, ``cached`` false); a failure is a result with ``error``
+        (``invalid_arguments``, ``too_large``, ``unsupported_content`` …), never raised.
+    """
+    try:
+        if not url.lower().startswith(("http://", "https://", "file:///")):
+            raise InvalidArguments(
+                f"the page's URL must be http://, https:// or file:///, not {url[:80]!r}",
+                hint="give the address the page was served from, e.g. --base-url https://example.org/page",
+            )
+        if not 1 <= max_bytes <= MAX_MAX_BYTES:
+            raise InvalidArguments(f"max_bytes must be 1 to {MAX_MAX_BYTES}")
+        cap = settings.download_cap_bytes if settings is not None else DEFAULT_DOWNLOAD_CAP_BYTES
+        if len(data) > cap:
+            raise TooLarge(f"the page is {len(data)} bytes; the cap is {cap} bytes")
+        headers = httpx2.Headers({"content-type": content_type} if content_type else {})
+        response = FetchResponse(
+            requested_url=url,
+            url=url,
+            status=200,
+            headers=headers,
+            body=data,
+            raw_bytes=len(data),
+            capped=False,
+        )
+        # The local reader's own conversion; its client is never used (nothing is fetched).
+        reader = LocalReader(GuardedClient(SSRFGuard(AddressPolicy())))
+
+        def convert_and_cut() -> tuple[Document, str, Window]:  # CPU work: not on the loop
+            # the reader's pool is in-process (its default): the conversion runs right here
+            doc = asyncio.run(reader.convert(response))
+            shown, window = format_document(doc, offset, max_bytes, query)
+            return doc, shown, window
+
+        doc, shown, window = await asyncio.to_thread(convert_and_cut)
+    except WebResearchError as exc:
+        return ToolResult.failure(exc)
+    meta: dict[str, object] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}
+    meta.update(window)
+    meta["cached"] = False
+    meta["trust"] = "untrusted"
+    return ToolResult(text=shown, meta=meta)

@@ -1,0 +1,77 @@
+"""Small truths of the CLI (issue 19): gate wording, install hints that fit the installation,
+search without a reachable provider naming the likely cause, shell completion."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from tests.support.cli_runs import cli_env
+from webresearch.cli.install_hint import editable_checkout, fit_install_hints
+from webresearch.cli.main import cli
+
+ENV = {"WEBRESEARCH_JOURNAL_URL": "memory://", "WEBRESEARCH_SEARCH_PROVIDER": "none"}
+
+
+def test_tools_says_which_option_hides_a_tool() -> None:
+    result = CliRunner().invoke(cli, ["tools", "--no-vision", "--offline"], env=ENV)
+    assert result.exit_code == 0
+    assert "the model cannot see images (because of --no-vision)" in result.stdout
+    assert "no network access (because of --offline)" in result.stdout
+    assert "without --no-vision" not in result.stdout
+
+
+def test_install_hints_fit_the_installation() -> None:
+    line = "Playwright is not installed (pip install 'webresearch[browser]')"
+    assert fit_install_hints(line, None) == line  # a regular install: the index form
+    assert fit_install_hints(line, "/src/wr") == (
+        "Playwright is not installed (pip install -e '/src/wr[browser]')"
+    )
+    both = fit_install_hints(line, "")  # a checkout we cannot locate: both forms
+    assert "pip install 'webresearch[browser]'" in both and "pip install -e '.[browser]'" in both
+    bare = fit_install_hints("install webresearch[search] for ddgs", "/src/wr")
+    assert bare == "pip install -e '/src/wr[search]' for ddgs"
+    # this test environment is an editable install of this checkout (./scripts/test: pip -e)
+    checkout = editable_checkout()
+    assert checkout is None or checkout == "" or (Path(checkout) / "pyproject.toml").is_file()
+
+
+def test_search_without_a_reachable_provider_names_the_likely_cause() -> None:
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {**ENV, "WEBRESEARCH_SEARCH_PROVIDER": "searxng"}
+    env["WEBRESEARCH_SEARXNG_URL"] = f"http://127.0.0.1:{port}"
+    result = CliRunner().invoke(cli, ["search", "anything"], env=env)
+    assert result.exit_code == 1
+    assert "error[network]" in result.stderr
+    assert "check whether this machine can reach the provider" in result.stderr
+    assert str(port) not in result.stderr  # the operator's endpoint is never shown
+
+
+def _complete(tmp_path: Path, **variables: str) -> str:
+    """stdout of the console script's entry point with click's completion variables set."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from webresearch.cli.main import main; main()"],
+        env=cli_env(tmp_path) | variables,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return done.stdout
+
+
+def test_shell_completion_is_clicks_own(tmp_path: Path) -> None:
+    script = _complete(tmp_path, _WEBRESEARCH_COMPLETE="bash_source")
+    assert "_webresearch_completion" in script
+    words = _complete(
+        tmp_path,
+        _WEBRESEARCH_COMPLETE="bash_complete",
+        COMP_WORDS="webresearch jou",
+        COMP_CWORD="1",
+    )
+    assert "plain,journal" in words
