@@ -45,7 +45,17 @@ def test_a_public_name_is_imported_on_first_use() -> None:
 
 
 @pytest.mark.parametrize(
-    "argv", [["--version"], ["--help"], ["fetch", "--help"], ["mcp", "--help"]]
+    "argv",
+    [
+        ["--version"],
+        ["--help"],
+        ["fetch", "--help"],
+        ["mcp", "--help"],
+        ["image", "--help"],
+        ["journal", "--help"],
+        ["config", "--help"],
+        ["tools", "--help"],
+    ],
 )
 def test_version_and_help_import_nothing_heavy(argv: list[str]) -> None:
     setup = (

@@ -75,10 +75,16 @@ class ActionError(ValueError):
     """A line is not a valid action (the message says why)."""
 
 
+def browser_actions() -> tuple[BrowserActionInfo, ...]:
+    """The browser tool's table of actions (imported here, on first use: the tool's modules
+    are not for ``webresearch --help``)."""
+    from webresearch import browser_actions as table
+
+    return table()
+
+
 def help_text() -> str:
     """The list of actions, one per line, from the tool's table of actions."""
-    from webresearch import browser_actions  # the browser tool's modules: not for --version
-
     rows = []
     for info in browser_actions():
         usage = f"{info.usage} {_FILE}" if info.pictures else info.usage
@@ -112,8 +118,6 @@ class _BrowseCommand(click.Command):
 
 
 def _by_name() -> dict[str, BrowserActionInfo]:
-    from webresearch import browser_actions
-
     return {name: info for info in browser_actions() for name in (info.name, *info.aliases)}
 
 

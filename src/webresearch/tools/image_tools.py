@@ -105,14 +105,20 @@ class _Preparer:
         self.cpu = services.cpu
         self.max_source_bytes = s.image_max_source_bytes
         self.timeout_s = s.request_timeout_s
-        limits = {
-            "max_source_bytes": s.image_max_source_bytes,
-            "max_pixels": s.image_max_pixels,
-            "max_side_px": s.image_max_side_px,
-            "max_output_bytes": s.image_max_output_bytes,
-        }
-        self._prepare = functools.partial(prepare_image, **limits)
-        self._prepare_region = functools.partial(prepare_region, **limits)
+        self._prepare = functools.partial(
+            prepare_image,
+            max_source_bytes=s.image_max_source_bytes,
+            max_pixels=s.image_max_pixels,
+            max_side_px=s.image_max_side_px,
+            max_output_bytes=s.image_max_output_bytes,
+        )
+        self._prepare_region = functools.partial(
+            prepare_region,
+            max_source_bytes=s.image_max_source_bytes,
+            max_pixels=s.image_max_pixels,
+            max_side_px=s.image_max_side_px,
+            max_output_bytes=s.image_max_output_bytes,
+        )
 
     async def prepare(self, data: bytes, timeout_s: float | None = None) -> PreparedImage:
         """The pipeline in the CPU pool, within ``timeout_s`` (default ``request_timeout_s``)."""
