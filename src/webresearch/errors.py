@@ -137,6 +137,12 @@ class WebResearchError(Exception):
     def __repr__(self) -> str:
         return f"{type(self).__name__}(code={self.code!r}, message={self.message!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Errors come back from worker processes by pickle (runtime/cpu_pool.py). The
+        # default rebuilds through __init__, whose keyword-only arguments differ per class
+        # (``status=``, ``retry_after=``); rebuild from the attributes instead.
+        return (_restore_error, (type(self), self.args), self.__dict__)
+
 
 class InvalidArguments(WebResearchError):
     """The tool arguments do not match the tool's schema or rules."""
@@ -397,3 +403,10 @@ def error_from_dict(data: dict[str, Any]) -> WebResearchError:
         if key in extra:
             setattr(err, key, extra[key])
     return err
+
+
+def _restore_error(cls: type[WebResearchError], args: tuple[Any, ...]) -> WebResearchError:
+    """An error of class ``cls`` with ``args``, its attributes set by pickle afterwards."""
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    return error

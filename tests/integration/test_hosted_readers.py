@@ -450,3 +450,29 @@ async def test_the_fetch_scope_applies_before_the_service_is_asked(
         result = await toolkit.call("web_fetch", {"url": STORY_URL}, run=scoped)
     assert result.error is not None and result.error.code == "scope_denied"
     assert stub.requests() == []
+
+
+@READERS
+async def test_a_large_answer_is_read_in_the_worker_pool_with_the_same_result(
+    reader: str, api: ApiServer
+) -> None:
+    # Parsing, cleaning and hashing an answer of ≥ 256 KiB runs in a worker (issue 14).
+    big = StubPage("# Long\n\n" + "A sentence of the long page.\u200b\n\n" * 12_000, title="Long")
+    gone = StubPage("Not Found " * 30_000, title="404", status=404)
+    pages = {"https://news.example/long": big, "https://news.example/gone": gone}
+    stub_for(reader, api, **pages)
+    outcomes = []
+    for workers in (0, 2):
+        settings = settings_for(reader, api.base, cpu_workers=workers, fetch_cache_size=0)
+        async with toolkit_for(settings) as toolkit:
+            long = await toolkit.call("web_fetch", {"url": "https://news.example/long"})
+            missing = await toolkit.call("web_fetch", {"url": "https://news.example/gone"})
+            # reading the answer, formatting the long text; the error is no job done
+            assert toolkit.services.cpu.describe()["jobs"] == 2
+            assert toolkit.services.cpu.started is (workers > 0)
+        assert long.ok, long.text
+        assert long.meta["hidden_chars_removed"] == 12_000
+        assert missing.error is not None and missing.error.details["status"] == 404
+        meta = {k: v for k, v in long.meta.items() if k not in ("fetched_at", "operation_id")}
+        outcomes.append((long.text, meta, missing.text, missing.error.to_dict()))
+    assert outcomes[0] == outcomes[1]

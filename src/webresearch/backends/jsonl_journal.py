@@ -14,6 +14,10 @@ A journal survives a killed writer and several writers:
   not JSON or not a record is skipped and counted (:attr:`JSONLinesJournal.skipped_lines`),
   never an error. A last line without its newline is a write in progress or a torn one: it
   is not read yet (and once a later write ends it, it is skipped like any bad line).
+* **Off the event loop.** Writes (``write`` + ``fsync``: milliseconds, more on a busy disk)
+  and scans run in the journal's own thread (:class:`~.serial.SerialThread`), one at a
+  time and in call order; the caller awaits them, so an event is on disk when ``append``
+  returns.
 * **Operation-id lookups** use an index (operation id → offset and length of its latest
   result line) that is brought up to date by reading only the bytes appended since the
   last lookup; a file that shrank or was replaced is indexed again from the start.
@@ -32,6 +36,7 @@ from typing import Any
 from ..errors import StorageError
 from ..runtime.journal import JournalEvent, matches
 from .files import ensure_private_file
+from .serial import SerialThread
 
 __all__ = ["READ_CHUNK_BYTES", "JSONLinesJournal", "encode_line", "parse_line"]
 
@@ -91,6 +96,7 @@ class JSONLinesJournal:
         self._index: dict[str, tuple[int, int]] = {}
         self._indexed_to = 0
         self._indexed_file: tuple[int, int] | None = None  # (st_dev, st_ino)
+        self._io = SerialThread("webresearch-journal")
 
     def _write(self, obj: dict[str, Any]) -> None:
         line = encode_line(obj)
@@ -106,7 +112,7 @@ class JSONLinesJournal:
             raise StorageError(f"journal write failed: {exc.strerror}") from None
 
     async def append(self, event: JournalEvent) -> None:
-        self._write(event.to_dict())
+        await self._io.run(self._write, event.to_dict())
 
     def _records(self, start: int = 0) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
         """``(offset, length, record or None)`` for each complete line from ``start``."""
@@ -134,6 +140,16 @@ class JSONLinesJournal:
         since: str | None = None,
         limit: int | None = None,
     ) -> list[JournalEvent]:
+        return await self._io.run(self._query, run_id, tool, kind, since, limit)
+
+    def _query(
+        self,
+        run_id: str | None,
+        tool: str | None,
+        kind: str | None,
+        since: str | None,
+        limit: int | None,
+    ) -> list[JournalEvent]:
         out: deque[JournalEvent] = deque(maxlen=limit or None)
         skipped = 0
         try:
@@ -150,9 +166,13 @@ class JSONLinesJournal:
         return list(out)
 
     async def record_result(self, operation_id: str, result: dict[str, Any]) -> None:
-        self._write({"operation_result": {"operation_id": operation_id, "result": result}})
+        record = {"operation_result": {"operation_id": operation_id, "result": result}}
+        await self._io.run(self._write, record)
 
     async def recorded_result(self, operation_id: str) -> dict[str, Any] | None:
+        return await self._io.run(self._recorded, operation_id)
+
+    def _recorded(self, operation_id: str) -> dict[str, Any] | None:
         try:
             self._update_index()
             where = self._index.get(operation_id)
@@ -196,6 +216,9 @@ class JSONLinesJournal:
             raise StorageError(f"journal file unavailable: {exc.strerror}") from None
 
     async def aclose(self) -> None:
+        await self._io.aclose(self._close)  # after every write made so far
+
+    def _close(self) -> None:
         with contextlib.suppress(OSError):
             os.close(self._fd)
 

@@ -1,9 +1,11 @@
 """The SQLite journal sink: the embedded default (one file, WAL, schema migrations).
 
-Writes are synchronous and committed before ``append`` returns: a local SQLite commit in WAL
-mode takes tens of microseconds, far less than handing the write to a thread, and an event
-written before the call returns survives a crash of the process. Several processes may share
-one file (WAL + ``busy_timeout``).
+Writes are committed before ``append`` returns, so an event written before the call returns
+survives a crash of the process; several processes may share one file (WAL +
+``busy_timeout``). Every statement runs in the journal's own thread (:class:`~.serial.
+SerialThread`), one at a time and in call order, never on the event loop: a commit usually
+takes tens of microseconds, but one waiting for another process's lock or for the disk took
+up to ~200 ms on a busy machine (issue 14), which on the loop stalled every other call.
 
 WAL checkpoints (which fsync and take milliseconds) are moved off the caller's path: the
 writing connection has automatic checkpoints off, and a daemon thread with its own
@@ -12,6 +14,7 @@ connection runs a passive checkpoint every :data:`CHECKPOINT_INTERVAL_S` seconds
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import sqlite3
@@ -22,6 +25,7 @@ from typing import Any
 from ..errors import StorageError
 from ..runtime.journal import JournalEvent, storable, utc_now_iso
 from .files import ensure_private_file
+from .serial import SerialThread
 from .sqlite_open import connect_wal
 
 __all__ = ["CHECKPOINT_INTERVAL_S", "SCHEMA_VERSION", "SQLiteJournal"]
@@ -90,6 +94,7 @@ class SQLiteJournal:
             raise StorageError(
                 f"cannot open the journal database {self.path.name}: {exc}"
             ) from None
+        self._io = SerialThread("webresearch-journal")
         self._stop = threading.Event()
         self._checkpointer = threading.Thread(
             target=self._checkpoint_loop, name="webresearch-journal-checkpoint", daemon=True
@@ -134,10 +139,12 @@ class SQLiteJournal:
     @property
     def schema_version(self) -> int:
         """The schema version of the open file."""
-        return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        return self._io.call(lambda: int(self._db.execute("PRAGMA user_version").fetchone()[0]))
 
     async def append(self, event: JournalEvent) -> None:
-        row = event.to_dict()
+        await self._io.run(self._insert, event.to_dict())
+
+    def _insert(self, row: dict[str, Any]) -> None:
         row["cached"] = int(bool(row["cached"]))
         row["details"] = json.dumps(row["details"], ensure_ascii=False, default=str)
         try:
@@ -171,6 +178,9 @@ class SQLiteJournal:
         sql += " ORDER BY time DESC, rowid DESC"
         if limit:
             sql += f" LIMIT {int(limit)}"
+        return await self._io.run(self._select, sql, params)
+
+    def _select(self, sql: str, params: list[str]) -> list[JournalEvent]:
         try:
             rows = self._db.execute(sql, params).fetchall()[::-1]
         except sqlite3.Error as exc:
@@ -184,6 +194,9 @@ class SQLiteJournal:
         return out
 
     async def record_result(self, operation_id: str, result: dict[str, Any]) -> None:
+        await self._io.run(self._record, operation_id, result)
+
+    def _record(self, operation_id: str, result: dict[str, Any]) -> None:
         try:
             self._db.execute(
                 "INSERT OR REPLACE INTO operations (operation_id, time, result) VALUES (?, ?, ?)",
@@ -197,6 +210,9 @@ class SQLiteJournal:
             raise StorageError(f"journal write failed: {exc}") from None
 
     async def recorded_result(self, operation_id: str) -> dict[str, Any] | None:
+        return await self._io.run(self._recorded, operation_id)
+
+    def _recorded(self, operation_id: str) -> dict[str, Any] | None:
         try:
             row = self._db.execute(
                 "SELECT result FROM operations WHERE operation_id = ?", (storable(operation_id),)
@@ -212,6 +228,6 @@ class SQLiteJournal:
             raise StorageError(f"journal read failed: {exc}") from None
 
     async def aclose(self) -> None:
+        await self._io.aclose(self._db.close)  # after every write made so far
         self._stop.set()
-        self._checkpointer.join(timeout=5)
-        self._db.close()
+        await asyncio.to_thread(self._checkpointer.join, 5)

@@ -18,19 +18,19 @@ import shlex
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from webresearch import (
-    ActionParam,
-    BrowserActionInfo,
-    RunContext,
-    Settings,
-    Toolkit,
-    ToolResult,
-    browser_actions,
-)
+if TYPE_CHECKING:
+    from webresearch import (
+        ActionParam,
+        BrowserActionInfo,
+        RunContext,
+        Settings,
+        Toolkit,
+        ToolResult,
+    )
 
 from .files import free_name, output_problem, write_file
 from .options import guard_options, load_settings, robots_option
@@ -48,7 +48,6 @@ from .render import (
 )
 
 __all__ = [
-    "HELP",
     "ActionError",
     "browse",
     "help_text",
@@ -76,6 +75,14 @@ class ActionError(ValueError):
     """A line is not a valid action (the message says why)."""
 
 
+def browser_actions() -> tuple[BrowserActionInfo, ...]:
+    """The browser tool's table of actions (imported here, on first use: the tool's modules
+    are not for ``webresearch --help``)."""
+    from webresearch import browser_actions as table
+
+    return table()
+
+
 def help_text() -> str:
     """The list of actions, one per line, from the tool's table of actions."""
     rows = []
@@ -100,8 +107,14 @@ def help_text() -> str:
     return "\n".join(lines)
 
 
-#: The actions' help (interactive ``help``, and the end of ``browse --help``).
-HELP = help_text()
+class _BrowseCommand(click.Command):
+    """``browse``: its ``--help`` ends with the list of actions, built when it is shown (the
+    table of actions imports the browser tool, which ``webresearch --help`` must not)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text("\b\n" + help_text())  # \b: click keeps the lines as they are
 
 
 def _by_name() -> dict[str, BrowserActionInfo]:
@@ -218,7 +231,7 @@ def _backend_settings(settings: Settings, backend: str | None) -> Settings:
     raise click.UsageError("--backend must be chromium, lightpanda or cdp://host:port")
 
 
-@click.command("browse", epilog="\b\n" + HELP)
+@click.command("browse", cls=_BrowseCommand)
 @click.argument("url", required=False)
 @click.option(
     "--backend",
@@ -299,6 +312,7 @@ def browse(
         allow_private=allow_private,
         allow_network=allow_network,
         respect_robots=respect_robots,
+        in_process_cpu=True,
     )
     settings = _backend_settings(loaded, backend)
     script: list[str] = [f"open {shlex.quote(url)}"] if url else []
@@ -333,6 +347,8 @@ async def _run(
     interactive: bool,
     steps: _Steps,
 ) -> int:
+    from webresearch import RunContext, Toolkit
+
     run = RunContext()
     with reports_own_tool("browser"):
         toolkit = Toolkit(settings)
@@ -413,7 +429,7 @@ async def _prompt(toolkit: Toolkit, run: RunContext, steps: _Steps) -> int:
         if line in ("quit", "exit"):
             return last
         if line in ("help", "?"):
-            click.echo(HELP)
+            click.echo(help_text())
             continue
         try:
             arguments, file = parse_action(line)

@@ -6,10 +6,12 @@ import asyncio
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from webresearch import Settings, Toolkit
+if TYPE_CHECKING:
+    from webresearch import Settings
 
 from .config_file import EXAMPLE, config_rows, default_path, format_rows, settings_path
 from .options import load_settings
@@ -102,6 +104,8 @@ def show(ctx: click.Context, changed: bool, as_json: bool) -> None:
 async def _effective(settings: Settings) -> tuple[dict[str, object], dict[str, str]]:
     """Masked values and sources, with every installed provider's options (the same
     catalog the Toolkit uses to know secrets)."""
+    from webresearch import Toolkit
+
     async with Toolkit(settings, builders=[]) as toolkit:
         catalog = toolkit.services.options_catalog
         return settings.public_dict(catalog), settings.origins(catalog)

@@ -10,8 +10,7 @@ from typing import TextIO
 
 import click
 
-from webresearch import InvalidArguments, Toolkit, ToolResult, read_page
-from webresearch.config import DEFAULT_MAX_BYTES
+from webresearch import InvalidArguments, ToolResult
 
 from .batch import batch_exit_code, concurrency_option, json_line, read_targets, run_batch
 from .options import guard_options, load_settings, robots_option
@@ -132,6 +131,9 @@ def fetch(
     Exit codes: 0 ok (every URL of a batch), 1 tool error, 2 usage error, 3 refused by
     policy; a batch exits with the code of its first failure.
     """
+    from webresearch import Toolkit, read_page
+    from webresearch.config import DEFAULT_MAX_BYTES
+
     items = read_targets(targets, input_file or ())
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:
@@ -140,18 +142,19 @@ def fetch(
         raise click.UsageError("stdin can be read once: '-' and -i - cannot be combined")
     if "-" in items and base_url is None:
         raise click.UsageError("'-' (HTML from stdin) needs --base-url URL (its address)")
+    batch = len(items) > 1 or input_file is not None
     settings = load_settings(
         ctx,
         allow_private=allow_private,
         allow_network=allow_network,
         respect_robots=respect_robots,
+        in_process_cpu=not batch,  # a batch converts its pages in parallel in the pool
     )
     arguments: dict[str, object] = {"offset": offset}
     if max_bytes is not None:
         arguments["max_bytes"] = max_bytes
     if query is not None:
         arguments["query"] = query
-    batch = len(items) > 1 or input_file is not None
     verbose = ctx.find_root().params.get("verbose") or 0
 
     async def offline(target: str) -> ToolResult:

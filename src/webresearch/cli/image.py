@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from webresearch import RunContext, Toolkit, ToolResult
+from webresearch import ToolResult
 
 from .batch import batch_exit_code, concurrency_option, json_line, run_batch
 from .files import output_problem, write_file
@@ -93,11 +93,14 @@ def image(
     Exit codes: 0 ok (every input), 1 tool error, 2 usage error, 3 refused by policy;
     several inputs exit with the code of the first failure.
     """
+    from webresearch import RunContext, Toolkit
+
     settings = load_settings(
         ctx,
         allow_private=allow_private,
         allow_network=allow_network,
         respect_robots=respect_robots,
+        in_process_cpu=True,
     )
     if output is not None and len(targets) > 1:
         raise click.UsageError("-o/--output takes one input; give one URL or PATH")

@@ -8,12 +8,15 @@ import json
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from webresearch import ConfigurationError, Settings, StorageError, Toolkit
+from webresearch import ConfigurationError, StorageError
 from webresearch.redact import redact_url
+
+if TYPE_CHECKING:
+    from webresearch import Settings
 
 from .journal_view import calls_of, format_calls, format_stats, journal_stats
 from .options import load_settings
@@ -174,6 +177,8 @@ class _Reader:
             raise click.ClickException(exc.message) from None
 
     async def _read(self, queries: Sequence[tuple[str | None, int]]) -> list[dict[str, Any]]:
+        from webresearch import Toolkit
+
         async with Toolkit(self.settings, builders=[]) as toolkit:
             journal = toolkit.journal
             run = self.run_id

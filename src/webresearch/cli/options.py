@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from webresearch import ConfigurationError, Settings
+from webresearch import ConfigurationError
+
+if TYPE_CHECKING:
+    from webresearch import Settings
 
 from .config_file import settings_path
 from .logs import configure_logging
@@ -53,6 +56,7 @@ def load_settings(
     allow_private: bool = False,
     allow_network: tuple[str, ...] = (),
     respect_robots: bool | None = None,
+    in_process_cpu: bool = False,
 ) -> Settings:
     """Settings from the environment and the settings file (``--config``, else
     ``$WEBRESEARCH_CONFIG``, else the XDG default file when it exists: :mod:`.config_file`),
@@ -62,14 +66,21 @@ def load_settings(
         respect_robots: a person's own command (``fetch``, ``image``, ``browse``): ``robots``
             is ``respect`` with ``--respect-robots``, else ``ignore``; ``None`` leaves the
             setting (``mcp``: the calls are the model's).
+        in_process_cpu: a one-shot command (one call at a time, nothing else to serve)
+            converts in-process, without starting worker processes, unless ``cpu_workers``
+            is set (docs/architecture.md, "CPU work off the event loop").
 
     Raises:
         click.UsageError: the configuration or a CIDR is invalid (exit code 2).
     """
+    from webresearch import Settings
+
     config_path, _how = settings_path(ctx.find_root().params.get("config"), os.environ)
     try:
         settings = Settings.load(path=config_path)
         changes: dict[str, Any] = {}
+        if in_process_cpu and "cpu_workers" not in settings.model_fields_set:
+            changes["cpu_workers"] = 0
         if allow_private:
             changes["allow_private"] = True
         if respect_robots is not None:

@@ -8,18 +8,14 @@ import logging
 import sys
 from collections.abc import Callable, Coroutine, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from webresearch import (
-    ConfigurationError,
-    InvalidArguments,
-    Refusal,
-    Toolkit,
-    ToolResult,
-    WebResearchError,
-)
+from webresearch import ConfigurationError, InvalidArguments, Refusal, WebResearchError
+
+if TYPE_CHECKING:
+    from webresearch import Toolkit, ToolResult
 
 from .install_hint import editable_checkout, fit_install_hints
 

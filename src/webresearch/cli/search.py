@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import TYPE_CHECKING
 
 import click
 
-from webresearch import ConfigurationError, Settings, Toolkit, check_search
+from webresearch import ConfigurationError
+
+if TYPE_CHECKING:
+    from webresearch import Settings
 
 from .options import load_settings
 from .render import (
@@ -84,6 +88,8 @@ def search(
     Exit codes: 0 ok, 1 tool error (or a failed --test), 2 usage error (also a provider
     that is not set up: unknown name, missing key), 3 refused by policy.
     """
+    from webresearch import Toolkit
+
     settings = load_settings(ctx)
     if provider:
         try:
@@ -120,6 +126,8 @@ def search(
 
 def _health(settings: Settings, provider: str | None, query: str | None, *, as_json: bool) -> int:
     """Run ``--test``: print each provider's line (or JSON); the exit code."""
+    from webresearch import check_search
+
     if query is not None and not query.strip():
         raise click.UsageError("QUERY must not be blank")
     checks = asyncio.run(check_search(settings, (provider,) if provider else None, query))

@@ -8,8 +8,6 @@ from pathlib import Path
 
 import click
 
-from webresearch import RunContext, Toolkit
-
 from .install_hint import editable_checkout, fit_install_hints
 from .options import load_settings
 from .render import reports_own_tool
@@ -62,6 +60,8 @@ def tools(
       webresearch tools --language ru --workspace ./run-42
       webresearch tools --offline --json
     """
+    from webresearch import RunContext, Toolkit
+
     settings = load_settings(ctx)
     if language is not None:
         settings = settings.replace(tool_titles_language=language)

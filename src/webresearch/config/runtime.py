@@ -1,5 +1,5 @@
 """Settings of the call runtime: journal, rate limits, prices, approval, fetch scope, titles
-(SPEC §3)."""
+(SPEC §3), and the CPU worker pool."""
 
 from __future__ import annotations
 
@@ -87,6 +87,25 @@ class RuntimeSettings(Section):
         description="How the CLI and the MCP server write logs on stderr: text, or one JSON object per line.",
     )
 
+    # --- CPU work off the event loop: conversion, PDF text, images (issue 14) ---------------
+    cpu_workers: int | None = Field(
+        None,
+        ge=0,
+        le=256,
+        description=(
+            "Worker processes for page conversion, PDF text and image preparation "
+            "(default: the usable cores); 0 runs them in-process, on the event loop."
+        ),
+    )
+    cpu_max_in_flight: int | None = Field(
+        None,
+        ge=1,
+        le=4096,
+        description=(
+            "Conversions handed to the workers at once (default: one per worker); the rest "
+            "wait in order, and the wait counts against their own call's time budget."
+        ),
+    )
     @field_validator("journal_url")
     @classmethod
     def _check_journal_url(cls, value: SecretStr | None) -> SecretStr | None:

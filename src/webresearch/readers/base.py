@@ -37,6 +37,7 @@ from ..invisible import strip_invisible
 from ..net.client import GuardedClient
 from ..net.guard import SSRFGuard
 from ..net.http_status import WallClock
+from ..runtime.cpu_pool import CPUPool
 from ..types import Document, RenderMode
 
 __all__ = [
@@ -71,6 +72,7 @@ class ReaderContext:
         guard: the SSRF guard (a hosted service checks every URL with it first).
         client: the guarded client (the only way to fetch a model-chosen URL ourselves).
         now: the wall clock (provenance timestamps, Retry-After dates).
+        cpu: the CPU worker pool for conversions (``None``: convert in-process).
         access: the per-URL gates (domain policy, robots.txt) the local reader applies to
             every hop; ``None``: none. Tools check a hosted reader's URL before handing it
             over and the final URL it reports.
@@ -80,6 +82,7 @@ class ReaderContext:
     guard: SSRFGuard
     client: GuardedClient
     now: WallClock
+    cpu: CPUPool | None = None
     access: AccessPolicy | None = None
 
 

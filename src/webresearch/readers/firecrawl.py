@@ -34,6 +34,7 @@ from ..hosted.firecrawl import FIRECRAWL_ID, FirecrawlAccess, FirecrawlOptions
 from ..net.guard import SSRFGuard
 from ..net.http_status import WallClock, error_for_status, utc_now
 from ..redact import redact_text, redact_url
+from ..runtime.cpu_pool import CPUPool
 from ..types import Document
 from .base import Capture, OnSent, ReaderContext, check_before_handing_over, make_document
 from .service import ServiceEndpoint, decode_object, reported_url
@@ -46,6 +47,7 @@ __all__ = [
     "FirecrawlService",
     "firecrawl_scraper",
     "page_price",
+    "scrape_answer",
 ]
 
 #: Credits of one scrape, with or without a screenshot (Firecrawl pricing).
@@ -69,8 +71,10 @@ class FirecrawlScraper:
     Args:
         endpoint: the service endpoint (key and proxy headers already set).
         guard: the SSRF guard every URL passes before it is handed over.
-        timeout_s: how long Firecrawl may take for one page (seconds; its ``timeout``).
+        timeout_s: how long Firecrawl may take for one page (seconds; its ``timeout``), and
+            the budget of reading a large answer.
         now: wall clock (provenance timestamps).
+        cpu: where a large answer is parsed (default: in-process).
     """
 
     def __init__(
@@ -80,11 +84,13 @@ class FirecrawlScraper:
         *,
         timeout_s: float,
         now: WallClock = utc_now,
+        cpu: CPUPool | None = None,
     ) -> None:
         self.endpoint = endpoint
         self.guard = guard
         self.timeout_s = timeout_s
         self.now = now
+        self.cpu = cpu if cpu is not None else CPUPool(workers=0)
 
     async def aclose(self) -> None:
         """Close the connection pool."""
@@ -118,52 +124,71 @@ class FirecrawlScraper:
         answer = await self.endpoint.send(
             "POST", "/v2/scrape", json_body=self.payload(url, screenshot), on_sent=on_sent
         )
-        data = decode_object(answer.body, answer.content_type, service=NAME)
-        if data.get("success") is not True or not isinstance(data.get("data"), dict):
-            raise FetchError(
-                f"{NAME} reported a failed scrape without an error status",
-                hint="try again later or use another tool",
-                reason="shape",
-                request_sent=True,
-            )
-        page: dict[str, Any] = data["data"]
-        meta = page.get("metadata") if isinstance(page.get("metadata"), dict) else {}
-        assert isinstance(meta, dict)
-        requested = redact_url(url)
-        final = reported_url(
-            _first_text(meta.get("url")) or _first_text(meta.get("sourceURL")), url
+        # Parsing, cleaning and hashing an answer of up to 4 MiB: off the event loop.
+        return await self.cpu.run_large(
+            len(answer.body),
+            scrape_answer,
+            answer.body,
+            answer.content_type,
+            url,
+            fetched_at,
+            timeout_s=self.timeout_s,
+            what=f"reading {NAME}'s answer",
         )
-        shown = redact_url(final)
-        status = meta.get("statusCode")
-        status = status if isinstance(status, int) and not isinstance(status, bool) else 200
-        if status >= 400:
-            raise error_for_status(status, shown, reader=FIRECRAWL_ID)
-        markdown = page.get("markdown")
-        if not isinstance(markdown, str):  # an empty page is "", a missing field is not a page
-            raise FetchError(
-                f"{NAME} answered without the page text (no markdown)",
-                hint="try again later or use another tool",
-                reason="shape",
-                request_sent=True,
-            )
-        text = markdown
-        declared = _first_text(meta.get("contentType")) or None
-        mime = (declared or "text/html").split(";", 1)[0].strip().lower() or "text/html"
-        document = make_document(
-            reader=FIRECRAWL_ID,
-            url=shown,
-            requested_url=requested,
-            status=status,
-            content_type=mime,
-            declared_content_type=declared,
-            title=redact_text(_first_text(meta.get("title"))),
-            text=redact_text(text),
-            fetched_at=fetched_at,
-            sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            bytes_downloaded=len(answer.body),
+
+
+def scrape_answer(
+    body: bytes, content_type: str, url: str, fetched_at: str
+) -> tuple[Document, str | None]:
+    """A scrape answer → (document, screenshot string or ``None``); pure.
+
+    Raises:
+        FetchError: not the documented answer; HTTPStatusError: the site's error status.
+    """
+    data = decode_object(body, content_type, service=NAME)
+    if data.get("success") is not True or not isinstance(data.get("data"), dict):
+        raise FetchError(
+            f"{NAME} reported a failed scrape without an error status",
+            hint="try again later or use another tool",
+            reason="shape",
+            request_sent=True,
         )
-        shot = page.get("screenshot")
-        return document, shot if isinstance(shot, str) and shot else None
+    page: dict[str, Any] = data["data"]
+    meta = page.get("metadata") if isinstance(page.get("metadata"), dict) else {}
+    assert isinstance(meta, dict)
+    requested = redact_url(url)
+    final = reported_url(_first_text(meta.get("url")) or _first_text(meta.get("sourceURL")), url)
+    shown = redact_url(final)
+    status = meta.get("statusCode")
+    status = status if isinstance(status, int) and not isinstance(status, bool) else 200
+    if status >= 400:
+        raise error_for_status(status, shown, reader=FIRECRAWL_ID)
+    markdown = page.get("markdown")
+    if not isinstance(markdown, str):  # an empty page is "", a missing field is not a page
+        raise FetchError(
+            f"{NAME} answered without the page text (no markdown)",
+            hint="try again later or use another tool",
+            reason="shape",
+            request_sent=True,
+        )
+    text = markdown
+    declared = _first_text(meta.get("contentType")) or None
+    mime = (declared or "text/html").split(";", 1)[0].strip().lower() or "text/html"
+    document = make_document(
+        reader=FIRECRAWL_ID,
+        url=shown,
+        requested_url=requested,
+        status=status,
+        content_type=mime,
+        declared_content_type=declared,
+        title=redact_text(_first_text(meta.get("title"))),
+        text=redact_text(text),
+        fetched_at=fetched_at,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        bytes_downloaded=len(body),
+    )
+    shot = page.get("screenshot")
+    return document, shot if isinstance(shot, str) and shot else None
 
 
 def page_price(options: FirecrawlOptions) -> float:
@@ -195,7 +220,9 @@ class FirecrawlService:
         Raises:
             ConfigurationError: the hosted API without a key, or a bad base URL.
         """
-        scraper = firecrawl_scraper(context.settings, context.guard, now=context.now)
+        scraper = firecrawl_scraper(
+            context.settings, context.guard, now=context.now, cpu=context.cpu
+        )
         options = context.settings.options(FIRECRAWL_ID, FirecrawlOptions)
         return cls(scraper, price=page_price(options))
 
@@ -244,6 +271,7 @@ def firecrawl_scraper(
     *,
     now: WallClock = utc_now,
     transport: httpx2.AsyncBaseTransport | None = None,
+    cpu: CPUPool | None = None,
 ) -> FirecrawlScraper:
     """A :class:`FirecrawlScraper` from the Firecrawl options and ``reader_timeout_s``.
 
@@ -267,4 +295,4 @@ def firecrawl_scraper(
         transport=transport,
         now=now,
     )
-    return FirecrawlScraper(endpoint, guard, timeout_s=settings.reader_timeout_s, now=now)
+    return FirecrawlScraper(endpoint, guard, timeout_s=settings.reader_timeout_s, now=now, cpu=cpu)

@@ -33,11 +33,19 @@ from ..hosted.endpoint import bearer, check_base_url
 from ..net.guard import SSRFGuard
 from ..net.http_status import WallClock, error_for_status, looks_like_html, utc_now
 from ..redact import redact_text, redact_url
+from ..runtime.cpu_pool import CPUPool
 from ..types import Document
 from .base import OnSent, ReaderContext, check_before_handing_over, make_document
 from .service import ServiceEndpoint, decode_object, reported_url
 
-__all__ = ["DEFAULT_JINA_BASE_URL", "JinaOptions", "JinaReader", "jina_reader", "parse_text_answer"]
+__all__ = [
+    "DEFAULT_JINA_BASE_URL",
+    "JinaOptions",
+    "JinaReader",
+    "jina_reader",
+    "parse_text_answer",
+    "read_answer",
+]
 
 NAME = "Jina Reader"
 JINA_ID = "jina"
@@ -93,6 +101,8 @@ class JinaReader:
         guard: the SSRF guard every URL passes before it is handed over.
         price: price of one page (settings' price units).
         now: wall clock (provenance timestamps).
+        timeout_s: the budget of reading a large answer (seconds).
+        cpu: where a large answer is parsed (default: in-process).
     """
 
     id: ClassVar[str] = JINA_ID
@@ -106,16 +116,20 @@ class JinaReader:
         *,
         price: float = 0.0,
         now: WallClock = utc_now,
+        timeout_s: float = 30.0,
+        cpu: CPUPool | None = None,
     ) -> None:
         self.endpoint = endpoint
         self.guard = guard
         self.price = price
         self.now = now
+        self.timeout_s = timeout_s
+        self.cpu = cpu if cpu is not None else CPUPool(workers=0)
 
     @classmethod
     def from_context(cls, context: ReaderContext) -> JinaReader:
         """The reader from the Jina options (see :func:`jina_reader`)."""
-        return jina_reader(context.settings, context.guard, now=context.now)
+        return jina_reader(context.settings, context.guard, now=context.now, cpu=context.cpu)
 
     async def aclose(self) -> None:
         await self.endpoint.aclose()
@@ -125,46 +139,65 @@ class JinaReader:
         await check_before_handing_over(self.guard, url)
         fetched_at = self.now().isoformat(timespec="seconds")
         answer = await self.endpoint.send("GET", "/" + url, on_sent=on_sent)
-        ctype = answer.content_type.split(";", 1)[0].strip().lower()
-        if ctype == "application/json" or (not ctype and answer.body.lstrip()[:1] == b"{"):
-            data = decode_object(answer.body, answer.content_type, service=NAME)
-            page = data.get("data")
-            if not isinstance(page, dict):
-                raise FetchError(
-                    f"{NAME} answered without a 'data' object (not the documented format)",
-                    hint="try again later or use another tool",
-                    reason="shape",
-                    request_sent=True,
-                )
-            fields = {k: _text(page.get(k)) for k in ("title", "url", "warning", "content")}
-        elif looks_like_html(answer.content_type, answer.body):
+        # Parsing, cleaning and hashing an answer of up to 4 MiB: off the event loop.
+        return await self.cpu.run_large(
+            len(answer.body),
+            read_answer,
+            answer.body,
+            answer.content_type,
+            url,
+            fetched_at,
+            timeout_s=self.timeout_s,
+            what=f"reading {NAME}'s answer",
+        )
+
+
+def read_answer(body: bytes, content_type: str, url: str, fetched_at: str) -> Document:
+    """A Jina Reader answer (JSON or plain mode) → the document; pure.
+
+    Raises:
+        FetchError: not the documented answer; HTTPStatusError: the site's error status.
+    """
+    ctype = content_type.split(";", 1)[0].strip().lower()
+    if ctype == "application/json" or (not ctype and body.lstrip()[:1] == b"{"):
+        data = decode_object(body, content_type, service=NAME)
+        page = data.get("data")
+        if not isinstance(page, dict):
             raise FetchError(
-                f"{NAME} answered with an HTML page instead of the page text",
-                hint="the operator must check the service's base URL; try another tool",
-                reason="html",
+                f"{NAME} answered without a 'data' object (not the documented format)",
+                hint="try again later or use another tool",
+                reason="shape",
                 request_sent=True,
             )
-        else:
-            fields = parse_text_answer(answer.body.decode("utf-8", "replace"))
-        final = reported_url(fields.get("url", ""), url)
-        shown = redact_url(final)
-        site = _SITE_STATUS.search(fields.get("warning", ""))
-        status = int(site.group(1)) if site else 200
-        if status >= 400:
-            raise error_for_status(status, shown, reader=JINA_ID)
-        text = fields.get("content", "")
-        return make_document(
-            reader=JINA_ID,
-            url=shown,
-            requested_url=redact_url(url),
-            status=status,
-            content_type="text/html",
-            title=redact_text(fields.get("title", "")),
-            text=redact_text(text),
-            fetched_at=fetched_at,
-            sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
-            bytes_downloaded=len(answer.body),
+        fields = {k: _text(page.get(k)) for k in ("title", "url", "warning", "content")}
+    elif looks_like_html(content_type, body):
+        raise FetchError(
+            f"{NAME} answered with an HTML page instead of the page text",
+            hint="the operator must check the service's base URL; try another tool",
+            reason="html",
+            request_sent=True,
         )
+    else:
+        fields = parse_text_answer(body.decode("utf-8", "replace"))
+    final = reported_url(fields.get("url", ""), url)
+    shown = redact_url(final)
+    site = _SITE_STATUS.search(fields.get("warning", ""))
+    status = int(site.group(1)) if site else 200
+    if status >= 400:
+        raise error_for_status(status, shown, reader=JINA_ID)
+    text = fields.get("content", "")
+    return make_document(
+        reader=JINA_ID,
+        url=shown,
+        requested_url=redact_url(url),
+        status=status,
+        content_type="text/html",
+        title=redact_text(fields.get("title", "")),
+        text=redact_text(text),
+        fetched_at=fetched_at,
+        sha256=hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        bytes_downloaded=len(body),
+    )
 
 
 def jina_reader(
@@ -173,6 +206,7 @@ def jina_reader(
     *,
     now: WallClock = utc_now,
     transport: httpx2.AsyncBaseTransport | None = None,
+    cpu: CPUPool | None = None,
 ) -> JinaReader:
     """A :class:`JinaReader` from the Jina options (key optional) and ``reader_timeout_s``.
 
@@ -206,4 +240,11 @@ def jina_reader(
         transport=transport,
         now=now,
     )
-    return JinaReader(endpoint, guard, price=float(settings.prices.get(JINA_ID, 0.0)), now=now)
+    return JinaReader(
+        endpoint,
+        guard,
+        price=float(settings.prices.get(JINA_ID, 0.0)),
+        now=now,
+        timeout_s=settings.reader_timeout_s,
+        cpu=cpu,
+    )

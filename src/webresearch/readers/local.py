@@ -1,8 +1,9 @@
 """The local page reader: our own pipeline (the default ``reader``).
 
 Guarded GET (SSRF guard on every hop, ≤ 5 redirects, 2 MiB decoded cap, timeouts) →
-challenge check → status check → :func:`webresearch.extract.dispatch.convert`. Nothing is
-paid: ``price`` is 0.
+challenge check → status check → :func:`webresearch.extract.dispatch.convert` in the CPU
+worker pool (off the event loop). One time budget, ``request_timeout_s``, covers the
+download *and* the conversion. Nothing is paid: ``price`` is 0.
 
 Issue 21 (SPEC §1.1):
 
@@ -18,14 +19,15 @@ Issue 21 (SPEC §1.1):
 
 from __future__ import annotations
 
-import hashlib
+import asyncio
+from collections.abc import Callable
 from typing import ClassVar
 
 from ..access import AccessPolicy
 from ..config import ProviderOptions
 from ..errors import AntiBotChallenge, BlockedAddress, TooManyRedirects
 from ..extract.challenge import is_challenge_page
-from ..extract.dispatch import convert, reads_from_a_prefix
+from ..extract.dispatch import Converted, convert, reads_from_a_prefix
 from ..extract.refresh import (
     HEAD_CHARS,
     MetaRefresh,
@@ -38,10 +40,14 @@ from ..net.client import FetchResponse, GuardedClient, HopGate, hop_refused
 from ..net.download import cap_text, too_large
 from ..net.http_status import WallClock, status_error, utc_now
 from ..redact import redact_text, redact_url
+from ..runtime.cpu_pool import CPUPool
 from ..types import Document
 from .base import NoOptions, OnSent, ReaderContext
 
-__all__ = ["LocalReader"]
+__all__ = ["Converter", "LocalReader"]
+
+#: ``convert(body, content_type, url)``: a picklable top-level function (it runs in a worker).
+Converter = Callable[[bytes, str | None, str], Converted]
 
 
 class LocalReader:
@@ -50,6 +56,9 @@ class LocalReader:
     Args:
         client: the guarded client (the only way to fetch a model-chosen URL).
         now: wall clock (provenance timestamps).
+        cpu: the worker pool conversions run in (default: in-process).
+        converter: the conversion (default :func:`~webresearch.extract.dispatch.convert`;
+            tests pass another top-level function).
         access: the per-URL gates applied to every hop (domain policy, robots.txt).
     """
 
@@ -58,17 +67,25 @@ class LocalReader:
     options_model: ClassVar[type[ProviderOptions]] = NoOptions
 
     def __init__(
-        self, client: GuardedClient, now: WallClock = utc_now, access: AccessPolicy | None = None
+        self,
+        client: GuardedClient,
+        now: WallClock = utc_now,
+        access: AccessPolicy | None = None,
+        *,
+        cpu: CPUPool | None = None,
+        converter: Converter = convert,
     ) -> None:
         self.client = client
         self.now = now
         self.access = access
+        self.cpu = cpu if cpu is not None else CPUPool(workers=0)
+        self.converter = converter
         self.price = 0.0
 
     @classmethod
     def from_context(cls, context: ReaderContext) -> LocalReader:
-        """The local pipeline over the services' guarded client."""
-        return cls(context.client, context.now, context.access)
+        """The local pipeline over the services' guarded client, access gates and CPU pool."""
+        return cls(context.client, context.now, context.access, cpu=context.cpu)
 
     async def read(self, url: str, on_sent: OnSent | None = None) -> Document:
         """The document of ``url``.
@@ -84,12 +101,18 @@ class LocalReader:
         """The response and its document (web_fetch's renderer decides from the response
         whether an app-shell page needs the browser).
 
+        The client's ``request_timeout_s`` is the budget of the download and the conversion
+        together: a page that takes too long to convert is a ``timeout`` too.
+
         Raises:
             as :meth:`read`.
         """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.client.request_timeout_s
+        self.cpu.warm()  # the workers start during the download, not inside the budget left
         gate = self.access.hop_gate if self.access is not None else None
         response = await self.client.get(url, allow_capped=True, gate=gate)
-        document = self.convert(response)
+        document = await self.convert(response, timeout_s=deadline - loop.time())
         hops = len(response.redirects)
         while True:
             refresh = self._meta_refresh(response, document)
@@ -117,7 +140,8 @@ class LocalReader:
                 raise hop_refused(exc, "the page's meta refresh leads") from None
             origin = document
             hops += 1 + len(target.redirects)
-            response, document = target, self.convert(target)
+            document = await self.convert(target, timeout_s=deadline - loop.time())
+            response = target
             document = _noted(
                 {
                     **document,
@@ -132,10 +156,19 @@ class LocalReader:
             )
 
     async def aclose(self) -> None:
-        """Nothing to release (the guarded client belongs to the services)."""
+        """Nothing to release (the guarded client and the pool belong to the services)."""
 
-    def convert(self, response: FetchResponse) -> Document:
-        """The document of a fetched response (challenge and status checked first)."""
+    async def convert(self, response: FetchResponse, *, timeout_s: float | None = None) -> Document:
+        """The document of a fetched response (challenge and status checked first).
+
+        Args:
+            response: the fetched response.
+            timeout_s: seconds left for the conversion (``None``: no limit).
+
+        Raises:
+            AntiBotChallenge, HTTPStatusError, UnsupportedContent; Timeout: the conversion
+            did not finish in time; InternalError: its worker process died.
+        """
         shown = redact_url(response.url)
         content_type = response.content_type
         head = response.body[:65536].decode("utf-8", "replace")
@@ -157,7 +190,17 @@ class LocalReader:
                 f"the page is larger than the {cap} download cap; only its first {cap} "
                 "were downloaded and converted"
             )
-        converted = convert(response.body, content_type, response.url)
+        converted, digest = await asyncio.gather(
+            self.cpu.run(
+                self.converter,
+                response.body,
+                content_type,
+                response.url,
+                timeout_s=timeout_s,
+                what=f"converting {shown}",
+            ),
+            self.cpu.sha256_hex(response.body),
+        )
         mislabelled = label_note(content_type, converted.mime)
         if mislabelled:
             notes.append(mislabelled)
@@ -180,7 +223,7 @@ class LocalReader:
             "encoding": converted.encoding,
             "encoding_source": converted.encoding_source,
             "fetched_at": self.now().isoformat(timespec="seconds"),
-            "sha256": hashlib.sha256(response.body).hexdigest(),
+            "sha256": digest,
             "bytes_downloaded": response.raw_bytes,
             "body_bytes": len(response.body),
             "download_truncated": response.capped,

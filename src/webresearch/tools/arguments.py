@@ -25,12 +25,14 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING
 
 from ..errors import InvalidArguments
 from ..types import JSONObject, JSONValue
 from .specs import ToolSpec
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 __all__ = [
     "MAX_DEPTH",
@@ -207,7 +209,9 @@ class ArgumentValidator:
         self.name = spec.name
         self.schema = spec.input_schema
         self.aliases = spec.aliases
-        self._validator = Draft202012Validator(spec.input_schema)
+        #: built on the first call (jsonschema is imported then: a Toolkit that only reads
+        #: its journal or lists its tools never loads it).
+        self._validator: Draft202012Validator | None = None
         self._normalize = normalize
 
     def validate(self, arguments: object) -> JSONObject:
@@ -231,6 +235,10 @@ class ArgumentValidator:
         if not isinstance(value, dict):
             raise InvalidArguments(f"{self.name} arguments must be a JSON object", hint=hint)
         valid = lenient(value, self.schema, self.aliases)
+        if self._validator is None:
+            from jsonschema import Draft202012Validator
+
+            self._validator = Draft202012Validator(self.schema)
         errors = sorted(self._validator.iter_errors(valid), key=lambda e: list(e.path))
         if errors:
             problems = []

@@ -25,6 +25,7 @@ from ..config import Settings
 from ..errors import InvalidArguments
 from ..images.region import Region, parse_region
 from ..redact import redact_text, redact_url
+from ..runtime.cpu_pool import CPUPool
 from ..types import JSONObject, JSONValue, ToolResult
 from .arguments import boolean, integer, optional_integer, optional_text, text
 from .base import CallContext, Risk
@@ -144,6 +145,7 @@ class Tab:
         settings: the settings (budgets, timeouts).
         screenshots: the screenshot flow (fallback browser, screenshot service).
         meta: the result's metadata so far (action, backend, trust).
+        cpu: the CPU worker pool (reading the page's text runs there).
     """
 
     session: PlaywrightSession
@@ -151,6 +153,7 @@ class Tab:
     settings: Settings
     screenshots: TabScreenshots
     meta: dict[str, object]
+    cpu: CPUPool
 
     def result(self, lines: list[str]) -> ToolResult:
         """A result of these lines and the metadata."""
@@ -198,6 +201,7 @@ class BrowserAction:
 
 
 async def _open(tab: Tab, args: BrowserArgs) -> ToolResult:
+    tab.cpu.warm()  # reading the page later needs the workers: they start meanwhile
     nav = await tab.session.open(str(args.url))
     lines = page_header(nav.url, nav.title)
     if nav.status is not None:
@@ -248,7 +252,7 @@ async def _evaluate(tab: Tab, args: BrowserArgs) -> ToolResult:
 
 async def _content(tab: Tab, args: BrowserArgs) -> ToolResult:
     body, doc_meta = await read_content(
-        tab.session, tab.settings.fetch_max_bytes, offset=args.offset
+        tab.session, tab.settings.fetch_max_bytes, tab.cpu, offset=args.offset
     )
     tab.meta.update(doc_meta)
     return tab.result([body])

@@ -90,11 +90,12 @@ class BrowserOpen:
             return await record.succeeded(result)
 
     async def _read(self, session: PlaywrightSession, url: str) -> ToolResult:
+        self.services.cpu.warm()  # the extraction's workers start during the navigation
         nav = await session.open(url)
         if nav.status is not None and nav.status >= 400:
             raise error_for_status(nav.status, redact_url(nav.url))
         text, doc, facts = await read_rendered(
-            session, self.settings.fetch_max_bytes, read_on=OPEN_READ_ON_NOTE
+            session, self.settings.fetch_max_bytes, self.services.cpu, read_on=OPEN_READ_ON_NOTE
         )
         note = readiness_note(nav.ready, nav.settled, nav.ready_budget_s)
         if note:

@@ -5,19 +5,25 @@ and page_screenshot's browser."""
 from __future__ import annotations
 
 import asyncio
-import hashlib
 
 from ..browser.page import PlaywrightSession
+from ..extract.html import extract_html
 from ..redact import redact_text, redact_url
+from ..runtime.cpu_pool import CPUPool
 from ..types import PageText
-from .page_text import EMPTY_HTML_NOTE, UNTRUSTED_NOTICE, Window, format_document
+from .page_text import (
+    EMPTY_HTML_NOTE,
+    UNTRUSTED_NOTICE,
+    Window,
+    format_document,
+    formats_inline,
+)
 
 __all__ = [
     "BROWSER_EMPTY_NOTE",
     "OPEN_READ_ON_NOTE",
     "READ_ON_NOTE",
     "ReadFacts",
-    "extract_page",
     "page_header",
     "read_content",
     "read_rendered",
@@ -73,17 +79,10 @@ def readiness_note(ready: bool, settled: bool, budget_s: float) -> str | None:
     return None
 
 
-def extract_page(html: str, url: str) -> tuple[str, str, str, str | None]:
-    """Rendered HTML → (title, markdown, extractor, fallback) with web_fetch's extraction."""
-    from ..extract.html import extract_html
-
-    result = extract_html(html, url)
-    return result.title, result.markdown, result.extractor, result.fallback
-
-
 async def read_rendered(
     session: PlaywrightSession,
     max_bytes: int,
+    cpu: CPUPool,
     *,
     offset: int = 0,
     empty_note: str | None = None,
@@ -91,9 +90,14 @@ async def read_rendered(
 ) -> tuple[str, PageText, ReadFacts]:
     """The rendered page (and its frames) through web_fetch's extraction and output format.
 
+    The extraction of the page and of each frame runs in the CPU worker pool, concurrently;
+    the caller's own budget (the browser action's) stops it: a cancelled job stops its
+    worker.
+
     Args:
         session: the tab to read.
         max_bytes: the output window (web_fetch's ``fetch_max_bytes``).
+        cpu: the worker pool the extraction runs in (off the event loop).
         offset: bytes of the text to skip (web_fetch's ``offset``).
         empty_note: replaces web_fetch's empty-page note (whose advice is to use the
             browser) when the caller is already in a browser session.
@@ -108,37 +112,44 @@ async def read_rendered(
         InvalidArguments: ``offset`` is past the end of the text.
     """
     url, title, html, frames = await session.html()
-    page_title, markdown, extractor, fallback = await asyncio.to_thread(extract_page, html, url)
-    parts = [markdown]
-    for frame in frames:
-        _t, frame_md, _e, _f = await asyncio.to_thread(extract_page, frame.html, frame.url)
-        if frame_md.strip():
-            parts.append(f"## {frame.heading}\n\n{frame_md}")
+    what = "converting the rendered page"
+    page, *framed = await asyncio.gather(
+        cpu.run(extract_html, html, url, what=what),
+        *(cpu.run(extract_html, frame.html, frame.url, what=what) for frame in frames),
+    )
+    parts = [page.markdown]
+    for frame, extracted in zip(frames, framed, strict=True):
+        if extracted.markdown.strip():
+            parts.append(f"## {frame.heading}\n\n{extracted.markdown}")
     doc: PageText = {
         "url": redact_url(url),
         "content_type": "text/html",
-        "title": redact_text(title or page_title),
+        "title": redact_text(title or page.title),
         "text": redact_text("\n\n".join(p for p in parts if p)),
         "markdown": True,
     }
-    text, window = await asyncio.to_thread(
-        format_document, doc, offset, max_bytes, empty_html_note=empty_note or EMPTY_HTML_NOTE
-    )
+    note = empty_note or EMPTY_HTML_NOTE
+    if formats_inline(doc):
+        text, window = format_document(doc, offset, max_bytes, None, note)
+    else:  # a long page's outline scans the whole text: off the event loop
+        text, window = await cpu.run(
+            format_document, doc, offset, max_bytes, None, note, what="formatting the page"
+        )
     if window["next_offset"] is not None:
         # The marker ends the text (SPEC §1.1); how to read on goes with the header lines.
         head, sep, body = text.partition("\n\n")
         text = f"{head}\nnote: {read_on.format(next=window['next_offset'])}{sep}{body}"
     facts: ReadFacts = {
-        "extractor": extractor,
-        "fallback": fallback,
-        "sha256": hashlib.sha256(html.encode("utf-8", "replace")).hexdigest(),
+        "extractor": page.extractor,
+        "fallback": page.fallback,
+        "sha256": await cpu.sha256_hex(html.encode("utf-8", "replace")),
         **window,
     }
     return text, doc, facts
 
 
 async def read_content(
-    session: PlaywrightSession, max_bytes: int, *, offset: int = 0
+    session: PlaywrightSession, max_bytes: int, cpu: CPUPool, *, offset: int = 0
 ) -> tuple[str, dict[str, object]]:
     """The browser tool's ``content``: the rendered page in web_fetch's format (with the
     browser's own empty-page note), from ``offset``, and its metadata (url, extractor,
@@ -148,6 +159,6 @@ async def read_content(
         InvalidArguments: ``offset`` is past the end of the text.
     """
     text, doc, facts = await read_rendered(
-        session, max_bytes, offset=offset, empty_note=BROWSER_EMPTY_NOTE
+        session, max_bytes, cpu, offset=offset, empty_note=BROWSER_EMPTY_NOTE
     )
     return text, {"url": doc["url"], **facts}

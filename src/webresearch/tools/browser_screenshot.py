@@ -11,7 +11,6 @@ Shared by the browser tool and page_screenshot's browser.
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass
 
 from ..browser.page import PlaywrightSession
@@ -89,8 +88,9 @@ class TabScreenshots:
         full_page = shot.full_page
         url, title = await session.location()
         max_bytes = self.settings.fetch_max_bytes
+        cpu = self.services.cpu
         if not ctx.run.can_see_images:
-            text, doc_meta = await read_content(session, max_bytes)
+            text, doc_meta = await read_content(session, max_bytes, cpu)
             meta.update(doc_meta, screenshot="text_instead", screenshot_reason="model")
             note = (
                 "note: no screenshot: this model cannot see images; here is the page text instead"
@@ -103,7 +103,7 @@ class TabScreenshots:
             if fallback is None and self.shooter is not None:
                 return await self._by_service(url, shot, ctx, meta)
             if fallback is None:
-                text, doc_meta = await read_content(session, max_bytes)
+                text, doc_meta = await read_content(session, max_bytes, cpu)
                 meta.update(doc_meta, screenshot="text_instead", screenshot_reason="backend")
                 why = (
                     f"note: no screenshot: the {session.capabilities.backend} browser backend "
@@ -133,8 +133,8 @@ class TabScreenshots:
         from ..images.prepare import prepare_image, to_block
 
         blocks: list[ImageBlock] = []
-        for png in tiles:
-            prepared = await asyncio.to_thread(prepare_image, png)
+        for png in tiles:  # in the worker pool; the action's budget stops it
+            prepared = await cpu.run(prepare_image, png, what="preparing the screenshot")
             blocks.append(to_block(prepared))
         width, height = session.config.viewport
         lines = page_header(url, title)
@@ -192,7 +192,9 @@ class TabScreenshots:
         zoom = round(zoom_for(region, (width, height)), 2)
         box = (float(region.x), float(region.y), float(region.width), float(region.height))
         png = await source.screenshot_region(box, zoom)
-        prepared = await asyncio.to_thread(prepare_image, png)
+        prepared = await self.services.cpu.run(
+            prepare_image, png, what="preparing the screenshot"
+        )
         lines = page_header(url, title)
         lines.append(
             f"screenshot: {what}, drawn at {zoom:g}× ({region.width}×{region.height} CSS px)"

@@ -116,7 +116,7 @@ class BrowserTool:
             }
             if state is not None:
                 meta["restored"] = True
-            tab = Tab(session, ctx, self.settings, self.screenshots, meta)
+            tab = Tab(session, ctx, self.settings, self.screenshots, meta, self.services.cpu)
             timeout_s, note = call_timeout(self.settings, args.timeout_ms)
             try:
                 with session.limits(timeout_s if args.timeout_ms is not None else None):

@@ -1,7 +1,8 @@
 """fetch_image and view_image (SPEC §1.3): an image for a vision model, with its metadata.
 
-Both end in :func:`webresearch.images.prepare.prepare_image` (run in a worker thread: it is
-CPU-bound), and return ``ToolResult(text=<short metadata text>, images=(block,), meta=…)``.
+Both end in :func:`webresearch.images.prepare.prepare_image` (run in the CPU worker pool: it
+is CPU-bound, and a decoder crash on a hostile file stays in the worker), and return
+``ToolResult(text=<short metadata text>, images=(block,), meta=…)``.
 The image bytes go only into the block; the journal sees ``block.describe()`` (metadata).
 
 * fetch_image(url): fetch scope check → cache (prepared images, keyed by URL) → guarded GET
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import hashlib
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -97,23 +98,46 @@ IMAGE_ACCEPT = "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1"
 
 
 class _Preparer:
-    """The pipeline with the process's limits, in a worker thread."""
+    """The pipeline with the process's limits, in the CPU worker pool."""
 
     def __init__(self, services: Services) -> None:
         s = services.settings
+        self.cpu = services.cpu
         self.max_source_bytes = s.image_max_source_bytes
-        self._limits = {
-            "max_source_bytes": s.image_max_source_bytes,
-            "max_pixels": s.image_max_pixels,
-            "max_side_px": s.image_max_side_px,
-            "max_output_bytes": s.image_max_output_bytes,
-        }
+        self.timeout_s = s.request_timeout_s
+        self._prepare = functools.partial(
+            prepare_image,
+            max_source_bytes=s.image_max_source_bytes,
+            max_pixels=s.image_max_pixels,
+            max_side_px=s.image_max_side_px,
+            max_output_bytes=s.image_max_output_bytes,
+        )
+        self._prepare_region = functools.partial(
+            prepare_region,
+            max_source_bytes=s.image_max_source_bytes,
+            max_pixels=s.image_max_pixels,
+            max_side_px=s.image_max_side_px,
+            max_output_bytes=s.image_max_output_bytes,
+        )
 
-    async def prepare(self, data: bytes) -> PreparedImage:
-        return await asyncio.to_thread(prepare_image, data, **self._limits)
+    async def prepare(self, data: bytes, timeout_s: float | None = None) -> PreparedImage:
+        """The pipeline in the CPU pool, within ``timeout_s`` (default ``request_timeout_s``)."""
+        return await self.cpu.run(
+            self._prepare,
+            data,
+            timeout_s=self.timeout_s if timeout_s is None else timeout_s,
+            what="preparing the image",
+        )
 
     async def prepare_region(self, data: bytes, region: Region) -> PreparedImage:
-        return await asyncio.to_thread(prepare_region, data, region, **self._limits)
+        """One region of the image, enlarged (see :func:`prepare_region`), in the CPU pool."""
+        return await self.cpu.run(
+            self._prepare_region,
+            data,
+            region,
+            timeout_s=self.timeout_s,
+            what="preparing the image region",
+        )
 
 
 class FetchImage(_Preparer):
@@ -145,6 +169,9 @@ class FetchImage(_Preparer):
             return ToolResult(text=_fetch_text(meta), images=(block,), meta=meta)
         await ctx.rate_limit()
         shown = redact_url(url)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.timeout_s  # one budget: the download and the pipeline
+        self.cpu.warm()  # the workers start during the download
         try:
             response = await self.services.client.get(
                 url, headers={"Accept": IMAGE_ACCEPT}, cap=self.max_source_bytes, gate=access.hop_gate
@@ -159,7 +186,7 @@ class FetchImage(_Preparer):
         final = redact_url(response.url)
         self._check_response(response, final)
         try:
-            prepared = await self.prepare(response.body)
+            prepared = await self.prepare(response.body, deadline - loop.time())
         except WebResearchError as exc:
             exc.message = f"{final}: {exc.message}"
             raise
@@ -171,7 +198,7 @@ class FetchImage(_Preparer):
             "status": response.status,
             "declared_content_type": response.content_type,
             "fetched_at": self.services.now().isoformat(timespec="seconds"),
-            "source_sha256": hashlib.sha256(response.body).hexdigest(),
+            "source_sha256": await self.cpu.sha256_hex(response.body),
             "bytes_downloaded": response.raw_bytes,
             "trust": "untrusted",
             "image": prepared.meta,

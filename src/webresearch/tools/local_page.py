@@ -78,7 +78,8 @@ async def read_page(
         reader = LocalReader(GuardedClient(SSRFGuard(AddressPolicy())))
 
         def convert_and_cut() -> tuple[Document, str, Window]:  # CPU work: not on the loop
-            doc = reader.convert(response)
+            # the reader's pool is in-process (its default): the conversion runs right here
+            doc = asyncio.run(reader.convert(response))
             shown, window = format_document(doc, offset, max_bytes, query)
             return doc, shown, window
 

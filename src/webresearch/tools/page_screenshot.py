@@ -70,6 +70,7 @@ class BrowserShooter:
             session, _lost = await manager.session(key, create=True)
             if session is None:  # pragma: no cover - create=True always makes one
                 raise BrowserError("the browser could not open a tab")
+            self.services.cpu.warm()  # the screenshot's pipeline runs in the workers
             await session.open(url)
             meta: dict[str, object] = {
                 "action": "screenshot",

@@ -39,6 +39,7 @@ __all__ = [
     "UNTRUSTED_NOTICE",
     "Window",
     "format_document",
+    "formats_inline",
 ]
 
 #: First line of every text that carries page content: the page is data, not instructions
@@ -91,12 +92,23 @@ class Window(TypedDict):
 _MARKDOWN_MIMES = ("text/markdown", "text/x-markdown")
 
 
+#: Longest text formatted on the caller's thread (characters, no query): a longer one (its
+#: outline scans the whole text: ~100 ms at 2 MB) or any ``query`` (BM25 ranking: ~0.6 s at
+#: 2 MB) is formatted in the CPU worker pool, off the event loop (issue 14).
+INLINE_FORMAT_CHARS = 65536
+
+
+def formats_inline(doc: PageText, query: str | None = None) -> bool:
+    """Whether :func:`format_document` is cheap enough for the event loop (a short text and
+    no query)."""
+    return query is None and len(doc["text"]) <= INLINE_FORMAT_CHARS
+
+
 def format_document(
     doc: PageText,
     offset: int,
     max_bytes: int,
     query: str | None = None,
-    *,
     empty_html_note: str = EMPTY_HTML_NOTE,
 ) -> tuple[str, Window]:
     """Render a document's window in the SPEC §1.1 format.

@@ -16,8 +16,8 @@ pipeline (a full-page shot as a few viewport-shaped tiles) → the result.
 
 from __future__ import annotations
 
-import asyncio
 import base64
+import functools
 from typing import Any
 
 from ..errors import ConfigurationError, WebResearchError
@@ -73,12 +73,6 @@ class ServiceShooter:
         self.services = services
         self.service = service
         settings = services.settings
-        self._limits = {
-            "max_source_bytes": settings.image_max_source_bytes,
-            "max_pixels": settings.image_max_pixels,
-            "max_side_px": settings.image_max_side_px,
-            "max_output_bytes": settings.image_max_output_bytes,
-        }
         self.cache = services.cache(
             "page_screenshot", maxsize=settings.image_cache_size, ttl_s=settings.fetch_cache_ttl_s
         )
@@ -135,12 +129,19 @@ class ServiceShooter:
         )
         width, _, height_px = settings.browser_viewport.lower().partition("x")
         viewport = (int(width), int(height_px))  # the setting's pattern guarantees digits
-        tiles, height, covered = await asyncio.to_thread(
-            prepare_tiles,
+        tiles, height, covered = await self.services.cpu.run(
+            functools.partial(
+                prepare_tiles,
+                viewport_px=viewport,
+                max_tiles=MAX_TILES if full_page else 1,
+                max_source_bytes=settings.image_max_source_bytes,
+                max_pixels=settings.image_max_pixels,
+                max_side_px=settings.image_max_side_px,
+                max_output_bytes=settings.image_max_output_bytes,
+            ),
             data,
-            viewport_px=viewport,
-            max_tiles=MAX_TILES if full_page else 1,
-            **self._limits,
+            timeout_s=settings.request_timeout_s,
+            what="preparing the screenshot",
         )
         out: list[dict[str, Any]] = []
         for prepared in tiles if full_page else tiles[:1]:

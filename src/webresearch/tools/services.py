@@ -48,6 +48,7 @@ from ..readers.base import ReaderContext, ScreenshotService
 from ..redact import Redactor
 from ..runtime.cache import Cache
 from ..runtime.cooldowns import CooldownStore
+from ..runtime.cpu_pool import CPUPool, usable_cores
 from ..runtime.journal import Journal, MemoryJournal
 from ..runtime.limits import Limiter
 from ..runtime.scope import ScopeStore
@@ -58,7 +59,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("webresearch")
 
-__all__ = ["Registries", "Services", "default_journal_path", "open_journal"]
+__all__ = ["CPU_PRELOAD", "Registries", "Services", "default_journal_path", "open_journal"]
+
+#: What the CPU workers' forkserver imports once (tools/cpu_preload.py: the functions tools
+#: run in the pool, warmed up), so every worker forks warm.
+CPU_PRELOAD = ("webresearch.tools.cpu_preload",)
 
 #: Origins whose robots.txt the ``robots`` cache keeps (entries of at most 500 KiB).
 ROBOTS_CACHE_SIZE = 128
@@ -172,6 +177,8 @@ class Services:
             a clock every process agrees on).
         now: wall-clock time (provenance timestamps, Retry-After dates).
         registries: where providers are found (default: the process-wide registries).
+        cpu: a CPU worker pool to share (default: one sized by ``settings.cpu_workers``,
+            owned and closed by these services).
 
     Raises:
         ConfigurationError: an option of an installed provider is invalid, or a backend URL.
@@ -191,6 +198,7 @@ class Services:
         clock: Callable[[], float] = time.monotonic,
         now: WallClock = utc_now,
         registries: Registries | None = None,
+        cpu: CPUPool | None = None,
     ) -> None:
         self.settings = settings
         self.clock = clock
@@ -255,6 +263,14 @@ class Services:
         self._closers: list[Callable[[], Awaitable[None]]] = []
         self._browser: BrowserManager | None = None
         self._screenshots: tuple[ScreenshotService | None] | None = None
+        #: conversion, PDF text and image preparation run here, off the event loop; its
+        #: workers start on the first job (runtime/cpu_pool.py).
+        self.cpu = cpu or CPUPool(
+            usable_cores() if settings.cpu_workers is None else settings.cpu_workers,
+            settings.cpu_max_in_flight,
+            preload=CPU_PRELOAD,
+        )
+        self._owns_cpu = cpu is None
         #: the per-URL gates of every tool that takes a URL: domain policy, robots.txt.
         self.access = self._access_policy()
 
@@ -275,7 +291,9 @@ class Services:
 
     def reader_context(self) -> ReaderContext:
         """What a page reader or screenshot service is built from."""
-        return ReaderContext(self.settings, self.guard, self.client, self.now, self.access)
+        return ReaderContext(
+            self.settings, self.guard, self.client, self.now, self.cpu, self.access
+        )
 
     @property
     def browser(self) -> BrowserManager:
@@ -338,6 +356,8 @@ class Services:
         await self.client.aclose()
         await self.journal.aclose()
         await self.state.aclose()
+        if self._owns_cpu:
+            await self.cpu.aclose()
 
     def describe(self) -> dict[str, str]:
         """Which backends are in use (no secrets)."""
@@ -346,4 +366,5 @@ class Services:
             "state": self.state.name,
             "limiter": type(self.limiter).__name__,
             "scopes": type(self.scopes).__name__,
+            "cpu": f"{self.cpu.workers} worker processes" if self.cpu.workers else "in-process",
         }

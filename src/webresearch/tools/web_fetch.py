@@ -33,7 +33,12 @@ from .arguments import integer, optional_text, text
 from .base import CallContext, ToolEntry
 from .gates import backend_unavailable_reason
 from .limits import fetch_limit
-from .page_text import EMPTY_HTML_NO_BROWSER_NOTE, EMPTY_HTML_NOTE, format_document
+from .page_text import (
+    EMPTY_HTML_NO_BROWSER_NOTE,
+    EMPTY_HTML_NOTE,
+    format_document,
+    formats_inline,
+)
 from .paid import paid_call, redact_document
 from .services import Services
 from .specs import URL_PROPERTY, ToolSpec, object_schema
@@ -92,10 +97,6 @@ WEB_FETCH = ToolSpec(
 MAX_URL_CHARS = 8192
 #: Longest ``query`` web_fetch takes (characters): one short sentence.
 MAX_QUERY_CHARS = 500
-#: Longest text formatted on the event loop (characters); a longer one, or any query, is
-#: formatted in a worker thread.
-INLINE_FORMAT_CHARS = 65536
-
 #: ``await renderer(url)`` → (final URL, title, rendered HTML); raises WebResearchError.
 Renderer = Callable[[str], Awaitable[tuple[str, str, str]]]
 
@@ -161,7 +162,7 @@ class WebFetch:
     ) -> None:
         self.services = services
         self.reader: PageReader = reader or LocalReader(
-            services.client, services.now, services.access
+            services.client, services.now, services.access, cpu=services.cpu
         )
         self.renderer = renderer
         #: The body of a page without readable text: it points to the browser tool only
@@ -178,22 +179,33 @@ class WebFetch:
 
     async def __call__(self, args: WebFetchArgs, ctx: CallContext) -> ToolResult:
         """Run web_fetch. Raises the tool's errors (the Toolkit turns them into results)."""
+        loop = asyncio.get_running_loop()
+        # the call's budget: the reader's download and conversion, then the formatting
+        settings = self.services.settings
+        local = self.reader.id == "local"
+        deadline = loop.time() + (
+            settings.request_timeout_s
+            if local
+            else max(settings.reader_timeout_s, settings.request_timeout_s)
+        )
         await ctx.check_scope(args.url)
         # domain policy, robots.txt (a hosted reader fetches from its own network)
-        await self.services.access.check(args.url, service=self.reader.id != "local")
+        await self.services.access.check(args.url, service=not local)
         doc, cached = await self.fetch_document(args.url, ctx)
-        if args.query is None and len(doc["text"]) <= INLINE_FORMAT_CHARS:
+        if formats_inline(doc, args.query):
             shown, window = format_document(
                 doc, args.offset, args.max_bytes, empty_html_note=self.empty_html_note
             )
-        else:  # ranking or a long page's outline reads the whole text: not on the event loop
-            shown, window = await asyncio.to_thread(
+        else:  # ranking or a long page's outline reads the whole text: off the event loop
+            shown, window = await self.services.cpu.run(
                 format_document,
                 doc,
                 args.offset,
                 args.max_bytes,
                 args.query,
-                empty_html_note=self.empty_html_note,
+                self.empty_html_note,
+                timeout_s=deadline - loop.time(),
+                what=f"formatting {doc['url']}",
             )
         meta: dict[str, object] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}
         meta.update(window)
@@ -270,7 +282,14 @@ class WebFetch:
             final, _title, html = await self.renderer(url)
         except WebResearchError as exc:
             return {**doc, "render": "none", "render_error": exc.code}
-        converted = convert(html.encode("utf-8"), "text/html; charset=utf-8", final)
+        converted = await self.services.cpu.run(  # off the event loop (issue 14)
+            convert,
+            html.encode("utf-8", "replace"),  # a DOM string may hold lone surrogates
+            "text/html; charset=utf-8",
+            final,
+            timeout_s=self.services.settings.request_timeout_s,
+            what="converting the rendered page",
+        )
         return {
             **doc,
             "url": redact_url(final),

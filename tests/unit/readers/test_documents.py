@@ -14,7 +14,7 @@ from webresearch.readers.jina import parse_text_answer
 from webresearch.readers.local import LocalReader
 
 
-def test_hosted_and_local_documents_have_the_same_keys() -> None:
+async def test_hosted_and_local_documents_have_the_same_keys() -> None:
     hosted = make_document(
         reader="firecrawl",
         url="https://example.org/",
@@ -39,7 +39,7 @@ def test_hosted_and_local_documents_have_the_same_keys() -> None:
         raw_bytes=60,
         capped=False,
     )
-    local = reader.convert(response)
+    local = await reader.convert(response)
     assert set(local) == set(hosted)
     assert local["reader"] == "local" and hosted["reader"] == "firecrawl"
     assert hosted["body_bytes"] == 4 and hosted["markdown"] is True
