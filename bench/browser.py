@@ -36,6 +36,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import multiprocessing.process
+import multiprocessing.util
 import os
 import shutil
 import statistics
@@ -399,9 +400,14 @@ def main() -> None:
     parser.add_argument("--pages", type=int, default=3, help="pages open for the process count")
     parser.add_argument("--backends", default="chromium,lightpanda")
     args = parser.parse_args()
-    # Both stacks' temporary files go to a private directory, removed afterwards.
-    os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="bench-browser-")
+    # Both stacks' temporary files go to a private directory, removed at exit after the
+    # worker pool's own (multiprocessing removes its pymp-* directory at priority -100).
+    tmp = tempfile.mkdtemp(prefix="bench-browser-")
+    os.environ["TMPDIR"] = tmp
     tempfile.tempdir = None
+    multiprocessing.util.Finalize(
+        None, shutil.rmtree, (tmp,), {"ignore_errors": True}, exitpriority=-200
+    )
     server = _page_server()  # before any thread or event loop exists
     url = f"http://127.0.0.1:{server.port}/"
     print(
@@ -412,7 +418,6 @@ def main() -> None:
         asyncio.run(run(url, args))
     finally:
         server.stop()
-        shutil.rmtree(os.environ["TMPDIR"], ignore_errors=True)
 
 
 async def run(url: str, args: argparse.Namespace) -> None:
