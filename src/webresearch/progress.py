@@ -23,45 +23,27 @@ between calls), so it is no process-wide state.
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+
+from .call_sink import CallSink
 
 __all__ = ["ProgressCallback", "report", "reporting"]
-
-log = logging.getLogger("webresearch")
 
 #: ``callback(message)``: one human-readable line, e.g. ``"waiting for the page to settle"``.
 #: Called synchronously from the call's own task: it must not block (record and return).
 ProgressCallback = Callable[[str], None]
 
-_CURRENT: contextvars.ContextVar[ProgressCallback | None] = contextvars.ContextVar(
-    "webresearch_progress", default=None
-)
+_SINK: CallSink[[str]] = CallSink("webresearch_progress", "progress")
 
 
 def report(message: str) -> None:
     """Tell the current call's caller what the call is doing now (nothing outside a call
     that asked for progress). A failing callback is logged, never raised."""
-    callback = _CURRENT.get()
-    if callback is None:
-        return
-    try:
-        callback(message)
-    except Exception:  # a progress sink must never fail the work it reports on
-        log.exception("progress callback failed")
+    _SINK.emit(message)
 
 
-@contextlib.contextmanager
-def reporting(callback: ProgressCallback | None) -> Iterator[None]:
+def reporting(callback: ProgressCallback | None) -> AbstractContextManager[None]:
     """Send every :func:`report` inside the block (and in tasks started inside it) to
     ``callback``; ``None`` keeps whatever was in force."""
-    if callback is None:
-        yield
-        return
-    token = _CURRENT.set(callback)
-    try:
-        yield
-    finally:
-        _CURRENT.reset(token)
+    return _SINK.receiving(callback)

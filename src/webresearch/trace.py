@@ -12,56 +12,39 @@ the terminal of the person who ran the command and named the URL (the decision i
 ``docs/architecture.md``, issue 19). Secrets never appear: URLs are passed through
 :func:`webresearch.redact.redact_url` by the callers, and no header values are noted.
 
-Same mechanism as :mod:`webresearch.progress` (a context variable, copied into tasks the call
-starts, never shared between calls): no process-wide state.
+Same mechanism as :mod:`webresearch.progress` (:mod:`webresearch.call_sink`: a context
+variable, copied into tasks the call starts, never shared between calls): no process-wide
+state.
 """
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
-import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 
-__all__ = ["TraceCallback", "note", "tracing"]
+from .call_sink import CallSink
 
-log = logging.getLogger("webresearch")
+__all__ = ["TraceCallback", "active", "note", "tracing"]
 
 #: ``callback(step, facts)``: the step's name (``hop``, ``resolve``, ``connect``, ``cache``,
 #: ``extract``) and its facts (JSON-friendly values). Must not block.
 TraceCallback = Callable[[str, dict[str, object]], None]
 
-_CURRENT: contextvars.ContextVar[TraceCallback | None] = contextvars.ContextVar(
-    "webresearch_trace", default=None
-)
+_SINK: CallSink[[str, dict[str, object]]] = CallSink("webresearch_trace", "trace")
 
 
 def active() -> bool:
     """Whether a :func:`tracing` block is open (callers skip building costly facts)."""
-    return _CURRENT.get() is not None
+    return _SINK.active()
 
 
 def note(step: str, **facts: object) -> None:
     """Record one step of the current call's chain (nothing outside a :func:`tracing`
     block). A failing callback is logged, never raised."""
-    callback = _CURRENT.get()
-    if callback is None:
-        return
-    try:
-        callback(step, facts)
-    except Exception:  # a trace sink must never fail the work it describes
-        log.exception("trace callback failed")
+    _SINK.emit(step, facts)
 
 
-@contextlib.contextmanager
-def tracing(callback: TraceCallback | None) -> Iterator[None]:
+def tracing(callback: TraceCallback | None) -> AbstractContextManager[None]:
     """Send every :func:`note` inside the block (and in tasks started inside it) to
     ``callback``; ``None`` keeps whatever was in force."""
-    if callback is None:
-        yield
-        return
-    token = _CURRENT.set(callback)
-    try:
-        yield
-    finally:
-        _CURRENT.reset(token)
+    return _SINK.receiving(callback)
