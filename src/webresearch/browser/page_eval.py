@@ -34,9 +34,12 @@ class CDPSender(Protocol):
         ...
 
 
-async def evaluate_function(cdp: CDPSender, function_js: str, arg: JSONValue = None) -> object:
+async def evaluate_function(
+    cdp: CDPSender, function_js: str, arg: JSONValue = None, *, what: str = "reading the page"
+) -> object:
     """Call ``function_js`` (the source of a JavaScript function) in the tab's top document
-    with ``arg`` (JSON data; ``None``: no argument) and return its value as JSON data.
+    with ``arg`` (JSON data; ``None``: no argument) and return its value as JSON data
+    (``what``: the action in words, for the error message).
 
     Raises:
         BrowserError: the function threw (the page broke a builtin it uses, or the
@@ -51,7 +54,7 @@ async def evaluate_function(cdp: CDPSender, function_js: str, arg: JSONValue = N
         details = reply["exceptionDetails"]
         thrown = (details.get("exception") or {}).get("description") or details.get("text")
         first = str(thrown).splitlines()[0] if thrown else "an exception"
-        raise BrowserError(f"reading the page failed: the script threw {first[:200]}")
+        raise BrowserError(f"{what} failed: a script of the page broke it ({first[:200]})")
     return (reply.get("result") or {}).get("value")
 
 

@@ -123,7 +123,10 @@ class Reader:
         candidate = self.refs.issued + 1
         with library_errors("snapshot", self.config):
             raw = await evaluate_function(
-                self.cdp, COLLECT_JS, {"token": self.refs.token, "doc": candidate, "max": MAX_NODES}
+                self.cdp,
+                COLLECT_JS,
+                {"token": self.refs.token, "doc": candidate, "max": MAX_NODES},
+                what="snapshot",
             )
         data: dict[str, Any] = raw if isinstance(raw, dict) else {}
         doc = int(data.get("doc", candidate))
@@ -141,7 +144,7 @@ class Reader:
         and the page height in CSS px."""
         width, height = self.config.viewport
         with library_errors("screenshot", self.config):
-            measured = await evaluate_function(self.cdp, _PAGE_HEIGHT_JS)
+            measured = await evaluate_function(self.cdp, _PAGE_HEIGHT_JS, what="screenshot")
             page_height = int(measured) if isinstance(measured, (int, float)) else height
             if not full_page:
                 return [await self.page.screenshot(type="png")], page_height
@@ -162,7 +165,7 @@ class Reader:
     async def page_size(self) -> tuple[int, int]:
         """The page's width and height (CSS px)."""
         with library_errors("screenshot", self.config):
-            size = await evaluate_function(self.cdp, _PAGE_SIZE_JS)
+            size = await evaluate_function(self.cdp, _PAGE_SIZE_JS, what="screenshot")
         if not isinstance(size, list) or len(size) != 2:
             raise BrowserError("screenshot failed: the page gave no size")
         return int(size[0]), int(size[1])
