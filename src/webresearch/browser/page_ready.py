@@ -1,8 +1,9 @@
 """Waiting for a navigated tab to be ready to read (the rules live in :mod:`.readiness`).
 
 One look at the page is one evaluation of :data:`~.readiness.ACTIVITY_PROBE_JS` (a plain CDP
-``Runtime.evaluate``: :mod:`.page_eval`) plus the session's own record of requests (:meth:`~.page_events.PageEvents.network`); the loop looks
-again every :data:`POLL_S` until the verdict is "settled" or the readiness budget is spent.
+``Runtime.evaluate``: :mod:`.page_eval`) plus the session's own record of requests
+(:meth:`~.page_events.PageEvents.network`); the loop looks again every :data:`POLL_S` until
+the verdict is "settled" or the readiness budget is spent.
 A page with no script is read right after its load event, with no wait at all.
 """
 
