@@ -45,18 +45,23 @@ class Ready:
     title: str
 
 
-async def _look(cdp: CDPSender) -> Activity | None:
+async def _look(page: Page, cdp: CDPSender) -> Activity | None:
     """The page's activity, or ``None`` when it cannot be asked (navigating, gone, or a
-    page that broke the builtins the probe uses)."""
+    page that broke the builtins the probe uses) or when the answer came from a new tab's
+    initial empty document although the navigation has committed (the CDP evaluation is
+    not tied to the library's view of the frame: such an answer says nothing of the page)."""
     raw: object = None
     with best_effort(), contextlib.suppress(BrowserError):
         raw = await evaluate_function(cdp, ACTIVITY_PROBE_JS)
     if not isinstance(raw, list):
         return None
     try:
-        return parse_activity(raw)
+        activity = parse_activity(raw)
     except (ValueError, TypeError, IndexError):
         return None
+    if activity.url == "about:blank" and str(page.url) != "about:blank":
+        return None
+    return activity
 
 
 async def wait_ready(page: Page, cdp: CDPSender, events: PageEvents, budget_s: float) -> Ready:
@@ -64,7 +69,7 @@ async def wait_ready(page: Page, cdp: CDPSender, events: PageEvents, budget_s: f
     (``cdp``: a CDP session on the tab ``page``, which the looks go through)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + budget_s
-    activity = await _look(cdp)
+    activity = await _look(page, cdp)
     if activity is None or not activity.loaded:
         loaded = False
         with best_effort():
@@ -72,7 +77,7 @@ async def wait_ready(page: Page, cdp: CDPSender, events: PageEvents, budget_s: f
             loaded = True
         if not loaded:
             return Ready(False, False, activity.title if activity else "")
-        activity = await _look(cdp)
+        activity = await _look(page, cdp)
     start = loop.time()
     while True:
         now = loop.time()
@@ -94,4 +99,4 @@ async def wait_ready(page: Page, cdp: CDPSender, events: PageEvents, budget_s: f
             )
             return Ready(True, quiet, activity.title if activity else "")
         await asyncio.sleep(min(POLL_S, max(0.0, deadline - now)))
-        activity = await _look(cdp)
+        activity = await _look(page, cdp)
