@@ -29,8 +29,8 @@ PLAIN = b"""<!doctype html><html><head><title>Plain page</title></head><body>
 def pages(sites: Sites) -> Sites:
     sites.site.routes.update(
         {
-            "/broken-root": Route(headers=HTML, body=BROKEN_ROOT),
-            "/plain": Route(headers=HTML, body=PLAIN),
+            "/reads-broken-root": Route(headers=HTML, body=BROKEN_ROOT),
+            "/reads-plain": Route(headers=HTML, body=PLAIN),
         }
     )
     return sites
@@ -38,7 +38,7 @@ def pages(sites: Sites) -> Sites:
 
 async def test_a_page_that_breaks_the_read_gives_a_clear_error(kit: Kit, pages: Sites) -> None:
     run = RunContext()
-    opened = await kit.call(run, action="open", url=f"{pages.site.base}/broken-root")
+    opened = await kit.call(run, action="open", url=f"{pages.site.base}/reads-broken-root")
     assert opened.ok, opened.text
     content = await kit.call(run, action="content")
     assert content.error is not None and content.error.code == "browser", content.text
@@ -47,7 +47,7 @@ async def test_a_page_that_breaks_the_read_gives_a_clear_error(kit: Kit, pages: 
         "(TypeError: the root is not for you)" in content.text
     )
     # The session is still usable.
-    again = await kit.call(run, action="open", url=f"{pages.site.base}/plain")
+    again = await kit.call(run, action="open", url=f"{pages.site.base}/reads-plain")
     assert again.ok, again.text
     assert "title: Plain page" in again.text
     text = await kit.call(run, action="content")
