@@ -24,7 +24,9 @@ The ratios are printed against the targets of issue 15 (warm ≤ 1.3× on Chromi
     .venv/bin/python bench/browser.py                       # both backends, 15 rounds
     .venv/bin/python bench/browser.py --backends chromium --rounds 30
 
-Pages are served on 127.0.0.1 by a stdlib server in this process; nothing leaves the machine.
+Pages are served on 127.0.0.1 by a stdlib server in a child process (in this one its threads
+would compete for the GIL with the stack being measured — with our proxy's work, not with
+plain Playwright's idle wait); nothing leaves the machine.
 """
 
 from __future__ import annotations
@@ -32,11 +34,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import multiprocessing
+import multiprocessing.process
+import multiprocessing.util
 import os
+import shutil
 import statistics
-import sys
 import tempfile
-import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
@@ -68,6 +72,18 @@ TARGETS = {
 }
 
 
+#: The whole response, sent with ONE write. Headers and body written separately (the stdlib
+#: handler's ``end_headers`` then ``wfile.write``) make the body wait for the client's
+#: delayed ACK of the headers on a kept-alive connection (Nagle's algorithm: ~40 ms on
+#: Linux) — a stall of the bench server, not of the browser, that hit plain Playwright on
+#: Lightpanda (58 vs 19 ms per ``goto``) but not our proxied stack. Real servers send a
+#: small response in one write (or set ``TCP_NODELAY``).
+RESPONSE = (
+    b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"
+    b"Content-Length: %d\r\n\r\n" % len(PAGE)
+) + PAGE
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -75,11 +91,36 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(PAGE)))
-        self.end_headers()
-        self.wfile.write(PAGE)
+        self.wfile.write(RESPONSE)
+
+
+def _serve(server: ThreadingHTTPServer) -> None:
+    server.serve_forever()
+
+
+@dataclass
+class PageServer:
+    """The page server, running in a child process."""
+
+    port: int
+    process: multiprocessing.process.BaseProcess
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.join(5)
+
+
+def _page_server() -> PageServer:
+    """Bind here (the port is known at once), serve from a forked child; called before any
+    thread or event loop of this process exists."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.daemon_threads = True
+    process = multiprocessing.get_context("fork").Process(
+        target=_serve, args=(server,), daemon=True
+    )
+    process.start()
+    server.server_close()  # the child holds the listening socket now
+    return PageServer(int(server.server_address[1]), process)
 
 
 # --- processes ------------------------------------------------------------------------------
@@ -352,33 +393,37 @@ async def bench_backend(backend: str, url: str, args: argparse.Namespace) -> lis
     return lines
 
 
-async def main() -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15, help="warm rounds (default 15)")
     parser.add_argument("--cold-rounds", type=int, default=3, help="cold starts per stack")
     parser.add_argument("--pages", type=int, default=3, help="pages open for the process count")
     parser.add_argument("--backends", default="chromium,lightpanda")
     args = parser.parse_args()
-    # Both stacks' temporary files go to a private directory, removed afterwards.
-    os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="bench-browser-")
+    # Both stacks' temporary files go to a private directory, removed at exit after the
+    # worker pool's own (multiprocessing removes its pymp-* directory at priority -100).
+    tmp = tempfile.mkdtemp(prefix="bench-browser-")
+    os.environ["TMPDIR"] = tmp
     tempfile.tempdir = None
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    multiprocessing.util.Finalize(
+        None, shutil.rmtree, (tmp,), {"ignore_errors": True}, exitpriority=-200
+    )
+    server = _page_server()  # before any thread or event loop exists
+    url = f"http://127.0.0.1:{server.port}/"
     print(
         f"bench/browser.py --rounds {args.rounds} --cold-rounds {args.cold_rounds} "
         f"--pages {args.pages}; load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores"
     )
     try:
-        for backend in args.backends.split(","):
-            print("\n".join(await bench_backend(backend.strip(), url, args)), flush=True)
+        asyncio.run(run(url, args))
     finally:
-        server.shutdown()
-        server.server_close()
-        import shutil
+        server.stop()
 
-        shutil.rmtree(os.environ["TMPDIR"], ignore_errors=True)
+
+async def run(url: str, args: argparse.Namespace) -> None:
+    for backend in args.backends.split(","):
+        print("\n".join(await bench_backend(backend.strip(), url, args)), flush=True)
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    main()

@@ -110,7 +110,7 @@ class PlaywrightSession:
         self.elements = Elements(
             page, config, self.refs, real_geometry=capabilities.real_screenshots
         )
-        self.reader = Reader(page, config, self.refs)
+        self.reader = Reader(page, cdp, config, self.refs)
         #: stores the storage state when the session closes (``None``: not persisted).
         self.keeper: StateKeeper | None = None
         self._on_close = on_close
@@ -334,7 +334,7 @@ class PlaywrightSession:
         progress.report("waiting for the page to settle")
         left = self.config.action_timeout_s - (_loop_time() - started)
         budget = max(MIN_READY_S, min(self.config.ready_timeout_s, left))
-        ready = await wait_ready(self.page, self.events, budget)
+        ready = await wait_ready(self.page, self.cdp, self.events, budget)
         url = str(self.page.url)
         title = "" if self.error_page() is not None else ready.title
         status = None if response is None else int(response.status)

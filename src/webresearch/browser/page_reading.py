@@ -1,7 +1,8 @@
 """Reading a tab: its rendered HTML and frames (``content``), the snapshot, screenshots.
 
 HTML is read in each document's own world (:data:`~.page_scripts.READ_HTML_JS`): one
-evaluation per document, no helper script injected. Child frames follow the page, up to
+evaluation per document, no helper script injected (the top document's through a plain CDP
+``Runtime.evaluate``, :mod:`.page_eval`). Child frames follow the page, up to
 :data:`MAX_FRAMES` with text: frames with a URL of their own (same-origin, and cross-origin
 ones where the backend gives access to them), and inline frames — ``srcdoc`` documents and
 empty frames a script wrote into — whose text the page's own HTML does not hold.
@@ -11,12 +12,15 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import math
 from typing import TYPE_CHECKING, Any
 
+from ..errors import BrowserError
 from .base import FrameDocument, SessionConfig, SnapshotData
 from .page_elements import RefState
 from .page_errors import best_effort, library_errors
+from .page_eval import CDPSender, evaluate_function
 from .page_scripts import READ_HTML_JS
 from .snapshot import COLLECT_JS, MAX_NODES
 
@@ -39,6 +43,8 @@ FRAME_READ_S = 2.0
 #: page: ``srcdoc``, a script's ``document.write``, a ``data:``/``blob:`` URL it made).
 INLINE_FRAME_SCHEMES = ("about:", "data:", "blob:")
 
+#: The document title.
+_TITLE_JS = "() => String(document.title || '')"
 #: The page height in CSS px.
 _PAGE_HEIGHT_JS = (
     "() => Math.max(document.documentElement.scrollHeight, "
@@ -59,20 +65,22 @@ class Reader:
 
     Args:
         page: the tab.
+        cdp: a CDP session on the tab (the top document is read through it).
         config: the session settings.
         refs: the session's snapshot stamps (a snapshot issues the next document stamp).
     """
 
-    def __init__(self, page: Page, config: SessionConfig, refs: RefState) -> None:
+    def __init__(self, page: Page, cdp: CDPSender, config: SessionConfig, refs: RefState) -> None:
         self.page = page
+        self.cdp = cdp
         self.config = config
         self.refs = refs
 
     async def title(self) -> str:
         """The document title (empty when it cannot be read)."""
         title = ""
-        with best_effort():
-            title = str(await self.page.evaluate("document.title"))
+        with best_effort(), contextlib.suppress(BrowserError):
+            title = str(await evaluate_function(self.cdp, _TITLE_JS))
         return title
 
     async def html(self) -> tuple[str, str, list[FrameDocument]]:
@@ -82,7 +90,9 @@ class Reader:
             BrowserError, Timeout: the page could not be read.
         """
         with library_errors("reading the page", self.config):
-            raw: list[Any] = await self.page.evaluate(READ_HTML_JS)
+            raw = await evaluate_function(self.cdp, READ_HTML_JS)
+        if not isinstance(raw, list) or len(raw) < 2:
+            raise BrowserError("reading the page failed: the page gave no document")
         page_url = str(self.page.url)
         frames: list[FrameDocument] = []
         for frame in self.page.frames[1:MAX_FRAMES_SEEN]:
@@ -112,9 +122,13 @@ class Reader:
         """Collect the snapshot; a new document gets the next document stamp."""
         candidate = self.refs.issued + 1
         with library_errors("snapshot", self.config):
-            data: dict[str, Any] = await self.page.evaluate(
-                COLLECT_JS, {"token": self.refs.token, "doc": candidate, "max": MAX_NODES}
+            raw = await evaluate_function(
+                self.cdp,
+                COLLECT_JS,
+                {"token": self.refs.token, "doc": candidate, "max": MAX_NODES},
+                what="snapshot",
             )
+        data: dict[str, Any] = raw if isinstance(raw, dict) else {}
         doc = int(data.get("doc", candidate))
         if doc == candidate:
             self.refs.issued = candidate
@@ -130,7 +144,8 @@ class Reader:
         and the page height in CSS px."""
         width, height = self.config.viewport
         with library_errors("screenshot", self.config):
-            page_height = int(await self.page.evaluate(_PAGE_HEIGHT_JS))
+            measured = await evaluate_function(self.cdp, _PAGE_HEIGHT_JS, what="screenshot")
+            page_height = int(measured) if isinstance(measured, (int, float)) else height
             if not full_page:
                 return [await self.page.screenshot(type="png")], page_height
             tiles = []
@@ -150,7 +165,9 @@ class Reader:
     async def page_size(self) -> tuple[int, int]:
         """The page's width and height (CSS px)."""
         with library_errors("screenshot", self.config):
-            size: list[Any] = await self.page.evaluate(_PAGE_SIZE_JS)
+            size = await evaluate_function(self.cdp, _PAGE_SIZE_JS, what="screenshot")
+        if not isinstance(size, list) or len(size) != 2:
+            raise BrowserError("screenshot failed: the page gave no size")
         return int(size[0]), int(size[1])
 
     async def screenshot_region(self, cdp: CDPSession, box: Box, zoom: float) -> bytes:

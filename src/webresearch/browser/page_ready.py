@@ -1,19 +1,23 @@
 """Waiting for a navigated tab to be ready to read (the rules live in :mod:`.readiness`).
 
-One look at the page is one evaluation of :data:`~.readiness.ACTIVITY_PROBE_JS` plus the
-session's own record of requests (:meth:`~.page_events.PageEvents.network`); the loop looks
-again every :data:`POLL_S` until the verdict is "settled" or the readiness budget is spent.
+One look at the page is one evaluation of :data:`~.readiness.ACTIVITY_PROBE_JS` (a plain CDP
+``Runtime.evaluate``: :mod:`.page_eval`) plus the session's own record of requests
+(:meth:`~.page_events.PageEvents.network`); the loop looks again every :data:`POLL_S` until
+the verdict is "settled" or the readiness budget is spent.
 A page with no script is read right after its load event, with no wait at all.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..errors import BrowserError
 from .page_errors import best_effort
+from .page_eval import CDPSender, evaluate_function
 from .page_events import PageEvents
 from .readiness import ACTIVITY_PROBE_JS, Activity, is_settled, parse_activity
 
@@ -41,25 +45,31 @@ class Ready:
     title: str
 
 
-async def _look(page: Page) -> Activity | None:
+async def _look(page: Page, cdp: CDPSender) -> Activity | None:
     """The page's activity, or ``None`` when it cannot be asked (navigating, gone, or a
-    page that broke the builtins the probe uses)."""
+    page that broke the builtins the probe uses) or when the answer came from a new tab's
+    initial empty document although the navigation has committed (the CDP evaluation is
+    not tied to the library's view of the frame: such an answer says nothing of the page)."""
     raw: object = None
-    with best_effort():
-        raw = await page.evaluate(ACTIVITY_PROBE_JS)
+    with best_effort(), contextlib.suppress(BrowserError):
+        raw = await evaluate_function(cdp, ACTIVITY_PROBE_JS)
     if not isinstance(raw, list):
         return None
     try:
-        return parse_activity(raw)
+        activity = parse_activity(raw)
     except (ValueError, TypeError, IndexError):
         return None
+    if activity.url == "about:blank" and str(page.url) != "about:blank":
+        return None
+    return activity
 
 
-async def wait_ready(page: Page, events: PageEvents, budget_s: float) -> Ready:
-    """Wait for the load event, then until the page settles; both within ``budget_s``."""
+async def wait_ready(page: Page, cdp: CDPSender, events: PageEvents, budget_s: float) -> Ready:
+    """Wait for the load event, then until the page settles; both within ``budget_s``
+    (``cdp``: a CDP session on the tab ``page``, which the looks go through)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + budget_s
-    activity = await _look(page)
+    activity = await _look(page, cdp)
     if activity is None or not activity.loaded:
         loaded = False
         with best_effort():
@@ -67,7 +77,7 @@ async def wait_ready(page: Page, events: PageEvents, budget_s: float) -> Ready:
             loaded = True
         if not loaded:
             return Ready(False, False, activity.title if activity else "")
-        activity = await _look(page)
+        activity = await _look(page, cdp)
     start = loop.time()
     while True:
         now = loop.time()
@@ -89,4 +99,4 @@ async def wait_ready(page: Page, events: PageEvents, budget_s: float) -> Ready:
             )
             return Ready(True, quiet, activity.title if activity else "")
         await asyncio.sleep(min(POLL_S, max(0.0, deadline - now)))
-        activity = await _look(page)
+        activity = await _look(page, cdp)

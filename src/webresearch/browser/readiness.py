@@ -61,8 +61,8 @@ LONG_REQUEST_S = 5.0
 #: Characters of page text the probe returns (more is never needed for the shell verdict).
 SHELL_PROBE_MAX_CHARS = 400
 
-#: ``[readyState, title, scripts, fetches, timers, intervals, quiet ms, shell text]`` of the
-#: page: ``scripts`` counts the script elements of the document and of its same-origin frames;
+#: ``[readyState, title, scripts, fetches, timers, intervals, quiet ms, shell text, URL]`` of
+#: the page: ``scripts`` counts the script elements of the document and of its same-origin frames;
 #: the counts and ``quiet ms`` come from each window's activity record
 #: (:data:`~.page_scripts.PAGE_GUARD_JS`) — the counts are ``null`` when a window has no
 #: full record (a backend that skipped the init script; the probe then
@@ -116,7 +116,7 @@ ACTIVITY_PROBE_JS = (
     }
   }
   return [document.readyState, String(document.title || ''), scripts, fetches, timers,
-          intervals, quiet === Infinity ? 0 : quiet, text];
+          intervals, quiet === Infinity ? 0 : quiet, text, String(location.href)];
 }"""
 )
 
@@ -138,6 +138,7 @@ class Activity:
         intervals: running short intervals (``None``: unknown).
         quiet_s: seconds since the content last changed.
         shell: the page is an empty app shell (:func:`is_empty_shell`).
+        url: the document's URL (empty when the probe did not say).
     """
 
     loaded: bool
@@ -148,6 +149,7 @@ class Activity:
     intervals: int | None
     quiet_s: float
     shell: bool
+    url: str = ""
 
 
 def parse_activity(raw: Sequence[object]) -> Activity:
@@ -168,6 +170,7 @@ def parse_activity(raw: Sequence[object]) -> Activity:
         intervals=None if intervals is None else int(str(intervals)),
         quiet_s=max(0.0, float(str(quiet_ms)) / 1000),
         shell=is_empty_shell(count, None if text is None else str(text)),
+        url=str(raw[8]) if len(raw) > 8 else "",
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from ..browser.page import PlaywrightSession
-from ..extract.html import extract_html
+from ..extract.html import HtmlExtraction, extract_html
 from ..redact import redact_text, redact_url
 from ..runtime.cpu_pool import CPUPool
 from ..types import PageText
@@ -21,6 +21,7 @@ from .page_text import (
 
 __all__ = [
     "BROWSER_EMPTY_NOTE",
+    "INLINE_EXTRACT_CHARS",
     "OPEN_READ_ON_NOTE",
     "READ_ON_NOTE",
     "ReadFacts",
@@ -29,6 +30,12 @@ __all__ = [
     "read_rendered",
     "readiness_note",
 ]
+
+#: Rendered HTML shorter than this (characters) is converted on the caller's thread: a
+#: small page (6 KB: about 6 ms on a quiet core) costs less there than the hop to a worker
+#: process and back; a longer one goes to the pool (50 ms median at 128–256 KiB, some pages
+#: far more: too long to hold the event loop). Measured with ``bench/browser.py``.
+INLINE_EXTRACT_CHARS = 16 * 1024
 
 #: Header note of a cut ``content``: how to read on.
 READ_ON_NOTE = "the text goes on: content with offset={next} reads the next part"
@@ -90,9 +97,9 @@ async def read_rendered(
 ) -> tuple[str, PageText, ReadFacts]:
     """The rendered page (and its frames) through web_fetch's extraction and output format.
 
-    The extraction of the page and of each frame runs in the CPU worker pool, concurrently;
-    the caller's own budget (the browser action's) stops it: a cancelled job stops its
-    worker.
+    The extraction of the page and of each frame runs in the CPU worker pool, concurrently
+    (a small document's right here: :data:`INLINE_EXTRACT_CHARS`); the caller's own budget
+    (the browser action's) stops it: a cancelled job stops its worker.
 
     Args:
         session: the tab to read.
@@ -112,10 +119,8 @@ async def read_rendered(
         InvalidArguments: ``offset`` is past the end of the text.
     """
     url, title, html, frames = await session.html()
-    what = "converting the rendered page"
     page, *framed = await asyncio.gather(
-        cpu.run(extract_html, html, url, what=what),
-        *(cpu.run(extract_html, frame.html, frame.url, what=what) for frame in frames),
+        _extract(cpu, html, url), *(_extract(cpu, frame.html, frame.url) for frame in frames)
     )
     parts = [page.markdown]
     for frame, extracted in zip(frames, framed, strict=True):
@@ -128,14 +133,13 @@ async def read_rendered(
         "text": redact_text("\n\n".join(p for p in parts if p)),
         "markdown": True,
     }
+    note = empty_note or EMPTY_HTML_NOTE
     if formats_inline(doc):
-        text, window = format_document(doc, offset, max_bytes)
+        text, window = format_document(doc, offset, max_bytes, None, note)
     else:  # a long page's outline scans the whole text: off the event loop
         text, window = await cpu.run(
-            format_document, doc, offset, max_bytes, what="formatting the page"
+            format_document, doc, offset, max_bytes, None, note, what="formatting the page"
         )
-    if empty_note is not None and not doc["text"].strip():
-        text = text.replace(EMPTY_HTML_NOTE, empty_note)
     if window["next_offset"] is not None:
         # The marker ends the text (SPEC §1.1); how to read on goes with the header lines.
         head, sep, body = text.partition("\n\n")
@@ -147,6 +151,14 @@ async def read_rendered(
         **window,
     }
     return text, doc, facts
+
+
+async def _extract(cpu: CPUPool, html: str, url: str) -> HtmlExtraction:
+    """web_fetch's extraction of rendered HTML: in the worker pool, or right here for a
+    small page (:data:`INLINE_EXTRACT_CHARS`)."""
+    if len(html) < INLINE_EXTRACT_CHARS:
+        return extract_html(html, url)
+    return await cpu.run(extract_html, html, url, what="converting the rendered page")
 
 
 async def read_content(

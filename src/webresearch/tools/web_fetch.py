@@ -33,7 +33,12 @@ from .arguments import integer, optional_text, text
 from .base import CallContext, ToolEntry
 from .gates import backend_unavailable_reason
 from .limits import fetch_limit
-from .page_text import format_document, formats_inline
+from .page_text import (
+    EMPTY_HTML_NO_BROWSER_NOTE,
+    EMPTY_HTML_NOTE,
+    format_document,
+    formats_inline,
+)
 from .paid import paid_call, redact_document
 from .services import Services
 from .specs import URL_PROPERTY, ToolSpec, object_schema
@@ -160,6 +165,13 @@ class WebFetch:
             services.client, services.now, services.access, cpu=services.cpu
         )
         self.renderer = renderer
+        #: The body of a page without readable text: it points to the browser tool only
+        #: where a browser can run.
+        self.empty_html_note = (
+            EMPTY_HTML_NOTE
+            if backend_unavailable_reason(services) is None
+            else EMPTY_HTML_NO_BROWSER_NOTE
+        )
         settings = services.settings
         self.cache = services.cache(
             "web_fetch", maxsize=settings.fetch_cache_size, ttl_s=settings.fetch_cache_ttl_s
@@ -181,7 +193,9 @@ class WebFetch:
         await self.services.access.check(args.url, service=not local)
         doc, cached = await self.fetch_document(args.url, ctx)
         if formats_inline(doc, args.query):
-            shown, window = format_document(doc, args.offset, args.max_bytes)
+            shown, window = format_document(
+                doc, args.offset, args.max_bytes, empty_html_note=self.empty_html_note
+            )
         else:  # ranking or a long page's outline reads the whole text: off the event loop
             shown, window = await self.services.cpu.run(
                 format_document,
@@ -189,6 +203,7 @@ class WebFetch:
                 args.offset,
                 args.max_bytes,
                 args.query,
+                self.empty_html_note,
                 timeout_s=deadline - loop.time(),
                 what=f"formatting {doc['url']}",
             )

@@ -106,5 +106,8 @@ def test_the_probe_answer_is_parsed() -> None:
     activity = parse_activity(["complete", "T", 3, 1, None, 2, 250.0, "Loading…"])
     assert activity == Activity(True, "T", 3, 1, None, 2, 0.25, True)
     assert parse_activity(["interactive", "", 0, 0, 0, 0, -1, None]).loaded is False
+    assert parse_activity(["complete", "", 0, 0, 0, 0, 0, None, "about:blank"]).url == (
+        "about:blank"
+    )
     with pytest.raises((ValueError, TypeError, IndexError)):
         parse_activity(["complete"])
