@@ -23,7 +23,14 @@ from ..readers.local import LocalReader
 from ..types import Document, ToolResult
 from .page_text import Window, format_document
 
-__all__ = ["read_page"]
+__all__ = ["OFFLINE_EMPTY_HTML_NOTE", "read_page"]
+
+#: Body of an HTML page without readable text read offline: the reader is a person or a
+#: script, not a model with a browser tool, so the advice names the CLI's browser.
+OFFLINE_EMPTY_HTML_NOTE = (
+    "[no readable text in this page's HTML; it is probably built by JavaScript: render it "
+    "in a browser to read it, e.g. webresearch browse URL --do content]"
+)
 
 
 async def read_page(
@@ -80,7 +87,9 @@ async def read_page(
         def convert_and_cut() -> tuple[Document, str, Window]:  # CPU work: not on the loop
             # the reader's pool is in-process (its default): the conversion runs right here
             doc = asyncio.run(reader.convert(response))
-            shown, window = format_document(doc, offset, max_bytes, query)
+            shown, window = format_document(
+                doc, offset, max_bytes, query, empty_html_note=OFFLINE_EMPTY_HTML_NOTE
+            )
             return doc, shown, window
 
         doc, shown, window = await asyncio.to_thread(convert_and_cut)
