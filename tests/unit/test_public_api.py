@@ -19,6 +19,7 @@ def test_public_members_are_exactly_these() -> None:
         "adapters",
         "backends",
         "browser",
+        "call_sink",
         "cli",
         "config",
         "errors",
