@@ -38,6 +38,9 @@ __all__ = ["MainContent", "find_main_content"]
 PARTIAL_TABLE_SHARE = 0.3
 #: Below this share of trafilatura's text placed on the page, its own tree is rendered.
 MIN_ALIGNED_SHARE = 0.6
+#: The page's own ``<h1>`` right before the first kept text is kept when at most this many
+#: letters and digits (a byline, a date) lie between them.
+MAX_LEAD_GAP_CHARS = 200
 #: trafilatura's fast pass is trusted when it keeps at least this many letters and digits …
 CONFIDENT_CHARS = 500
 #: … and this share of the page's text; otherwise the full pass with its second opinions
@@ -280,6 +283,9 @@ def _rescue_blocks(body: etree._Element, segments: list[Segment]) -> list[etree.
         if holder is not None:
             index.setdefault(holder, []).append(i)
     rescued: list[etree._Element] = []
+    lead = _leading_h1(body, segments, first)
+    if lead is not None:
+        rescued.append(lead)
     for el in body.iter("pre", "table", *_HEADING_TAGS):
         if _within(el, rescued):
             continue
@@ -300,6 +306,43 @@ def _rescue_blocks(body: etree._Element, segments: list[Segment]) -> list[etree.
             continue  # a heading is rescued only when the text it introduces was kept
         rescued.append(el)
     return rescued
+
+
+def _leading_h1(body: etree._Element, segments: list[Segment], first: int) -> etree._Element | None:
+    """The page's own ``<h1>`` right before the first kept text, when it was dropped.
+
+    trafilatura often takes the ``<h1>`` for the title and drops it; on a page without
+    ``<main>`` or ``<article>`` the heading rescue between the first and last kept text
+    does not reach it. Only :data:`MAX_LEAD_GAP_CHARS` of other text may lie in between,
+    and no ``<h1>`` may be kept already.
+    """
+    if any(s.kept and _heading_of(s, body) == "h1" for s in segments):
+        return None
+    gap = 0
+    for i in range(first - 1, -1, -1):
+        seg = segments[i]
+        holder = seg.owner.getparent() if seg.tail else seg.owner
+        h1 = _enclosing(holder, body, "h1")
+        if h1 is not None:
+            return None if _in_boilerplate(h1, body) else h1
+        gap += len(seg.norm)
+        if gap > MAX_LEAD_GAP_CHARS:
+            return None
+    return None
+
+
+def _heading_of(seg: Segment, body: etree._Element) -> str:
+    holder = seg.owner.getparent() if seg.tail else seg.owner
+    return "h1" if _enclosing(holder, body, "h1") is not None else ""
+
+
+def _enclosing(el: etree._Element | None, stop: etree._Element, tag: str) -> etree._Element | None:
+    """``el`` or its nearest ancestor below ``stop`` with this tag, or ``None``."""
+    while el is not None and el is not stop:
+        if _tag(el) == tag:
+            return el
+        el = el.getparent()
+    return None
 
 
 def _within(el: etree._Element, blocks: list[etree._Element]) -> bool:

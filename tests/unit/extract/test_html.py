@@ -165,6 +165,10 @@ def test_empty_and_textless_pages() -> None:
             "First heading",
         ),
         ("<html><head><title></title></head><body><p>x</p></body></html>", ""),
+        (
+            "<html><body><nav>Menu</nav><h2>Release <i>notes</i></h2><p>x</p></body></html>",
+            "Release notes",
+        ),
     ],
 )
 def test_document_title(html: str, title: str) -> None:

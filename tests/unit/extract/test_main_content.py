@@ -145,3 +145,27 @@ def test_widget_labels_are_dropped_but_not_inside_code() -> None:
     markdown = extract_html(page(body), URL).markdown
     assert "Loading…" not in markdown and "Advertisement" not in markdown
     assert "```\nLoading\n```" in markdown
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        "{h1}{p}",
+        "<div class='head'>{h1}</div><div class='content'>{p}</div>",
+        "<div class='wrap'>{h1}<div class='byline'>By Ann Lee, 3 May</div>"
+        "<div class='text'>{p}</div></div>",
+    ],
+)
+def test_the_pages_own_h1_right_before_the_content_is_kept(wrap: str) -> None:
+    """On a page without <main>/<article> trafilatura drops the leading <h1> as the title;
+    the heading rescue only looked between the first and last kept text."""
+    body = MENU + wrap.format(h1="<h1>Choosing a mesh chair</h1>", p=PARAGRAPHS)
+    markdown = extract_html(page(body), URL).markdown
+    assert markdown.startswith("# Choosing a mesh chair\n\nParagraph 0"), markdown[:80]
+
+
+def test_an_h1_far_above_the_content_is_not_pulled_in() -> None:
+    far = "<div class='promo'>" + "Seasonal offers on stools and benches. " * 12 + "</div>"
+    body = MENU + "<h1>Shop</h1>" + far + "<div class='content'>" + PARAGRAPHS + "</div>"
+    markdown = extract_html(page(body), URL).markdown
+    assert "# Shop" not in markdown and markdown.startswith("Paragraph 0")
