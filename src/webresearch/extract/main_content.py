@@ -15,6 +15,17 @@ trafilatura's simplified tree:
    stay; code blocks and data tables that lie inside the article but that trafilatura
    dropped (a ``code-toolbar`` or ``widget`` class, a very short ``<pre>``) are rescued.
 
+4. a second opinion fills gaps (Bevendorff et al., "An Empirical Comparison of Web Content
+   Extraction Algorithms", SIGIR 2023: an ensemble of heuristic extractors beats each of
+   them): resiliparse's main-content text (lexbor, a few milliseconds a page) is aligned the
+   same way, and text it keeps *between* trafilatura's first and last kept text is kept too
+   — a card grid, a spec list or a price block trafilatura dropped inside the content.
+   Nothing outside trafilatura's span is added, so its choice of *where* the content is
+   stands. Not on forum threads, where it kept the profile cards between posts, and not on
+   declared articles (the caller's choice), where it keeps captions and gallery text
+   between paragraphs (measured on the development parts: +0.02 on WCXB service, listing
+   and collection pages, −0.01 on forum threads, −0.005 on Zyte's news articles).
+
 When the alignment cannot place most of what trafilatura kept (it took text from metadata,
 for instance), trafilatura's own tree is rendered instead.
 """
@@ -175,12 +186,16 @@ class MainContent:
         return self._body
 
 
-def find_main_content(doc: etree._Element, comments: bool = False) -> MainContent | None:
+def find_main_content(
+    doc: etree._Element, comments: bool = False, html: str | None = None
+) -> MainContent | None:
     """Locate the main content of a parsed page (the page is not modified yet).
 
     Args:
         doc: the parsed document (``<html>`` element).
         comments: the page's comments are content (a forum thread's replies).
+        html: the page's markup as parsed, for the second opinion (module docstring, step
+            4); ``None`` or a forum thread (``comments``): trafilatura alone.
 
     Returns:
         where the main content is, or ``None`` when trafilatura finds none.
@@ -200,7 +215,46 @@ def find_main_content(doc: etree._Element, comments: bool = False) -> MainConten
     placed = align_segments(segments, streams)
     if placed < MIN_ALIGNED_SHARE * total:
         return MainContent(total, page_chars, False, body, segments, traf_body)
+    if html is not None and not comments:
+        placed += _fill_from_second_opinion(segments, html)
     return MainContent(placed, page_chars, True, body, segments, traf_body)
+
+
+def _fill_from_second_opinion(segments: list[Segment], html: str) -> int:
+    """Mark kept the segments between the first and last kept one that resiliparse keeps
+    (module docstring, step 4); the letters and digits added."""
+    kept = [i for i, s in enumerate(segments) if s.kept]
+    if len(kept) < 2:
+        return 0
+    first, last = kept[0], kept[-1]
+    text = _resiliparse_text(html)
+    if not text:
+        return 0
+    before = [s.kept for s in segments]
+    for seg in segments:
+        seg.kept = False
+    align_segments(segments, [text])
+    added = 0
+    for i, seg in enumerate(segments):
+        if before[i]:
+            seg.kept = True
+        elif seg.kept and not first < i < last:
+            seg.kept = False
+        elif seg.kept:
+            added += len(seg.norm)
+    return added
+
+
+def _resiliparse_text(html: str) -> str:
+    """resiliparse's main-content text of ``html``, normalised; empty when it finds none."""
+    from resiliparse.extract.html2text import extract_plain_text
+    from resiliparse.parse.html import HTMLTree
+
+    try:
+        tree = HTMLTree.parse(html)
+        return normalise(extract_plain_text(tree, main_content=True, alt_texts=False, links=False))
+    except (ValueError, RuntimeError, MemoryError):
+        return ""
 
 
 def _prune(body: etree._Element, segments: list[Segment]) -> None:
@@ -316,24 +370,23 @@ def _leading_h1(body: etree._Element, segments: list[Segment], first: int) -> et
     does not reach it. Only :data:`MAX_LEAD_GAP_CHARS` of other text may lie in between,
     and no ``<h1>`` may be kept already.
     """
-    if any(s.kept and _heading_of(s, body) == "h1" for s in segments):
+    headings = set(body.iter("h1"))
+    if not headings:
         return None
+    inner = {el for h1 in headings for el in h1.iter()}
+    if any(s.kept and (s.owner.getparent() if s.tail else s.owner) in inner for s in segments):
+        return None  # the page's own heading is kept already
     gap = 0
     for i in range(first - 1, -1, -1):
         seg = segments[i]
         holder = seg.owner.getparent() if seg.tail else seg.owner
-        h1 = _enclosing(holder, body, "h1")
+        h1 = _enclosing(holder, body, "h1") if holder in inner else None
         if h1 is not None:
             return None if _in_boilerplate(h1, body) else h1
         gap += len(seg.norm)
         if gap > MAX_LEAD_GAP_CHARS:
             return None
     return None
-
-
-def _heading_of(seg: Segment, body: etree._Element) -> str:
-    holder = seg.owner.getparent() if seg.tail else seg.owner
-    return "h1" if _enclosing(holder, body, "h1") is not None else ""
 
 
 def _enclosing(el: etree._Element | None, stop: etree._Element, tag: str) -> etree._Element | None:
