@@ -35,7 +35,6 @@ from webresearch.extract.page_noise import (
     rest_is_boilerplate,
 )
 from webresearch.extract.page_type import (
-    ARTICLE_TYPES,
     declared_types,
     item_page_landmark,
     looks_like_forum,
@@ -137,10 +136,7 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     fallback: str | None = None
     images = image_counts(doc)
     drop_page_toc(doc)
-    # The second opinion fills gaps on every page but a declared article (there it adds the
-    # captions and gallery text between paragraphs) and a forum thread (profile cards).
-    opinion = None if declared & ARTICLE_TYPES else html
-    main = find_main_content(doc, comments=looks_like_forum(doc, url, declared), html=opinion)
+    main = find_main_content(doc, comments=looks_like_forum(doc, url, declared), html=html)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     hidden = hidden_blocks(doc, page_chars)
     if main is None:

@@ -27,7 +27,6 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 
 __all__ = [
-    "ARTICLE_TYPES",
     "MAX_KEPT_SHARE",
     "MIN_LANDMARK_CHARS",
     "MIN_LINK_SHARE",
@@ -45,13 +44,6 @@ SINGLE_ITEM_TYPES = frozenset(
         "article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "report",
         "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle", "product",
         "productgroup", "og:product", "discussionforumposting", "qapage", "recipe",
-    }
-)  # fmt: skip
-#: Declared types (schema.org ``@type``, ``og:type``) of an article.
-ARTICLE_TYPES = frozenset(
-    {
-        "article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "report",
-        "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
     }
 )  # fmt: skip
 _FORUM_TYPES = frozenset({"discussionforumposting", "qapage"})
