@@ -17,15 +17,15 @@ trafilatura's simplified tree:
 
 4. a second opinion fills gaps (Bevendorff et al., "An Empirical Comparison of Web Content
    Extraction Algorithms", SIGIR 2023: an ensemble of heuristic extractors beats each of
-   them): resiliparse's main-content text (lexbor, a few milliseconds a page) is aligned the
-   same way, and text it keeps *between* trafilatura's first and last kept text is kept too
-   — a card grid, a spec list or a price block trafilatura dropped inside the content.
-   Nothing outside trafilatura's span is added, so its choice of *where* the content is
-   stands; nor text of figures, captions, galleries and slideshows (on news articles
-   trafilatura rightly drops those). Not on forum threads, where it kept the profile cards
-   between posts. Measured on the development parts: WCXB 0.843 → 0.851 (service +0.022,
-   listing +0.021, collection +0.019, article +0.003), forum threads −0.012 without this
-   exception, Zyte unchanged (0.969; −0.005 without the media exception).
+   them): resiliparse's main-content text (lexbor) is aligned the same way, and text it
+   keeps *between* trafilatura's first and last kept text is kept too — a price line, spec
+   cards or a feature list trafilatura dropped inside the content. Nothing outside
+   trafilatura's span is added, so its choice of *where* the content is stands; nor text
+   of figures, captions, galleries and slideshows. It runs only when trafilatura left some
+   text out inside its span, not on forum threads (it kept the profile cards between
+   posts: −0.012 on WCXB dev forum pages), and only when the caller passes the markup (``extract_html`` does not for declared articles, where it gained
+   +0.002 for a second parse). Measured on the development parts: WCXB service +0.02,
+   listing +0.02, collection +0.02; Zyte unchanged.
 
 When the alignment cannot place most of what trafilatura kept (it took text from metadata,
 for instance), trafilatura's own tree is rendered instead.
@@ -229,6 +229,9 @@ def _fill_from_second_opinion(segments: list[Segment], html: str) -> int:
     if len(kept) < 2:
         return 0
     first, last = kept[0], kept[-1]
+    gap = sum(len(segments[i].norm) for i in range(first, last) if not segments[i].kept)
+    if not gap:
+        return 0  # nothing to fill: no second parse
     text = _resiliparse_text(html)
     if not text:
         return 0
@@ -276,7 +279,15 @@ def _resiliparse_text(html: str) -> str:
 
     try:
         tree = HTMLTree.parse(html)
-        return normalise(extract_plain_text(tree, main_content=True, alt_texts=False, links=False))
+        text = extract_plain_text(
+            tree,
+            preserve_formatting=False,  # only letters and digits are aligned
+            main_content=True,
+            list_bullets=False,  # an ordered list's "1." would be text to place
+            alt_texts=False,
+            links=False,
+        )
+        return normalise(text)
     except (ValueError, RuntimeError, MemoryError):
         return ""
 
