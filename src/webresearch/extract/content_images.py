@@ -110,6 +110,7 @@ def drop_noise_images(root: etree._Element, counts: Counter[str], base_url: str)
     if not images:
         return
     seen_alts: set[str] = set()
+    texts: dict[etree._Element, str] = {}  # normalised text of ancestors, shared by a grid
     for img in images:
         src = image_source(img, base_url)
         written = _written_source(img)
@@ -118,7 +119,7 @@ def drop_noise_images(root: etree._Element, counts: Counter[str], base_url: str)
             src is None
             or (written and counts[written] > 1)
             or alt in seen_alts
-            or not _is_content(img, src)
+            or not _is_content(img, src, texts)
         ):
             remove_keep_tail(img)
             continue
@@ -129,7 +130,7 @@ def drop_noise_images(root: etree._Element, counts: Counter[str], base_url: str)
         img.set("src", strip_tracking_query(src))
 
 
-def _is_content(img: etree._Element, src: str) -> bool:
+def _is_content(img: etree._Element, src: str, texts: dict[etree._Element, str]) -> bool:
     for dim in ("width", "height"):
         value = (img.get(dim) or "").strip().removesuffix("px")
         if value.isdigit() and int(value) <= MIN_IMAGE_PX:
@@ -151,7 +152,7 @@ def _is_content(img: etree._Element, src: str) -> bool:
         return True
     if len(_WORD.findall(alt)) < MIN_ALT_WORDS or _SLUG.search(alt):
         return False
-    return not _repeats_context(img, alt)
+    return not _repeats_context(img, alt, texts)
 
 
 def _mostly_in(alt: str, caption: str) -> bool:
@@ -185,8 +186,11 @@ def _figure_caption(img: etree._Element) -> str:
     return ""
 
 
-def _repeats_context(img: etree._Element, alt: str) -> bool:
-    """True when the alt text only repeats text near the image (card title, caption)."""
+def _repeats_context(img: etree._Element, alt: str, texts: dict[etree._Element, str]) -> bool:
+    """True when the alt text only repeats text near the image (card title, caption).
+
+    ``texts`` caches the normalised text of the ancestors looked at (removing an image
+    does not change an element's text)."""
     wanted = normalise(alt)
     if not wanted:
         return False
@@ -195,7 +199,9 @@ def _repeats_context(img: etree._Element, alt: str) -> bool:
         if node is None:
             return False
         if isinstance(node.tag, str) and node.tag in _CONTEXT_TAGS | {"div", "span"}:
-            text = normalise("".join(t for t in node.itertext() if t))
+            text = texts.get(node)
+            if text is None:
+                text = texts[node] = normalise("".join(t for t in node.itertext() if t))
             if wanted in text:
                 return True
         node = node.getparent()

@@ -24,6 +24,7 @@ from webresearch.extract.charset import decode_document
 from webresearch.extract.html import extract_html
 from webresearch.extract.pdf import pdf_to_text
 from webresearch.extract.sniff import describe_mime, is_html_mime, sniff_mime
+from webresearch.extract.title import url_title
 from webresearch.invisible import strip_invisible
 
 __all__ = ["Converted", "ExtractorName", "convert", "is_passthrough_mime", "reads_from_a_prefix"]
@@ -54,7 +55,9 @@ class Converted:
     """A body converted to text for a model.
 
     Attributes:
-        title: the document title (empty when it has none).
+        title: the document title; for a document without one, its address's last path
+            segment or host (:func:`~webresearch.extract.title.url_title`), never empty
+            unless the address has neither.
         text: the converted text (markdown for HTML, the page texts for PDF, the decoded
             data for pass-through types).
         mime: the effective MIME type (after sniffing), lower-case, without parameters.
@@ -104,6 +107,7 @@ def convert(body: bytes, content_type: str | None, url: str) -> Converted:
     """
     converted = _convert(body, content_type, url)
     title, in_title = strip_invisible(converted.title)
+    title = title or url_title(url)  # never an empty ``title:`` line
     text, in_text = strip_invisible(converted.text)
     return replace(converted, title=title, text=text, hidden_chars_removed=in_title + in_text)
 

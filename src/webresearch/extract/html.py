@@ -35,6 +35,7 @@ from webresearch.extract.page_noise import (
     rest_is_boilerplate,
 )
 from webresearch.extract.page_type import (
+    ARTICLE_TYPES,
     declared_types,
     item_page_landmark,
     looks_like_forum,
@@ -136,7 +137,10 @@ def extract_html(html: str, url: str) -> HtmlExtraction:
     fallback: str | None = None
     images = image_counts(doc)
     drop_page_toc(doc)
-    main = find_main_content(doc, comments=looks_like_forum(doc, url, declared))
+    # The second opinion (main_content, step 4) fills gaps on pages other than declared
+    # articles: there trafilatura is at its best, and the second parse would cost time.
+    opinion = None if declared & ARTICLE_TYPES else html
+    main = find_main_content(doc, comments=looks_like_forum(doc, url, declared), html=opinion)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     hidden = hidden_blocks(doc, page_chars)
     if main is None:

@@ -27,6 +27,7 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 
 __all__ = [
+    "ARTICLE_TYPES",
     "MAX_KEPT_SHARE",
     "MIN_LANDMARK_CHARS",
     "MIN_LINK_SHARE",
@@ -38,14 +39,17 @@ __all__ = [
     "product_facts",
 ]
 
-#: Declared types (schema.org ``@type``, ``og:type``) of a page about one thing.
-SINGLE_ITEM_TYPES = frozenset(
+#: Declared types (schema.org ``@type``, ``og:type``) of an article.
+ARTICLE_TYPES = frozenset(
     {
         "article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "report",
-        "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle", "product",
-        "productgroup", "og:product", "discussionforumposting", "qapage", "recipe",
+        "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
     }
 )  # fmt: skip
+#: Declared types (schema.org ``@type``, ``og:type``) of a page about one thing.
+SINGLE_ITEM_TYPES = ARTICLE_TYPES | {
+    "product", "productgroup", "og:product", "discussionforumposting", "qapage", "recipe",
+}  # fmt: skip
 _FORUM_TYPES = frozenset({"discussionforumposting", "qapage"})
 _FORUM_URL = re.compile(
     r"^https?://[^/]*(?:forum|community|discuss|bbs|board)[^/]*/|/(?:t|d|threads?|topics?|"

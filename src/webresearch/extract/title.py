@@ -8,7 +8,10 @@ page's own title is chosen by agreement of ``<title>`` with ``og:title`` (or
    `` » ``) that ``og:title`` also says;
 2. else ``<title>`` without the parts naming the site (``og:site_name``, or the host name);
 3. else ``<title>`` as it is (a subtitle such as "Köln — Übersicht" is part of it), else
-   ``og:title``, else the first ``<h1>``.
+   ``og:title``, else the first ``<h1>``, else the first heading of any level.
+
+A document with none of these (plain text, JSON, a bare page) is named as a browser's tab
+names it: by the last segment of its address, else its host (:func:`url_title`).
 
 All texts are whitespace-collapsed.
 """
@@ -16,15 +19,16 @@ All texts are whitespace-collapsed.
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from lxml import etree
 
 from webresearch.extract.align import normalise
 
-__all__ = ["document_title", "strip_site_name"]
+__all__ = ["document_title", "strip_site_name", "url_title"]
 
 _WS = re.compile(r"\s+")
+_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
 _SEPARATOR = re.compile(r"\s+(?:\||-|–|—|::|·|»|/)\s+|\s*\|\s*")
 
 
@@ -39,9 +43,20 @@ def document_title(doc: etree._Element, url: str = "") -> str:
     og_title = _meta(doc, ("og:title", "twitter:title"))
     if not title:
         h1 = (_collapse("".join(h.itertext())) for h in doc.iter("h1"))
-        return og_title or next((t for t in h1 if t), "")
+        headings = (_collapse("".join(h.itertext())) for h in doc.iter(*_HEADINGS))
+        return og_title or next((t for t in h1 if t), "") or next((t for t in headings if t), "")
     site = _meta(doc, ("og:site_name", "application-name"))
     return strip_site_name(title, (og_title,), site, urlsplit(url).hostname or "")
+
+
+def url_title(url: str) -> str:
+    """A name for an untitled document, as a browser's tab shows it: the last non-empty
+    segment of the address's path, percent-decoded (``notes.txt``), else the host name;
+    empty for an address without either. Query and fragment never count (they may hold
+    secrets)."""
+    parts = urlsplit(url)
+    segment = next((s for s in reversed(parts.path.split("/")) if s.strip()), "")
+    return _collapse(unquote(segment)) or (parts.hostname or "")
 
 
 def strip_site_name(title: str, witnesses: tuple[str, ...], site: str, host: str) -> str:

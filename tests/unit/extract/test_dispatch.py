@@ -243,7 +243,11 @@ def test_a_readable_pdf_labelled_text_plain_is_extracted_not_printed() -> None:
 def test_text_formats_pass_through_decoded_as_they_are(content_type: str, body: bytes) -> None:
     converted = convert(body, content_type, BASE + "/data")
     assert converted.text == body.decode("utf-8")
-    assert (converted.extractor, converted.markdown, converted.title) == ("passthrough", False, "")
+    assert (converted.extractor, converted.markdown, converted.title) == (
+        "passthrough",
+        False,
+        "data",
+    )
 
 
 def test_xhtml_is_html() -> None:
@@ -283,3 +287,28 @@ def test_other_binaries_are_refused_naming_what_they_are(
 def test_empty_body_is_empty_text() -> None:
     converted = convert(b"", None, BASE + "/")
     assert converted.text == ""
+
+
+# --------------------------------------------------------------------------- untitled documents
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "url", "title"),
+    [
+        (b"<p>Only a paragraph of text here.</p>", "text/html", BASE + "/", "127.0.0.1"),
+        (b"plain words", "text/plain", BASE + "/docs/release%20notes.txt?token=s3", "release notes.txt"),
+        (b'{"a": 1}', "application/json", BASE + "/api/v1/users/", "users"),
+        (b"<html><head><title> </title></head><body><p>Hi.</p></body></html>", "text/html",
+         "https://example.org/guide/intro", "intro"),
+    ],
+)  # fmt: skip
+def test_a_document_without_a_title_is_named_by_its_address(
+    body: bytes, content_type: str, url: str, title: str
+) -> None:
+    """Never an empty ``title:`` line: as a browser tab, the path's last segment or the host."""
+    assert convert(body, content_type, url).title == title
+
+
+def test_a_title_of_the_page_wins_over_the_address() -> None:
+    html = b"<html><head><title>Harbour cranes</title></head><body><p>Words.</p></body></html>"
+    assert convert(html, "text/html", BASE + "/cranes.html").title == "Harbour cranes"

@@ -113,7 +113,7 @@ def test_links_in_the_article_are_absolute() -> None:
 def test_no_main_content_converts_the_whole_page_without_chrome(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(html_module, "find_main_content", lambda doc, comments: None)
+    monkeypatch.setattr(html_module, "find_main_content", lambda doc, comments, html: None)
     result = extract_html(
         page("<nav><a href='/x'>Menu</a></nav><div><b>Open</b> 9–5</div><footer>Foot</footer>"), URL
     )
@@ -165,6 +165,10 @@ def test_empty_and_textless_pages() -> None:
             "First heading",
         ),
         ("<html><head><title></title></head><body><p>x</p></body></html>", ""),
+        (
+            "<html><body><nav>Menu</nav><h2>Release <i>notes</i></h2><p>x</p></body></html>",
+            "Release notes",
+        ),
     ],
 )
 def test_document_title(html: str, title: str) -> None:

@@ -145,3 +145,86 @@ def test_widget_labels_are_dropped_but_not_inside_code() -> None:
     markdown = extract_html(page(body), URL).markdown
     assert "Loading…" not in markdown and "Advertisement" not in markdown
     assert "```\nLoading\n```" in markdown
+
+
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        "{h1}{p}",
+        "<div class='head'>{h1}</div><div class='content'>{p}</div>",
+        "<div class='wrap'>{h1}<div class='byline'>By Ann Lee, 3 May</div>"
+        "<div class='text'>{p}</div></div>",
+    ],
+)
+def test_the_pages_own_h1_right_before_the_content_is_kept(wrap: str) -> None:
+    """On a page without <main>/<article> trafilatura drops the leading <h1> as the title;
+    the heading rescue only looked between the first and last kept text."""
+    body = MENU + wrap.format(h1="<h1>Choosing a mesh chair</h1>", p=PARAGRAPHS)
+    markdown = extract_html(page(body), URL).markdown
+    assert markdown.startswith("# Choosing a mesh chair\n\nParagraph 0"), markdown[:80]
+
+
+def test_an_h1_far_above_the_content_is_not_pulled_in() -> None:
+    far = "<div class='promo'>" + "Seasonal offers on stools and benches. " * 12 + "</div>"
+    body = MENU + "<h1>Shop</h1>" + far + "<div class='content'>" + PARAGRAPHS + "</div>"
+    markdown = extract_html(page(body), URL).markdown
+    assert "# Shop" not in markdown and markdown.startswith("Paragraph 0")
+
+
+PACK = "".join(
+    f"<p>Paragraph {i} explains how the Tern 40 litre pack carries a laptop, a rain shell "
+    f"and a day of food on long commutes by bike.</p>"
+    for i in range(5)
+)
+
+
+@pytest.mark.parametrize(
+    ("block", "kept"),
+    [
+        (
+            "<div class='buy'><span class='price'>$129.00</span> <button>Add to cart</button> "
+            "<a href='/sizes'>Size guide</a></div>",
+            ("$129.00", "[Size guide](https://shop.example.org/sizes)"),
+        ),
+        (
+            "<div class='spec'><div><a href='/c/1'>Frame: aluminium</a></div>"
+            "<div><a href='/c/2'>Weight: 1.2 kg</a></div><div><a href='/c/3'>Volume: 40 litres"
+            "</a></div></div>",
+            ("Frame: aluminium", "Weight: 1.2 kg", "Volume: 40 litres"),
+        ),
+    ],
+)
+def test_the_second_opinion_fills_a_block_trafilatura_dropped_inside_the_content(
+    block: str, kept: tuple[str, ...]
+) -> None:
+    """resiliparse keeps the price line and the spec cards between the paragraphs; the
+    navigation and footer outside trafilatura's span stay out."""
+    split = PACK.index("<p>Paragraph 3")
+    body = (
+        "<div class='nav'><a href='/'>Home</a> <a href='/bags'>Bags</a></div><div class='c'>"
+        + PACK[:split]
+        + block
+        + PACK[split:]
+        + "</div><div class='foot'>© Tern outdoor gear</div>"
+    )
+    markdown = extract_html(
+        page(body, "Tern 40 pack"), "https://shop.example.org/bags/t40"
+    ).markdown
+    for text in kept:
+        assert text in markdown
+    assert markdown.index(kept[0]) < markdown.index("Paragraph 3")
+    assert "Home" not in markdown and "Tern outdoor gear" not in markdown
+
+
+def test_the_second_opinion_adds_no_gallery_text_between_paragraphs() -> None:
+    split = PACK.index("<p>Paragraph 3")
+    gallery = (
+        "<div class='photo-box'><span>Image 1 of 23</span> <span>The pack on a city bike in "
+        "the rain at dusk, photographed for the catalogue</span></div>"
+    )
+    body = "<div class='c'>" + PACK[:split] + gallery + PACK[split:] + "</div>"
+    markdown = extract_html(
+        page(body, "Tern 40 pack"), "https://shop.example.org/bags/t40"
+    ).markdown
+    assert "Paragraph 4" in markdown
+    assert "Image 1 of 23" not in markdown and "city bike in the rain" not in markdown
