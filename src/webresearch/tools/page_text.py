@@ -35,6 +35,7 @@ __all__ = [
     "EMPTY_HTML_NOTE",
     "EMPTY_HTML_NO_BROWSER_NOTE",
     "EMPTY_NOTE",
+    "EMPTY_RENDERED_NOTE",
     "UNTRUSTED_IMAGE_NOTICE",
     "UNTRUSTED_NOTICE",
     "Window",
@@ -59,6 +60,12 @@ EMPTY_HTML_NOTE = (
 EMPTY_HTML_NO_BROWSER_NOTE = (
     "[no readable text in this page's HTML; it is probably built by JavaScript, and no "
     "browser is configured here to render it]"
+)
+#: The same, for a page web_fetch already rendered in a browser (``render: browser``) and
+#: which stayed empty: rendering again would not help.
+EMPTY_RENDERED_NOTE = (
+    "[no readable text in this page, even after rendering it in a browser: its scripts may "
+    "have failed, or it shows text only after a login or a click]"
 )
 #: Body shown for an empty document of another type.
 EMPTY_NOTE = "[the document is empty]"

@@ -36,6 +36,7 @@ from .limits import fetch_limit
 from .page_text import (
     EMPTY_HTML_NO_BROWSER_NOTE,
     EMPTY_HTML_NOTE,
+    EMPTY_RENDERED_NOTE,
     format_document,
     formats_inline,
 )
@@ -192,9 +193,12 @@ class WebFetch:
         # domain policy, robots.txt (a hosted reader fetches from its own network)
         await self.services.access.check(args.url, service=not local)
         doc, cached = await self.fetch_document(args.url, ctx)
+        empty_note = (
+            EMPTY_RENDERED_NOTE if doc.get("render") == "browser" else self.empty_html_note
+        )
         if formats_inline(doc, args.query):
             shown, window = format_document(
-                doc, args.offset, args.max_bytes, empty_html_note=self.empty_html_note
+                doc, args.offset, args.max_bytes, empty_html_note=empty_note
             )
         else:  # ranking or a long page's outline reads the whole text: off the event loop
             shown, window = await self.services.cpu.run(
@@ -203,7 +207,7 @@ class WebFetch:
                 args.offset,
                 args.max_bytes,
                 args.query,
-                self.empty_html_note,
+                empty_note,
                 timeout_s=deadline - loop.time(),
                 what=f"formatting {doc['url']}",
             )
