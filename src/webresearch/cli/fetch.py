@@ -25,6 +25,26 @@ from .render import (
 )
 from .trace_view import tracing_to_stderr
 
+#: Endings of a file name (a host name does not end so): ``page.html`` is a path.
+_FILE_SUFFIXES = (".html", ".htm", ".xhtml", ".txt", ".md", ".json", ".xml", ".pdf", ".csv")
+
+
+def path_hint(target: str, exc: OSError) -> str:
+    """The next step after a target could not be read as a file: a URL typed without its
+    scheme (``example.org/page``) gets its URL form; a path gets the file's problem."""
+    if isinstance(exc, IsADirectoryError):
+        return "give an HTML file inside it, not the directory"
+    first = target.split("/", 1)[0]
+    if (
+        not target.startswith((".", "/", "~"))
+        and "." in first
+        and not first.lower().endswith(_FILE_SUFFIXES)
+    ):
+        return f"a URL needs its scheme: https://{target}"
+    if isinstance(exc, FileNotFoundError):
+        return "check the file's path, or give a URL with its scheme (https://…)"
+    return "check that the file can be read"
+
 
 def _is_url(target: str) -> bool:
     return "://" in target
@@ -168,7 +188,7 @@ def fetch(
                 return ToolResult.failure(
                     InvalidArguments(
                         f"cannot read {target}: {exc.strerror or type(exc).__name__}",
-                        hint="a URL needs its scheme, e.g. https://example.org",
+                        hint=path_hint(target, exc),
                     )
                 )
             url = base_url or path.absolute().as_uri()
