@@ -23,20 +23,13 @@ SHORT_TIMER_MS = 1000
 
 #: ``[title, HTML]`` of the document the script runs in: its doctype and
 #: ``documentElement.outerHTML`` (the rendered DOM, as the library's ``content()`` gives it,
-#: read in the page's own world: no helper script is injected per document), without its
-#: ``<noscript>`` elements: scripts ran, so a person never sees them ("You need to enable
-#: JavaScript" is not the page's text). With scripting on, a ``<noscript>``'s content is raw
-#: text and is serialized unescaped up to its end tag (HTML Standard, "Serializing HTML
-#: fragments"), so the first ``</noscript`` after its start tag ends it.
-READ_HTML_JS = r"""() => {
+#: read in the page's own world: no helper script is injected per document).
+READ_HTML_JS = """() => {
   const d = document.doctype;
   const doctype = d ? '<!DOCTYPE ' + d.name + (d.publicId ? ' PUBLIC "' + d.publicId + '"' : '')
     + (d.systemId ? (d.publicId ? '' : ' SYSTEM') + ' "' + d.systemId + '"' : '') + '>' : '';
   const root = document.documentElement;
-  const html = root ? root.outerHTML : '';
-  const shown = html.indexOf('<noscript') < 0 ? html
-    : html.replace(/<noscript\b[^>]*>[\s\S]*?<\/noscript\s*>/gi, '');
-  return [String(document.title || ''), doctype + shown];
+  return [String(document.title || ''), doctype + (root ? root.outerHTML : '')];
 }"""
 
 #: Runs before any page script in every frame: WebSockets may only go to the page's own host
