@@ -76,7 +76,7 @@ def prepare_image(
 ) -> PreparedImage:
     """Turn image bytes into a block a vision model sees as a viewer would.
 
-    CPU-bound (tens of milliseconds for a photo): async callers run it in a worker thread.
+    CPU-bound (tens of milliseconds for a photo): async callers run it in the CPU worker pool.
 
     Args:
         data: the image file's bytes.

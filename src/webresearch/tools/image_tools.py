@@ -28,7 +28,7 @@ import functools
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypedDict
 
 from ..errors import AntiBotChallenge, TooLarge, WebResearchError
 from ..extract.challenge import is_challenge_page
@@ -97,6 +97,16 @@ VIEW_IMAGE = ToolSpec(
 IMAGE_ACCEPT = "image/webp,image/png,image/jpeg,image/gif;q=0.9,*/*;q=0.1"
 
 
+class _Limits(TypedDict):
+    """The process's image limits, as :func:`prepare_image` and :func:`prepare_region` take
+    them (settings ``image_max_*``)."""
+
+    max_source_bytes: int
+    max_pixels: int
+    max_side_px: int
+    max_output_bytes: int
+
+
 class _Preparer:
     """The pipeline with the process's limits, in the CPU worker pool."""
 
@@ -105,20 +115,14 @@ class _Preparer:
         self.cpu = services.cpu
         self.max_source_bytes = s.image_max_source_bytes
         self.timeout_s = s.request_timeout_s
-        self._prepare = functools.partial(
-            prepare_image,
+        limits = _Limits(
             max_source_bytes=s.image_max_source_bytes,
             max_pixels=s.image_max_pixels,
             max_side_px=s.image_max_side_px,
             max_output_bytes=s.image_max_output_bytes,
         )
-        self._prepare_region = functools.partial(
-            prepare_region,
-            max_source_bytes=s.image_max_source_bytes,
-            max_pixels=s.image_max_pixels,
-            max_side_px=s.image_max_side_px,
-            max_output_bytes=s.image_max_output_bytes,
-        )
+        self._prepare = functools.partial(prepare_image, **limits)
+        self._prepare_region = functools.partial(prepare_region, **limits)
 
     async def prepare(self, data: bytes, timeout_s: float | None = None) -> PreparedImage:
         """The pipeline in the CPU pool, within ``timeout_s`` (default ``request_timeout_s``)."""
