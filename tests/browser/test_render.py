@@ -42,17 +42,17 @@ async def test_render_always_and_policy_applies_to_rendering(sites: Sites) -> No
     assert sites.forbidden_hits() == 0
 
 
-#: An app shell whose script draws nothing.
+#: An app shell whose script draws nothing; its <noscript> sentence (create-react-app's
+#: template) is not shown by a browser that ran the script, so it is not page text.
 EMPTY_SHELL = (
-    b"<!doctype html><html><head><title>App</title></head><body><div id='root'></div>"
+    b"<!doctype html><html><head><title>App</title></head><body>"
+    b"<noscript>You need to enable JavaScript to run this app.</noscript><div id='root'></div>"
     b"<script>window.started = true;</script></body></html>"
 )
 
 
 @pytest.mark.parametrize("backend", ["lightpanda", "chromium"])
-async def test_a_shell_that_stays_empty_after_rendering_says_so(
-    sites: Sites, backend: str
-) -> None:
+async def test_a_shell_that_stays_empty_after_rendering_says_so(sites: Sites, backend: str) -> None:
     from tests.browser.pages import HTML
     from tests.support.http_server import Route
     from webresearch.tools.page_text import EMPTY_HTML_NOTE, EMPTY_RENDERED_NOTE
@@ -66,3 +66,4 @@ async def test_a_shell_that_stays_empty_after_rendering_says_so(
     # rendering again (the browser tool) would not help: the note says what was tried
     assert EMPTY_RENDERED_NOTE in result.text
     assert EMPTY_HTML_NOTE not in result.text
+    assert "enable JavaScript" not in result.text

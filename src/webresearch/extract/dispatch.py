@@ -99,26 +99,30 @@ def reads_from_a_prefix(mime: str) -> bool:
     return is_html_mime(mime) or is_passthrough_mime(mime)
 
 
-def convert(body: bytes, content_type: str | None, url: str) -> Converted:
+def convert(body: bytes, content_type: str | None, url: str, scripted: bool = False) -> Converted:
     """Convert a downloaded body to text for a model, invisible characters removed.
 
-    Args and errors as :func:`_convert`; the title and text of its result are cleaned by
-    :func:`~webresearch.invisible.strip_invisible` (the count in ``hidden_chars_removed``).
+    Args and errors as :func:`_convert`; ``scripted``: the body is a browser's DOM after the
+    page's scripts ran (its ``<noscript>`` text is left out, see
+    :func:`~webresearch.extract.html.extract_html`). The title and text of the result are
+    cleaned by :func:`~webresearch.invisible.strip_invisible` (the count in
+    ``hidden_chars_removed``).
     """
-    converted = _convert(body, content_type, url)
+    converted = _convert(body, content_type, url, scripted)
     title, in_title = strip_invisible(converted.title)
     title = title or url_title(url)  # never an empty ``title:`` line
     text, in_text = strip_invisible(converted.text)
     return replace(converted, title=title, text=text, hidden_chars_removed=in_title + in_text)
 
 
-def _convert(body: bytes, content_type: str | None, url: str) -> Converted:
+def _convert(body: bytes, content_type: str | None, url: str, scripted: bool) -> Converted:
     """Convert a downloaded body to text for a model.
 
     Args:
         body: the decompressed body bytes (possibly cut at the download cap).
         content_type: the HTTP ``Content-Type`` header value, or ``None`` when absent.
         url: the final URL (after redirects); relative links in HTML resolve against it.
+        scripted: the body is a browser's DOM after the page's scripts ran.
 
     Returns:
         the converted text and how it was made.
@@ -132,7 +136,7 @@ def _convert(body: bytes, content_type: str | None, url: str) -> Converted:
     mime = sniff_mime(body, content_type)
     if is_html_mime(mime):
         decoded = decode_document(body, content_type, html=True)
-        page = extract_html(decoded.text, url)
+        page = extract_html(decoded.text, url, scripted)
         return Converted(
             page.title, page.markdown, mime, page.extractor, page.fallback,
             decoded.encoding, decoded.source, True,

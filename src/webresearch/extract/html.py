@@ -114,18 +114,25 @@ def html_to_markdown(html: str, url: str) -> tuple[str, str]:
     return result.title, result.markdown
 
 
-def extract_html(html: str, url: str) -> HtmlExtraction:
+def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     """Convert an HTML page to markdown through the fallback chain (module docstring).
 
     Args:
         html: the decoded page text.
         url: the final URL of the page (absolute), used to resolve relative links.
+        scripted: the markup is a browser's DOM after the page's scripts ran; its
+            ``<noscript>`` elements are then left out, as a browser with scripting on does
+            not show them (HTML Standard, "the noscript element"). A static page keeps
+            them: a crawler-facing copy of the content may sit there.
 
     Returns:
         title, markdown, the extractor used and the reason for a fallback. Never raises for
         bad markup.
     """
     doc = parse_html(html)
+    if scripted:
+        for noscript in list(doc.iter("noscript")):
+            remove_keep_tail(noscript)
     title = document_title(doc, url)
     base = document_base_url(doc, url)
     declared = declared_types(doc)

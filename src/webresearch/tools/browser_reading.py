@@ -156,9 +156,9 @@ async def read_rendered(
 async def _extract(cpu: CPUPool, html: str, url: str) -> HtmlExtraction:
     """web_fetch's extraction of rendered HTML: in the worker pool, or right here for a
     small page (:data:`INLINE_EXTRACT_CHARS`)."""
-    if len(html) < INLINE_EXTRACT_CHARS:
-        return extract_html(html, url)
-    return await cpu.run(extract_html, html, url, what="converting the rendered page")
+    if len(html) < INLINE_EXTRACT_CHARS:  # scripted: <noscript> is not shown in a browser
+        return extract_html(html, url, True)
+    return await cpu.run(extract_html, html, url, True, what="converting the rendered page")
 
 
 async def read_content(

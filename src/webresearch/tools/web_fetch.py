@@ -291,6 +291,7 @@ class WebFetch:
             html.encode("utf-8", "replace"),  # a DOM string may hold lone surrogates
             "text/html; charset=utf-8",
             final,
+            True,  # scripted: the browser ran the page's scripts, <noscript> is not shown
             timeout_s=self.services.settings.request_timeout_s,
             what="converting the rendered page",
         )

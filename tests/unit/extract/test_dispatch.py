@@ -312,3 +312,30 @@ def test_a_document_without_a_title_is_named_by_its_address(
 def test_a_title_of_the_page_wins_over_the_address() -> None:
     html = b"<html><head><title>Harbour cranes</title></head><body><p>Words.</p></body></html>"
     assert convert(html, "text/html", BASE + "/cranes.html").title == "Harbour cranes"
+
+
+#: A page as a browser leaves it after its scripts ran: the app drew its text, and the
+#: ``<noscript>`` fallback (create-react-app's template) is still in the DOM.
+RENDERED_APP = (
+    b"<html><head><title>Tide tables</title></head><body>"
+    b"<noscript>You need to enable JavaScript to run this app.</noscript>"
+    b"<div id='root'><h1>Tide tables</h1><p>High water at the harbour mouth is at 06:12 and "
+    b"18:40 today; low water at 00:05 and 12:31. Spring tides bring the range to 4.8 metres."
+    b"</p></div></body></html>"
+)
+
+
+def test_a_rendered_dom_is_read_without_its_noscript_text() -> None:
+    rendered = convert(RENDERED_APP, "text/html", BASE + "/tides", scripted=True)
+    assert "High water at the harbour mouth" in rendered.text
+    assert "enable JavaScript" not in rendered.text
+
+
+def test_a_static_page_keeps_its_noscript_text() -> None:
+    # without scripts a browser shows <noscript>; crawler copies of content live there too
+    html = b"<html><body><noscript><p>Read the timetable: trains leave hourly.</p></noscript></body></html>"
+    assert "trains leave hourly" in convert(html, "text/html", BASE + "/trains").text
+    assert (
+        "trains leave hourly"
+        not in convert(html, "text/html", BASE + "/trains", scripted=True).text
+    )
