@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_SHELL_TEXT_CHARS", "NEAR_EMPTY_TEXT_CHARS", "looks_like_app_shell"]
+__all__ = [
+    "MAX_SHELL_TEXT_CHARS",
+    "NEAR_EMPTY_TEXT_CHARS",
+    "looks_like_app_shell",
+    "only_shell_notices",
+]
 
 #: A shell shows at most this many letters and digits once converted.
 MAX_SHELL_TEXT_CHARS = 300
@@ -32,6 +37,17 @@ _SHELL_NOISE = re.compile(
 )
 
 
+def _readable(markdown: str) -> str:
+    """The letters and digits of ``markdown`` without link targets and shell notices."""
+    return _SHELL_NOISE.sub("", re.sub(r"\]\([^)]*\)", "]", markdown))
+
+
+def only_shell_notices(markdown: str) -> bool:
+    """True when ``markdown`` says nothing but "Loading…" or "You need to enable JavaScript
+    to run this app" (create-react-app's ``<noscript>`` sentence): no readable text."""
+    return not _readable(markdown)
+
+
 def looks_like_app_shell(html: str, markdown: str) -> bool:
     """True when the static page has almost no text and is driven by scripts.
 
@@ -46,7 +62,7 @@ def looks_like_app_shell(html: str, markdown: str) -> bool:
         client-side mount point (``<div id="root">``, ``<app-root>``, ``__NEXT_DATA__``…),
         asks for JavaScript, or is mostly scripts.
     """
-    text = _SHELL_NOISE.sub("", re.sub(r"\]\([^)]*\)", "]", markdown))
+    text = _readable(markdown)
     if len(text) > MAX_SHELL_TEXT_CHARS:
         return False
     if _MOUNT_POINT.search(html) or _NEEDS_JS.search(html):

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 from ..errors import InvalidArguments
+from ..extract.appshell import only_shell_notices
 from ..extract.budget import TextWindow, truncation_marker
 from ..extract.focus import prefix_window, query_window
 from ..extract.sections import Structure, scan
@@ -151,9 +152,11 @@ def format_document(
     outlined = markdown or str(doc.get("content_type")) in _MARKDOWN_MIMES
     focus = _focus(text, total, offset, max_bytes, query, markdown=markdown, outlined=outlined)
     window, body = focus.window, focus.body
-    if not text.strip():
-        # Say why there is nothing, instead of an empty body the model cannot act on.
-        body = empty_html_note if "html" in str(doc.get("content_type")) else EMPTY_NOTE
+    html = "html" in str(doc.get("content_type"))
+    if not text.strip() or (html and only_shell_notices(text)):
+        # Say why there is nothing, instead of an empty body the model cannot act on (an
+        # app shell's "You need to enable JavaScript" or "Loading…" is not the page's text).
+        body = empty_html_note if html else EMPTY_NOTE
     lines = [
         UNTRUSTED_NOTICE,
         f"url: {doc['url']}",

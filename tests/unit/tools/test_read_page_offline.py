@@ -26,3 +26,25 @@ def test_a_page_with_text_has_no_empty_page_note() -> None:
     result = asyncio.run(read_page(html, "https://example.org/page"))
     assert "Plain words here." in result.text
     assert "no readable text" not in result.text
+
+
+#: create-react-app's template: its only text is the <noscript> sentence.
+CRA_SHELL = (
+    b"<html><head><title>React App</title></head><body>"
+    b"<noscript>You need to enable JavaScript to run this app.</noscript>"
+    b"<div id='root'></div><script src='/static/js/main.js'></script></body></html>"
+)
+
+
+def test_a_shell_whose_only_text_asks_for_javascript_gets_the_note() -> None:
+    result = asyncio.run(read_page(CRA_SHELL, "https://example.org/app"))
+    assert result.ok
+    assert "webresearch browse URL --do content" in result.text
+    assert "You need to enable JavaScript" not in result.text
+
+
+def test_a_page_that_mentions_loading_keeps_its_text() -> None:
+    html = b"<html><body><p>Loading docks open at six; trucks unload until noon.</p></body></html>"
+    result = asyncio.run(read_page(html, "https://example.org/docks"))
+    assert "Loading docks open at six" in result.text
+    assert "no readable text" not in result.text
