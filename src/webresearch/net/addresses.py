@@ -171,6 +171,35 @@ class AddressPolicy:
             allowed_networks=tuple(ipaddress.ip_network(c, strict=False) for c in allowed_networks),
         )
 
+    def broad_exemptions(self) -> list[str]:
+        """A warning per allowed network that opens more than one kind of internal address.
+
+        An exemption is meant for one internal range (``127.0.0.0/8``, a company's
+        ``10.0.0.0/8``). A network overlapping an always-blocked range (link-local, where
+        cloud metadata lives; unspecified; multicast; reserved) or three kinds of blocked
+        ranges or more — ``0.0.0.0/0``, ``::/0`` — switches the SSRF guard off for them,
+        which is rarely what was meant. Shapes: a list of one-line English warnings
+        (networks and range kinds only), empty when every exemption is narrow.
+        """
+        out = []
+        for net in self.allowed_networks:
+            kinds = sorted(
+                {
+                    category
+                    for blocked, category, _source in BLOCKED_NETWORKS
+                    if blocked.version == net.version and blocked.overlaps(net)
+                }
+            )
+            if len(kinds) >= 3 or ALWAYS_BLOCKED_CATEGORIES.intersection(kinds):
+                metadata = {"link_local", "metadata"}.intersection(kinds)
+                out.append(
+                    f"allowed network {net} exempts {', '.join(kinds)} addresses from the "
+                    "SSRF guard"
+                    + (" (cloud metadata services included)" if metadata else "")
+                    + "; list only the networks you mean, e.g. 127.0.0.0/8"
+                )
+        return out
+
     def verdict(self, address: IPAddress | str) -> AddressVerdict:
         """Decide whether ``address`` may be connected to.
 

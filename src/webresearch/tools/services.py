@@ -220,6 +220,8 @@ class Services:
         self.policy = AddressPolicy(
             allow_private=settings.allow_private, allowed_networks=settings.allowed_networks
         )
+        for line in self.policy.broad_exemptions():
+            log.warning("%s", line)
         self.guard = SSRFGuard(self.policy, resolver=resolver)
         self.client = GuardedClient(
             self.guard,

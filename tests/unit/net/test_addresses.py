@@ -314,3 +314,24 @@ def test_reaches_this_host_knows_every_spelling_of_the_local_host(
 ) -> None:
     assert reaches_this_host(address) is local
     assert reaches_this_host(ipaddress.ip_address(address)) is local
+
+
+@pytest.mark.parametrize(
+    ("network", "names"),
+    [
+        ("0.0.0.0/0", ("loopback", "link_local", "metadata", "private")),
+        ("::/0", ("loopback", "link_local", "private")),
+        ("169.254.0.0/16", ("link_local",)),
+        ("0.0.0.0/1", ("loopback", "private")),
+    ],
+)
+def test_a_broad_exemption_is_named_in_a_warning(network: str, names: tuple[str, ...]) -> None:
+    (line,) = AddressPolicy.from_strings(allowed_networks=[network]).broad_exemptions()
+    assert line.startswith(f"allowed network {network} exempts ")
+    assert all(name in line for name in names)
+    assert "SSRF guard" in line
+
+
+@pytest.mark.parametrize("network", ["127.0.0.0/8", "10.0.0.0/8", "192.168.1.0/24", "fc00::/7"])
+def test_a_narrow_exemption_gives_no_warning(network: str) -> None:
+    assert AddressPolicy.from_strings(allowed_networks=[network]).broad_exemptions() == []
