@@ -110,3 +110,22 @@ def test_twenty_launches_ended_every_way_leave_nothing_in_tmpdir(private_tmpdir:
     # … and nothing of theirs is left: no run directory, no org.chromium.Chromium.*, no
     # playwright-artifacts-*.
     assert sorted(os.listdir(tmp_path)) == []
+
+
+@pytest.mark.parametrize("backend", ["chromium", "lightpanda"])
+def test_a_browse_leaves_nothing_in_the_users_home(private_tmpdir: Path, backend: str) -> None:
+    # Chromium used to leave ~/.config/chromium/Crash Reports and ~/.cache/dconf behind.
+    home = private_tmpdir / "home"
+    home.mkdir()
+    env = {**cli_env(private_tmpdir), "HOME": str(home)}
+    for name in ("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME"):
+        env.pop(name, None)
+    with LocalServer({"/": Route(headers=[("Content-Type", "text/html")], body=PAGE)}) as site:
+        done = subprocess.run(
+            [sys.executable, "-m", "webresearch", "browse", f"{site.base}/",
+             "--backend", backend, "--allow-network", "127.0.0.1/32", "--do", "content"],
+            env=env, capture_output=True, timeout=120, check=False,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr.decode()[-800:]
+    assert b"Temporary directory check." in done.stdout
+    assert sorted(str(p.relative_to(home)) for p in home.rglob("*")) == []
