@@ -118,3 +118,23 @@ def test_the_console_script_runs() -> None:
         timeout=60,
     )
     assert proc.returncode == 0 and "webresearch" in proc.stdout
+
+
+SHELL = b"<html><head><title>App</title></head><body><div id='root'></div><script>x()</script></body></html>"
+
+
+def test_a_person_is_pointed_to_the_browse_command_not_the_browser_tool() -> None:
+    with LocalServer() as srv:
+        srv.routes["/app"] = Route(headers=[("Content-Type", "text/html")], body=SHELL)
+        srv.routes["/closed"] = Route(
+            status=403, headers=[("Content-Type", "text/html")], body=b"no"
+        )
+        env = {**ENV, "WEBRESEARCH_RENDER": "never", "WEBRESEARCH_BROWSER_BACKEND": "chromium"}
+        args = ["--allow-network", "127.0.0.0/8"]
+        shell = CliRunner().invoke(cli, ["fetch", f"{srv.base}/app", *args], env=env)
+        closed = CliRunner().invoke(cli, ["fetch", f"{srv.base}/closed", *args], env=env)
+    assert shell.exit_code == 0, shell.stderr
+    assert "webresearch browse URL --do content" in shell.stdout
+    assert closed.exit_code == 1
+    assert "webresearch browse URL" in closed.stderr
+    assert "browser tool" not in shell.stdout + closed.stderr

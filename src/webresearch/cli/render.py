@@ -27,6 +27,7 @@ __all__ = [
     "Progress",
     "emit_result",
     "exit_code_for",
+    "for_a_person",
     "quiet_option",
     "reports_own_tool",
     "run_command",
@@ -44,6 +45,25 @@ EXIT_USAGE = 2
 EXIT_REFUSED = 3
 
 
+#: Advice written for a model, which has a browser tool, and what a person runs instead.
+_FOR_A_PERSON = (
+    (
+        "use the browser tool (open, then content) to read it",
+        "render it in a browser to read it, e.g. webresearch browse URL --do content",
+    ),
+    ("the browser tool", "webresearch browse URL"),
+    ("allowed_networks", "--allow-network CIDR"),  # an operator's setting → the option
+)
+
+
+def for_a_person(text: str) -> str:
+    """``text`` with advice meant for a model or a settings file worded for the command
+    line (the browser tool → ``webresearch browse URL``)."""
+    for said, instead in _FOR_A_PERSON:
+        text = text.replace(said, instead)
+    return text
+
+
 def exit_code_for(error: WebResearchError | None) -> int:
     """The process exit code for a result's error (0 for success)."""
     if error is None:
@@ -59,10 +79,8 @@ def error_line(command: str, error: WebResearchError) -> str:
     """One line for stderr: ``webresearch <command>: error[code]: message (next step: hint)``."""
     line = f"webresearch {command}: error[{error.code}]: {error.message}"
     if error.hint:
-        # The hint speaks to a model or an operator's settings; on the command line the
-        # exemption is an option.
-        hint = error.hint.replace("allowed_networks", "--allow-network CIDR")
-        line += f" (next step: {hint})"
+        # The hint speaks to a model or an operator's settings
+        line += f" (next step: {for_a_person(error.hint)})"
     return fit_install_hints(" ".join(line.split()), editable_checkout())
 
 
@@ -73,7 +91,7 @@ def emit_result(command: str, result: ToolResult, *, as_json: bool) -> int:
             json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=_json_default)
         )
     elif result.ok:
-        click.echo(result.text)
+        click.echo(for_a_person(result.text))
     if result.error is not None:
         click.echo(error_line(command, result.error), err=True)
     return exit_code_for(result.error)
