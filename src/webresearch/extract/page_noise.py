@@ -13,6 +13,13 @@
 * **The page's own table of contents** (:func:`drop_page_toc`): a list or navigation block
   of at least :data:`MIN_TOC_LINKS` links, almost all to anchors of this page that exist
   (``href="#section"`` with an element ``id="section"``), repeats the headings that follow.
+* **The closing boilerplate** (:func:`drop_trailing_sections`): a heading in the second half
+  of the converted content that opens a section every site appends after its articles —
+  "About the author", "Related posts", "You may also like", "Read next", "More from …",
+  "Join our newsletter", "Leave a reply", "Share this" — ends the content: what follows is
+  the author's bio card, teasers, sign-up and comment forms, not the article. Measured on
+  the development part of WCXB: article +0.002 (13 pages better, none worse), service,
+  documentation and the other types unchanged; Zyte unchanged.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ import re
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.sections import scan
 from webresearch.extract.tree import remove_keep_tail
 
 __all__ = [
@@ -30,6 +38,7 @@ __all__ = [
     "drop_inert",
     "drop_page_toc",
     "drop_teasers",
+    "drop_trailing_sections",
     "hidden_blocks",
     "remove_elements",
     "rest_is_boilerplate",
@@ -48,6 +57,9 @@ MIN_BOILERPLATE_SHARE = 0.5
 MIN_TEASER_LINK_SHARE = 0.4
 #: … or fewer letters and digits than this.
 MAX_TEASER_CHARS = 300
+#: A closing-boilerplate heading ends the content only past this share of the text (bytes):
+#: near the top, "Trending" or "Related" is a page's navigation, not the article's end.
+MIN_TRAILING_SHARE = 0.5
 #: A table of contents has at least this many in-page links …
 MIN_TOC_LINKS = 3
 #: … and at least this share of its links point at anchors of the page.
@@ -67,6 +79,16 @@ _TEASER_NAME = re.compile(
     r"related|teaser|recommend|read-?next|more-?(?:stories|articles|news)|you-?may-?(?:also-?)?like|"
     r"also-?read|popular-?(?:posts|stories)|trending|gallery|slideshow|carousel|video-?player|"
     r"jw-?player|vjs|outbrain|taboola|promo",
+    re.I,
+)
+_TRAILING_HEADING = re.compile(
+    r"about the (?:authors?|reviewers?|writers?)|(?:article )?(?:written|reviewed) by|"
+    r"related (?:posts?|articles?|content|stories|reading|blogs?|news|links)|"
+    r"(?:you )?(?:may|might) also (?:like|enjoy)|read (?:this )?next|more like this|"
+    r"recent (?:posts?|articles?|blogs?|news|stories)|more (?:stories|articles|news)|"
+    r"more (?:from|by)(?: \w+){1,3}|popular (?:posts?|articles?|stories)|"
+    r"follow us(?: on \w+)?|share this(?: \w+)?|leave a (?:reply|comment)|newsletter|"
+    r"join our(?: \w+){0,2} newsletter|(?:sign up|subscribe)(?: (?:for|to))?(?: our)?(?: newsletter)?",
     re.I,
 )
 _TOC_HEADING = re.compile(
@@ -202,6 +224,27 @@ def drop_teasers(root: etree._Element) -> int:
             doomed.append(el)
     remove_elements(doomed)
     return len(doomed)
+
+
+def drop_trailing_sections(markdown: str) -> str:
+    """Cut ``markdown`` at its closing boilerplate (module docstring), if any.
+
+    Args:
+        markdown: the converted main content.
+
+    Returns:
+        the text before the first heading past :data:`MIN_TRAILING_SHARE` of the text that
+        names a closing section (``## About the author``, ``### Related posts``…); the text
+        unchanged when there is none. Headings inside fenced code are not headings.
+    """
+    structure = scan(markdown)
+    for heading in structure.headings:
+        if heading.start < MIN_TRAILING_SHARE * structure.total:
+            continue
+        name = re.sub(r"\W+", " ", heading.title).strip()
+        if _TRAILING_HEADING.fullmatch(name):
+            return markdown.encode("utf-8")[: heading.start].decode("utf-8").rstrip()
+    return markdown
 
 
 def _is_toc(el: etree._Element, ids: set[str]) -> bool:
