@@ -353,6 +353,10 @@ def test_a_closing_heading_only_ends_the_content_in_its_second_half() -> None:
     assert drop_trailing_sections(code) == code  # a shell comment is not a heading
     closing = "Intro paragraph. " * 20 + "\n\n### **Leave a Reply:**\n\nName and email."
     assert drop_trailing_sections(closing) == ("Intro paragraph. " * 20).rstrip()
+    label = "Intro paragraph. " * 20 + "\n\n**Follow us**\n\n[Mastodon](https://m.example/)"
+    assert drop_trailing_sections(label) == ("Intro paragraph. " * 20).rstrip()
+    sentence = "Intro paragraph. " * 20 + "\n\nFollow us\nas we sail north."
+    assert drop_trailing_sections(sentence) == sentence  # not a paragraph of its own
 
 
 def test_hidden_blocks_next_to_visible_content_are_dropped() -> None:
