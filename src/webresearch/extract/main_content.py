@@ -42,6 +42,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
+from webresearch.extract.forum import keep_post_bodies
 from webresearch.extract.tree import remove_keep_tail
 
 __all__ = ["MainContent", "find_main_content"]
@@ -215,6 +216,8 @@ def find_main_content(
     if traf_body is None or not streams:
         return None
     placed = align_segments(segments, streams)
+    if comments:  # every post of a thread marked with microdata (extract/forum.py)
+        placed += keep_post_bodies(body, segments)
     if placed < MIN_ALIGNED_SHARE * total:
         return MainContent(total, page_chars, False, body, segments, traf_body)
     if html is not None and not comments:
