@@ -21,7 +21,7 @@ from lxml import etree
 
 from webresearch.extract.align import Segment
 
-__all__ = ["MIN_POSTS", "POST_TYPES", "keep_post_bodies", "post_bodies"]
+__all__ = ["MIN_POSTS", "POST_TYPES", "keep_thread", "post_bodies"]
 
 #: schema.org types (last path segment of ``itemtype``, lower case) of one post.
 POST_TYPES = frozenset(
@@ -30,6 +30,8 @@ POST_TYPES = frozenset(
 #: A thread marks at least this many post bodies.
 MIN_POSTS = 2
 _BODY_PROPS = frozenset({"text", "articlebody"})
+_AUTHOR_PROPS = frozenset({"author", "creator"})
+_DATE_PROPS = frozenset({"datepublished", "datecreated", "datemodified"})
 #: A ``Comment`` inside one of these is a remark on a Q&A post, not a post of the thread
 #: (StackExchange's comments under a question or an answer).
 _REMARKED = frozenset({"question", "answer"})
@@ -73,8 +75,69 @@ def post_bodies(body: etree._Element) -> list[etree._Element]:
     return found if len(found) >= MIN_POSTS else []
 
 
-def keep_post_bodies(body: etree._Element, segments: list[Segment]) -> int:
-    """Mark kept every segment inside a post body (:func:`post_bodies`) of ``body``.
+def _post_units(body: etree._Element, posts: list[etree._Element]) -> list[etree._Element]:
+    """Each post's unit: its ancestor right below the posts' lowest common ancestor (the
+    post with its author card, signature and buttons)."""
+    paths = [[*reversed(list(post.iterancestors())), post] for post in posts]
+    depth = 0
+    while all(len(p) > depth + 1 for p in paths) and len({id(p[depth]) for p in paths}) == 1:
+        depth += 1
+    units: list[etree._Element] = []
+    for path in paths:
+        if path[depth] not in units and path[depth] is not body:
+            units.append(path[depth])
+    return units
+
+
+def _item(el: etree._Element) -> etree._Element | None:
+    """The nearest ``itemscope`` ancestor of ``el`` (the item ``el`` is a property of)."""
+    for ancestor in el.iterancestors():
+        if ancestor.get("itemscope") is not None:
+            return ancestor
+    return None
+
+
+def _bylines(posts: list[etree._Element]) -> set[etree._Element]:
+    """Elements whose text is a post's byline: the author's name and dates of each post
+    item, not those of the items nested in it (a remark, a quoted post)."""
+    items = {item for post in posts if (item := _item(post)) is not None}
+    found: set[etree._Element] = set()
+    for item in items:
+        for el in item.iter():
+            if not isinstance(el.tag, str):
+                continue
+            props = set((el.get("itemprop") or "").lower().split())
+            if not (el.tag == "time" or props & (_DATE_PROPS | _AUTHOR_PROPS)):
+                continue
+            owner = el if el.get("itemscope") is None else _item(el)
+            while owner is not None and owner is not item and (
+                owner.get("itemscope") is None or _scope_of(owner) not in POST_TYPES
+            ):
+                owner = _item(owner)
+            if owner is not item:
+                continue  # the byline of an item nested in this one
+            if props & _AUTHOR_PROPS:
+                names = [n for n in el.iter() if "name" in (n.get("itemprop") or "").split()]
+                for holder in names or [el]:
+                    found.update(holder.iter())
+            else:
+                found.update(el.iter())
+    return found
+
+
+def _scope_of(item: etree._Element) -> str:
+    itemtype = (item.get("itemtype") or "").strip().split()
+    return itemtype[0].rstrip("/").rsplit("/", 1)[-1].lower() if itemtype else ""
+
+
+def keep_thread(body: etree._Element, segments: list[Segment]) -> int:
+    """Mark what is content in a thread whose posts are marked with microdata, in place.
+
+    Inside each post's unit (the post with its author card, signature and buttons; the
+    post bodies' ancestors right below their lowest common ancestor): the post body is
+    kept, the author's name and the dates of the post are kept, everything else
+    (profile card, signature, vote counts, "reply"/"quote" buttons, remarks under a Q&A
+    post) is left out. Text outside the units keeps the extractor's decision.
 
     Args:
         body: the page's ``<body>``.
@@ -82,16 +145,25 @@ def keep_post_bodies(body: etree._Element, segments: list[Segment]) -> int:
             already aligned with the extractor's text.
 
     Returns:
-        the letters and digits newly marked kept (0 on a page without marked posts).
+        the change in kept letters and digits (negative when more was left out than
+        added; 0 on a page without marked posts).
     """
     posts = post_bodies(body)
     if not posts:
         return 0
     inside = {el for post in posts for el in post.iter()}
-    added = 0
+    in_unit = {el for unit in _post_units(body, posts) for el in unit.iter()}
+    byline = _bylines(posts) - inside
+    change = 0
     for seg in segments:
         holder = seg.owner.getparent() if seg.tail else seg.owner
-        if not seg.kept and holder in inside:
-            seg.kept = True
-            added += len(seg.norm)
-    return added
+        if holder in inside or (holder in byline and holder in in_unit):
+            keep = True
+        elif holder in in_unit:
+            keep = False
+        else:
+            continue
+        if keep != seg.kept:
+            seg.kept = keep
+            change += len(seg.norm) if keep else -len(seg.norm)
+    return change

@@ -42,7 +42,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
-from webresearch.extract.forum import keep_post_bodies
+from webresearch.extract.forum import keep_thread
 from webresearch.extract.tree import remove_keep_tail
 
 __all__ = ["MainContent", "find_main_content"]
@@ -217,7 +217,7 @@ def find_main_content(
         return None
     placed = align_segments(segments, streams)
     if comments:  # every post of a thread marked with microdata (extract/forum.py)
-        placed += keep_post_bodies(body, segments)
+        placed += keep_thread(body, segments)
     if placed < MIN_ALIGNED_SHARE * total:
         return MainContent(total, page_chars, False, body, segments, traf_body)
     if html is not None and not comments:
