@@ -27,6 +27,10 @@ trafilatura's simplified tree:
    +0.002 for a second parse). Measured on the development parts: WCXB service +0.02,
    listing +0.02, collection +0.02; Zyte unchanged.
 
+5. on a forum thread whose posts are marked with schema.org microdata, every post body and
+   its byline are kept and the profile cards, signatures and buttons around them are not
+   (:mod:`webresearch.extract.forum`).
+
 When the alignment cannot place most of what trafilatura kept (it took text from metadata,
 for instance), trafilatura's own tree is rendered instead.
 """
