@@ -29,7 +29,8 @@ trafilatura's simplified tree:
 
 5. on a forum thread whose posts are marked with schema.org microdata, every post body and
    its byline are kept and the profile cards, signatures and buttons around them are not
-   (:mod:`webresearch.extract.forum`).
+   (:mod:`webresearch.extract.forum`); when trafilatura's comment section only repeats
+   its article (the same posts read twice), the comment section alone is kept.
 
 When the alignment cannot place most of what trafilatura kept (it took text from metadata,
 for instance), trafilatura's own tree is rendered instead.
@@ -46,7 +47,7 @@ from lxml import etree
 from lxml import html as lxml_html
 
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
-from webresearch.extract.forum import keep_thread
+from webresearch.extract.forum import keep_thread, repeats_article
 from webresearch.extract.tree import remove_keep_tail
 
 __all__ = ["MainContent", "find_main_content"]
@@ -105,6 +106,8 @@ def _trafilatura(
         comments_text = _tree_text(thread)
         if comments_text and comments_text not in text:
             if text in comments_text:  # the article is part of the comments: keep those
+                return thread, [comments_text]
+            if repeats_article(thread, text):  # one thread read twice: its posts are kept
                 return thread, [comments_text]
             body.append(thread)
             return body, [s for s in (text, comments_text) if s]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from webresearch.extract.forum import post_bodies
+from lxml import html as lxml_html
+
+from webresearch.extract.align import normalise
+from webresearch.extract.forum import post_bodies, repeats_article
 from webresearch.extract.html import extract_html
 from webresearch.extract.parse import parse_html
 
@@ -152,3 +155,18 @@ def test_comment_microdata_on_an_article_page_is_not_read_as_a_thread() -> None:
     markdown = extract_html(page, "https://news.example.org/2024/06/lanes-approved").markdown
     assert story[:60] in markdown
     assert "Remark number 1" not in markdown
+
+
+def test_a_comment_section_repeating_the_article_is_recognised() -> None:
+    flat = "".join(f"<p>{name} 9 Posted March 5, 2024 {text} 5</p>" for name, text in POSTS)
+    article = normalise("".join(lxml_html.fromstring(f"<div>{flat}</div>").itertext()))
+    posts = lxml_html.fromstring("<div>" + "".join(f"<p>{t}</p>" for _, t in POSTS) + "</div>")
+    assert repeats_article(posts, article)
+    other = lxml_html.fromstring(
+        "<div><p>" + POSTS[1][1] + "</p><p>A reply the article does not hold: carbon steel "
+        "pans season the same way, but they warp on a glass hob when heated empty for long, "
+        "so start them on a low flame and give them a few minutes before the oil goes in.</p>"
+        "</div>"
+    )
+    assert not repeats_article(other, article)
+    assert not repeats_article(lxml_html.fromstring("<div></div>"), article)
