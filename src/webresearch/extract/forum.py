@@ -70,12 +70,7 @@ _REMARKED = frozenset({"question", "answer"})
 def _scope_types(el: etree._Element) -> list[str]:
     """The schema.org types of the items ``el`` lies in, innermost first (``itemtype`` of
     each ``itemscope`` ancestor, last path segment, lower case; empty for an untyped one)."""
-    types: list[str] = []
-    for ancestor in el.iterancestors():
-        if ancestor.get("itemscope") is not None:
-            itemtype = (ancestor.get("itemtype") or "").strip().split()
-            types.append(itemtype[0].rstrip("/").rsplit("/", 1)[-1].lower() if itemtype else "")
-    return types
+    return [_scope_of(a) for a in el.iterancestors() if a.get("itemscope") is not None]
 
 
 def _is_post_body(el: etree._Element) -> bool:
@@ -154,6 +149,7 @@ def _bylines(posts: list[etree._Element]) -> set[etree._Element]:
 
 
 def _scope_of(item: etree._Element) -> str:
+    """An item's schema.org type: its ``itemtype``'s last path segment, lower case."""
     itemtype = (item.get("itemtype") or "").strip().split()
     return itemtype[0].rstrip("/").rsplit("/", 1)[-1].lower() if itemtype else ""
 
