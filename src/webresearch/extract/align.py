@@ -90,13 +90,13 @@ def text_segments(body: etree._Element) -> Iterator[Segment]:
                 walker.skip_subtree()
                 continue
             text = el.text
-            if text:
+            if text and not text.isspace():  # indentation: most text nodes of a page
                 norm = strip("", text)
                 if norm:
                     yield Segment(el, False, norm.lower())
         elif el is not body:
             text = el.tail
-            if text:
+            if text and not text.isspace():
                 norm = strip("", text)
                 if norm:
                     yield Segment(el, True, norm.lower())
@@ -104,7 +104,23 @@ def text_segments(body: etree._Element) -> Iterator[Segment]:
 
 def page_text_size(body: etree._Element) -> int:
     """Letters and digits of all text under ``body``, visible or hidden (not scripts)."""
-    return sum(len(s.norm) for s in text_segments(body))
+    strip = _NON_WORD.sub
+    size = 0
+    walker = etree.iterwalk(body, events=("start", "end"))
+    for event, el in walker:
+        if event == "start":
+            tag = el.tag
+            if tag.__class__ is not str or tag.lower() in _NOT_TEXT:
+                walker.skip_subtree()
+                continue
+            text = el.text
+        elif el is not body:
+            text = el.tail
+        else:
+            continue
+        if text and not text.isspace():
+            size += len(strip("", text).lower())  # lower() may change the length (İ)
+    return size
 
 
 def align_segments(segments: list[Segment], streams: list[str]) -> int:

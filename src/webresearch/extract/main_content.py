@@ -37,6 +37,7 @@ import logging
 import re
 from copy import deepcopy
 from dataclasses import dataclass
+from itertools import count
 
 from lxml import etree
 from lxml import html as lxml_html
@@ -107,13 +108,8 @@ def _trafilatura(
 
 
 def _tree_text(tree: etree._Element) -> str:
-    pieces: list[str] = []
-    for el in tree.iter():
-        if el.text:
-            pieces.append(el.text)
-        if el is not tree and el.tail:
-            pieces.append(el.tail)
-    return normalise(" ".join(pieces))
+    """The letters and digits of ``tree``'s text (its own tail left out)."""
+    return normalise(" ".join(tree.itertext()))
 
 
 def _article_images(body: etree._Element, segments: list[Segment]) -> list[etree._Element]:
@@ -121,7 +117,7 @@ def _article_images(body: etree._Element, segments: list[Segment]) -> list[etree
     kept = [s for s in segments if s.kept]
     if not kept or body.find(".//img") is None:
         return []
-    order = {el: i for i, el in enumerate(body.iter())}
+    order = dict(zip(body.iter(), count()))
     first = order.get(kept[0].owner, 0)
     last = order.get(kept[-1].owner, 0)
     images = []

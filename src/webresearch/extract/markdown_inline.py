@@ -14,12 +14,13 @@ import re
 
 from lxml import etree
 
+from webresearch.extract.caseless import CaselessPattern
+
 __all__ = ["EDIT_LINK", "PERMALINK_MARKS", "is_permalink", "math_text", "script_text"]
 
-_PERMALINK_CLASS = re.compile(
+_PERMALINK_CLASS = CaselessPattern(
     r"(?:^|\s)(?:headerlink|header-?anchor|heading-?anchor|anchor-?link|anchorjs-link|"
-    r"hash-?link|permalink|deep-?link|mw-editsection|edit-?section)(?:\s|$)",
-    re.I,
+    r"hash-?link|permalink|deep-?link|mw-editsection|edit-?section)(?:\s|$)"
 )
 PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "permalink"})
 EDIT_LINK = re.compile(r"\s*\[\s*\[?edit\]?(?:\([^)]*\))?\s*\]|\s*\[edit\]\([^)]*\)", re.I)
