@@ -37,7 +37,9 @@ MAX_OWN_TEXT_CHARS = 300
 HEAD_CHARS = 65536
 
 _META = re.compile(r"<meta\b([^>]*)>", re.I)
-_ATTRIBUTE = re.compile(r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""", re.S)
+_ATTRIBUTE = re.compile(
+    r"""([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?""", re.S
+)
 _DELAY = re.compile(r"\s*([0-9]*)(\.[0-9.]*)?")
 _URL_LABEL = re.compile(r"url\s*=\s*", re.I)
 _LINK_TARGET = re.compile(r"\]\([^)]*\)")
