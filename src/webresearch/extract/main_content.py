@@ -108,8 +108,19 @@ def _trafilatura(
 
 
 def _tree_text(tree: etree._Element) -> str:
-    """The letters and digits of ``tree``'s text (its own tail left out)."""
-    return normalise(" ".join(tree.itertext()))
+    """The letters and digits of ``tree``'s text (its own tail left out).
+
+    Each element's tail comes right after its own text, before its children's text — not
+    document order (``itertext()`` would give that). The alignment is tuned on this order:
+    using ``itertext()`` changes the output of 6 of 828 development pages.
+    """
+    pieces: list[str] = []
+    for el in tree.iter():
+        if el.text:
+            pieces.append(el.text)
+        if el is not tree and el.tail:
+            pieces.append(el.tail)
+    return normalise(" ".join(pieces))
 
 
 def _article_images(body: etree._Element, segments: list[Segment]) -> list[etree._Element]:
