@@ -61,7 +61,8 @@ def math_text(el: etree._Element) -> str:
 def is_permalink(el: etree._Element) -> bool:
     """A heading permalink or a wiki ``[edit]`` section by its class (``headerlink``,
     ``anchorjs-link``, ``mw-editsection``…) and its text: a mark, or nothing."""
-    match = _PERMALINK_CLASS.search(el.get("class") or "")
+    names = el.get("class")
+    match = _PERMALINK_CLASS.search(names) if names else None
     if match is None:
         return False
     if "edit" in match.group(0).lower():
