@@ -83,31 +83,19 @@ def _tag(el: etree._Element) -> str:
 
 def text_segments(body: etree._Element) -> Iterator[Segment]:
     """Every text node under ``body`` in document order, skipping scripts, styles and alike."""
-    strip = _NON_WORD.sub
-    walker = etree.iterwalk(body, events=("start", "end"))
-    for event, el in walker:
-        if event == "start":
-            tag = el.tag
-            if tag.__class__ is not str or tag.lower() in _NOT_TEXT:
-                walker.skip_subtree()
-                continue
-            text = el.text
-            if text and not text.isspace():  # indentation: most text nodes of a page
-                norm = strip("", text)
-                if norm:
-                    yield Segment(el, False, norm.lower())
-        elif el is not body:
-            text = el.tail
-            if text and not text.isspace():
-                norm = strip("", text)
-                if norm:
-                    yield Segment(el, True, norm.lower())
+    for el, tail, norm in _text_nodes(body):
+        yield Segment(el, tail, norm.lower())
 
 
 def page_text_size(body: etree._Element) -> int:
     """Letters and digits of all text under ``body``, visible or hidden (not scripts)."""
+    # lower() may change the length (İ): sizes are those of the segments' text
+    return sum(len(norm.lower()) for _, _, norm in _text_nodes(body))
+
+
+def _text_nodes(body: etree._Element) -> Iterator[tuple[etree._Element, bool, str]]:
+    """(owner, is tail, letters and digits) of each text node holding any, in document order."""
     strip = _NON_WORD.sub
-    size = 0
     walker = etree.iterwalk(body, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -116,13 +104,16 @@ def page_text_size(body: etree._Element) -> int:
                 walker.skip_subtree()
                 continue
             text = el.text
+            tail = False
         elif el is not body:
             text = el.tail
+            tail = True
         else:
             continue
-        if text and not text.isspace():
-            size += len(strip("", text).lower())  # lower() may change the length (İ)
-    return size
+        if text and not text.isspace():  # indentation: most text nodes of a page
+            norm = strip("", text)
+            if norm:
+                yield el, tail, norm
 
 
 def align_segments(segments: list[Segment], streams: list[str]) -> int:
