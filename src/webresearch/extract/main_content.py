@@ -108,12 +108,8 @@ def _trafilatura(
 
 
 def _tree_text(tree: etree._Element) -> str:
-    """The letters and digits of ``tree``'s text (its own tail left out).
-
-    Each element's tail comes right after its own text, before its children's text — not
-    document order (``itertext()`` would give that). The alignment is tuned on this order:
-    using ``itertext()`` changes the output of 6 of 828 development pages.
-    """
+    """Letters and digits of ``tree``'s text; a tail comes before the children's text (not
+    document order: ``itertext()`` would change 6 of 828 dev pages' output)."""
     pieces: list[str] = []
     for el in tree.iter():
         if el.text:
@@ -308,8 +304,7 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
             marked.add(el)
             el = el.getparent()
 
-    # The element each text belongs to, looked up once (the tree's shape does not change
-    # until the removals at the end).
+    # each text's element, looked up once (the shape of the tree changes only at the end)
     holders = [seg.owner.getparent() if seg.tail else seg.owner for seg in segments]
     images = _article_images(body, segments)
     rescued = _rescue_blocks(body, segments, holders) + _captions(images)
