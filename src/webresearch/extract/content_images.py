@@ -29,6 +29,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 from lxml import etree
 
 from webresearch.extract.align import normalise
+from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import image_source
 
@@ -45,11 +46,10 @@ MIN_IMAGE_PX = 48
 #: An alt text needs this many words to describe content.
 MIN_ALT_WORDS = 2
 
-_NOISE_NAME = re.compile(
+_NOISE_NAME = CaselessPattern(
     r"logo|icon|avatar|gravatar|spinner|loader|loading|sprite|badge|emoji|emoticon|smiley|"
     r"pixel|tracking|tracker|beacon|placeholder|spacer|blank\.|favicon|profile-?pic|userpic|"
-    r"rating|stars?[-_]|social|share|flag[-_]|arrow|btn|button|banner|advert|\bads?\b",
-    re.I,
+    r"rating|stars?[-_]|social|share|flag[-_]|arrow|btn|button|banner|advert|\bads?\b"
 )
 _WORD = re.compile(r"[^\W_]+")
 #: An alt text that is a file name or a slug ("milano-week-2018_03", "IMG 1234.jpg").

@@ -117,9 +117,9 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
     stack: list[_Frame] = [_Frame(root, "root")]
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
-        tag = el.tag if isinstance(el.tag, str) else ""
-        tag = tag.lower().rpartition("}")[2]
         if event == "start":
+            tag = el.tag
+            tag = tag.lower().rpartition("}")[2] if tag.__class__ is str else ""
             if not tag or (tag in SKIPPED_TAGS and tag != "math"):
                 walker.skip_subtree()
                 stack.append(_Frame(el, "#skip"))
@@ -407,27 +407,29 @@ def _as_blocks(items: Iterable[str | _Block | Cell | Row]) -> list[_Block]:
     """Group inline runs into paragraphs; keep blocks; cells and rows become paragraphs."""
     blocks: list[_Block] = []
     run: list[str] = []
-
-    def flush() -> None:
-        if run:
-            text = _collapse("".join(run)).strip()
-            run.clear()
-            if text:
-                blocks.append(_Block(_escape_line_starts(text)))
-
     for item in items:
         if isinstance(item, str):
             run.append(item)
             continue
-        flush()
+        if run:
+            _flush_run(run, blocks)
         if isinstance(item, _Block):
             blocks.append(item)
         elif isinstance(item, Cell):
             blocks.extend(_Block(b) for b in item.blocks)
         else:
             blocks.extend(_Block(b) for c in item.cells for b in c.blocks)
-    flush()
+    if run:
+        _flush_run(run, blocks)
     return blocks
+
+
+def _flush_run(run: list[str], blocks: list[_Block]) -> None:
+    """An inline run becomes a paragraph (when it holds text); ``run`` is emptied."""
+    text = _collapse("".join(run)).strip()
+    run.clear()
+    if text:
+        blocks.append(_Block(_escape_line_starts(text)))
 
 
 def _escape_line_starts(text: str) -> str:

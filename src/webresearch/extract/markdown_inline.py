@@ -14,12 +14,13 @@ import re
 
 from lxml import etree
 
+from webresearch.extract.caseless import CaselessPattern
+
 __all__ = ["EDIT_LINK", "PERMALINK_MARKS", "is_permalink", "math_text", "script_text"]
 
-_PERMALINK_CLASS = re.compile(
+_PERMALINK_CLASS = CaselessPattern(
     r"(?:^|\s)(?:headerlink|header-?anchor|heading-?anchor|anchor-?link|anchorjs-link|"
-    r"hash-?link|permalink|deep-?link|mw-editsection|edit-?section)(?:\s|$)",
-    re.I,
+    r"hash-?link|permalink|deep-?link|mw-editsection|edit-?section)(?:\s|$)"
 )
 PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "permalink"})
 EDIT_LINK = re.compile(r"\s*\[\s*\[?edit\]?(?:\([^)]*\))?\s*\]|\s*\[edit\]\([^)]*\)", re.I)
@@ -60,7 +61,8 @@ def math_text(el: etree._Element) -> str:
 def is_permalink(el: etree._Element) -> bool:
     """A heading permalink or a wiki ``[edit]`` section by its class (``headerlink``,
     ``anchorjs-link``, ``mw-editsection``…) and its text: a mark, or nothing."""
-    match = _PERMALINK_CLASS.search(el.get("class") or "")
+    names = el.get("class")
+    match = _PERMALINK_CLASS.search(names) if names else None
     if match is None:
         return False
     if "edit" in match.group(0).lower():

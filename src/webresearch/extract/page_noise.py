@@ -30,6 +30,7 @@ import re
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.sections import closing_fence, heading_title
 from webresearch.extract.tree import remove_keep_tail
 
@@ -68,7 +69,7 @@ MIN_TOC_LINKS = 3
 #: … and at least this share of its links point at anchors of the page.
 MIN_TOC_ANCHOR_SHARE = 0.8
 
-_HIDDEN_STYLE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b", re.I)
+_HIDDEN_STYLE = CaselessPattern(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b")
 _HIDDEN_XPATH = etree.XPath("//body//*[@hidden or @style]")
 _ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
 _NAMED_XPATH = etree.XPath(".//*[@class or @id]")
@@ -78,11 +79,10 @@ _COMMENTS_XPATH = etree.XPath(
     ".//*[contains(@id, 'comment') or contains(@class, 'comment') or contains(@id, 'disqus')"
     " or contains(@class, 'replies') or contains(@id, 'respond')]"
 )
-_TEASER_NAME = re.compile(
+_TEASER_NAME = CaselessPattern(
     r"related|teaser|recommend|read-?next|more-?(?:stories|articles|news)|you-?may-?(?:also-?)?like|"
     r"also-?read|popular-?(?:posts|stories)|trending|gallery|slideshow|carousel|video-?player|"
-    r"jw-?player|vjs|outbrain|taboola|promo",
-    re.I,
+    r"jw-?player|vjs|outbrain|taboola|promo"
 )
 _TRAILING_HEADING = re.compile(
     r"about the (?:authors?|reviewers?|writers?)|(?:article )?(?:written|reviewed) by|"
@@ -134,11 +134,16 @@ def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
         return []
     hidden_set = set(hidden)
     outermost = [el for el in hidden if not any(a in hidden_set for a in el.iterancestors())]
-    hidden_chars = sum(page_text_size(el) for el in outermost)
+    sizes = [page_text_size(el) for el in outermost]
+    hidden_chars = sum(sizes)
     visible_chars = page_chars - hidden_chars
     if visible_chars < SHELL_VISIBLE_CHARS and hidden_chars > visible_chars:
         return []  # an app shell: the hidden server-rendered block is the content
-    return [el for el in outermost if not _is_collapsed_content(el)]
+    return [
+        el
+        for el, chars in zip(outermost, sizes, strict=True)
+        if not _is_collapsed_content(el, chars)
+    ]
 
 
 def remove_elements(elements: list[etree._Element]) -> None:
@@ -147,10 +152,10 @@ def remove_elements(elements: list[etree._Element]) -> None:
         remove_keep_tail(el)
 
 
-def _is_collapsed_content(el: etree._Element) -> bool:
+def _is_collapsed_content(el: etree._Element, chars: int) -> bool:
     """A hidden block of prose (a closed tab, accordion or "read more" panel) is content
-    a click shows; menus, dialogs, dropdowns and short notices are not."""
-    chars = page_text_size(el)
+    a click shows; menus, dialogs, dropdowns and short notices are not (``chars``: its
+    letters and digits)."""
     if chars < MIN_COLLAPSED_CHARS:
         return False
     links = sum(len(normalise("".join(a.itertext()))) for a in el.iter("a"))
