@@ -261,14 +261,7 @@ class PlaywrightBackend:
                     no_sandbox=os.geteuid() == 0,
                     proxy_url=proxy,
                 ),
-                env={
-                    "TMPDIR": str(chromium_temp_root(run.root.parent)),
-                    # Chromium's crash database (~/.config/chromium/Crash Reports) and
-                    # dconf's cache (~/.cache/dconf) go to the run directory, removed with
-                    # it: a browse leaves nothing in the user's home.
-                    "XDG_CONFIG_HOME": str(run.root / "config"),
-                    "XDG_CACHE_HOME": str(run.root / "cache"),
-                },
+                env={"TMPDIR": str(chromium_temp_root(run.root.parent)), **run.xdg_env()},
                 marker=str(run.profile),
             )
             port, path = await launching.wait_for_devtools_port(str(run.profile), self._process)
@@ -288,12 +281,7 @@ class PlaywrightBackend:
                     max_connections=self.config.max_sessions + 4,
                     proxy_url=proxy,
                 ),
-                # its installation id (~/.local/share/lightpanda/iid) goes to the run
-                # directory, removed with it: nothing is left in the user's home
-                env={
-                    "LIGHTPANDA_DISABLE_TELEMETRY": "true",
-                    "XDG_DATA_HOME": str(run.root / "data"),
-                },
+                env={"LIGHTPANDA_DISABLE_TELEMETRY": "true", **run.xdg_env()},
             )
             await launching.wait_for_port(port, self._process)
             return f"ws://127.0.0.1:{port}/", "Lightpanda"

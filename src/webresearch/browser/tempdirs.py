@@ -67,6 +67,18 @@ class RunDir:
         """Chromium's user data directory."""
         return self.root / "profile"
 
+    def xdg_env(self) -> dict[str, str]:
+        """The XDG base directories (config, cache, data) inside this directory, for the
+        browser's environment: what a browser writes "in the user's home" — Chromium's
+        crash database (``~/.config/chromium/Crash Reports``), dconf's cache
+        (``~/.cache/dconf``), Lightpanda's installation id (``~/.local/share/lightpanda``)
+        — is removed with the run (XDG Base Directory Specification)."""
+        return {
+            "XDG_CONFIG_HOME": str(self.root / "config"),
+            "XDG_CACHE_HOME": str(self.root / "cache"),
+            "XDG_DATA_HOME": str(self.root / "data"),
+        }
+
     @property
     def tmp(self) -> Path:
         """``TMPDIR`` of the Playwright driver."""
