@@ -10,7 +10,7 @@
   it, and the corpora's ground truth counts it (product descriptions, forum posts). So
   does a shorter one right after a visible question (an FAQ accordion's answer: the
   element before it ends with "?", at most :data:`MAX_QUESTION_CHARS`): +0.003 on WCXB
-  dev product pages, +0.001 on service pages.
+  dev product pages (the other page types unchanged).
 * **Teaser blocks** (:func:`drop_teasers`): "related stories", "read next", galleries and
   video players inside the chosen content.
 * **The page's own table of contents** (:func:`drop_page_toc`): a list or navigation block

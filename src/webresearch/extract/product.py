@@ -20,11 +20,12 @@ WCXB (53 product pages, ground truth: the product block without the widgets):
   and the block it opens (its ancestors as long as the heading is their first text, no
   other ``<h1>`` is inside and they hold under :data:`MAX_SECTION_SHARE` of the page's
   text): +0.001 on dev product pages (trafilatura already drops most of them);
-* both only on **shop pages** (:func:`is_shop_page`): a declared product or offer
-  (schema.org ``Product``/``ProductGroup``/``Offer``/``AggregateRating`` in JSON-LD,
-  ``og:type`` product or item, microdata ``itemtype=…/Product``) or a product's address
-  (:func:`is_product_address`). Elsewhere a "review" class names an article (a review
-  site's own review), not a widget.
+* both only on **shop pages** (:func:`is_shop_page`): a declared product (schema.org
+  ``Product``/``ProductGroup`` in JSON-LD, ``og:type`` product or item, microdata
+  ``itemtype=…/Product``) or a product's address (:func:`is_product_address`). Elsewhere
+  a "review" class names an article (a review site's own review) or a business's reviews
+  on a directory page (a declared ``AggregateRating`` alone is no shop: −0.07 on such a
+  dev article page).
 
 **One product or a category** (:func:`product_grid`): a shop's category page may live at
 a product-like address (``/products/bike``, ``/products/shop/…``); the page shows a grid
@@ -74,9 +75,7 @@ _PRODUCT_URL = re.compile(
     r"/(?:products?|p|item|itm|ip)/[^/?#]+",
     re.I,
 )
-_SHOP_TYPES = frozenset(
-    {"product", "productgroup", "og:product", "offer", "aggregateoffer", "aggregaterating"}
-)
+_SHOP_TYPES = frozenset({"product", "productgroup", "og:product"})
 _OG_SHOP = re.compile(r"(?:^|:)(?:product|item)$")
 _REVIEW_NAME = re.compile(r"(?<!pre)(?<!over)(?<!inter)review(?!er)", re.I)
 _REVIEW_ATTRS = ("class", "id", "data-hook", "data-testid")
@@ -108,7 +107,7 @@ def is_product_address(url: str) -> bool:
 
 
 def is_shop_page(doc: etree._Element, url: str, declared: frozenset[str]) -> bool:
-    """True when the page declares a product or an offer, or has a product's address.
+    """True when the page declares a product or has a product's address.
 
     Args:
         doc: the parsed document.
@@ -121,7 +120,7 @@ def is_shop_page(doc: etree._Element, url: str, declared: frozenset[str]) -> boo
     if is_product_address(url):
         return True
     return any(
-        (el.get("itemtype") or "").rstrip("/").lower().endswith(("/product", "/offer"))
+        (el.get("itemtype") or "").rstrip("/").lower().endswith("/product")
         for el in doc.iterfind(".//*[@itemtype]")
     )
 
