@@ -189,9 +189,10 @@ def product_grid(root: etree._Element) -> bool:
             if len(items) < MIN_GRID_CARDS:
                 continue
             cards = [c for c in items if _is_card(c)]
-            if len(cards) >= MIN_GRID_CARDS and sum(
-                page_text_size(c) for c in cards
-            ) >= MIN_GRID_SHARE * total:
+            if (
+                len(cards) >= MIN_GRID_CARDS
+                and sum(page_text_size(c) for c in cards) >= MIN_GRID_SHARE * total
+            ):
                 return True
     return False
 
@@ -211,8 +212,7 @@ def _section_of(heading: etree._Element, total: int) -> etree._Element:
         if parent is None or not isinstance(parent.tag, str) or parent.tag in _SECTION_STOP:
             return block
         if normalise(parent.text or "") or any(
-            page_text_size(s) or normalise(s.tail or "")
-            for s in block.itersiblings(preceding=True)
+            page_text_size(s) or normalise(s.tail or "") for s in block.itersiblings(preceding=True)
         ):
             return block  # text before the heading: the parent is more than this section
         if any(h is not heading for h in parent.iter("h1")):

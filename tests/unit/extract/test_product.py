@@ -39,14 +39,20 @@ REVIEWS = (
     )
     + "</section>"
 )
-SIMILAR = "<div class='carousel-wrap'><h2>Customers also viewed</h2><ul>" + "".join(
-    f"<li><a href='/products/crane-{i}'>Tower crane toy number {i}</a> <span>$19.99</span></li>"
-    for i in range(8)
-) + "</ul></div>"
+SIMILAR = (
+    "<div class='carousel-wrap'><h2>Customers also viewed</h2><ul>"
+    + "".join(
+        f"<li><a href='/products/crane-{i}'>Tower crane toy number {i}</a> <span>$19.99</span></li>"
+        for i in range(8)
+    )
+    + "</ul></div>"
+)
 
 
 def page(body: str, head: str = "", title: str = "Harbour Crane Model X1") -> str:
-    return f"<!DOCTYPE html><html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+    return (
+        f"<!DOCTYPE html><html><head><title>{title}</title>{head}</head><body>{body}</body></html>"
+    )
 
 
 def product_page() -> str:
