@@ -76,9 +76,16 @@ _PRODUCT_URL = re.compile(
     re.I,
 )
 _SHOP_TYPES = frozenset({"product", "productgroup", "og:product"})
+_PRODUCT_ITEMTYPES = etree.XPath("//@itemtype[contains(., 'roduct')]")
 _OG_SHOP = re.compile(r"(?:^|:)(?:product|item)$")
 _REVIEW_NAME = re.compile(r"(?<!pre)(?<!over)(?<!inter)review(?!er)", re.I)
 _REVIEW_ATTRS = ("class", "id", "data-hook", "data-testid")
+#: Candidates only (a cheap filter before the regular expressions): "eview" matches both
+#: "review" and "Review".
+_REVIEW_CANDIDATES = etree.XPath(
+    "(.//@class | .//@id | .//@itemprop | .//@itemtype | .//@data-hook | .//@data-testid)"
+    "[contains(., 'eview')]/.."
+)
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _SECTION_STOP = frozenset({"body", "main", "html", "article"})
 _RECOMMENDATION = re.compile(
@@ -120,8 +127,7 @@ def is_shop_page(doc: etree._Element, url: str, declared: frozenset[str]) -> boo
     if is_product_address(url):
         return True
     return any(
-        (el.get("itemtype") or "").rstrip("/").lower().endswith("/product")
-        for el in doc.iterfind(".//*[@itemtype]")
+        str(kind).rstrip("/").lower().endswith("/product") for kind in _PRODUCT_ITEMTYPES(doc)
     )
 
 
@@ -143,9 +149,7 @@ def review_items(root: etree._Element) -> list[etree._Element]:
     """The individual user reviews under ``root`` (module docstring), outermost first."""
     found: list[etree._Element] = []
     groups: dict[tuple[etree._Element, str, str], list[etree._Element]] = defaultdict(list)
-    for el in root.iter():
-        if not isinstance(el.tag, str):
-            continue
+    for el in _REVIEW_CANDIDATES(root):
         itemprop = (el.get("itemprop") or "").lower()
         if itemprop in ("review", "reviews") or (el.get("itemtype") or "").lower().rstrip(
             "/"
@@ -164,11 +168,12 @@ def review_items(root: etree._Element) -> list[etree._Element]:
 
 def recommendation_sections(root: etree._Element) -> list[etree._Element]:
     """The sections headed "Similar items", "You may also like"… (module docstring)."""
-    total = page_text_size(root)
+    total = 0
     found: list[etree._Element] = []
     for heading in root.iter(*_HEADINGS):
         text = " ".join("".join(heading.itertext()).split())
         if text and len(text) <= 80 and _RECOMMENDATION.fullmatch(text):
+            total = total or page_text_size(root)
             found.append(_section_of(heading, total))
     return _outermost(found)
 
