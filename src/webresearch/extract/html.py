@@ -43,6 +43,7 @@ from webresearch.extract.page_type import (
     product_facts,
 )
 from webresearch.extract.parse import parse_html
+from webresearch.extract.product import drop_shop_widgets, is_shop_page
 from webresearch.extract.title import document_title
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import document_base_url
@@ -145,6 +146,8 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     fallback: str | None = None
     images = image_counts(doc)
     drop_page_toc(doc)
+    if is_shop_page(doc, url, declared):
+        drop_shop_widgets(body)  # user reviews, "similar items": never a product's content
     # The second opinion (main_content, step 4) fills gaps on pages other than declared
     # articles: there trafilatura is at its best, and the second parse would cost time.
     opinion = None if declared & ARTICLE_TYPES else html

@@ -8,7 +8,9 @@ extraction"). The evidence used, measured on the development part of the corpora
 * the page does not declare itself an article, a product or a forum post (``og:type``,
   schema.org ``@type`` in JSON-LD: :func:`declared_types`), and its address is not a
   product page's (Amazon ``/dp/…``, Steam ``/app/…``, ``/product/…``: a product page's
-  ``<main>`` holds its recommendations too);
+  ``<main>`` holds its recommendations too) — unless the landmark shows a category's grid
+  of product cards (:func:`webresearch.extract.product.product_grid`: a shop's category
+  at ``/products/bike`` is a collection);
 * the page has a ``<main>`` landmark (``<main>`` or ``role="main"``) with at least
   :data:`MIN_LANDMARK_CHARS` letters and digits;
 * the article extractor kept less than :data:`MAX_KEPT_SHARE` of the landmark's text;
@@ -25,6 +27,7 @@ import re
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.product import is_product_address, product_grid
 
 __all__ = [
     "ARTICLE_TYPES",
@@ -60,13 +63,6 @@ _FORUM_URL = re.compile(
 _FORUM_SOFTWARE = re.compile(
     r"discourse|phpbb|vbulletin|xenforo|invision|flarum|vanilla|nodebb|mybb|simple machines|"
     r"smf|discuz|burning board",
-    re.I,
-)
-#: Addresses of one product's page (Amazon ``/dp/<ASIN>``, Steam ``/app/<id>``, shops'
-#: ``/product/…``, ``/products/…``, ``/p/…``, ``/item/…``, eBay ``/itm/…``, Walmart ``/ip/…``).
-_PRODUCT_URL = re.compile(
-    r"/(?:dp|gp/product)/[A-Z0-9]{10}(?:[/?#]|$)|/app/\d+(?:[/?#]|$)|"
-    r"/(?:products?|p|item|itm|ip)/[^/?#]+",
     re.I,
 )
 _LD_TYPE = re.compile(r'"@type"\s*:\s*(\[[^\]]*\]|"[^"]*")')
@@ -141,7 +137,7 @@ def item_page_landmark(
         declared: :func:`declared_types` of the page.
         url: the page's address.
     """
-    if declared & SINGLE_ITEM_TYPES or _PRODUCT_URL.search(url):
+    if declared & SINGLE_ITEM_TYPES:
         return None
     landmark = main_landmark(body)
     if landmark is None:
@@ -150,7 +146,11 @@ def item_page_landmark(
     if total < MIN_LANDMARK_CHARS or kept_chars >= MAX_KEPT_SHARE * total:
         return None
     links = sum(len(normalise("".join(a.itertext()))) for a in landmark.iter("a"))
-    return landmark if links >= MIN_LINK_SHARE * total else None
+    if links < MIN_LINK_SHARE * total:
+        return None
+    if is_product_address(url) and not product_grid(landmark):
+        return None  # a product's address, and no category grid says otherwise
+    return landmark
 
 
 def product_facts(doc: etree._Element) -> list[str]:
