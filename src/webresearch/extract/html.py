@@ -30,7 +30,6 @@ from webresearch.extract.page_noise import (
     drop_inert,
     drop_page_toc,
     drop_teasers,
-    drop_trailing_sections,
     hidden_blocks,
     remove_elements,
     rest_is_boilerplate,
@@ -177,7 +176,6 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         drop_teasers(root)
         drop_noise_images(root, images, base)
         markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(root, base), title))
-        markdown = drop_trailing_sections(markdown)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"

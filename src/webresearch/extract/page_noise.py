@@ -16,14 +16,6 @@
 * **The page's own table of contents** (:func:`drop_page_toc`): a list or navigation block
   of at least :data:`MIN_TOC_LINKS` links, almost all to anchors of this page that exist
   (``href="#section"`` with an element ``id="section"``), repeats the headings that follow.
-* **The closing boilerplate** (:func:`drop_trailing_sections`): a heading, or a short label
-  standing alone as a paragraph, in the second half of the converted content that opens a
-  section every site appends after its articles — "About the author", "Related posts", "You may also like", "Read next", "More from …",
-  "Join our newsletter", "Leave a reply", "Share this" — ends the content: what follows is
-  the author's bio card, teasers, sign-up and comment forms, not the article. Measured on
-  the development part of WCXB: article +0.003 (headings +0.002 on 13 pages, labels +0.001
-  on 8 more; none worse), listing +0.002, collection +0.0001, the other types unchanged;
-  Zyte dev +0.001 (one page better, none worse).
 """
 
 from __future__ import annotations
@@ -34,7 +26,6 @@ from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.caseless import CaselessPattern
-from webresearch.extract.sections import closing_fence, heading_title
 from webresearch.extract.tree import remove_keep_tail
 
 __all__ = [
@@ -43,7 +34,6 @@ __all__ = [
     "drop_inert",
     "drop_page_toc",
     "drop_teasers",
-    "drop_trailing_sections",
     "hidden_blocks",
     "remove_elements",
     "rest_is_boilerplate",
@@ -62,11 +52,6 @@ MIN_BOILERPLATE_SHARE = 0.5
 MIN_TEASER_LINK_SHARE = 0.4
 #: … or fewer letters and digits than this.
 MAX_TEASER_CHARS = 300
-#: A closing-boilerplate heading ends the content only past this share of the text (bytes):
-#: near the top, "Trending" or "Related" is a page's navigation, not the article's end.
-MIN_TRAILING_SHARE = 0.5
-#: A paragraph of at most this many words can be a section's label (``**Related posts**``).
-MAX_LABEL_WORDS = 6
 #: The visible question an FAQ answer follows has at most this many characters.
 MAX_QUESTION_CHARS = 200
 #: A table of contents has at least this many in-page links …
@@ -88,16 +73,6 @@ _TEASER_NAME = CaselessPattern(
     r"related|teaser|recommend|read-?next|more-?(?:stories|articles|news)|you-?may-?(?:also-?)?like|"
     r"also-?read|popular-?(?:posts|stories)|trending|gallery|slideshow|carousel|video-?player|"
     r"jw-?player|vjs|outbrain|taboola|promo"
-)
-_TRAILING_HEADING = re.compile(
-    r"about the (?:authors?|reviewers?|writers?)|(?:article )?(?:written|reviewed) by|"
-    r"related (?:posts?|articles?|content|stories|reading|blogs?|news|links)|"
-    r"(?:you )?(?:may|might) also (?:like|enjoy)|read (?:this )?next|more like this|"
-    r"recent (?:posts?|articles?|blogs?|news|stories)|more (?:stories|articles|news)|"
-    r"more (?:from|by)(?: \w+){1,3}|popular (?:posts?|articles?|stories)|"
-    r"follow us(?: on \w+)?|share this(?: \w+)?|leave a (?:reply|comment)|newsletter|"
-    r"join our(?: \w+){0,2} newsletter|(?:sign up|subscribe)(?: (?:for|to))?(?: our)?(?: newsletter)?",
-    re.I,
 )
 _TOC_HEADING = re.compile(
     r"\W*(?:table of contents|contents|on this page|in this (?:article|page|section)|"
@@ -251,39 +226,6 @@ def drop_teasers(root: etree._Element) -> int:
             doomed.append(el)
     remove_elements(doomed)
     return len(doomed)
-
-
-def drop_trailing_sections(markdown: str) -> str:
-    """Cut ``markdown`` at its closing boilerplate (module docstring), if any.
-
-    Args:
-        markdown: the converted main content.
-
-    Returns:
-        the text before the first line past :data:`MIN_TRAILING_SHARE` of the text that
-        names a closing section — a heading (``## About the author``) or a label standing
-        alone as a paragraph of at most :data:`MAX_LABEL_WORDS` words (``**Related posts**``,
-        ``Follow us``); the text unchanged when there is none. Fenced code is never cut.
-    """
-    lines = markdown.split("\n")
-    total = len(markdown.encode("utf-8"))
-    pos = 0
-    fence: str | None = None
-    for i, line in enumerate(lines):
-        start, pos = pos, pos + len(line.encode("utf-8")) + 1
-        inside, fence = fence, closing_fence(fence, line)
-        if inside is not None or fence is not None or start < MIN_TRAILING_SHARE * total:
-            continue
-        alone = (i == 0 or not lines[i - 1].strip()) and (
-            i + 1 == len(lines) or not lines[i + 1].strip()
-        )
-        heading = line.lstrip().startswith("#")
-        if not alone or not (heading or len(line.split()) <= MAX_LABEL_WORDS):
-            continue
-        name = re.sub(r"\W+", " ", heading_title(line.lstrip().lstrip("#"))).strip()
-        if _TRAILING_HEADING.fullmatch(name):
-            return markdown.encode("utf-8")[:start].decode("utf-8").rstrip()
-    return markdown
 
 
 def _is_toc(el: etree._Element, ids: set[str]) -> bool:
