@@ -51,6 +51,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 __all__ = [
+    "BLOCKED_HINT",
+    "BLOCKED_HINT_NO_BROWSER",
     "AntiBotChallenge",
     "ApprovalDenied",
     "BlockedAddress",
@@ -87,6 +89,14 @@ __all__ = [
     "WebResearchError",
     "error_from_dict",
 ]
+
+
+#: The next step where a site refuses automated clients (a 403, an anti-bot challenge): a
+#: real browser often gets through.
+BLOCKED_HINT = "the site blocks automated clients; try the browser tool or another source"
+#: The same where no browser can run (turned off, or not installed): the Toolkit swaps
+#: :data:`BLOCKED_HINT` for it, so a model gets no advice it cannot follow.
+BLOCKED_HINT_NO_BROWSER = "the site blocks automated clients; try another source"
 
 
 class WebResearchError(Exception):

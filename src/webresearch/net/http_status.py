@@ -29,7 +29,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Any, Literal
 
-from ..errors import HTTPStatusError
+from ..errors import BLOCKED_HINT, HTTPStatusError
 from .client import FetchResponse
 
 __all__ = [
@@ -70,7 +70,7 @@ _URLISH = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*://\S+|\b(?:\d{1,3}\.){3}\d{1,3}(?
 #: Next steps for a page's statuses with an obvious one (others have none).
 _PAGE_HINTS = {
     401: "the page needs a login; try another source",
-    403: "the site refuses access to automated clients; try another source or the browser tool",
+    403: BLOCKED_HINT,
     404: "the page does not exist; check the URL or search for it",
     410: "the page was removed; search for another source",
 }

@@ -25,7 +25,7 @@ from typing import ClassVar
 
 from ..access import AccessPolicy
 from ..config import ProviderOptions
-from ..errors import AntiBotChallenge, BlockedAddress, TooManyRedirects
+from ..errors import BLOCKED_HINT, AntiBotChallenge, BlockedAddress, TooManyRedirects
 from ..extract.challenge import is_challenge_page
 from ..extract.dispatch import Converted, convert, reads_from_a_prefix
 from ..extract.refresh import (
@@ -176,7 +176,7 @@ class LocalReader:
         if challenge:
             raise AntiBotChallenge(
                 f"{shown} answered with an anti-bot challenge ({challenge}), not the page",
-                hint="the site blocks automated clients; try the browser tool or another source",
+                hint=BLOCKED_HINT,
                 status=response.status,
             )
         if response.status >= 400:

@@ -30,7 +30,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, TypedDict
 
-from ..errors import AntiBotChallenge, TooLarge, WebResearchError
+from ..errors import BLOCKED_HINT, AntiBotChallenge, TooLarge, WebResearchError
 from ..extract.challenge import is_challenge_page
 from ..images.prepare import PreparedImage, describe, prepare_image, prepare_region, to_block
 from ..images.region import Region, parse_region
@@ -220,7 +220,7 @@ class FetchImage(_Preparer):
             if challenge:
                 raise AntiBotChallenge(
                     f"{shown} answered with an anti-bot challenge ({challenge}), not the image",
-                    hint="the site blocks automated clients; try the browser tool or another source",
+                    hint=BLOCKED_HINT,
                     status=response.status,
                 )
         if response.status >= 400:

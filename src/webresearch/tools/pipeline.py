@@ -29,6 +29,7 @@ limit settled when the call ends (:meth:`~.context.ToolCall.settle`).
 from __future__ import annotations
 
 import asyncio
+import copy
 import logging
 import time
 import uuid
@@ -36,6 +37,8 @@ from collections.abc import Callable, Mapping
 
 from .. import progress as progress_report
 from ..errors import (
+    BLOCKED_HINT,
+    BLOCKED_HINT_NO_BROWSER,
     ApprovalDenied,
     InternalError,
     Refusal,
@@ -53,6 +56,7 @@ from ..types import ImageBlock, JSONObject, JSONValue, ToolResult
 from .arguments import json_shape
 from .base import PreparedCall
 from .context import Ledger, ToolCall
+from .gates import backend_unavailable_reason
 from .redaction import redact_json, redacted_error
 from .services import Services
 from .telemetry import CallTelemetry, SpanFacts
@@ -262,6 +266,10 @@ class CallPipeline:
             exc = error_from_dict(
                 {"code": exc.code, "message": USER_LINK_FAILED, "retryable": False}
             )
+        if exc.hint == BLOCKED_HINT and backend_unavailable_reason(self.services) is not None:
+            # No browser can run here: no advice the model cannot follow.
+            exc = copy.copy(exc)
+            exc.hint = BLOCKED_HINT_NO_BROWSER
         # An error message may quote page data: secrets and invisible characters go.
         return ToolResult.failure(redacted_error(exc, self._model_text))
 

@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from webresearch import RunContext, Settings, Toolkit, ToolResult
+from webresearch.errors import BLOCKED_HINT, BLOCKED_HINT_NO_BROWSER, AntiBotChallenge
 from webresearch.runtime.journal import MemoryJournal
 from webresearch.tools.base import CallContext, ToolEntry
 from webresearch.tools.catalog import default_builders
-from webresearch.tools.gates import BROWSER_OFF
+from webresearch.tools.gates import BROWSER_OFF, backend_unavailable_reason
 from webresearch.tools.services import Services
 from webresearch.tools.web_fetch import WebFetch
 from webresearch.tools.web_search import WEB_SEARCH
@@ -93,3 +94,32 @@ async def test_the_cli_progress_line_is_for_a_terminal_only(
     with Progress("browser: x", quiet=True) as line:
         line.update("starting the browser")
     assert capsys.readouterr().err == ""
+
+
+def _blocked(services: Services) -> ToolEntry[JSONObject]:
+    async def run(args: JSONObject, ctx: CallContext) -> ToolResult:
+        raise AntiBotChallenge("https://example.org/ answered with a challenge", hint=BLOCKED_HINT)
+
+    return ToolEntry(spec=WEB_SEARCH, run=run)
+
+
+@pytest.mark.parametrize(
+    "values", [{"browser_backend": "none"}, {"chromium_path": "/nonexistent/chromium"}]
+)
+async def test_a_blocked_site_hint_names_no_browser_where_none_can_run(values: JSONObject) -> None:
+    # Before: a 403 or an anti-bot challenge said "try the browser tool" with the browser
+    # turned off or not installed: advice the model cannot follow.
+    async with Toolkit(_settings(**values), journal=MemoryJournal(), builders=[_blocked]) as tk:
+        result = await tk.call("web_search", {"query": "x"})
+    assert result.error is not None
+    assert result.text.endswith(f"next step: {BLOCKED_HINT_NO_BROWSER}")
+    assert "browser" not in result.text
+
+
+async def test_a_blocked_site_hint_names_the_browser_where_one_can_run() -> None:
+    settings = _settings()
+    async with Toolkit(settings, journal=MemoryJournal(), builders=[_blocked]) as tk:
+        if backend_unavailable_reason(tk.services) is not None:
+            pytest.skip("no browser backend on this machine")
+        result = await tk.call("web_search", {"query": "x"})
+    assert result.text.endswith(f"next step: {BLOCKED_HINT}")
