@@ -43,7 +43,7 @@ async def read_page(
     query: str | None = None,
     settings: Settings | None = None,
 ) -> ToolResult:
-    """web_fetch's result for ``data`` as if ``url`` had answered it (HTTP 200), offline.
+    """web_fetch's result for ``data`` as if ``url`` had answered it, offline.
 
     Args:
         data: the page's bytes (HTML, text, JSON, PDF … — sniffed as web_fetch does).
@@ -57,7 +57,7 @@ async def read_page(
 
     Returns:
         The same :class:`~webresearch.types.ToolResult` web_fetch gives (``meta`` with
-        ``reader`` ``local``, ``cached`` false); a failure is a result with ``error``
+        ``reader`` ``local``, ``status`` ``None``: nothing was fetched, ``cached`` false); a failure is a result with ``error``
         (``invalid_arguments``, ``too_large``, ``unsupported_content`` …), never raised.
     """
     try:
@@ -97,6 +97,7 @@ async def read_page(
         return ToolResult.failure(exc)
     meta: dict[str, object] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}
     meta.update(window)
+    meta["status"] = None  # nothing answered over HTTP: no status to report
     meta["cached"] = False
     meta["trust"] = "untrusted"
     return ToolResult(text=shown, meta=meta)

@@ -48,3 +48,11 @@ def test_a_page_that_mentions_loading_keeps_its_text() -> None:
     result = asyncio.run(read_page(html, "https://example.org/docks"))
     assert "Loading docks open at six" in result.text
     assert "no readable text" not in result.text
+
+
+def test_a_page_read_offline_reports_no_http_status() -> None:
+    # Before: a saved file or stdin came back with "status": 200, a response that never was.
+    result = asyncio.run(read_page(b"<p>Saved words.</p>", "file:///tmp/saved.html"))
+    assert result.ok and "Saved words." in result.text
+    assert result.meta["status"] is None
+    assert result.meta["reader"] == "local"
