@@ -9,6 +9,7 @@ Both send every connection through the guarded proxy (:func:`proxy_args`, ``--ht
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -19,6 +20,7 @@ __all__ = [
     "CHROMIUM_DISABLED_FEATURES",
     "PROXY_ENV",
     "chromium_args",
+    "chromium_preferences",
     "chromium_problem",
     "find_chromium",
     "find_lightpanda",
@@ -189,6 +191,18 @@ def chromium_args(
     if no_sandbox:
         args.insert(1, "--no-sandbox")
     return args
+
+
+def chromium_preferences() -> str:
+    """A fresh profile's ``Default/Preferences`` (JSON), written before Chromium starts.
+
+    ``intl.charset_default`` is UTF-8: a page that declares no charset is decoded as UTF-8
+    unless Chromium's encoding detector finds another encoding. Chromium's own default is
+    the locale's legacy encoding (windows-1252 here), which made UTF-8 pages served without
+    a charset read as mojibake ("Loadingâ€¦"); the WHATWG Encoding Standard leaves this
+    fallback to the user agent. A legacy windows-1252 page is still detected as such.
+    """
+    return json.dumps({"intl": {"charset_default": "UTF-8"}})
 
 
 def proxy_args(proxy_url: str) -> list[str]:

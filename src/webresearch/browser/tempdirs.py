@@ -79,6 +79,13 @@ class RunDir:
             "XDG_DATA_HOME": str(self.root / "data"),
         }
 
+    def seed_profile(self, preferences: str) -> None:
+        """Write the profile's ``Default/Preferences`` (JSON text) before Chromium's first
+        start (see :func:`~.launch_args.chromium_preferences`)."""
+        default = self.profile / "Default"
+        default.mkdir(mode=0o700, exist_ok=True)
+        (default / "Preferences").write_text(preferences, encoding="utf-8")
+
     @property
     def tmp(self) -> Path:
         """``TMPDIR`` of the Playwright driver."""
