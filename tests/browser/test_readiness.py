@@ -9,7 +9,7 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from tests.browser.conftest import Kit, Sites, browser_settings
+from tests.browser.conftest import BACKENDS, Kit, Sites, browser_settings
 from tests.support.http_server import Route
 from webresearch import RunContext, Toolkit
 
@@ -60,6 +60,19 @@ BUSY = b"""<!doctype html><html><head><title>Busy</title></head><body><p id="clo
 setInterval(() => fetch('/api/poll').catch(() => {}), 150);</script></body></html>"""
 
 
+#: App shells that broke: a script that throws, a script that does not load (404).
+THROWING_SHELL = b"""<!doctype html><html><head><title>Broken app</title></head><body>
+<div id="root"></div><script>throw new Error('the bundle failed');</script></body></html>"""
+MISSING_SCRIPT_SHELL = b"""<!doctype html><html><head><title>Broken app</title></head><body>
+<div id="root"></div><script src="/no-such-bundle.js"></script></body></html>"""
+#: A script failed, but a timer still draws the page: it is waited for.
+ERROR_THEN_TIMER_SHELL = b"""<!doctype html><html><head><title>Late SPA</title></head><body>
+<div id="app"></div><script>throw new Error('an unrelated widget failed');</script>
+<script>setTimeout(() => { document.getElementById('app').innerHTML =
+  '<h1>Drawn despite the error</h1><p>The article text arrived after a failed widget.</p>'; }, 700);
+</script></body></html>"""
+
+
 def _slow(h: BaseHTTPRequestHandler) -> None:
     time.sleep(0.7)  # a slow API the page waits for (server side; the test never sleeps)
     body = b'{"title": "Rendered after a slow fetch", "body": "The fetched article text."}'
@@ -84,6 +97,9 @@ def spa_pages(sites: Sites) -> Sites:
             "/text-then-timer": Route(headers=HTML, body=TEXT_THEN_TIMER),
             "/text-short-timer": Route(headers=HTML, body=TEXT_AND_SHORT_TIMER),
             "/text-then-fetch": Route(headers=HTML, body=TEXT_THEN_FETCH),
+            "/shell-throws": Route(headers=HTML, body=THROWING_SHELL),
+            "/shell-missing-script": Route(headers=HTML, body=MISSING_SCRIPT_SHELL),
+            "/shell-error-then-timer": Route(headers=HTML, body=ERROR_THEN_TIMER_SHELL),
             "/api/slow": _slow,
             "/api/poll": Route(headers=[("Content-Type", "text/plain")], body=b"ok"),
         }
@@ -99,6 +115,7 @@ def spa_pages(sites: Sites) -> Sites:
         ("/spa-late", "Drawn after one second"),
         ("/text-short-timer", "Drawn by a short timer"),
         ("/text-then-fetch", "The fetched article text."),
+        ("/shell-error-then-timer", "Drawn despite the error"),
     ],
 )
 async def test_content_right_after_open_has_the_rendered_page(
@@ -172,3 +189,29 @@ async def test_content_of_a_page_without_text_says_what_to_do_in_the_browser(
     assert "use the browser tool" not in content.text
     assert "shows no readable text yet" in content.text
     assert "wait" in content.text and "snapshot" in content.text
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("path", ["/shell-throws", "/shell-missing-script"])
+async def test_a_broken_app_shell_is_read_without_waiting_out_the_budget(
+    backend: str, spa_pages: Sites, path: str
+) -> None:
+    # Before: a shell whose script threw or did not load kept open (and web_fetch's render)
+    # waiting for the whole readiness budget, 15 s by default, for a page nothing draws.
+    settings = browser_settings(backend, browser_ready_timeout_s=40.0)
+    async with Toolkit(settings) as toolkit:
+        run = RunContext()
+        # the browser is started by a first page
+        await toolkit.call(
+            "browser", {"action": "open", "url": f"{spa_pages.site.base}/spa-timer"}, run=run
+        )
+        started = time.monotonic()
+        opened = await toolkit.call(
+            "browser", {"action": "open", "url": f"{spa_pages.site.base}{path}"}, run=run
+        )
+        elapsed = time.monotonic() - started
+    assert opened.ok, opened.text
+    assert opened.meta["ready"] is True and opened.meta["settled"] is True
+    assert elapsed < 20, (
+        "read on evidence, not after the 40 s budget (generous for a shared machine)"
+    )

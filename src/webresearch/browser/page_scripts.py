@@ -3,7 +3,7 @@
 :data:`PAGE_GUARD_JS` runs before any page script in every frame. Besides the network guards
 it records the evidence readiness decides on (:mod:`.readiness`): when the document's content
 last changed, the ``fetch``/``XMLHttpRequest`` calls not yet answered, and the short timers
-not yet run. :data:`READ_HTML_JS` reads a document's rendered HTML.
+not yet run, and the page's script failures. :data:`READ_HTML_JS` reads a document's rendered HTML.
 """
 
 from __future__ import annotations
@@ -12,10 +12,11 @@ from .snapshot import STATE_KEY
 
 __all__ = ["ACTIVITY_KEY", "PAGE_GUARD_JS", "READ_HTML_JS", "SHORT_TIMER_MS"]
 
-#: ``Symbol.for`` name of a window's activity record: ``{t, fetches, timers, intervals}`` —
-#: when the content last changed (``performance.now()`` ms), unanswered fetch/XHR calls,
-#: pending short timeouts, running short intervals. The counts are ``null`` when only the
-#: readiness probe installed it.
+#: ``Symbol.for`` name of a window's activity record: ``{t, fetches, timers, intervals,
+#: errors}`` — when the content last changed (``performance.now()`` ms), unanswered
+#: fetch/XHR calls, pending short timeouts, running short intervals, and script failures
+#: (uncaught errors, scripts that failed to load, unhandled rejections). The counts are
+#: ``null`` when only the readiness probe installed it.
 ACTIVITY_KEY = "webresearch.activity"
 #: Timeouts and intervals of at most this many milliseconds count as work about to happen;
 #: longer ones (a reminder after 30 s, a poll every 5 s) do not hold a page's readiness.
@@ -54,14 +55,19 @@ PAGE_GUARD_JS = (
   for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'WebTransport']) {
     if (window[name]) { try { Object.defineProperty(window, name, {value: function () { deny(name); }, configurable: false, writable: false}); } catch (e) {} }
   }
-  // Readiness evidence: content changes, unanswered requests, short timers.
+  // Readiness evidence: content changes, unanswered requests, short timers, script errors.
   try {
     const k = Symbol.for('"""
     + ACTIVITY_KEY
     + """');
     if (window[k]) return;
-    const A = {t: performance.now(), fetches: 0, timers: 0, intervals: 0};
+    const A = {t: performance.now(), fetches: 0, timers: 0, intervals: 0, errors: 0};
     Object.defineProperty(window, k, {value: A});
+    // Uncaught script errors, scripts that failed to load (capture phase), and rejected
+    // promises nobody handled: a shell that broke this way will not draw itself.
+    const failed = () => { A.errors += 1; };
+    window.addEventListener('error', failed, true);
+    window.addEventListener('unhandledrejection', failed);
     new MutationObserver(() => { A.t = performance.now(); })
       .observe(document, {subtree: true, childList: true, characterData: true});
     const pending = new Set();

@@ -17,7 +17,8 @@ the evidence says nothing more is coming, not after a fixed silence:
 
 Whatever the rule, a page that is still an empty **app shell** (scripts, almost no text:
 :func:`is_empty_shell`) keeps waiting for its content, so a page drawn by a timer or after a
-fetch is read after it rendered. Everything is bounded by the readiness budget
+fetch is read after it rendered — unless one of its scripts failed and nothing is pending
+(:func:`is_broken_shell`): then nothing will draw it. Everything is bounded by the readiness budget
 (``browser_ready_timeout_s``); requests pending longer than :data:`LONG_REQUEST_S` (long polls,
 streams) stop counting.
 
@@ -44,6 +45,7 @@ __all__ = [
     "RELAX_S",
     "SHELL_PROBE_MAX_CHARS",
     "Activity",
+    "is_broken_shell",
     "is_empty_shell",
     "is_settled",
     "parse_activity",
@@ -61,7 +63,8 @@ LONG_REQUEST_S = 5.0
 #: Characters of page text the probe returns (more is never needed for the shell verdict).
 SHELL_PROBE_MAX_CHARS = 400
 
-#: ``[readyState, title, scripts, fetches, timers, intervals, quiet ms, shell text, URL]`` of
+#: ``[readyState, title, scripts, fetches, timers, intervals, quiet ms, shell text, URL,
+#: script failures]`` of
 #: the page: ``scripts`` counts the script elements of the document and of its same-origin frames;
 #: the counts and ``quiet ms`` come from each window's activity record
 #: (:data:`~.page_scripts.PAGE_GUARD_JS`) — the counts are ``null`` when a window has no
@@ -76,14 +79,14 @@ ACTIVITY_PROBE_JS = (
   const k = Symbol.for('"""
     + ACTIVITY_KEY
     + """');
-  let scripts = 0, fetches = 0, timers = 0, intervals = 0, quiet = Infinity;
+  let scripts = 0, fetches = 0, timers = 0, intervals = 0, errors = 0, quiet = Infinity;
   const visit = (win, depth) => {
     let doc;
     try { doc = win.document; if (!doc) return; } catch (e) { return; }
     scripts += doc.scripts ? doc.scripts.length : 0;
     let A = win[k];
     if (!A) {
-      A = {t: win.performance.now(), fetches: null, timers: null, intervals: null};
+      A = {t: win.performance.now(), fetches: null, timers: null, intervals: null, errors: null};
       try {
         Object.defineProperty(win, k, {value: A});
         new win.MutationObserver(() => { A.t = win.performance.now(); })
@@ -93,6 +96,7 @@ ACTIVITY_PROBE_JS = (
     fetches = A.fetches === null || fetches === null ? null : fetches + A.fetches;
     timers = A.timers === null || timers === null ? null : timers + A.timers;
     intervals = A.intervals === null || intervals === null ? null : intervals + A.intervals;
+    errors = A.errors == null || errors === null ? null : errors + A.errors;
     quiet = Math.min(quiet, win.performance.now() - A.t);
     if (depth < 3) {
       for (let i = 0; i < Math.min(win.frames.length, 20); i++) visit(win.frames[i], depth + 1);
@@ -116,7 +120,7 @@ ACTIVITY_PROBE_JS = (
     }
   }
   return [document.readyState, String(document.title || ''), scripts, fetches, timers,
-          intervals, quiet === Infinity ? 0 : quiet, text, String(location.href)];
+          intervals, quiet === Infinity ? 0 : quiet, text, String(location.href), errors];
 }"""
 )
 
@@ -139,6 +143,7 @@ class Activity:
         quiet_s: seconds since the content last changed.
         shell: the page is an empty app shell (:func:`is_empty_shell`).
         url: the document's URL (empty when the probe did not say).
+        errors: the page's script failures so far (``None``: unknown).
     """
 
     loaded: bool
@@ -150,6 +155,7 @@ class Activity:
     quiet_s: float
     shell: bool
     url: str = ""
+    errors: int | None = None
 
 
 def parse_activity(raw: Sequence[object]) -> Activity:
@@ -171,6 +177,7 @@ def parse_activity(raw: Sequence[object]) -> Activity:
         quiet_s=max(0.0, float(str(quiet_ms)) / 1000),
         shell=is_empty_shell(count, None if text is None else str(text)),
         url=str(raw[8]) if len(raw) > 8 else "",
+        errors=None if len(raw) < 10 or raw[9] is None else int(str(raw[9])),
     )
 
 
@@ -187,7 +194,9 @@ def is_settled(
         settling_s: seconds since the page loaded.
     """
     if activity.shell:
-        return False
+        return is_broken_shell(
+            activity, requests_pending=requests_pending, network_quiet_s=network_quiet_s
+        )
     if activity.scripts == 0 and not requests_pending:
         return True
     if (
@@ -205,6 +214,28 @@ def is_settled(
     calm_s = SHORT_TIMER_MS / 1000 if activity.timers else QUIET_S
     dom = activity.quiet_s >= calm_s
     return (network and dom) or (settling_s >= RELAX_S and (network or dom))
+
+
+def is_broken_shell(
+    activity: Activity, *, requests_pending: bool, network_quiet_s: float
+) -> bool:
+    """True when an empty app shell will not draw itself any more: one of its scripts
+    failed (an uncaught error, a script that did not load, an unhandled rejection) and
+    nothing is pending — no request in flight or within :data:`QUIET_S`, no fetch/XHR
+    unanswered, no short timer or interval, no content change within :data:`QUIET_S`.
+
+    Such a page is read at once instead of after the whole readiness budget (15 s by
+    default). A shell without a failure keeps waiting: it may be drawn by a later timer.
+    """
+    return bool(
+        activity.errors
+        and not requests_pending
+        and network_quiet_s >= QUIET_S
+        and activity.fetches == 0
+        and activity.timers == 0
+        and activity.intervals == 0
+        and activity.quiet_s >= QUIET_S
+    )
 
 
 def is_empty_shell(scripts: int, text: str | None) -> bool:

@@ -98,8 +98,25 @@ def test_unknown_counts_never_count_as_nothing_pending() -> None:
     assert _settled(_page(fetches=None, timers=None, intervals=None, quiet_s=QUIET_S), net=QUIET_S)
 
 
-def test_an_empty_app_shell_is_never_settled() -> None:
+def test_an_empty_app_shell_without_a_script_failure_is_never_settled() -> None:
     assert not _settled(_page(shell=True, quiet_s=60.0), net=60.0, t=60.0)
+    assert not _settled(_page(shell=True, quiet_s=60.0, errors=0), net=60.0, t=60.0)
+    assert not _settled(_page(shell=True, quiet_s=60.0, errors=None), net=60.0, t=60.0)
+
+
+def test_a_broken_app_shell_with_nothing_pending_is_settled() -> None:
+    # Before: a shell whose script threw (or did not load) was waited for until the whole
+    # readiness budget (15 s) ran out, though nothing could draw it any more.
+    broken = _page(shell=True, errors=1, quiet_s=QUIET_S)
+    assert _settled(broken, net=QUIET_S)
+    # Anything still pending may yet draw it: it keeps waiting.
+    assert not _settled(broken, pending=True, net=0.0)
+    assert not _settled(broken, net=QUIET_S / 2)
+    assert not _settled(_page(shell=True, errors=1, quiet_s=QUIET_S / 2), net=QUIET_S)
+    assert not _settled(_page(shell=True, errors=1, quiet_s=QUIET_S, timers=1), net=QUIET_S)
+    assert not _settled(_page(shell=True, errors=1, quiet_s=QUIET_S, fetches=1), net=QUIET_S)
+    assert not _settled(_page(shell=True, errors=1, quiet_s=QUIET_S, intervals=1), net=1.0)
+    assert not _settled(_page(shell=True, errors=1, quiet_s=1.0, timers=None), net=1.0)
 
 
 def test_the_probe_answer_is_parsed() -> None:
@@ -109,5 +126,7 @@ def test_the_probe_answer_is_parsed() -> None:
     assert parse_activity(["complete", "", 0, 0, 0, 0, 0, None, "about:blank"]).url == (
         "about:blank"
     )
+    assert parse_activity(["complete", "", 1, 0, 0, 0, 0, "", "https://a.example/", 2]).errors == 2
+    assert parse_activity(["complete", "", 1, 0, 0, 0, 0, "", "", None]).errors is None
     with pytest.raises((ValueError, TypeError, IndexError)):
         parse_activity(["complete"])
