@@ -37,6 +37,7 @@ __all__ = [
     "hidden_blocks",
     "remove_elements",
     "rest_is_boilerplate",
+    "visible_text_size",
 ]
 
 #: With fewer visible letters and digits than this, and more hidden than visible, the
@@ -61,6 +62,7 @@ MIN_TOC_ANCHOR_SHARE = 0.8
 
 _HIDDEN_STYLE = CaselessPattern(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b")
 _HIDDEN_XPATH = etree.XPath("//body//*[@hidden or @style]")
+_HIDDEN_BELOW = etree.XPath(".//*[@hidden or @style]")
 _ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
 _NAMED_XPATH = etree.XPath(".//*[@class or @id]")
 _INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
@@ -124,6 +126,23 @@ def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
         for el, chars in zip(outermost, sizes, strict=True)
         if not _is_collapsed_content(el, chars)
     ]
+
+
+def visible_text_size(root: etree._Element) -> int:
+    """Letters and digits of the text under ``root`` a reader sees: the text of elements with
+    the ``hidden`` attribute or an inline ``display:none`` / ``visibility:hidden`` style (a
+    closed dialog, a menu) does not count (:func:`~webresearch.extract.align.page_text_size`
+    counts everything)."""
+    hidden = [
+        el
+        for el in _HIDDEN_BELOW(root)
+        if el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or "")
+    ]
+    if not hidden:
+        return page_text_size(root)
+    chosen = set(hidden)
+    outermost = [el for el in hidden if not any(a in chosen for a in el.iterancestors())]
+    return page_text_size(root) - sum(page_text_size(el) for el in outermost)
 
 
 def remove_elements(elements: list[etree._Element]) -> None:

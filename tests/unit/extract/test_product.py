@@ -4,7 +4,7 @@ category at a product-like address; FAQ answers folded in accordions."""
 from __future__ import annotations
 
 from webresearch.extract.html import html_to_markdown
-from webresearch.extract.page_noise import hidden_blocks
+from webresearch.extract.page_noise import hidden_blocks, visible_text_size
 from webresearch.extract.page_type import item_page_landmark
 from webresearch.extract.parse import parse_html
 from webresearch.extract.product import (
@@ -145,3 +145,40 @@ def test_an_faq_answer_folded_in_an_accordion_is_content() -> None:
     doc = parse_html(page(f"<main>{DESCRIPTION}{faq}<div>Account</div>{menu}</main>"))
     hidden = hidden_blocks(doc, 2000)
     assert ["".join(el.itertext()) for el in hidden] == ["Sign in to see your orders"]
+
+
+def test_hidden_dialogs_do_not_make_a_recommendation_section_the_page() -> None:
+    # each card carries a closed "why this ad" dialog: with it the carousel holds most of
+    # the page's text, without it (what a reader sees) a small share
+    dialog = (
+        "<div role='dialog' hidden><h2>Why you see this ad</h2><p>"
+        + "Promoted listings are chosen from the pages you visited and the seller's budget. " * 4
+        + "</p></div>"
+    )
+    cards = "".join(
+        f"<li class='card'><a href='/products/hook-{i}'>Crane hook spare part {i}</a>"
+        f"<span>$4{i}.00</span>{dialog}</li>"
+        for i in range(6)
+    )
+    related = f"<div class='rail'><h2>Explore related items</h2><ul>{cards}</ul></div>"
+    body = parse_html(
+        page(f"<main><h1>Harbour Crane Model X1</h1>{DESCRIPTION}{related}</main>", head=LD)
+    ).find("body")
+    assert body is not None
+    assert [el.get("class") for el in recommendation_sections(body)] == ["rail"]
+    out = html_to_markdown(
+        page(f"<main><h1>Harbour Crane Model X1</h1>{DESCRIPTION}{related}</main>", head=LD),
+        PRODUCT_URL,
+    )[1]
+    assert "Point 3: the X1 crane lifts forty tonnes" in out
+    assert "Crane hook spare part" not in out
+
+
+def test_visible_text_size_leaves_out_hidden_elements() -> None:
+    body = parse_html(
+        page(
+            "<div><p>Seen text</p><p hidden>Hidden text</p><p style='display: none'>Gone</p></div>"
+        )
+    ).find("body")
+    assert body is not None
+    assert visible_text_size(body) == len("Seentext")
