@@ -73,6 +73,9 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
         # In a weakref callback while the loop runs: the Terminated raised there was only
         # printed ("Exception ignored"), the command went on and exited 0.
         ("weakref:40", "SIGTERM", 143, "terminated"),
+        # As the tab closed at the end: the cancellation cut the close, the browser's
+        # processes and its profile directory were left (one in ~20 signals in the close).
+        ("returned:webresearch.browser.page:PlaywrightSession.aclose", "SIGINT", 130, "interrupted"),
     ],
 )
 def test_a_signal_at_an_exact_moment_still_stops_the_browse(
@@ -89,7 +92,8 @@ def test_a_signal_at_an_exact_moment_still_stops_the_browse(
     err = proc.stderr.decode()
     assert proc.returncode == code, err
     assert err.strip().splitlines()[-1:] == [f"webresearch: {word}"], err
-    assert "waited" not in proc.stdout.decode()  # the next action did not run
+    if "aclose" not in moment:
+        assert "waited" not in proc.stdout.decode()  # the next action did not run
     assert list(tmp_path.glob("webresearch-browser-*")) == []
     assert processes_mentioning(str(tmp_path)) == []
 
