@@ -6,7 +6,8 @@
   awaited it (a browser action that just ended);
 * ``weakref:N`` — from a weakref callback at the N-th turn of the main event loop, where
   an exception raised by a signal handler is dropped by the interpreter;
-* ``settings`` — while the command loads its settings, before any event loop runs.
+* ``settings`` — while the command loads its settings, before any event loop runs;
+* ``loading`` — while ``python -m webresearch`` imports the commands (``cli.browse``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import asyncio
 import functools
 import importlib
 import os
+import runpy
 import signal
 import sys
 import threading
@@ -77,10 +79,27 @@ def _in_settings(signum: int) -> None:
             module.load_settings = loading  # type: ignore[attr-defined]
 
 
+class _SignalOnImport:
+    """A meta path finder that sends the signal when ``name`` is about to be imported."""
+
+    def __init__(self, name: str, signum: int) -> None:
+        self.name, self.signum = name, signum
+
+    def find_spec(self, fullname: str, path: object, target: object = None) -> None:
+        if fullname == self.name:
+            sys.meta_path.remove(self)
+            _kill(self.signum)
+
+
 def main() -> None:
     moment, signum, *args = sys.argv[1:]
     number = signal.Signals[signum] if not signum.isdigit() else int(signum)
     kind, _, rest = moment.partition(":")
+    if kind == "loading":
+        sys.meta_path.insert(0, _SignalOnImport("webresearch.cli.browse", number))
+        sys.argv = ["webresearch", *args]
+        runpy.run_module("webresearch", run_name="__main__")
+        return
     from webresearch.cli.main import main as cli_main
 
     if kind == "returned":
