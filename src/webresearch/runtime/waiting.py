@@ -16,7 +16,7 @@ import asyncio
 from collections.abc import Awaitable
 from typing import TypeVar
 
-__all__ = ["wait_within"]
+__all__ = ["wait_in_task", "wait_within"]
 
 T = TypeVar("T")
 
@@ -30,3 +30,23 @@ async def wait_within(awaitable: Awaitable[T], timeout_s: float | None) -> T:
     """
     async with asyncio.timeout(timeout_s):
         return await awaitable
+
+
+async def wait_in_task(awaitable: Awaitable[T], timeout_s: float | None) -> T:
+    """:func:`asyncio.wait_for` (the awaitable runs in a task of its own), except that a
+    cancellation of the caller that came as the result arrived is raised, not dropped.
+
+    For work that must not run in the caller's task: the browser tool's actions, whose
+    connections are closed by their own task's cleanup (in the caller's task, a proxied
+    socket was left open now and then). The caller's ``Task.cancelling()`` tells a pending
+    cancellation (Python ≥ 3.11).
+
+    Raises:
+        TimeoutError: the time ran out (the awaitable was cancelled).
+        asyncio.CancelledError: the caller was cancelled, even as the result arrived.
+    """
+    result = await asyncio.wait_for(awaitable, timeout_s)
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+    return result

@@ -1,4 +1,5 @@
-"""wait_within: a bounded wait that keeps its caller's cancellation (runtime/waiting.py)."""
+"""wait_within and wait_in_task: bounded waits that keep their caller's cancellation
+(runtime/waiting.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from webresearch.runtime.waiting import wait_within
+from webresearch.runtime.waiting import wait_in_task, wait_within
 
 Wait = Callable[[Awaitable[str], float], Awaitable[str]]
 
@@ -24,8 +25,9 @@ async def _cancelled_as_the_result_arrives(wait: Wait) -> asyncio.Task[str]:
     return task
 
 
-async def test_a_cancellation_that_comes_with_the_result_is_kept() -> None:
-    task = await _cancelled_as_the_result_arrives(wait_within)
+@pytest.mark.parametrize("wait", [wait_within, wait_in_task])
+async def test_a_cancellation_that_comes_with_the_result_is_kept(wait: Wait) -> None:
+    task = await _cancelled_as_the_result_arrives(wait)
     assert task.cancelled()
 
 
@@ -36,7 +38,8 @@ async def test_asyncio_wait_for_of_this_python_drops_it() -> None:
     assert not task.cancelled() and task.result() == "done"
 
 
-async def test_the_time_still_runs_out() -> None:
+@pytest.mark.parametrize("wait", [wait_within, wait_in_task])
+async def test_the_time_still_runs_out(wait: Wait) -> None:
     with pytest.raises(TimeoutError):
-        await wait_within(asyncio.sleep(10), 0.01)
-    assert await wait_within(asyncio.sleep(0, "ok"), 1.0) == "ok"
+        await wait(asyncio.sleep(10), 0.01)
+    assert await wait(asyncio.sleep(0, "ok"), 1.0) == "ok"
