@@ -41,5 +41,5 @@ async def test_asyncio_wait_for_of_this_python_drops_it() -> None:
 @pytest.mark.parametrize("wait", [wait_within, wait_in_task])
 async def test_the_time_still_runs_out(wait: Wait) -> None:
     with pytest.raises(TimeoutError):
-        await wait(asyncio.sleep(10), 0.01)
+        await wait(asyncio.sleep(10, "late"), 0.01)
     assert await wait(asyncio.sleep(0, "ok"), 1.0) == "ok"
