@@ -1,5 +1,5 @@
 """``python -m webresearch`` runs the CLI."""
 
-from webresearch.cli.main import main
+from webresearch.cli.entry import main
 
 main()

@@ -63,6 +63,43 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
     assert processes_mentioning(str(tmp_path)) == []
 
 
+@pytest.mark.parametrize(
+    ("moment", "signum", "code", "word"),
+    [
+        # As the open action returned: Python 3.11's asyncio.wait_for around the action gave
+        # its result back and dropped the cancellation; the next action ran to its end and
+        # the command exited 0 with nothing on stderr (the CI failure of the test above).
+        ("returned:webresearch.browser.page:PlaywrightSession.open", "SIGINT", 130, "interrupted"),
+        # In a weakref callback while the loop runs: the Terminated raised there was only
+        # printed ("Exception ignored"), the command went on and exited 0.
+        ("weakref:40", "SIGTERM", 143, "terminated"),
+        # As the tab closed at the end: the cancellation cut the close, the browser's
+        # processes and its profile directory were left (one in ~20 signals in the close).
+        ("returned:webresearch.browser.page:PlaywrightSession.aclose", "SIGINT", 130, "interrupted"),
+        # While the commands load: a KeyboardInterrupt traceback from an import, exit -2.
+        ("loading", "SIGINT", 130, "interrupted"),
+    ],
+)
+def test_a_signal_at_an_exact_moment_still_stops_the_browse(
+    moment: str, signum: str, code: int, word: str, tmp_path: Path
+) -> None:
+    with LocalServer({"/": Route(headers=[("Content-Type", "text/html")], body=PAGE)}) as site:
+        proc = subprocess.run(
+            [sys.executable, "-m", "tests.support.signal_at", moment, signum, "browse",
+             f"{site.base}/", "--allow-network", "127.0.0.1/32", "--do", "wait 3000"],
+            env=cli_env(tmp_path),
+            capture_output=True,
+            timeout=60,
+        )  # fmt: skip
+    err = proc.stderr.decode()
+    assert proc.returncode == code, err
+    assert err.strip().splitlines()[-1:] == [f"webresearch: {word}"], err
+    if "aclose" not in moment:  # (a browse stopped as it closes has run its wait)
+        assert "waited" not in proc.stdout.decode()  # the next action did not run
+    assert list(tmp_path.glob("webresearch-browser-*")) == []
+    assert processes_mentioning(str(tmp_path)) == []
+
+
 def _mcp(tmp: Path, *args: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         [sys.executable, "-m", "webresearch", "mcp", *args],

@@ -41,6 +41,7 @@ import httpcore2
 
 from .. import progress
 from ..errors import BrowserError, ConfigurationError, WebResearchError
+from ..runtime.waiting import wait_within
 from . import launch as launching
 from .base import BlockedRequest, Capabilities, SessionConfig
 from .capabilities import probe_capabilities
@@ -347,7 +348,7 @@ class PlaywrightBackend:
         self._closed = True
         for session in list(self._sessions):
             with best_effort():
-                await asyncio.wait_for(session.aclose(), CLOSE_WAIT_S)
+                await wait_within(session.aclose(), CLOSE_WAIT_S)
         if self._first_tab is not None:
             await self._drop_context(*self._first_tab[:2])
             self._first_tab = None
@@ -355,10 +356,10 @@ class PlaywrightBackend:
             await self._interceptor.aclose()
         if self._browser is not None:
             with best_effort():
-                await asyncio.wait_for(self._browser.close(), CLOSE_WAIT_S)
+                await wait_within(self._browser.close(), CLOSE_WAIT_S)
         if self._pw is not None:
             with best_effort():
-                await asyncio.wait_for(self._pw.stop(), 2 * CLOSE_WAIT_S)
+                await wait_within(self._pw.stop(), 2 * CLOSE_WAIT_S)
         if self._process is not None:
             await self._process.aclose()
         if self.proxy is not None:
@@ -409,7 +410,7 @@ class PlaywrightBackend:
         if self.proxy is not None:
             self.proxy.forget(token)
         with best_effort():
-            await asyncio.wait_for(context.close(), CLOSE_WAIT_S)
+            await wait_within(context.close(), CLOSE_WAIT_S)
 
     async def _open_session(
         self, key: str, storage_state: dict[str, Any] | None

@@ -18,6 +18,7 @@ import asyncio
 import dataclasses
 from typing import TYPE_CHECKING
 
+from ..runtime.waiting import wait_within
 from .base import Capabilities, InterceptionLevel
 from .intercept import Interceptor
 from .page_errors import best_effort
@@ -165,7 +166,7 @@ async def _answers_dialogs(page: Page) -> bool:
     page.on("dialog", accept)
     try:
         with best_effort():
-            result = await asyncio.wait_for(
+            result = await wait_within(
                 page.evaluate("() => confirm('webresearch probe')"), DIALOG_PROBE_TIMEOUT_S
             )
             return result is not True

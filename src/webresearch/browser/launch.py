@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import BrowserError
+from ..runtime.waiting import wait_within
 from .launch_args import PROXY_ENV
 
 __all__ = [
@@ -139,7 +140,7 @@ class LaunchedProcess:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
         with contextlib.suppress(TimeoutError, asyncio.TimeoutError):
-            await asyncio.wait_for(self.process.wait(), timeout_s)
+            await wait_within(self.process.wait(), timeout_s)
         while group_pids(self.pgid) or any(_alive(pid) for pid in escaped):
             if loop.time() >= deadline:
                 return False

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .. import progress
 from ..errors import BlockedAddress, BrowserError, Timeout, UnsupportedContent, WebResearchError
 from ..redact import redact_url
+from ..runtime.waiting import wait_within
 from .base import (
     Capabilities,
     FrameDocument,
@@ -216,7 +217,7 @@ class PlaywrightSession:
             Lightpanda is then hung as a whole).
         """
         with best_effort():
-            await asyncio.wait_for(self.cdp.send("Runtime.terminateExecution"), INTERRUPT_WAIT_S)
+            await wait_within(self.cdp.send("Runtime.terminateExecution"), INTERRUPT_WAIT_S)
             return True
         return False
 
@@ -234,8 +235,8 @@ class PlaywrightSession:
         deadline = _loop_time() + INTERRUPT_WAIT_S
         while _loop_time() < deadline:
             with best_effort():
-                await asyncio.wait_for(self.cdp.send("Page.stopLoading"), INTERRUPT_WAIT_S)
-                state = await asyncio.wait_for(
+                await wait_within(self.cdp.send("Page.stopLoading"), INTERRUPT_WAIT_S)
+                state = await wait_within(
                     self.cdp.send(
                         "Runtime.evaluate",
                         {"expression": "document.readyState", "returnByValue": True},
@@ -258,10 +259,10 @@ class PlaywrightSession:
             await self.interceptor.aclose()
         self.events.cancel()
         with best_effort():
-            await asyncio.wait_for(self.context.close(), CLOSE_WAIT_S)
+            await wait_within(self.context.close(), CLOSE_WAIT_S)
         if self.own_browser is not None:
             with best_effort():
-                await asyncio.wait_for(self.own_browser.close(), CLOSE_WAIT_S)
+                await wait_within(self.own_browser.close(), CLOSE_WAIT_S)
 
     async def storage_state(self) -> dict[str, Any]:
         """The context's Playwright storage state: cookies and each origin's local storage.
@@ -276,7 +277,7 @@ class PlaywrightSession:
         """Hand the storage state to ``keeper``; a failure is logged, never raised (the
         session closes either way)."""
         try:
-            state = await asyncio.wait_for(self.storage_state(), CLOSE_WAIT_S)
+            state = await wait_within(self.storage_state(), CLOSE_WAIT_S)
             await keeper(state)
         except (WebResearchError, TimeoutError) as exc:
             log.warning("the browser session's state was not saved: %s", exc)
@@ -326,7 +327,7 @@ class PlaywrightSession:
         navigation of the tab (a retry with a longer ``timeout_ms`` failed so)."""
         if isinstance(error, Timeout):
             with best_effort():
-                await asyncio.wait_for(self.cdp.send("Page.stopLoading"), INTERRUPT_WAIT_S)
+                await wait_within(self.cdp.send("Page.stopLoading"), INTERRUPT_WAIT_S)
 
     async def _arrived(self, response: Response | None, started: float) -> NavResult:
         """Wait for readiness after a navigation (within the readiness budget and what is

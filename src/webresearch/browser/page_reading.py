@@ -10,13 +10,13 @@ empty frames a script wrote into — whose text the page's own HTML does not hol
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import math
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BrowserError
+from ..runtime.waiting import wait_within
 from .base import FrameDocument, SessionConfig, SnapshotData
 from .page_elements import RefState
 from .page_errors import best_effort, library_errors
@@ -113,8 +113,8 @@ class Reader:
             # was refused or never committed (Lightpanda then never answers in it).
             return None
         with best_effort():
-            if await asyncio.wait_for(frame.evaluate(_HAS_TEXT_JS), FRAME_READ_S):
-                raw: list[Any] = await asyncio.wait_for(frame.evaluate(READ_HTML_JS), FRAME_READ_S)
+            if await wait_within(frame.evaluate(_HAS_TEXT_JS), FRAME_READ_S):
+                raw: list[Any] = await wait_within(frame.evaluate(READ_HTML_JS), FRAME_READ_S)
                 return FrameDocument(page_url if inline else url, str(raw[1]), inline)
         return None
 
@@ -176,7 +176,7 @@ class Reader:
         x, y, width, height = box
         clip = {"x": x, "y": y, "width": width, "height": height, "scale": zoom}
         with library_errors("screenshot", self.config):
-            shot: dict[str, Any] = await asyncio.wait_for(
+            shot: dict[str, Any] = await wait_within(
                 cdp.send(
                     "Page.captureScreenshot",
                     {"format": "png", "clip": clip, "captureBeyondViewport": True},

@@ -46,6 +46,7 @@ from .render import (
     reports_own_tool,
     unavailable_exit,
 )
+from .signals import run_stoppable
 
 __all__ = [
     "ActionError",
@@ -329,7 +330,7 @@ def browse(
             ctx.exit(EXIT_USAGE)
     interactive = interactive or not parsed
     steps = _Steps(as_json, quiet, timeout_ms)
-    ctx.exit(asyncio.run(_run(settings, parsed, interactive, steps)))
+    ctx.exit(run_stoppable(_run(settings, parsed, interactive, steps)))
 
 
 class _Steps:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 from pathlib import Path
@@ -16,6 +15,7 @@ if TYPE_CHECKING:
 from .config_file import EXAMPLE, config_rows, default_path, format_rows, settings_path
 from .options import load_settings
 from .render import EXIT_USAGE
+from .signals import run_stoppable
 
 
 @click.group("config")
@@ -90,7 +90,7 @@ def show(ctx: click.Context, changed: bool, as_json: bool) -> None:
     """
     settings = load_settings(ctx)
     file, how = settings_path(ctx.find_root().params.get("config"), os.environ)
-    public, origins = asyncio.run(_effective(settings))
+    public, origins = run_stoppable(_effective(settings))
     rows = config_rows(public, origins, changed_only=changed)
     if as_json:
         data = {name: {"value": json.loads(value), "source": src} for name, value, src in rows}

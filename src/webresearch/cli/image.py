@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from .render import (
     reports_own_tool,
     unavailable_exit,
 )
+from .signals import run_stoppable
 
 
 def _is_url(target: str) -> bool:
@@ -173,4 +173,4 @@ def image(
             click.echo(f"wrote {written['file']} ({written['bytes']} bytes)", err=True)
         return code
 
-    ctx.exit(asyncio.run(call()))
+    ctx.exit(run_stoppable(call()))

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections.abc import Sequence
@@ -20,6 +19,7 @@ if TYPE_CHECKING:
 
 from .journal_view import calls_of, format_calls, format_stats, journal_stats
 from .options import load_settings
+from .signals import run_stoppable
 
 __all__ = ["format_table", "journal", "parse_since"]
 
@@ -170,7 +170,7 @@ class _Reader:
                 an ambiguous ``--run`` prefix.
         """
         try:
-            return asyncio.run(self._read(queries))
+            return run_stoppable(self._read(queries))
         except ConfigurationError as exc:
             raise click.UsageError(exc.message) from None
         except StorageError as exc:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import signal
 import sys
-from types import FrameType
 
 import click
 
@@ -15,10 +13,10 @@ from .config_cmd import config
 from .fetch import fetch
 from .image import image
 from .journal import journal
-from .logs import LOG_FORMATS, configure_logging, say
+from .logs import LOG_FORMATS, configure_logging
 from .mcp import mcp
 from .search import search
-from .signals import EXIT_INTERRUPTED, EXIT_TERMINATED, Terminated
+from .signals import EXIT_INTERRUPTED, EXIT_TERMINATED, StopSignals, Terminated, say_stopped
 from .tools import tools
 
 
@@ -83,34 +81,41 @@ cli.add_command(tools)
 cli.add_command(config)
 
 
-def _on_sigterm(signum: int, frame: FrameType | None) -> None:
-    raise Terminated
-
-
 def main() -> None:
     """Console-script entry point.
 
-    Exits with the command's code; 130 after Ctrl-C and 143 after SIGTERM, once every
-    resource the command opened has been released.
+    Exits with the command's code; 130 after Ctrl-C and 143 after SIGTERM (with one line on
+    stderr), once every resource the command opened has been released — whenever the
+    signal came (:mod:`.signals`).
     """
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    guard = StopSignals.install()
+    code, stopped = _invoke()
+    stopped = guard.exit_code or stopped
+    if stopped is not None:
+        say_stopped(stopped)
+        code = stopped
+    sys.exit(code)
+
+
+def _invoke() -> tuple[int, int | None]:
+    """Run the command: (its exit code, the code of a stop it was ended by or ``None``)."""
     try:
         code = cli.main(prog_name="webresearch", standalone_mode=False)
     except click.ClickException as exc:
         exc.show()
-        sys.exit(exc.exit_code)
-    except click.Abort as exc:
-        terminated = isinstance(exc.__cause__, Terminated)
-        say("terminated" if terminated else "interrupted")
-        sys.exit(EXIT_TERMINATED if terminated else EXIT_INTERRUPTED)
-    except Terminated:  # outside click's handling (while exiting)
-        sys.exit(EXIT_TERMINATED)
+        return exc.exit_code, None
+    except click.Abort as exc:  # click's form of KeyboardInterrupt (and of EOF at a prompt)
+        stopped = EXIT_TERMINATED if isinstance(exc.__cause__, Terminated) else EXIT_INTERRUPTED
+        return stopped, stopped
+    except KeyboardInterrupt as exc:  # outside click's handling (Terminated is one)
+        stopped = EXIT_TERMINATED if isinstance(exc, Terminated) else EXIT_INTERRUPTED
+        return stopped, stopped
     except BaseExceptionGroup as group:  # a batch's tasks: one broken pipe each
         rest = group.split(BrokenPipeError)[1]
         if rest is not None:
             raise
         _reader_went_away()
-    sys.exit(code if isinstance(code, int) else 0)
+    return (code if isinstance(code, int) else 0), None
 
 
 def _reader_went_away() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import sys
@@ -18,6 +17,7 @@ if TYPE_CHECKING:
     from webresearch import Toolkit, ToolResult
 
 from .install_hint import editable_checkout, fit_install_hints
+from .signals import run_stoppable
 
 __all__ = [
     "EXIT_OK",
@@ -139,7 +139,7 @@ def run_command(command: str, main: Coroutine[Any, Any, int]) -> int:
     """Run a command's coroutine; an error before any result (a journal that cannot be
     opened, a bad configuration) becomes one line on stderr and its exit code."""
     try:
-        return asyncio.run(main)
+        return run_stoppable(main)
     except WebResearchError as exc:
         click.echo(error_line(command, exc), err=True)
         return exit_code_for(exc)

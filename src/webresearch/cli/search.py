@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import TYPE_CHECKING
 
@@ -24,6 +23,7 @@ from .render import (
     run_command,
     unavailable_exit,
 )
+from .signals import run_stoppable
 
 
 @click.command("search")
@@ -130,7 +130,7 @@ def _health(settings: Settings, provider: str | None, query: str | None, *, as_j
 
     if query is not None and not query.strip():
         raise click.UsageError("QUERY must not be blank")
-    checks = asyncio.run(check_search(settings, (provider,) if provider else None, query))
+    checks = run_stoppable(check_search(settings, (provider,) if provider else None, query))
     failed = [c for c in checks if not c.ok]
     code = failed[0].code if failed else None
     if as_json:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import click
 from .install_hint import editable_checkout, fit_install_hints
 from .options import load_settings
 from .render import reports_own_tool
+from .signals import run_stoppable
 
 #: The heading above the list, per ``tool_titles_language`` (titles come from the Toolkit).
 HEADINGS = {"en": "Tools", "ru": "Инструменты", "zh": "工具"}
@@ -82,7 +82,7 @@ def tools(
             ]
             return rows, toolkit.not_offered(run)
 
-    rows, missing = asyncio.run(listing())
+    rows, missing = run_stoppable(listing())
     if as_json:
         click.echo(json.dumps(rows, ensure_ascii=False, indent=2))
         return

@@ -28,6 +28,7 @@ from ..errors import (
     SearchTimeout,
     SearchUpstreamError,
 )
+from ..runtime.waiting import wait_within
 from .base import Capability, NoOptions, SearchOptions, SearchResponse, SearchResult
 from .parsing import items, text
 
@@ -254,7 +255,7 @@ class DdgsProvider:
     async def search(self, query: str, options: SearchOptions) -> SearchResponse:
         kwargs = self.kwargs(options)
         try:
-            rows = await asyncio.wait_for(
+            rows = await wait_within(
                 asyncio.to_thread(self._run, query, kwargs), self.timeout_s
             )
         except TimeoutError:

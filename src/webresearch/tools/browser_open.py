@@ -14,7 +14,6 @@ Registered where the browser tool is (a backend can run), gated by network acces
 
 from __future__ import annotations
 
-import asyncio
 import uuid
 from types import MappingProxyType
 
@@ -22,6 +21,7 @@ from ..browser.page import PlaywrightSession
 from ..errors import BrowserError, Timeout
 from ..net.http_status import error_for_status
 from ..redact import redact_url
+from ..runtime.waiting import wait_in_task
 from ..types import JSONValue, ToolResult
 from .arguments import UrlArgs
 from .base import CallContext, ToolEntry, Unavailable
@@ -78,7 +78,7 @@ class BrowserOpen:
             if record.session is None:  # pragma: no cover - create=True always makes one
                 raise BrowserError("the browser could not open a tab")
             try:
-                result = await asyncio.wait_for(
+                result = await wait_in_task(
                     self._read(record.session, url), self.settings.browser_action_timeout_s + 5
                 )
             except TimeoutError:

@@ -26,6 +26,7 @@ from ..browser.session_files import (
 from ..browser.sessions import session_key
 from ..config import Settings
 from ..errors import BrowserError, Timeout
+from ..runtime.waiting import wait_in_task
 from ..types import JSONValue, ToolResult
 from .base import CallContext, ToolEntry, Unavailable
 from .browser_actions import ACTIONS_BY_NAME, BROWSER, BrowserArgs, Tab, normalize_arguments
@@ -120,7 +121,7 @@ class BrowserTool:
             timeout_s, note = call_timeout(self.settings, args.timeout_ms)
             try:
                 with session.limits(timeout_s if args.timeout_ms is not None else None):
-                    result = await asyncio.wait_for(
+                    result = await wait_in_task(
                         action.run(tab, args), timeout_s + ACTION_GRACE_S
                     )
             except asyncio.CancelledError:
