@@ -49,7 +49,6 @@ from .discovery import discover, normalize_cdp_url
 from .intercept import Interceptor
 from .launch_args import (
     chromium_args,
-    chromium_preferences,
     chromium_problem,
     find_chromium,
     find_lightpanda,
@@ -255,7 +254,6 @@ class PlaywrightBackend:
             binary = find_chromium(self.config.chromium_path)
             assert binary is not None  # _check_installed
             proxy = await self._start_proxy()
-            await asyncio.to_thread(run.seed_profile, chromium_preferences())
             self._process = await launching.launch(
                 chromium_args(
                     binary,

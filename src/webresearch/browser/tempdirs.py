@@ -24,6 +24,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .launch_args import chromium_preferences
+
 __all__ = [
     "CHROMIUM_TEMP_PREFIX",
     "OWNER_FILE",
@@ -140,13 +142,15 @@ def chromium_temp_root(temp_root: Path) -> Path:
 
 
 def new_run_dir() -> RunDir:
-    """A fresh private directory naming this process as its owner, with ``profile`` and
-    ``tmp`` inside; orphans of dead processes are removed first."""
+    """A fresh private directory naming this process as its owner, with ``profile`` (its
+    Chromium preferences seeded: :func:`~.launch_args.chromium_preferences`) and ``tmp``
+    inside; orphans of dead processes are removed first."""
     temp_root = Path(tempfile.gettempdir())
     remove_orphans(temp_root)
     run = RunDir(Path(tempfile.mkdtemp(prefix=RUN_DIR_PREFIXES[0], dir=temp_root)))
     (run.root / OWNER_FILE).write_text(str(os.getpid()), encoding="ascii")
     run.profile.mkdir(mode=0o700)
+    run.seed_profile(chromium_preferences())
     run.tmp.mkdir(mode=0o700)
     return run
 
