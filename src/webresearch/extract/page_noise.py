@@ -33,7 +33,7 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.tree import remove_keep_tail
-from webresearch.extract.utility_classes import hidden_on_desktop, never_shown
+from webresearch.extract.utility_classes import hidden_on_desktop, never_shown, uses_tailwind
 
 __all__ = [
     "MIN_TOC_LINKS",
@@ -113,6 +113,7 @@ def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
         when the visible page is an empty shell. Pass them to :func:`remove_elements` once
         the main content is chosen: the choice is made on the page as served.
     """
+    tailwind = uses_tailwind(doc)
     hidden = [
         el
         for el in _HIDDEN_XPATH(doc)
@@ -121,7 +122,7 @@ def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
         and (
             el.get("hidden") is not None
             or _HIDDEN_STYLE.search(el.get("style") or "")
-            or hidden_on_desktop(el.get("class") or "")
+            or hidden_on_desktop(el.get("class") or "", tailwind)
         )
     ]
     if not hidden:
@@ -166,7 +167,7 @@ def _follows_question(el: etree._Element) -> bool:
         return False
     if _HIDDEN_STYLE.search(previous.get("style") or ""):
         return False
-    if hidden_on_desktop(previous.get("class") or ""):
+    if hidden_on_desktop(previous.get("class") or "", tailwind=False):
         return False
     question = " ".join("".join(previous.itertext()).split())
     return 0 < len(question) <= MAX_QUESTION_CHARS and question.endswith("?")

@@ -94,3 +94,13 @@ def test_a_closed_accordion_panel_hidden_by_a_class_stays() -> None:
         f"<div class='hidden'><p>{answer}</p></div></div>"
     )
     assert "writes each reading into the log" in out
+
+
+def test_a_bare_hidden_class_is_tailwinds_only_on_a_tailwind_page() -> None:
+    # A site without Tailwind names a block "hidden" for its own script (a forum's first post
+    # preloaded for quoting): it is not Tailwind's display:none there.
+    post = (
+        "<div class='hidden'><p>The original poster asks which crane fits a small quay.</p></div>"
+    )
+    assert "which crane fits" in md(PROSE + post)
+    assert "which crane fits" not in md(PROSE + "<div class='md:flex'></div>" + post)
