@@ -101,19 +101,25 @@ def drop_inert(doc: etree._Element) -> None:
     remove_elements(list(_INERT_XPATH(doc)))
 
 
-def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
+def hidden_blocks(
+    doc: etree._Element, page_chars: int, utility_classes: bool = True
+) -> list[etree._Element]:
     """The hidden blocks of ``doc`` to leave out (module docstring); nothing is removed yet.
 
     Args:
         doc: the parsed document (``<html>``), before anything is pruned.
         page_chars: letters and digits of the whole body's text.
+        utility_classes: read the display utility classes too
+            (:mod:`~webresearch.extract.utility_classes`); ``False`` on a shop's page, whose
+            scripts show the blocks they hide (stock notices, a chosen variant's labels:
+            WCXB dev product −0.0005 with them).
 
     Returns:
         the outermost hidden elements that are not content; empty when there are none or
         when the visible page is an empty shell. Pass them to :func:`remove_elements` once
         the main content is chosen: the choice is made on the page as served.
     """
-    tailwind = uses_tailwind(doc)
+    tailwind = utility_classes and uses_tailwind(doc)
     hidden = [
         el
         for el in _HIDDEN_XPATH(doc)
@@ -122,7 +128,7 @@ def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
         and (
             el.get("hidden") is not None
             or _HIDDEN_STYLE.search(el.get("style") or "")
-            or hidden_on_desktop(el.get("class") or "", tailwind)
+            or (utility_classes and hidden_on_desktop(el.get("class") or "", tailwind))
         )
     ]
     if not hidden:

@@ -104,3 +104,16 @@ def test_a_bare_hidden_class_is_tailwinds_only_on_a_tailwind_page() -> None:
     )
     assert "which crane fits" in md(PROSE + post)
     assert "which crane fits" not in md(PROSE + "<div class='md:flex'></div>" + post)
+
+
+def test_a_shops_blocks_hidden_by_classes_stay() -> None:
+    # A shop's scripts show what its classes hide (a stock notice once a size is chosen).
+    shop = (
+        "<!DOCTYPE html><html><head><title>Harbour crane model</title>"
+        "<script type='application/ld+json'>"
+        '{"@context": "https://schema.org", "@type": "Product", "name": "Harbour crane model"}'
+        "</script></head><body><main><h1>Harbour crane model</h1>"
+        + PROSE
+        + "<div class='d-none'><p>Only a few left in this size.</p></div></main></body></html>"
+    )
+    assert "Only a few left" in extract_html(shop, URL).markdown
