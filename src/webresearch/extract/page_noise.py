@@ -5,8 +5,9 @@
   inline ``display:none`` / ``visibility:hidden`` style, or the display utility classes of
   Bootstrap, Tailwind or Webflow that hide them on a desktop screen
   (:mod:`webresearch.extract.utility_classes`: a phone-only copy of a block, a menu, a
-  gated copy of the article; WCXB dev article +0.001, one page +0.33) are not shown to a
-  reader. They are
+  gated copy of the article; not read on a shop's page, whose scripts show them. WCXB dev:
+  article +0.001, listing +0.005, collection +0.001, the other types and Zyte unchanged)
+  are not shown to a reader. They are
   removed — unless the page without them is an empty app shell while they hold the text:
   then the hidden, server-rendered block *is* the content (it waits for client-side
   hydration; case 06), and everything stays. A hidden block of prose (a closed tab or
