@@ -145,14 +145,16 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     fallback: str | None = None
     images = image_counts(doc)
     drop_page_toc(doc)
-    if is_shop_page(doc, url, declared):
+    shop = is_shop_page(doc, url, declared)
+    if shop:
         drop_shop_widgets(body)  # user reviews, "similar items": never a product's content
     # The second opinion (main_content, step 4) fills gaps on pages other than declared
     # articles: there trafilatura is at its best, and the second parse would cost time.
     opinion = None if declared & ARTICLE_TYPES else html
     main = find_main_content(doc, comments=looks_like_forum(doc, url, declared), html=opinion)
     page_chars = main.page_chars if main is not None else page_text_size(body)
-    hidden = hidden_blocks(doc, page_chars)
+    # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
+    hidden = hidden_blocks(doc, page_chars, utility_classes=not shop)
     if main is None:
         fallback = "no main content found"
     elif (

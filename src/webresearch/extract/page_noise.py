@@ -1,8 +1,13 @@
 """Parts of a page that are never its content, removed before extraction. Pure functions.
 
 * **Inert elements** (:func:`drop_inert`): scripts, styles and SVG drawings.
-* **Hidden blocks** (:func:`hidden_blocks`): elements with the ``hidden`` attribute or an
-  inline ``display:none`` / ``visibility:hidden`` style are not shown to a reader. They are
+* **Hidden blocks** (:func:`hidden_blocks`): elements with the ``hidden`` attribute, an
+  inline ``display:none`` / ``visibility:hidden`` style, or the display utility classes of
+  Bootstrap, Tailwind or Webflow that hide them on a desktop screen
+  (:mod:`webresearch.extract.utility_classes`: a phone-only copy of a block, a menu, a
+  gated copy of the article; not read on a shop's page, whose scripts show them. WCXB dev:
+  article +0.001, listing +0.005, collection +0.001, the other types and Zyte unchanged)
+  are not shown to a reader. They are
   removed — unless the page without them is an empty app shell while they hold the text:
   then the hidden, server-rendered block *is* the content (it waits for client-side
   hydration; case 06), and everything stays. A hidden block of prose (a closed tab or
@@ -10,7 +15,9 @@
   it, and the corpora's ground truth counts it (product descriptions, forum posts). So
   does a shorter one right after a visible question (an FAQ accordion's answer: the
   element before it ends with "?", at most :data:`MAX_QUESTION_CHARS`): +0.003 on WCXB
-  dev product pages (the other page types unchanged).
+  dev product pages (the other page types unchanged). Webflow's never-shown classes
+  (``w-condition-invisible``, a form's after-sending messages) are left out even then: no
+  click shows them.
 * **Teaser blocks** (:func:`drop_teasers`): "related stories", "read next", galleries and
   video players inside the chosen content.
 * **The page's own table of contents** (:func:`drop_page_toc`): a list or navigation block
@@ -27,6 +34,7 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.tree import remove_keep_tail
+from webresearch.extract.utility_classes import hidden_on_desktop, never_shown, uses_tailwind
 
 __all__ = [
     "MIN_TOC_LINKS",
@@ -61,7 +69,10 @@ MIN_TOC_LINKS = 3
 MIN_TOC_ANCHOR_SHARE = 0.8
 
 _HIDDEN_STYLE = CaselessPattern(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b")
-_HIDDEN_XPATH = etree.XPath("//body//*[@hidden or @style]")
+_HIDDEN_XPATH = etree.XPath(
+    "//body//*[@hidden or @style or contains(@class, 'hidden') or contains(@class, 'd-')"
+    " or contains(@class, 'w-')]"
+)
 _HIDDEN_BELOW = etree.XPath(".//*[@hidden or @style]")
 _ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
 _NAMED_XPATH = etree.XPath(".//*[@class or @id]")
@@ -93,24 +104,35 @@ def drop_inert(doc: etree._Element) -> None:
     remove_elements(list(_INERT_XPATH(doc)))
 
 
-def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
+def hidden_blocks(
+    doc: etree._Element, page_chars: int, utility_classes: bool = True
+) -> list[etree._Element]:
     """The hidden blocks of ``doc`` to leave out (module docstring); nothing is removed yet.
 
     Args:
         doc: the parsed document (``<html>``), before anything is pruned.
         page_chars: letters and digits of the whole body's text.
+        utility_classes: read the display utility classes too
+            (:mod:`~webresearch.extract.utility_classes`); ``False`` on a shop's page, whose
+            scripts show the blocks they hide (stock notices, a chosen variant's labels:
+            WCXB dev product −0.0005 with them).
 
     Returns:
         the outermost hidden elements that are not content; empty when there are none or
         when the visible page is an empty shell. Pass them to :func:`remove_elements` once
         the main content is chosen: the choice is made on the page as served.
     """
+    tailwind = utility_classes and uses_tailwind(doc)
     hidden = [
         el
         for el in _HIDDEN_XPATH(doc)
         if isinstance(el.tag, str)
         and el.tag not in ("template", "noscript", "input", "option")
-        and (el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or ""))
+        and (
+            el.get("hidden") is not None
+            or _HIDDEN_STYLE.search(el.get("style") or "")
+            or (utility_classes and hidden_on_desktop(el.get("class") or "", tailwind))
+        )
     ]
     if not hidden:
         return []
@@ -124,7 +146,7 @@ def hidden_blocks(doc: etree._Element, page_chars: int) -> list[etree._Element]:
     return [
         el
         for el, chars in zip(outermost, sizes, strict=True)
-        if not _is_collapsed_content(el, chars)
+        if never_shown(el.get("class") or "") or not _is_collapsed_content(el, chars)
     ]
 
 
@@ -170,6 +192,8 @@ def _follows_question(el: etree._Element) -> bool:
     if previous is None or previous.get("hidden") is not None:
         return False
     if _HIDDEN_STYLE.search(previous.get("style") or ""):
+        return False
+    if hidden_on_desktop(previous.get("class") or "", tailwind=False):
         return False
     question = " ".join("".join(previous.itertext()).split())
     return 0 < len(question) <= MAX_QUESTION_CHARS and question.endswith("?")

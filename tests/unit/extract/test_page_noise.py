@@ -1,0 +1,119 @@
+"""Blocks a page's display utility classes hide (extract/utility_classes.py, page_noise.py),
+on small pages of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from webresearch.extract.html import extract_html
+from webresearch.extract.utility_classes import hidden_on_desktop, never_shown
+
+URL = "https://harbour.example.org/2024/05/night-cranes.html"
+
+PROSE = "".join(
+    f"<p>Paragraph {i} tells how the harbour crane lifts containers from the ship deck onto "
+    f"the waiting trucks, and why the night shift checks every lock twice before dawn.</p>"
+    for i in range(8)
+)
+
+
+def md(inner: str) -> str:
+    html = (
+        "<!DOCTYPE html><html><head><title>Harbour cranes at night</title></head><body>"
+        "<header><nav><a href='/'>Home</a> <a href='/news'>News</a></nav></header>"
+        f"<main><article><h1>Harbour cranes at night</h1>{inner}</article></main>"
+        "<footer><p>© 2024 Harbour Weekly</p></footer></body></html>"
+    )
+    return extract_html(html, URL).markdown
+
+
+@pytest.mark.parametrize(
+    ("classes", "hidden"),
+    [
+        ("d-none", True),
+        ("menu d-none d-lg-flex", False),  # shown from 992 px up
+        ("d-none d-xxl-block", True),  # shown only from 1400 px up
+        ("d-lg-none", True),  # a phone-only block
+        ("d-block d-md-none", True),
+        ("hidden", True),
+        ("hidden md:block", False),
+        ("flex lg:hidden", True),
+        ("hidden 2xl:flex", True),
+        ("block hidden", False),  # one breakpoint says both: shown
+        ("group-hover:hidden hover:block", False),  # state variants are not read
+        ("max-lg:hidden", False),
+        ("overflow-hidden", False),
+        ("hidden-xs", False),
+        ("w-condition-invisible", True),
+        ("w-form-done", True),
+        ("", False),
+    ],
+)
+def test_display_utilities_on_a_desktop_screen(classes: str, hidden: bool) -> None:
+    assert hidden_on_desktop(classes) is hidden
+
+
+def test_only_webflow_state_classes_are_never_shown() -> None:
+    assert never_shown("layout w-condition-invisible")
+    assert not never_shown("d-none")
+
+
+def test_a_copy_of_the_article_left_out_by_the_sites_conditions_is_read_once() -> None:
+    # Webflow renders a gated copy of the article and hides it with w-condition-invisible:
+    # the same paragraphs twice in the markup, once on the screen.
+    out = md(
+        "<div class='layout__normal'>" + PROSE + "</div>"
+        "<div class='layout__gated w-condition-invisible'>" + PROSE + "</div>"
+    )
+    assert out.count("Paragraph 3 tells") == 1
+
+
+def test_blocks_hidden_on_a_desktop_screen_are_dropped() -> None:
+    out = md(
+        PROSE[:400]
+        + "<div class='d-none d-lg-block'><p>Desktop note on crane maintenance.</p></div>"
+        + "<div class='d-lg-none'><p>Phone note on crane maintenance.</p></div>"
+        + "<div class='lg:hidden'><p>Tap here for the phone menu.</p></div>"
+        + "<div class='w-form-done'><p>Thank you! Your submission has been received!</p></div>"
+        + PROSE[400:]
+    )
+    assert "Paragraph 7" in out
+    assert "Desktop note" in out
+    for text in ("Phone note", "phone menu", "submission has been received"):
+        assert text not in out
+
+
+def test_a_closed_accordion_panel_hidden_by_a_class_stays() -> None:
+    answer = (
+        "The night shift checks every twist lock on the spreader, then the boom brakes, "
+        "then the cable drums, and it writes each reading into the log that the morning "
+        "shift signs before the first container is lifted from the deck."
+    )
+    out = md(
+        PROSE + "<h2>Questions</h2><div class='faq'><button>What does the shift check?</button>"
+        f"<div class='hidden'><p>{answer}</p></div></div>"
+    )
+    assert "writes each reading into the log" in out
+
+
+def test_a_bare_hidden_class_is_tailwinds_only_on_a_tailwind_page() -> None:
+    # A site without Tailwind names a block "hidden" for its own script (a forum's first post
+    # preloaded for quoting): it is not Tailwind's display:none there.
+    post = (
+        "<div class='hidden'><p>The original poster asks which crane fits a small quay.</p></div>"
+    )
+    assert "which crane fits" in md(PROSE + post)
+    assert "which crane fits" not in md(PROSE + "<div class='md:flex'></div>" + post)
+
+
+def test_a_shops_blocks_hidden_by_classes_stay() -> None:
+    # A shop's scripts show what its classes hide (a stock notice once a size is chosen).
+    shop = (
+        "<!DOCTYPE html><html><head><title>Harbour crane model</title>"
+        "<script type='application/ld+json'>"
+        '{"@context": "https://schema.org", "@type": "Product", "name": "Harbour crane model"}'
+        "</script></head><body><main><h1>Harbour crane model</h1>"
+        + PROSE
+        + "<div class='d-none'><p>Only a few left in this size.</p></div></main></body></html>"
+    )
+    assert "Only a few left" in extract_html(shop, URL).markdown
