@@ -47,6 +47,7 @@ from lxml import etree
 
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
 from webresearch.extract.forum import keep_thread, repeats_article
+from webresearch.extract.traf_pass import extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
 from webresearch.extract.tree import remove_keep_tail
 
@@ -89,19 +90,15 @@ def _trafilatura(
     ``comments`` keeps the comment section (on a forum thread the replies are the content).
     Otherwise trafilatura's default settings are kept.
     """
-    import trafilatura
-
     try:
-        result = trafilatura.bare_extraction(
-            doc, include_comments=comments, fast=fast, output_format="txt"
-        )
+        result = extraction_pass(doc, fast, comments)
     except (ValueError, TypeError, RecursionError, etree.LxmlError):
         return None, []
-    body = getattr(result, "body", None)
-    if result is None or body is None:
+    if result is None:
         return None, []
+    body = result.body
     text = _tree_text(body)
-    thread = getattr(result, "commentsbody", None)
+    thread = result.comments
     if thread is not None and len(thread):
         comments_text = _tree_text(thread)
         if comments_text and comments_text not in text:

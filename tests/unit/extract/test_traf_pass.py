@@ -1,0 +1,143 @@
+"""The faster trafilatura pass (extract/traf_pass.py) gives trafilatura's own answers."""
+
+from __future__ import annotations
+
+from copy import copy
+
+import pytest
+import trafilatura
+from lxml import etree
+from trafilatura.baseline import html2txt
+from trafilatura.metadata import Document
+from trafilatura.settings import BASIC_CLEAN_XPATH
+from trafilatura.xml import delete_element
+from trafilatura.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_XPATH
+
+from webresearch.extract import traf_pass
+from webresearch.extract.parse import parse_html
+from webresearch.extract.traf_pass import (
+    basic_cleaning_targets,
+    comment_section_targets,
+    extraction_pass,
+    page_text_length,
+    raw_prune_targets,
+)
+
+STORY = "".join(
+    f"<p>Paragraph {i} of the harbour story tells how the ferry crews rebuilt the old pier "
+    f"after the winter storms, plank by plank, with timber from the hills.</p>"
+    for i in range(8)
+)
+
+# class and id names around every rule of the three scans, in both attribute orders
+NAMES = """
+<div id="infinite-scroll">Next story <span>more</span></div>
+<section class="wrap infiniteScroll"><h1>Appended</h1><p>text</p></section>
+<section class="infinitescroll"><h1>Appended</h1><p>kept: has its heading</p></section>
+<aside class="mvp-post-add-box"><h1>Another</h1><p>gone anyway</p></aside>
+<div class="elementor-share-buttons x">share</div>
+<div id="comments"><p>a reader comment</p></div>
+<div id="commentary"><p>an analysis, not comments</p></div>
+<div class="Comment-body"><p>Nice!</p></div>
+<section class="post-comments"><p>c</p></section>
+<details id="comol"><summary>s</summary></details>
+<ul id="disqus_thread"><li>a Disqus id alone keeps a list</li></ul>
+<ul id="comment-list"><li>a comment list</li></ul>
+<ol class="commentlist"><li>by class</li></ol>
+<div id="dsq-comments"><p>d</p></div>
+<div class="x" id="page-footer">class first: not a footer div</div>
+<div id="page-footer" class="x">id first: a footer div</div>
+<div class="site-footer">footer</div>
+<span class="Cookie-Banner">We use cookies</span>
+<p id="CybotCookiebotDialog">consent</p>
+<div class="ſtyle cookie_notice">long s</div>
+<div class="\u212aelvin notice-cookie">Kelvin sign</div>
+<aside>aside</aside><footer>page footer</footer><template>t</template>
+<svg><text>chart</text></svg><script>var x = 1</script><style>p {}</style>
+<fencedframe>ad</fencedframe>
+"""
+
+
+def page(body: str, head: str = "") -> str:
+    return (
+        f"<!DOCTYPE html><html><head><title>Harbour</title>{head}</head><body>{body}</body></html>"
+    )
+
+
+def test_the_scans_select_what_trafilaturas_xpaths_select() -> None:
+    tree = parse_html(page(f"<main>{NAMES}{STORY}</main>"))
+    for expression, targets in zip(RAW_TREE_PRUNE_XPATH, raw_prune_targets(tree), strict=True):
+        assert targets == expression(tree)
+        assert targets  # every rule fires on this page
+        for el in targets:
+            delete_element(el)
+    assert comment_section_targets(tree) == REMOVE_COMMENTS_AND_LISTS_XPATH[0](tree)
+    body = tree.find("body")
+    assert body is not None
+    assert basic_cleaning_targets(body) == BASIC_CLEAN_XPATH(body)
+    assert page_text_length(tree) == len(html2txt(tree))
+
+
+def _trafilatura(doc: etree._Element, fast: bool, comments: bool) -> tuple[bytes, bytes] | None:
+    result = trafilatura.bare_extraction(
+        doc, include_comments=comments, fast=fast, output_format="txt"
+    )
+    if not isinstance(result, Document):
+        return None
+    return etree.tostring(result.body), etree.tostring(result.commentsbody)
+
+
+def _ours(doc: etree._Element, fast: bool, comments: bool) -> tuple[bytes, bytes] | None:
+    result = extraction_pass(doc, fast, comments)
+    if result is None:
+        return None
+    return etree.tostring(result.body), etree.tostring(result.comments)
+
+
+FORUM_LD = (
+    '<script type="application/ld+json">{"@type": "DiscussionForumPosting", '
+    '"headline": "Pier"}</script>'
+)
+POSTS = "".join(
+    f"<div class='comment'><p>Post {i}: the pier looks solid again and the ferry "
+    f"timetable is back to normal for the summer season.</p></div>"
+    for i in range(4)
+)
+PAGES = {
+    "article": page(f"<nav><a href='/'>Home</a></nav><article><h1>Pier</h1>{STORY}</article>"),
+    "article with comments": page(
+        f"<article>{STORY}</article><div id='comments'>{POSTS}</div>{NAMES}"
+    ),
+    # the posts come first: trafilatura reads them again from its cleaned tree
+    "forum thread": page(
+        f"<div id='comments'>{POSTS}</div><div class='thread'>{STORY[:400]}</div>", FORUM_LD
+    ),
+    # little kept of a page that is mostly a menu: the recall escalation measures the page
+    "short note, long menu": page(
+        "<article><p>A short note on the pier, with little more to say than that it reopens "
+        "on Monday after the winter works and that the ferry runs again.</p></article><nav><ul>"
+        + "".join(f"<li><a href='/s{i}'>Story {i} about the harbour</a></li>" for i in range(80))
+        + "</ul></nav>"
+    ),
+    "nothing": page("<div><a href='/'>Home</a></div>"),
+    "empty": page(""),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+@pytest.mark.parametrize(
+    ("fast", "comments"), [(True, False), (True, True), (False, False), (False, True)]
+)
+def test_the_pass_gives_trafilaturas_trees(name: str, fast: bool, comments: bool) -> None:
+    doc = parse_html(PAGES[name])
+    before = etree.tostring(doc)
+    assert _ours(doc, fast, comments) == _trafilatura(doc, fast, comments)
+    assert etree.tostring(doc) == before  # the page is left as it was
+
+
+def test_another_trafilatura_version_takes_bare_extraction(monkeypatch: pytest.MonkeyPatch) -> None:
+    doc = parse_html(PAGES["article with comments"])
+    expected = _trafilatura(copy(doc), True, True)
+    monkeypatch.setattr(traf_pass, "TRAFILATURA_VERSION", "0.0")
+    assert _ours(doc, True, True) == expected
+    assert _ours(parse_html(PAGES["empty"]), True, False) is None
