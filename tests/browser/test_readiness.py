@@ -71,6 +71,12 @@ ERROR_THEN_TIMER_SHELL = b"""<!doctype html><html><head><title>Late SPA</title><
 <script>setTimeout(() => { document.getElementById('app').innerHTML =
   '<h1>Drawn despite the error</h1><p>The article text arrived after a failed widget.</p>'; }, 700);
 </script></body></html>"""
+#: The same with a longer timer (not counted as pending work) and a script that did not load.
+MISSING_SCRIPT_THEN_LONG_TIMER_SHELL = b"""<!doctype html><html><head><title>Late SPA</title>
+</head><body><div id="app"></div><script src="/no-such-widget.js"></script>
+<script>setTimeout(() => { document.getElementById('app').innerHTML =
+  '<h1>Drawn after a failed widget</h1><p>A long timer drew the article text.</p>'; }, 1500);
+</script></body></html>"""
 
 
 def _slow(h: BaseHTTPRequestHandler) -> None:
@@ -100,6 +106,9 @@ def spa_pages(sites: Sites) -> Sites:
             "/shell-throws": Route(headers=HTML, body=THROWING_SHELL),
             "/shell-missing-script": Route(headers=HTML, body=MISSING_SCRIPT_SHELL),
             "/shell-error-then-timer": Route(headers=HTML, body=ERROR_THEN_TIMER_SHELL),
+            "/shell-error-then-long-timer": Route(
+                headers=HTML, body=MISSING_SCRIPT_THEN_LONG_TIMER_SHELL
+            ),
             "/api/slow": _slow,
             "/api/poll": Route(headers=[("Content-Type", "text/plain")], body=b"ok"),
         }
@@ -116,6 +125,7 @@ def spa_pages(sites: Sites) -> Sites:
         ("/text-short-timer", "Drawn by a short timer"),
         ("/text-then-fetch", "The fetched article text."),
         ("/shell-error-then-timer", "Drawn despite the error"),
+        ("/shell-error-then-long-timer", "Drawn after a failed widget"),
     ],
 )
 async def test_content_right_after_open_has_the_rendered_page(

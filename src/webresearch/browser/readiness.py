@@ -195,7 +195,10 @@ def is_settled(
     """
     if activity.shell:
         return is_broken_shell(
-            activity, requests_pending=requests_pending, network_quiet_s=network_quiet_s
+            activity,
+            requests_pending=requests_pending,
+            network_quiet_s=network_quiet_s,
+            settling_s=settling_s,
         )
     if activity.scripts == 0 and not requests_pending:
         return True
@@ -217,18 +220,22 @@ def is_settled(
 
 
 def is_broken_shell(
-    activity: Activity, *, requests_pending: bool, network_quiet_s: float
+    activity: Activity, *, requests_pending: bool, network_quiet_s: float, settling_s: float
 ) -> bool:
     """True when an empty app shell will not draw itself any more: one of its scripts
-    failed (an uncaught error, a script that did not load, an unhandled rejection) and
-    nothing is pending — no request in flight or within :data:`QUIET_S`, no fetch/XHR
-    unanswered, no short timer or interval, no content change within :data:`QUIET_S`.
+    failed (an uncaught error, a script that did not load, an unhandled rejection), the
+    page loaded :data:`RELAX_S` ago or more, and nothing is pending — no request in flight
+    or within :data:`QUIET_S`, no fetch/XHR unanswered, no short timer or interval, no
+    content change within :data:`QUIET_S`.
 
-    Such a page is read at once instead of after the whole readiness budget (15 s by
-    default). A shell without a failure keeps waiting: it may be drawn by a later timer.
+    Such a page is read after a few seconds instead of after the whole readiness budget
+    (15 s by default). The :data:`RELAX_S` wait leaves time to a longer timer that draws
+    the page despite a failed script (a third-party script that did not load); a shell
+    without a failure keeps waiting.
     """
     return bool(
         activity.errors
+        and settling_s >= RELAX_S
         and not requests_pending
         and network_quiet_s >= QUIET_S
         and activity.fetches == 0
