@@ -177,8 +177,11 @@ def _is_collapsed_content(el: etree._Element, chars: int) -> bool:
     """A hidden block of prose (a closed tab, accordion or "read more" panel) is content
     a click shows; menus, dialogs, dropdowns and short notices are not (``chars``: its
     letters and digits). A short hidden answer right after a visible question is content
-    too (an FAQ accordion)."""
-    if not chars or (chars < MIN_COLLAPSED_CHARS and not _follows_question(el)):
+    too (an FAQ accordion), and so is a tab panel of any length (``role="tabpanel"``, WAI-ARIA
+    tabs pattern: "macOS" / "Windows" install steps)."""
+    if not chars:
+        return False
+    if chars < MIN_COLLAPSED_CHARS and el.get("role") != "tabpanel" and not _follows_question(el):
         return False
     links = sum(len(normalise("".join(a.itertext()))) for a in el.iter("a"))
     return links < MAX_COLLAPSED_LINK_SHARE * chars

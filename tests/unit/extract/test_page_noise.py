@@ -117,3 +117,17 @@ def test_a_shops_blocks_hidden_by_classes_stay() -> None:
         + "<div class='d-none'><p>Only a few left in this size.</p></div></main></body></html>"
     )
     assert "Only a few left" in extract_html(shop, URL).markdown
+
+
+def test_a_short_tab_panel_hidden_by_a_class_stays() -> None:
+    # Newcomer review: on a Tailwind page, the closed tab of a short "macOS / Windows"
+    # install section (role="tabpanel", class "hidden") was left out with the menus.
+    tabs = (
+        "<h2>Install</h2><div class='md:flex' role='tablist'>"
+        "<button role='tab'>Linux</button><button role='tab'>Windows</button></div>"
+        "<div role='tabpanel'><p>Run the crane simulator installer script.</p></div>"
+        "<div role='tabpanel' class='hidden'><p>Open the crane simulator setup file.</p></div>"
+    )
+    out = md(PROSE + tabs)
+    assert "Run the crane simulator installer script." in out
+    assert "Open the crane simulator setup file." in out
