@@ -78,6 +78,10 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
         ("returned:webresearch.browser.page:PlaywrightSession.aclose", "SIGINT", 130, "interrupted"),
         # While the commands load: a KeyboardInterrupt traceback from an import, exit -2.
         ("loading", "SIGINT", 130, "interrupted"),
+        # As the browser's process started (newcomer review): the cancellation landed inside
+        # asyncio.create_subprocess_exec, the process was never recorded, and the browser
+        # ran on after the command ended.
+        ("spawning", "SIGINT", 130, "interrupted"),
     ],
 )
 def test_a_signal_at_an_exact_moment_still_stops_the_browse(

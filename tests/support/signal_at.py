@@ -7,6 +7,8 @@
 * ``weakref:N`` — from a weakref callback at the N-th turn of the main event loop, where
   an exception raised by a signal handler is dropped by the interpreter;
 * ``settings`` — while the command loads its settings, before any event loop runs;
+* ``spawning`` — as the browser's keeper process has started, before the coroutine that
+  started it returns (the cancellation lands inside ``asyncio.create_subprocess_exec``);
 * ``loading`` — while ``python -m webresearch`` imports the commands (``cli.browse``).
 """
 
@@ -79,6 +81,19 @@ def _in_settings(signum: int) -> None:
             module.load_settings = loading  # type: ignore[attr-defined]
 
 
+def _while_spawning(signum: int) -> None:
+    original = asyncio.create_subprocess_exec
+
+    async def spawning(*args: Any, **kwargs: Any) -> asyncio.subprocess.Process:
+        process = await original(*args, **kwargs)
+        if args[:1] == ("/bin/sh",) and "webresearch-browser" in args:
+            _kill(signum)
+            await asyncio.sleep(0.05)  # the loop runs the cancellation: it lands here
+        return process
+
+    asyncio.create_subprocess_exec = spawning
+
+
 class _SignalOnImport:
     """A meta path finder that sends the signal when ``name`` is about to be imported."""
 
@@ -108,6 +123,8 @@ def main() -> None:
         _from_weakref(int(rest), number)
     elif kind == "settings":
         _in_settings(number)
+    elif kind == "spawning":
+        _while_spawning(number)
     else:
         raise SystemExit(f"unknown moment {moment!r}")
     sys.argv = ["webresearch", *args]

@@ -174,24 +174,38 @@ async def launch(
     child_env = {k: v for k, v in os.environ.items() if k not in PROXY_ENV}
     child_env.update(env or {})
     try:
-        process = await asyncio.create_subprocess_exec(
-            "/bin/sh",
-            "-c",
-            _KEEPER,
-            "webresearch-browser",
-            *argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            env=child_env,
-            start_new_session=True,
-            preexec_fn=_set_pdeathsig,
-        )
+        # Shielded: a cancellation (Ctrl-C) that lands while the process starts must not
+        # lose it — the browser is then ended here, not left running (newcomer review).
+        spawn = asyncio.ensure_future(_spawn(argv, child_env))
+        try:
+            process = await asyncio.shield(spawn)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                started = await spawn
+                await LaunchedProcess(pgid=started.pid, process=started, marker=marker).aclose()
+            raise
     except OSError as exc:
         raise BrowserError(
             f"could not start the browser ({Path(argv[0]).name}): {exc.strerror}"
         ) from None
     return LaunchedProcess(pgid=process.pid, process=process, marker=marker)
+
+
+async def _spawn(argv: Sequence[str], child_env: Mapping[str, str]) -> asyncio.subprocess.Process:
+    """The keeper shell running ``argv`` in a new session that dies with us."""
+    return await asyncio.create_subprocess_exec(
+        "/bin/sh",
+        "-c",
+        _KEEPER,
+        "webresearch-browser",
+        *argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=child_env,
+        start_new_session=True,
+        preexec_fn=_set_pdeathsig,
+    )
 
 
 def group_pids(pgid: int) -> list[int]:
