@@ -306,7 +306,8 @@ def browse(
     While the browser starts or a page loads, a progress line is shown on stderr (at a
     terminal; --quiet hides it).
 
-    Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy.
+    Exit codes: 0 ok, 1 tool error, 2 usage error, 3 refused by policy, 130 interrupted
+    (Ctrl-C), 143 terminated (SIGTERM).
     """
     loaded = load_settings(
         ctx,

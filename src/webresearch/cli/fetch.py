@@ -149,7 +149,8 @@ def fetch(
       webresearch fetch https://example.org/private/ --respect-robots   # as an agent would
 
     Exit codes: 0 ok (every URL of a batch), 1 tool error, 2 usage error, 3 refused by
-    policy; a batch exits with the code of its first failure.
+    policy; a batch exits with the code of its first failure. 130 interrupted (Ctrl-C), 143
+    terminated (SIGTERM).
     """
     from webresearch import Toolkit, read_page
     from webresearch.config import DEFAULT_MAX_BYTES

@@ -91,7 +91,8 @@ def image(
       webresearch image shots/*.png --json > images.jsonl
 
     Exit codes: 0 ok (every input), 1 tool error, 2 usage error, 3 refused by policy;
-    several inputs exit with the code of the first failure.
+    several inputs exit with the code of the first failure. 130 interrupted (Ctrl-C), 143
+    terminated (SIGTERM).
     """
     from webresearch import RunContext, Toolkit
 

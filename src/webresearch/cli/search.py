@@ -86,7 +86,8 @@ def search(
     prints one line per provider: "ok searxng: 8 results in 412 ms" or "auth brave: …".
 
     Exit codes: 0 ok, 1 tool error (or a failed --test), 2 usage error (also a provider
-    that is not set up: unknown name, missing key), 3 refused by policy.
+    that is not set up: unknown name, missing key), 3 refused by policy, 130 interrupted
+    (Ctrl-C), 143 terminated (SIGTERM).
     """
     from webresearch import Toolkit
 
