@@ -129,8 +129,7 @@ def hidden_blocks(
         if isinstance(el.tag, str)
         and el.tag not in ("template", "noscript", "input", "option")
         and (
-            el.get("hidden") is not None
-            or _HIDDEN_STYLE.search(el.get("style") or "")
+            _hidden_by_markup(el)
             or (utility_classes and hidden_on_desktop(el.get("class") or "", tailwind))
         )
     ]
@@ -158,7 +157,7 @@ def visible_text_size(root: etree._Element) -> int:
     hidden = [
         el
         for el in _HIDDEN_BELOW(root)
-        if el.get("hidden") is not None or _HIDDEN_STYLE.search(el.get("style") or "")
+        if _hidden_by_markup(el)
     ]
     if not hidden:
         return page_text_size(root)
@@ -171,6 +170,11 @@ def remove_elements(elements: list[etree._Element]) -> None:
     """Remove each element still in a tree (its tail text stays)."""
     for el in elements:
         remove_keep_tail(el)
+
+
+def _hidden_by_markup(el: etree._Element) -> bool:
+    """The ``hidden`` attribute or an inline ``display:none`` / ``visibility:hidden`` style."""
+    return el.get("hidden") is not None or bool(_HIDDEN_STYLE.search(el.get("style") or ""))
 
 
 def _is_collapsed_content(el: etree._Element, chars: int) -> bool:
@@ -192,9 +196,7 @@ def _follows_question(el: etree._Element) -> bool:
     previous = el.getprevious()
     while previous is not None and not isinstance(previous.tag, str):
         previous = previous.getprevious()
-    if previous is None or previous.get("hidden") is not None:
-        return False
-    if _HIDDEN_STYLE.search(previous.get("style") or ""):
+    if previous is None or _hidden_by_markup(previous):
         return False
     if hidden_on_desktop(previous.get("class") or "", tailwind=False):
         return False
