@@ -44,7 +44,6 @@ import httpcore2
 from ..errors import BlockedAddress, InvalidArguments, NetworkError, WebResearchError
 from ..net.addresses import reaches_this_host
 from ..net.transport import GuardedNetworkBackend
-from ..runtime.waiting import wait_within
 from .policy import RequestPolicy, describe_request, reword_refusal
 from .proxy_http import (
     ProxyTarget,
@@ -245,7 +244,7 @@ class GuardedProxy:
                 await task
         for server in servers:
             with contextlib.suppress(Exception):
-                await wait_within(server.wait_closed(), 2)
+                await asyncio.wait_for(server.wait_closed(), 2)
 
     # --- one client connection ------------------------------------------------------------
     def _accept(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -270,13 +269,13 @@ class GuardedProxy:
         finally:
             writer.close()
             with contextlib.suppress(Exception):
-                await wait_within(writer.wait_closed(), 1)
+                await asyncio.wait_for(writer.wait_closed(), 1)
 
     async def _handle(
         self, owner: str | None, conn: h11.Connection, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
     ) -> None:
         try:
-            request = await wait_within(next_event(conn, reader), HEAD_TIMEOUT_S)
+            request = await asyncio.wait_for(next_event(conn, reader), HEAD_TIMEOUT_S)
         except h11.RemoteProtocolError:
             raise _Reply(400, "malformed proxy request") from None
         if not isinstance(request, h11.Request):
@@ -364,7 +363,7 @@ class GuardedProxy:
             or b""
         )
         while True:  # the request body
-            event = await wait_within(next_event(conn, reader), HEAD_TIMEOUT_S)
+            event = await asyncio.wait_for(next_event(conn, reader), HEAD_TIMEOUT_S)
             if isinstance(event, h11.Data):
                 await upstream.write(up.send(h11.Data(data=event.data)) or b"")
             elif isinstance(event, h11.EndOfMessage):
