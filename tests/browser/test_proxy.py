@@ -418,3 +418,29 @@ async def test_the_same_spelling_reaches_a_port_that_is_not_excluded(echo: EchoS
         assert status == 200 and json.loads(body)["target"] == "/x"
     finally:
         await p.aclose()
+
+
+
+class _ClosedAsItAccepts(GuardedProxy):
+    """Starts closing in the loop turn a connection is accepted, before its handler has run."""
+
+    closing: asyncio.Future[None] | None = None
+
+    def _accept(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.closing = asyncio.ensure_future(self.aclose())
+        super()._accept(owner, reader, writer)
+
+
+async def test_a_connection_accepted_as_the_proxy_closes_is_closed_too() -> None:
+    # The handler task of a connection accepted in the turn the proxy closes never ran:
+    # cancelling it skipped the handler's own cleanup and the accepted socket stayed open
+    # (a ResourceWarning at garbage collection, seen once in CI when a browser closed).
+    p = _ClosedAsItAccepts(make_policy())
+    port = int((await p.listen()).rsplit(":", 1)[1])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        assert await asyncio.wait_for(reader.read(), 3) == b""
+        assert p.closing is not None
+        await p.closing
+    finally:
+        writer.close()

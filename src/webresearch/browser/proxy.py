@@ -252,6 +252,9 @@ class GuardedProxy:
         task = asyncio.ensure_future(self._serve(owner, reader, writer))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        # A task cancelled before its first step never runs _serve's ``finally``: the
+        # accepted socket is closed here whatever happened (closing twice is harmless).
+        task.add_done_callback(lambda _task: writer.close())
 
     async def _serve(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
