@@ -21,7 +21,7 @@ from ..net.client import FetchResponse, GuardedClient
 from ..net.guard import SSRFGuard
 from ..readers.local import LocalReader
 from ..types import Document, ToolResult
-from .page_text import Window, format_document
+from .page_text import EMPTY_HTML_NO_BROWSER_NOTE, Window, format_document
 
 __all__ = ["OFFLINE_EMPTY_HTML_NOTE", "read_page"]
 
@@ -53,7 +53,8 @@ async def read_page(
         offset: bytes of the text to skip.
         max_bytes: output budget in bytes (1 – 131072).
         query: a question: the best sections by BM25 instead of the text from ``offset``.
-        settings: for the download cap (``download_cap_bytes``; default 2 MiB).
+        settings: for the download cap (``download_cap_bytes``; default 2 MiB); with
+            ``browser_backend = none`` an empty app shell's note suggests no browser.
 
     Returns:
         The same :class:`~webresearch.types.ToolResult` web_fetch gives (``meta`` with
@@ -83,12 +84,14 @@ async def read_page(
         )
         # The local reader's own conversion; its client is never used (nothing is fetched).
         reader = LocalReader(GuardedClient(SSRFGuard(AddressPolicy())))
+        browser_off = settings is not None and settings.browser_backend == "none"
+        empty_note = EMPTY_HTML_NO_BROWSER_NOTE if browser_off else OFFLINE_EMPTY_HTML_NOTE
 
         def convert_and_cut() -> tuple[Document, str, Window]:  # CPU work: not on the loop
             # the reader's pool is in-process (its default): the conversion runs right here
             doc = asyncio.run(reader.convert(response))
             shown, window = format_document(
-                doc, offset, max_bytes, query, empty_html_note=OFFLINE_EMPTY_HTML_NOTE
+                doc, offset, max_bytes, query, empty_html_note=empty_note
             )
             return doc, shown, window
 

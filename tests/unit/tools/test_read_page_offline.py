@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from webresearch import read_page
+from webresearch import Settings, read_page
 
 SHELL = b"<html><head><title>App</title></head><body><div id=root></div><script>x()</script></body></html>"
 
@@ -15,6 +15,14 @@ def test_an_empty_app_shell_names_the_clis_browser() -> None:
     assert result.ok
     assert "webresearch browse URL --do content" in result.text
     assert "browser tool" not in result.text
+
+
+def test_with_the_browser_turned_off_the_note_suggests_no_browser() -> None:
+    off = Settings.load(environ={}, browser_backend="none")
+    result = asyncio.run(read_page(SHELL, "https://example.org/app", settings=off))
+    assert result.ok
+    assert "no browser is configured here" in result.text
+    assert "webresearch browse" not in result.text
 
 
 def test_a_page_with_text_has_no_empty_page_note() -> None:
