@@ -12,8 +12,9 @@ trafilatura's simplified tree:
 2. the text it kept is aligned, in document order, with the text nodes of the page
    (:mod:`webresearch.extract.align`);
 3. elements holding no kept text are removed, kept text nodes stay, images trafilatura kept
-   stay; code blocks and data tables that lie inside the article but that trafilatura
-   dropped (a ``code-toolbar`` or ``widget`` class, a very short ``<pre>``) are rescued.
+   stay; blocks that lie inside the article but that trafilatura dropped are rescued
+   (:mod:`webresearch.extract.rescue`: code blocks, data tables, headings, a list after a
+   lead-in ending with a colon, a grid of link cards under a section heading).
 
 4. a second opinion fills gaps (Bevendorff et al., "An Empirical Comparison of Web Content
    Extraction Algorithms", SIGIR 2023: an ensemble of heuristic extractors beats each of
@@ -47,19 +48,15 @@ from lxml import etree
 
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
 from webresearch.extract.forum import keep_thread, repeats_article
+from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
 from webresearch.extract.traf_pass import extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
 from webresearch.extract.tree import remove_keep_tail
 
 __all__ = ["MainContent", "find_main_content"]
 
-#: A data table with at least this share of its text kept is kept whole.
-PARTIAL_TABLE_SHARE = 0.3
 #: Below this share of trafilatura's text placed on the page, its own tree is rendered.
 MIN_ALIGNED_SHARE = 0.6
-#: The page's own ``<h1>`` right before the first kept text is kept when at most this many
-#: letters and digits (a byline, a date) lie between them.
-MAX_LEAD_GAP_CHARS = 200
 #: trafilatura's fast pass is trusted when it keeps at least this many letters and digits …
 CONFIDENT_CHARS = 500
 #: … and this share of the page's text; otherwise the full pass with its second opinions
@@ -68,9 +65,6 @@ CONFIDENT_CHARS = 500
 CONFIDENT_SHARE = 0.1
 
 _MEDIA_NAME = re.compile(r"caption|gallery|slide|carousel|lightbox|credit|photo|video", re.I)
-_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-_BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
-_BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "complementary"})
 
 
 def _tag(el: etree._Element) -> str:
@@ -133,39 +127,12 @@ def _article_images(body: etree._Element, segments: list[Segment]) -> list[etree
     last = order.get(kept[-1].owner, 0)
     images = []
     for img in body.iter("img"):
-        if not first < order.get(img, -1) < last or _in_boilerplate(img, body):
+        if not first < order.get(img, -1) < last or in_boilerplate(img, body):
             continue
         if any((img.get(dim) or "").strip() in ("0", "1", "2") for dim in ("width", "height")):
             continue  # tracking pixel
         images.append(img)
     return images
-
-
-def _in_boilerplate(el: etree._Element, stop: etree._Element) -> bool:
-    node: etree._Element | None = el
-    while node is not None and node is not stop:
-        if (
-            _tag(node) in _BOILERPLATE_TAGS
-            or (node.get("role") or "").lower() in _BOILERPLATE_ROLES
-        ):
-            return True
-        node = node.getparent()
-    return False
-
-
-def _is_data_table(table: etree._Element) -> bool:
-    """A table worth rescuing: several rows and columns, no nested table, not mostly links."""
-    if table.find(".//table") is not None:
-        return False
-    rows = table.findall(".//tr")
-    if (
-        len(rows) < 2
-        or max((len(r.findall("td")) + len(r.findall("th")) for r in rows), default=0) < 2
-    ):
-        return False
-    text = normalise(table.text_content())
-    links = sum(len(normalise(a.text_content())) for a in table.iter("a"))
-    return bool(text) and links < 0.5 * len(text)
 
 
 @dataclass(slots=True)
@@ -313,7 +280,7 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
     # each text's element, looked up once (the shape of the tree changes only at the end)
     holders = [seg.owner.getparent() if seg.tail else seg.owner for seg in segments]
     images = _article_images(body, segments)
-    rescued = _rescue_blocks(body, segments, holders) + _captions(images)
+    rescued = rescue_blocks(body, segments, holders) + _captions(images)
     for el in rescued:
         marked.update(el.iter())
         mark(el.getparent())
@@ -325,7 +292,7 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
     for seg, holder in zip(segments, holders, strict=True):  # blank out text not kept
         if seg.kept:
             continue  # (outside rescued blocks)
-        if holder is None or holder not in marked or _within(holder, rescued):
+        if holder is None or holder not in marked or within(holder, rescued):
             continue
         if seg.tail:
             seg.owner.tail = " "
@@ -366,94 +333,3 @@ def _captions(images: list[etree._Element]) -> list[etree._Element]:
                 found.extend(c for c in ancestor.iter("figcaption") if c not in found)
                 break
     return found
-
-
-def _rescue_blocks(
-    body: etree._Element, segments: list[Segment], holders: list[etree._Element | None]
-) -> list[etree._Element]:
-    """Code blocks, data tables and headings between the first and last kept text that
-    trafilatura dropped (a heading only when the text right after it was kept)."""
-    kept = [i for i, s in enumerate(segments) if s.kept]
-    if not kept:
-        return []
-    first, last = kept[0], kept[-1]
-    index: dict[etree._Element, list[int]] = {}
-    for i, holder in enumerate(holders):
-        if holder is not None:
-            index.setdefault(holder, []).append(i)
-    rescued: list[etree._Element] = []
-    lead = _leading_h1(body, segments, holders, first)
-    if lead is not None:
-        rescued.append(lead)
-    for el in body.iter("pre", "table", *_HEADING_TAGS):
-        if _within(el, rescued):
-            continue
-        inner = [i for sub in el.iter() for i in index.get(sub, ())]
-        tag = _tag(el)
-        kept_inner = sum(1 for i in inner if segments[i].kept)
-        if tag == "table" and kept_inner and kept_inner < len(inner) and _is_data_table(el):
-            if kept_inner >= PARTIAL_TABLE_SHARE * len(inner) and not _in_boilerplate(el, body):
-                rescued.append(el)  # a data table is kept whole, never row by row
-            continue
-        if not inner or min(inner) <= first or max(inner) >= last:
-            continue
-        if kept_inner or _in_boilerplate(el, body):
-            continue
-        if tag == "table" and not _is_data_table(el):
-            continue
-        if tag in _HEADING_TAGS and not segments[max(inner) + 1].kept:
-            continue  # a heading is rescued only when the text it introduces was kept
-        rescued.append(el)
-    return rescued
-
-
-def _leading_h1(
-    body: etree._Element,
-    segments: list[Segment],
-    holders: list[etree._Element | None],
-    first: int,
-) -> etree._Element | None:
-    """The page's own ``<h1>`` right before the first kept text, when it was dropped.
-
-    trafilatura often takes the ``<h1>`` for the title and drops it; on a page without
-    ``<main>`` or ``<article>`` the heading rescue between the first and last kept text
-    does not reach it. Only :data:`MAX_LEAD_GAP_CHARS` of other text may lie in between,
-    and no ``<h1>`` may be kept already.
-    """
-    headings = set(body.iter("h1"))
-    if not headings:
-        return None
-    inner = {el for h1 in headings for el in h1.iter()}
-    if any(s.kept and h in inner for s, h in zip(segments, holders, strict=True)):
-        return None  # the page's own heading is kept already
-    gap = 0
-    for i in range(first - 1, -1, -1):
-        seg, holder = segments[i], holders[i]
-        h1 = _enclosing(holder, body, "h1") if holder in inner else None
-        if h1 is not None:
-            return None if _in_boilerplate(h1, body) else h1
-        gap += len(seg.norm)
-        if gap > MAX_LEAD_GAP_CHARS:
-            return None
-    return None
-
-
-def _enclosing(el: etree._Element | None, stop: etree._Element, tag: str) -> etree._Element | None:
-    """``el`` or its nearest ancestor below ``stop`` with this tag, or ``None``."""
-    while el is not None and el is not stop:
-        if _tag(el) == tag:
-            return el
-        el = el.getparent()
-    return None
-
-
-def _within(el: etree._Element, blocks: list[etree._Element]) -> bool:
-    """True when ``el`` is one of ``blocks`` or inside one of them."""
-    if not blocks:
-        return False
-    node: etree._Element | None = el
-    while node is not None:
-        if node in blocks:
-            return True
-        node = node.getparent()
-    return False

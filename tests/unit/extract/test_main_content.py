@@ -228,3 +228,55 @@ def test_the_second_opinion_adds_no_gallery_text_between_paragraphs() -> None:
     ).markdown
     assert "Paragraph 4" in markdown
     assert "Image 1 of 23" not in markdown and "city bike in the rain" not in markdown
+
+
+def test_a_link_list_introduced_by_a_kept_sentence_with_a_colon_is_kept() -> None:
+    """trafilatura drops a list made only of links; after "… see:" it ends the sentence."""
+    guide = "".join(
+        f"<h3>Kind {i}</h3><p>Kind {i} of the storage engine keeps values in memory and writes "
+        f"them to disk in the background, so a restart loses at most a second of writes. "
+        f"To read more, see:</p><ul><li><a href='/kind{i}'>Overview of kind {i}</a></li>"
+        f"<li><a href='/cmd{i}'>Kind {i} command reference</a></li></ul>"
+        for i in range(5)
+    )
+    menu = "<ul><li><a href='/a'>Home</a></li><li><a href='/b'>Blog</a></li></ul>"
+    body = f"<nav>{menu}</nav><main><h1>Storage kinds</h1>{guide}<p>{'Closing words. ' * 20}</p></main>"
+    markdown = extract_html(page(body, "Storage kinds"), "https://docs.example.org/kinds").markdown
+    for i in range(5):
+        assert f"[Overview of kind {i}](https://docs.example.org/kind{i})" in markdown
+    assert "Blog" not in markdown
+
+
+def test_a_grid_of_link_cards_inside_the_content_is_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Overview tiles (a link wrapping a title and a one-line description) between kept
+    paragraphs are content; trafilatura reads them as link text and drops them, and the
+    second opinion does not always fill them (here it finds nothing)."""
+    monkeypatch.setattr(main_content, "_resiliparse_text", lambda html: "")
+    cards = "".join(
+        f"<a class='tile' href='/tools/{name.lower()}'><div class='head'><span>{name}</span>"
+        f"</div><div class='body'><p>{what}</p></div></a>"
+        for name, what in (
+            ("Sieve", "Separates the flour from the husks before it is weighed."),
+            ("Scale", "Weighs each batch to the gram and prints a label for it."),
+            ("Kneader", "Mixes the dough at two speeds for a set number of minutes."),
+            ("Oven", "Bakes four trays at once with steam in the first ten minutes."),
+        )
+    )
+    body = (
+        "<main><h1>Bakery tools</h1>"
+        + PARAGRAPHS
+        + f"<h2>Tools by step</h2><div class='grid'>{cards}</div>"
+        + PARAGRAPHS.replace("Paragraph", "Note")
+        + "</main>"
+    )
+    markdown = extract_html(page(body, "Bakery tools"), "https://docs.example.org/t").markdown
+    for text in ("Sieve", "husks before it is weighed", "Oven", "steam in the first ten"):
+        assert text in markdown
+    assert markdown.index("Sieve") < markdown.index("Note 0")
+
+
+def test_a_link_list_without_a_lead_in_colon_is_left_to_the_extractor() -> None:
+    links = "".join(f"<li><a href='/p{i}'>Another page number {i}</a></li>" for i in range(6))
+    body = f"<main><h1>Kinds</h1>{PARAGRAPHS}<p>More pages.</p><ul>{links}</ul>{PARAGRAPHS}</main>"
+    markdown = extract_html(page(body, "Kinds"), "https://docs.example.org/k").markdown
+    assert "Another page number" not in markdown

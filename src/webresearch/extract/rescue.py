@@ -1,0 +1,266 @@
+"""Blocks of the page kept with the main content although the extractor dropped them.
+Pure functions over lxml trees.
+
+trafilatura drops some blocks inside an article that a reader needs
+(:func:`rescue_blocks`, between the first and the last text it kept):
+
+* code blocks (a ``code-toolbar`` or ``widget`` class, a very short ``<pre>``) and data
+  tables (a partly kept data table is kept whole, never row by row);
+* headings whose following text was kept, and the page's own ``<h1>`` right before the
+  first kept text;
+* a list introduced by a kept sentence ending with a colon ("For more information, see:"):
+  its items are often all links, which trafilatura leaves out. WCXB dev: article +0.001
+  (6 pages up, one 0.72 → 1.00; 4 down by ≤ 0.011: a "read more:" list of posts),
+  documentation +0.003, service +0.0002, the other types unchanged;
+* a grid of link cards (every child a link wrapping a title and a one-paragraph
+  description) right under a section's heading: a docs site's overview tiles ("Sliver
+  widgets" and a tile per widget), read as link text by trafilatura. WCXB dev
+  documentation +0.002 (Flutter's widget catalog 0.80 → 0.92). Without the heading the
+  rule took in marketing tiles on service and listing pages, which their ground truths
+  keep on some pages and not on others (listing −0.001).
+"""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from webresearch.extract.align import Segment, normalise
+
+__all__ = [
+    "MAX_LEAD_GAP_CHARS",
+    "MIN_GRID_CARDS",
+    "PARTIAL_TABLE_SHARE",
+    "in_boilerplate",
+    "rescue_blocks",
+    "within",
+]
+
+#: A data table with at least this share of its text kept is kept whole.
+PARTIAL_TABLE_SHARE = 0.3
+#: A grid of link cards has at least this many (:func:`_is_card_grid`).
+MIN_GRID_CARDS = 3
+#: The page's own ``<h1>`` right before the first kept text is kept when at most this many
+#: letters and digits (a byline, a date) lie between them.
+MAX_LEAD_GAP_CHARS = 200
+_HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
+_BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "complementary"})
+
+
+def _tag(el: etree._Element) -> str:
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def in_boilerplate(el: etree._Element, stop: etree._Element) -> bool:
+    """True when ``el`` lies in navigation, a page header or footer, a sidebar or a form
+    (below ``stop``)."""
+    node: etree._Element | None = el
+    while node is not None and node is not stop:
+        if (
+            _tag(node) in _BOILERPLATE_TAGS
+            or (node.get("role") or "").lower() in _BOILERPLATE_ROLES
+        ):
+            return True
+        node = node.getparent()
+    return False
+
+
+def _is_data_table(table: etree._Element) -> bool:
+    """A table worth rescuing: several rows and columns, no nested table, not mostly links."""
+    if table.find(".//table") is not None:
+        return False
+    rows = table.findall(".//tr")
+    if (
+        len(rows) < 2
+        or max((len(r.findall("td")) + len(r.findall("th")) for r in rows), default=0) < 2
+    ):
+        return False
+    text = normalise(table.text_content())
+    links = sum(len(normalise(a.text_content())) for a in table.iter("a"))
+    return bool(text) and links < 0.5 * len(text)
+
+
+def rescue_blocks(
+    body: etree._Element, segments: list[Segment], holders: list[etree._Element | None]
+) -> list[etree._Element]:
+    """Code blocks, data tables and headings between the first and last kept text that
+    trafilatura dropped (a heading only when the text right after it was kept)."""
+    kept = [i for i, s in enumerate(segments) if s.kept]
+    if not kept:
+        return []
+    first, last = kept[0], kept[-1]
+    index: dict[etree._Element, list[int]] = {}
+    for i, holder in enumerate(holders):
+        if holder is not None:
+            index.setdefault(holder, []).append(i)
+    rescued: list[etree._Element] = []
+    lead = _leading_h1(body, segments, holders, first)
+    if lead is not None:
+        rescued.append(lead)
+    for el in body.iter("pre", "table", "ul", "ol", "div", "section", *_HEADING_TAGS):
+        tag = _tag(el)
+        if tag in ("div", "section") and not (_is_card_grid(el) and _after_heading(el)):
+            continue
+        if tag in ("ul", "ol") and not _after_colon(el):
+            continue
+        if within(el, rescued):
+            continue
+        inner = [i for sub in el.iter() for i in index.get(sub, ())]
+        if tag in ("div", "section"):
+            if _in_span(inner, first, last) and not in_boilerplate(el, body):
+                rescued.append(el)
+            continue
+        if tag in ("ul", "ol"):
+            if _introduced_list(el, inner, index, segments, first, last) and not in_boilerplate(
+                el, body
+            ):
+                rescued.append(el)
+            continue
+        kept_inner = sum(1 for i in inner if segments[i].kept)
+        if tag == "table" and kept_inner and kept_inner < len(inner) and _is_data_table(el):
+            if kept_inner >= PARTIAL_TABLE_SHARE * len(inner) and not in_boilerplate(el, body):
+                rescued.append(el)  # a data table is kept whole, never row by row
+            continue
+        if not inner or min(inner) <= first or max(inner) >= last:
+            continue
+        if kept_inner or in_boilerplate(el, body):
+            continue
+        if tag == "table" and not _is_data_table(el):
+            continue
+        if tag in _HEADING_TAGS and not segments[max(inner) + 1].kept:
+            continue  # a heading is rescued only when the text it introduces was kept
+        rescued.append(el)
+    return rescued
+
+
+def _in_span(inner: list[int], first: int, last: int) -> bool:
+    """True when the segments ``inner`` lie between the first and the last kept one."""
+    return bool(inner) and min(inner) > first and max(inner) < last
+
+
+def _is_card_grid(el: etree._Element) -> bool:
+    """At least :data:`MIN_GRID_CARDS` children, every one a card: a link wrapping a
+    paragraph (its description) and a title beside it (a docs site's "Accept payments
+    without code — Use Payment Links to …" tiles; trafilatura drops them as link text)."""
+    children = [c for c in el if isinstance(c.tag, str)]
+    if len(children) < MIN_GRID_CARDS:
+        return False
+    return all(_is_card(c) for c in children)
+
+
+def _is_card(el: etree._Element) -> bool:
+    links = [el] if _tag(el) == "a" else list(el.iter("a"))
+    if len(links) != 1:
+        return False
+    link = links[0]
+    text = normalise("".join(el.itertext()))
+    if not text or len(normalise("".join(link.itertext()))) < len(text):
+        return False  # text outside the link: not a card
+    paragraphs = list(link.iter("p"))
+    if len(paragraphs) != 1:
+        return False
+    description = normalise("".join(paragraphs[0].itertext()))
+    return bool(description) and len(description) < len(text)
+
+
+def _introduced_list(
+    el: etree._Element,
+    inner: list[int],
+    index: dict[etree._Element, list[int]],
+    segments: list[Segment],
+    first: int,
+    last: int,
+) -> bool:
+    """A list trafilatura dropped whole (its items are all links, say) right after a kept
+    sentence that introduces it with a colon ("For more information, see:"): the sentence
+    is incomplete without it. Only between the first and last kept text."""
+    if not inner or min(inner) <= first or max(inner) >= last:
+        return False
+    if any(segments[i].kept for i in inner):
+        return False
+    previous = _previous_element(el)
+    lead = (
+        [i for sub in previous.iter() for i in index.get(sub, ())] if previous is not None else []
+    )
+    return bool(lead) and segments[lead[-1]].kept
+
+
+def _previous_element(el: etree._Element) -> etree._Element | None:
+    previous = el.getprevious()
+    while previous is not None and not isinstance(previous.tag, str):
+        previous = previous.getprevious()
+    return previous
+
+
+def _after_heading(el: etree._Element) -> bool:
+    """True when the element right before ``el`` is a heading, or a wrapper holding only a
+    heading (and its permalink): ``el`` is that section's body."""
+    previous = _previous_element(el)
+    if previous is None or (previous.tail or "").strip():
+        return False
+    if _tag(previous) in _HEADING_TAGS[1:]:
+        return True
+    headings = [h for h in previous.iter(*_HEADING_TAGS[1:]) if h is not previous]
+    if len(headings) != 1:
+        return False
+    return normalise("".join(headings[0].itertext())) == normalise("".join(previous.itertext()))
+
+
+def _after_colon(el: etree._Element) -> bool:
+    """True when the element right before ``el`` (no text between) ends with a colon."""
+    previous = _previous_element(el)
+    if previous is None or (previous.tail or "").strip():
+        return False
+    return "".join(previous.itertext()).rstrip().endswith(":")
+
+
+def _leading_h1(
+    body: etree._Element,
+    segments: list[Segment],
+    holders: list[etree._Element | None],
+    first: int,
+) -> etree._Element | None:
+    """The page's own ``<h1>`` right before the first kept text, when it was dropped.
+
+    trafilatura often takes the ``<h1>`` for the title and drops it; on a page without
+    ``<main>`` or ``<article>`` the heading rescue between the first and last kept text
+    does not reach it. Only :data:`MAX_LEAD_GAP_CHARS` of other text may lie in between,
+    and no ``<h1>`` may be kept already.
+    """
+    headings = set(body.iter("h1"))
+    if not headings:
+        return None
+    inner = {el for h1 in headings for el in h1.iter()}
+    if any(s.kept and h in inner for s, h in zip(segments, holders, strict=True)):
+        return None  # the page's own heading is kept already
+    gap = 0
+    for i in range(first - 1, -1, -1):
+        seg, holder = segments[i], holders[i]
+        h1 = _enclosing(holder, body, "h1") if holder in inner else None
+        if h1 is not None:
+            return None if in_boilerplate(h1, body) else h1
+        gap += len(seg.norm)
+        if gap > MAX_LEAD_GAP_CHARS:
+            return None
+    return None
+
+
+def _enclosing(el: etree._Element | None, stop: etree._Element, tag: str) -> etree._Element | None:
+    """``el`` or its nearest ancestor below ``stop`` with this tag, or ``None``."""
+    while el is not None and el is not stop:
+        if _tag(el) == tag:
+            return el
+        el = el.getparent()
+    return None
+
+
+def within(el: etree._Element, blocks: list[etree._Element]) -> bool:
+    """True when ``el`` is one of ``blocks`` or inside one of them."""
+    if not blocks:
+        return False
+    node: etree._Element | None = el
+    while node is not None:
+        if node in blocks:
+            return True
+        node = node.getparent()
+    return False
