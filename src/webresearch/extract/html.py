@@ -25,6 +25,7 @@ from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.content_images import drop_noise_images, image_counts
 from webresearch.extract.doc_chrome import drop_generator_chrome
+from webresearch.extract.forum_chrome import drop_controls, drop_signatures
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.page_noise import (
@@ -153,7 +154,11 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     # The second opinion (main_content, step 4) fills gaps on pages other than declared
     # articles: there trafilatura is at its best, and the second parse would cost time.
     opinion = None if declared & ARTICLE_TYPES else html
-    main = find_main_content(doc, comments=looks_like_forum(doc, url, declared), html=opinion)
+    forum = looks_like_forum(doc, url, declared)
+    if forum:
+        drop_signatures(body)  # a member's signature under each post (forum_chrome.py)
+        drop_controls(body)  # "Click to expand...", "Quote", "Reply" buttons
+    main = find_main_content(doc, comments=forum, html=opinion)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
     hidden = hidden_blocks(doc, page_chars, utility_classes=not shop)
