@@ -19,209 +19,27 @@ function, called in trafilatura's order. The code is copied from trafilatura
 ``tests/unit/extract/test_traf_content.py`` checks each scan against its XPath, and
 :mod:`webresearch.extract.traf_pass` uses this module only with that version.
 
-XPath details kept: ``re:test`` is Python's ``re.search`` (lxml's EXSLT functions); a
-missing attribute is the empty string; ``@id|@class`` is the attribute written first;
-``translate(@id, 'CM', 'cm')`` lower-cases only those letters.
+The loops are in :mod:`webresearch.extract.traf_scans`.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
 from copy import copy, deepcopy
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from webresearch.extract.traf_scans import (
+    body_frame_finders,
+    discard_targets,
+    image_caption_targets,
+    teaser_targets,
+)
+
 if TYPE_CHECKING:
     from trafilatura.settings import Extractor
 
-__all__ = [
-    "body_frame_finders",
-    "discard_targets",
-    "extract_and_compare",
-    "extract_content",
-    "image_caption_targets",
-    "recall_retry",
-    "teaser_targets",
-]
-
-
-# trafilatura.xpaths.BODY_XPATH
-_FRAME_TAGS = ("article", "div", "main", "section")
-_ARTICLE_ID = re.compile(
-    "(?:entry|article|art)-content|article__content|article(?:-|__)?body|articleBody|body-text"
-)
-_ARTICLE_CLASS = re.compile(
-    "post[-_]text|post-body|post-?entry|post[-_]?content|postContent|post_inner_wrapper"
-    "|article-?text|articleText|(?:entry|page|text|article|art)-content|article__content"
-    "|article(?:-|__)?body|articleBody|ArticleContent|body-text|article__container"
-)
-_STORY_ID = re.compile("^primary|story-body")
-_FULLTEXT = re.compile("fulltext", re.IGNORECASE)
-_STORY_CLASS = re.compile(
-    "^article |post-bodycopy|story-?content|(?:theme|blog|section|single)-content|single-post"
-    "|main-column|wpb_text_column|story-body|field-body"
-)
-_STORY_CLASSES = frozenset({"postarea", "art-postcontent", "text", "cell", "story"})
-_MAIN_ID = re.compile("content-main|content-body|contentBody")
-_MAIN_CLASS = re.compile("content[-_]main|content(?:-|__)body")
-
-# trafilatura.xpaths.OVERALL_DISCARD_XPATH, DISCARD_IMAGE_ELEMENTS, TEASER_DISCARD_XPATH
-_DISCARD_TAGS = frozenset({"div", "item", "list", "p", "section", "span"})
-_BOTH = "^shar|social|viral|newsletter|syndication|tags|sidebar|banner|bread-?crumb|button|author"
-_DISCARD_ID = re.compile(
-    _BOTH + "|^(?:jp-|dpsp-content)|bmdh|footer|Footer|share|Share|nav|Nav|menu|related"
-    "|message-container|premium|^ad-"
-)
-_DISCARD_CLASS = re.compile(
-    _BOTH + "|^(?:nav|post-nav|ZendeskForm)|subnav|avigation|navbar|navbox|menu|bar| ad |-ad-"
-    "|(?:^| )ad-|dfp[Aa]d|outbrain|taboola|criteo|paid-?content|widget|footer|Footer|byline"
-    "|Byline|share-|sociable|embedded|embed|tag-list|consent|modal-content|permission|elated"
-    "|next-|-stories|most-popular|more-on|meta|rating|attachment|timestamp|user-info"
-    "|user-profile|-icon|article-infos|message-container|slide|viewport|overlay|options|expand"
-    "|obfuscated|blurred|mol-factbox|yin|zlylin|nfoline"
-)
-_HIDDEN_ID = re.compile("reader-comments|akismet")
-_HIDDEN_CLASS = re.compile(
-    "^hide-|comments-title|nocomments|-reply-|message|akismet|suggest-links|-hide-|hide-print"
-    "| hidden| hide|noprint|notloaded"
-)
-
-
-def _first_of(el: etree._Element, first: str, second: str) -> str:
-    """The string value of ``@first|@second``: the attribute written first, or ``""``."""
-    one, two = el.get(first), el.get(second)
-    if one is None:
-        return two or ""
-    if two is None:
-        return str(one)
-    for name in el.attrib:
-        if name == first:
-            return str(one)
-        if name == second:
-            break
-    return str(two)
-
-
-def _frame_0(tree: etree._Element) -> etree._Element | None:
-    for el in tree.iterdescendants(*_FRAME_TAGS):
-        klass, ident = el.get("class"), el.get("id")
-        if (
-            klass in ("post", "entry")
-            or el.get("itemprop") == "articleBody"
-            or ident == "articleContent"
-            or (ident is not None and _ARTICLE_ID.search(ident))
-            or (klass is not None and _ARTICLE_CLASS.search(klass))
-        ):
-            return el
-    return None
-
-
-def _frame_1(tree: etree._Element) -> etree._Element | None:
-    return next(tree.iterdescendants("article"), None)
-
-
-def _frame_2(tree: etree._Element) -> etree._Element | None:
-    for el in tree.iterdescendants(*_FRAME_TAGS):
-        klass, ident = el.get("class"), el.get("id")
-        if (
-            el.get("role") == "article"
-            or ident in ("article", "story")
-            or klass in _STORY_CLASSES
-            or (ident is not None and _STORY_ID.search(ident))
-            or (klass is not None and (_FULLTEXT.search(klass) or _STORY_CLASS.search(klass)))
-        ):
-            return el
-    return None
-
-
-def _frame_3(tree: etree._Element) -> etree._Element | None:
-    for el in tree.iterdescendants(*_FRAME_TAGS):
-        klass, ident = el.get("class") or "", el.get("id") or ""
-        if (
-            ident == "content"
-            or klass == "content"
-            or _MAIN_ID.search(ident)
-            or _MAIN_CLASS.search(klass)
-            or "main-content" in ident.replace("C", "c").replace("M", "m")
-            or "main-content" in klass.replace("C", "c").replace("M", "m")
-            or "page-content" in klass.replace("C", "c").replace("P", "p")
-        ):
-            return el
-    return None
-
-
-def _frame_4(tree: etree._Element) -> etree._Element | None:
-    """``(….[starts-with(…, 'main')])[1]|(.//main)[1]``: whichever comes first."""
-    for el in tree.iterdescendants("article", "div", "section", "main"):
-        if el.tag == "main" or any(
-            (el.get(name) or "").startswith("main") for name in ("class", "id", "role")
-        ):
-            return el
-    return None
-
-
-def body_frame_finders() -> tuple[Callable[[etree._Element], etree._Element | None], ...]:
-    """One function per ``BODY_XPATH`` expression: the first element it selects, or ``None``."""
-    return (_frame_0, _frame_1, _frame_2, _frame_3, _frame_4)
-
-
-def discard_targets(tree: etree._Element) -> list[etree._Element]:
-    """The elements ``OVERALL_DISCARD_XPATH`` selects (its first expression's in document
-    order, then the second's not selected already), as ``prune_unwanted_nodes`` collects them."""
-    first: list[etree._Element] = []
-    second: list[etree._Element] = []
-    for el in tree.iterdescendants(etree.Element):  # .//*
-        if not el.attrib:
-            continue
-        klass, ident, style = el.get("class"), el.get("id"), el.get("style")
-        if el.tag in _DISCARD_TAGS and (
-            el.get("data-lp-replacement-content") is not None
-            or "nav" in (el.get("role") or "").replace("N", "n")
-            or "MostPopularStories" in (el.get("data-component") or "")
-            or "cookie" in _first_of(el, "id", "class")
-            or (ident is not None and _DISCARD_ID.search(ident))
-            or (klass is not None and _DISCARD_CLASS.search(klass))
-        ):
-            first.append(el)
-        if (
-            klass == "comments-title"
-            or _first_of(el, "id", "class").startswith("reply-")
-            or (
-                (ident is not None or style is not None)
-                and "hidden" in _first_of(el, "id", "style")
-            )
-            or (style is not None and ("display:none" in style or "display: none" in style))
-            or (ident is not None and _HIDDEN_ID.search(ident))
-            or (klass is not None and _HIDDEN_CLASS.search(klass))
-            or el.get("aria-hidden") == "true"
-        ):
-            second.append(el)
-    return list(dict.fromkeys(first + second))
-
-
-def image_caption_targets(tree: etree._Element) -> list[etree._Element]:
-    """The elements ``DISCARD_IMAGE_ELEMENTS`` selects, in document order."""
-    return [
-        el
-        for el in tree.iterdescendants(etree.Element)  # .//*
-        if el.tag in _DISCARD_TAGS
-        and ("caption" in (el.get("id") or "") or "caption" in (el.get("class") or ""))
-    ]
-
-
-def teaser_targets(tree: etree._Element) -> list[etree._Element]:
-    """The elements ``TEASER_DISCARD_XPATH`` selects, in document order."""
-    return [
-        el
-        for el in tree.iterdescendants(etree.Element)  # .//*
-        if el.tag in _DISCARD_TAGS
-        and (
-            "teaser" in (el.get("id") or "").replace("T", "t")
-            or "teaser" in (el.get("class") or "").replace("T", "t")
-        )
-    ]
+__all__ = ["extract_and_compare", "extract_content", "recall_retry"]
 
 
 def _prune_nodes(tree: etree._Element, targets: list[etree._Element]) -> None:

@@ -1,12 +1,15 @@
-"""trafilatura's main extractor with loops for its XPath scans (extract/traf_content.py)
-selects what trafilatura's XPaths select."""
+"""trafilatura's main extractor with loops for its XPath scans (extract/traf_content.py,
+extract/traf_scans.py) selects what trafilatura's XPaths select."""
 
 from __future__ import annotations
 
 import itertools
+import re
 from copy import deepcopy
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from lxml import etree
 from lxml import html as lxml_html
 from trafilatura import main_extractor
@@ -18,10 +21,11 @@ from trafilatura.xpaths import (
     TEASER_DISCARD_XPATH,
 )
 
-from webresearch.extract.traf_content import (
+from webresearch.extract.traf_content import extract_content
+from webresearch.extract.traf_scans import (
+    alternation,
     body_frame_finders,
     discard_targets,
-    extract_content,
     image_caption_targets,
     teaser_targets,
 )
@@ -130,3 +134,29 @@ def test_the_extractor_gives_trafilaturas_tree(markup: str, focus: str) -> None:
     ours_body, ours_text = extract_content(deepcopy(tree), options)
     body, text = main_extractor.extract_content(deepcopy(tree), options)
     assert (etree.tostring(ours_body), ours_text) == (etree.tostring(body), text)
+
+
+# every regex of the expressions this module repeats, as trafilatura writes it
+PATTERNS = [
+    found
+    for expression in [*BODY_XPATH, *OVERALL_DISCARD_XPATH]
+    for found in re.findall(r"re:test\(@[\w|@]+, '([^']+)'\)", expression.path)
+]
+
+
+def test_the_patterns_are_trafilaturas() -> None:
+    assert len(PATTERNS) == 12
+    assert "^hide-|comments-title" in PATTERNS[-1]
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_an_alternation_matches_as_its_regex(pattern: str) -> None:
+    split = alternation(pattern)
+    for value in VALUES + [f"x {v}" for v in VALUES] + [f"{v}-y" for v in VALUES]:
+        assert split.search(value) == bool(re.search(pattern, value)), value
+
+
+@given(st.text(alphabet="abcdeghilmnoprstuvwy -_ACFNPBZ", max_size=30))
+def test_an_alternation_matches_as_its_regex_on_any_text(text: str) -> None:
+    for pattern in PATTERNS:
+        assert alternation(pattern).search(text) == bool(re.search(pattern, text))
