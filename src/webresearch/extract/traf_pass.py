@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from webresearch.extract.caseless import CaselessPattern
+from webresearch.extract.traf_content import extract_and_compare, recall_retry
 
 if TYPE_CHECKING:
     from trafilatura.settings import Extractor
@@ -230,9 +231,7 @@ def _sequence(
         ESCALATION_JUSTEXT_RATIO,
         ESCALATION_MAX_LENGTH,
         ESCALATION_PAGE_SHARE,
-        _extract_and_compare,
         _forum_thread_page,
-        _recall_retry,
     )
     from trafilatura.external import justext_rescue
     from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
@@ -261,7 +260,7 @@ def _sequence(
     if options.focus == "precision" and not is_forum:
         cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
 
-    postbody, temp_text = _extract_and_compare(cleaned_tree, cleaned_tree_backup, tree, options)
+    postbody, temp_text = extract_and_compare(cleaned_tree, cleaned_tree_backup, tree, options)
 
     if len(temp_text) < options.min_extracted_size and options.focus != "precision":
         b_body, b_text, b_len = baseline(tree)
@@ -286,7 +285,7 @@ def _sequence(
         )
         r_text = ""
         try:
-            r_body, r_text = _recall_retry(esc_tree, r_options, url)
+            r_body, r_text = recall_retry(esc_tree, r_options, url)
         except Exception:  # pragma: no cover - as trafilatura: a failed retry is no retry
             r_text = ""
         j_text = ""
