@@ -20,6 +20,9 @@ function, called in trafilatura's order. The code is copied from trafilatura
 :mod:`webresearch.extract.traf_pass` uses this module only with that version.
 
 The loops are in :mod:`webresearch.extract.traf_scans`.
+
+Licence: the copied functions are trafilatura's (© Adrien Barbaresi and contributors,
+Apache License 2.0, https://github.com/adbar/trafilatura), changed here as described above.
 """
 
 from __future__ import annotations
