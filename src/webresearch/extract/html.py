@@ -76,6 +76,8 @@ _UI_LABEL = re.compile(
     r"skip to (?:main )?content|back to top|toggle navigation|(?:open|close) menu)\W*",
     re.I,
 )
+#: A markdown link: its text is what a reader sees.
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _PAGE_CHROME_TAGS = ("nav", "header", "footer", "aside", "menu")
 _PAGE_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menubar"})
 _CONSENT = re.compile(r"cookie|consent|gdpr|newsletter-popup|modal-backdrop", re.I)
@@ -188,6 +190,8 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
     text = _plain_text(body)
+    if _UI_LABEL.fullmatch(text):
+        text = ""  # a skip link or "Loading…" alone: a page its scripts never drew
     return HtmlExtraction(
         title, text, "plain-text", (fallback + "; " if fallback else "") + "whole page was empty"
     )
@@ -226,7 +230,8 @@ def _drop_title_heading(markdown: str, title: str) -> str:
 
 
 def _drop_ui_labels(markdown: str) -> str:
-    """Drop paragraphs and headings that are only a widget label ("Loading…", "Advertisement").
+    """Drop paragraphs and headings that are only a widget label ("Loading…", "Advertisement"),
+    linked or not (a "Skip to main content" link).
 
     Fenced code is never touched.
     """
@@ -235,7 +240,7 @@ def _drop_ui_labels(markdown: str) -> str:
     in_code = False
     for block in blocks:
         fences = sum(1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~")))
-        if not in_code and not fences and _UI_LABEL.fullmatch(block):
+        if not in_code and not fences and _UI_LABEL.fullmatch(_LINK.sub(r"\1", block)):
             continue
         kept.append(block)
         if fences % 2:

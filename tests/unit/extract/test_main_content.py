@@ -147,6 +147,15 @@ def test_widget_labels_are_dropped_but_not_inside_code() -> None:
     assert "```\nLoading\n```" in markdown
 
 
+def test_a_skip_link_is_a_widget_label_too() -> None:
+    """A page whose scripts never drew it holds only its skip link: it has no content."""
+    shell = "<a href='#main' class='skip-link'>Skip to main content</a><div id='main'></div>"
+    assert extract_html(page(shell), URL).markdown == ""
+    body = "<p><a href='#content'>Skip to content</a></p><article>" + PARAGRAPHS + "</article>"
+    markdown = extract_html(page(body), URL).markdown
+    assert "Skip to" not in markdown and "Paragraph 5" in markdown
+
+
 @pytest.mark.parametrize(
     "wrap",
     [
