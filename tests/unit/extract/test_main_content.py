@@ -237,3 +237,33 @@ def test_the_second_opinion_adds_no_gallery_text_between_paragraphs() -> None:
     ).markdown
     assert "Paragraph 4" in markdown
     assert "Image 1 of 23" not in markdown and "city bike in the rain" not in markdown
+
+
+def test_a_second_copy_of_a_paragraph_is_dropped_but_not_quotes_or_listed_items() -> None:
+    """A shop renders a block twice (one copy for phones, one for desktops, a stylesheet
+    shows one): the reader sees it once. A quotation and a listing's repeated item stay."""
+    care = (
+        "<h3>Care</h3><p>Hand wash the mug in warm water and dry it with a soft cloth.</p>"
+        "<p>Keep it out of the microwave: the glaze holds a thin line of real gold.</p>"
+    )
+    body = (
+        "<main><h1>Speckled mug</h1>"
+        "<div class='care care--mobile'>"
+        + care
+        + "</div>"
+        + PARAGRAPHS
+        + "<div class='care care--desktop'>"
+        + care
+        + "</div>"
+        + "<blockquote><p>Hand wash the mug in warm water and dry it with a soft cloth.</p>"
+        "</blockquote><h3>In this set</h3>"
+        + "<p><a href='/p/1'>Speckled mug in sand, twelve ounces, handmade in Lisbon</a></p>"
+        + "<p><a href='/p/1'>Speckled mug in sand, twelve ounces, handmade in Lisbon</a></p>"
+        + PARAGRAPHS.replace("Paragraph", "Part")
+        + "</main>"
+    )
+    markdown = extract_html(page(body, title="Speckled mug"), URL).markdown
+    assert markdown.count("Hand wash the mug") == 2  # once as a paragraph, once quoted
+    assert markdown.count("glaze holds a thin line") == 1
+    assert "Paragraph 5" in markdown
+    assert markdown.count("handmade in Lisbon") == 2
