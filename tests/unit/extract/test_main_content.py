@@ -267,3 +267,7 @@ def test_a_second_copy_of_a_paragraph_is_dropped_but_not_quotes_or_listed_items(
     assert markdown.count("glaze holds a thin line") == 1
     assert "Paragraph 5" in markdown
     assert markdown.count("handmade in Lisbon") == 2
+    declared = page(body, title="Speckled mug").replace(
+        "</title>", "</title><meta property='og:type' content='article'>"
+    )
+    assert extract_html(declared, URL).markdown.count("glaze holds a thin line") == 2
