@@ -11,6 +11,17 @@ The fallback chain:
    come back as "Loading…" —, the whole ``<body>`` is converted without navigation, page
    header and footer, and scripts;
 3. **plain-text**: the text of the page, whitespace-collapsed, when conversion yields nothing.
+
+A paragraph of :data:`MIN_REPEAT_WORDS` words or more that repeats an earlier one word for
+word is left out: a shop renders a block twice (one copy for phones, one for desktops, a
+stylesheet shows one), the reader sees it once. Quotations stay, and so do paragraphs of
+mostly link text (a listing shows one item in two places), and a page declaring an
+article keeps them all (a meal plan repeats its entries day after day: one Zyte dev page
+0.99 → 0.72 without this exception). WCXB dev: product 0.659 → 0.666
+(12 pages up, 3 down by at most 0.003), collection 0.700 → 0.704 (7 up, 5 down: item cards
+repeating "Or fastest delivery Wed, Mar 18"). Of the 122 paragraphs repeated in the dev
+product and collection outputs before, the ground truth holds 62 once, 39 not at all and
+21 more than once (mostly such item-card lines).
 """
 
 from __future__ import annotations
@@ -72,12 +83,20 @@ MAX_FALLBACK_KEPT_CHARS = 1000
 #: is kept by the whole-page conversion: it is where the content is.
 MAX_CHROME_SHARE = 0.3
 
+#: A paragraph of at least this many words repeating an earlier one is a second copy.
+MIN_REPEAT_WORDS = 6
+#: … unless this share of its words or more is link text: an item a listing shows twice.
+MAX_REPEAT_LINK_SHARE = 0.5
+
 _WS = re.compile(r"\s+")
+_WORD = re.compile(r"[^\W_]+")
 _UI_LABEL = re.compile(
     r"(?:#{1,6} )?\W*(?:loading|please wait|advertisement|advertising|sponsored(?: content)?|"
     r"skip to (?:main )?content|back to top|toggle navigation|(?:open|close) menu)\W*",
     re.I,
 )
+#: A markdown link: its text is what a reader sees.
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _PAGE_CHROME_TAGS = ("nav", "header", "footer", "aside", "menu")
 _PAGE_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menubar"})
 _CONSENT = re.compile(r"cookie|consent|gdpr|newsletter-popup|modal-backdrop", re.I)
@@ -153,7 +172,8 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         drop_shop_widgets(body)  # user reviews, "similar items": never a product's content
     # The second opinion (main_content, step 4) fills gaps on pages other than declared
     # articles: there trafilatura is at its best, and the second parse would cost time.
-    opinion = None if declared & ARTICLE_TYPES else html
+    article = bool(declared & ARTICLE_TYPES)
+    opinion = None if article else html
     forum = looks_like_forum(doc, url, declared)
     if forum:
         drop_signatures(body)  # a member's signature under each post (forum_chrome.py)
@@ -175,7 +195,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         remove_elements(hidden)
         _remove_page_chrome(landmark)
         drop_noise_images(landmark, images, base)
-        markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(landmark, base), title))
+        markdown = _tidy(_drop_title_heading(element_to_markdown(landmark, base), title), article)
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
         fallback = "main landmark was empty"
@@ -184,17 +204,19 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         root = main.root()
         drop_teasers(root)
         drop_noise_images(root, images, base)
-        markdown = _drop_ui_labels(_drop_title_heading(element_to_markdown(root, base), title))
+        markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), article)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
     remove_elements(hidden)
     _remove_page_chrome(body)
     drop_noise_images(body, images, base)
-    markdown = _drop_ui_labels(element_to_markdown(body, base))
+    markdown = _tidy(element_to_markdown(body, base), article)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
     text = _plain_text(body)
+    if _UI_LABEL.fullmatch(text):
+        text = ""  # a skip link or "Loading…" alone: a page its scripts never drew
     return HtmlExtraction(
         title, text, "plain-text", (fallback + "; " if fallback else "") + "whole page was empty"
     )
@@ -232,8 +254,39 @@ def _drop_title_heading(markdown: str, title: str) -> str:
     return markdown
 
 
+def _tidy(markdown: str, article: bool) -> str:
+    """The markdown without widget labels and, unless the page declares an article,
+    second copies of paragraphs (module docstring)."""
+    markdown = _drop_ui_labels(markdown)
+    return markdown if article else _drop_repeats(markdown)
+
+
+def _drop_repeats(markdown: str) -> str:
+    """Drop a paragraph that repeats an earlier one word for word (module docstring)."""
+    blocks = markdown.split("\n\n")
+    kept: list[str] = []
+    seen: set[str] = set()
+    in_code = False
+    for block in blocks:
+        fences = sum(1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~")))
+        if not in_code and not fences and not block.startswith(">"):  # a quotation quotes
+            text = _LINK.sub(r"\1", block)
+            size = len(_WORD.findall(text))
+            linked = sum(len(_WORD.findall(m)) for m in _LINK.findall(block))
+            if size >= MIN_REPEAT_WORDS and linked < MAX_REPEAT_LINK_SHARE * size:
+                key = normalise(text)
+                if key in seen:
+                    continue
+                seen.add(key)
+        kept.append(block)
+        if fences % 2:
+            in_code = not in_code
+    return "\n\n".join(kept)
+
+
 def _drop_ui_labels(markdown: str) -> str:
-    """Drop paragraphs and headings that are only a widget label ("Loading…", "Advertisement").
+    """Drop paragraphs and headings that are only a widget label ("Loading…", "Advertisement"),
+    linked or not (a "Skip to main content" link).
 
     Fenced code is never touched.
     """
@@ -242,7 +295,7 @@ def _drop_ui_labels(markdown: str) -> str:
     in_code = False
     for block in blocks:
         fences = sum(1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~")))
-        if not in_code and not fences and _UI_LABEL.fullmatch(block):
+        if not in_code and not fences and _UI_LABEL.fullmatch(_LINK.sub(r"\1", block)):
             continue
         kept.append(block)
         if fences % 2:

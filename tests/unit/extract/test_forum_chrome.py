@@ -104,3 +104,4 @@ def test_a_long_button_stays() -> None:
     assert body is not None
     assert drop_controls(body) == 1
     assert "Open the full list" in "".join(body.itertext())
+

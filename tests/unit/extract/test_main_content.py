@@ -147,6 +147,15 @@ def test_widget_labels_are_dropped_but_not_inside_code() -> None:
     assert "```\nLoading\n```" in markdown
 
 
+def test_a_skip_link_is_a_widget_label_too() -> None:
+    """A page whose scripts never drew it holds only its skip link: it has no content."""
+    shell = "<a href='#main' class='skip-link'>Skip to main content</a><div id='main'></div>"
+    assert extract_html(page(shell), URL).markdown == ""
+    body = "<p><a href='#content'>Skip to content</a></p><article>" + PARAGRAPHS + "</article>"
+    markdown = extract_html(page(body), URL).markdown
+    assert "Skip to" not in markdown and "Paragraph 5" in markdown
+
+
 @pytest.mark.parametrize(
     "wrap",
     [
@@ -280,3 +289,37 @@ def test_a_link_list_without_a_lead_in_colon_is_left_to_the_extractor() -> None:
     body = f"<main><h1>Kinds</h1>{PARAGRAPHS}<p>More pages.</p><ul>{links}</ul>{PARAGRAPHS}</main>"
     markdown = extract_html(page(body, "Kinds"), "https://docs.example.org/k").markdown
     assert "Another page number" not in markdown
+
+
+def test_a_second_copy_of_a_paragraph_is_dropped_but_not_quotes_or_listed_items() -> None:
+    """A shop renders a block twice (one copy for phones, one for desktops, a stylesheet
+    shows one): the reader sees it once. A quotation and a listing's repeated item stay."""
+    care = (
+        "<h3>Care</h3><p>Hand wash the mug in warm water and dry it with a soft cloth.</p>"
+        "<p>Keep it out of the microwave: the glaze holds a thin line of real gold.</p>"
+    )
+    body = (
+        "<main><h1>Speckled mug</h1>"
+        "<div class='care care--mobile'>"
+        + care
+        + "</div>"
+        + PARAGRAPHS
+        + "<div class='care care--desktop'>"
+        + care
+        + "</div>"
+        + "<blockquote><p>Hand wash the mug in warm water and dry it with a soft cloth.</p>"
+        "</blockquote><h3>In this set</h3>"
+        + "<p><a href='/p/1'>Speckled mug in sand, twelve ounces, handmade in Lisbon</a></p>"
+        + "<p><a href='/p/1'>Speckled mug in sand, twelve ounces, handmade in Lisbon</a></p>"
+        + PARAGRAPHS.replace("Paragraph", "Part")
+        + "</main>"
+    )
+    markdown = extract_html(page(body, title="Speckled mug"), URL).markdown
+    assert markdown.count("Hand wash the mug") == 2  # once as a paragraph, once quoted
+    assert markdown.count("glaze holds a thin line") == 1
+    assert "Paragraph 5" in markdown
+    assert markdown.count("handmade in Lisbon") == 2
+    declared = page(body, title="Speckled mug").replace(
+        "</title>", "</title><meta property='og:type' content='article'>"
+    )
+    assert extract_html(declared, URL).markdown.count("glaze holds a thin line") == 2
