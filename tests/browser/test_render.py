@@ -58,7 +58,9 @@ async def test_a_shell_that_stays_empty_after_rendering_says_so(sites: Sites, ba
     from webresearch.tools.page_text import EMPTY_HTML_NOTE, EMPTY_RENDERED_NOTE
 
     sites.site.routes["/empty-shell"] = Route(headers=HTML, body=EMPTY_SHELL)
-    async with Toolkit(browser_settings(backend, render="always")) as toolkit:
+    # a shell that stays empty is waited for the whole readiness budget: 3 s, not 15 s, here
+    settings = browser_settings(backend, render="always", browser_ready_timeout_s=3)
+    async with Toolkit(settings) as toolkit:
         result = await toolkit.call(
             "web_fetch", {"url": f"{sites.site.base}/empty-shell"}, run=RunContext()
         )
