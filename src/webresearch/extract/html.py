@@ -35,7 +35,6 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.content_images import drop_noise_images, image_counts
-from webresearch.extract.doc_chrome import drop_generator_chrome
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
@@ -166,7 +165,6 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     fallback: str | None = None
     images = image_counts(doc)
     drop_page_toc(doc)
-    drop_generator_chrome(doc)
     shop = is_shop_page(doc, url, declared)
     if shop:
         drop_shop_widgets(body)  # user reviews, "similar items": never a product's content
