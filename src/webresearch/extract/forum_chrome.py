@@ -9,8 +9,14 @@ GameFAQs ``sig_text``. Only these exact class names count (``post-signature`` on
 Stack Exchange is the asker's or answerer's card, and ``signature`` on a documentation
 page is a function's signature: the rule runs on forum threads only).
 
+A thread is also recognised by its address alone (``/topics/``, ``/questions/`` …), which a
+documentation site can share: a "signature" that is a heading or holds code (ExDoc's
+``<h2 class="signature">map(enumerable, fun)</h2>``) is a function's signature and stays.
+
 The buttons of a thread ("Click to expand..." under a quote in XenForo, "Quote", "Reply")
-are controls, marked ``<button>`` or ``role="button"``; short ones go too.
+are controls, marked ``<button>`` or ``role="button"``; short ones go too — but not a
+link styled as a button (``<a role="button" href>``: a download), nor a button holding
+code, a picture or a link (a click-to-copy command, a lightbox image): those are content.
 
 Measured on the WCXB development part (59 forum pages): signatures +0.039 F1 summed over
 3 pages, buttons +0.034 over 6 pages, no page lower.
@@ -31,6 +37,14 @@ SIGNATURE_CLASSES = frozenset({"signature", "signaturecontainer", "message-signa
 MAX_CONTROL_WORDS = 4
 #: A "signature" holding more than this share of the page's text is not one: it stays.
 MAX_SIGNATURE_SHARE = 0.2
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+#: What a signature or a button never holds: a function signature's or a post's content.
+_CONTENT_TAGS = ("code", "pre", "kbd", "samp", "img", "picture", "video", "a", "math")
+
+
+def _holds_content(el: etree._Element) -> bool:
+    """A link itself (``href``), or anything holding code, a picture or a link."""
+    return el.get("href") is not None or any(True for _ in el.iterdescendants(*_CONTENT_TAGS))
 
 
 def drop_signatures(body: etree._Element) -> int:
@@ -58,6 +72,8 @@ def drop_signatures(body: etree._Element) -> int:
             continue  # inside another signature: goes with it
         if len(normalise("".join(el.itertext()))) > MAX_SIGNATURE_SHARE * page_chars:
             continue
+        if el.tag in _HEADINGS or any(True for _ in el.iter("code", "pre", "kbd", "samp")):
+            continue  # a function's signature on a documentation page (module docstring)
         remove_keep_tail(el)
         removed += 1
     return removed
@@ -66,7 +82,8 @@ def drop_signatures(body: etree._Element) -> int:
 def drop_controls(body: etree._Element) -> int:
     """Remove the buttons of a forum thread under ``body`` ("Click to expand...", "Quote",
     "Reply", "Like"), in place: ``<button>`` elements and elements with ``role="button"``
-    of at most :data:`MAX_CONTROL_WORDS` words. They label a control, not a post's text.
+    of at most :data:`MAX_CONTROL_WORDS` words, unless they are a link or hold code, a
+    picture or a link (module docstring). They label a control, not a post's text.
 
     Returns:
         the number of buttons removed.
@@ -77,6 +94,7 @@ def drop_controls(body: etree._Element) -> int:
         if isinstance(el.tag, str)
         and (el.tag == "button" or (el.get("role") or "").strip().lower() == "button")
         and len("".join(el.itertext()).split()) <= MAX_CONTROL_WORDS
+        and not _holds_content(el)  # a download link, a copy-button's command, a picture
     ]
     for el in found:
         remove_keep_tail(el)

@@ -105,3 +105,39 @@ def test_a_long_button_stays() -> None:
     assert drop_controls(body) == 1
     assert "Open the full list" in "".join(body.itertext())
 
+
+
+def test_a_function_signature_on_a_docs_page_with_a_thread_like_address_stays() -> None:
+    # ExDoc marks each function's heading class="signature"; /topics/ reads as a thread.
+    functions = "".join(
+        f"<section><h2 class='signature'>{name}(enumerable, fun)</h2><p>{doc}</p></section>"
+        for name, doc in (
+            ("map", "Returns a list where each element is the result of invoking fun."),
+            ("filter", "Filters the enumerable, returning only the elements fun keeps."),
+            ("reduce", "Invokes fun for each element with the accumulator, returning it."),
+        )
+    )
+    html = f"<html><head><title>Enum</title></head><body><main><h1>Enum</h1>{functions}</main></body></html>"
+    out = extract_html(html, "https://docs.example.org/topics/enum.html").markdown
+    for name in ("map(enumerable, fun)", "filter(enumerable, fun)", "reduce(enumerable, fun)"):
+        assert name in out
+
+
+def test_buttons_holding_content_stay_in_a_forum_post() -> None:
+    post = (
+        "<p>Reboot it from the shell, this worked for me after the update broke the web UI "
+        "on both of my routers last week:</p>"
+        "<div role='button' class='copy'><pre><code>ssh admin@router.lan reboot</code></pre></div>"
+        "<p>Get the firmware: <a role='button' class='btn' href='/files/fw-2.3.bin'>"
+        "Download firmware 2.3</a> and flash it from the recovery page.</p>"
+        "<p><button>Quote</button> <button>Reply</button></p>"
+    )
+    html = (
+        "<html><head><title>Router reset</title></head><body><main><h1>Router reset</h1>"
+        f"<div class='post'><div class='author'>tidewatcher</div><div class='content'>{post}"
+        "</div></div></main></body></html>"
+    )
+    out = extract_html(html, THREAD_URL).markdown
+    assert "ssh admin@router.lan reboot" in out
+    assert "Download firmware 2.3" in out
+    assert "Quote" not in out and "Reply" not in out
