@@ -166,12 +166,24 @@ def decode_with(body: bytes, encoding: str) -> tuple[str, int]:
     return _SURROGATE_ESCAPES.sub("\ufffd", text), errors
 
 
-def _acceptable(body: bytes, errors: int) -> bool:
-    """Few enough errors that the declared encoding is right and the bytes slightly broken."""
+def _acceptable(body: bytes, errors: int, text: str = "", encoding: str = "") -> bool:
+    """Few enough errors that the declared encoding is right and the bytes slightly broken.
+
+    For UTF-8 the decoded characters also count as evidence: text in another encoding
+    almost never forms valid multi-byte UTF-8 sequences, so a short page whose accented
+    words all decode, beside one stray byte, is UTF-8 (browsers keep the declared UTF-8
+    and show one U+FFFD) even where that byte is more than :data:`TOLERATED_ERROR_SHARE`
+    of its non-ASCII bytes.
+    """
     if errors == 0:
         return True
     non_ascii = len(body) - len(body.translate(None, bytes(range(0x80, 0x100))))
-    return errors <= TOLERATED_ERROR_SHARE * non_ascii
+    if errors <= TOLERATED_ERROR_SHARE * non_ascii:
+        return True
+    if encoding != "utf-8":
+        return False
+    decoded = sum(1 for ch in text if ch > "\x7f") - text.count("\ufffd")
+    return decoded >= 4 * errors
 
 
 def decode_document(body: bytes, content_type: str | None, *, html: bool) -> Decoded:
@@ -202,7 +214,7 @@ def decode_document(body: bytes, content_type: str | None, *, html: bool) -> Dec
         if label is None:
             continue
         text, errors = decode_with(body, label)
-        if _acceptable(body, errors):
+        if _acceptable(body, errors, text, label):
             return Decoded(text, label, source)
         if fallback is None:
             fallback = (text, label, source)

@@ -342,3 +342,14 @@ def test_a_correct_header_label_always_round_trips(text: str, encoding: str) -> 
     # reference is the codec's own reading of the bytes.
     assert decoded.text == body.decode(PYTHON_CODECS.get(encoding, encoding))
     assert decoded.source == "header"
+
+
+def test_one_stray_byte_in_a_short_declared_utf8_page_keeps_utf8() -> None:
+    # newcomer review: one bad byte among a few accented words was > 1 % of the non-ASCII
+    # bytes, and the page was "detected" as windows-1257: every accent became mojibake.
+    text = "Café crème. Déjà vu, naïve façade, señor."
+    head = "<meta charset=\"utf-8\">"
+    body = page(text + " One stray byte here: ", head).encode() + b"\xff and the text goes on."
+    decoded = decode_document(body, None, html=True)
+    assert (decoded.encoding, decoded.source) == ("utf-8", "meta")
+    assert text in decoded.text and decoded.text.count("\ufffd") == 1
