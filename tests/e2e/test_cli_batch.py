@@ -249,8 +249,14 @@ async def test_read_page_is_web_fetch_without_the_network() -> None:
     assert (
         result.meta["reader"] == "local" and result.meta["final_url"] == "https://example.org/a/b"
     )
-    too_big = await read_page(b"x" * 2048, "https://example.org/", settings=Settings.load(
-        environ={}, download_cap_bytes=1024))  # fmt: skip
+    # as web_fetch: text over the download cap is read as far as the cap, with a note;
+    # a binary over it is too_large
+    small_cap = Settings.load(environ={}, download_cap_bytes=1024)
+    long_text = await read_page(b"word " * 600, "https://example.org/", settings=small_cap)
+    assert long_text.ok and long_text.meta["download_truncated"] is True
+    assert "larger than the 1 KiB download cap" in long_text.text
+    png = b"\x89PNG\r\n\x1a\n" + bytes(4096)
+    too_big = await read_page(png, "https://example.org/", settings=small_cap)
     assert too_big.error is not None and too_big.error.code == "too_large"
     odd = await read_page(b"<p>x</p>", "ftp://example.org/")
     assert odd.error is not None and odd.error.code == "invalid_arguments"

@@ -15,7 +15,7 @@ import asyncio
 import httpx2
 
 from ..config import DEFAULT_DOWNLOAD_CAP_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, Settings
-from ..errors import InvalidArguments, TooLarge, WebResearchError
+from ..errors import InvalidArguments, WebResearchError
 from ..net.addresses import AddressPolicy
 from ..net.client import FetchResponse, GuardedClient
 from ..net.guard import SSRFGuard
@@ -53,7 +53,9 @@ async def read_page(
         offset: bytes of the text to skip.
         max_bytes: output budget in bytes (1 – 131072).
         query: a question: the best sections by BM25 instead of the text from ``offset``.
-        settings: for the download cap (``download_cap_bytes``; default 2 MiB); with
+        settings: for the download cap (``download_cap_bytes``; default 2 MiB: HTML and
+            text past it are read as far as the cap, with a note; a binary is
+            ``too_large``); with
             ``browser_backend = none`` an empty app shell's note suggests no browser.
 
     Returns:
@@ -70,17 +72,18 @@ async def read_page(
         if not 1 <= max_bytes <= MAX_MAX_BYTES:
             raise InvalidArguments(f"max_bytes must be 1 to {MAX_MAX_BYTES}")
         cap = settings.download_cap_bytes if settings is not None else DEFAULT_DOWNLOAD_CAP_BYTES
-        if len(data) > cap:
-            raise TooLarge(f"the page is {len(data)} bytes; the cap is {cap} bytes")
+        # as web_fetch: HTML and text over the cap are read as far as the cap, with a note;
+        # a PDF, an image or another binary over it is too_large (the reader decides)
+        capped = len(data) > cap
         headers = httpx2.Headers({"content-type": content_type} if content_type else {})
         response = FetchResponse(
             requested_url=url,
             url=url,
             status=200,
             headers=headers,
-            body=data,
+            body=data[:cap] if capped else data,
             raw_bytes=len(data),
-            capped=False,
+            capped=capped,
         )
         # The local reader's own conversion; its client is never used (nothing is fetched).
         reader = LocalReader(GuardedClient(SSRFGuard(AddressPolicy())))
