@@ -12,6 +12,14 @@ thing in the document: a browser keeps parsing, and content after a stray ``</bo
 content after ``</body>`` beside the body, so both end tags are removed before parsing
 (they carry no content; the body ends where the document ends) and anything left beside
 the ``<body>`` is moved into it.
+
+HTML5 void elements (``<wbr>``, ``<embed>``, ``<source>``…) never have content: the tree
+construction rules of the HTML Standard (§13.2.6.4.7, "in body") insert them and pop them
+at once. libxml2 2.14 treats ``embed``, ``source``, ``track``, ``wbr`` and ``keygen`` as
+containers, so the text and elements after them became their children (``Hash<wbr>Map``
+gave ``<wbr>Map</wbr>``, and every consumer that skips or ignores such an element lost
+that content). After parsing, the text and children of every void element are moved out to
+follow it, in order, before its tail, as a browser builds the tree.
 """
 
 from __future__ import annotations
@@ -21,10 +29,16 @@ import re
 from lxml import etree
 from lxml import html as lxml_html
 
-__all__ = ["MAX_DEPTH", "parse_html"]
+__all__ = ["MAX_DEPTH", "VOID_ELEMENTS", "parse_html", "unnest_void_elements"]
 
 #: Nesting depth kept when a document is too deep for libxml2 (levels of elements).
 MAX_DEPTH = 512
+
+#: HTML5 void elements (HTML Standard §13.1.2, plus the obsolete ``keygen`` and ``param``).
+VOID_ELEMENTS = (
+    "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+    "track", "wbr", "keygen", "param",
+)  # fmt: skip
 
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 # Characters an lxml tree cannot hold (XML 1.0 forbids them): dropped before parsing.
@@ -38,6 +52,8 @@ _VOID = frozenset(
         "source", "track", "wbr", "keygen", "frame", "basefont", "isindex",
     }
 )  # fmt: skip
+# Void elements libxml2 2.14 parses as containers of what follows them (checked per tag).
+_NESTING_VOID = frozenset({"embed", "source", "track", "wbr", "keygen"})
 # Elements whose end tag is often omitted: counting them would make the depth drift upwards.
 _IMPLIED_END = frozenset(
     {
@@ -162,7 +178,36 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
     else:  # content after a stray </body> (HTML5 "after body" mode puts it back in)
         for child in list(body.itersiblings()):
             body.append(child)
+    unnest_void_elements(root)
     return root
+
+
+def unnest_void_elements(root: etree._Element) -> None:
+    """Move the text and children of every void element out to follow it (in place).
+
+    ``<p>a<wbr>b<i>c</i>d</wbr></p>`` (libxml2's tree for ``<p>a<wbr>b<i>c</i>d</p>``)
+    becomes ``<p>a<wbr/>b<i>c</i>d</p>``: the element's text, then its children with their
+    tails, then its own tail. One pass over :data:`VOID_ELEMENTS` found by lxml's C-level tag
+    filter; only elements with text or children are touched. They are handled in document
+    order, so a void element nested in another (``a<wbr>b<wbr>c``) has already been moved
+    out of it when its turn comes, and each element's content moves once.
+    """
+    for el in [el for el in root.iter(*VOID_ELEMENTS) if el.text or len(el)]:
+        parent = el.getparent()
+        if parent is None:
+            continue
+        children = list(el)
+        tail = el.tail or ""
+        el.tail = el.text
+        el.text = None
+        if children:
+            last = children[-1]
+            last.tail = (last.tail or "") + tail or None
+            index = parent.index(el) + 1
+            for offset, child in enumerate(children):
+                parent.insert(index + offset, child)
+        else:
+            el.tail = (el.tail or "") + tail or None
 
 
 def _has_control(text: str) -> bool:
@@ -189,7 +234,10 @@ def flatten_deep_markup(html: str, max_depth: int = MAX_DEPTH) -> str:
 
     The depth is estimated from the tags alone (void elements and elements whose end tag is
     often left out are not counted). A removed block-level tag becomes a newline so words of
-    neighbouring blocks do not run together; a removed inline tag becomes nothing.
+    neighbouring blocks do not run together; a removed inline tag becomes nothing. The void
+    elements libxml2 nests content into (:data:`_NESTING_VOID`) are written self-closing
+    (``<wbr />``, which libxml2 honours): a run of thousands of ``<wbr>`` in one element
+    would otherwise nest that deep again.
     """
     depth = 0
     out: list[str] = []
@@ -197,6 +245,10 @@ def flatten_deep_markup(html: str, max_depth: int = MAX_DEPTH) -> str:
     for match in _TAG.finditer(html):
         closing, name, self_closing = match.group(1), match.group(2).lower(), match.group(3)
         if name in _VOID or name in _IMPLIED_END or self_closing:
+            if name in _NESTING_VOID and not closing and not self_closing:
+                out.append(html[last : match.end() - 1])
+                out.append(" />")  # the space: "src=a.swf/>" would end the value in "/"
+                last = match.end()
             continue
         if closing:
             remove = depth > max_depth
