@@ -12,8 +12,9 @@ The fallback chain:
    header and footer, and scripts;
 3. **plain-text**: the text of the page, whitespace-collapsed, when conversion yields nothing.
 
-A paragraph of :data:`MIN_REPEAT_WORDS` words or more that repeats an earlier one word for
-word is left out: a shop renders a block twice (one copy for phones, one for desktops, a
+On a shop page (:func:`~webresearch.extract.product.is_shop_page`), a paragraph of
+:data:`MIN_REPEAT_WORDS` words or more that repeats an earlier one word for word is left
+out: a shop renders a block twice (one copy for phones, one for desktops, a
 stylesheet shows one), the reader sees it once. Quotations stay, and so do paragraphs of
 mostly link text (a listing shows one item in two places), and a page declaring an
 article keeps them all (a meal plan repeats its entries day after day: one Zyte dev page
@@ -21,7 +22,8 @@ article keeps them all (a meal plan repeats its entries day after day: one Zyte 
 (12 pages up, 3 down by at most 0.003), collection 0.700 → 0.704 (7 up, 5 down: item cards
 repeating "Or fastest delivery Wed, Mar 18"). Of the 122 paragraphs repeated in the dev
 product and collection outputs before, the ground truth holds 62 once, 39 not at all and
-21 more than once (mostly such item-card lines).
+21 more than once (mostly such item-card lines). Only shop pages: elsewhere a repeat is
+meant (a manual's chapters each ending with the same note lost all but the first).
 """
 
 from __future__ import annotations
@@ -171,6 +173,8 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     # The second opinion (main_content, step 4) fills gaps on pages other than declared
     # articles: there trafilatura is at its best, and the second parse would cost time.
     article = bool(declared & ARTICLE_TYPES)
+    # a shop prints blocks twice (phone and desktop copies); elsewhere a repeat is meant
+    keep_repeats = article or not shop
     opinion = None if article else html
     forum = looks_like_forum(doc, url, declared)
     if forum:
@@ -193,7 +197,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         remove_elements(hidden)
         _remove_page_chrome(landmark)
         drop_noise_images(landmark, images, base)
-        markdown = _tidy(_drop_title_heading(element_to_markdown(landmark, base), title), article)
+        markdown = _tidy(_drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats)
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
         fallback = "main landmark was empty"
@@ -202,14 +206,14 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         root = main.root()
         drop_teasers(root)
         drop_noise_images(root, images, base)
-        markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), article)
+        markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
     remove_elements(hidden)
     _remove_page_chrome(body)
     drop_noise_images(body, images, base)
-    markdown = _tidy(element_to_markdown(body, base), article)
+    markdown = _tidy(element_to_markdown(body, base), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
     text = _plain_text(body)
@@ -252,11 +256,11 @@ def _drop_title_heading(markdown: str, title: str) -> str:
     return markdown
 
 
-def _tidy(markdown: str, article: bool) -> str:
-    """The markdown without widget labels and, unless the page declares an article,
-    second copies of paragraphs (module docstring)."""
+def _tidy(markdown: str, keep_repeats: bool) -> str:
+    """The markdown without widget labels and, unless ``keep_repeats`` (every page but a
+    shop page not declaring an article), second copies of paragraphs (module docstring)."""
     markdown = _drop_ui_labels(markdown)
-    return markdown if article else _drop_repeats(markdown)
+    return markdown if keep_repeats else _drop_repeats(markdown)
 
 
 def _drop_repeats(markdown: str) -> str:

@@ -292,7 +292,7 @@ def test_a_link_list_without_a_lead_in_colon_is_left_to_the_extractor() -> None:
 
 
 def test_a_second_copy_of_a_paragraph_is_dropped_but_not_quotes_or_listed_items() -> None:
-    """A shop renders a block twice (one copy for phones, one for desktops, a stylesheet
+    """A shop (here: a product's address) renders a block twice (one copy for phones, one for desktops, a stylesheet
     shows one): the reader sees it once. A quotation and a listing's repeated item stay."""
     care = (
         "<h3>Care</h3><p>Hand wash the mug in warm water and dry it with a soft cloth.</p>"
@@ -314,7 +314,7 @@ def test_a_second_copy_of_a_paragraph_is_dropped_but_not_quotes_or_listed_items(
         + PARAGRAPHS.replace("Paragraph", "Part")
         + "</main>"
     )
-    markdown = extract_html(page(body, title="Speckled mug"), URL).markdown
+    markdown = extract_html(page(body, title="Speckled mug"), SHOP_URL).markdown
     assert markdown.count("Hand wash the mug") == 2  # once as a paragraph, once quoted
     assert markdown.count("glaze holds a thin line") == 1
     assert "Paragraph 5" in markdown
@@ -322,4 +322,21 @@ def test_a_second_copy_of_a_paragraph_is_dropped_but_not_quotes_or_listed_items(
     declared = page(body, title="Speckled mug").replace(
         "</title>", "</title><meta property='og:type' content='article'>"
     )
-    assert extract_html(declared, URL).markdown.count("glaze holds a thin line") == 2
+    assert extract_html(declared, SHOP_URL).markdown.count("glaze holds a thin line") == 2
+
+
+SHOP_URL = "https://shop.example.org/products/speckled-mug"
+
+
+def test_a_repeated_paragraph_off_a_shop_page_is_kept() -> None:
+    """A manual whose chapters each end with the same note keeps every copy: only a shop's
+    phone and desktop copies are second copies (an outline test's manual lost them)."""
+    note = "Restart the service after you change this setting so that it takes effect."
+    chapters = "".join(
+        f"<h2>Chapter {i}</h2><p>Chapter {i} explains the setting number {i} in detail, "
+        f"with its default value and the range it accepts.</p><p>{note}</p>"
+        for i in range(4)
+    )
+    body = f"<main><h1>Manual</h1>{chapters}</main>"
+    markdown = extract_html(page(body, title="Manual"), "https://docs.example.org/manual").markdown
+    assert markdown.count(note) == 4
