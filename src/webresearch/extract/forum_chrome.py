@@ -38,8 +38,10 @@ MAX_CONTROL_WORDS = 4
 #: A "signature" holding more than this share of the page's text is not one: it stays.
 MAX_SIGNATURE_SHARE = 0.2
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
-#: What a signature or a button never holds: a function signature's or a post's content.
-_CONTENT_TAGS = ("code", "pre", "kbd", "samp", "img", "picture", "video", "a", "math")
+#: What a forum signature never holds: code marks a function's signature.
+_CODE_TAGS = ("code", "pre", "kbd", "samp")
+#: What a button never holds: a post's content.
+_CONTENT_TAGS = (*_CODE_TAGS, "img", "picture", "video", "a", "math")
 
 
 def _holds_content(el: etree._Element) -> bool:
@@ -72,7 +74,7 @@ def drop_signatures(body: etree._Element) -> int:
             continue  # inside another signature: goes with it
         if len(normalise("".join(el.itertext()))) > MAX_SIGNATURE_SHARE * page_chars:
             continue
-        if el.tag in _HEADINGS or any(True for _ in el.iter("code", "pre", "kbd", "samp")):
+        if el.tag in _HEADINGS or any(True for _ in el.iter(*_CODE_TAGS)):
             continue  # a function's signature on a documentation page (module docstring)
         remove_keep_tail(el)
         removed += 1

@@ -257,52 +257,40 @@ def _drop_title_heading(markdown: str, title: str) -> str:
 
 
 def _tidy(markdown: str, keep_repeats: bool) -> str:
-    """The markdown without widget labels and, unless ``keep_repeats`` (every page but a
-    shop page not declaring an article), second copies of paragraphs (module docstring)."""
-    markdown = _drop_ui_labels(markdown)
-    return markdown if keep_repeats else _drop_repeats(markdown)
-
-
-def _drop_repeats(markdown: str) -> str:
-    """Drop a paragraph that repeats an earlier one word for word (module docstring)."""
-    blocks = markdown.split("\n\n")
+    """Drop paragraphs and headings that are only a widget label ("Loading…",
+    "Advertisement", a "Skip to main content" link) and, unless ``keep_repeats`` (every
+    page but a shop page not declaring an article), second copies of paragraphs (module
+    docstring). One pass over the blocks; fenced code is never touched.
+    """
     kept: list[str] = []
     seen: set[str] = set()
     in_code = False
-    for block in blocks:
+    for block in markdown.split("\n\n"):
         fences = sum(1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~")))
-        if not in_code and not fences and not block.startswith(">"):  # a quotation quotes
+        if not in_code and not fences:
             text = _LINK.sub(r"\1", block)
-            size = len(_WORD.findall(text))
-            linked = sum(len(_WORD.findall(m)) for m in _LINK.findall(block))
-            if size >= MIN_REPEAT_WORDS and linked < MAX_REPEAT_LINK_SHARE * size:
-                key = normalise(text)
-                if key in seen:
-                    continue
-                seen.add(key)
+            if _UI_LABEL.fullmatch(text):
+                continue
+            if not keep_repeats and not block.startswith(">") and _repeats(text, block, seen):
+                continue  # a quotation quotes: it is never a second copy
         kept.append(block)
         if fences % 2:
             in_code = not in_code
     return "\n\n".join(kept)
 
 
-def _drop_ui_labels(markdown: str) -> str:
-    """Drop paragraphs and headings that are only a widget label ("Loading…", "Advertisement"),
-    linked or not (a "Skip to main content" link).
-
-    Fenced code is never touched.
-    """
-    blocks = markdown.split("\n\n")
-    kept: list[str] = []
-    in_code = False
-    for block in blocks:
-        fences = sum(1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~")))
-        if not in_code and not fences and _UI_LABEL.fullmatch(_LINK.sub(r"\1", block)):
-            continue
-        kept.append(block)
-        if fences % 2:
-            in_code = not in_code
-    return "\n\n".join(kept)
+def _repeats(text: str, block: str, seen: set[str]) -> bool:
+    """Whether ``block`` (``text``: its words, links unwrapped) repeats a paragraph in
+    ``seen``; a paragraph long enough and not mostly link text is added to ``seen``."""
+    size = len(_WORD.findall(text))
+    linked = sum(len(_WORD.findall(m)) for m in _LINK.findall(block))
+    if size < MIN_REPEAT_WORDS or linked >= MAX_REPEAT_LINK_SHARE * size:
+        return False
+    key = normalise(text)
+    if key in seen:
+        return True
+    seen.add(key)
+    return False
 
 
 def _remove_page_chrome(body: etree._Element) -> None:
