@@ -88,8 +88,19 @@ def test_refusal_exits_3_with_one_line_on_stderr(site: LocalServer) -> None:
     code, out, err = run("fetch", f"{site.base}/")
     assert code == 3 and out == ""
     assert len(err.strip().splitlines()) == 1 and "error[blocked_address]" in err
-    # the exemption is named as the option a person types, not the setting
-    assert "--allow-network CIDR" in err and "allowed_networks" not in err
+    # the exemptions are named as the options a person types, not the settings
+    assert "--allow-network CIDR or --allow-private" in err
+    assert "allowed_networks" not in err and "allow_private" not in err
+    assert "never" not in err  # one statement: refused unless an operator exempts it
+
+
+def test_a_page_naming_a_setting_is_printed_as_it_is(site: LocalServer) -> None:
+    """Settings become options in an error's next step only, never in the page's text."""
+    page = b"Set allowed_networks and allow_private in the config file.\n"
+    site.routes["/settings.txt"] = Route(headers=[("Content-Type", "text/plain")], body=page)
+    code, out, err = run("fetch", f"{site.base}/settings.txt", "--allow-network", "127.0.0.0/8")
+    assert code == 0, err
+    assert "Set allowed_networks and allow_private in the config file." in out
 
 
 def test_tool_error_exits_1(site: LocalServer) -> None:
