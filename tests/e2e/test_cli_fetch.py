@@ -116,6 +116,26 @@ def test_usage_error_exits_2() -> None:
     assert code == 2 and "invalid_arguments" in err
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://127.0.0.1/file",
+        "file:///etc/passwd",
+        "gopher://127.0.0.1/",
+        "javascript:alert(1)",
+        "data:text/html,<h1>x</h1>",
+    ],
+)
+def test_a_non_http_url_is_a_usage_error_saying_so(url: str) -> None:
+    """Exit 2 (bad input, README "Exit codes"), not 3: no address was refused."""
+    code, out, err = run("fetch", url)
+    assert code == 2 and out == ""
+    line = err.strip()
+    assert len(line.splitlines()) == 1
+    assert "error[invalid_arguments]: only http and https URLs are fetched" in line
+    assert "blocked_address" not in line and "cannot read" not in line
+
+
 def test_help_teaches() -> None:
     code, out, _ = run("fetch", "--help")
     assert code == 0 and "Examples:" in out and "--allow-network" in out and "Exit codes" in out

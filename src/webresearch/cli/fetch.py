@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -46,8 +48,18 @@ def path_hint(target: str, exc: OSError) -> str:
     return "check that the file can be read"
 
 
-def _is_url(target: str) -> bool:
-    return "://" in target
+#: ``scheme:`` at the start of a target, not followed by a port (``example.org:8080/x`` is a
+#: URL typed without its scheme): ``javascript:…``, ``data:…``, ``mailto:…`` (RFC 3986 §3.1).
+_SCHEME_ONLY = re.compile(r"[A-Za-z][A-Za-z0-9+-]*:(?!\d)")
+
+
+def is_url(target: str) -> bool:
+    """Whether ``target`` is read as a URL (through web_fetch) rather than a file: it has
+    ``://``, or starts with a scheme (``javascript:``, ``data:``) and names no file — so a
+    non-http(s) URL is refused as one (invalid_arguments), not as a missing file."""
+    if "://" in target:
+        return True
+    return _SCHEME_ONLY.match(target) is not None and not os.path.lexists(target)
 
 
 @click.command("fetch")
@@ -216,7 +228,7 @@ def fetch(
         with reports_own_tool("web_fetch"):
             toolkit = Toolkit(settings)
         async with toolkit:
-            needs_tool = any(_is_url(t) for t in items)
+            needs_tool = any(is_url(t) for t in items)
             if needs_tool and (code := unavailable_exit("fetch", toolkit, "web_fetch")):
                 return code
             # the heading in the person's language (tool_titles_language)
@@ -225,7 +237,7 @@ def fetch(
             async def call(
                 target: str, progress: Callable[[str], None] | None = None
             ) -> ToolResult:
-                if not _is_url(target):
+                if not is_url(target):
                     return await offline(target)
                 with tracing_to_stderr(target, enabled=verbose >= 2):
                     return await toolkit.call(

@@ -141,15 +141,25 @@ class SSRFGuard:
                 echo the target, which the model did not choose).
 
         Raises:
-            InvalidArguments: the URL cannot be parsed.
-            BlockedAddress: a rule refuses it.
+            InvalidArguments: the URL cannot be parsed, or (when not a redirect) its scheme
+                is not http/https: SPEC §1.1 takes an absolute http(s) URL.
+            BlockedAddress: a rule refuses it (a redirect to another scheme included).
         """
         parsed = self.parse(url)
         shown = "the redirect target" if redirect else redact_url(str(parsed))
         if parsed.scheme not in ALLOWED_SCHEMES:
+            if not redirect:  # the caller's own input: a bad argument, not a refused address
+                raise InvalidArguments(
+                    f"only http and https URLs are fetched; {shown} uses scheme "
+                    f"{parsed.scheme[:20]!r}",
+                    hint="give an http:// or https:// URL",
+                )
+            # a site sending the client to file:, ftp:… is refused like an internal target
             raise BlockedAddress(
-                f"{shown} uses scheme {parsed.scheme!r}; only http and https are allowed",
-                hint="use an http:// or https:// URL",
+                f"refused: the redirect target uses scheme {parsed.scheme[:20]!r}; only http "
+                "and https are followed (SSRF guard)",
+                hint="the site redirects away from the web; use another source",
+                category="scheme",
             )
         if parsed.userinfo:
             raise BlockedAddress(

@@ -88,8 +88,17 @@ async def test_refused_without_resolving(url: str) -> None:
     ],
 )
 async def test_only_http_and_https(url: str) -> None:
-    with pytest.raises((BlockedAddress, InvalidArguments)):
-        await guard({"example.org": [PUBLIC]}).check(url)
+    """Another scheme given by the caller is a bad argument (SPEC §1.1: url is absolute
+    http/https), not a refused address; a site redirecting there is refused by the guard."""
+    resolver = ScriptedResolver({"example.org": [PUBLIC]})
+    g = SSRFGuard(AddressPolicy(), resolver=resolver)
+    with pytest.raises(InvalidArguments, match="only http and https URLs are fetched") as info:
+        await g.check(url)
+    assert info.value.hint == "give an http:// or https:// URL"
+    assert resolver.calls == []
+    with pytest.raises(BlockedAddress, match="the redirect target uses scheme") as hop:
+        g.check_url(url, redirect=True)
+    assert hop.value.details["category"] == "scheme" and url not in hop.value.message
 
 
 @pytest.mark.parametrize(
