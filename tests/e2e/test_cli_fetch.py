@@ -136,6 +136,20 @@ def test_a_non_http_url_is_a_usage_error_saying_so(url: str) -> None:
     assert "blocked_address" not in line and "cannot read" not in line
 
 
+def test_q_is_query_and_a_person_who_meant_quiet_is_told(site: LocalServer) -> None:
+    """-q stays --query (README's focused-reading example uses it); --help and the two
+    usage errors of someone who meant quiet say so."""
+    code, out, _ = run("fetch", "--help")
+    assert code == 0 and "-q, --query QUESTION" in out
+    assert "-q is short for --query, not quiet" in " ".join(out.split())
+    for args in (("-q", f"{site.base}/"), (f"{site.base}/", "-q")):  # quiet meant, both ways
+        code, out, err = run("fetch", "--allow-network", "127.0.0.0/8", *args)
+        assert code == 2 and out == "", args
+        assert "-q is --query QUESTION here, not quiet (--quiet has no short form)" in err, err
+    code, out, err = run("fetch", f"{site.base}/", "-q", "hello", "--allow-network", "127.0.0.0/8")
+    assert code == 0 and "Hello" in out, err
+
+
 def test_help_teaches() -> None:
     code, out, _ = run("fetch", "--help")
     assert code == 0 and "Examples:" in out and "--allow-network" in out and "Exit codes" in out

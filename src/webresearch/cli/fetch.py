@@ -62,7 +62,24 @@ def is_url(target: str) -> bool:
     return _SCHEME_ONLY.match(target) is not None and not os.path.lexists(target)
 
 
-@click.command("fetch")
+#: What a person who typed ``-q`` for "quiet" reads: ``-q`` has meant ``--query`` since
+#: focused reading came (README, the examples below), so it stays; the mistake is named.
+_Q_IS_QUERY = "-q is --query QUESTION here, not quiet (--quiet has no short form)"
+
+
+class _FetchCommand(click.Command):
+    """``fetch`` with a clear word when ``-q`` was meant as quiet and so lacks its QUESTION."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadOptionUsage as exc:
+            if exc.option_name != "-q":
+                raise
+            raise click.BadOptionUsage("-q", f"{exc.message} {_Q_IS_QUERY}.", ctx) from None
+
+
+@click.command("fetch", cls=_FetchCommand)
 @click.argument("targets", nargs=-1, metavar="URL|PATH|-...")
 @click.option(
     "-i",
@@ -99,7 +116,8 @@ def is_url(target: str) -> bool:
     "-q",
     default=None,
     metavar="QUESTION",
-    help="Show the page's sections most relevant to QUESTION (BM25) instead of its start.",
+    help="Show the page's sections most relevant to QUESTION (BM25) instead of its start. "
+    "-q is short for --query, not quiet: --quiet has no short form.",
 )
 @click.option(
     "--json",
@@ -170,6 +188,10 @@ def fetch(
     items = read_targets(targets, input_file or ())
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:
+        if query is not None and is_url(query):  # ``fetch -q URL``: -q taken for quiet
+            raise click.UsageError(
+                f"{_Q_IS_QUERY}: {query} was read as the question; give the URL too"
+            )
         raise click.UsageError("give at least one URL, PATH or '-' (or -i FILE)")
     if "-" in items and (stdin_used or items.count("-") > 1):
         raise click.UsageError("stdin can be read once: '-' and -i - cannot be combined")
