@@ -48,7 +48,7 @@ if _TYPE_CHECKING:
     from .extract.html import html_to_markdown
     from .runtime.run import ApprovalRequest, RunContext
     from .search.health import check_provider, check_search
-    from .tools.browser_actions import browser_actions
+    from .tools.browser_table import browser_actions
     from .tools.browser_usage import ActionParam, BrowserActionInfo
     from .tools.local_page import read_page
     from .tools.registry import Toolkit
@@ -71,7 +71,7 @@ _LAZY = {
     "Toolkit": ".tools.registry",
     "check_provider": ".search.health",
     "check_search": ".search.health",
-    "browser_actions": ".tools.browser_actions",
+    "browser_actions": ".tools.browser_table",
     "html_to_markdown": ".extract.html",
     "read_page": ".tools.local_page",
 }

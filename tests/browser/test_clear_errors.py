@@ -68,8 +68,8 @@ async def test_evaluate_of_another_window_is_a_marker_not_an_internal_error(
 async def test_only_http_pages_can_be_opened(kit: Kit, url: str, tool: str) -> None:
     arguments = {"action": "open", "url": url} if tool == "browser" else {"url": url}
     result = await kit.toolkit.call(tool, arguments, run=RunContext())
-    assert result.error is not None and result.error.code == "blocked_address", result.text
-    assert "only open http(s) pages" in result.text
+    assert result.error is not None and result.error.code == "invalid_arguments", result.text
+    assert "only opens http and https pages" in result.text
 
 
 DOWNLOADS = {

@@ -131,10 +131,11 @@ def test_a_scripted_screenshot_a_backend_cannot_draw_is_a_failed_step(
     ["data:text/html,<h1>hi</h1>", "about:blank", "javascript:alert(1)", "file:///etc/passwd"],
 )
 def test_browse_refuses_non_http_pages_consistently(url: str) -> None:
+    """A bad argument (exit 2) as for fetch: no address was refused."""
     code, _out, err = run("browse", url, "--do", "content")
-    assert code == 3
+    assert code == 2
     line = _one_line(err)
-    assert "error[blocked_address]" in line and "only open http(s) pages" in line
+    assert "error[invalid_arguments]" in line and "only opens http and https pages" in line
 
 
 def test_browse_eval_of_values_json_cannot_hold(sites: Sites) -> None:

@@ -88,8 +88,19 @@ def test_refusal_exits_3_with_one_line_on_stderr(site: LocalServer) -> None:
     code, out, err = run("fetch", f"{site.base}/")
     assert code == 3 and out == ""
     assert len(err.strip().splitlines()) == 1 and "error[blocked_address]" in err
-    # the exemption is named as the option a person types, not the setting
-    assert "--allow-network CIDR" in err and "allowed_networks" not in err
+    # the exemptions are named as the options a person types, not the settings
+    assert "--allow-network CIDR or --allow-private" in err
+    assert "allowed_networks" not in err and "allow_private" not in err
+    assert "never" not in err  # one statement: refused unless an operator exempts it
+
+
+def test_a_page_naming_a_setting_is_printed_as_it_is(site: LocalServer) -> None:
+    """Settings become options in an error's next step only, never in the page's text."""
+    page = b"Set allowed_networks and allow_private in the config file.\n"
+    site.routes["/settings.txt"] = Route(headers=[("Content-Type", "text/plain")], body=page)
+    code, out, err = run("fetch", f"{site.base}/settings.txt", "--allow-network", "127.0.0.0/8")
+    assert code == 0, err
+    assert "Set allowed_networks and allow_private in the config file." in out
 
 
 def test_tool_error_exits_1(site: LocalServer) -> None:
@@ -103,6 +114,40 @@ def test_usage_error_exits_2() -> None:
     assert run("fetch", "http://x.example/", "--allow-network", "not-a-cidr")[0] == 2
     code, _, err = run("fetch", "not a url")
     assert code == 2 and "invalid_arguments" in err
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://127.0.0.1/file",
+        "file:///etc/passwd",
+        "gopher://127.0.0.1/",
+        "javascript:alert(1)",
+        "data:text/html,<h1>x</h1>",
+    ],
+)
+def test_a_non_http_url_is_a_usage_error_saying_so(url: str) -> None:
+    """Exit 2 (bad input, README "Exit codes"), not 3: no address was refused."""
+    code, out, err = run("fetch", url)
+    assert code == 2 and out == ""
+    line = err.strip()
+    assert len(line.splitlines()) == 1
+    assert "error[invalid_arguments]: only http and https URLs are fetched" in line
+    assert "blocked_address" not in line and "cannot read" not in line
+
+
+def test_q_is_query_and_a_person_who_meant_quiet_is_told(site: LocalServer) -> None:
+    """-q stays --query (README's focused-reading example uses it); --help and the two
+    usage errors of someone who meant quiet say so."""
+    code, out, _ = run("fetch", "--help")
+    assert code == 0 and "-q, --query QUESTION" in out
+    assert "-q is short for --query, not quiet" in " ".join(out.split())
+    for args in (("-q", f"{site.base}/"), (f"{site.base}/", "-q")):  # quiet meant, both ways
+        code, out, err = run("fetch", "--allow-network", "127.0.0.0/8", *args)
+        assert code == 2 and out == "", args
+        assert "-q is --query QUESTION here, not quiet (--quiet has no short form)" in err, err
+    code, out, err = run("fetch", f"{site.base}/", "-q", "hello", "--allow-network", "127.0.0.0/8")
+    assert code == 0 and "Hello" in out, err
 
 
 def test_help_teaches() -> None:

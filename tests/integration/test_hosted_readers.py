@@ -264,8 +264,8 @@ BLOCKED = [
     ("http://[::ffff:10.0.0.1]/", "blocked_address"),
     ("http://2130706433/", "blocked_address"),  # 127.0.0.1 as a decimal integer
     ("http://user:pw@news.example/", "blocked_address"),
-    ("file:///etc/passwd", "blocked_address"),  # a non-http(s) scheme is a guard refusal
-    ("gopher://news.example/", "blocked_address"),
+    ("file:///etc/passwd", "invalid_arguments"),  # a non-http(s) scheme is a bad argument
+    ("gopher://news.example/", "invalid_arguments"),
     ("http://unknown.example/", "network"),  # does not resolve: never handed over
 ]
 

@@ -50,6 +50,7 @@ def test_a_public_name_is_imported_on_first_use() -> None:
         ["--version"],
         ["--help"],
         ["fetch", "--help"],
+        ["browse", "--help"],  # its list of actions comes from the light table
         ["mcp", "--help"],
         ["image", "--help"],
         ["journal", "--help"],

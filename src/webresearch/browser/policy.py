@@ -216,13 +216,14 @@ class RequestPolicy:
 
         Unlike a page's own requests (where ``data:``, ``blob:`` and ``about:`` are local
         and let through), the model may only open http(s) pages: ``open data:…``,
-        ``about:blank`` or ``ws://…`` are refused the same way as ``javascript:`` or ``file:``.
+        ``about:blank`` or ``ws://…`` are bad arguments the same way as ``javascript:`` or
+        ``file:`` (``invalid_arguments``, like web_fetch's: SPEC §1.1's url is http(s)).
 
         Raises:
-            BlockedAddress: not http(s), or the SSRF rules refuse it.
+            BlockedAddress: the SSRF rules refuse it.
             BlockedDomain: the domain policy refuses it.
             RobotsDisallowed: the navigation gate (robots.txt) refuses it.
-            InvalidArguments: not a URL.
+            InvalidArguments: not a URL, or not http(s).
             NetworkError: the host name does not resolve.
         """
         try:
@@ -231,11 +232,10 @@ class RequestPolicy:
             raise InvalidArguments(
                 "not a valid URL", hint="use an http:// or https:// URL"
             ) from None
-        if scheme not in ("http", "https"):
-            raise BlockedAddress(
-                f"the browser may only open http(s) pages, not {scheme or 'a relative'}: URLs",
-                hint="use an http:// or https:// URL",
-                category="scheme",
+        if scheme not in ("http", "https"):  # the caller's argument, as for web_fetch
+            raise InvalidArguments(
+                f"the browser only opens http and https pages, not {scheme or 'a relative'}: URLs",
+                hint="give an http:// or https:// URL",
             )
         verdict = await self.check(url)
         if not verdict.allowed and verdict.error is not None:

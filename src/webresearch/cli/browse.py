@@ -2,7 +2,8 @@
 
 One action per ``--do`` (or per line in interactive mode), in the same words as the tool.
 The actions, their aliases, their words and the help all come from the tool's table of
-actions (:func:`webresearch.browser_actions`): a new action is here without a change.
+actions (:func:`webresearch.browser_actions`, a light table: ``--help`` imports no browser
+tool): a new action is here without a change.
 
 Arguments are split like a shell line (quote a selector or text with spaces); JavaScript
 after ``evaluate`` is taken as typed. A word that looks like a snapshot ref (``d1e5``) is a
@@ -77,8 +78,8 @@ class ActionError(ValueError):
 
 
 def browser_actions() -> tuple[BrowserActionInfo, ...]:
-    """The browser tool's table of actions (imported here, on first use: the tool's modules
-    are not for ``webresearch --help``)."""
+    """The browser tool's table of actions (imported on first use; the table's module loads
+    no browser, HTTP or extraction code, so ``browse --help`` stays fast)."""
     from webresearch import browser_actions as table
 
     return table()
@@ -109,8 +110,8 @@ def help_text() -> str:
 
 
 class _BrowseCommand(click.Command):
-    """``browse``: its ``--help`` ends with the list of actions, built when it is shown (the
-    table of actions imports the browser tool, which ``webresearch --help`` must not)."""
+    """``browse``: its ``--help`` ends with the list of actions, built when it is shown from
+    the light table of actions (never the browser tool itself)."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_paragraph()

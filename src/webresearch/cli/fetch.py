@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -46,11 +48,38 @@ def path_hint(target: str, exc: OSError) -> str:
     return "check that the file can be read"
 
 
-def _is_url(target: str) -> bool:
-    return "://" in target
+#: ``scheme:`` at the start of a target, not followed by a port (``example.org:8080/x`` is a
+#: URL typed without its scheme): ``javascript:…``, ``data:…``, ``mailto:…`` (RFC 3986 §3.1).
+_SCHEME_ONLY = re.compile(r"[A-Za-z][A-Za-z0-9+-]*:(?!\d)")
 
 
-@click.command("fetch")
+def is_url(target: str) -> bool:
+    """Whether ``target`` is read as a URL (through web_fetch) rather than a file: it has
+    ``://``, or starts with a scheme (``javascript:``, ``data:``) and names no file — so a
+    non-http(s) URL is refused as one (invalid_arguments), not as a missing file."""
+    if "://" in target:
+        return True
+    return _SCHEME_ONLY.match(target) is not None and not os.path.lexists(target)
+
+
+#: What a person who typed ``-q`` for "quiet" reads: ``-q`` has meant ``--query`` since
+#: focused reading came (README, the examples below), so it stays; the mistake is named.
+_Q_IS_QUERY = "-q is --query QUESTION here, not quiet (--quiet has no short form)"
+
+
+class _FetchCommand(click.Command):
+    """``fetch`` with a clear word when ``-q`` was meant as quiet and so lacks its QUESTION."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.BadOptionUsage as exc:
+            if exc.option_name != "-q":
+                raise
+            raise click.BadOptionUsage("-q", f"{exc.message} {_Q_IS_QUERY}.", ctx) from None
+
+
+@click.command("fetch", cls=_FetchCommand)
 @click.argument("targets", nargs=-1, metavar="URL|PATH|-...")
 @click.option(
     "-i",
@@ -87,7 +116,8 @@ def _is_url(target: str) -> bool:
     "-q",
     default=None,
     metavar="QUESTION",
-    help="Show the page's sections most relevant to QUESTION (BM25) instead of its start.",
+    help="Show the page's sections most relevant to QUESTION (BM25) instead of its start. "
+    "-q is short for --query, not quiet: --quiet has no short form.",
 )
 @click.option(
     "--json",
@@ -158,6 +188,10 @@ def fetch(
     items = read_targets(targets, input_file or ())
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:
+        if query is not None and is_url(query):  # ``fetch -q URL``: -q taken for quiet
+            raise click.UsageError(
+                f"{_Q_IS_QUERY}: {query} was read as the question; give the URL too"
+            )
         raise click.UsageError("give at least one URL, PATH or '-' (or -i FILE)")
     if "-" in items and (stdin_used or items.count("-") > 1):
         raise click.UsageError("stdin can be read once: '-' and -i - cannot be combined")
@@ -216,7 +250,7 @@ def fetch(
         with reports_own_tool("web_fetch"):
             toolkit = Toolkit(settings)
         async with toolkit:
-            needs_tool = any(_is_url(t) for t in items)
+            needs_tool = any(is_url(t) for t in items)
             if needs_tool and (code := unavailable_exit("fetch", toolkit, "web_fetch")):
                 return code
             # the heading in the person's language (tool_titles_language)
@@ -225,7 +259,7 @@ def fetch(
             async def call(
                 target: str, progress: Callable[[str], None] | None = None
             ) -> ToolResult:
-                if not _is_url(target):
+                if not is_url(target):
                     return await offline(target)
                 with tracing_to_stderr(target, enabled=verbose >= 2):
                     return await toolkit.call(

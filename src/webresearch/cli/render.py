@@ -52,14 +52,21 @@ _FOR_A_PERSON = (
         "render it in a browser to read it, e.g. webresearch browse URL --do content",
     ),
     ("the browser tool", "webresearch browse URL"),
-    ("allowed_networks", "--allow-network CIDR"),  # an operator's setting → the option
+)
+
+#: An operator's setting named in a hint → the option a person types. Hints only: a page's
+#: text that mentions a setting of the same name is printed as it is.
+_SETTING_OPTIONS = (
+    ("allowed_networks", "--allow-network CIDR"),
+    ("allow_private", "--allow-private"),
 )
 
 
-def for_a_person(text: str) -> str:
-    """``text`` with advice meant for a model or a settings file worded for the command
-    line (the browser tool → ``webresearch browse URL``)."""
-    for said, instead in _FOR_A_PERSON:
+def for_a_person(text: str, *, hint: bool = False) -> str:
+    """``text`` with advice meant for a model worded for the command line (the browser
+    tool → ``webresearch browse URL``); with ``hint``, an error's next step, also the
+    settings it names as options (``allowed_networks`` → ``--allow-network CIDR``)."""
+    for said, instead in _FOR_A_PERSON + (_SETTING_OPTIONS if hint else ()):
         text = text.replace(said, instead)
     return text
 
@@ -80,7 +87,7 @@ def error_line(command: str, error: WebResearchError) -> str:
     line = f"webresearch {command}: error[{error.code}]: {error.message}"
     if error.hint:
         # The hint speaks to a model or an operator's settings
-        line += f" (next step: {for_a_person(error.hint)})"
+        line += f" (next step: {for_a_person(error.hint, hint=True)})"
     return fit_install_hints(" ".join(line.split()), editable_checkout())
 
 

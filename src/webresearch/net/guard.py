@@ -23,7 +23,7 @@ import httpx2
 
 from ..errors import BlockedAddress, InvalidArguments, NetworkError
 from ..redact import redact_url
-from .addresses import AddressPolicy, IPAddress
+from .addresses import ALWAYS_BLOCKED_CATEGORIES, AddressPolicy, IPAddress
 from .hostnames import classify_host
 from .resolver import Resolver, system_resolver
 
@@ -31,10 +31,31 @@ __all__ = ["ALLOWED_SCHEMES", "SSRFGuard", "Target"]
 
 ALLOWED_SCHEMES = ("http", "https")
 
-_HINT = (
-    "internal and reserved addresses are never fetched; use a public URL "
-    "(an operator can exempt a network with allowed_networks)"
+#: The next step after a host-name or spelling rule (``localhost``, ``*.internal``, a
+#: single-label name, ``2130706433``): no setting lifts these rules; an operator's exempted
+#: network is reached by its dotted-decimal address.
+_HOST_RULE_HINT = (
+    "use a public URL; the SSRF guard applies this rule whatever the settings "
+    "(a network an operator exempted is reached by its dotted-decimal IP address)"
 )
+
+
+def _address_hint(category: str | None) -> str:
+    """The next step after an address refusal, naming only exemptions that open it.
+
+    ``allow_private`` never opens :data:`ALWAYS_BLOCKED_CATEGORIES` (link-local, cloud
+    endpoint, unspecified, multicast, reserved, broadcast); ``allowed_networks`` opens any
+    (net/addresses.py). No address appears in it (SPEC §3 "Errors").
+    """
+    exemptions = (
+        "allowed_networks"
+        if category in ALWAYS_BLOCKED_CATEGORIES
+        else "allowed_networks or allow_private"
+    )
+    return (
+        "use a public URL; the SSRF guard refuses internal and reserved networks unless "
+        f"an operator exempts the network ({exemptions})"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +120,7 @@ class SSRFGuard:
             if verdict is not None and verdict.refusal is not None:
                 raise BlockedAddress(
                     f"refused {redact_url(str(url))[:200]}: {verdict.refusal}",
-                    hint=_HINT,
+                    hint=_HOST_RULE_HINT,
                     category="host_rule",
                 ) from None
             raise InvalidArguments(
@@ -120,15 +141,25 @@ class SSRFGuard:
                 echo the target, which the model did not choose).
 
         Raises:
-            InvalidArguments: the URL cannot be parsed.
-            BlockedAddress: a rule refuses it.
+            InvalidArguments: the URL cannot be parsed, or (when not a redirect) its scheme
+                is not http/https: SPEC §1.1 takes an absolute http(s) URL.
+            BlockedAddress: a rule refuses it (a redirect to another scheme included).
         """
         parsed = self.parse(url)
         shown = "the redirect target" if redirect else redact_url(str(parsed))
         if parsed.scheme not in ALLOWED_SCHEMES:
+            if not redirect:  # the caller's own input: a bad argument, not a refused address
+                raise InvalidArguments(
+                    f"only http and https URLs are fetched; {shown} uses scheme "
+                    f"{parsed.scheme[:20]!r}",
+                    hint="give an http:// or https:// URL",
+                )
+            # a site sending the client to file:, ftp:… is refused like an internal target
             raise BlockedAddress(
-                f"{shown} uses scheme {parsed.scheme!r}; only http and https are allowed",
-                hint="use an http:// or https:// URL",
+                f"refused: the redirect target uses scheme {parsed.scheme[:20]!r}; only http "
+                "and https are followed (SSRF guard)",
+                hint="the site redirects away from the web; use another source",
+                category="scheme",
             )
         if parsed.userinfo:
             raise BlockedAddress(
@@ -139,7 +170,7 @@ class SSRFGuard:
         verdict = classify_host(parsed.raw_host.decode("ascii"))
         if verdict.refusal is not None:
             raise BlockedAddress(
-                f"refused {shown}: {verdict.refusal}", hint=_HINT, category="host_rule"
+                f"refused {shown}: {verdict.refusal}", hint=_HOST_RULE_HINT, category="host_rule"
             )
         if verdict.invalid is not None:
             raise InvalidArguments(f"{verdict.invalid} in {shown}")
@@ -164,7 +195,7 @@ class SSRFGuard:
         if verdict.refusal is not None:
             raise BlockedAddress(
                 f"refused host {verdict.host[:100]}: {verdict.refusal}",
-                hint=_HINT,
+                hint=_HOST_RULE_HINT,
                 category="host_rule",
             )
         if verdict.invalid is not None:  # never handed to a resolver
@@ -216,6 +247,6 @@ class SSRFGuard:
         raise BlockedAddress(
             f"refused: {what} an internal or reserved address "
             f"({_describe(verdict.category)}; SSRF guard)",
-            hint=_HINT,
+            hint=_address_hint(verdict.category),
             category=verdict.category,
         )

@@ -1,11 +1,13 @@
 """The browser tool's actions, in one table (SPEC §1.4): the spec's ``action`` enum, the
 names and aliases accepted, each action's required arguments, its risk, the function that
-runs it, and how a person writes it on one line (``webresearch browse`` parses and lists
-actions from this table: :func:`browser_actions`) all come from :data:`ACTIONS`.
+runs it, and how a person writes it on one line all come from :data:`ACTIONS`, whose names,
+aliases, summaries and words are the rows of :data:`~.browser_table.ACTION_TABLE` (a light
+module: ``webresearch browse`` parses and lists actions from it without importing this one).
 
-To add an action: a row in :data:`ACTIONS` and its function here (plus, when it needs a new
-capability of the tab, a method of :class:`~webresearch.browser.page.PlaywrightSession`); the
-snapshot test pins the new spec.
+To add an action: a row in :data:`~.browser_table.ACTION_TABLE`, its entry in
+:data:`ACTIONS` and its function here (plus, when it needs a new capability of the tab, a
+method of :class:`~webresearch.browser.page.PlaywrightSession`); the snapshot test pins the
+new spec.
 
 Page text is untrusted: every text that carries page content starts with web_fetch's
 untrusted-data notice. ``content`` runs the rendered DOM through the same extraction and
@@ -31,7 +33,8 @@ from .arguments import boolean, integer, optional_integer, optional_text, text
 from .base import CallContext, Risk
 from .browser_reading import page_header, read_content, readiness_note
 from .browser_screenshot import Shot, TabScreenshots
-from .browser_usage import ActionParam, BrowserActionInfo
+from .browser_table import ACTION_INFO, browser_actions
+from .browser_usage import ActionParam
 from .page_text import UNTRUSTED_NOTICE
 from .specs import URL_PROPERTY, ToolSpec, object_schema
 
@@ -277,100 +280,73 @@ def _target(args: BrowserArgs) -> bool:
     return bool(args.selector or args.ref)
 
 
-#: The words of an element: a ref (``d1e5``) or a selector.
-_TARGET = ActionParam("selector", "target", "SELECTOR|REF")
+def _action(
+    name: str,
+    run: ActionRunner | None,
+    *,
+    needs: tuple[Need, ...] = (),
+    risk: Risk = "low",
+    opens_url: bool = False,
+    reads_page: bool = False,
+) -> BrowserAction:
+    """The action ``name``: its row of :data:`~.browser_table.ACTION_TABLE` (aliases,
+    summary, words, pictures) with what it runs, needs and risks."""
+    info = ACTION_INFO[name]
+    return BrowserAction(
+        info.name,
+        run,
+        info.summary,
+        info.params,
+        needs=needs,
+        risk=risk,
+        aliases=info.aliases,
+        opens_url=opens_url,
+        reads_page=reads_page,
+        pictures=info.pictures,
+    )
 
+
+#: Every action, in :data:`~.browser_table.ACTION_TABLE`'s order (a test keeps them equal).
 ACTIONS: tuple[BrowserAction, ...] = (
-    BrowserAction(
-        "open",
-        _open,
-        "go to a page",
-        (ActionParam("url", "word", "URL"),),
-        needs=(("url", lambda a: bool(a.url)),),
-        aliases=("navigate", "goto"),
-        opens_url=True,
-    ),
-    BrowserAction(
+    _action("open", _open, needs=(("url", lambda a: bool(a.url)),), opens_url=True),
+    _action(
         "click",
         _interaction(lambda s, a: s.click(a.selector, a.ref)),
-        "click an element (CSS, text=..., or a ref like d1e5)",
-        (_TARGET,),
         needs=(("a selector or a ref", _target),),
         risk="medium",
     ),
-    BrowserAction(
+    _action(
         "fill",
         _interaction(lambda s, a: s.fill(a.selector, a.ref, str(a.text))),
-        "type into a field",
-        (_TARGET, ActionParam("text", "text", "TEXT")),
         needs=(("a selector or a ref", _target), ("text", lambda a: a.text is not None)),
         risk="medium",
     ),
-    BrowserAction(
+    _action(
         "press",
         _interaction(lambda s, a: s.press(str(a.key))),
-        "press a key (Enter, Tab, ArrowDown, ...)",
-        (ActionParam("key", "word", "KEY"),),
         needs=(("key", lambda a: bool(a.key)),),
         risk="medium",
     ),
-    BrowserAction(
+    _action(
         "evaluate",
         _evaluate,
-        "run JavaScript and print its value",
-        (ActionParam("expression", "source", "EXPRESSION"),),
         needs=(("expression", lambda a: bool(a.expression)),),
         risk="medium",
-        aliases=("eval",),
     ),
-    BrowserAction(
-        "content",
-        _content,
-        "the page as markdown; OFFSET reads on where [truncated at OFFSET of …] cut it",
-        (ActionParam("offset", "int", "OFFSET", optional=True),),
-        reads_page=True,
+    _action("content", _content, reads_page=True),
+    _action("snapshot", _snapshot, reads_page=True),
+    _action("screenshot", _screenshot, reads_page=True),
+    _action(
+        "scroll", _interaction(lambda s, a: s.scroll(a.direction, a.amount, a.selector, a.ref))
     ),
-    BrowserAction(
-        "snapshot", _snapshot, "the page's text with refs for its controls", reads_page=True
-    ),
-    BrowserAction(
-        "screenshot",
-        _screenshot,
-        "a picture of the viewport; full: the whole page in tiles; a region or an element's "
-        "ref: that part, enlarged to read small print",
-        (
-            ActionParam("full_page", "flag", "full", optional=True),
-            ActionParam("clip", "region", "X,Y,W,H", optional=True),
-            ActionParam("ref", "ref", "REF", optional=True),
-        ),
-        reads_page=True,
-        pictures=True,
-    ),
-    BrowserAction(
-        "scroll",
-        _interaction(lambda s, a: s.scroll(a.direction, a.amount, a.selector, a.ref)),
-        "scroll the page (PX, default a screen) or an element into view",
-        (
-            ActionParam(
-                "direction", "choice", "up|down|left|right", True, ("up", "down", "left", "right")
-            ),
-            ActionParam("amount", "int", "PX", optional=True, minimum=1),
-            ActionParam("selector", "target", "SELECTOR|REF", optional=True),
-        ),
-    ),
-    BrowserAction(
+    _action(
         "wait",
         _interaction(lambda s, a: s.wait(a.selector, a.ref, a.ms)),
-        "wait for an element to show, or MS milliseconds",
-        (
-            ActionParam("ms", "int", "MS", optional=True),
-            ActionParam("selector", "target", "SELECTOR|REF", optional=True),
-        ),
         needs=(("a selector, a ref or ms", lambda a: _target(a) or a.ms is not None),),
     ),
-    BrowserAction("back", _history(-1, "previous"), "go back in the tab's history"),
-    BrowserAction("forward", _history(1, "next"), "go forward in the tab's history"),
-    BrowserAction("close", None, "close the tab (and its session)"),
+    _action("back", _history(-1, "previous")),
+    _action("forward", _history(1, "next")),
+    _action("close", None),
 )
 
 #: Every action by name and alias.
@@ -384,14 +360,6 @@ def action_risk(arguments: Mapping[str, JSONValue]) -> Risk:
     evaluate), else ``low``."""
     action = ACTIONS_BY_NAME.get(str(arguments.get("action")))
     return action.risk if action is not None else "low"
-
-
-def browser_actions() -> tuple[BrowserActionInfo, ...]:
-    """Every browser action as people see it: name, aliases, summary and its words on an
-    action line (``webresearch browse`` parses and lists them from these), in table order."""
-    return tuple(
-        BrowserActionInfo(a.name, a.aliases, a.summary, a.params, a.pictures) for a in ACTIONS
-    )
 
 
 BROWSER = ToolSpec(

@@ -26,7 +26,7 @@ from webresearch.browser.proxy_http import (
 )
 from webresearch.browser.responses import is_page_type
 from webresearch.cli.files import free_name, output_problem, write_file
-from webresearch.errors import BlockedAddress, NetworkError, UnsupportedContent
+from webresearch.errors import BlockedAddress, InvalidArguments, NetworkError, UnsupportedContent
 from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
 from webresearch.tools.browser_reading import readiness_note
@@ -213,7 +213,7 @@ async def test_a_launched_browser_never_inherits_proxy_variables(
 async def test_navigations_must_be_http() -> None:
     policy = RequestPolicy(SSRFGuard(AddressPolicy()), DomainPolicy())
     for url in ("data:text/html,x", "about:blank", "javascript:1", "ws://example.org/", "x"):
-        with pytest.raises(BlockedAddress, match="only open http"):
+        with pytest.raises(InvalidArguments, match="only opens http and https pages"):
             await policy.check_navigation(url)
     with pytest.raises(BlockedAddress):
         await policy.check_navigation("http://127.0.0.1/")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webresearch.cli.fetch import path_hint
+from webresearch.cli.fetch import is_url, path_hint
 
 
 @pytest.mark.parametrize(
@@ -20,3 +20,20 @@ from webresearch.cli.fetch import path_hint
 )
 def test_the_hint_fits_the_target(target: str, exc: OSError, expected: str) -> None:
     assert expected in path_hint(target, exc)
+
+
+@pytest.mark.parametrize(
+    ("target", "url"),
+    [
+        ("https://example.org/", True),
+        ("ftp://example.org/", True),
+        ("javascript:alert(1)", True),  # a scheme without // is still a URL: refused as one
+        ("data:text/html,x", True),
+        ("example.org:8080/page", False),  # a URL typed without its scheme: path_hint helps
+        ("localhost:8080", False),
+        ("page.html", False),
+        ("-", False),
+    ],
+)
+def test_what_is_read_as_a_url(target: str, url: bool) -> None:
+    assert is_url(target) is url

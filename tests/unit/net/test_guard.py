@@ -88,8 +88,17 @@ async def test_refused_without_resolving(url: str) -> None:
     ],
 )
 async def test_only_http_and_https(url: str) -> None:
-    with pytest.raises((BlockedAddress, InvalidArguments)):
-        await guard({"example.org": [PUBLIC]}).check(url)
+    """Another scheme given by the caller is a bad argument (SPEC §1.1: url is absolute
+    http/https), not a refused address; a site redirecting there is refused by the guard."""
+    resolver = ScriptedResolver({"example.org": [PUBLIC]})
+    g = SSRFGuard(AddressPolicy(), resolver=resolver)
+    with pytest.raises(InvalidArguments, match="only http and https URLs are fetched") as info:
+        await g.check(url)
+    assert info.value.hint == "give an http:// or https:// URL"
+    assert resolver.calls == []
+    with pytest.raises(BlockedAddress, match="the redirect target uses scheme") as hop:
+        g.check_url(url, redirect=True)
+    assert hop.value.details["category"] == "scheme" and url not in hop.value.message
 
 
 @pytest.mark.parametrize(
@@ -168,3 +177,50 @@ async def test_new_table_entries_refuse_resolved_names(address: str, category: s
     g = guard({"evil.example": [address]})
     with pytest.raises(BlockedAddress, match=category):
         await g.check("https://evil.example/")
+
+
+def _net(cidr: str) -> tuple[object, ...]:
+    return (__import__("ipaddress").ip_network(cidr),)
+
+
+@pytest.mark.parametrize(
+    ("answer", "opens"),
+    [
+        ("127.0.0.1", ("allowed_networks", "allow_private")),  # loopback
+        ("10.0.0.7", ("allowed_networks", "allow_private")),  # private
+        ("169.254.169.254", ("allowed_networks",)),  # link-local: allow_private never opens it
+        ("0.0.0.0", ("allowed_networks",)),  # unspecified
+    ],
+)
+async def test_an_address_refusal_names_only_the_exemptions_that_open_it(
+    answer: str, opens: tuple[str, ...]
+) -> None:
+    """The hint is one true statement: no "never fetched" next to "an operator can exempt",
+    and every setting it names really opens that address (and no other setting is named)."""
+    with pytest.raises(BlockedAddress) as info:
+        await guard({"docs.corp.example": [answer]}).check("http://docs.corp.example/")
+    hint = info.value.hint or ""
+    assert "never" not in hint and "SSRF guard" in hint and "public URL" in hint
+    assert answer not in hint and answer not in info.value.message  # no internal address
+    assert ("allow_private" in hint) == ("allow_private" in opens)
+    assert "allowed_networks" in hint
+    opened = guard({"docs.corp.example": [answer]}, allowed_networks=_net(f"{answer}/32"))
+    assert await opened.check("http://docs.corp.example/")
+    private = guard({"docs.corp.example": [answer]}, allow_private=True)
+    if "allow_private" in opens:
+        assert await private.check("http://docs.corp.example/")
+    else:
+        with pytest.raises(BlockedAddress):
+            await private.check("http://docs.corp.example/")
+
+
+@pytest.mark.parametrize("url", ["http://localhost/", "http://2130706433/", "http://intranet/"])
+async def test_a_host_rule_refusal_promises_no_exemption_that_does_not_exist(url: str) -> None:
+    """No setting lifts the host-name and spelling rules, so the hint names none as doing so."""
+    with pytest.raises(BlockedAddress) as info:
+        await guard().check(url)
+    hint = info.value.hint or ""
+    assert "whatever the settings" in hint and "public URL" in hint
+    assert "allowed_networks" not in hint and "allow_private" not in hint
+    with pytest.raises(BlockedAddress):  # the hint's claim holds
+        await guard(allow_private=True, allowed_networks=_net("0.0.0.0/0")).check(url)

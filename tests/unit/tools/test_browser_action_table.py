@@ -20,6 +20,7 @@ from webresearch.tools.browser_actions import (
     BrowserArgs,
     normalize_arguments,
 )
+from webresearch.tools.browser_table import ACTION_TABLE
 from webresearch.tools.browser_tool import call_timeout
 from webresearch.tools.browser_usage import ActionParam, BrowserActionInfo
 
@@ -99,6 +100,14 @@ def test_timeout_ms_is_bounded_by_the_ceiling_setting() -> None:
 
 
 # --- the CLI derives its parser and help from the same table ---------------------------
+
+
+def test_the_tool_runs_the_light_tables_rows_in_its_order() -> None:
+    """``browse`` reads the table without the tool (fast --help); the tool adds behaviour to
+    those same rows, so neither can list an action, alias or word the other lacks."""
+    seen = [BrowserActionInfo(a.name, a.aliases, a.summary, a.params, a.pictures) for a in ACTIONS]
+    assert seen == list(ACTION_TABLE)
+    assert webresearch.browser_actions() == ACTION_TABLE
 
 
 def test_every_action_and_alias_is_in_the_help() -> None:

@@ -126,3 +126,28 @@ async def test_refusals_are_journaled_and_nothing_leaks(caplog: pytest.LogCaptur
     )
     for secret in [*KEYS.values(), URL_SECRET, PAGE_SECRET]:
         assert secret not in everything, secret
+
+
+async def test_a_non_http_url_is_journaled_as_a_bad_argument_after_the_same_gates() -> None:
+    """ftp:, file:… given to web_fetch: ``invalid_arguments`` (SPEC §1.1), journaled as a
+    failed call with no refusal kind; the gate and the fetch scope still answer first."""
+    journal = MemoryJournal()
+    settings = Settings.load(environ={}, journal_url="memory://", search_provider="none")
+    async with Toolkit(settings, journal=journal, builders=[web_fetch.build]) as tk:
+        bad = await tk.call("web_fetch", {"url": "ftp://127.0.0.1/f"})
+        gate = await tk.call(
+            "web_fetch", {"url": "ftp://127.0.0.1/f"}, run=RunContext(network_access=False)
+        )
+        scope = await tk.call(
+            "web_fetch", {"url": "file:///etc/passwd"}, run=RunContext(fetch_scope="search_results")
+        )
+    assert bad.error is not None and bad.error.code == "invalid_arguments", bad.text
+    assert bad.text.startswith("error[invalid_arguments]: only http and https URLs are fetched")
+    assert gate.error is not None and gate.error.code == "tool_unavailable"
+    assert scope.error is not None and scope.error.code == "scope_denied"
+    events = [e for e in journal.events if e.operation_id == bad.meta.get("operation_id")]
+    kinds = [e.kind for e in events]
+    assert kinds[0] == "tool.started" and kinds[-1] == "tool.failed", kinds
+    failed = events[-1]
+    assert failed.error_code == "invalid_arguments" and "refusal" not in failed.details
+    assert failed.outcome != "refused"
