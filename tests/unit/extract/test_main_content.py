@@ -340,3 +340,74 @@ def test_a_repeated_paragraph_off_a_shop_page_is_kept() -> None:
     body = f"<main><h1>Manual</h1>{chapters}</main>"
     markdown = extract_html(page(body, title="Manual"), "https://docs.example.org/manual").markdown
     assert markdown.count(note) == 4
+
+
+WORM_LEAD = "".join(
+    f"<p>Lead paragraph {i} tells how a worm bin turns kitchen scraps into compost over a few"
+    " weeks, and why the bin should stay moist and dark.</p>"
+    for i in range(5)
+)
+WORM_ANSWERS = "".join(
+    f"<details class='expandable'><summary>How do I keep the worms {w}?</summary><p>Worms stay"
+    f" {w} when the bedding is shredded cardboard, the bin sits out of the sun and the food is"
+    " buried under the bedding instead of left on top; check the bin every week.</p></details>"
+    for w in ("healthy", "fed", "cool", "calm", "busy", "warm", "dry", "happy")
+)
+WORM_MENU = "<nav><ul>" + "".join(f"<li><a href='/t{i}'>Topic {i}</a></li>" for i in range(9))
+
+
+def test_holes_the_fast_pass_left_in_the_article_are_filled_by_the_full_pass() -> None:
+    """trafilatura's fast pass keeps the lead and the closing note (a third of the page:
+    confident) but drops the FAQ answers between them (``class="expandable"``); its full
+    pass keeps them."""
+    body = (
+        WORM_MENU
+        + "</ul></nav><main><article><h1>Worm bins</h1>"
+        + WORM_LEAD
+        + "<h2>Your questions answered</h2>"
+        + WORM_ANSWERS
+        + "<h2>Reuse</h2><p>You may reuse this guide with credit to the garden club.</p>"
+        + "</article></main>"
+    )
+    markdown = extract_html(page(body, "Worm bins"), "https://garden.example.org/worms").markdown
+    assert "How do I keep the worms calm?" in markdown
+    assert "Worms stay happy when the bedding" in markdown
+    assert markdown.index("Lead paragraph 4") < markdown.index("Worms stay healthy")
+    assert markdown.index("Worms stay happy") < markdown.index("You may reuse this guide")
+    assert "Topic 3" not in markdown
+
+
+def test_the_full_pass_fills_no_item_cards_into_the_holes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Names and prices of item cards between two paragraphs are not prose: the full
+    pass's filling is refused, the fast pass's choice stands."""
+    lead = "".join(
+        f"<p>Intro paragraph {i} describes the season's range of rain jackets, how they are"
+        " tested on the hills and what each fabric is good for.</p>"
+        for i in range(5)
+    )
+    cards = "".join(
+        f"<div class='card'><a href='/j{i}'>Jacket {i}</a><span>Price {40 + i} €</span>"
+        f"<span>{i + 2} colours</span></div>"
+        for i in range(40)
+    )
+    outro = "<p>Every jacket is repaired for free for five years by our workshop in town.</p>"
+    html = page(f"<div class='shop'>{lead}<div class='grid'>{cards}</div>{outro}</div>")
+    doc = parse_html(html)
+
+    def texts(tags: tuple[str, ...]) -> str:
+        return normalise(" ".join(t for el in doc.iter(*tags) for t in el.itertext()))
+
+    fast_text = texts(("p",))
+    full_text = texts(("p", "a", "span"))
+    monkeypatch.setattr(
+        main_content,
+        "_trafilatura",
+        lambda doc, fast, comments: (
+            lxml_html.Element("div"),
+            [fast_text if fast else full_text],
+        ),
+    )
+    main = find_main_content(parse_html(html))
+    assert main is not None and main.aligned
+    assert len(fast_text) < main.page_chars - len(fast_text)  # the holes: larger than the text
+    assert main.kept_chars == len(fast_text)
