@@ -1,0 +1,56 @@
+"""Markdown fidelity faults found in review, each on a small page of our own (issue 13).
+
+MathML without a TeX annotation, headings inside link cards, forum hosts, images inside
+lightbox buttons, and frameset pages.
+"""
+
+from __future__ import annotations
+
+from webresearch.extract.html import extract_html
+
+URL = "https://news.example.org/2024/05/harbour-cranes.html"
+
+PROSE = "".join(
+    f"<p>Paragraph {i} tells how the harbour crane lifts containers from the ship deck onto "
+    f"the waiting trucks, and why the night shift checks every lock twice before dawn.</p>"
+    for i in range(8)
+)
+
+
+def article(inner: str) -> str:
+    return (
+        "<!DOCTYPE html><html><head><title>Harbour cranes at night</title></head><body>"
+        "<header><nav><a href='/'>Home</a> <a href='/news'>News</a></nav></header>"
+        f"<main><article><h1>Harbour cranes at night</h1>{inner}</article></main>"
+        "<footer><p>© 2024 Harbour Weekly</p></footer></body></html>"
+    )
+
+
+def md(html: str, url: str = URL) -> str:
+    return extract_html(html, url).markdown
+
+
+# --------------------------------------------------------------------------- MathML
+
+
+def test_mathml_scripts_fractions_and_roots_stay_unambiguous() -> None:
+    formula = (
+        "<p>The load grows with <math><msup><mi>a</mi><mn>2</mn></msup></math>, each crane "
+        "<math><msub><mi>c</mi><mi>i</mi></msub></math> carries "
+        "<math><mfrac><mrow><mi>w</mi><mo>+</mo><mn>1</mn></mrow><mn>2</mn></mfrac></math> "
+        "tonnes, the sum <math><munderover><mo>∑</mo><mrow><mi>i</mi><mo>=</mo><mn>1</mn>"
+        "</mrow><mi>n</mi></munderover><msubsup><mi>x</mi><mi>i</mi><mn>2</mn></msubsup>"
+        "</math> and the swing <math><msqrt><mi>L</mi><mo>+</mo><mn>3</mn></msqrt></math> "
+        "with <math><msup><mrow><mo>(</mo><mi>a</mi><mo>+</mo><mi>b</mi><mo>)</mo></mrow>"
+        "<mrow><mi>n</mi><mo>+</mo><mn>1</mn></mrow></msup></math>.</p>"
+    )
+    out = md(article(formula + PROSE))
+    assert "grows with a^2 , each crane c_i carries (w + 1)/2 tonnes" in out
+    assert "the sum ∑_{i = 1}^n x_i^2 and the swing √(L + 3)" in out
+    assert "with (a + b)^{n + 1}" in out
+
+
+def test_mathml_nested_deeper_than_the_limit_is_flattened_not_lost() -> None:
+    deep = "<mrow>" * 300 + "<mi>z</mi>" + "</mrow>" * 300
+    out = md(article(f"<p>The deep term <math>{deep}</math> stays.</p>" + PROSE))
+    assert "The deep term z stays." in out
