@@ -12,7 +12,8 @@ Keeps what a reader of the page needs and drops what only a browser needs:
   entities are decoded, toolbar buttons and line-number gutters are left out; inline
   ``<code>`` becomes a backtick span;
 * links ``[text](url)`` and images ``![alt](url)`` made absolute against the base URL
-  (:mod:`webresearch.extract.urls`); ``javascript:`` links keep only their text.
+  (:mod:`webresearch.extract.urls`); ``javascript:`` links keep only their text; a link
+  card's heading holds its link (``### [Title](url)``), the card's other blocks follow it.
 
 Scripts, styles, forms controls, media players and ``<noscript>`` are never rendered.
 The walk is iterative (``lxml.etree.iterwalk`` plus a stack of buffers), so a document nested
@@ -31,6 +32,7 @@ from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
 from webresearch.extract.markdown_inline import (
     EDIT_LINK,
     PERMALINK_MARKS,
+    escape_brackets,
     is_permalink,
     math_text,
     script_text,
@@ -73,6 +75,7 @@ _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "
 _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
 _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _BR = "\x1e"  # marks a hard line break inside inline text until whitespace is collapsed
+_HEADING_LINE = re.compile(r"#{1,6} \S")
 _LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s)|`(?=``)|~(?=~~))", re.M)
 
 
@@ -188,7 +191,11 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
             out.append(_Block("#" * _HEADINGS[tag] + " " + text.replace("\n", " ")))
     elif tag == "a":
         in_heading = any(f.tag in _HEADINGS for f in open_frames)
-        out.append(_link(el, items, base_url, in_heading))
+        heading = None if in_heading else _first_heading(items)
+        if heading is None:
+            out.append(_link(el, items, base_url, in_heading))
+        else:
+            out.extend(_card(el, items, heading, base_url))
     elif tag in ("sup", "sub"):
         out.append(_script(items, tag))
     elif tag in _EMPHASIS:
@@ -347,7 +354,28 @@ def _link(
     if href is None or (in_heading and same_page):
         return lead + text + trail
     text = text.replace("\n", " ")
-    return f"{lead}[{_escape_brackets(text)}]({href}){trail}"
+    return f"{lead}[{escape_brackets(text)}]({href}){trail}"
+
+
+def _first_heading(items: list[str | _Block | Cell | Row]) -> int | None:
+    """Index of the first heading block among a link's items (a link card), or ``None``."""
+    for i, item in enumerate(items):
+        if isinstance(item, _Block) and _HEADING_LINE.match(item.text):
+            return i
+    return None
+
+
+def _card(
+    el: etree._Element, items: list[str | _Block | Cell | Row], heading: int, base_url: str
+) -> list[str | _Block | Cell | Row]:
+    """A link card (``<a><h3>Title</h3><p>…</p></a>``) as ``### [Title](url)`` and the card's
+    other blocks: a link text cannot hold a heading line (CommonMark §6.3)."""
+    block = items[heading]
+    assert isinstance(block, _Block)
+    marks, _, text = block.text.partition(" ")
+    href = absolute_url(el.get("href"), base_url)
+    linked = f"{marks} [{escape_brackets(text)}]({href})" if href else block.text
+    return [*items[:heading], _Block(linked), *items[heading + 1 :]]
 
 
 def _script(items: list[str | _Block | Cell | Row], tag: str) -> str:
@@ -371,20 +399,6 @@ def _item_text(blocks: list[_Block]) -> str:
             out.append("\n" if block.is_list else "\n\n")
         out.append(block.text)
     return "".join(out)
-
-
-def _escape_brackets(text: str) -> str:
-    """Escape brackets in link text unless they are balanced markdown (an image)."""
-    if text.startswith("![") or ("[" not in text and "]" not in text):
-        return text
-    depth = 0
-    for ch in text:
-        depth += (ch == "[") - (ch == "]")
-        if depth < 0:
-            break
-    if depth == 0:
-        return text
-    return text.replace("[", "\\[").replace("]", "\\]")
 
 
 def _image(el: etree._Element, base_url: str) -> str:

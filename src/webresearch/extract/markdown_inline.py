@@ -21,6 +21,7 @@ __all__ = [
     "EDIT_LINK",
     "MAX_MATH_DEPTH",
     "PERMALINK_MARKS",
+    "escape_brackets",
     "is_permalink",
     "math_text",
     "mathml_text",
@@ -120,6 +121,20 @@ def _base(text: str) -> str:
     if " " not in text or (text[0] + text[-1]) in ("()", "[]", "{}", "||"):
         return text
     return f"({text})"
+
+
+def escape_brackets(text: str) -> str:
+    """Escape brackets in link text unless they are balanced markdown (an image)."""
+    if text.startswith("![") or ("[" not in text and "]" not in text):
+        return text
+    depth = 0
+    for ch in text:
+        depth += (ch == "[") - (ch == "]")
+        if depth < 0:
+            break
+    if depth == 0:
+        return text
+    return text.replace("[", "\\[").replace("]", "\\]")
 
 
 def is_permalink(el: etree._Element) -> bool:

@@ -6,7 +6,11 @@ lightbox buttons, and frameset pages.
 
 from __future__ import annotations
 
+from markdown_it import MarkdownIt
+
 from webresearch.extract.html import extract_html
+from webresearch.extract.markdown import element_to_markdown
+from webresearch.extract.parse import parse_html
 
 URL = "https://news.example.org/2024/05/harbour-cranes.html"
 
@@ -54,3 +58,43 @@ def test_mathml_nested_deeper_than_the_limit_is_flattened_not_lost() -> None:
     deep = "<mrow>" * 300 + "<mi>z</mi>" + "</mrow>" * 300
     out = md(article(f"<p>The deep term <math>{deep}</math> stays.</p>" + PROSE))
     assert "The deep term z stays." in out
+
+
+# --------------------------------------------------------------------------- link cards
+
+
+def guide_cards(count: int = 6) -> str:
+    cards = "".join(
+        f"<div class='card'><a href='/guides/{i}'><h3>Crane guide number {i} for operators"
+        f"</h3><p>How the night shift checks lock {i} twice before dawn and logs it.</p></a>"
+        "</div>"
+        for i in range(count)
+    )
+    return (
+        "<!DOCTYPE html><html><head><title>Crane guides</title></head><body>"
+        "<header><nav><a href='/'>Home</a></nav></header><main><h1>Crane guides</h1>"
+        "<p>Every guide the harbour crew wrote about operating the cranes safely at night.</p>"
+        f"{cards}</main><footer>© 2024</footer></body></html>"
+    )
+
+
+def test_a_heading_inside_a_link_card_holds_the_link() -> None:
+    out = md(guide_cards(), "https://harbour.example.org/guides/")
+    assert "[###" not in out
+    assert (
+        "### [Crane guide number 2 for operators](https://harbour.example.org/guides/2)\n\n"
+        "How the night shift checks lock 2 twice before dawn and logs it." in out
+    )
+    tokens = MarkdownIt("commonmark").parse(out)
+    headings = [t for i, t in enumerate(tokens[1:], 1) if tokens[i - 1].type == "heading_open"]
+    assert len(headings) == 6
+    assert all(
+        child.type == "link_open" for h in headings for child in (h.children or [])[:1]
+    )
+
+
+def test_a_link_without_a_heading_stays_one_link() -> None:
+    root = parse_html("<div><a href='/a'><div>Boom repair</div><p>After the storm.</p></a></div>")
+    assert element_to_markdown(root, "https://harbour.example.org/") == (
+        "[Boom repair After the storm.](https://harbour.example.org/a)"
+    )
