@@ -6,10 +6,12 @@ lightbox buttons, and frameset pages.
 
 from __future__ import annotations
 
+import pytest
 from markdown_it import MarkdownIt
 
 from webresearch.extract.html import extract_html
 from webresearch.extract.markdown import element_to_markdown
+from webresearch.extract.page_type import looks_like_forum
 from webresearch.extract.parse import parse_html
 
 URL = "https://news.example.org/2024/05/harbour-cranes.html"
@@ -98,3 +100,34 @@ def test_a_link_without_a_heading_stays_one_link() -> None:
     assert element_to_markdown(root, "https://harbour.example.org/") == (
         "[Boom repair After the storm.](https://harbour.example.org/a)"
     )
+
+
+# --------------------------------------------------------------------------- forum hosts
+
+
+@pytest.mark.parametrize(
+    ("url", "forum"),
+    [
+        ("https://dashboard.cranes.example/status/today", False),
+        ("https://keyboard.example.com/layouts/harbour", False),
+        ("https://www.keyboardcranes.example/a", False),
+        ("https://motherboard.example.net/2024/crane-chips", False),
+        ("https://www.boardgames.example/best-of-2024", False),
+        ("https://board.cranes.example/night-shift", True),
+        ("https://boards.cranes.example/night-shift", True),
+        ("https://forum.cranes.example/night-shift", True),
+        ("https://forums.cranes.example/night-shift", True),
+        ("https://harbour-forum.example/night-shift", True),
+        ("https://www.craneforums.example/night-shift", True),
+        ("https://cranecommunity.example/night-shift", True),
+        ("https://community.cranes.example/night-shift", True),
+        ("https://discuss.cranes.example/night-shift", True),
+        ("https://bbs.cranes.example/night-shift", True),
+        ("https://www.cranes.example/forum/night-shift", True),
+        ("https://www.cranes.example/threads/night-shift.12/", True),
+    ],
+)
+def test_forum_hosts_name_the_forum_in_a_whole_label(url: str, forum: bool) -> None:
+    doc = parse_html("<html><body><p>Night shift notes.</p></body></html>")
+    assert looks_like_forum(doc, url, frozenset()) is forum
+
