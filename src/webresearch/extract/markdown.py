@@ -15,7 +15,8 @@ Keeps what a reader of the page needs and drops what only a browser needs:
   (:mod:`webresearch.extract.urls`); ``javascript:`` links keep only their text; a link
   card's heading holds its link (``### [Title](url)``), the card's other blocks follow it.
 
-Scripts, styles, forms controls, media players and ``<noscript>`` are never rendered.
+Scripts, styles, forms controls, media players and ``<noscript>`` are never rendered; of a
+``<button>`` only its images are (a lightbox button around a content picture).
 The walk is iterative (``lxml.etree.iterwalk`` plus a stack of buffers), so a document nested
 thousands of levels deep converts without touching Python's recursion limit.
 """
@@ -33,12 +34,13 @@ from webresearch.extract.markdown_inline import (
     EDIT_LINK,
     PERMALINK_MARKS,
     escape_brackets,
+    image_markdown,
     is_permalink,
     math_text,
     script_text,
 )
 from webresearch.extract.markdown_tables import MAX_TABLE_COLUMNS, Cell, Row, table_blocks
-from webresearch.extract.urls import absolute_url, image_source
+from webresearch.extract.urls import absolute_url
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
 
@@ -125,7 +127,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
             tag = tag.lower().rpartition("}")[2] if tag.__class__ is str else ""
             if not tag or (tag in SKIPPED_TAGS and tag != "math"):
                 walker.skip_subtree()
-                stack.append(_Frame(el, "#skip"))
+                stack.append(_Frame(el, "#images" if tag == "button" else "#skip"))
                 continue
             if tag in PRE_TAGS:
                 walker.skip_subtree()
@@ -168,6 +170,9 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         return
     if tag == "#skip" or tag == "wbr":
         return
+    if tag == "#images":  # a lightbox button around a picture: the picture stays
+        out.extend(md for md in (image_markdown(i, base_url) for i in el.iter("img")) if md)
+        return
     if tag == "#math":
         out.append(math_text(el))
         return
@@ -178,7 +183,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     elif tag == "hr":
         out.append(_Block("---"))
     elif tag == "img":
-        image = _image(el, base_url)
+        image = image_markdown(el, base_url)
         if image:
             out.append(image)
     elif tag in _HEADINGS:
@@ -399,19 +404,6 @@ def _item_text(blocks: list[_Block]) -> str:
             out.append("\n" if block.is_list else "\n\n")
         out.append(block.text)
     return "".join(out)
-
-
-def _image(el: etree._Element, base_url: str) -> str:
-    src = image_source(el, base_url)
-    if src is None:
-        return ""
-    alt = (
-        _collapse(el.get("alt") or el.get("title") or "")
-        .strip()
-        .replace("]", "\\]")
-        .replace("[", "\\[")
-    )
-    return f"![{alt}]({src})"
 
 
 # --------------------------------------------------------------------------- blocks

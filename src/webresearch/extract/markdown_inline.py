@@ -16,12 +16,14 @@ import re
 from lxml import etree
 
 from webresearch.extract.caseless import CaselessPattern
+from webresearch.extract.urls import image_source
 
 __all__ = [
     "EDIT_LINK",
     "MAX_MATH_DEPTH",
     "PERMALINK_MARKS",
     "escape_brackets",
+    "image_markdown",
     "is_permalink",
     "math_text",
     "mathml_text",
@@ -135,6 +137,16 @@ def escape_brackets(text: str) -> str:
     if depth == 0:
         return text
     return text.replace("[", "\\[").replace("]", "\\]")
+
+
+def image_markdown(el: etree._Element, base_url: str) -> str:
+    """``![alt](url)`` of an ``<img>`` (alt text, else its title, brackets escaped), or ``""``
+    when it has no usable address (:func:`~webresearch.extract.urls.image_source`)."""
+    src = image_source(el, base_url)
+    if src is None:
+        return ""
+    alt = " ".join((el.get("alt") or el.get("title") or "").split())
+    return "![" + alt.replace("]", "\\]").replace("[", "\\[") + f"]({src})"
 
 
 def is_permalink(el: etree._Element) -> bool:

@@ -131,3 +131,38 @@ def test_forum_hosts_name_the_forum_in_a_whole_label(url: str, forum: bool) -> N
     doc = parse_html("<html><body><p>Night shift notes.</p></body></html>")
     assert looks_like_forum(doc, url, frozenset()) is forum
 
+
+# --------------------------------------------------------------------------- lightbox buttons
+
+
+def test_an_image_inside_a_lightbox_button_is_kept_as_outside_it() -> None:
+    later = PROSE.replace("Paragraph", "Section")
+    figure = (
+        "<figure><button class='lightbox-trigger' aria-label='Enlarge'><img "
+        "src='/img/crane-boom.png' alt='Diagram of the crane boom and its counterweight'>"
+        "<span>Enlarge</span></button><figcaption>Drawn by the harbour crew.</figcaption>"
+        "</figure>"
+    )
+    out = md(article(PROSE + figure + later))
+    assert (
+        "![Diagram of the crane boom and its counterweight]"
+        "(https://news.example.org/img/crane-boom.png)" in out
+    )
+    assert "Enlarge" not in out  # the button's label is still not text
+
+
+def test_a_button_renders_its_usable_images_not_its_label() -> None:
+    root = parse_html(
+        "<p>Before.</p><button class='next'><img src='/i/arrow.png' alt='Next slide'>"
+        "</button><button><img src='data:image/gif;base64,R0lGOD' alt='Open the gallery'>"
+        "Open</button><p>After.</p>"
+    )
+    assert element_to_markdown(root, "https://harbour.example.org/") == (
+        "Before.\n\n![Next slide](https://harbour.example.org/i/arrow.png)\n\nAfter."
+    )
+
+
+def test_an_icon_inside_a_button_is_still_noise() -> None:
+    later = PROSE.replace("Paragraph", "Section")
+    button = "<p><button class='next'><img src='/i/arrow-right.png' alt='Next slide'></button></p>"
+    assert "arrow-right" not in md(article(PROSE + button + later))
