@@ -1,14 +1,18 @@
 """Markdown fidelity faults found in review, each on a small page of our own (issue 13).
 
 MathML without a TeX annotation, headings inside link cards, forum hosts, images inside
-lightbox buttons, and frameset pages.
+lightbox buttons, and frameset pages (their ``<noframes>`` text, or their frames named).
 """
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from markdown_it import MarkdownIt
 
+from webresearch import read_page
+from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.html import extract_html
 from webresearch.extract.markdown import element_to_markdown
 from webresearch.extract.page_type import looks_like_forum
@@ -166,3 +170,45 @@ def test_an_icon_inside_a_button_is_still_noise() -> None:
     later = PROSE.replace("Paragraph", "Section")
     button = "<p><button class='next'><img src='/i/arrow-right.png' alt='Next slide'></button></p>"
     assert "arrow-right" not in md(article(PROSE + button + later))
+
+
+# --------------------------------------------------------------------------- framesets
+
+
+FRAMES = "<frameset cols='20%,80%'><frame src='menu.html' name='menu'><frame src='crane.html'>"
+
+
+def frameset_page(noframes: str = "", scripts: str = "") -> str:
+    return (
+        f"<html><head><title>Harbour crane manual</title>{scripts}</head>"
+        f"{FRAMES}{noframes}</frameset></html>"
+    )
+
+
+def test_a_frameset_page_is_read_through_its_noframes_content() -> None:
+    noframes = f"<noframes><body><h2>Operating the crane</h2>{PROSE}</body></noframes>"
+    result = extract_html(frameset_page(noframes), URL)
+    assert "Paragraph 0 tells how the harbour crane" in result.markdown
+    assert "Paragraph 7 tells how the harbour crane" in result.markdown
+    assert "<p>" not in result.markdown and "&lt;" not in result.markdown
+
+
+def test_a_frameset_page_without_noframes_names_its_frames() -> None:
+    scripts = "<script src='/a.js'></script><script src='/b.js'></script>"
+    html = frameset_page(scripts=scripts)
+    result = extract_html(html, URL)
+    assert result.markdown == (
+        "This page is a frameset: its content is in the pages its frames show.\n\n"
+        "- [menu](https://news.example.org/2024/05/menu.html)\n"
+        "- [crane.html](https://news.example.org/2024/05/crane.html)"
+    )
+    assert not looks_like_app_shell(html, result.markdown)
+    shown = asyncio.run(read_page(html.encode(), URL)).text
+    assert "JavaScript" not in shown
+    assert "https://news.example.org/2024/05/crane.html" in shown
+
+
+def test_a_page_with_text_and_a_stray_frameset_is_no_frameset_page() -> None:
+    html = article(PROSE + "<frameset><frame src='ad.html'></frameset>")
+    assert "Paragraph 7 tells" in md(html)
+    assert "frameset" not in md(html)
