@@ -70,7 +70,8 @@ def mathml_text(el: etree._Element, depth: int = 0) -> str:
 
     ``<msup>a 2</msup>`` → ``a^2``, ``<msub>x i</msub>`` → ``x_i``, ``<msubsup>`` → ``x_i^2``,
     ``<munder>``/``<mover>`` (limits) likewise, ``<mfrac>`` → ``a/b``, ``<msqrt>`` → ``√x``,
-    ``<mroot>`` → ``x^(1/n)``; a part holding several tokens is put in ``()`` (a base or a
+    ``<mroot>`` → ``x^(1/n)``,
+    ``<mtable>`` → ``[1, 0; 0, 1]`` (cells by commas, rows by semicolons); a part holding several tokens is put in ``()`` (a base or a
     fraction's term) or ``{}`` (a script). Token elements give their text, rows their parts
     joined by spaces; annotations are left out. Past :data:`MAX_MATH_DEPTH` levels the text
     is flattened (no recursion limit is reached on hostile markup).
@@ -97,9 +98,9 @@ def mathml_text(el: etree._Element, depth: int = 0) -> str:
     if name == "mroot" and len(parts) >= 2:
         return f"{_base(parts[0])}^(1/{parts[1]})"
     if name == "mtr":
-        return " , ".join(p for p in parts if p)
+        return ", ".join(p for p in parts if p)
     if name == "mtable":
-        return "[" + " ; ".join(p for p in parts if p) + "]"
+        return "[" + "; ".join(p for p in parts if p) + "]"
     return _row(parts)
 
 

@@ -60,6 +60,15 @@ def test_mathml_scripts_fractions_and_roots_stay_unambiguous() -> None:
     assert "with (a + b)^{n + 1}" in out
 
 
+def test_a_mathml_table_keeps_its_rows_and_cells() -> None:
+    matrix = (
+        "<math><mi>R</mi><mo>=</mo><mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd>"
+        "</mtr><mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn></mtd></mtr></mtable></math>"
+    )
+    out = md(article(f"<p>The crane turns by {matrix} at rest.</p>" + PROSE))
+    assert "The crane turns by R = [1, 0; 0, 1] at rest." in out
+
+
 def test_mathml_nested_deeper_than_the_limit_is_flattened_not_lost() -> None:
     deep = "<mrow>" * 300 + "<mi>z</mi>" + "</mrow>" * 300
     out = md(article(f"<p>The deep term <math>{deep}</math> stays.</p>" + PROSE))
