@@ -164,6 +164,22 @@ def test_an_image_inside_a_lightbox_button_is_kept_as_outside_it() -> None:
     assert "Enlarge" not in out  # the button's label is still not text
 
 
+def test_a_pickers_swatch_buttons_are_not_content_images() -> None:
+    later = PROSE.replace("Paragraph", "Section")
+    swatches = "".join(
+        f"<div><button type='button' title='{name}'><img src='/img/jacket-{i}.jpg' "
+        f"alt='{name} jacket colour' width='{size}' height='{size}'></button></div>"
+        for i, (name, size) in enumerate([("Harbour red", 50), ("Deck blue", 80)])
+    )
+    named = (
+        "<div><button class='variant-swatch'><img src='/img/jacket-green.jpg' "
+        "alt='Crane green jacket colour'></button></div>"
+    )
+    out = md(article(PROSE + swatches + named + later))
+    assert "Paragraph 7 tells" in out and "Section 0 tells" in out
+    assert "jacket" not in out
+
+
 def test_a_button_renders_its_usable_images_not_its_label() -> None:
     root = parse_html(
         "<p>Before.</p><button class='next'><img src='/i/arrow.png' alt='Next slide'>"
