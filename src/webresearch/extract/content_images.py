@@ -17,7 +17,8 @@ all of these hold (issue 13, "content images only"):
 6. its address appears once on the page (a repeated image is decoration), and no image
    before it has the same alt text (a gallery's thumbnails and other sizes);
 7. inside a ``<button>`` (a lightbox trigger around a figure is content) it is not a
-   picker's: declared at most :data:`MAX_PICKER_IMAGE_PX` wide or high, or in a button
+   control's: declared at most :data:`MAX_PICKER_IMAGE_PX` wide or high, an SVG drawing
+   or an alt text saying "icon" (a play/pause button, a country flag), or in a button
    whose class or title names a swatch, thumbnail, colour or variant (WCXB dev: a shop's
    colour swatches, 50 px, came out as ten images).
 
@@ -59,6 +60,7 @@ _NOISE_NAME = CaselessPattern(
     r"rating|stars?[-_]|social|share|flag[-_]|arrow|btn|button|banner|advert|\bads?\b"
 )
 _PICKER_NAME = CaselessPattern(r"swatch|thumb|colou?r|variant")
+_ICON_WORD = re.compile(r"\bicons?\b", re.I)
 _WORD = re.compile(r"[^\W_]+")
 #: An alt text that is a file name or a slug ("milano-week-2018_03", "IMG 1234.jpg").
 _SLUG = re.compile(
@@ -145,8 +147,10 @@ def _is_content(img: etree._Element, src: str, texts: dict[etree._Element, str])
         value = (img.get(dim) or "").strip().removesuffix("px")
         if value.isdigit() and int(value) <= limit:
             return False
-    if button is not None and _PICKER_NAME.search(
-        (button.get("class") or "") + " " + (button.get("title") or "")
+    if button is not None and (
+        _PICKER_NAME.search((button.get("class") or "") + " " + (button.get("title") or ""))
+        or urlsplit(src).path.lower().endswith(".svg")
+        or _ICON_WORD.search(img.get("alt") or "")
     ):
         return False
     alt = " ".join((img.get("alt") or img.get("title") or "").split())

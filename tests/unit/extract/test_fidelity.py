@@ -175,7 +175,12 @@ def test_a_pickers_swatch_buttons_are_not_content_images() -> None:
         "<div><button class='variant-swatch'><img src='/img/jacket-green.jpg' "
         "alt='Crane green jacket colour'></button></div>"
     )
-    out = md(article(PROSE + swatches + named + later))
+    icons = (
+        "<div><button><img src='/img/pause-video.svg' alt='Pause the harbour video'></button>"
+        "<button><img src='/img/zone.png' alt='Detection zone icon in black'></button></div>"
+    )
+    out = md(article(PROSE + swatches + named + icons + later))
+    assert "harbour video" not in out and "Detection zone" not in out
     assert "Paragraph 7 tells" in out and "Section 0 tells" in out
     assert "jacket" not in out
 
