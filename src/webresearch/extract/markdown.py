@@ -374,11 +374,13 @@ def _card(
     el: etree._Element, items: list[str | _Block | Cell | Row], heading: int, base_url: str
 ) -> list[str | _Block | Cell | Row]:
     """A link card (``<a><h3>Title</h3><p>…</p></a>``) as ``### [Title](url)`` and the card's
-    other blocks: a link text cannot hold a heading line (CommonMark §6.3)."""
-    block = items[heading]
+    other blocks (a link text cannot hold a heading line, CommonMark §6.3); a heading's link
+    into the page itself (an FAQ's anchor) is left out, as :func:`_link` does."""
+    block, raw = items[heading], (el.get("href") or "").strip()
     assert isinstance(block, _Block)
     marks, _, text = block.text.partition(" ")
-    href = absolute_url(el.get("href"), base_url)
+    same_page = raw.startswith("#") or raw.split("#", 1)[0] == base_url
+    href = None if same_page else absolute_url(raw, base_url)
     linked = f"{marks} [{escape_brackets(text)}]({href})" if href else block.text
     return [*items[:heading], _Block(linked), *items[heading + 1 :]]
 

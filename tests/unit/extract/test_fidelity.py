@@ -108,6 +108,17 @@ def test_a_heading_inside_a_link_card_holds_the_link() -> None:
     )
 
 
+def test_a_link_card_into_the_page_itself_is_a_plain_heading() -> None:
+    page = "https://harbour.example.org/faq"
+    root = parse_html(
+        f"<div><a href='{page}#q1'><h4>Do cranes work at night?</h4><p>Yes, in two shifts."
+        "</p></a><a href='#q2'><h4>Who checks the locks?</h4></a></div>"
+    )
+    assert element_to_markdown(root, page) == (
+        "#### Do cranes work at night?\n\nYes, in two shifts.\n\n#### Who checks the locks?"
+    )
+
+
 def test_a_link_without_a_heading_stays_one_link() -> None:
     root = parse_html("<div><a href='/a'><div>Boom repair</div><p>After the storm.</p></a></div>")
     assert element_to_markdown(root, "https://harbour.example.org/") == (
