@@ -37,6 +37,9 @@ _SHELL_NOISE = re.compile(
 )
 
 
+_FRAMESET = re.compile(r"<frameset\b", re.I)
+
+
 def _readable(markdown: str) -> str:
     """The letters and digits of ``markdown`` without link targets and shell notices."""
     return _SHELL_NOISE.sub("", re.sub(r"\]\([^)]*\)", "]", markdown))
@@ -60,11 +63,11 @@ def looks_like_app_shell(html: str, markdown: str) -> bool:
         ``True`` when the converted text has at most :data:`MAX_SHELL_TEXT_CHARS` letters and
         digits (not counting "Loading…" or "enable JavaScript" notices) and the page has a
         client-side mount point (``<div id="root">``, ``<app-root>``, ``__NEXT_DATA__``…),
-        asks for JavaScript, or is mostly scripts.
+        asks for JavaScript, or is mostly scripts; never for a frameset page.
     """
     text = _readable(markdown)
-    if len(text) > MAX_SHELL_TEXT_CHARS:
-        return False
+    if len(text) > MAX_SHELL_TEXT_CHARS or _FRAMESET.search(html):
+        return False  # a frameset's text is in its frames (extract.frames), not its scripts
     if _MOUNT_POINT.search(html) or _NEEDS_JS.search(html):
         return True
     scripts = _SCRIPT.findall(html)

@@ -15,7 +15,12 @@ all of these hold (issue 13, "content images only"):
    headline, the caption), and it is not the thumbnail of a link to another page (a card
    of a listing or of "related stories");
 6. its address appears once on the page (a repeated image is decoration), and no image
-   before it has the same alt text (a gallery's thumbnails and other sizes).
+   before it has the same alt text (a gallery's thumbnails and other sizes);
+7. inside a ``<button>`` (a lightbox trigger around a figure is content) it is not a
+   control's: declared at most :data:`MAX_PICKER_IMAGE_PX` wide or high, an SVG drawing
+   or an alt text saying "icon" (a play/pause button, a country flag), or in a button
+   whose class or title names a swatch, thumbnail, colour or variant (WCXB dev: a shop's
+   colour swatches, 50 px, came out as ten images).
 
 Kept image addresses lose their tracking query parameters (``utm_*``, ``fbclid``…).
 """
@@ -34,6 +39,7 @@ from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import image_source
 
 __all__ = [
+    "MAX_PICKER_IMAGE_PX",
     "MIN_ALT_WORDS",
     "MIN_IMAGE_PX",
     "drop_noise_images",
@@ -45,12 +51,16 @@ __all__ = [
 MIN_IMAGE_PX = 48
 #: An alt text needs this many words to describe content.
 MIN_ALT_WORDS = 2
+#: An image this many pixels wide or high, or fewer, inside a button is a picker's swatch.
+MAX_PICKER_IMAGE_PX = 100
 
 _NOISE_NAME = CaselessPattern(
     r"logo|icon|avatar|gravatar|spinner|loader|loading|sprite|badge|emoji|emoticon|smiley|"
     r"pixel|tracking|tracker|beacon|placeholder|spacer|blank\.|favicon|profile-?pic|userpic|"
     r"rating|stars?[-_]|social|share|flag[-_]|arrow|btn|button|banner|advert|\bads?\b"
 )
+_PICKER_NAME = CaselessPattern(r"swatch|thumb|colou?r|variant")
+_ICON_WORD = re.compile(r"\bicons?\b", re.I)
 _WORD = re.compile(r"[^\W_]+")
 #: An alt text that is a file name or a slug ("milano-week-2018_03", "IMG 1234.jpg").
 _SLUG = re.compile(
@@ -131,10 +141,18 @@ def drop_noise_images(root: etree._Element, counts: Counter[str], base_url: str)
 
 
 def _is_content(img: etree._Element, src: str, texts: dict[etree._Element, str]) -> bool:
+    button = next(img.iterancestors("button"), None)
+    limit = MIN_IMAGE_PX if button is None else MAX_PICKER_IMAGE_PX
     for dim in ("width", "height"):
         value = (img.get(dim) or "").strip().removesuffix("px")
-        if value.isdigit() and int(value) <= MIN_IMAGE_PX:
+        if value.isdigit() and int(value) <= limit:
             return False
+    if button is not None and (
+        _PICKER_NAME.search((button.get("class") or "") + " " + (button.get("title") or ""))
+        or urlsplit(src).path.lower().endswith(".svg")
+        or _ICON_WORD.search(img.get("alt") or "")
+    ):
+        return False
     alt = " ".join((img.get("alt") or img.get("title") or "").split())
     names = " ".join(
         (img.get("class") or "", img.get("id") or "", urlsplit(src).path.rsplit("/", 1)[-1])

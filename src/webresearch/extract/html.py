@@ -12,6 +12,9 @@ The fallback chain:
    header and footer, and scripts;
 3. **plain-text**: the text of the page, whitespace-collapsed, when conversion yields nothing.
 
+A frameset page is read through its ``<noframes>`` content, or named a frameset with its
+frames' links when it has none (:mod:`webresearch.extract.frames`).
+
 On a shop page (:func:`~webresearch.extract.product.is_shop_page`), a paragraph of
 :data:`MIN_REPEAT_WORDS` words or more that repeats an earlier one word for word is left
 out: a shop renders a block twice (one copy for phones, one for desktops, a
@@ -38,6 +41,7 @@ from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.content_images import drop_noise_images, image_counts
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
+from webresearch.extract.frames import frames_markdown, frameset_of, open_noframes
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.page_noise import (
@@ -164,6 +168,10 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     body = doc.find("body")
     if body is None:  # pragma: no cover - parse_html always adds one
         return HtmlExtraction(title, "", "plain-text", "no body")
+    frameset = frameset_of(body)
+    if frameset is not None and not open_noframes(doc, body):
+        markdown = frames_markdown(frameset, base)
+        return HtmlExtraction(title, markdown, "whole-page", "a frameset page without <noframes>")
     fallback: str | None = None
     images = image_counts(doc)
     drop_page_toc(doc)
@@ -175,7 +183,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     article = bool(declared & ARTICLE_TYPES)
     # a shop prints blocks twice (phone and desktop copies); elsewhere a repeat is meant
     keep_repeats = article or not shop
-    opinion = None if article else html
+    opinion = None if article or frameset is not None else html  # noframes: not the served page
     forum = looks_like_forum(doc, url, declared)
     if forum:
         drop_signatures(body)  # a member's signature under each post (forum_chrome.py)

@@ -12,9 +12,11 @@ Keeps what a reader of the page needs and drops what only a browser needs:
   entities are decoded, toolbar buttons and line-number gutters are left out; inline
   ``<code>`` becomes a backtick span;
 * links ``[text](url)`` and images ``![alt](url)`` made absolute against the base URL
-  (:mod:`webresearch.extract.urls`); ``javascript:`` links keep only their text.
+  (:mod:`webresearch.extract.urls`); ``javascript:`` links keep only their text; a link
+  card's heading holds its link (``### [Title](url)``), the card's other blocks follow it.
 
-Scripts, styles, forms controls, media players and ``<noscript>`` are never rendered.
+Scripts, styles, forms controls, media players and ``<noscript>`` are never rendered; of a
+``<button>`` only its images are (a lightbox button around a content picture).
 The walk is iterative (``lxml.etree.iterwalk`` plus a stack of buffers), so a document nested
 thousands of levels deep converts without touching Python's recursion limit.
 """
@@ -31,12 +33,14 @@ from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
 from webresearch.extract.markdown_inline import (
     EDIT_LINK,
     PERMALINK_MARKS,
+    escape_brackets,
+    image_markdown,
     is_permalink,
     math_text,
     script_text,
 )
 from webresearch.extract.markdown_tables import MAX_TABLE_COLUMNS, Cell, Row, table_blocks
-from webresearch.extract.urls import absolute_url, image_source
+from webresearch.extract.urls import absolute_url
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
 
@@ -73,6 +77,7 @@ _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "
 _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
 _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _BR = "\x1e"  # marks a hard line break inside inline text until whitespace is collapsed
+_HEADING_LINE = re.compile(r"#{1,6} \S")
 _LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s)|`(?=``)|~(?=~~))", re.M)
 
 
@@ -122,7 +127,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
             tag = tag.lower().rpartition("}")[2] if tag.__class__ is str else ""
             if not tag or (tag in SKIPPED_TAGS and tag != "math"):
                 walker.skip_subtree()
-                stack.append(_Frame(el, "#skip"))
+                stack.append(_Frame(el, "#images" if tag == "button" else "#skip"))
                 continue
             if tag in PRE_TAGS:
                 walker.skip_subtree()
@@ -165,6 +170,9 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         return
     if tag == "#skip" or tag == "wbr":
         return
+    if tag == "#images":  # a lightbox button around a picture: the picture stays
+        out.extend(md for md in (image_markdown(i, base_url) for i in el.iter("img")) if md)
+        return
     if tag == "#math":
         out.append(math_text(el))
         return
@@ -175,7 +183,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     elif tag == "hr":
         out.append(_Block("---"))
     elif tag == "img":
-        image = _image(el, base_url)
+        image = image_markdown(el, base_url)
         if image:
             out.append(image)
     elif tag in _HEADINGS:
@@ -188,7 +196,11 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
             out.append(_Block("#" * _HEADINGS[tag] + " " + text.replace("\n", " ")))
     elif tag == "a":
         in_heading = any(f.tag in _HEADINGS for f in open_frames)
-        out.append(_link(el, items, base_url, in_heading))
+        heading = None if in_heading else _first_heading(items)
+        if heading is None:
+            out.append(_link(el, items, base_url, in_heading))
+        else:
+            out.extend(_card(el, items, heading, base_url))
     elif tag in ("sup", "sub"):
         out.append(_script(items, tag))
     elif tag in _EMPHASIS:
@@ -347,7 +359,30 @@ def _link(
     if href is None or (in_heading and same_page):
         return lead + text + trail
     text = text.replace("\n", " ")
-    return f"{lead}[{_escape_brackets(text)}]({href}){trail}"
+    return f"{lead}[{escape_brackets(text)}]({href}){trail}"
+
+
+def _first_heading(items: list[str | _Block | Cell | Row]) -> int | None:
+    """Index of the first heading block among a link's items (a link card), or ``None``."""
+    for i, item in enumerate(items):
+        if isinstance(item, _Block) and _HEADING_LINE.match(item.text):
+            return i
+    return None
+
+
+def _card(
+    el: etree._Element, items: list[str | _Block | Cell | Row], heading: int, base_url: str
+) -> list[str | _Block | Cell | Row]:
+    """A link card (``<a><h3>Title</h3><p>…</p></a>``) as ``### [Title](url)`` and the card's
+    other blocks (a link text cannot hold a heading line, CommonMark §6.3); a heading's link
+    into the page itself (an FAQ's anchor) is left out, as :func:`_link` does."""
+    block, raw = items[heading], (el.get("href") or "").strip()
+    assert isinstance(block, _Block)
+    marks, _, text = block.text.partition(" ")
+    same_page = raw.startswith("#") or raw.split("#", 1)[0] == base_url
+    href = None if same_page else absolute_url(raw, base_url)
+    linked = f"{marks} [{escape_brackets(text)}]({href})" if href else block.text
+    return [*items[:heading], _Block(linked), *items[heading + 1 :]]
 
 
 def _script(items: list[str | _Block | Cell | Row], tag: str) -> str:
@@ -371,33 +406,6 @@ def _item_text(blocks: list[_Block]) -> str:
             out.append("\n" if block.is_list else "\n\n")
         out.append(block.text)
     return "".join(out)
-
-
-def _escape_brackets(text: str) -> str:
-    """Escape brackets in link text unless they are balanced markdown (an image)."""
-    if text.startswith("![") or ("[" not in text and "]" not in text):
-        return text
-    depth = 0
-    for ch in text:
-        depth += (ch == "[") - (ch == "]")
-        if depth < 0:
-            break
-    if depth == 0:
-        return text
-    return text.replace("[", "\\[").replace("]", "\\]")
-
-
-def _image(el: etree._Element, base_url: str) -> str:
-    src = image_source(el, base_url)
-    if src is None:
-        return ""
-    alt = (
-        _collapse(el.get("alt") or el.get("title") or "")
-        .strip()
-        .replace("]", "\\]")
-        .replace("[", "\\[")
-    )
-    return f"![{alt}]({src})"
 
 
 # --------------------------------------------------------------------------- blocks

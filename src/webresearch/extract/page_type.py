@@ -54,8 +54,13 @@ SINGLE_ITEM_TYPES = ARTICLE_TYPES | {
     "product", "productgroup", "og:product", "discussionforumposting", "qapage", "recipe",
 }  # fmt: skip
 _FORUM_TYPES = frozenset({"discussionforumposting", "qapage"})
+#: A forum's host names it in a whole label or a dash-separated part of one (``forum.``,
+#: ``forums.``, ``boards.``, ``bbs.``, ``discuss.``, ``community.``, ``my-forum.``), or ends a
+#: label with ``forum(s)`` / ``community`` (``avforums.com``, ``steamcommunity.com``); a
+#: substring does not count (``dashboard.``, ``keyboard.``, ``motherboard.``, ``focalboard``).
 _FORUM_URL = re.compile(
-    r"^https?://[^/]*(?:forum|community|discuss|bbs|board)[^/]*/|/(?:t|d|threads?|topics?|"
+    r"^https?://(?:[^/]*[.-])?(?:[a-z0-9]*(?:forums?|community)|communities|"
+    r"discuss(?:ions?)?|bbs|boards?)[.-][^/]*/|/(?:t|d|threads?|topics?|"
     r"forums?|discussions?|questions|comments)/[^/?#]+|viewtopic\.php|showthread\.php|"
     r"/index\.php\?/topic/",
     re.I,

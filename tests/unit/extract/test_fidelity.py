@@ -1,0 +1,255 @@
+"""Markdown fidelity faults found in review, each on a small page of our own (issue 13).
+
+MathML without a TeX annotation, headings inside link cards, forum hosts, images inside
+lightbox buttons, and frameset pages (their ``<noframes>`` text, or their frames named).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from markdown_it import MarkdownIt
+
+from webresearch import read_page
+from webresearch.extract.appshell import looks_like_app_shell
+from webresearch.extract.html import extract_html
+from webresearch.extract.markdown import element_to_markdown
+from webresearch.extract.page_type import looks_like_forum
+from webresearch.extract.parse import parse_html
+
+URL = "https://news.example.org/2024/05/harbour-cranes.html"
+
+PROSE = "".join(
+    f"<p>Paragraph {i} tells how the harbour crane lifts containers from the ship deck onto "
+    f"the waiting trucks, and why the night shift checks every lock twice before dawn.</p>"
+    for i in range(8)
+)
+
+
+def article(inner: str) -> str:
+    return (
+        "<!DOCTYPE html><html><head><title>Harbour cranes at night</title></head><body>"
+        "<header><nav><a href='/'>Home</a> <a href='/news'>News</a></nav></header>"
+        f"<main><article><h1>Harbour cranes at night</h1>{inner}</article></main>"
+        "<footer><p>© 2024 Harbour Weekly</p></footer></body></html>"
+    )
+
+
+def md(html: str, url: str = URL) -> str:
+    return extract_html(html, url).markdown
+
+
+# --------------------------------------------------------------------------- MathML
+
+
+def test_mathml_scripts_fractions_and_roots_stay_unambiguous() -> None:
+    formula = (
+        "<p>The load grows with <math><msup><mi>a</mi><mn>2</mn></msup></math>, each crane "
+        "<math><msub><mi>c</mi><mi>i</mi></msub></math> carries "
+        "<math><mfrac><mrow><mi>w</mi><mo>+</mo><mn>1</mn></mrow><mn>2</mn></mfrac></math> "
+        "tonnes, the sum <math><munderover><mo>∑</mo><mrow><mi>i</mi><mo>=</mo><mn>1</mn>"
+        "</mrow><mi>n</mi></munderover><msubsup><mi>x</mi><mi>i</mi><mn>2</mn></msubsup>"
+        "</math> and the swing <math><msqrt><mi>L</mi><mo>+</mo><mn>3</mn></msqrt></math> "
+        "with <math><msup><mrow><mo>(</mo><mi>a</mi><mo>+</mo><mi>b</mi><mo>)</mo></mrow>"
+        "<mrow><mi>n</mi><mo>+</mo><mn>1</mn></mrow></msup></math>.</p>"
+    )
+    out = md(article(formula + PROSE))
+    assert "grows with a^2 , each crane c_i carries (w + 1)/2 tonnes" in out
+    assert "the sum ∑_{i = 1}^n x_i^2 and the swing √(L + 3)" in out
+    assert "with (a + b)^{n + 1}" in out
+
+
+def test_a_mathml_table_keeps_its_rows_and_cells() -> None:
+    matrix = (
+        "<math><mi>R</mi><mo>=</mo><mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd>"
+        "</mtr><mtr><mtd><mn>0</mn></mtd><mtd><mn>1</mn></mtd></mtr></mtable></math>"
+    )
+    out = md(article(f"<p>The crane turns by {matrix} at rest.</p>" + PROSE))
+    assert "The crane turns by R = [1, 0; 0, 1] at rest." in out
+
+
+def test_mathml_nested_deeper_than_the_limit_is_flattened_not_lost() -> None:
+    deep = "<mrow>" * 300 + "<mi>z</mi>" + "</mrow>" * 300
+    out = md(article(f"<p>The deep term <math>{deep}</math> stays.</p>" + PROSE))
+    assert "The deep term z stays." in out
+
+
+# --------------------------------------------------------------------------- link cards
+
+
+def guide_cards(count: int = 6) -> str:
+    cards = "".join(
+        f"<div class='card'><a href='/guides/{i}'><h3>Crane guide number {i} for operators"
+        f"</h3><p>How the night shift checks lock {i} twice before dawn and logs it.</p></a>"
+        "</div>"
+        for i in range(count)
+    )
+    return (
+        "<!DOCTYPE html><html><head><title>Crane guides</title></head><body>"
+        "<header><nav><a href='/'>Home</a></nav></header><main><h1>Crane guides</h1>"
+        "<p>Every guide the harbour crew wrote about operating the cranes safely at night.</p>"
+        f"{cards}</main><footer>© 2024</footer></body></html>"
+    )
+
+
+def test_a_heading_inside_a_link_card_holds_the_link() -> None:
+    out = md(guide_cards(), "https://harbour.example.org/guides/")
+    assert "[###" not in out
+    assert (
+        "### [Crane guide number 2 for operators](https://harbour.example.org/guides/2)\n\n"
+        "How the night shift checks lock 2 twice before dawn and logs it." in out
+    )
+    tokens = MarkdownIt("commonmark").parse(out)
+    headings = [t for i, t in enumerate(tokens[1:], 1) if tokens[i - 1].type == "heading_open"]
+    assert len(headings) == 6
+    assert all(
+        child.type == "link_open" for h in headings for child in (h.children or [])[:1]
+    )
+
+
+def test_a_link_card_into_the_page_itself_is_a_plain_heading() -> None:
+    page = "https://harbour.example.org/faq"
+    root = parse_html(
+        f"<div><a href='{page}#q1'><h4>Do cranes work at night?</h4><p>Yes, in two shifts."
+        "</p></a><a href='#q2'><h4>Who checks the locks?</h4></a></div>"
+    )
+    assert element_to_markdown(root, page) == (
+        "#### Do cranes work at night?\n\nYes, in two shifts.\n\n#### Who checks the locks?"
+    )
+
+
+def test_a_link_without_a_heading_stays_one_link() -> None:
+    root = parse_html("<div><a href='/a'><div>Boom repair</div><p>After the storm.</p></a></div>")
+    assert element_to_markdown(root, "https://harbour.example.org/") == (
+        "[Boom repair After the storm.](https://harbour.example.org/a)"
+    )
+
+
+# --------------------------------------------------------------------------- forum hosts
+
+
+@pytest.mark.parametrize(
+    ("url", "forum"),
+    [
+        ("https://dashboard.cranes.example/status/today", False),
+        ("https://keyboard.example.com/layouts/harbour", False),
+        ("https://www.keyboardcranes.example/a", False),
+        ("https://motherboard.example.net/2024/crane-chips", False),
+        ("https://www.boardgames.example/best-of-2024", False),
+        ("https://board.cranes.example/night-shift", True),
+        ("https://boards.cranes.example/night-shift", True),
+        ("https://forum.cranes.example/night-shift", True),
+        ("https://forums.cranes.example/night-shift", True),
+        ("https://harbour-forum.example/night-shift", True),
+        ("https://www.craneforums.example/night-shift", True),
+        ("https://cranecommunity.example/night-shift", True),
+        ("https://community.cranes.example/night-shift", True),
+        ("https://discuss.cranes.example/night-shift", True),
+        ("https://bbs.cranes.example/night-shift", True),
+        ("https://www.cranes.example/forum/night-shift", True),
+        ("https://www.cranes.example/threads/night-shift.12/", True),
+    ],
+)
+def test_forum_hosts_name_the_forum_in_a_whole_label(url: str, forum: bool) -> None:
+    doc = parse_html("<html><body><p>Night shift notes.</p></body></html>")
+    assert looks_like_forum(doc, url, frozenset()) is forum
+
+
+# --------------------------------------------------------------------------- lightbox buttons
+
+
+def test_an_image_inside_a_lightbox_button_is_kept_as_outside_it() -> None:
+    later = PROSE.replace("Paragraph", "Section")
+    figure = (
+        "<figure><button class='lightbox-trigger' aria-label='Enlarge'><img "
+        "src='/img/crane-boom.png' alt='Diagram of the crane boom and its counterweight'>"
+        "<span>Enlarge</span></button><figcaption>Drawn by the harbour crew.</figcaption>"
+        "</figure>"
+    )
+    out = md(article(PROSE + figure + later))
+    assert (
+        "![Diagram of the crane boom and its counterweight]"
+        "(https://news.example.org/img/crane-boom.png)" in out
+    )
+    assert "Enlarge" not in out  # the button's label is still not text
+
+
+def test_a_pickers_swatch_buttons_are_not_content_images() -> None:
+    later = PROSE.replace("Paragraph", "Section")
+    swatches = "".join(
+        f"<div><button type='button' title='{name}'><img src='/img/jacket-{i}.jpg' "
+        f"alt='{name} jacket colour' width='{size}' height='{size}'></button></div>"
+        for i, (name, size) in enumerate([("Harbour red", 50), ("Deck blue", 80)])
+    )
+    named = (
+        "<div><button class='variant-swatch'><img src='/img/jacket-green.jpg' "
+        "alt='Crane green jacket colour'></button></div>"
+    )
+    icons = (
+        "<div><button><img src='/img/pause-video.svg' alt='Pause the harbour video'></button>"
+        "<button><img src='/img/zone.png' alt='Detection zone icon in black'></button></div>"
+    )
+    out = md(article(PROSE + swatches + named + icons + later))
+    assert "harbour video" not in out and "Detection zone" not in out
+    assert "Paragraph 7 tells" in out and "Section 0 tells" in out
+    assert "jacket" not in out
+
+
+def test_a_button_renders_its_usable_images_not_its_label() -> None:
+    root = parse_html(
+        "<p>Before.</p><button class='next'><img src='/i/arrow.png' alt='Next slide'>"
+        "</button><button><img src='data:image/gif;base64,R0lGOD' alt='Open the gallery'>"
+        "Open</button><p>After.</p>"
+    )
+    assert element_to_markdown(root, "https://harbour.example.org/") == (
+        "Before.\n\n![Next slide](https://harbour.example.org/i/arrow.png)\n\nAfter."
+    )
+
+
+def test_an_icon_inside_a_button_is_still_noise() -> None:
+    later = PROSE.replace("Paragraph", "Section")
+    button = "<p><button class='next'><img src='/i/arrow-right.png' alt='Next slide'></button></p>"
+    assert "arrow-right" not in md(article(PROSE + button + later))
+
+
+# --------------------------------------------------------------------------- framesets
+
+
+FRAMES = "<frameset cols='20%,80%'><frame src='menu.html' name='menu'><frame src='crane.html'>"
+
+
+def frameset_page(noframes: str = "", scripts: str = "") -> str:
+    return (
+        f"<html><head><title>Harbour crane manual</title>{scripts}</head>"
+        f"{FRAMES}{noframes}</frameset></html>"
+    )
+
+
+def test_a_frameset_page_is_read_through_its_noframes_content() -> None:
+    noframes = f"<noframes><body><h2>Operating the crane</h2>{PROSE}</body></noframes>"
+    result = extract_html(frameset_page(noframes), URL)
+    assert "Paragraph 0 tells how the harbour crane" in result.markdown
+    assert "Paragraph 7 tells how the harbour crane" in result.markdown
+    assert "<p>" not in result.markdown and "&lt;" not in result.markdown
+
+
+def test_a_frameset_page_without_noframes_names_its_frames() -> None:
+    scripts = "<script src='/a.js'></script><script src='/b.js'></script>"
+    html = frameset_page(scripts=scripts)
+    result = extract_html(html, URL)
+    assert result.markdown == (
+        "This page is a frameset: its content is in the pages its frames show.\n\n"
+        "- [menu](https://news.example.org/2024/05/menu.html)\n"
+        "- [crane.html](https://news.example.org/2024/05/crane.html)"
+    )
+    assert not looks_like_app_shell(html, result.markdown)
+    shown = asyncio.run(read_page(html.encode(), URL)).text
+    assert "JavaScript" not in shown
+    assert "https://news.example.org/2024/05/crane.html" in shown
+
+
+def test_a_page_with_text_and_a_stray_frameset_is_no_frameset_page() -> None:
+    html = article(PROSE + "<frameset><frame src='ad.html'></frameset>")
+    assert "Paragraph 7 tells" in md(html)
+    assert "frameset" not in md(html)
