@@ -44,6 +44,7 @@ __all__ = [
     "drop_page_toc",
     "drop_teasers",
     "hidden_blocks",
+    "popup_menus",
     "remove_elements",
     "rest_is_boilerplate",
     "visible_text_size",
@@ -64,6 +65,10 @@ MIN_TEASER_LINK_SHARE = 0.4
 MAX_TEASER_CHARS = 300
 #: The visible question an FAQ answer follows has at most this many characters.
 MAX_QUESTION_CHARS = 200
+#: A popup menu of links has at least this many links …
+MIN_MENU_LINKS = 3
+#: … and at least this share of its letters and digits is link text.
+MIN_MENU_LINK_SHARE = 0.8
 #: A table of contents has at least this many in-page links …
 MIN_TOC_LINKS = 3
 #: … and at least this share of its links point at anchors of the page.
@@ -74,6 +79,10 @@ _HIDDEN_BELOW = etree.XPath(".//*[@hidden or @style]")
 _ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
 _NAMED_XPATH = etree.XPath(".//*[@class or @id]")
 _INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
+_POPUP_CANDIDATES = etree.XPath(
+    ".//*[@role] | .//*[contains(@class, 'dropdown-menu')] | .//details-menu"
+)
+_POPUP_ROLES = frozenset({"menu", "listbox", "dialog", "alertdialog"})
 _COMMENT_NAME = re.compile(r"comment|repl(?:y|ies)|respond|disqus|discussion", re.I)
 _COMMENTS_XPATH = etree.XPath(
     ".//*[contains(@id, 'comment') or contains(@class, 'comment') or contains(@id, 'disqus')"
@@ -149,6 +158,39 @@ def hidden_blocks(
         for el, chars in zip(outermost, sizes, strict=True)
         if never_shown(el.get("class") or "") or not _is_collapsed_content(el, chars)
     ]
+
+
+def popup_menus(root: etree._Element) -> list[etree._Element]:
+    """The popup menus of links under ``root`` (module docstring), outermost only, in
+    document order; nothing is removed yet (pass them to :func:`remove_elements`).
+
+    A popup is an element whose first ``role`` token is ``menu``, ``listbox``, ``dialog``
+    or ``alertdialog`` (WAI-ARIA 1.2; a role list names the preferred role first), a
+    ``<details-menu>`` element, or one with the class ``dropdown-menu``; it is a menu of
+    links when it holds at least :data:`MIN_MENU_LINKS` ``<a href>`` and at least
+    :data:`MIN_MENU_LINK_SHARE` of its letters and digits are their text.
+    """
+    found: list[etree._Element] = []
+    chosen: set[etree._Element] = set()
+    for el in _POPUP_CANDIDATES(root):
+        if not isinstance(el.tag, str) or any(a in chosen for a in el.iterancestors()):
+            continue
+        roles = (el.get("role") or "").lower().split()
+        if not (
+            (roles and roles[0] in _POPUP_ROLES)
+            or el.tag == "details-menu"
+            or "dropdown-menu" in (el.get("class") or "").split()
+        ):
+            continue
+        links = [a for a in el.iter("a") if a.get("href") is not None]
+        if len(links) < MIN_MENU_LINKS:
+            continue
+        chars = page_text_size(el)
+        linked = sum(len(normalise("".join(a.itertext()))) for a in links)
+        if chars and linked >= MIN_MENU_LINK_SHARE * chars:
+            found.append(el)
+            chosen.add(el)
+    return found
 
 
 def visible_text_size(root: etree._Element) -> int:
