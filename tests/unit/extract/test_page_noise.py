@@ -181,3 +181,21 @@ def test_a_menu_of_tabs_and_a_dialog_of_prose_stay() -> None:
     out = md(PROSE[: len(PROSE) // 2] + tabs + guide + PROSE[len(PROSE) // 2 :])
     assert "Lock maintenance" in out
     assert "two lookouts on foggy nights" in out
+
+
+def test_a_menu_of_links_with_a_line_under_each_is_not_content() -> None:
+    """A section menu (a mega-menu panel): each link has a short description; the menu
+    role says it is navigation, its links say where it leads."""
+    entries = [
+        ("Tide tables", "water at each berth"),
+        ("Pilot service", "for the larger ships"),
+        ("Berth booking", "reserve a quay slot"),
+        ("Crane hire", "by the hour or day"),
+    ]
+    items = "".join(
+        f"<li><a href='/{a.split()[0].lower()}'>{a}</a><p>{b}</p></li>" for a, b in entries
+    )
+    for menu in (f"<ul role='menu'>{items}</ul>", f"<ul class='dropdown-menu show'>{items}</ul>"):
+        out = md(PROSE[: len(PROSE) // 2] + menu + PROSE[len(PROSE) // 2 :])
+        assert "Paragraph 0 tells" in out and "Paragraph 7 tells" in out
+        assert "Pilot service" not in out and "quay slot" not in out
