@@ -49,6 +49,7 @@ from webresearch.extract.page_noise import (
     drop_page_toc,
     drop_teasers,
     hidden_blocks,
+    popup_menus,
     remove_elements,
     rest_is_boilerplate,
 )
@@ -192,6 +193,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
     hidden = hidden_blocks(doc, page_chars, utility_classes=not shop)
+    hidden += popup_menus(body)  # a language or tag picker: links a click shows
     if main is None:
         fallback = "no main content found"
     elif (

@@ -18,6 +18,20 @@
   dev product pages (the other page types unchanged). Webflow's never-shown classes
   (``w-condition-invisible``, a form's after-sending messages) are left out even then: no
   click shows them.
+* **Popup menus of links** (:func:`popup_menus`): a menu or dropdown widget — WAI-ARIA
+  ``role="menu"``, GitHub's ``<details-menu>``, Bootstrap's ``dropdown-menu`` — holding at
+  least :data:`MIN_MENU_LINKS` links that make :data:`MIN_MENU_LINK_SHARE` of its text or
+  more, and a listbox or dialog (``role="listbox"``, ``"dialog"``, ``"alertdialog"``)
+  holding as many links that make :data:`MIN_POPUP_LINK_SHARE` of its text or more, is a
+  picker that leads elsewhere (a language or tag chooser, a section menu), opened by a
+  click; never the page's content (trafilatura drops them as link-dense blocks, but the
+  second opinion or a kept ``<main>`` brought them back). A menu of non-links (tabs marked
+  ``role="menu"``, a facet of radio buttons) and a dialog of prose (a size guide, a
+  seller's card: at most 43 % link text on WCXB dev) stay. Of the 49 menus and dropdowns
+  of the WCXB dev pages with 30-80 % link text, none is in the ground truth (at most 5 % of
+  its words, headings it repeats). WCXB dev 0.858 → 0.859: listing 0.714 → 0.724, service
+  0.798 → 0.801, collection 0.6998 → 0.6999, the other types unchanged (10 pages change,
+  one down by 0.001); Zyte dev unchanged (0.969, one page +0.001).
 * **Teaser blocks** (:func:`drop_teasers`): "related stories", "read next", galleries and
   video players inside the chosen content.
 * **The page's own table of contents** (:func:`drop_page_toc`): a list or navigation block
@@ -44,6 +58,7 @@ __all__ = [
     "drop_page_toc",
     "drop_teasers",
     "hidden_blocks",
+    "popup_menus",
     "remove_elements",
     "rest_is_boilerplate",
     "visible_text_size",
@@ -64,6 +79,12 @@ MIN_TEASER_LINK_SHARE = 0.4
 MAX_TEASER_CHARS = 300
 #: The visible question an FAQ answer follows has at most this many characters.
 MAX_QUESTION_CHARS = 200
+#: A popup menu of links has at least this many links …
+MIN_MENU_LINKS = 3
+#: … and at least this share of its letters and digits is link text (a menu, a dropdown) …
+MIN_MENU_LINK_SHARE = 0.3
+#: … or this share (a listbox, a dialog: most are not navigation).
+MIN_POPUP_LINK_SHARE = 0.8
 #: A table of contents has at least this many in-page links …
 MIN_TOC_LINKS = 3
 #: … and at least this share of its links point at anchors of the page.
@@ -74,6 +95,10 @@ _HIDDEN_BELOW = etree.XPath(".//*[@hidden or @style]")
 _ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
 _NAMED_XPATH = etree.XPath(".//*[@class or @id]")
 _INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
+_POPUP_CANDIDATES = etree.XPath(
+    ".//*[@role] | .//*[contains(@class, 'dropdown-menu')] | .//details-menu"
+)
+_POPUP_ROLES = frozenset({"listbox", "dialog", "alertdialog"})
 _COMMENT_NAME = re.compile(r"comment|repl(?:y|ies)|respond|disqus|discussion", re.I)
 _COMMENTS_XPATH = etree.XPath(
     ".//*[contains(@id, 'comment') or contains(@class, 'comment') or contains(@id, 'disqus')"
@@ -149,6 +174,43 @@ def hidden_blocks(
         for el, chars in zip(outermost, sizes, strict=True)
         if never_shown(el.get("class") or "") or not _is_collapsed_content(el, chars)
     ]
+
+
+def popup_menus(root: etree._Element) -> list[etree._Element]:
+    """The popup menus of links under ``root`` (module docstring), outermost only, in
+    document order; nothing is removed yet (pass them to :func:`remove_elements`).
+
+    A menu is an element whose first ``role`` token is ``menu`` (WAI-ARIA 1.2; a role list
+    names the preferred role first), a ``<details-menu>`` element or one with the class
+    ``dropdown-menu``; a popup, one whose first role is ``listbox``, ``dialog`` or
+    ``alertdialog``. Either is a menu of links when it holds at least
+    :data:`MIN_MENU_LINKS` ``<a href>`` whose text is at least :data:`MIN_MENU_LINK_SHARE`
+    (a menu) or :data:`MIN_POPUP_LINK_SHARE` (a popup) of its letters and digits.
+    """
+    found: list[etree._Element] = []
+    chosen: set[etree._Element] = set()
+    for el in _POPUP_CANDIDATES(root):
+        if not isinstance(el.tag, str) or any(a in chosen for a in el.iterancestors()):
+            continue
+        roles = (el.get("role") or "").lower().split()
+        role = roles[0] if roles else ""
+        if role == "menu" or el.tag == "details-menu":
+            share = MIN_MENU_LINK_SHARE
+        elif role in _POPUP_ROLES:
+            share = MIN_POPUP_LINK_SHARE
+        elif "dropdown-menu" in (el.get("class") or "").split():
+            share = MIN_MENU_LINK_SHARE
+        else:
+            continue
+        links = [a for a in el.iter("a") if a.get("href") is not None]
+        if len(links) < MIN_MENU_LINKS:
+            continue
+        chars = page_text_size(el)
+        linked = sum(len(normalise("".join(a.itertext()))) for a in links)
+        if chars and linked >= share * chars:
+            found.append(el)
+            chosen.add(el)
+    return found
 
 
 def visible_text_size(root: etree._Element) -> int:

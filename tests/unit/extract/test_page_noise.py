@@ -131,3 +131,71 @@ def test_a_short_tab_panel_hidden_by_a_class_stays() -> None:
     out = md(PROSE + tabs)
     assert "Run the crane simulator installer script." in out
     assert "Open the crane simulator setup file." in out
+
+
+LANGUAGES = [
+    "Basque", "Catalan", "Danish", "Estonian", "Finnish", "Galician", "Icelandic", "Latvian",
+    "Maltese", "Norwegian", "Slovenian", "Welsh",
+]  # fmt: skip
+
+
+def _picker(opening: str, closing: str) -> str:
+    links = "".join(
+        f"<a href='/cranes?lang={name[:2].lower()}' role='menuitemradio'>{name}</a>"
+        for name in LANGUAGES
+    )
+    return f"{opening}<span>Language</span>{links}{closing}"
+
+
+@pytest.mark.parametrize(
+    ("opening", "closing"),
+    [
+        ("<details><summary>Language: any</summary><details-menu>", "</details-menu></details>"),
+        ("<div role='menu'>", "</div>"),
+        ("<ul class='dropdown-menu'>", "</ul>"),
+        ("<div role='listbox presentation'>", "</div>"),
+        ("<div class='modal fade' role='dialog' aria-hidden='true'>", "</div>"),
+    ],
+)
+def test_a_popup_menu_of_links_is_not_content(opening: str, closing: str) -> None:
+    half = PROSE.count("</p>") // 2
+    paragraphs = PROSE.split("</p>")
+    before = "</p>".join(paragraphs[:half]) + "</p>"
+    after = "</p>".join(paragraphs[half:])
+    out = md(before + _picker(opening, closing) + after)
+    assert "Paragraph 0 tells" in out and "Paragraph 7 tells" in out
+    assert not any(name in out for name in LANGUAGES)
+
+
+def test_a_menu_of_tabs_and_a_dialog_of_prose_stay() -> None:
+    tabs = (
+        "<ul role='menu'><li role='menuitem'><h3>Crane inspection</h3></li>"
+        "<li role='menuitem'><h3>Lock maintenance</h3></li>"
+        "<li role='menuitem'><h3>Night shift rota</h3></li></ul>"
+    )
+    guide = (
+        "<div role='dialog'><h2>Safety guide</h2><p>Every crane operator wears a harness above "
+        "the second deck, and the <a href='/rules'>harbour rules</a> ask for two lookouts on "
+        "foggy nights.</p></div>"
+    )
+    out = md(PROSE[: len(PROSE) // 2] + tabs + guide + PROSE[len(PROSE) // 2 :])
+    assert "Lock maintenance" in out
+    assert "two lookouts on foggy nights" in out
+
+
+def test_a_menu_of_links_with_a_line_under_each_is_not_content() -> None:
+    """A section menu (a mega-menu panel): each link has a short description; the menu
+    role says it is navigation, its links say where it leads."""
+    entries = [
+        ("Tide tables", "water at each berth"),
+        ("Pilot service", "for the larger ships"),
+        ("Berth booking", "reserve a quay slot"),
+        ("Crane hire", "by the hour or day"),
+    ]
+    items = "".join(
+        f"<li><a href='/{a.split()[0].lower()}'>{a}</a><p>{b}</p></li>" for a, b in entries
+    )
+    for menu in (f"<ul role='menu'>{items}</ul>", f"<ul class='dropdown-menu show'>{items}</ul>"):
+        out = md(PROSE[: len(PROSE) // 2] + menu + PROSE[len(PROSE) // 2 :])
+        assert "Paragraph 0 tells" in out and "Paragraph 7 tells" in out
+        assert "Pilot service" not in out and "quay slot" not in out
