@@ -17,7 +17,8 @@
   element before it ends with "?", at most :data:`MAX_QUESTION_CHARS`): +0.003 on WCXB
   dev product pages (the other page types unchanged). Webflow's never-shown classes
   (``w-condition-invisible``, a form's after-sending messages) are left out even then: no
-  click shows them.
+  click shows them. Text trafilatura kept in a hidden microdata property whose visible
+  copy it dropped is kept at that copy (:mod:`webresearch.extract.visible_copies`).
 * **Teaser blocks** (:func:`drop_teasers`): "related stories", "read next", galleries and
   video players inside the chosen content.
 * **The page's own table of contents** (:func:`drop_page_toc`): a list or navigation block
