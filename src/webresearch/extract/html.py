@@ -194,6 +194,8 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
     hidden = hidden_blocks(doc, page_chars, utility_classes=not shop)
     hidden += popup_menus(body)  # a language or tag picker: links a click shows
+    if main is not None:  # a hidden schema.org name kept, its visible heading dropped
+        main.prefer_visible_copies(hidden)
     if main is None:
         fallback = "no main content found"
     elif (

@@ -69,6 +69,7 @@ from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
 from webresearch.extract.traf_pass import extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
 from webresearch.extract.tree import remove_keep_tail
+from webresearch.extract.visible_copies import keep_visible_copies
 
 __all__ = ["MainContent", "find_main_content"]
 
@@ -184,6 +185,12 @@ class MainContent:
             return trafilatura_tree_to_html(self._traf_body)
         _prune(self._body, self._segments)
         return self._body
+
+    def prefer_visible_copies(self, hidden: list[etree._Element]) -> int:
+        """Keep the visible copy of text kept inside the ``hidden`` blocks about to be
+        removed (:mod:`webresearch.extract.visible_copies`); the letters and digits moved.
+        Call before :meth:`root`."""
+        return keep_visible_copies(self._segments, hidden) if self.aligned else 0
 
 
 def find_main_content(

@@ -17,7 +17,8 @@
   element before it ends with "?", at most :data:`MAX_QUESTION_CHARS`): +0.003 on WCXB
   dev product pages (the other page types unchanged). Webflow's never-shown classes
   (``w-condition-invisible``, a form's after-sending messages) are left out even then: no
-  click shows them.
+  click shows them. Text trafilatura kept in a hidden microdata property whose visible
+  copy it dropped is kept at that copy (:mod:`webresearch.extract.visible_copies`).
 * **Popup menus of links** (:func:`popup_menus`): a menu or dropdown widget — WAI-ARIA
   ``role="menu"``, GitHub's ``<details-menu>``, Bootstrap's ``dropdown-menu`` — holding at
   least :data:`MIN_MENU_LINKS` links that make :data:`MIN_MENU_LINK_SHARE` of its text or
