@@ -136,6 +136,15 @@ def test_a_non_http_url_is_a_usage_error_saying_so(url: str) -> None:
     assert "blocked_address" not in line and "cannot read" not in line
 
 
+def test_spaces_around_a_url_are_dropped_as_a_browser_does(site: LocalServer) -> None:
+    """' URL', 'URL ' and a tab before it all fetch URL (WHATWG URL parsing): not a
+    misleading 'must be absolute', a request for '/%20' or a blocked_address."""
+    for target in (f" {site.base}/", f"{site.base}/ ", f"\t{site.base}/", f"{site.base}/\n"):
+        code, out, err = run("fetch", target, "--allow-network", "127.0.0.0/8")
+        assert code == 0, (target, err)
+        assert f"url: {site.base}/\n" in out and "Some words." in out
+
+
 def test_q_is_query_and_a_person_who_meant_quiet_is_told(site: LocalServer) -> None:
     """-q stays --query (README's focused-reading example uses it); --help and the two
     usage errors of someone who meant quiet say so."""

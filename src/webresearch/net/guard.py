@@ -27,7 +27,7 @@ from .addresses import ALWAYS_BLOCKED_CATEGORIES, AddressPolicy, IPAddress
 from .hostnames import classify_host
 from .resolver import Resolver, system_resolver
 
-__all__ = ["ALLOWED_SCHEMES", "SSRFGuard", "Target"]
+__all__ = ["ALLOWED_SCHEMES", "SSRFGuard", "Target", "clean_url"]
 
 ALLOWED_SCHEMES = ("http", "https")
 
@@ -38,6 +38,22 @@ _HOST_RULE_HINT = (
     "use a public URL; the SSRF guard applies this rule whatever the settings "
     "(a network an operator exempted is reached by its dotted-decimal IP address)"
 )
+
+
+#: ASCII tab and newline, which the WHATWG URL parser removes anywhere in the input.
+_TAB_OR_NEWLINE = str.maketrans("", "", "\t\n\r")
+#: C0 controls (U+0000–U+001F) and space, stripped from both ends by the WHATWG URL parser.
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))
+
+
+def clean_url(url: str) -> str:
+    """``url`` as a browser reads it: leading and trailing C0 controls and spaces stripped,
+    ASCII tab and newline removed anywhere (WHATWG URL Standard, "basic URL parser", the
+    first two steps). web_fetch, fetch_image, the browser's open and the guard itself use
+    this, so ``' http://x/'``, ``'http://x/ '`` and ``'\\thttp://x/'`` all mean ``http://x/``
+    (a space inside the URL is kept and percent-encoded as usual).
+    """
+    return url.strip(_C0_OR_SPACE).translate(_TAB_OR_NEWLINE)
 
 
 def _address_hint(category: str | None) -> str:
@@ -102,11 +118,15 @@ class SSRFGuard:
     def parse(self, url: str | httpx2.URL) -> httpx2.URL:
         """Parse ``url`` the way the HTTP client will.
 
+        Leading/trailing C0 controls and spaces and every tab or newline are dropped first
+        (:func:`clean_url`).
+
         Raises:
             InvalidArguments: not an absolute URL.
         """
         if isinstance(url, httpx2.URL):
             return url
+        url = clean_url(url) if isinstance(url, str) else url
         try:
             parsed = httpx2.URL(url)
         except (httpx2.InvalidURL, TypeError, ValueError) as exc:

@@ -7,7 +7,7 @@ import pytest
 from tests.support.fake_net import ScriptedResolver
 from webresearch.errors import BlockedAddress, InvalidArguments, NetworkError
 from webresearch.net.addresses import AddressPolicy
-from webresearch.net.guard import SSRFGuard
+from webresearch.net.guard import SSRFGuard, clean_url
 
 PUBLIC = "93.184.216.34"
 
@@ -118,6 +118,27 @@ async def test_userinfo_is_refused(url: str) -> None:
 async def test_unparseable_or_relative_urls_are_invalid_arguments(url: str) -> None:
     with pytest.raises((InvalidArguments, BlockedAddress)):
         await guard().check(url)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        " http://docs.example.org/a",
+        "http://docs.example.org/a ",
+        "\thttp://docs.example.org/a",
+        "\x00\x1f http://docs.example.org/a\r\n",
+        "http://docs.exa\tmple.org/\na",
+    ],
+)
+async def test_outer_spaces_and_controls_and_inner_tabs_are_dropped_as_whatwg_says(
+    raw: str,
+) -> None:
+    """WHATWG URL Standard, basic URL parser steps 1-2: strip leading/trailing C0 controls
+    and spaces, remove every ASCII tab or newline. The guard agrees with a browser."""
+    assert clean_url(raw) == "http://docs.example.org/a"
+    target = guard({"docs.example.org": [PUBLIC]}).check_url(raw)
+    assert str(target.url) == "http://docs.example.org/a"
+    assert clean_url("http://x.example/a b") == "http://x.example/a b"  # inner space kept
 
 
 async def test_resolution_failure_is_a_network_error() -> None:
