@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -157,6 +158,27 @@ def test_q_is_query_and_a_person_who_meant_quiet_is_told(site: LocalServer) -> N
         assert "-q is --query QUESTION here, not quiet (--quiet has no short form)" in err, err
     code, out, err = run("fetch", f"{site.base}/", "-q", "hello", "--allow-network", "127.0.0.0/8")
     assert code == 0 and "Hello" in out, err
+
+
+def test_an_option_of_fetch_is_no_question(site: LocalServer, tmp_path: Path) -> None:
+    """'fetch FILE -q --json' would ask the page '--json': a usage error naming it instead."""
+    page = tmp_path / "page.html"
+    page.write_bytes(HTML)
+    for option in ("--json", "--quiet", "-i", "--allow-private"):
+        code, out, err = run("fetch", str(page), "-q", option)
+        assert code == 2 and out == "", option
+        assert f"-q is --query QUESTION; got the option {option} as the question" in err
+    code, out, err = run("fetch", str(page), "-q", "json")  # a word is a question
+    assert code == 0 and "Hello" in out, err
+
+
+def test_q_before_a_path_gets_the_q_hint_too(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_bytes(HTML)
+    code, out, err = run("fetch", "-q", str(page))
+    assert code == 2 and out == ""
+    assert "-q is --query QUESTION here, not quiet (--quiet has no short form)" in err
+    assert f"{page} was read as the question; give the URL or PATH too" in err
 
 
 def test_help_teaches() -> None:
