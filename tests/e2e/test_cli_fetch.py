@@ -93,6 +93,12 @@ def test_refusal_exits_3_with_one_line_on_stderr(site: LocalServer) -> None:
     assert "--allow-network CIDR or --allow-private" in err
     assert "allowed_networks" not in err and "allow_private" not in err
     assert "never" not in err  # one statement: refused unless an operator exempts it
+    assert "(" not in err.split("(next step: ", 1)[1].rstrip().removesuffix(")")  # no nesting
+    # --json says the next step in the same command-line words as stderr
+    code, out, _ = run("fetch", f"{site.base}/", "--json")
+    hint = json.loads(out)["error"]["hint"]
+    assert code == 3 and "--allow-network CIDR or --allow-private" in hint
+    assert "allowed_networks" not in hint and "allow_private" not in hint
 
 
 def test_a_page_naming_a_setting_is_printed_as_it_is(site: LocalServer) -> None:

@@ -23,7 +23,13 @@ import httpx2
 
 from ..errors import BlockedAddress, InvalidArguments, NetworkError
 from ..redact import redact_url
-from .addresses import ALWAYS_BLOCKED_CATEGORIES, AddressPolicy, IPAddress
+from .addresses import (
+    ALWAYS_BLOCKED_CATEGORIES,
+    AddressPolicy,
+    IPAddress,
+    blocked_category,
+    embedded_ipv4,
+)
 from .hostnames import classify_host
 from .resolver import Resolver, system_resolver
 
@@ -33,11 +39,22 @@ ALLOWED_SCHEMES = ("http", "https")
 
 #: The next step after a host-name or spelling rule (``localhost``, ``*.internal``, a
 #: single-label name, ``2130706433``): no setting lifts these rules; an operator's exempted
-#: network is reached by its dotted-decimal address.
+#: network is reached by its dotted-decimal address. No brackets: the CLI puts the hint in
+#: "(next step: …)".
 _HOST_RULE_HINT = (
-    "use a public URL; the SSRF guard applies this rule whatever the settings "
-    "(a network an operator exempted is reached by its dotted-decimal IP address)"
+    "use a public URL; the SSRF guard applies this rule whatever the settings, and a "
+    "network an operator exempted is reached by its dotted-decimal IP address"
 )
+#: The same for an IPv6 host refused by rule (a zone identifier, a malformed literal).
+_IPV6_RULE_HINT = (
+    "use a public URL; the SSRF guard applies this rule whatever the settings, and an IPv6 "
+    "address is written in brackets without a %zone suffix"
+)
+
+
+def _host_rule_hint(host: str) -> str:
+    """The next step after a host rule refused ``host`` (normalised, no brackets)."""
+    return _IPV6_RULE_HINT if ":" in host else _HOST_RULE_HINT
 
 
 #: ASCII tab and newline, which the WHATWG URL parser removes anywhere in the input.
@@ -56,13 +73,23 @@ def clean_url(url: str) -> str:
     return url.strip(_C0_OR_SPACE).translate(_TAB_OR_NEWLINE)
 
 
-def _address_hint(category: str | None) -> str:
+def _address_hint(category: str | None, inner: str | None = None) -> str:
     """The next step after an address refusal, naming only exemptions that open it.
 
     ``allow_private`` never opens :data:`ALWAYS_BLOCKED_CATEGORIES` (link-local, cloud
     endpoint, unspecified, multicast, reserved, broadcast); ``allowed_networks`` opens any
-    (net/addresses.py). No address appears in it (SPEC §3 "Errors").
+    (net/addresses.py). An IPv6 address embedding a blocked IPv4 address (``inner``: that
+    address's category; ``::ffff:127.0.0.1``) opens only when the IPv4 address passes too:
+    both networks exempted, or ``allow_private`` when it opens the IPv4 kind. No address
+    appears in it (SPEC §3 "Errors"); no brackets (the CLI wraps it in "(next step: …)").
     """
+    if category == "ipv4_embedded" and inner is not None:
+        private = "" if inner in ALWAYS_BLOCKED_CATEGORIES else ", or sets allow_private"
+        return (
+            "use a public URL; the SSRF guard refuses an IPv6 address that embeds an internal "
+            "IPv4 address unless an operator exempts both the IPv6 network and the IPv4 "
+            f"address inside it with allowed_networks{private}"
+        )
     exemptions = (
         "allowed_networks"
         if category in ALWAYS_BLOCKED_CATEGORIES
@@ -70,7 +97,7 @@ def _address_hint(category: str | None) -> str:
     )
     return (
         "use a public URL; the SSRF guard refuses internal and reserved networks unless "
-        f"an operator exempts the network ({exemptions})"
+        f"an operator exempts the network with {exemptions}"
     )
 
 
@@ -140,7 +167,7 @@ class SSRFGuard:
             if verdict is not None and verdict.refusal is not None:
                 raise BlockedAddress(
                     f"refused {redact_url(str(url))[:200]}: {verdict.refusal}",
-                    hint=_HOST_RULE_HINT,
+                    hint=_host_rule_hint(raw_host),
                     category="host_rule",
                 ) from None
             raise InvalidArguments(
@@ -183,14 +210,16 @@ class SSRFGuard:
             )
         if parsed.userinfo:
             raise BlockedAddress(
-                f"{'the redirect target' if redirect else 'the URL'} carries user:password@ "
-                "credentials, which are refused",
-                hint="remove the user:password@ part",
+                f"{'the redirect target' if redirect else 'the URL'} carries credentials "
+                "(user@ or user:password@), which are refused",
+                hint="remove the credentials, the user@ or user:password@ part",
             )
         verdict = classify_host(parsed.raw_host.decode("ascii"))
         if verdict.refusal is not None:
             raise BlockedAddress(
-                f"refused {shown}: {verdict.refusal}", hint=_HOST_RULE_HINT, category="host_rule"
+                f"refused {shown}: {verdict.refusal}",
+                hint=_host_rule_hint(verdict.host),
+                category="host_rule",
             )
         if verdict.invalid is not None:
             raise InvalidArguments(f"{verdict.invalid} in {shown}")
@@ -215,7 +244,7 @@ class SSRFGuard:
         if verdict.refusal is not None:
             raise BlockedAddress(
                 f"refused host {verdict.host[:100]}: {verdict.refusal}",
-                hint=_HOST_RULE_HINT,
+                hint=_host_rule_hint(verdict.host),
                 category="host_rule",
             )
         if verdict.invalid is not None:  # never handed to a resolver
@@ -264,9 +293,10 @@ class SSRFGuard:
         if verdict.allowed:
             return
         what = f"{shown} resolves to" if resolved else f"{shown} is"
+        inner = embedded_ipv4(ip) if verdict.category == "ipv4_embedded" else None
         raise BlockedAddress(
             f"refused: {what} an internal or reserved address "
             f"({_describe(verdict.category)}; SSRF guard)",
-            hint=_address_hint(verdict.category),
+            hint=_address_hint(verdict.category, blocked_category(inner) if inner else None),
             category=verdict.category,
         )

@@ -110,8 +110,10 @@ async def test_only_http_and_https(url: str) -> None:
     ],
 )
 async def test_userinfo_is_refused(url: str) -> None:
-    with pytest.raises(BlockedAddress):
+    with pytest.raises(BlockedAddress) as info:
         await guard({"example.org": [PUBLIC], "evil.example": [PUBLIC]}).check(url)
+    # a bare user@ is credentials too: the message names both forms
+    assert "credentials (user@ or user:password@)" in info.value.message
 
 
 @pytest.mark.parametrize("url", ["not a url", "/relative/path", "http://", "http://exa mple.com/"])
@@ -233,6 +235,43 @@ async def test_an_address_refusal_names_only_the_exemptions_that_open_it(
     else:
         with pytest.raises(BlockedAddress):
             await private.check("http://docs.corp.example/")
+
+
+@pytest.mark.parametrize(
+    ("url", "inner", "opens"),
+    [
+        ("http://[::ffff:127.0.0.1]/", "127.0.0.1/32", "allow_private"),  # mapped loopback
+        ("http://[64:ff9b::a00:7]/", "10.0.0.7/32", "allow_private"),  # NAT64 private
+        ("http://[::ffff:169.254.169.254]/", "169.254.169.254/32", None),  # mapped metadata
+    ],
+)
+async def test_an_ipv4_embedding_refusal_names_what_really_opens_it(
+    url: str, inner: str, opens: str | None
+) -> None:
+    """Blocked whole (README): neither the IPv6 address alone nor the IPv4 alone opens it;
+    both networks do, and allow_private when it opens the IPv4 inside. The hint says so."""
+    with pytest.raises(BlockedAddress) as info:
+        await guard().check(url)
+    hint = info.value.hint or ""
+    assert "both the IPv6 network and the IPv4 address" in hint and "(" not in hint
+    assert ("allow_private" in hint) == (opens is not None)
+    v6 = url.split("[", 1)[1].split("]", 1)[0] + "/128"
+    for alone in (v6, inner):
+        with pytest.raises(BlockedAddress):
+            await guard(allowed_networks=_net(alone)).check(url)
+    both = _net(v6) + _net(inner)
+    assert await guard(allowed_networks=both).check(url)
+    if opens is not None:
+        assert await guard(allow_private=True).check(url)
+
+
+@pytest.mark.parametrize("url", ["http://[fe80::1%25eth0]/", "http://[::1%25lo]/"])
+async def test_an_ipv6_zone_refusal_speaks_of_ipv6_not_dotted_decimal(url: str) -> None:
+    with pytest.raises(BlockedAddress) as info:
+        await guard().check(url)
+    hint = info.value.hint or ""
+    assert "zone" in info.value.message and "dotted-decimal" not in hint
+    assert "IPv6 address is written in brackets without a %zone" in hint
 
 
 @pytest.mark.parametrize("url", ["http://localhost/", "http://2130706433/", "http://intranet/"])
