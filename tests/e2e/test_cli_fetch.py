@@ -187,6 +187,14 @@ def test_q_before_a_path_gets_the_q_hint_too(tmp_path: Path) -> None:
     assert f"{page} was read as the question; give the URL or PATH too" in err
 
 
+@pytest.mark.parametrize("target", ["", " ", "\t"])
+def test_an_empty_target_is_a_usage_error(target: str) -> None:
+    """'fetch ""' (an unset shell variable) was read as the current directory."""
+    code, out, err = run("fetch", target)
+    assert code == 2 and out == ""
+    assert "an empty URL or PATH was given" in err and "directory" not in err
+
+
 def test_help_teaches() -> None:
     code, out, _ = run("fetch", "--help")
     assert code == 0 and "Examples:" in out and "--allow-network" in out and "Exit codes" in out

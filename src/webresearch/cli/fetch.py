@@ -197,6 +197,8 @@ def fetch(
     from webresearch import Toolkit, read_page
     from webresearch.config import DEFAULT_MAX_BYTES
 
+    if any(not target.strip() for target in targets):  # ``fetch ""``, ``fetch "$UNSET"``
+        raise click.UsageError("an empty URL or PATH was given")
     items = read_targets(targets, input_file or ())
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:
