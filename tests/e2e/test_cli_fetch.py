@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -92,6 +93,12 @@ def test_refusal_exits_3_with_one_line_on_stderr(site: LocalServer) -> None:
     assert "--allow-network CIDR or --allow-private" in err
     assert "allowed_networks" not in err and "allow_private" not in err
     assert "never" not in err  # one statement: refused unless an operator exempts it
+    assert "(" not in err.split("(next step: ", 1)[1].rstrip().removesuffix(")")  # no nesting
+    # --json says the next step in the same command-line words as stderr
+    code, out, _ = run("fetch", f"{site.base}/", "--json")
+    hint = json.loads(out)["error"]["hint"]
+    assert code == 3 and "--allow-network CIDR or --allow-private" in hint
+    assert "allowed_networks" not in hint and "allow_private" not in hint
 
 
 def test_a_page_naming_a_setting_is_printed_as_it_is(site: LocalServer) -> None:
@@ -136,6 +143,15 @@ def test_a_non_http_url_is_a_usage_error_saying_so(url: str) -> None:
     assert "blocked_address" not in line and "cannot read" not in line
 
 
+def test_spaces_around_a_url_are_dropped_as_a_browser_does(site: LocalServer) -> None:
+    """' URL', 'URL ' and a tab before it all fetch URL (WHATWG URL parsing): not a
+    misleading 'must be absolute', a request for '/%20' or a blocked_address."""
+    for target in (f" {site.base}/", f"{site.base}/ ", f"\t{site.base}/", f"{site.base}/\n"):
+        code, out, err = run("fetch", target, "--allow-network", "127.0.0.0/8")
+        assert code == 0, (target, err)
+        assert f"url: {site.base}/\n" in out and "Some words." in out
+
+
 def test_q_is_query_and_a_person_who_meant_quiet_is_told(site: LocalServer) -> None:
     """-q stays --query (README's focused-reading example uses it); --help and the two
     usage errors of someone who meant quiet say so."""
@@ -148,6 +164,35 @@ def test_q_is_query_and_a_person_who_meant_quiet_is_told(site: LocalServer) -> N
         assert "-q is --query QUESTION here, not quiet (--quiet has no short form)" in err, err
     code, out, err = run("fetch", f"{site.base}/", "-q", "hello", "--allow-network", "127.0.0.0/8")
     assert code == 0 and "Hello" in out, err
+
+
+def test_an_option_of_fetch_is_no_question(site: LocalServer, tmp_path: Path) -> None:
+    """'fetch FILE -q --json' would ask the page '--json': a usage error naming it instead."""
+    page = tmp_path / "page.html"
+    page.write_bytes(HTML)
+    for option in ("--json", "--quiet", "-i", "--allow-private"):
+        code, out, err = run("fetch", str(page), "-q", option)
+        assert code == 2 and out == "", option
+        assert f"-q is --query QUESTION; got the option {option} as the question" in err
+    code, out, err = run("fetch", str(page), "-q", "json")  # a word is a question
+    assert code == 0 and "Hello" in out, err
+
+
+def test_q_before_a_path_gets_the_q_hint_too(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_bytes(HTML)
+    code, out, err = run("fetch", "-q", str(page))
+    assert code == 2 and out == ""
+    assert "-q is --query QUESTION here, not quiet (--quiet has no short form)" in err
+    assert f"{page} was read as the question; give the URL or PATH too" in err
+
+
+@pytest.mark.parametrize("target", ["", " ", "\t"])
+def test_an_empty_target_is_a_usage_error(target: str) -> None:
+    """'fetch ""' (an unset shell variable) was read as the current directory."""
+    code, out, err = run("fetch", target)
+    assert code == 2 and out == ""
+    assert "an empty URL or PATH was given" in err and "directory" not in err
 
 
 def test_help_teaches() -> None:

@@ -19,7 +19,7 @@ import click
 
 from webresearch import ToolResult
 
-from .render import EXIT_OK, exit_code_for
+from .render import EXIT_OK, exit_code_for, result_dict
 
 __all__ = [
     "DEFAULT_CONCURRENCY",
@@ -101,7 +101,7 @@ def batch_exit_code(results: Iterable[ToolResult]) -> int:
 def json_line(target: str, result: ToolResult, **extra: Any) -> str:
     """One JSON Lines record: ``{"input": target, "ok": …, "text": …, "meta": …,
     "error": {"code", "message", …} | null, …extra}``, on one line (no indentation)."""
-    data = {"input": target, **result.to_dict(), **extra}
+    data = {"input": target, **result_dict(result), **extra}
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
 
 

@@ -20,8 +20,11 @@ import sys
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 import click
+
+from webresearch import InvalidArguments
 
 if TYPE_CHECKING:
     from webresearch import (
@@ -55,6 +58,7 @@ __all__ = [
     "help_text",
     "parse_action",
     "save_images",
+    "scheme_problem",
     "screenshot_file",
 ]
 
@@ -223,6 +227,26 @@ def screenshot_file(file: str | None) -> str:
     return str(free_name(Path("."), DEFAULT_SCREENSHOT_STEM, ".png"))
 
 
+def scheme_problem(arguments: dict[str, Any]) -> InvalidArguments | None:
+    """The error of an ``open`` whose URL is not http(s), worded as the browser tool words it
+    (``BrowserPolicy.check_navigation``), else ``None``. Checked before the backend is looked
+    for, so a missing Playwright does not hide a bad argument. ``urlsplit`` drops outer
+    spaces and tabs as the WHATWG parser does."""
+    url = arguments.get("url")
+    if arguments.get("action") != "open" or not isinstance(url, str):
+        return None
+    try:
+        scheme = urlsplit(url).scheme.lower()
+    except ValueError:
+        return None  # not a URL at all: the tool says so
+    if scheme in ("http", "https"):
+        return None
+    return InvalidArguments(
+        f"the browser only opens http and https pages, not {scheme or 'a relative'}: URLs",
+        hint="give an http:// or https:// URL",
+    )
+
+
 def _backend_settings(settings: Settings, backend: str | None) -> Settings:
     if backend is None:
         return settings
@@ -329,6 +353,11 @@ def browse(
         problem = output_problem(file) if file else None
         if problem is not None:
             click.echo(f"webresearch browse: {problem}", err=True)
+            ctx.exit(EXIT_USAGE)
+    for arguments, _file in parsed:  # a bad URL is reported whatever the backend's state
+        bad_url = scheme_problem(arguments)
+        if bad_url is not None:
+            click.echo(error_line("browse", bad_url), err=True)
             ctx.exit(EXIT_USAGE)
     interactive = interactive or not parsed
     steps = _Steps(as_json, quiet, timeout_ms)

@@ -72,11 +72,23 @@ class _FetchCommand(click.Command):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
-            return super().parse_args(ctx, args)
+            rest = super().parse_args(ctx, args)
         except click.BadOptionUsage as exc:
             if exc.option_name != "-q":
                 raise
             raise click.BadOptionUsage("-q", f"{exc.message} {_Q_IS_QUERY}.", ctx) from None
+        # ``fetch FILE -q --json``: click takes the next word as -q's value, even an option
+        # of this very command; none of them is a question anyone asks.
+        query = ctx.params.get("query")
+        options = {name for p in self.get_params(ctx) for name in (*p.opts, *p.secondary_opts)}
+        if query in options:
+            raise click.BadOptionUsage(
+                "-q",
+                f"-q is --query QUESTION; got the option {query} as the question "
+                "(--quiet has no short form)",
+                ctx,
+            )
+        return rest
 
 
 @click.command("fetch", cls=_FetchCommand)
@@ -185,12 +197,14 @@ def fetch(
     from webresearch import Toolkit, read_page
     from webresearch.config import DEFAULT_MAX_BYTES
 
+    if any(not target.strip() for target in targets):  # ``fetch ""``, ``fetch "$UNSET"``
+        raise click.UsageError("an empty URL or PATH was given")
     items = read_targets(targets, input_file or ())
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:
-        if query is not None and is_url(query):  # ``fetch -q URL``: -q taken for quiet
+        if query is not None:  # ``fetch -q URL`` or ``fetch -q page.html``: -q taken for quiet
             raise click.UsageError(
-                f"{_Q_IS_QUERY}: {query} was read as the question; give the URL too"
+                f"{_Q_IS_QUERY}: {query} was read as the question; give the URL or PATH too"
             )
         raise click.UsageError("give at least one URL, PATH or '-' (or -i FILE)")
     if "-" in items and (stdin_used or items.count("-") > 1):

@@ -30,6 +30,7 @@ __all__ = [
     "for_a_person",
     "quiet_option",
     "reports_own_tool",
+    "result_dict",
     "run_command",
     "unavailable_exit",
 ]
@@ -91,11 +92,21 @@ def error_line(command: str, error: WebResearchError) -> str:
     return fit_install_hints(" ".join(line.split()), editable_checkout())
 
 
+def result_dict(result: ToolResult) -> dict[str, Any]:
+    """``result.to_dict()`` with the error's next step in the words of the command line
+    (``--allow-network CIDR``, not ``allowed_networks``), as stderr gives it."""
+    data = result.to_dict()
+    error = data.get("error")
+    if isinstance(error, dict) and isinstance(error.get("hint"), str):
+        data["error"] = {**error, "hint": for_a_person(error["hint"], hint=True)}
+    return data
+
+
 def emit_result(command: str, result: ToolResult, *, as_json: bool) -> int:
     """Print a tool result (text or JSON on stdout, errors on stderr); return the exit code."""
     if as_json:
         click.echo(
-            json.dumps(result.to_dict(), ensure_ascii=False, indent=2, default=_json_default)
+            json.dumps(result_dict(result), ensure_ascii=False, indent=2, default=_json_default)
         )
     elif result.ok:
         click.echo(for_a_person(result.text))

@@ -23,30 +23,73 @@ import httpx2
 
 from ..errors import BlockedAddress, InvalidArguments, NetworkError
 from ..redact import redact_url
-from .addresses import ALWAYS_BLOCKED_CATEGORIES, AddressPolicy, IPAddress
+from .addresses import (
+    ALWAYS_BLOCKED_CATEGORIES,
+    AddressPolicy,
+    IPAddress,
+    blocked_category,
+    embedded_ipv4,
+)
 from .hostnames import classify_host
 from .resolver import Resolver, system_resolver
 
-__all__ = ["ALLOWED_SCHEMES", "SSRFGuard", "Target"]
+__all__ = ["ALLOWED_SCHEMES", "SSRFGuard", "Target", "clean_url"]
 
 ALLOWED_SCHEMES = ("http", "https")
 
 #: The next step after a host-name or spelling rule (``localhost``, ``*.internal``, a
 #: single-label name, ``2130706433``): no setting lifts these rules; an operator's exempted
-#: network is reached by its dotted-decimal address.
+#: network is reached by its dotted-decimal address. No brackets: the CLI puts the hint in
+#: "(next step: …)".
 _HOST_RULE_HINT = (
-    "use a public URL; the SSRF guard applies this rule whatever the settings "
-    "(a network an operator exempted is reached by its dotted-decimal IP address)"
+    "use a public URL; the SSRF guard applies this rule whatever the settings, and a "
+    "network an operator exempted is reached by its dotted-decimal IP address"
+)
+#: The same for an IPv6 host refused by rule (a zone identifier, a malformed literal).
+_IPV6_RULE_HINT = (
+    "use a public URL; the SSRF guard applies this rule whatever the settings, and an IPv6 "
+    "address is written in brackets without a %zone suffix"
 )
 
 
-def _address_hint(category: str | None) -> str:
+def _host_rule_hint(host: str) -> str:
+    """The next step after a host rule refused ``host`` (normalised, no brackets)."""
+    return _IPV6_RULE_HINT if ":" in host else _HOST_RULE_HINT
+
+
+#: ASCII tab and newline, which the WHATWG URL parser removes anywhere in the input.
+_TAB_OR_NEWLINE = str.maketrans("", "", "\t\n\r")
+#: C0 controls (U+0000–U+001F) and space, stripped from both ends by the WHATWG URL parser.
+_C0_OR_SPACE = "".join(map(chr, range(0x21)))
+
+
+def clean_url(url: str) -> str:
+    """``url`` as a browser reads it: leading and trailing C0 controls and spaces stripped,
+    ASCII tab and newline removed anywhere (WHATWG URL Standard, "basic URL parser", the
+    first two steps). web_fetch, fetch_image, the browser's open and the guard itself use
+    this, so ``' http://x/'``, ``'http://x/ '`` and ``'\\thttp://x/'`` all mean ``http://x/``
+    (a space inside the URL is kept and percent-encoded as usual).
+    """
+    return url.strip(_C0_OR_SPACE).translate(_TAB_OR_NEWLINE)
+
+
+def _address_hint(category: str | None, inner: str | None = None) -> str:
     """The next step after an address refusal, naming only exemptions that open it.
 
     ``allow_private`` never opens :data:`ALWAYS_BLOCKED_CATEGORIES` (link-local, cloud
     endpoint, unspecified, multicast, reserved, broadcast); ``allowed_networks`` opens any
-    (net/addresses.py). No address appears in it (SPEC §3 "Errors").
+    (net/addresses.py). An IPv6 address embedding a blocked IPv4 address (``inner``: that
+    address's category; ``::ffff:127.0.0.1``) opens only when the IPv4 address passes too:
+    both networks exempted, or ``allow_private`` when it opens the IPv4 kind. No address
+    appears in it (SPEC §3 "Errors"); no brackets (the CLI wraps it in "(next step: …)").
     """
+    if category == "ipv4_embedded" and inner is not None:
+        private = "" if inner in ALWAYS_BLOCKED_CATEGORIES else ", or sets allow_private"
+        return (
+            "use a public URL; the SSRF guard refuses an IPv6 address that embeds an internal "
+            "IPv4 address unless an operator exempts both the IPv6 network and the IPv4 "
+            f"address inside it with allowed_networks{private}"
+        )
     exemptions = (
         "allowed_networks"
         if category in ALWAYS_BLOCKED_CATEGORIES
@@ -54,7 +97,7 @@ def _address_hint(category: str | None) -> str:
     )
     return (
         "use a public URL; the SSRF guard refuses internal and reserved networks unless "
-        f"an operator exempts the network ({exemptions})"
+        f"an operator exempts the network with {exemptions}"
     )
 
 
@@ -102,11 +145,15 @@ class SSRFGuard:
     def parse(self, url: str | httpx2.URL) -> httpx2.URL:
         """Parse ``url`` the way the HTTP client will.
 
+        Leading/trailing C0 controls and spaces and every tab or newline are dropped first
+        (:func:`clean_url`).
+
         Raises:
             InvalidArguments: not an absolute URL.
         """
         if isinstance(url, httpx2.URL):
             return url
+        url = clean_url(url) if isinstance(url, str) else url
         try:
             parsed = httpx2.URL(url)
         except (httpx2.InvalidURL, TypeError, ValueError) as exc:
@@ -120,7 +167,7 @@ class SSRFGuard:
             if verdict is not None and verdict.refusal is not None:
                 raise BlockedAddress(
                     f"refused {redact_url(str(url))[:200]}: {verdict.refusal}",
-                    hint=_HOST_RULE_HINT,
+                    hint=_host_rule_hint(raw_host),
                     category="host_rule",
                 ) from None
             raise InvalidArguments(
@@ -163,14 +210,16 @@ class SSRFGuard:
             )
         if parsed.userinfo:
             raise BlockedAddress(
-                f"{'the redirect target' if redirect else 'the URL'} carries user:password@ "
-                "credentials, which are refused",
-                hint="remove the user:password@ part",
+                f"{'the redirect target' if redirect else 'the URL'} carries credentials "
+                "(user@ or user:password@), which are refused",
+                hint="remove the credentials, the user@ or user:password@ part",
             )
         verdict = classify_host(parsed.raw_host.decode("ascii"))
         if verdict.refusal is not None:
             raise BlockedAddress(
-                f"refused {shown}: {verdict.refusal}", hint=_HOST_RULE_HINT, category="host_rule"
+                f"refused {shown}: {verdict.refusal}",
+                hint=_host_rule_hint(verdict.host),
+                category="host_rule",
             )
         if verdict.invalid is not None:
             raise InvalidArguments(f"{verdict.invalid} in {shown}")
@@ -195,7 +244,7 @@ class SSRFGuard:
         if verdict.refusal is not None:
             raise BlockedAddress(
                 f"refused host {verdict.host[:100]}: {verdict.refusal}",
-                hint=_HOST_RULE_HINT,
+                hint=_host_rule_hint(verdict.host),
                 category="host_rule",
             )
         if verdict.invalid is not None:  # never handed to a resolver
@@ -244,9 +293,10 @@ class SSRFGuard:
         if verdict.allowed:
             return
         what = f"{shown} resolves to" if resolved else f"{shown} is"
+        inner = embedded_ipv4(ip) if verdict.category == "ipv4_embedded" else None
         raise BlockedAddress(
             f"refused: {what} an internal or reserved address "
             f"({_describe(verdict.category)}; SSRF guard)",
-            hint=_address_hint(verdict.category),
+            hint=_address_hint(verdict.category, blocked_category(inner) if inner else None),
             category=verdict.category,
         )

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidArguments
+from ..net.guard import clean_url
 from ..types import JSONObject, JSONValue
 from .specs import ToolSpec
 
@@ -48,6 +49,7 @@ __all__ = [
     "optional_integer",
     "optional_text",
     "text",
+    "url_text",
 ]
 
 #: Problems named in one invalid-arguments message.
@@ -274,6 +276,13 @@ def optional_text(arguments: Mapping[str, JSONValue], name: str) -> str | None:
     return value
 
 
+def url_text(arguments: Mapping[str, JSONValue], name: str) -> str | None:
+    """A URL string as a browser reads it (:func:`~webresearch.net.guard.clean_url`: outer
+    spaces and controls stripped, tabs and newlines removed), or ``None`` when absent."""
+    value = optional_text(arguments, name)
+    return None if value is None else clean_url(value)
+
+
 def integer(arguments: Mapping[str, JSONValue], name: str, default: int) -> int:
     """An integer, or ``default`` when absent."""
     value = optional_integer(arguments, name)
@@ -308,8 +317,8 @@ class UrlArgs:
 
     @classmethod
     def from_json(cls, arguments: JSONObject) -> UrlArgs:
-        """From schema-valid arguments."""
-        return cls(text(arguments, "url"))
+        """From schema-valid arguments (the URL cleaned as by :func:`url_text`)."""
+        return cls(clean_url(text(arguments, "url")))
 
 
 @dataclass(frozen=True, slots=True)

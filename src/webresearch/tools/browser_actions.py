@@ -29,7 +29,7 @@ from ..images.region import Region, parse_region
 from ..redact import redact_text, redact_url
 from ..runtime.cpu_pool import CPUPool
 from ..types import JSONObject, JSONValue, ToolResult
-from .arguments import boolean, integer, optional_integer, optional_text, text
+from .arguments import boolean, integer, optional_integer, optional_text, text, url_text
 from .base import CallContext, Risk
 from .browser_reading import page_header, read_content, readiness_note
 from .browser_screenshot import Shot, TabScreenshots
@@ -94,7 +94,7 @@ class BrowserArgs:
         clip = optional_text(arguments, "clip")
         args = cls(
             action=action.name,
-            url=optional_text(arguments, "url"),
+            url=url_text(arguments, "url"),
             selector=optional_text(arguments, "selector"),
             ref=optional_text(arguments, "ref"),
             text=optional_text(arguments, "text"),

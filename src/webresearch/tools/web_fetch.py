@@ -24,6 +24,7 @@ from ..errors import InvalidArguments, WebResearchError
 from ..extract.appshell import looks_like_app_shell
 from ..extract.dispatch import convert
 from ..net.client import FetchResponse
+from ..net.guard import clean_url
 from ..readers.base import OnSent, PageReader
 from ..readers.local import LocalReader
 from ..readers.registry import create_reader
@@ -126,7 +127,7 @@ class WebFetchArgs:
         Raises:
             InvalidArguments: an empty or over-long URL; a blank or over-long query.
         """
-        url = text(arguments, "url")
+        url = clean_url(text(arguments, "url"))  # as a browser reads it (WHATWG)
         if not 1 <= len(url) <= MAX_URL_CHARS:
             raise InvalidArguments(
                 f"web_fetch arguments: url: must be 1 to {MAX_URL_CHARS} characters"

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tests.support.cli_runs import cli_env
@@ -75,3 +76,19 @@ def test_shell_completion_is_clicks_own(tmp_path: Path) -> None:
         COMP_CWORD="1",
     )
     assert "plain,journal" in words
+
+
+def test_a_bad_url_to_browse_is_named_even_without_playwright(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the core install only, 'browse ftp://x/' says what is wrong with the URL (a usage
+    error, exit 2), not that Playwright is missing: the URL is checked before the backend."""
+    monkeypatch.setitem(sys.modules, "playwright", None)  # "not installed"
+    monkeypatch.setitem(sys.modules, "playwright.async_api", None)
+    for url in ("ftp://x.example/", " file:///etc/passwd"):
+        result = CliRunner().invoke(cli, ["browse", url], env=ENV)
+        assert result.exit_code == 2, result.stderr
+        assert "error[invalid_arguments]: the browser only opens http and https pages" in (
+            result.stderr
+        )
+        assert "Playwright" not in result.stderr

@@ -7,7 +7,7 @@ import pytest
 from tests.support.fake_net import ScriptedResolver
 from webresearch.errors import BlockedAddress, InvalidArguments, NetworkError
 from webresearch.net.addresses import AddressPolicy
-from webresearch.net.guard import SSRFGuard
+from webresearch.net.guard import SSRFGuard, clean_url
 
 PUBLIC = "93.184.216.34"
 
@@ -110,14 +110,37 @@ async def test_only_http_and_https(url: str) -> None:
     ],
 )
 async def test_userinfo_is_refused(url: str) -> None:
-    with pytest.raises(BlockedAddress):
+    with pytest.raises(BlockedAddress) as info:
         await guard({"example.org": [PUBLIC], "evil.example": [PUBLIC]}).check(url)
+    # a bare user@ is credentials too: the message names both forms
+    assert "credentials (user@ or user:password@)" in info.value.message
 
 
 @pytest.mark.parametrize("url", ["not a url", "/relative/path", "http://", "http://exa mple.com/"])
 async def test_unparseable_or_relative_urls_are_invalid_arguments(url: str) -> None:
     with pytest.raises((InvalidArguments, BlockedAddress)):
         await guard().check(url)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        " http://docs.example.org/a",
+        "http://docs.example.org/a ",
+        "\thttp://docs.example.org/a",
+        "\x00\x1f http://docs.example.org/a\r\n",
+        "http://docs.exa\tmple.org/\na",
+    ],
+)
+async def test_outer_spaces_and_controls_and_inner_tabs_are_dropped_as_whatwg_says(
+    raw: str,
+) -> None:
+    """WHATWG URL Standard, basic URL parser steps 1-2: strip leading/trailing C0 controls
+    and spaces, remove every ASCII tab or newline. The guard agrees with a browser."""
+    assert clean_url(raw) == "http://docs.example.org/a"
+    target = guard({"docs.example.org": [PUBLIC]}).check_url(raw)
+    assert str(target.url) == "http://docs.example.org/a"
+    assert clean_url("http://x.example/a b") == "http://x.example/a b"  # inner space kept
 
 
 async def test_resolution_failure_is_a_network_error() -> None:
@@ -212,6 +235,43 @@ async def test_an_address_refusal_names_only_the_exemptions_that_open_it(
     else:
         with pytest.raises(BlockedAddress):
             await private.check("http://docs.corp.example/")
+
+
+@pytest.mark.parametrize(
+    ("url", "inner", "opens"),
+    [
+        ("http://[::ffff:127.0.0.1]/", "127.0.0.1/32", "allow_private"),  # mapped loopback
+        ("http://[64:ff9b::a00:7]/", "10.0.0.7/32", "allow_private"),  # NAT64 private
+        ("http://[::ffff:169.254.169.254]/", "169.254.169.254/32", None),  # mapped metadata
+    ],
+)
+async def test_an_ipv4_embedding_refusal_names_what_really_opens_it(
+    url: str, inner: str, opens: str | None
+) -> None:
+    """Blocked whole (README): neither the IPv6 address alone nor the IPv4 alone opens it;
+    both networks do, and allow_private when it opens the IPv4 inside. The hint says so."""
+    with pytest.raises(BlockedAddress) as info:
+        await guard().check(url)
+    hint = info.value.hint or ""
+    assert "both the IPv6 network and the IPv4 address" in hint and "(" not in hint
+    assert ("allow_private" in hint) == (opens is not None)
+    v6 = url.split("[", 1)[1].split("]", 1)[0] + "/128"
+    for alone in (v6, inner):
+        with pytest.raises(BlockedAddress):
+            await guard(allowed_networks=_net(alone)).check(url)
+    both = _net(v6) + _net(inner)
+    assert await guard(allowed_networks=both).check(url)
+    if opens is not None:
+        assert await guard(allow_private=True).check(url)
+
+
+@pytest.mark.parametrize("url", ["http://[fe80::1%25eth0]/", "http://[::1%25lo]/"])
+async def test_an_ipv6_zone_refusal_speaks_of_ipv6_not_dotted_decimal(url: str) -> None:
+    with pytest.raises(BlockedAddress) as info:
+        await guard().check(url)
+    hint = info.value.hint or ""
+    assert "zone" in info.value.message and "dotted-decimal" not in hint
+    assert "IPv6 address is written in brackets without a %zone" in hint
 
 
 @pytest.mark.parametrize("url", ["http://localhost/", "http://2130706433/", "http://intranet/"])

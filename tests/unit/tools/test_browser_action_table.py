@@ -162,3 +162,18 @@ def test_a_new_row_reaches_the_cli_without_touching_it(monkeypatch: pytest.Monke
     assert browse.parse_action("mouseover d1e2") == ({"action": "hover", "ref": "d1e2"}, None)
     assert "hover SELECTOR|REF" in browse.help_text()
     assert dataclasses.replace(hover, aliases=()).usage == "hover SELECTOR|REF"
+
+
+@pytest.mark.parametrize(
+    "raw", [" https://example.org/a", "https://example.org/a \n", "\thttps://example.org/a"]
+)
+def test_every_tool_reads_a_url_as_the_guard_and_a_browser_do(raw: str) -> None:
+    """web_fetch, fetch_image/page_screenshot/browser_open and the browser's open all clean
+    a URL the one WHATWG way (outer spaces and controls, tabs and newlines), so the URL
+    checked, cached and shown is the one requested."""
+    from webresearch.tools.arguments import UrlArgs
+    from webresearch.tools.web_fetch import WebFetchArgs
+
+    assert _typed({"action": "open", "url": raw}).url == "https://example.org/a"
+    assert UrlArgs.from_json({"url": raw}).url == "https://example.org/a"
+    assert WebFetchArgs.from_json({"url": raw}).url == "https://example.org/a"
