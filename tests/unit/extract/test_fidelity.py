@@ -249,7 +249,36 @@ def test_a_frameset_page_without_noframes_names_its_frames() -> None:
     assert "https://news.example.org/2024/05/crane.html" in shown
 
 
+def test_boilerplate_noframes_is_followed_by_the_frames_links() -> None:
+    noframes = "<noframes>Sorry, this manual needs a browser that shows frames.</noframes>"
+    out = md(frameset_page(noframes))
+    assert out == (
+        "Sorry, this manual needs a browser that shows frames.\n\n"
+        "This page is a frameset: its content is in the pages its frames show.\n\n"
+        "- [menu](https://news.example.org/2024/05/menu.html)\n"
+        "- [crane.html](https://news.example.org/2024/05/crane.html)"
+    )
+
+
+def test_noframes_linking_every_frame_gets_no_frame_list() -> None:
+    noframes = (
+        "<noframes><p>Read the <a href='menu.html'>crane manual's contents</a> or go straight "
+        "to <a href='crane.html#top'>the crane chapter</a>, which tells how the night shift "
+        "checks every lock twice before dawn.</p></noframes>"
+    )
+    out = md(frameset_page(noframes))
+    assert "[crane manual's contents](https://news.example.org/2024/05/menu.html)" in out
+    assert "frameset" not in out
+
+
 def test_a_page_with_text_and_a_stray_frameset_is_no_frameset_page() -> None:
     html = article(PROSE + "<frameset><frame src='ad.html'></frameset>")
     assert "Paragraph 7 tells" in md(html)
     assert "frameset" not in md(html)
+
+
+def test_a_local_file_opening_with_its_frameset_is_read_as_html() -> None:
+    html = FRAMES + "</frameset>"
+    shown = asyncio.run(read_page(html.encode(), URL)).text
+    assert "- [menu](https://news.example.org/2024/05/menu.html)" in shown
+    assert "<frame" not in shown
