@@ -119,6 +119,35 @@ def test_a_link_card_into_the_page_itself_is_a_plain_heading() -> None:
     )
 
 
+def test_a_link_card_whose_heading_holds_a_link_is_not_wrapped_again() -> None:
+    root = parse_html(
+        "<div><a href='/cards/boom'><h3><a href='/manual/boom'>Boom inspection</a></h3><p>Every"
+        " week.</p></a><a href='/cards/lock'><span><a href='/manual/lock'>Lock checks</a> twice"
+        "</span></a><a href='/cards/deck'><h3><img src='/i/deck.png' alt='Deck'> Deck plan</h3>"
+        "</a></div>"
+    )
+    out = element_to_markdown(root, "https://harbour.example.org/")
+    assert out == (
+        "### [Boom inspection](https://harbour.example.org/manual/boom)\n\nEvery week.\n\n"
+        "[Lock checks](https://harbour.example.org/manual/lock) twice\n\n"
+        "### [![Deck](https://harbour.example.org/i/deck.png) Deck plan]"
+        "(https://harbour.example.org/cards/deck)"
+    )
+
+
+def test_a_link_card_in_a_table_cell_is_one_valid_link() -> None:
+    root = parse_html(
+        "<table><tr><td><a href='/cards/boom'><h3>Boom inspection</h3><p>Every week.</p></a>"
+        "</td></tr></table>"
+    )
+    out = element_to_markdown(root, "https://harbour.example.org/")
+    assert out == "[**Boom inspection** Every week.](https://harbour.example.org/cards/boom)"
+    assert MarkdownIt("commonmark").render(out) == (  # valid: emphasis inside one link
+        '<p><a href="https://harbour.example.org/cards/boom"><strong>Boom inspection</strong>'
+        " Every week.</a></p>\n"
+    )
+
+
 def test_a_link_without_a_heading_stays_one_link() -> None:
     root = parse_html("<div><a href='/a'><div>Boom repair</div><p>After the storm.</p></a></div>")
     assert element_to_markdown(root, "https://harbour.example.org/") == (
