@@ -225,6 +225,27 @@ def test_a_pickers_swatch_buttons_are_not_content_images() -> None:
     assert "jacket" not in out
 
 
+def test_flags_and_images_in_language_buttons_are_not_content_images() -> None:
+    later = PROSE.replace("Paragraph", "Section")
+    pickers = (
+        "<div><button type='button'><img src='/static/flags/nl.png' alt='Nederlandse versie "
+        "van de site'> NL</button><button><img src='/img/flag-pt.png' alt='Versão portuguesa"
+        "'></button><button><img src='/img/uk.png' alt='United Kingdom flag'> English</button>"
+        "<button class='lang-switch'><img src='/img/nl-harbour.jpg' alt='Rotterdam harbour "
+        "view'> Dutch</button><button aria-label='Choose your language'><img "
+        "src='/img/globe-map.jpg' alt='Globe with the harbour marked'></button></div>"
+    )
+    kept = (
+        "<figure><button class='lightbox-trigger'><img src='/img/authority.jpg' alt='The flag "
+        "of the harbour authority over the crane'></button></figure>"
+    )
+    out = md(article(PROSE + pickers + kept + later))
+    for gone in ("nl.png", "flag-pt", "uk.png", "nl-harbour", "globe-map"):
+        assert gone not in out
+    assert "![The flag of the harbour authority over the crane](" in out
+    assert "Paragraph 7 tells" in out and "Section 0 tells" in out
+
+
 def test_a_button_renders_its_usable_images_not_its_label() -> None:
     root = parse_html(
         "<p>Before.</p><button class='next'><img src='/i/arrow.png' alt='Next slide'>"
