@@ -20,7 +20,10 @@ all of these hold (issue 13, "content images only"):
    control's: declared at most :data:`MAX_PICKER_IMAGE_PX` wide or high, an SVG drawing
    or an alt text saying "icon" (a play/pause button, a country flag), or in a button
    whose class or title names a swatch, thumbnail, colour or variant (WCXB dev: a shop's
-   colour swatches, 50 px, came out as ten images).
+   colour swatches, 50 px, came out as ten images); a flag — its address in a ``flags``
+   folder or named ``flag-…``, or its alt text ending in "flag" — or any image in a button
+   whose class, title or ``aria-label`` names a locale or language, is a language
+   picker's (review: "German flag" in a locale button came out as a content image).
 
 Kept image addresses lose their tracking query parameters (``utm_*``, ``fbclid``…).
 """
@@ -61,6 +64,9 @@ _NOISE_NAME = CaselessPattern(
 )
 _PICKER_NAME = CaselessPattern(r"swatch|thumb|colou?r|variant")
 _ICON_WORD = re.compile(r"\bicons?\b", re.I)
+_FLAG_PATH = re.compile(r"/flags?/|flags?[-_][^/]*$")
+_FLAG_ALT = re.compile(r"\bflags?\W*$", re.I)
+_LOCALE_NAME = re.compile(r"(?<![a-z])(?:locales?|languages?|lang)(?![a-z])", re.I)
 _WORD = re.compile(r"[^\W_]+")
 #: An alt text that is a file name or a slug ("milano-week-2018_03", "IMG 1234.jpg").
 _SLUG = re.compile(
@@ -151,6 +157,7 @@ def _is_content(img: etree._Element, src: str, texts: dict[etree._Element, str])
         _PICKER_NAME.search((button.get("class") or "") + " " + (button.get("title") or ""))
         or urlsplit(src).path.lower().endswith(".svg")
         or _ICON_WORD.search(img.get("alt") or "")
+        or _language_picker(img, button, urlsplit(src).path.lower())
     ):
         return False
     alt = " ".join((img.get("alt") or img.get("title") or "").split())
@@ -171,6 +178,14 @@ def _is_content(img: etree._Element, src: str, texts: dict[etree._Element, str])
     if len(_WORD.findall(alt)) < MIN_ALT_WORDS or _SLUG.search(alt):
         return False
     return not _repeats_context(img, alt, texts)
+
+
+def _language_picker(img: etree._Element, button: etree._Element, path: str) -> bool:
+    """A flag (by address or alt text), or any image in a locale or language button."""
+    if _FLAG_PATH.search(path) or _FLAG_ALT.search(img.get("alt") or ""):
+        return True
+    names = " ".join(button.get(a) or "" for a in ("class", "title", "aria-label"))
+    return _LOCALE_NAME.search(names) is not None
 
 
 def _mostly_in(alt: str, caption: str) -> bool:

@@ -8,17 +8,28 @@ keeps that alternative as raw text (HTML Standard §13.2.6.4.19 "in frameset": t
 escaped string: it is parsed here and becomes the page's body, as a browser without frame
 support shows it. A frameset page without a readable ``<noframes>`` gets a short note
 naming its frames and their addresses: nothing about it suggests scripts, and the frames
-are what to read next.
+are what to read next. A page with ``<noframes>`` content gets the same note after it
+(:func:`with_frame_list`) unless what it became already links every frame: the alternative
+is often only "Your browser does not support frames.", and then the frames' addresses are
+the one useful thing the page says. (What it *became* is checked, not its markup: links
+the extractor left out as navigation would not reach the reader.)
 """
 
 from __future__ import annotations
+
+import re
+from urllib.parse import urldefrag
 
 from lxml import etree
 
 from webresearch.extract.parse import parse_html
 from webresearch.extract.urls import absolute_url
 
-__all__ = ["frames_markdown", "frameset_of", "open_noframes"]
+__all__ = ["frames_markdown", "frameset_of", "open_noframes", "with_frame_list"]
+
+_NOTE = "This page is a frameset: its content is in the pages its frames show."
+#: A markdown link's target (the extractor writes targets without spaces or brackets).
+_TARGET = re.compile(r"\]\(([^)\s]+)\)")
 
 
 def frameset_of(body: etree._Element) -> etree._Element | None:
@@ -74,6 +85,19 @@ def open_noframes(doc: etree._Element, body: etree._Element) -> bool:
     return True
 
 
+def _frame_links(frameset: etree._Element, base_url: str) -> list[tuple[str, str]]:
+    """``(label, absolute address)`` of each frame with a usable address, in page order."""
+    links = []
+    for frame in frameset.iter("frame"):
+        written = (frame.get("src") or "").strip()
+        href = absolute_url(written, base_url)
+        if href is None:
+            continue
+        label = " ".join((frame.get("title") or frame.get("name") or written).split())
+        links.append((label.replace("[", "\\[").replace("]", "\\]"), href))
+    return links
+
+
 def frames_markdown(frameset: etree._Element, base_url: str) -> str:
     """A note that the page is a frameset, and a list of its frames' links.
 
@@ -85,13 +109,25 @@ def frames_markdown(frameset: etree._Element, base_url: str) -> str:
         markdown: the note, then one ``- [name](url)`` line per frame with an address (its
         ``title``, else its ``name``, else the address as written, is the link text).
     """
-    lines = ["This page is a frameset: its content is in the pages its frames show."]
-    for frame in frameset.iter("frame"):
-        written = (frame.get("src") or "").strip()
-        href = absolute_url(written, base_url)
-        if href is None:
-            continue
-        label = " ".join((frame.get("title") or frame.get("name") or written).split())
-        label = label.replace("[", "\\[").replace("]", "\\]")
-        lines.append(("\n" if len(lines) == 1 else "") + f"- [{label}]({href})")
-    return "\n".join(lines)
+    lines = [f"- [{label}]({href})" for label, href in _frame_links(frameset, base_url)]
+    return "\n\n".join([_NOTE, "\n".join(lines)]) if lines else _NOTE
+
+
+def with_frame_list(markdown: str, frameset: etree._Element, base_url: str) -> str:
+    """``markdown`` (a frameset page's ``<noframes>`` content), then its frames' list.
+
+    Args:
+        markdown: what the page's ``<noframes>`` content became.
+        frameset: the page's ``<frameset>``.
+        base_url: what relative frame addresses resolve against.
+
+    Returns:
+        ``markdown`` unchanged when it links every frame's address already (fragments
+        aside) or no frame has a usable address; else ``markdown``, a blank line and
+        :func:`frames_markdown` (module docstring: boilerplate-only ``<noframes>``).
+    """
+    wanted = {urldefrag(href).url for _, href in _frame_links(frameset, base_url)}
+    linked = {urldefrag(target).url for target in _TARGET.findall(markdown)}
+    if wanted <= linked:
+        return markdown
+    return "\n\n".join(part for part in (markdown, frames_markdown(frameset, base_url)) if part)

@@ -12,8 +12,9 @@ The fallback chain:
    header and footer, and scripts;
 3. **plain-text**: the text of the page, whitespace-collapsed, when conversion yields nothing.
 
-A frameset page is read through its ``<noframes>`` content, or named a frameset with its
-frames' links when it has none (:mod:`webresearch.extract.frames`).
+A frameset page is read through its ``<noframes>`` content, then named a frameset with its
+frames' links unless that content links them all; with no ``<noframes>`` content, it is
+only named so (:mod:`webresearch.extract.frames`).
 
 On a shop page (:func:`~webresearch.extract.product.is_shop_page`), a paragraph of
 :data:`MIN_REPEAT_WORDS` words or more that repeats an earlier one word for word is left
@@ -32,7 +33,7 @@ meant (a manual's chapters each ending with the same note lost all but the first
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from lxml import etree
@@ -41,7 +42,12 @@ from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.content_images import drop_noise_images, image_counts
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
-from webresearch.extract.frames import frames_markdown, frameset_of, open_noframes
+from webresearch.extract.frames import (
+    frames_markdown,
+    frameset_of,
+    open_noframes,
+    with_frame_list,
+)
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.page_noise import (
@@ -173,6 +179,36 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     if frameset is not None and not open_noframes(doc, body):
         markdown = frames_markdown(frameset, base)
         return HtmlExtraction(title, markdown, "whole-page", "a frameset page without <noframes>")
+    served = html if frameset is None else None  # noframes content: not the served page
+    result = _convert(doc, served, url, base, title, declared, facts)
+    if frameset is None:
+        return result
+    return replace(result, markdown=with_frame_list(result.markdown, frameset, base))
+
+
+def _convert(
+    doc: etree._Element,
+    html: str | None,
+    url: str,
+    base: str,
+    title: str,
+    declared: frozenset[str],
+    facts: list[str],
+) -> HtmlExtraction:
+    """Steps 1-3 of the fallback chain over ``doc`` (module docstring).
+
+    Args:
+        doc: the parsed page, its inert parts dropped (changed in place).
+        html: the served markup, for trafilatura's second opinion; ``None`` when the body
+            is not the served page (a frameset's ``<noframes>`` content).
+        url: the page's final URL; ``base``: what its links resolve against.
+        title: the page title.
+        declared: the page's declared schema.org types.
+        facts: the product's declared name and price lines.
+    """
+    body = doc.find("body")
+    if body is None:  # pragma: no cover - checked by the caller
+        return HtmlExtraction(title, "", "plain-text", "no body")
     fallback: str | None = None
     images = image_counts(doc)
     drop_page_toc(doc)
@@ -184,7 +220,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     article = bool(declared & ARTICLE_TYPES)
     # a shop prints blocks twice (phone and desktop copies); elsewhere a repeat is meant
     keep_repeats = article or not shop
-    opinion = None if article or frameset is not None else html  # noframes: not the served page
+    opinion = None if article else html
     forum = looks_like_forum(doc, url, declared)
     if forum:
         drop_signatures(body)  # a member's signature under each post (forum_chrome.py)

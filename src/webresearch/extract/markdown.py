@@ -34,6 +34,7 @@ from webresearch.extract.markdown_inline import (
     EDIT_LINK,
     PERMALINK_MARKS,
     escape_brackets,
+    holds_link,
     image_markdown,
     is_permalink,
     math_text,
@@ -347,7 +348,8 @@ def _link(
     in_heading: bool = False,
 ) -> str:
     """``[text](url)``; a permalink mark (``¶``, ``#``, ``§``) linking into the page is dropped
-    and a heading's link into the page itself (a self-link) keeps only its text."""
+    and a heading's link into the page itself (a self-link) keeps only its text, as does a
+    link around a link (:func:`~webresearch.extract.markdown_inline.holds_link`)."""
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
@@ -356,7 +358,7 @@ def _link(
     if same_page and text in PERMALINK_MARKS:
         return lead
     href = absolute_url(el.get("href"), base_url)
-    if href is None or (in_heading and same_page):
+    if href is None or (in_heading and same_page) or holds_link(text):
         return lead + text + trail
     text = text.replace("\n", " ")
     return f"{lead}[{escape_brackets(text)}]({href}){trail}"
@@ -375,13 +377,16 @@ def _card(
 ) -> list[str | _Block | Cell | Row]:
     """A link card (``<a><h3>Title</h3><p>…</p></a>``) as ``### [Title](url)`` and the card's
     other blocks (a link text cannot hold a heading line, CommonMark §6.3); a heading's link
-    into the page itself (an FAQ's anchor) is left out, as :func:`_link` does."""
+    into the page itself (an FAQ's anchor) is left out, as :func:`_link` does, and so is a
+    card's link around a heading holding a link of its own (links do not nest)."""
     block, raw = items[heading], (el.get("href") or "").strip()
     assert isinstance(block, _Block)
     marks, _, text = block.text.partition(" ")
     same_page = raw.startswith("#") or raw.split("#", 1)[0] == base_url
     href = None if same_page else absolute_url(raw, base_url)
-    linked = f"{marks} [{escape_brackets(text)}]({href})" if href else block.text
+    linked = (
+        block.text if not href or holds_link(text) else f"{marks} [{escape_brackets(text)}]({href})"
+    )
     return [*items[:heading], _Block(linked), *items[heading + 1 :]]
 
 

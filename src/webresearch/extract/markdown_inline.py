@@ -5,6 +5,7 @@
   a symbol-only superscript (``™``, ``®``) stays as it is;
 * MathML → ``$LaTeX$`` from its TeX annotation or ``alttext``, else its text with scripts,
   fractions and roots written out (``a^2``, ``x_i``, ``(a + b)/2``, ``√x``);
+* a link never wraps text that holds a link already (:func:`holds_link`);
 * heading permalinks (``¶``, ``#``, ``headerlink``, ``anchorjs-link``) and wiki ``[edit]``
   sections are recognised so the walk can leave them out.
 """
@@ -23,6 +24,7 @@ __all__ = [
     "MAX_MATH_DEPTH",
     "PERMALINK_MARKS",
     "escape_brackets",
+    "holds_link",
     "image_markdown",
     "is_permalink",
     "math_text",
@@ -138,6 +140,17 @@ def escape_brackets(text: str) -> str:
     if depth == 0:
         return text
     return text.replace("[", "\\[").replace("]", "\\]")
+
+
+#: A markdown link's opening ``[text](`` (not an image's ``![``, not an escaped ``\[``).
+_MARKDOWN_LINK = re.compile(r"(?<![!\\])\[(?:\\.|[^\]\\])*\]\(")
+
+
+def holds_link(text: str) -> bool:
+    """``text`` (rendered markdown) holds a link: wrapping it in another would nest links,
+    which CommonMark §6.3 forbids ("links may not contain other links, at any level of
+    nesting"), so the outer ``[`` and ``](url)`` would show as text. An image is no link."""
+    return _MARKDOWN_LINK.search(text) is not None
 
 
 def image_markdown(el: etree._Element, base_url: str) -> str:

@@ -6,8 +6,8 @@ Bytes win over the header where the header can lie harmfully (SPEC §1.1, cases 
   over any header;
 * a body whose header is missing, generic (``application/octet-stream``, ``*/*``…) or names
   a binary type (``image/png``…) is judged by its bytes alone, with :func:`text_kind`:
-  HTML markers (``<!DOCTYPE html``, ``<html``, ``<head``, ``<body`` and the WHATWG list,
-  after a BOM, whitespace and comments) make it HTML, ``<svg`` SVG, ``<?xml`` XML, text
+  HTML markers (``<!DOCTYPE html``, ``<html``, ``<head``, ``<body``, ``<frameset`` and the
+  WHATWG list, after a BOM, whitespace and comments) make it HTML, ``<svg`` SVG, ``<?xml`` XML, text
   without NUL bytes (unless UTF-16) and with few control bytes plain text; only bytes that
   are none of these keep the binary label. So text served as ``image/png`` is text;
 * a "text" body with NUL bytes in its first KiB is binary (``application/octet-stream``)
@@ -104,7 +104,9 @@ _ZIP_KINDS = (
     (b"ppt/", "application/vnd.openxmlformats-officedocument.presentationml.presentation"),
 )
 
-_HTML_START = re.compile(rb"<(?:!doctype\s+html|html|head|body)(?:[\s>/]|$)", re.I)
+#: An HTML document's first tag; a frameset page may open with its ``<frameset>`` (HTML 4.01
+#: §16.2: it takes the body's place), which the WHATWG list does not name.
+_HTML_START = re.compile(rb"<(?:!doctype\s+html|html|head|body|frameset)(?:[\s>/]|$)", re.I)
 #: WHATWG MIME Sniffing §7.1: tags that make an unlabelled resource HTML (then space or >).
 _HTML_TAGS = re.compile(
     rb"<(?:script|iframe|h1|div|font|table|a|style|title|b|br|p|!--|meta|link)(?:[\s>/]|$)",

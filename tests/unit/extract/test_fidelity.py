@@ -119,6 +119,35 @@ def test_a_link_card_into_the_page_itself_is_a_plain_heading() -> None:
     )
 
 
+def test_a_link_card_whose_heading_holds_a_link_is_not_wrapped_again() -> None:
+    root = parse_html(
+        "<div><a href='/cards/boom'><h3><a href='/manual/boom'>Boom inspection</a></h3><p>Every"
+        " week.</p></a><a href='/cards/lock'><span><a href='/manual/lock'>Lock checks</a> twice"
+        "</span></a><a href='/cards/deck'><h3><img src='/i/deck.png' alt='Deck'> Deck plan</h3>"
+        "</a></div>"
+    )
+    out = element_to_markdown(root, "https://harbour.example.org/")
+    assert out == (
+        "### [Boom inspection](https://harbour.example.org/manual/boom)\n\nEvery week.\n\n"
+        "[Lock checks](https://harbour.example.org/manual/lock) twice\n\n"
+        "### [![Deck](https://harbour.example.org/i/deck.png) Deck plan]"
+        "(https://harbour.example.org/cards/deck)"
+    )
+
+
+def test_a_link_card_in_a_table_cell_is_one_valid_link() -> None:
+    root = parse_html(
+        "<table><tr><td><a href='/cards/boom'><h3>Boom inspection</h3><p>Every week.</p></a>"
+        "</td></tr></table>"
+    )
+    out = element_to_markdown(root, "https://harbour.example.org/")
+    assert out == "[**Boom inspection** Every week.](https://harbour.example.org/cards/boom)"
+    assert MarkdownIt("commonmark").render(out) == (  # valid: emphasis inside one link
+        '<p><a href="https://harbour.example.org/cards/boom"><strong>Boom inspection</strong>'
+        " Every week.</a></p>\n"
+    )
+
+
 def test_a_link_without_a_heading_stays_one_link() -> None:
     root = parse_html("<div><a href='/a'><div>Boom repair</div><p>After the storm.</p></a></div>")
     assert element_to_markdown(root, "https://harbour.example.org/") == (
@@ -196,6 +225,27 @@ def test_a_pickers_swatch_buttons_are_not_content_images() -> None:
     assert "jacket" not in out
 
 
+def test_flags_and_images_in_language_buttons_are_not_content_images() -> None:
+    later = PROSE.replace("Paragraph", "Section")
+    pickers = (
+        "<div><button type='button'><img src='/static/flags/nl.png' alt='Nederlandse versie "
+        "van de site'> NL</button><button><img src='/img/flag-pt.png' alt='Versão portuguesa"
+        "'></button><button><img src='/img/uk.png' alt='United Kingdom flag'> English</button>"
+        "<button class='lang-switch'><img src='/img/nl-harbour.jpg' alt='Rotterdam harbour "
+        "view'> Dutch</button><button aria-label='Choose your language'><img "
+        "src='/img/globe-map.jpg' alt='Globe with the harbour marked'></button></div>"
+    )
+    kept = (
+        "<figure><button class='lightbox-trigger'><img src='/img/authority.jpg' alt='The flag "
+        "of the harbour authority over the crane'></button></figure>"
+    )
+    out = md(article(PROSE + pickers + kept + later))
+    for gone in ("nl.png", "flag-pt", "uk.png", "nl-harbour", "globe-map"):
+        assert gone not in out
+    assert "![The flag of the harbour authority over the crane](" in out
+    assert "Paragraph 7 tells" in out and "Section 0 tells" in out
+
+
 def test_a_button_renders_its_usable_images_not_its_label() -> None:
     root = parse_html(
         "<p>Before.</p><button class='next'><img src='/i/arrow.png' alt='Next slide'>"
@@ -249,7 +299,36 @@ def test_a_frameset_page_without_noframes_names_its_frames() -> None:
     assert "https://news.example.org/2024/05/crane.html" in shown
 
 
+def test_boilerplate_noframes_is_followed_by_the_frames_links() -> None:
+    noframes = "<noframes>Sorry, this manual needs a browser that shows frames.</noframes>"
+    out = md(frameset_page(noframes))
+    assert out == (
+        "Sorry, this manual needs a browser that shows frames.\n\n"
+        "This page is a frameset: its content is in the pages its frames show.\n\n"
+        "- [menu](https://news.example.org/2024/05/menu.html)\n"
+        "- [crane.html](https://news.example.org/2024/05/crane.html)"
+    )
+
+
+def test_noframes_linking_every_frame_gets_no_frame_list() -> None:
+    noframes = (
+        "<noframes><p>Read the <a href='menu.html'>crane manual's contents</a> or go straight "
+        "to <a href='crane.html#top'>the crane chapter</a>, which tells how the night shift "
+        "checks every lock twice before dawn.</p></noframes>"
+    )
+    out = md(frameset_page(noframes))
+    assert "[crane manual's contents](https://news.example.org/2024/05/menu.html)" in out
+    assert "frameset" not in out
+
+
 def test_a_page_with_text_and_a_stray_frameset_is_no_frameset_page() -> None:
     html = article(PROSE + "<frameset><frame src='ad.html'></frameset>")
     assert "Paragraph 7 tells" in md(html)
     assert "frameset" not in md(html)
+
+
+def test_a_local_file_opening_with_its_frameset_is_read_as_html() -> None:
+    html = FRAMES + "</frameset>"
+    shown = asyncio.run(read_page(html.encode(), URL)).text
+    assert "- [menu](https://news.example.org/2024/05/menu.html)" in shown
+    assert "<frame" not in shown

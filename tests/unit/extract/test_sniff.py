@@ -61,6 +61,8 @@ def test_magic_numbers_win_over_any_header(body: bytes, mime: str, header: str |
         b"\n\n<!-- generated --><html lang=en>",
         b"<head><title>t</title></head>",
         b"<BODY>text",
+        b"<frameset cols='20%,80%'><frame src='menu.html'></frameset>",
+        b"\n<FRAMESET>",
         b'<?xml version="1.0"?>\n<!DOCTYPE html>',
     ],
 )
