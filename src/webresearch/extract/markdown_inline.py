@@ -16,14 +16,17 @@ import re
 from lxml import etree
 
 from webresearch.extract.caseless import CaselessPattern
+from webresearch.extract.formulas import formula_tex
 from webresearch.extract.urls import image_source
 
 __all__ = [
     "EDIT_LINK",
+    "MATH_END",
     "MAX_MATH_DEPTH",
     "PERMALINK_MARKS",
     "escape_brackets",
     "image_markdown",
+    "is_display_math",
     "is_permalink",
     "math_text",
     "mathml_text",
@@ -51,17 +54,47 @@ def script_text(text: str, tag: str) -> str:
 
 
 def math_text(el: etree._Element) -> str:
-    """MathML → ``$LaTeX$`` from its TeX annotation (or ``alttext``), else as text whose
-    scripts, fractions and roots stay unambiguous (:func:`mathml_text`)."""
-    for annotation in el.iter("annotation", "{*}annotation"):
-        tex = " ".join((annotation.text or "").split())
-        if "tex" in (annotation.get("encoding") or "").lower() and tex:
-            return f" ${tex}$ "
-    alt = " ".join((el.get("alttext") or "").split())
-    if alt:
-        return f" ${alt}$ "
-    text = mathml_text(el)
-    return f" {text} " if text else ""
+    """MathML → ``$LaTeX$`` from its TeX annotation (or ``alttext``; MediaWiki's
+    ``{\\displaystyle …}`` wrapper left out), ``$$LaTeX$$`` for a display formula
+    (:func:`is_display_math`), else as text whose scripts, fractions and roots stay
+    unambiguous (:func:`mathml_text`); ``""`` when it has no text. No surrounding spaces."""
+    tex = formula_tex(el)
+    if tex:
+        tex = _unwrap_style(tex)
+        return f"$${tex}$$" if is_display_math(el) else f"${tex}$"
+    return mathml_text(el)
+
+
+def is_display_math(el: etree._Element) -> bool:
+    """A ``<math display="block">``, or one inside a MediaWiki display wrapper
+    (``mwe-math-mathml-display``, its next ancestors only)."""
+    if (el.get("display") or "").strip().lower() == "block":
+        return True
+    for depth, ancestor in enumerate(el.iterancestors()):
+        if depth >= 3:
+            break
+        if "math-display" in (ancestor.get("class") or "") or "mathml-display" in (
+            ancestor.get("class") or ""
+        ):
+            return True
+    return False
+
+
+_STYLE_WRAPPER = re.compile(r"\{\\(?:displaystyle|textstyle)\s*(.*)\}", re.S)
+
+
+def _unwrap_style(tex: str) -> str:
+    """``{\\displaystyle x^{2}}`` → ``x^{2}`` when the outer braces are one balanced group."""
+    match = _STYLE_WRAPPER.fullmatch(tex)
+    if match is None:
+        return tex
+    inner = match.group(1).strip()
+    depth = 0
+    for ch in inner:
+        depth += (ch == "{") - (ch == "}")
+        if depth < 0:
+            return tex
+    return inner if depth == 0 and inner else tex
 
 
 def mathml_text(el: etree._Element, depth: int = 0) -> str:
@@ -104,6 +137,8 @@ def mathml_text(el: etree._Element, depth: int = 0) -> str:
     return _row(parts)
 
 
+#: Ends a formula in inline text until whitespace is collapsed (no space before a comma).
+MATH_END = "\x1d"
 #: MathML nesting converted structurally; deeper parts are flattened to their text.
 MAX_MATH_DEPTH = 64
 _OPEN_SPACE = re.compile(r"([(\[{]) | (?=[)\]},])")
