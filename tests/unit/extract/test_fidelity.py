@@ -60,6 +60,37 @@ def test_mathml_scripts_fractions_and_roots_stay_unambiguous() -> None:
     assert "with (a + b)^{n + 1}" in out
 
 
+@pytest.mark.parametrize(
+    ("mathml", "text"),
+    [
+        ("<mfrac><mn>1</mn><mfrac><mn>1</mn><mi>r</mi></mfrac></mfrac>", "1/(1/r)"),
+        ("<msup><mfrac><mi>w</mi><mi>h</mi></mfrac><mn>2</mn></msup>", "(w/h)^2"),
+        (
+            "<mfrac><mn>1</mn><mrow><mo>(</mo><mi>w</mi><mo>+</mo><mn>1</mn><mo>)</mo><mo>(</mo>"
+            "<mi>h</mi><mo>+</mo><mn>1</mn><mo>)</mo></mrow></mfrac>",
+            "1/((w + 1)(h + 1))",
+        ),
+        (
+            "<msqrt><mo>|</mo><mi>w</mi><mo>|</mo><mo>+</mo><mo>|</mo><mi>h</mi><mo>|</mo></msqrt>",
+            "√(|w| + |h|)",
+        ),
+        ("<msub><mi>w</mi><mo>*</mo></msub> and <msup><mi>w</mi><mo>*</mo></msup>", "w_* and w^*"),
+        ("<msup><msup><mi>w</mi><mn>2</mn></msup><mn>3</mn></msup>", "(w^2)^3"),
+        ("<msup><mi>w</mi><mrow><mo>−</mo><mn>1</mn></mrow></msup>", "w^{−1}"),
+        (
+            "<mi>w</mi><mo>=</mo><mfrac><mrow><mo>−</mo><mi>b</mi><mo>+</mo><mi>h</mi></mrow>"
+            "<mn>2</mn></mfrac><mo>,</mo><mi>h</mi><mo>=</mo><mo>−</mo><mn>3</mn>",
+            "w = (−b + h)/2, h = −3",
+        ),
+    ],
+)
+def test_mathml_brackets_and_scripts_leave_one_reading(mathml: str, text: str) -> None:
+    mathml = mathml.replace(" and ", "</math> and <math>")
+    out = md(article(f"<p>The crane's reach is <math>{mathml}</math> in metres.</p>" + PROSE))
+    assert f"The crane's reach is {text} in metres." in out
+    assert f"The crane's reach is {text} in metres." in MarkdownIt().render(out)
+
+
 def test_a_mathml_table_keeps_its_rows_and_cells() -> None:
     matrix = (
         "<math><mi>R</mi><mo>=</mo><mtable><mtr><mtd><mn>1</mn></mtd><mtd><mn>0</mn></mtd>"
