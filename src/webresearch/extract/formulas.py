@@ -10,11 +10,13 @@ class="katex-mathml"><math>…</math></span><span class="katex-html" aria-hidden
 of the markdown needs it once, as TeX:
 
 * the wrappers that hold nothing but the ``<math>`` lose their ``display:none`` /
-  ``hidden`` marking, so the hidden-block pass does not drop the formula
-  (:func:`~webresearch.extract.page_noise.hidden_blocks`);
-* the rendering next to them — an element marked ``aria-hidden="true"``, or an image whose
-  alt text is the formula's TeX — is removed, when the formula's container holds nothing
-  else (no text of its own): then it is a second copy of the formula, not content.
+  ``hidden`` marking, and no element holding only formulas is a hidden block, whatever
+  hides it (a style, an attribute, a utility class such as ``sr-only``:
+  :func:`holds_only_formula`, read by
+  :func:`~webresearch.extract.page_noise.hidden_blocks`);
+* the rendering right next to the formula's outermost wrapper (a sibling before or after
+  it, no text between) — an element marked ``aria-hidden="true"``, or an image whose alt
+  text is the formula's TeX — is removed: it is a second copy of the formula, not content.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from lxml import etree
 
 from webresearch.extract.tree import remove_keep_tail
 
-__all__ = ["formula_tex", "show_formulas"]
+__all__ = ["formula_tex", "holds_only_formula", "show_formulas"]
 
 _HIDING_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:;|$)", re.I
@@ -72,9 +74,7 @@ def show_formulas(root: etree._Element) -> int:
                 el.set("style", _HIDING_STYLE.sub(";", style))
             if el.get("hidden") is not None:
                 del el.attrib["hidden"]
-        if parent is None or parent.tag in ("body", "html"):
-            continue
-        removed += _drop_renderings(parent, top, formula_tex(math))
+        removed += _drop_renderings(top, formula_tex(math))
     return removed
 
 
@@ -83,17 +83,49 @@ def _inside(el: etree._Element, top: etree._Element) -> bool:
     return el is top or any(a is top for a in el.iterancestors())
 
 
-def _drop_renderings(container: etree._Element, formula: etree._Element, tex: str) -> int:
-    """Remove the renderings of the formula next to ``formula`` inside ``container`` when
-    the container holds nothing else; how many were removed."""
-    others = [c for c in container if c is not formula]
-    if not others or not _blank(container.text) or not all(_blank(c.tail) for c in container):
-        return 0
-    if not all(isinstance(c.tag, str) and _is_rendering(c, tex) for c in others):
-        return 0
-    for c in others:
-        remove_keep_tail(c)
-    return len(others)
+def _drop_renderings(formula: etree._Element, tex: str) -> int:
+    """Remove the renderings of the formula right next to ``formula`` (its outermost
+    wrapper): the siblings before and after it, with no text between, that are
+    drawn for the eye only; how many were removed."""
+    found = []
+    for step in (etree._Element.getnext, etree._Element.getprevious):
+        edge = formula
+        while True:
+            if step is etree._Element.getnext and not _blank(edge.tail):
+                break
+            sibling = step(edge)
+            if sibling is None or not isinstance(sibling.tag, str):
+                break
+            if step is etree._Element.getprevious and not _blank(sibling.tail):
+                break
+            if not _is_rendering(sibling, tex):
+                break
+            found.append(sibling)
+            edge = sibling
+    for sibling in found:
+        remove_keep_tail(sibling)
+    return len(found)
+
+
+def holds_only_formula(el: etree._Element) -> bool:
+    """``el`` is a ``<math>`` or holds one and no text outside formulas: hiding it hides a
+    formula from the eye only (module docstring), it is not left out."""
+    if _local(el) == "math":
+        return True
+    if not any(_local(d) == "math" for d in el.iter()):
+        return False
+    if not _blank(el.text):
+        return False
+    for child in el:
+        if not _blank(child.tail):
+            return False
+        if (
+            _local(child) != "math"
+            and not holds_only_formula(child)
+            and "".join(child.itertext()).strip()
+        ):
+            return False
+    return True
 
 
 def _is_rendering(el: etree._Element, tex: str) -> bool:

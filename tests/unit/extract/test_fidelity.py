@@ -149,6 +149,20 @@ def test_a_katex_formula_drops_its_glyphs_for_the_eye() -> None:
     assert "The cable wears with $t^3$ over the years." in out
 
 
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "<span class='sr-only'><math alttext='q+r'><mi>q</mi></math></span>"
+        "<span aria-hidden='true'>q+r</span>",
+        "<span class='d-none'><math alttext='q+r'><mi>q</mi></math></span>"
+        "<img alt='q+r' src='/render/q.png'>",
+    ],
+)
+def test_a_formula_hidden_by_a_class_is_kept_and_its_rendering_left_out(formula: str) -> None:
+    out = md(article(f"<p>The jib holds {formula} tonnes at full reach.</p>" + PROSE))
+    assert "The jib holds $q+r$ tonnes at full reach." in out
+
+
 def test_the_text_after_a_formula_stays() -> None:
     star = "<math><msup><mi>x</mi><mn>2</mn></msup></math>"
     body = (
