@@ -7,6 +7,7 @@ lightbox buttons, and frameset pages (their ``<noframes>`` text, or their frames
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from markdown_it import MarkdownIt
@@ -136,6 +137,18 @@ def test_a_wikipedia_formula_comes_out_once_as_its_tex() -> None:
     assert "displaystyle" not in out and "![" not in out and "svg" not in out
     html = MarkdownIt().render(out)
     assert "with $w^{2}$, twice" in html and "$$F=mg$$" in html
+
+
+def test_a_formula_without_tex_stays_in_its_sentence() -> None:
+    square = wiki_formula("w^{2}", "<msup><mi>w</mi><mn>2</mn></msup>")
+    square = re.sub(r' alttext="[^"]*"|<annotation.*?</annotation>', "", square)
+    body = "".join(
+        f"<p>Crane {i} lifts a load growing with {square} twice a night, and the dock "
+        f"clerk writes every figure into the harbour log book before the shift ends.</p>"
+        for i in range(4)
+    )
+    out = md(article(f"<div class='mw-parser-output'>{body}</div>" + PROSE))
+    assert out.count("growing with w^2 twice a night") == 4
 
 
 def test_a_katex_formula_drops_its_glyphs_for_the_eye() -> None:
