@@ -15,7 +15,8 @@ trafilatura's simplified tree:
    stay; blocks that lie inside the article but that trafilatura dropped are rescued
    (:mod:`webresearch.extract.rescue`: code blocks, data tables, headings, a list after a
    lead-in ending with a colon, a grid of link cards under a section heading); a formula
-   (``<math>``) between two kept texts stays with them.
+   (``<math>``) between two kept texts stays with them, and one that is not kept goes only
+   with the block around it (trafilatura deletes MathML without TeX).
 
 4. a second opinion fills gaps (Bevendorff et al., "An Empirical Comparison of Web Content
    Extraction Algorithms", SIGIR 2023: an ensemble of heuristic extractors beats each of
@@ -355,6 +356,9 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
 
     # each text's element, looked up once (the shape of the tree changes only at the end)
     holders = [seg.owner.getparent() if seg.tail else seg.owner for seg in segments]
+    for i, seg in enumerate(segments):  # a formula not kept goes only with its block
+        if not seg.kept and not seg.tail and _tag(seg.owner).endswith("math"):
+            holders[i] = None
     images = _article_images(body, segments)
     rescued = rescue_blocks(body, segments, holders) + _captions(images)
     for el in rescued:

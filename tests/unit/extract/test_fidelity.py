@@ -151,6 +151,16 @@ def test_a_formula_without_tex_stays_in_its_sentence() -> None:
     assert out.count("growing with w^2 twice a night") == 4
 
 
+def test_a_formula_trafilatura_left_out_stays_with_its_block() -> None:
+    items = (
+        "<ul><li><a href='/w'><math><mi>w</mi></math>.</a></li>"
+        "<li><em><math><mi>h</mi></math></em> and the jib</li></ul>"
+    )
+    out = md(article(items + PROSE))
+    assert "- [w.](https://news.example.org/w)" in out
+    assert "- *h* and the jib" in out
+
+
 def test_a_katex_formula_drops_its_glyphs_for_the_eye() -> None:
     katex = (
         "<span class='katex'><span class='katex-mathml'><math><semantics><msup><mi>t</mi>"
