@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from webresearch.extract.formulas import formula_tex
 from webresearch.extract.markdown import SKIPPED_TAGS
 
 __all__ = [
@@ -51,6 +52,9 @@ _NON_WORD = re.compile(r"[\W_]+")
 #: Elements whose text is never page text. ``<noscript>`` is text here: some sites serve
 #: their content to crawlers in it (Discourse forums), and extractors may keep it.
 _NOT_TEXT = SKIPPED_TAGS - {"noscript"}
+# A ``<math>`` is one text node here, its TeX source or else its text (as trafilatura reads
+# it: ``htmlprocessing.recover_math``), aligned with the text around it, so the formula and
+# the text after it (its tail) stay together.
 
 
 @dataclass(slots=True)
@@ -102,6 +106,10 @@ def _text_nodes(body: etree._Element) -> Iterator[tuple[etree._Element, bool, st
             tag = el.tag
             if tag.__class__ is not str or tag.lower() in _NOT_TEXT:
                 walker.skip_subtree()
+                if tag.__class__ is str and tag.lower().rpartition("}")[2] == "math":
+                    norm = strip("", formula_tex(el) or "".join(el.itertext()))
+                    if norm:
+                        yield el, False, norm
                 continue
             text = el.text
             tail = False

@@ -41,6 +41,7 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.content_images import drop_noise_images, image_counts
+from webresearch.extract.formulas import show_formulas
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
 from webresearch.extract.frames import (
     frames_markdown,
@@ -172,6 +173,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     declared = declared_types(doc)
     facts = product_facts(doc)
     drop_inert(doc)
+    show_formulas(doc)  # MathML hidden for assistive technology is the formula
     body = doc.find("body")
     if body is None:  # pragma: no cover - parse_html always adds one
         return HtmlExtraction(title, "", "plain-text", "no body")

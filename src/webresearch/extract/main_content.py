@@ -14,7 +14,9 @@ trafilatura's simplified tree:
 3. elements holding no kept text are removed, kept text nodes stay, images trafilatura kept
    stay; blocks that lie inside the article but that trafilatura dropped are rescued
    (:mod:`webresearch.extract.rescue`: code blocks, data tables, headings, a list after a
-   lead-in ending with a colon, a grid of link cards under a section heading).
+   lead-in ending with a colon, a grid of link cards under a section heading); a formula
+   (``<math>``) between two kept texts stays with them, and one that is not kept goes only
+   with the block around it (trafilatura deletes MathML without TeX).
 
 4. a second opinion fills gaps (Bevendorff et al., "An Empirical Comparison of Web Content
    Extraction Algorithms", SIGIR 2023: an ensemble of heuristic extractors beats each of
@@ -236,7 +238,19 @@ def find_main_content(
         placed += _fill_span(segments, full, prose_only=True)
     if html is not None and not comments:
         placed += _fill_from_second_opinion(segments, html)
+    _keep_formulas(segments)
     return MainContent(placed, page_chars, True, body, segments, traf_body)
+
+
+def _keep_formulas(segments: list[Segment]) -> None:
+    """Keep each ``<math>`` whose text right before and right after (if any) is kept: trafilatura
+    deletes MathML without TeX source (``tree_cleaning``), yet the formula is part of the
+    sentence around it ("the square of three, written 3^2, is nine")."""
+    for i in range(1, len(segments)):
+        seg = segments[i]
+        if not seg.kept and not seg.tail and _tag(seg.owner).endswith("math"):
+            last = i + 1 == len(segments)
+            seg.kept = segments[i - 1].kept and (last or segments[i + 1].kept)
 
 
 def _gap(segments: list[Segment], run: int = 0) -> int:
@@ -349,6 +363,9 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
 
     # each text's element, looked up once (the shape of the tree changes only at the end)
     holders = [seg.owner.getparent() if seg.tail else seg.owner for seg in segments]
+    for i, seg in enumerate(segments):  # a formula not kept goes only with its block
+        if not seg.kept and not seg.tail and _tag(seg.owner).endswith("math"):
+            holders[i] = None
     images = _article_images(body, segments)
     rescued = rescue_blocks(body, segments, holders) + _captions(images)
     for el in rescued:

@@ -32,6 +32,7 @@ from lxml import etree
 from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
 from webresearch.extract.markdown_inline import (
     EDIT_LINK,
+    MATH_END,
     PERMALINK_MARKS,
     escape_brackets,
     holds_link,
@@ -77,6 +78,7 @@ _PLAIN_INLINE = frozenset(
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~", "strike": "~~"}
 _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
 _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_AFTER_MATH = re.compile("\x1d[ \t\n\r\u00a0]*(?=[,.;:!?)\\]])")
 _BR = "\x1e"  # marks a hard line break inside inline text until whitespace is collapsed
 _HEADING_LINE = re.compile(r"#{1,6} \S")
 _LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s)|`(?=``)|~(?=~~))", re.M)
@@ -175,7 +177,8 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         out.extend(md for md in (image_markdown(i, base_url) for i in el.iter("img")) if md)
         return
     if tag == "#math":
-        out.append(math_text(el))
+        text = math_text(el)  # a display formula is a block of its own
+        out.append(_Block(text) if text.startswith("$$") else f" {text}{MATH_END}" if text else "")
         return
     if tag == "#pre":
         out.append(_Block(fenced_code(el)))
@@ -290,6 +293,8 @@ def _span(value: str | None) -> int:
 
 def _collapse(text: str) -> str:
     """Whitespace runs → one space; hard breaks become newlines without spaces around them."""
+    if MATH_END in text:  # no space between a formula and the punctuation after it
+        text = _AFTER_MATH.sub("", text).replace(MATH_END, " ")
     text = _WS.sub(" ", text)
     if _BR in text:
         text = re.sub(" ?\x1e ?", "\n", text)

@@ -18,7 +18,9 @@
   dev product pages (the other page types unchanged). Webflow's never-shown classes
   (``w-condition-invisible``, a form's after-sending messages) are left out even then: no
   click shows them. Text trafilatura kept in a hidden microdata property whose visible
-  copy it dropped is kept at that copy (:mod:`webresearch.extract.visible_copies`).
+  copy it dropped is kept at that copy (:mod:`webresearch.extract.visible_copies`). An
+  element holding only formulas is never a hidden block: it is MathML hidden from the eye
+  next to a picture of it (:mod:`webresearch.extract.formulas`).
 * **Popup menus of links** (:func:`popup_menus`): a menu or dropdown widget — WAI-ARIA
   ``role="menu"``, GitHub's ``<details-menu>``, Bootstrap's ``dropdown-menu`` — holding at
   least :data:`MIN_MENU_LINKS` links that make :data:`MIN_MENU_LINK_SHARE` of its text or
@@ -49,6 +51,7 @@ from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.caseless import CaselessPattern
+from webresearch.extract.formulas import holds_only_formula
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.utility_classes import hidden_on_desktop, never_shown, uses_tailwind
 
@@ -160,6 +163,7 @@ def hidden_blocks(
         for el in _hiding_candidates(doc)
         if el.tag not in ("template", "noscript", "input", "option")
         and (_hidden_by_markup(el) or (utility_classes and hidden_by_class(el.get("class") or "")))
+        and not holds_only_formula(el)  # MathML for assistive technology (formulas.py)
     ]
     if not hidden:
         return []

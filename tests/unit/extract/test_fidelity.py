@@ -7,6 +7,7 @@ lightbox buttons, and frameset pages (their ``<noframes>`` text, or their frames
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from markdown_it import MarkdownIt
@@ -55,9 +56,40 @@ def test_mathml_scripts_fractions_and_roots_stay_unambiguous() -> None:
         "<mrow><mi>n</mi><mo>+</mo><mn>1</mn></mrow></msup></math>.</p>"
     )
     out = md(article(formula + PROSE))
-    assert "grows with a^2 , each crane c_i carries (w + 1)/2 tonnes" in out
+    assert "grows with a^2, each crane c_i carries (w + 1)/2 tonnes" in out
     assert "the sum ∑_{i = 1}^n x_i^2 and the swing √(L + 3)" in out
     assert "with (a + b)^{n + 1}" in out
+
+
+@pytest.mark.parametrize(
+    ("mathml", "text"),
+    [
+        ("<mfrac><mn>1</mn><mfrac><mn>1</mn><mi>r</mi></mfrac></mfrac>", "1/(1/r)"),
+        ("<msup><mfrac><mi>w</mi><mi>h</mi></mfrac><mn>2</mn></msup>", "(w/h)^2"),
+        (
+            "<mfrac><mn>1</mn><mrow><mo>(</mo><mi>w</mi><mo>+</mo><mn>1</mn><mo>)</mo><mo>(</mo>"
+            "<mi>h</mi><mo>+</mo><mn>1</mn><mo>)</mo></mrow></mfrac>",
+            "1/((w + 1)(h + 1))",
+        ),
+        (
+            "<msqrt><mo>|</mo><mi>w</mi><mo>|</mo><mo>+</mo><mo>|</mo><mi>h</mi><mo>|</mo></msqrt>",
+            "√(|w| + |h|)",
+        ),
+        ("<msub><mi>w</mi><mo>*</mo></msub> and <msup><mi>w</mi><mo>*</mo></msup>", "w_* and w^*"),
+        ("<msup><msup><mi>w</mi><mn>2</mn></msup><mn>3</mn></msup>", "(w^2)^3"),
+        ("<msup><mi>w</mi><mrow><mo>−</mo><mn>1</mn></mrow></msup>", "w^{−1}"),
+        (
+            "<mi>w</mi><mo>=</mo><mfrac><mrow><mo>−</mo><mi>b</mi><mo>+</mo><mi>h</mi></mrow>"
+            "<mn>2</mn></mfrac><mo>,</mo><mi>h</mi><mo>=</mo><mo>−</mo><mn>3</mn>",
+            "w = (−b + h)/2, h = −3",
+        ),
+    ],
+)
+def test_mathml_brackets_and_scripts_leave_one_reading(mathml: str, text: str) -> None:
+    mathml = mathml.replace(" and ", "</math> and <math>")
+    out = md(article(f"<p>The crane's reach is <math>{mathml}</math> in metres.</p>" + PROSE))
+    assert f"The crane's reach is {text} in metres." in out
+    assert f"The crane's reach is {text} in metres." in MarkdownIt().render(out)
 
 
 def test_a_mathml_table_keeps_its_rows_and_cells() -> None:
@@ -73,6 +105,103 @@ def test_mathml_nested_deeper_than_the_limit_is_flattened_not_lost() -> None:
     deep = "<mrow>" * 300 + "<mi>z</mi>" + "</mrow>" * 300
     out = md(article(f"<p>The deep term <math>{deep}</math> stays.</p>" + PROSE))
     assert "The deep term z stays." in out
+
+
+def wiki_formula(tex: str, inner: str, display: bool = False) -> str:
+    """A formula as MediaWiki writes it: MathML hidden for assistive technology, a picture."""
+    mode = "display" if display else "inline"
+    block = ' display="block"' if display else ""
+    return (
+        f'<span class="mwe-math-element"><span class="mwe-math-mathml-{mode} '
+        f'mwe-math-mathml-a11y" style="display: none;"><math{block} '
+        f'alttext="{{\\displaystyle {tex}}}"><semantics><mrow>{inner}</mrow>'
+        f'<annotation encoding="application/x-tex">{{\\displaystyle {tex}}}</annotation>'
+        f'</semantics></math></span><img src="/render/svg/f{len(tex)}.svg" '
+        f'class="mwe-math-fallback-image-{mode}" aria-hidden="true" '
+        f'alt="{{\\displaystyle {tex}}}"></span>'
+    )
+
+
+def test_a_wikipedia_formula_comes_out_once_as_its_tex() -> None:
+    square = wiki_formula("w^{2}", "<msup><mi>w</mi><mn>2</mn></msup>")
+    load = wiki_formula("F=mg", "<mi>F</mi><mo>=</mo><mi>m</mi><mi>g</mi>", display=True)
+    body = "".join(
+        f"<p>Crane {i} lifts a load growing with {square}, twice a night, and the "
+        f"dock clerk writes the figure {square} into the harbour log book.</p>"
+        for i in range(4)
+    )
+    out = md(article(body + f"<p>The load on the hook is</p>{load}<p>at rest.</p>" + PROSE))
+    assert out.count("with $w^{2}$, twice a night") == 4
+    assert out.count("the figure $w^{2}$ into") == 4
+    assert "\n\n$$F=mg$$\n\n" in out
+    assert "displaystyle" not in out and "![" not in out and "svg" not in out
+    html = MarkdownIt().render(out)
+    assert "with $w^{2}$, twice" in html and "$$F=mg$$" in html
+
+
+def test_a_formula_without_tex_stays_in_its_sentence() -> None:
+    square = wiki_formula("w^{2}", "<msup><mi>w</mi><mn>2</mn></msup>")
+    square = re.sub(r' alttext="[^"]*"|<annotation.*?</annotation>', "", square)
+    body = "".join(
+        f"<p>Crane {i} lifts a load growing with {square} twice a night, and the dock "
+        f"clerk writes every figure into the harbour log book before the shift ends.</p>"
+        for i in range(4)
+    )
+    out = md(article(f"<div class='mw-parser-output'>{body}</div>" + PROSE))
+    assert out.count("growing with w^2 twice a night") == 4
+
+
+def test_a_formula_trafilatura_left_out_stays_with_its_block() -> None:
+    items = (
+        "<ul><li><a href='/w'><math><mi>w</mi></math>.</a></li>"
+        "<li><em><math><mi>h</mi></math></em> and the jib</li></ul>"
+    )
+    out = md(article(items + PROSE))
+    assert "- [w.](https://news.example.org/w)" in out
+    assert "- *h* and the jib" in out
+
+
+def test_a_katex_formula_drops_its_glyphs_for_the_eye() -> None:
+    katex = (
+        "<span class='katex'><span class='katex-mathml'><math><semantics><msup><mi>t</mi>"
+        "<mn>3</mn></msup><annotation encoding='application/x-tex'>t^3</annotation>"
+        "</semantics></math></span><span class='katex-html' aria-hidden='true'><span>t</span>"
+        "<span>3</span></span></span>"
+    )
+    out = md(article(f"<p>The cable wears with {katex} over the years.</p>" + PROSE))
+    assert "The cable wears with $t^3$ over the years." in out
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "<span class='sr-only'><math alttext='q+r'><mi>q</mi></math></span>"
+        "<span aria-hidden='true'>q+r</span>",
+        "<span class='d-none'><math alttext='q+r'><mi>q</mi></math></span>"
+        "<img alt='q+r' src='/render/q.png'>",
+    ],
+)
+def test_a_formula_hidden_by_a_class_is_kept_and_its_rendering_left_out(formula: str) -> None:
+    out = md(article(f"<p>The jib holds {formula} tonnes at full reach.</p>" + PROSE))
+    assert "The jib holds $q+r$ tonnes at full reach." in out
+
+
+def test_the_text_after_a_formula_stays() -> None:
+    star = "<math><msup><mi>x</mi><mn>2</mn></msup></math>"
+    body = (
+        f"<p>Cranes: {star} versus {star} at the end.</p>"
+        "<p>See <a href='/m'>the <math><mi>M</mi></math> matrix</a> and more text.</p>"
+    )
+    out = md(article(body))
+    assert "Cranes: x^2 versus x^2 at the end." in out
+    assert "See [the M matrix](https://news.example.org/m) and more text." in out
+    out = md(article(body + PROSE))
+    assert "Cranes: x^2 versus x^2 at the end." in out
+
+
+def test_dollars_in_ordinary_text_are_left_alone() -> None:
+    out = md(article("<p>A lift costs $5 by day and $8 by night, <math><mi>n</mi></math> times.</p>" + PROSE))
+    assert "A lift costs $5 by day and $8 by night, n times." in out
 
 
 # --------------------------------------------------------------------------- link cards
