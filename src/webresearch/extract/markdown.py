@@ -35,13 +35,14 @@ from webresearch.extract.markdown_inline import (
     MATH_END,
     PERMALINK_MARKS,
     escape_brackets,
+    escape_line_starts,
     holds_link,
     image_markdown,
     is_permalink,
     math_text,
     script_text,
 )
-from webresearch.extract.markdown_tables import MAX_TABLE_COLUMNS, Cell, Row, table_blocks
+from webresearch.extract.markdown_tables import Cell, Row, cell_span, table_blocks
 from webresearch.extract.urls import absolute_url
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
@@ -81,7 +82,6 @@ _WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
 _AFTER_MATH = re.compile("\x1d[ \t\n\r\u00a0]*(?=[,.;:!?)\\]])")
 _BR = "\x1e"  # marks a hard line break inside inline text until whitespace is collapsed
 _HEADING_LINE = re.compile(r"#{1,6} \S")
-_LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s)|`(?=``)|~(?=~~))", re.M)
 
 
 @dataclass(slots=True)
@@ -245,8 +245,8 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
             Cell(
                 [b.text for b in _as_blocks(items)],
                 tag == "th",
-                _span(el.get("colspan")),
-                _span(el.get("rowspan")),
+                cell_span(el.get("colspan")),
+                cell_span(el.get("rowspan")),
             )
         )
     elif tag == "tr":
@@ -279,13 +279,6 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         parent.nested_tables += frame.nested_tables
         parent.block_cells += frame.block_cells
         out.extend(items)
-
-
-def _span(value: str | None) -> int:
-    try:
-        return max(1, min(int((value or "1").strip()), MAX_TABLE_COLUMNS))
-    except ValueError:
-        return 1
 
 
 # --------------------------------------------------------------------------- inline content
@@ -447,12 +440,7 @@ def _flush_run(run: list[str], blocks: list[_Block]) -> None:
     text = _collapse("".join(run)).strip()
     run.clear()
     if text:
-        blocks.append(_Block(_escape_line_starts(text)))
-
-
-def _escape_line_starts(text: str) -> str:
-    """Backslash a character that would turn a plain line into a heading, quote or list."""
-    return _LINE_START_ESCAPE.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+        blocks.append(_Block(escape_line_starts(text)))
 
 
 def _blocks_to_text(blocks: list[_Block]) -> str:

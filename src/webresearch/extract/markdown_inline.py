@@ -27,6 +27,7 @@ __all__ = [
     "MATH_END",
     "PERMALINK_MARKS",
     "escape_brackets",
+    "escape_line_starts",
     "holds_link",
     "image_markdown",
     "is_display_math",
@@ -149,3 +150,13 @@ def is_permalink(el: etree._Element) -> bool:
         return True
     text = "".join(el.itertext()).strip()
     return len(text) <= 2 or text.lower() in PERMALINK_MARKS
+
+
+_LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s)|`(?=``)|~(?=~~))", re.M)
+
+
+def escape_line_starts(text: str) -> str:
+    """Backslash a character that would turn a plain line into a heading, quote, list item or
+    fence (CommonMark's block starts: ``#``, ``>``, ``+``/``-``/``*`` and ``1.``/``1)`` before
+    a space, three backticks or tildes)."""
+    return _LINE_START_ESCAPE.sub(lambda m: m.group(1) + "\\" + m.group(2), text)

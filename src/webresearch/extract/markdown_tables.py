@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-__all__ = ["MAX_TABLE_COLUMNS", "Cell", "Row", "table_blocks"]
+__all__ = ["MAX_TABLE_COLUMNS", "Cell", "Row", "cell_span", "table_blocks"]
 
 MAX_TABLE_COLUMNS = 64
 
@@ -32,6 +32,15 @@ class Row:
 
     cells: list[Cell]
     header: bool
+
+
+def cell_span(value: str | None) -> int:
+    """A ``colspan``/``rowspan`` attribute as a count: 1 when absent or not a number, at most
+    :data:`MAX_TABLE_COLUMNS` (a page's ``colspan="1000"`` must not build a huge grid)."""
+    try:
+        return max(1, min(int((value or "1").strip()), MAX_TABLE_COLUMNS))
+    except ValueError:
+        return 1
 
 
 def table_blocks(
