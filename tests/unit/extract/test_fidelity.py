@@ -375,6 +375,24 @@ def test_flags_and_images_in_language_buttons_are_not_content_images() -> None:
     assert "Paragraph 7 tells" in out and "Section 0 tells" in out
 
 
+def test_a_photo_whose_alt_mentions_a_flag_stays_a_content_image() -> None:
+    later = PROSE.replace("Paragraph", "Section")
+    photos = (
+        "<button class='lightbox'><img src='/p/1.jpg' alt='A man waving a rainbow flag' "
+        "width='800' height='600'></button><p><img src='/p/2.jpg' alt='Crane driver "
+        "holding the harbour flag' width='800' height='600'></p>"
+    )
+    picker = (
+        "<div><button class='locale'><img src='/img/de.png' alt='German flag'> DE</button>"
+        "<button><img src='/img/fr.png' alt='Flag of France'></button></div>"
+    )
+    out = md(article(PROSE + photos + picker + later))
+    assert "![A man waving a rainbow flag](https://news.example.org/p/1.jpg)" in out
+    assert "![Crane driver holding the harbour flag](https://news.example.org/p/2.jpg)" in out
+    assert "de.png" not in out and "fr.png" not in out
+    assert "Paragraph 7 tells" in out and "Section 0 tells" in out
+
+
 def test_a_button_renders_its_usable_images_not_its_label() -> None:
     root = parse_html(
         "<p>Before.</p><button class='next'><img src='/i/arrow.png' alt='Next slide'>"
