@@ -479,3 +479,19 @@ def test_a_local_file_opening_with_its_frameset_is_read_as_html() -> None:
     shown = asyncio.run(read_page(html.encode(), URL)).text
     assert "- [menu](https://news.example.org/2024/05/menu.html)" in shown
     assert "<frame" not in shown
+
+
+def test_a_local_frameset_file_lists_its_frames_as_written() -> None:
+    """A file read without a base URL: its frames resolve to file:// (not linked)."""
+    frames = (
+        "<frameset cols='*,*'><frame src='menu.html'><frame src='deck plan.html'>"
+        "<frame src='javascript:void(0)'><frame src='//cdn.example.org/ad.html'>"
+    )
+    noframes = "<noframes><p>Your browser does not support frames.</p></noframes>"
+    listed = "- [menu.html](menu.html)\n- [deck plan.html](deck%20plan.html)"
+    for base in ("file:///home/ann/manual/index.html", ""):
+        out = extract_html(f"<html>{frames}{noframes}</frameset></html>", base).markdown
+        assert out.startswith("Your browser does not support frames.\n\n")
+        assert out.endswith(listed)
+        bare = extract_html(f"<html>{frames}</frameset></html>", base).markdown
+        assert bare.endswith(listed) and "javascript" not in bare and "cdn" not in bare
