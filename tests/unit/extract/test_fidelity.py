@@ -139,6 +139,23 @@ def test_a_wikipedia_formula_comes_out_once_as_its_tex() -> None:
     assert "with $w^{2}$, twice" in html and "$$F=mg$$" in html
 
 
+def test_an_empty_wikipedia_formula_gives_no_empty_dollars() -> None:
+    empty = wiki_formula("", "")
+    texless = wiki_formula("", "<mi>k</mi>").replace(
+        "{\\displaystyle }</annotation>", "</annotation>"
+    )
+    block = wiki_formula("", "", display=True)
+    out = md(
+        article(
+            f"<p>The crane hook {empty}swings, and its constant {texless} holds.</p>"
+            f"{block}<p>The bare <math alttext='{{\\displaystyle }}'></math> term.</p>" + PROSE
+        )
+    )
+    assert "$" not in out and "displaystyle" not in out
+    assert "The crane hook swings, and its constant k holds." in out
+    assert "The bare term." in out
+
+
 def test_a_formula_without_tex_stays_in_its_sentence() -> None:
     square = wiki_formula("w^{2}", "<msup><mi>w</mi><mn>2</mn></msup>")
     square = re.sub(r' alttext="[^"]*"|<annotation.*?</annotation>', "", square)
