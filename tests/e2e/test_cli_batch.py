@@ -149,6 +149,18 @@ def test_a_local_file_converts_without_network(tmp_path: Path) -> None:
     assert code == 2 and "cannot read" in err
 
 
+def test_a_local_frameset_file_lists_its_frames(tmp_path: Path) -> None:
+    saved = tmp_path / "frames.html"
+    saved.write_bytes(
+        b"<frameset cols='*,*'><frame src='a.html'><frame src='b.html'><noframes><p>Your "
+        b"browser does not support frames.</p></noframes></frameset>"
+    )
+    code, out, err = run("fetch", str(saved))
+    assert code == 0, err
+    assert "does not support frames" in out
+    assert "- [a.html](a.html)\n- [b.html](b.html)" in out
+
+
 def test_stdin_needs_a_base_url() -> None:
     code, _out, err = run("fetch", "-", stdin=b"<p>x</p>")
     assert code == 2 and "--base-url" in err

@@ -21,7 +21,9 @@ all of these hold (issue 13, "content images only"):
    or an alt text saying "icon" (a play/pause button, a country flag), or in a button
    whose class or title names a swatch, thumbnail, colour or variant (WCXB dev: a shop's
    colour swatches, 50 px, came out as ten images); a flag — its address in a ``flags``
-   folder or named ``flag-…``, or its alt text ending in "flag" — or any image in a button
+   folder or named ``flag-…``, or an alt text that is only a flag's label ("German flag",
+   "Flag of France"; review: "A man waving a rainbow flag" in a lightbox is a photo) — or
+   any image in a button
    whose class, title or ``aria-label`` names a locale or language, is a language
    picker's (review: "German flag" in a locale button came out as a content image).
 
@@ -65,7 +67,12 @@ _NOISE_NAME = CaselessPattern(
 _PICKER_NAME = CaselessPattern(r"swatch|thumb|colou?r|variant")
 _ICON_WORD = re.compile(r"\bicons?\b", re.I)
 _FLAG_PATH = re.compile(r"/flags?/|flags?[-_][^/]*$")
-_FLAG_ALT = re.compile(r"\bflags?\W*$", re.I)
+#: An alt text that is only a flag's label: "German flag", "United Kingdom flag", "Flag of
+#: France", "Flag of the Netherlands" — not a photo's description that mentions a flag.
+_FLAG_ALT = re.compile(
+    r"\s*(?:(?:[^\W\d_][\w.'-]*\s+){0,2}flag|flag\s+of(?:\s+the)?(?:\s+[^\W\d_][\w.'-]*){1,2})\W*",
+    re.I,
+)
 _LOCALE_NAME = re.compile(r"(?<![a-z])(?:locales?|languages?|lang)(?![a-z])", re.I)
 _WORD = re.compile(r"[^\W_]+")
 #: An alt text that is a file name or a slug ("milano-week-2018_03", "IMG 1234.jpg").
@@ -182,7 +189,7 @@ def _is_content(img: etree._Element, src: str, texts: dict[etree._Element, str])
 
 def _language_picker(img: etree._Element, button: etree._Element, path: str) -> bool:
     """A flag (by address or alt text), or any image in a locale or language button."""
-    if _FLAG_PATH.search(path) or _FLAG_ALT.search(img.get("alt") or ""):
+    if _FLAG_PATH.search(path) or _FLAG_ALT.fullmatch(img.get("alt") or ""):
         return True
     names = " ".join(button.get(a) or "" for a in ("class", "title", "aria-label"))
     return _LOCALE_NAME.search(names) is not None

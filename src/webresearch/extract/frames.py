@@ -18,7 +18,7 @@ the extractor left out as navigation would not reach the reader.)
 from __future__ import annotations
 
 import re
-from urllib.parse import urldefrag
+from urllib.parse import quote, urldefrag
 
 from lxml import etree
 
@@ -30,6 +30,11 @@ __all__ = ["frames_markdown", "frameset_of", "open_noframes", "with_frame_list"]
 _NOTE = "This page is a frameset: its content is in the pages its frames show."
 #: A markdown link's target (the extractor writes targets without spaces or brackets).
 _TARGET = re.compile(r"\]\(([^)\s]+)\)")
+#: An address with a scheme of its own, or a network-path reference (RFC 3986 §4.2).
+_NOT_RELATIVE = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:|//")
+#: Characters a relative link target keeps as written; others (spaces, brackets,
+#: parentheses) are percent-encoded so the markdown link stays valid.
+_TARGET_SAFE = "/?#&=%;+,~!$'*@:"
 
 
 def frameset_of(body: etree._Element) -> etree._Element | None:
@@ -86,13 +91,22 @@ def open_noframes(doc: etree._Element, body: etree._Element) -> bool:
 
 
 def _frame_links(frameset: etree._Element, base_url: str) -> list[tuple[str, str]]:
-    """``(label, absolute address)`` of each frame with a usable address, in page order."""
+    """``(label, target)`` of each frame with a usable address, in page order.
+
+    The target is the absolute ``http(s)`` address, or — when the base cannot make one (a
+    local file read without ``--base-url``: its frames resolve to ``file://`` addresses,
+    which the extractor does not link) — the relative address as written (spaces and
+    brackets percent-encoded), which stays valid next to the file. A written address with a scheme of its own that gives no web link
+    (``javascript:``, ``file:``) is left out; nothing is ever fetched here.
+    """
     links = []
     for frame in frameset.iter("frame"):
         written = (frame.get("src") or "").strip()
         href = absolute_url(written, base_url)
         if href is None:
-            continue
+            if not written or _NOT_RELATIVE.match(written):
+                continue
+            href = quote(written, safe=_TARGET_SAFE)
         label = " ".join((frame.get("title") or frame.get("name") or written).split())
         links.append((label.replace("[", "\\[").replace("]", "\\]"), href))
     return links

@@ -60,10 +60,11 @@ def math_text(el: etree._Element) -> str:
     """MathML → ``$LaTeX$`` from its TeX annotation (or ``alttext``; MediaWiki's
     ``{\\displaystyle …}`` wrapper left out), ``$$LaTeX$$`` for a display formula
     (:func:`is_display_math`), else as text whose scripts, fractions and roots stay
-    unambiguous (:func:`mathml_text`); ``""`` when it has no text. No surrounding spaces."""
-    tex = formula_tex(el)
-    if tex:
-        tex = _unwrap_style(tex)
+    unambiguous (:func:`mathml_text`); ``""`` when it has no text. No surrounding spaces.
+    A TeX source empty once unwrapped (MediaWiki's ``{\\displaystyle }`` for an empty
+    ``<math>``) counts as none: never an empty ``${}$``."""
+    tex = _unwrap_style(formula_tex(el))
+    if tex.strip("{} "):
         return f"$${tex}$$" if is_display_math(el) else f"${tex}$"
     return mathml_text(el)
 
@@ -87,7 +88,8 @@ _STYLE_WRAPPER = re.compile(r"\{\\(?:displaystyle|textstyle)\s*(.*)\}", re.S)
 
 
 def _unwrap_style(tex: str) -> str:
-    """``{\\displaystyle x^{2}}`` → ``x^{2}`` when the outer braces are one balanced group."""
+    """``{\\displaystyle x^{2}}`` → ``x^{2}`` when the outer braces are one balanced group
+    (``{\\displaystyle }`` → ``""``)."""
     match = _STYLE_WRAPPER.fullmatch(tex)
     if match is None:
         return tex
@@ -97,7 +99,7 @@ def _unwrap_style(tex: str) -> str:
         depth += (ch == "{") - (ch == "}")
         if depth < 0:
             return tex
-    return inner if depth == 0 and inner else tex
+    return inner if depth == 0 else tex
 
 
 #: Ends a formula in inline text until whitespace is collapsed (no space before a comma).

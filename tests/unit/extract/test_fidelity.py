@@ -139,6 +139,23 @@ def test_a_wikipedia_formula_comes_out_once_as_its_tex() -> None:
     assert "with $w^{2}$, twice" in html and "$$F=mg$$" in html
 
 
+def test_an_empty_wikipedia_formula_gives_no_empty_dollars() -> None:
+    empty = wiki_formula("", "")
+    texless = wiki_formula("", "<mi>k</mi>").replace(
+        "{\\displaystyle }</annotation>", "</annotation>"
+    )
+    block = wiki_formula("", "", display=True)
+    out = md(
+        article(
+            f"<p>The crane hook {empty}swings, and its constant {texless} holds.</p>"
+            f"{block}<p>The bare <math alttext='{{\\displaystyle }}'></math> term.</p>" + PROSE
+        )
+    )
+    assert "$" not in out and "displaystyle" not in out
+    assert "The crane hook swings, and its constant k holds." in out
+    assert "The bare term." in out
+
+
 def test_a_formula_without_tex_stays_in_its_sentence() -> None:
     square = wiki_formula("w^{2}", "<msup><mi>w</mi><mn>2</mn></msup>")
     square = re.sub(r' alttext="[^"]*"|<annotation.*?</annotation>', "", square)
@@ -375,6 +392,24 @@ def test_flags_and_images_in_language_buttons_are_not_content_images() -> None:
     assert "Paragraph 7 tells" in out and "Section 0 tells" in out
 
 
+def test_a_photo_whose_alt_mentions_a_flag_stays_a_content_image() -> None:
+    later = PROSE.replace("Paragraph", "Section")
+    photos = (
+        "<button class='lightbox'><img src='/p/1.jpg' alt='A man waving a rainbow flag' "
+        "width='800' height='600'></button><p><img src='/p/2.jpg' alt='Crane driver "
+        "holding the harbour flag' width='800' height='600'></p>"
+    )
+    picker = (
+        "<div><button class='locale'><img src='/img/de.png' alt='German flag'> DE</button>"
+        "<button><img src='/img/fr.png' alt='Flag of France'></button></div>"
+    )
+    out = md(article(PROSE + photos + picker + later))
+    assert "![A man waving a rainbow flag](https://news.example.org/p/1.jpg)" in out
+    assert "![Crane driver holding the harbour flag](https://news.example.org/p/2.jpg)" in out
+    assert "de.png" not in out and "fr.png" not in out
+    assert "Paragraph 7 tells" in out and "Section 0 tells" in out
+
+
 def test_a_button_renders_its_usable_images_not_its_label() -> None:
     root = parse_html(
         "<p>Before.</p><button class='next'><img src='/i/arrow.png' alt='Next slide'>"
@@ -461,3 +496,19 @@ def test_a_local_file_opening_with_its_frameset_is_read_as_html() -> None:
     shown = asyncio.run(read_page(html.encode(), URL)).text
     assert "- [menu](https://news.example.org/2024/05/menu.html)" in shown
     assert "<frame" not in shown
+
+
+def test_a_local_frameset_file_lists_its_frames_as_written() -> None:
+    """A file read without a base URL: its frames resolve to file:// (not linked)."""
+    frames = (
+        "<frameset cols='*,*'><frame src='menu.html'><frame src='deck plan.html'>"
+        "<frame src='javascript:void(0)'><frame src='//cdn.example.org/ad.html'>"
+    )
+    noframes = "<noframes><p>Your browser does not support frames.</p></noframes>"
+    listed = "- [menu.html](menu.html)\n- [deck plan.html](deck%20plan.html)"
+    for base in ("file:///home/ann/manual/index.html", ""):
+        out = extract_html(f"<html>{frames}{noframes}</frameset></html>", base).markdown
+        assert out.startswith("Your browser does not support frames.\n\n")
+        assert out.endswith(listed)
+        bare = extract_html(f"<html>{frames}</frameset></html>", base).markdown
+        assert bare.endswith(listed) and "javascript" not in bare and "cdn" not in bare
