@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webresearch.cli.fetch import is_url, path_hint
+from webresearch.cli.targets import is_url, path_hint
 
 
 @pytest.mark.parametrize(
