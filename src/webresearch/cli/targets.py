@@ -9,7 +9,10 @@ from __future__ import annotations
 import os
 import re
 
-__all__ = ["clean_target", "empty_problem", "is_url", "path_hint", "scheme_hint"]
+__all__ = ["EMPTY_URL", "clean_target", "empty_problem", "is_url", "path_hint", "scheme_hint"]
+
+#: The usage error of an empty URL where only a URL is taken (``browse ""``).
+EMPTY_URL = "an empty URL was given"
 
 #: Endings of a file name (a host name does not end so): ``page.html`` is a path.
 _FILE_SUFFIXES = (".html", ".htm", ".xhtml", ".txt", ".md", ".json", ".xml", ".pdf", ".csv")
@@ -52,14 +55,13 @@ def is_url(target: str) -> bool:
 
 def scheme_hint(target: str) -> str | None:
     """``a URL needs its scheme: …`` for a target that looks like a URL typed without its
-    scheme (``example.org/page``), else ``None``."""
-    first = target.split("/", 1)[0]
-    if (
-        not target.startswith((".", "/", "~"))
-        and "." in first
-        and not first.lower().endswith(_FILE_SUFFIXES)
-    ):
-        return f"a URL needs its scheme: https://{target}"
+    scheme (``example.org/page``, ``localhost:8765``), else ``None``."""
+    cleaned = clean_target(target)
+    first = cleaned.split("/", 1)[0]
+    if cleaned.startswith((".", "/", "~")) or first.lower().endswith(_FILE_SUFFIXES):
+        return None
+    if "." in first or first.split(":", 1)[0].lower() == "localhost":
+        return f"a URL needs its scheme: https://{cleaned}"
     return None
 
 
