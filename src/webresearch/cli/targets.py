@@ -21,6 +21,9 @@ _FILE_SUFFIXES = (".html", ".htm", ".xhtml", ".txt", ".md", ".json", ".xml", ".p
 #: URL typed without its scheme): ``javascript:…``, ``data:…``, ``mailto:…`` (RFC 3986 §3.1).
 _SCHEME_ONLY = re.compile(r"[A-Za-z][A-Za-z0-9+-]*:(?!\d)")
 
+#: ``http:`` / ``https:`` typed without ``//`` (``http:127.0.0.1:8765/``, ``https:/x.org``).
+_WEB_SCHEME_NO_SLASHES = re.compile(r"(https?):(?!//)/?", re.IGNORECASE)
+
 #: The WHATWG "basic URL parser" first steps, as ``net.guard.clean_url`` applies them (the
 #: faces may not import ``net``, see pyproject's import contracts): outer C0 controls and
 #: spaces stripped, tab and newline removed anywhere.
@@ -55,8 +58,13 @@ def is_url(target: str) -> bool:
 
 def scheme_hint(target: str) -> str | None:
     """``a URL needs its scheme: …`` for a target that looks like a URL typed without its
-    scheme (``example.org/page``, ``localhost:8765``), else ``None``."""
+    scheme (``example.org/page``, ``localhost:8765``) or with ``http:`` but no ``//``
+    (``http:127.0.0.1:8765/`` -> ``http://127.0.0.1:8765/``, not ``https://http:…``), else
+    ``None``."""
     cleaned = clean_target(target)
+    web = _WEB_SCHEME_NO_SLASHES.match(cleaned)
+    if web is not None:
+        return f"a URL needs its scheme: {web.group(1).lower()}://{cleaned[web.end() :]}"
     first = cleaned.split("/", 1)[0]
     if cleaned.startswith((".", "/", "~")) or first.lower().endswith(_FILE_SUFFIXES):
         return None
