@@ -45,7 +45,8 @@ class _FetchCommand(click.Command):
         # of this very command; none of them is a question anyone asks.
         query = ctx.params.get("query")
         options = {name for p in self.get_params(ctx) for name in (*p.opts, *p.secondary_opts)}
-        if query in options:
+        # ``-q --max-bytes=5``: an option with its value joined by ``=`` is an option too
+        if isinstance(query, str) and query.split("=", 1)[0] in options:
             raise click.BadOptionUsage(
                 "-q",
                 f"-q is --query QUESTION; got the option {query} as the question "
