@@ -1,7 +1,7 @@
 """What a command-line target is: a URL (for a network tool) or a PATH (a local file).
 
 ``fetch`` and ``image`` decide alike and word the same problems alike; ``browse`` words a
-URL without its scheme the same way (:func:`url_problem`).
+URL without its scheme the same way (:func:`scheme_hint`).
 """
 
 from __future__ import annotations
