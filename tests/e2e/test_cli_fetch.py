@@ -170,7 +170,7 @@ def test_an_option_of_fetch_is_no_question(site: LocalServer, tmp_path: Path) ->
     """'fetch FILE -q --json' would ask the page '--json': a usage error naming it instead."""
     page = tmp_path / "page.html"
     page.write_bytes(HTML)
-    for option in ("--json", "--quiet", "-i", "--allow-private"):
+    for option in ("--json", "--quiet", "-i", "--allow-private", "--max-bytes=5", "--offset=0"):
         code, out, err = run("fetch", str(page), "-q", option)
         assert code == 2 and out == "", option
         assert f"-q is --query QUESTION; got the option {option} as the question" in err

@@ -73,3 +73,29 @@ def test_exit_codes(
     assert code == exit_code
     assert words in stderr and stderr.count("\n") == 1  # one line for people
     assert str(tmp_path) not in stderr
+
+
+def test_a_url_with_spaces_or_a_tab_around_it_is_fetched(server: LocalServer) -> None:
+    """README: tabs, newlines and outer spaces are dropped for fetch_image too; ``image``
+    read ' http://…' as a PATH ("the workspace is not available")."""
+    server.routes["/p.png"] = Route(
+        headers=[("Content-Type", "image/png")], body=encode(Image.new("L", (32, 32)), "PNG")
+    )
+    for target in (f" {server.base}/p.png", f"\t{server.base}/p.png", f"{server.base}/p.png\n"):
+        code, stdout, stderr = _run(target, "--allow-network", "127.0.0.1/32")
+        assert code == 0, (target, stderr)
+        assert f"url: {server.base}/p.png" in stdout and "image/png 32×32 px" in stdout
+
+
+@pytest.mark.parametrize("url", ["ftp://127.0.0.1/x.png", "javascript:alert(1)"])
+def test_a_non_http_url_is_refused_as_fetch_refuses_it(url: str) -> None:
+    code, stdout, stderr = _run(url)
+    assert code == 2 and stdout == ""
+    assert "only http and https URLs are fetched" in stderr and "workspace" not in stderr
+
+
+@pytest.mark.parametrize("target", ["", " ", "\t"])
+def test_an_empty_target_is_a_usage_error_not_the_current_directory(target: str) -> None:
+    code, stdout, stderr = _run(target)
+    assert code == 2 and stdout == ""
+    assert "an empty URL or PATH was given" in stderr and "directory" not in stderr

@@ -51,6 +51,7 @@ from .render import (
     unavailable_exit,
 )
 from .signals import run_stoppable
+from .targets import EMPTY_URL, clean_target, scheme_hint
 
 __all__ = [
     "ActionError",
@@ -230,13 +231,22 @@ def screenshot_file(file: str | None) -> str:
 def scheme_problem(arguments: dict[str, Any]) -> InvalidArguments | None:
     """The error of an ``open`` whose URL is not http(s), worded as the browser tool words it
     (``BrowserPolicy.check_navigation``), else ``None``. Checked before the backend is looked
-    for, so a missing Playwright does not hide a bad argument. ``urlsplit`` drops outer
-    spaces and tabs as the WHATWG parser does."""
+    for, so a missing Playwright does not hide a bad argument. The URL is cleaned as the
+    WHATWG parser cleans it (outer spaces, tabs); an empty one and one typed without its
+    scheme (``example.org``, ``localhost:8765``, which ``urlsplit`` reads as the scheme
+    ``localhost``) are worded as ``fetch`` words them (cli/targets.py)."""
     url = arguments.get("url")
     if arguments.get("action") != "open" or not isinstance(url, str):
         return None
+    cleaned = clean_target(url)
+    if not cleaned:
+        return InvalidArguments(EMPTY_URL, hint="give an http:// or https:// URL")
+    if "://" not in cleaned and (hint := scheme_hint(cleaned)) is not None:
+        return InvalidArguments(
+            f"the browser only opens http and https pages; {cleaned} is not a full URL", hint=hint
+        )
     try:
-        scheme = urlsplit(url).scheme.lower()
+        scheme = urlsplit(cleaned).scheme.lower()
     except ValueError:
         return None  # not a URL at all: the tool says so
     if scheme in ("http", "https"):
@@ -342,6 +352,8 @@ def browse(
         in_process_cpu=True,
     )
     settings = _backend_settings(loaded, backend)
+    if url is not None and not clean_target(url):  # ``browse ""``, ``browse "$UNSET"``
+        raise click.UsageError(EMPTY_URL)
     script: list[str] = [f"open {shlex.quote(url)}"] if url else []
     try:
         parsed = [parse_action(line) for line in (*script, *actions)]

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
-import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -25,42 +23,8 @@ from .render import (
     run_command,
     unavailable_exit,
 )
+from .targets import empty_problem, is_url, path_hint
 from .trace_view import tracing_to_stderr
-
-#: Endings of a file name (a host name does not end so): ``page.html`` is a path.
-_FILE_SUFFIXES = (".html", ".htm", ".xhtml", ".txt", ".md", ".json", ".xml", ".pdf", ".csv")
-
-
-def path_hint(target: str, exc: OSError) -> str:
-    """The next step after a target could not be read as a file: a URL typed without its
-    scheme (``example.org/page``) gets its URL form; a path gets the file's problem."""
-    if isinstance(exc, IsADirectoryError):
-        return "give an HTML file inside it, not the directory"
-    first = target.split("/", 1)[0]
-    if (
-        not target.startswith((".", "/", "~"))
-        and "." in first
-        and not first.lower().endswith(_FILE_SUFFIXES)
-    ):
-        return f"a URL needs its scheme: https://{target}"
-    if isinstance(exc, FileNotFoundError):
-        return "check the file's path, or give a URL with its scheme (https://…)"
-    return "check that the file can be read"
-
-
-#: ``scheme:`` at the start of a target, not followed by a port (``example.org:8080/x`` is a
-#: URL typed without its scheme): ``javascript:…``, ``data:…``, ``mailto:…`` (RFC 3986 §3.1).
-_SCHEME_ONLY = re.compile(r"[A-Za-z][A-Za-z0-9+-]*:(?!\d)")
-
-
-def is_url(target: str) -> bool:
-    """Whether ``target`` is read as a URL (through web_fetch) rather than a file: it has
-    ``://``, or starts with a scheme (``javascript:``, ``data:``) and names no file — so a
-    non-http(s) URL is refused as one (invalid_arguments), not as a missing file."""
-    if "://" in target:
-        return True
-    return _SCHEME_ONLY.match(target) is not None and not os.path.lexists(target)
-
 
 #: What a person who typed ``-q`` for "quiet" reads: ``-q`` has meant ``--query`` since
 #: focused reading came (README, the examples below), so it stays; the mistake is named.
@@ -81,7 +45,8 @@ class _FetchCommand(click.Command):
         # of this very command; none of them is a question anyone asks.
         query = ctx.params.get("query")
         options = {name for p in self.get_params(ctx) for name in (*p.opts, *p.secondary_opts)}
-        if query in options:
+        # ``-q --max-bytes=5``: an option with its value joined by ``=`` is an option too
+        if isinstance(query, str) and query.split("=", 1)[0] in options:
             raise click.BadOptionUsage(
                 "-q",
                 f"-q is --query QUESTION; got the option {query} as the question "
@@ -197,8 +162,8 @@ def fetch(
     from webresearch import Toolkit, read_page
     from webresearch.config import DEFAULT_MAX_BYTES
 
-    if any(not target.strip() for target in targets):  # ``fetch ""``, ``fetch "$UNSET"``
-        raise click.UsageError("an empty URL or PATH was given")
+    if (empty := empty_problem(targets)) is not None:  # ``fetch ""``, ``fetch "$UNSET"``
+        raise click.UsageError(empty)
     items = read_targets(targets, input_file or ())
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:

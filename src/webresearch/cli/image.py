@@ -24,10 +24,7 @@ from .render import (
     unavailable_exit,
 )
 from .signals import run_stoppable
-
-
-def _is_url(target: str) -> bool:
-    return target.lower().startswith(("http://", "https://"))
+from .targets import empty_problem, is_url
 
 
 @click.command("image")
@@ -103,6 +100,8 @@ def image(
         respect_robots=respect_robots,
         in_process_cpu=True,
     )
+    if (empty := empty_problem(targets)) is not None:  # ``image ""``: not the current dir
+        raise click.UsageError(empty)
     if output is not None and len(targets) > 1:
         raise click.UsageError("-o/--output takes one input; give one URL or PATH")
     problem = output_problem(output) if output is not None else None
@@ -111,7 +110,7 @@ def image(
         ctx.exit(EXIT_USAGE)
 
     def plan(target: str) -> tuple[str, dict[str, object], RunContext]:
-        if _is_url(target):
+        if is_url(target):  # decided as fetch decides: ' http://…', 'ftp://…' are URLs
             if clip is not None:
                 raise click.UsageError("--clip is for a workspace file (PATH), not a URL")
             return "fetch_image", {"url": target}, RunContext(network_access=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webresearch.cli.fetch import is_url, path_hint
+from webresearch.cli.targets import is_url, path_hint
 
 
 @pytest.mark.parametrize(
@@ -12,6 +12,9 @@ from webresearch.cli.fetch import is_url, path_hint
     [
         ("example.org/page", FileNotFoundError(2, "x"), "https://example.org/page"),
         ("docs.python.org", FileNotFoundError(2, "x"), "https://docs.python.org"),
+        ("localhost:8765", FileNotFoundError(2, "x"), "https://localhost:8765"),
+        ("http:127.0.0.1:8765/", FileNotFoundError(2, "x"), "scheme: http://127.0.0.1:8765/"),
+        ("https:/example.org/a", FileNotFoundError(2, "x"), "scheme: https://example.org/a"),
         ("missing.html", FileNotFoundError(2, "x"), "check the file's path"),
         ("/no/dir/file.html", FileNotFoundError(2, "x"), "check the file's path"),
         ("./site", IsADirectoryError(21, "x"), "not the directory"),

@@ -92,3 +92,26 @@ def test_a_bad_url_to_browse_is_named_even_without_playwright(
             result.stderr
         )
         assert "Playwright" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["example.org"], "next step: a URL needs its scheme: https://example.org)"),
+        (["localhost:8765"], "next step: a URL needs its scheme: https://localhost:8765)"),
+        (["   "], "an empty URL was given"),
+        (["", "--do", "content"], "an empty URL was given"),
+    ],
+)
+def test_browse_words_a_url_without_scheme_as_fetch_does(
+    monkeypatch: pytest.MonkeyPatch, args: list[str], words: str
+) -> None:
+    """urlsplit reads 'localhost:8765' as the scheme 'localhost' and 'example.org' as a
+    relative URL; 'browse ""' skipped the open and asked for Playwright."""
+    monkeypatch.setitem(sys.modules, "playwright", None)  # "not installed"
+    monkeypatch.setitem(sys.modules, "playwright.async_api", None)
+    result = CliRunner().invoke(cli, ["browse", *args], env=ENV)
+    assert result.exit_code == 2, result.stderr
+    assert words in result.stderr
+    assert "relative" not in result.stderr and "not localhost" not in result.stderr
+    assert "Playwright" not in result.stderr
