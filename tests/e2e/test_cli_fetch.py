@@ -96,9 +96,11 @@ def test_refusal_exits_3_with_one_line_on_stderr(site: LocalServer) -> None:
     assert "(" not in err.split("(next step: ", 1)[1].rstrip().removesuffix(")")  # no nesting
     # --json says the next step in the same command-line words as stderr
     code, out, _ = run("fetch", f"{site.base}/", "--json")
-    hint = json.loads(out)["error"]["hint"]
-    assert code == 3 and "--allow-network CIDR or --allow-private" in hint
-    assert "allowed_networks" not in hint and "allow_private" not in hint
+    data = json.loads(out)
+    # … in every place the object says it: the error, its copy in meta and the text
+    for hint in (data["error"]["hint"], data["meta"]["error"]["hint"], data["text"]):
+        assert code == 3 and "--allow-network CIDR or --allow-private" in hint
+        assert "allowed_networks" not in hint and "allow_private" not in hint
 
 
 def test_a_page_naming_a_setting_is_printed_as_it_is(site: LocalServer) -> None:

@@ -94,11 +94,21 @@ def error_line(command: str, error: WebResearchError) -> str:
 
 def result_dict(result: ToolResult) -> dict[str, Any]:
     """``result.to_dict()`` with the error's next step in the words of the command line
-    (``--allow-network CIDR``, not ``allowed_networks``), as stderr gives it."""
+    (``--allow-network CIDR``, not ``allowed_networks``), as stderr gives it: in the error,
+    in its copy under ``meta`` and where the text says it (only the hint is reworded, never
+    a page's words around it)."""
     data = result.to_dict()
     error = data.get("error")
     if isinstance(error, dict) and isinstance(error.get("hint"), str):
-        data["error"] = {**error, "hint": for_a_person(error["hint"], hint=True)}
+        said = error["hint"]
+        hint = for_a_person(said, hint=True)
+        data["error"] = {**error, "hint": hint}
+        meta = data.get("meta")
+        meta_error = meta.get("error") if isinstance(meta, dict) else None
+        if isinstance(meta, dict) and isinstance(meta_error, dict) and "hint" in meta_error:
+            data["meta"] = {**meta, "error": {**meta_error, "hint": hint}}
+        if said and isinstance(data.get("text"), str):
+            data["text"] = data["text"].replace(said, hint)
     return data
 
 
