@@ -73,6 +73,12 @@ class Segment:
     norm: str
     kept: bool = False
 
+    @property
+    def holder(self) -> etree._Element | None:
+        """The element the text is in: ``owner`` for its text, ``owner``'s parent for its
+        tail (``None`` for the tail of a detached element)."""
+        return self.owner.getparent() if self.tail else self.owner
+
 
 def normalise(text: str) -> str:
     """Letters and digits of ``text``, lower-cased (the alignment alphabet)."""

@@ -180,7 +180,7 @@ def keep_thread(body: etree._Element, segments: list[Segment]) -> int:
     byline = _bylines(posts) - inside
     change = 0
     for seg in segments:
-        holder = seg.owner.getparent() if seg.tail else seg.owner
+        holder = seg.holder
         if holder in inside or (holder in byline and holder in in_unit):
             keep = True
         elif holder in in_unit:

@@ -70,7 +70,7 @@ from webresearch.extract.forum import keep_thread, repeats_article
 from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
 from webresearch.extract.traf_pass import extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
-from webresearch.extract.tree import remove_keep_tail
+from webresearch.extract.tree import ancestor_where, remove_keep_tail
 from webresearch.extract.visible_copies import keep_visible_copies
 
 __all__ = ["MainContent", "find_main_content"]
@@ -294,7 +294,7 @@ def _fill_span(segments: list[Segment], streams: list[str], prose_only: bool) ->
         seg.kept = False
     align_segments(segments, streams)
     added: list[Segment] = []
-    media: dict[etree._Element, bool] = {}
+    media: dict[etree._Element, etree._Element | None] = {}
     for i, seg in enumerate(segments):
         if before[i]:
             seg.kept = True
@@ -311,25 +311,15 @@ def _fill_span(segments: list[Segment], streams: list[str], prose_only: bool) ->
     return size
 
 
-def _in_media(seg: Segment, memo: dict[etree._Element, bool]) -> bool:
+def _in_media(seg: Segment, memo: dict[etree._Element, etree._Element | None]) -> bool:
     """True when the segment is part of a figure, caption, gallery or slideshow."""
-    el: etree._Element | None = seg.owner.getparent() if seg.tail else seg.owner
-    path: list[etree._Element] = []
-    found = False
-    while el is not None:
-        if el in memo:
-            found = memo[el]
-            break
-        path.append(el)
-        if _tag(el) in ("figure", "figcaption") or _MEDIA_NAME.search(
-            (el.get("class") or "") + " " + (el.get("id") or "")
-        ):
-            found = True
-            break
-        el = el.getparent()
-    for node in path:
-        memo[node] = found
-    return found
+    return ancestor_where(seg.holder, _is_media, memo) is not None
+
+
+def _is_media(el: etree._Element) -> bool:
+    return _tag(el) in ("figure", "figcaption") or bool(
+        _MEDIA_NAME.search((el.get("class") or "") + " " + (el.get("id") or ""))
+    )
 
 
 def _resiliparse_text(html: str) -> str:
@@ -362,7 +352,7 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
             el = el.getparent()
 
     # each text's element, looked up once (the shape of the tree changes only at the end)
-    holders = [seg.owner.getparent() if seg.tail else seg.owner for seg in segments]
+    holders = [seg.holder for seg in segments]
     for i, seg in enumerate(segments):  # a formula not kept goes only with its block
         if not seg.kept and not seg.tail and _tag(seg.owner).endswith("math"):
             holders[i] = None

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from lxml import etree
 
-__all__ = ["remove_keep_tail"]
+__all__ = ["ancestor_where", "remove_keep_tail"]
 
 
 def remove_keep_tail(el: etree._Element) -> None:
@@ -23,3 +25,29 @@ def remove_keep_tail(el: etree._Element) -> None:
     else:
         parent.text = (parent.text or "") + tail
     parent.remove(el)
+
+
+def ancestor_where(
+    el: etree._Element | None,
+    test: Callable[[etree._Element], bool],
+    memo: dict[etree._Element, etree._Element | None],
+) -> etree._Element | None:
+    """The nearest of ``el`` and its ancestors for which ``test`` holds, or ``None``.
+
+    ``memo`` (one per ``test`` and tree, filled here) remembers the answer for every element
+    walked, so asking for each text node of a page costs one walk up per element in all.
+    """
+    path: list[etree._Element] = []
+    found: etree._Element | None = None
+    while el is not None:
+        if el in memo:
+            found = memo[el]
+            break
+        path.append(el)
+        if test(el):
+            found = el
+            break
+        el = el.getparent()
+    for node in path:
+        memo[node] = found
+    return found

@@ -26,6 +26,7 @@ from __future__ import annotations
 from lxml import etree
 
 from webresearch.extract.align import Segment
+from webresearch.extract.tree import ancestor_where
 
 __all__ = ["MAX_COPY_LEVELS", "keep_visible_copies"]
 
@@ -66,25 +67,12 @@ def keep_visible_copies(
     if not hidden or not any(seg.kept for seg in segments):
         return 0
     blocks = set(hidden)
-    holders = [seg.owner.getparent() if seg.tail else seg.owner for seg in segments]
+    holders = [seg.holder for seg in segments]
     memo: dict[etree._Element, etree._Element | None] = {}
 
     def hidden_root(el: etree._Element | None) -> etree._Element | None:
         """The hidden block holding ``el``, or ``None``."""
-        path: list[etree._Element] = []
-        found: etree._Element | None = None
-        while el is not None:
-            if el in memo:
-                found = memo[el]
-                break
-            path.append(el)
-            if el in blocks:
-                found = el
-                break
-            el = el.getparent()
-        for node in path:
-            memo[node] = found
-        return found
+        return ancestor_where(el, blocks.__contains__, memo)
 
     index: dict[etree._Element, list[int]] = {}
     for i, holder in enumerate(holders):
