@@ -39,5 +39,6 @@ def test_public_members_are_exactly_these() -> None:
         "tools",
         "trace",
         "types",
+        "url_text",
     }
     assert public == {n for n in webresearch.__all__ if not n.startswith("_")}

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         ToolResult,
     )
 
+from ..url_text import clean_url
 from .files import free_name, output_problem, write_file
 from .options import guard_options, load_settings, robots_option
 from .render import (
@@ -51,7 +52,7 @@ from .render import (
     unavailable_exit,
 )
 from .signals import run_stoppable
-from .targets import EMPTY_URL, clean_target, scheme_hint
+from .targets import EMPTY_URL, scheme_hint
 
 __all__ = [
     "ActionError",
@@ -238,7 +239,7 @@ def scheme_problem(arguments: dict[str, Any]) -> InvalidArguments | None:
     url = arguments.get("url")
     if arguments.get("action") != "open" or not isinstance(url, str):
         return None
-    cleaned = clean_target(url)
+    cleaned = clean_url(url)
     if not cleaned:
         return InvalidArguments(EMPTY_URL, hint="give an http:// or https:// URL")
     if "://" not in cleaned and (hint := scheme_hint(cleaned)) is not None:
@@ -352,7 +353,7 @@ def browse(
         in_process_cpu=True,
     )
     settings = _backend_settings(loaded, backend)
-    if url is not None and not clean_target(url):  # ``browse ""``, ``browse "$UNSET"``
+    if url is not None and not clean_url(url):  # ``browse ""``, ``browse "$UNSET"``
         raise click.UsageError(EMPTY_URL)
     script: list[str] = [f"open {shlex.quote(url)}"] if url else []
     try:

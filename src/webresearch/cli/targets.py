@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 import re
 
-__all__ = ["EMPTY_URL", "clean_target", "empty_problem", "is_url", "path_hint", "scheme_hint"]
+from ..url_text import clean_url
+
+__all__ = ["EMPTY_URL", "empty_problem", "is_url", "path_hint", "scheme_hint"]
 
 #: The usage error of an empty URL where only a URL is taken (``browse ""``).
 EMPTY_URL = "an empty URL was given"
@@ -24,33 +26,20 @@ _SCHEME_ONLY = re.compile(r"[A-Za-z][A-Za-z0-9+-]*:(?!\d)")
 #: ``http:`` / ``https:`` typed without ``//`` (``http:127.0.0.1:8765/``, ``https:/x.org``).
 _WEB_SCHEME_NO_SLASHES = re.compile(r"(https?):(?!//)/?", re.IGNORECASE)
 
-#: The WHATWG "basic URL parser" first steps, as ``net.guard.clean_url`` applies them (the
-#: faces may not import ``net``, see pyproject's import contracts): outer C0 controls and
-#: spaces stripped, tab and newline removed anywhere.
-_C0_OR_SPACE = "".join(map(chr, range(0x21)))
-_TAB_OR_NEWLINE = str.maketrans("", "", "\t\n\r")
-
-
-def clean_target(target: str) -> str:
-    """``target`` as a browser reads a URL: ``' http://x/'`` and ``'\\thttp://x/'`` are
-    ``http://x/``. Only for deciding URL vs PATH; the tools clean a URL themselves."""
-    return target.strip(_C0_OR_SPACE).translate(_TAB_OR_NEWLINE)
-
-
 def empty_problem(targets: tuple[str, ...] | list[str], what: str = "URL or PATH") -> str | None:
     """The usage error of an empty or blank target (``fetch ""``, ``image "$UNSET"``),
     else ``None``."""
-    if any(not clean_target(target) for target in targets):
+    if any(not clean_url(target) for target in targets):
         return f"an empty {what} was given"
     return None
 
 
 def is_url(target: str) -> bool:
     """Whether ``target`` is read as a URL (through a network tool) rather than a file: once
-    cleaned (:func:`clean_target`) it has ``://``, or starts with a scheme (``javascript:``,
+    cleaned (:func:`clean_url`) it has ``://``, or starts with a scheme (``javascript:``,
     ``data:``, ``ftp:``) and names no file — so a non-http(s) URL is refused as one
     (invalid_arguments), not as a missing file."""
-    cleaned = clean_target(target)
+    cleaned = clean_url(target)
     if "://" in cleaned:
         return True
     return _SCHEME_ONLY.match(cleaned) is not None and not os.path.lexists(target)
@@ -61,7 +50,7 @@ def scheme_hint(target: str) -> str | None:
     scheme (``example.org/page``, ``localhost:8765``) or with ``http:`` but no ``//``
     (``http:127.0.0.1:8765/`` -> ``http://127.0.0.1:8765/``, not ``https://http:…``), else
     ``None``."""
-    cleaned = clean_target(target)
+    cleaned = clean_url(target)
     web = _WEB_SCHEME_NO_SLASHES.match(cleaned)
     if web is not None:
         return f"a URL needs its scheme: {web.group(1).lower()}://{cleaned[web.end() :]}"

@@ -23,6 +23,7 @@ import httpx2
 
 from ..errors import BlockedAddress, InvalidArguments, NetworkError
 from ..redact import redact_url
+from ..url_text import clean_url
 from .addresses import (
     ALWAYS_BLOCKED_CATEGORIES,
     AddressPolicy,
@@ -55,22 +56,6 @@ _IPV6_RULE_HINT = (
 def _host_rule_hint(host: str) -> str:
     """The next step after a host rule refused ``host`` (normalised, no brackets)."""
     return _IPV6_RULE_HINT if ":" in host else _HOST_RULE_HINT
-
-
-#: ASCII tab and newline, which the WHATWG URL parser removes anywhere in the input.
-_TAB_OR_NEWLINE = str.maketrans("", "", "\t\n\r")
-#: C0 controls (U+0000–U+001F) and space, stripped from both ends by the WHATWG URL parser.
-_C0_OR_SPACE = "".join(map(chr, range(0x21)))
-
-
-def clean_url(url: str) -> str:
-    """``url`` as a browser reads it: leading and trailing C0 controls and spaces stripped,
-    ASCII tab and newline removed anywhere (WHATWG URL Standard, "basic URL parser", the
-    first two steps). web_fetch, fetch_image, the browser's open and the guard itself use
-    this, so ``' http://x/'``, ``'http://x/ '`` and ``'\\thttp://x/'`` all mean ``http://x/``
-    (a space inside the URL is kept and percent-encoded as usual).
-    """
-    return url.strip(_C0_OR_SPACE).translate(_TAB_OR_NEWLINE)
 
 
 def _address_hint(category: str | None, inner: str | None = None) -> str:
