@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import InvalidArguments
-from ..net.guard import clean_url
 from ..types import JSONObject, JSONValue
+from ..url_text import clean_url
 from .specs import ToolSpec
 
 if TYPE_CHECKING:
@@ -277,7 +277,7 @@ def optional_text(arguments: Mapping[str, JSONValue], name: str) -> str | None:
 
 
 def url_text(arguments: Mapping[str, JSONValue], name: str) -> str | None:
-    """A URL string as a browser reads it (:func:`~webresearch.net.guard.clean_url`: outer
+    """A URL string as a browser reads it (:func:`~webresearch.url_text.clean_url`: outer
     spaces and controls stripped, tabs and newlines removed), or ``None`` when absent."""
     value = optional_text(arguments, name)
     return None if value is None else clean_url(value)

@@ -24,12 +24,12 @@ from ..errors import InvalidArguments, WebResearchError
 from ..extract.appshell import looks_like_app_shell
 from ..extract.dispatch import convert
 from ..net.client import FetchResponse
-from ..net.guard import clean_url
 from ..readers.base import OnSent, PageReader
 from ..readers.local import LocalReader
 from ..readers.registry import create_reader
 from ..redact import redact_text, redact_url
 from ..types import Document, JSONObject, ToolResult
+from ..url_text import clean_url
 from .arguments import integer, optional_text, text
 from .base import CallContext, ToolEntry
 from .gates import backend_unavailable_reason
