@@ -10,7 +10,8 @@ Each entry carries a category. :class:`AddressPolicy` decides with two narrow ex
 * ``allow_private`` — exempts every category except those that are never a legitimate
   unicast target or are the cloud-metadata path: ``unspecified`` (0.0.0.0 reaches the local
   host on Linux), ``link_local`` (169.254.169.254 is the metadata service), ``metadata``
-  (a cloud platform's endpoint outside link-local), ``multicast``, ``reserved`` and
+  (a cloud platform's endpoint or metadata service outside link-local: inside the shared
+  or unique-local ranges, which ``allow_private`` would otherwise open), ``multicast``, ``reserved`` and
   ``broadcast``. Those stay blocked unless listed in ``allowed_networks``.
 
 6to4 (2002::/16) and ISATAP interface identifiers (``…:0:5efe:a.b.c.d`` and
@@ -80,6 +81,8 @@ BLOCKED_NETWORKS: tuple[tuple[_Net, str, str], ...] = (
     (_n("5f00::/16"), "reserved", "RFC 9602 SRv6 SIDs"),
     (_n("192.88.99.0/24"), "reserved", "RFC 7526 deprecated 6to4 relay anycast"),
     (_n("168.63.129.16/32"), "metadata", "a cloud platform's host endpoint (Azure WireServer)"),
+    (_n("100.100.100.200/32"), "metadata", "a cloud metadata service (Alibaba Cloud ECS)"),
+    (_n("fd00:ec2::254/128"), "metadata", "a cloud metadata service (AWS IMDS over IPv6)"),
 )
 
 _SIX_TO_FOUR = _n("2002::/16")

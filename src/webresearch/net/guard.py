@@ -108,7 +108,7 @@ def _describe(category: str | None) -> str:
     names = {
         "ipv4_embedded": "IPv4-embedding IPv6",
         "link_local": "link-local",
-        "metadata": "cloud platform endpoint",
+        "metadata": "cloud platform endpoint or metadata service",
     }
     return names.get(category or "", (category or "blocked").replace("_", " "))
 

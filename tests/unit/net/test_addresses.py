@@ -36,6 +36,7 @@ SPEC_IPV4 = [
     "255.255.255.255/32",
     "192.88.99.0/24",
     "168.63.129.16/32",
+    "100.100.100.200/32",
 ]
 SPEC_IPV6 = [
     "::/128",
@@ -53,6 +54,7 @@ SPEC_IPV6 = [
     "100::/64",
     "3fff::/20",
     "5f00::/16",
+    "fd00:ec2::254/128",
 ]
 
 
@@ -195,6 +197,25 @@ def test_the_new_ranges_are_never_opened_by_allow_private() -> None:
     assert policy.verdict("168.63.129.15").allowed  # its neighbour is public
 
 
+def test_cloud_metadata_services_inside_private_ranges_stay_closed_under_allow_private() -> None:
+    # Alibaba Cloud's ECS metadata service sits in 100.64/10 (shared) and AWS IMDS over IPv6
+    # in fc00::/7 (unique local): allow_private opens those ranges, never the metadata service.
+    policy = AddressPolicy(allow_private=True)
+    for metadata, neighbour in (
+        ("100.100.100.200", "100.100.100.199"),
+        ("fd00:ec2::254", "fd00:ec2::253"),
+    ):
+        assert blocked_category(ipaddress.ip_address(metadata)) == "metadata"
+        assert not policy.verdict(metadata).allowed, metadata
+        assert policy.verdict(neighbour).allowed, neighbour
+    # Only an explicit exemption opens one.
+    assert (
+        AddressPolicy.from_strings(allowed_networks=["100.100.100.200/32"])
+        .verdict("100.100.100.200")
+        .allowed
+    )
+
+
 def test_allowed_networks_exempt_exactly_the_listed_networks() -> None:
     policy = AddressPolicy.from_strings(allowed_networks=["127.0.0.0/8", "10.1.0.0/16"])
     assert policy.verdict("127.0.0.1").allowed
@@ -323,6 +344,9 @@ def test_reaches_this_host_knows_every_spelling_of_the_local_host(
         ("::/0", ("loopback", "link_local", "private")),
         ("169.254.0.0/16", ("link_local",)),
         ("0.0.0.0/1", ("loopback", "private")),
+        # Whole shared / unique-local ranges hold a cloud metadata service each.
+        ("100.64.0.0/10", ("metadata", "cloud metadata services included")),
+        ("fc00::/7", ("metadata", "cloud metadata services included")),
     ],
 )
 def test_a_broad_exemption_is_named_in_a_warning(network: str, names: tuple[str, ...]) -> None:
@@ -332,6 +356,8 @@ def test_a_broad_exemption_is_named_in_a_warning(network: str, names: tuple[str,
     assert "SSRF guard" in line
 
 
-@pytest.mark.parametrize("network", ["127.0.0.0/8", "10.0.0.0/8", "192.168.1.0/24", "fc00::/7"])
+@pytest.mark.parametrize(
+    "network", ["127.0.0.0/8", "10.0.0.0/8", "192.168.1.0/24", "fd12:3456::/32", "100.64.0.0/16"]
+)
 def test_a_narrow_exemption_gives_no_warning(network: str) -> None:
     assert AddressPolicy.from_strings(allowed_networks=[network]).broad_exemptions() == []

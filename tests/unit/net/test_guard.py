@@ -191,6 +191,8 @@ async def test_overlong_names_are_invalid_and_never_resolved(host: str) -> None:
     ("address", "category"),
     [
         ("168.63.129.16", "cloud platform endpoint"),
+        ("100.100.100.200", "metadata service"),
+        ("fd00:ec2::254", "metadata service"),
         ("2a00:1450:4001:800:0:5efe:a9fe:a9fe", "link-local"),
         ("2a00:1450:4001:800:200:5efe:7f00:1", "loopback"),
         ("192.88.99.1", "reserved"),
