@@ -27,6 +27,7 @@ __all__ = [
     "MATH_END",
     "PERMALINK_MARKS",
     "escape_brackets",
+    "escape_inline_text",
     "escape_line_starts",
     "holds_link",
     "image_markdown",
@@ -132,13 +133,15 @@ def holds_link(text: str) -> bool:
 
 
 def image_markdown(el: etree._Element, base_url: str) -> str:
-    """``![alt](url)`` of an ``<img>`` (alt text, else its title, brackets escaped), or ``""``
+    """``![alt](url)`` of an ``<img>`` (alt text, else its title, as plain text:
+    :func:`escape_inline_text`; CommonMark §6.4 makes an image description's emphasis or
+    code its plain string, so an alt's ``*`` or backticks would be lost), or ``""``
     when it has no usable address (:func:`~webresearch.extract.urls.image_source`)."""
     src = image_source(el, base_url)
     if src is None:
         return ""
     alt = " ".join((el.get("alt") or el.get("title") or "").split())
-    return "![" + alt.replace("]", "\\]").replace("[", "\\[") + f"]({src})"
+    return "![" + escape_inline_text(alt) + f"]({src})"
 
 
 def is_permalink(el: etree._Element) -> bool:
@@ -162,3 +165,18 @@ def escape_line_starts(text: str) -> str:
     fence (CommonMark's block starts: ``#``, ``>``, ``+``/``-``/``*`` and ``1.``/``1)`` before
     a space, three backticks or tildes)."""
     return _LINE_START_ESCAPE.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
+#: What CommonMark (with GFM's strikethrough and a dollar-math extension) can read as inline
+#: syntax in plain text: emphasis, code spans, links and images, raw HTML and autolinks,
+#: entity references, backslash escapes, strikethrough and math.
+_INLINE_ACTIVE = re.compile(r"[\\`*_\[\]<>~$]|&(?=#?\w+;)")
+
+
+def escape_inline_text(text: str) -> str:
+    """Backslash every character of ``text`` that markdown could read as inline syntax, so a
+    renderer shows ``text`` as written: for a plain string from an attribute (a frame's
+    ``title``) put into a line of markdown. CommonMark §2.4: any ASCII punctuation may be
+    backslash-escaped; an ``&`` starting an entity reference is escaped too (``\\&amp;``
+    shows ``&amp;``)."""
+    return _INLINE_ACTIVE.sub(lambda m: "\\" + m.group(0), text)
