@@ -71,16 +71,15 @@ def math_text(el: etree._Element) -> str:
 
 
 def is_display_math(el: etree._Element) -> bool:
-    """A ``<math display="block">``, or one inside a MediaWiki display wrapper
-    (``mwe-math-mathml-display``, its next ancestors only)."""
+    """A ``<math display="block">``, or one inside a MediaWiki or KaTeX display wrapper
+    (``mwe-math-mathml-display``, ``katex-display``: its next ancestors only)."""
     if (el.get("display") or "").strip().lower() == "block":
         return True
     for depth, ancestor in enumerate(el.iterancestors()):
         if depth >= 3:
             break
-        if "math-display" in (ancestor.get("class") or "") or "mathml-display" in (
-            ancestor.get("class") or ""
-        ):
+        names = ancestor.get("class") or ""
+        if "math-display" in names or "mathml-display" in names or "katex-display" in names:
             return True
     return False
 

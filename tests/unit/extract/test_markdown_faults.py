@@ -11,6 +11,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from webresearch.extract import markdown_inline
+from webresearch.extract.formulas import show_formulas
 from webresearch.extract.html import extract_html
 from webresearch.extract.markdown import element_to_markdown
 from webresearch.extract.parse import parse_html
@@ -40,7 +41,86 @@ def md(html: str, url: str = URL) -> str:
 
 def plain_render(markdown: str) -> str:
     """What a CommonMark renderer without a math plugin shows (HTML)."""
-    return MarkdownIt("commonmark").render(markdown)
+    return str(MarkdownIt("commonmark").render(markdown))
+
+
+# --------------------------------------------------------------------------- 1. formulas once
+
+
+def katex_old(tex: str, mathml: str, glyphs: str, display: bool = False) -> str:
+    """KaTeX before 0.10: no ``aria-hidden`` on the glyphs."""
+    formula = (
+        f"<span class='katex'><span class='katex-mathml'><math><semantics>{mathml}"
+        f"<annotation encoding='application/x-tex'>{tex}</annotation></semantics></math>"
+        f"</span><span class='katex-html'>{glyphs}</span></span>"
+    )
+    return f"<span class='katex-display'>{formula}</span>" if display else formula
+
+
+def test_old_katex_without_aria_hidden_shows_the_formula_once() -> None:
+    inline = katex_old(
+        "v=d/t",
+        "<mrow><mi>v</mi><mo>=</mo><mi>d</mi><mi mathvariant='normal'>/</mi><mi>t</mi></mrow>",
+        "<span class='base'><span class='mord mathit'>v</span><span class='mrel'>=</span>"
+        "<span class='mord mathit'>d</span><span class='mord'>/</span>"
+        "<span class='mord mathit'>t</span></span>",
+    )
+    display = katex_old(
+        "t=\\frac{d}{v}",
+        "<mrow><mi>t</mi><mo>=</mo><mfrac><mi>d</mi><mi>v</mi></mfrac></mrow>",
+        "<span class='mord mathit'>t</span><span class='mrel'>=</span><span class='mfrac'>"
+        "<span class='vlist'><span>v</span><span>\u200b</span><span>d</span></span></span>",
+        display=True,
+    )
+    out = md(article(f"<p>The speed is {inline} on the crossing.</p>{display}{PROSE}"))
+    assert "The speed is $v=d/t$ on the crossing." in out
+    assert "$$t=\\frac{d}{v}$$" in out
+    assert "vd" not in out and "v=d/tv" not in out
+
+
+def test_a_rendering_that_repeats_the_formula_text_is_dropped_whatever_its_class() -> None:
+    formula = (
+        "<span class='eq'><span class='sr'><math alttext='a+b'><mi>a</mi><mo>+</mo><mi>b</mi>"
+        "</math></span><span class='eq-glyphs'><i>a</i> + <i>b</i></span></span>"
+    )
+    out = md(article(f"<p>The sum {formula} is the fare.</p>{PROSE}"))
+    assert "The sum $a+b$ is the fare." in out
+
+
+def test_a_table_cell_repeating_a_formula_in_words_stays() -> None:
+    root = parse_html(
+        "<table><tr><th>Symbol</th><th>Said</th></tr><tr><td><math alttext='v'><mi>v</mi>"
+        "</math></td><td>v</td></tr></table>"
+    )
+    assert show_formulas(root) == 0
+    out = element_to_markdown(root, URL)
+    assert out.endswith("| $v$ | v |")
+
+
+def test_mathjax_v2_script_becomes_the_formula_and_its_rendering_is_dropped() -> None:
+    inline = (
+        "<span class='MathJax_Preview' style='color: inherit;'></span>"
+        "<span class='MathJax' id='MathJax-Element-1-Frame' tabindex='0' role='presentation'>"
+        "<nobr><span class='math'><span class='mrow'><span class='mi'>v</span>"
+        "<span class='mo'>=</span><span class='mi'>d</span><span class='mo'>/</span>"
+        "<span class='mi'>t</span></span></span></nobr>"
+        "<span class='MJX_Assistive_MathML' role='presentation'><math><mi>v</mi><mo>=</mo>"
+        "<mi>d</mi><mo>/</mo><mi>t</mi></math></span></span>"
+        "<script type='math/tex' id='MathJax-Element-1'>v=d/t</script>"
+    )
+    display = (
+        "<div class='MathJax_Display'><span class='MathJax'><span>t = d v</span></span></div>"
+        "<script type='math/tex; mode=display' id='MathJax-Element-2'>t = \\frac{d}{v}</script>"
+    )
+    out = md(article(f"<p>The speed is {inline} on the crossing.</p><p>{display}</p>{PROSE}"))
+    assert "The speed is $v=d/t$ on the crossing." in out
+    assert "$$t = \\frac{d}{v}$$" in out
+    assert "t = d v" not in out and "v=d/tv" not in out
+
+
+def test_a_mathjax_script_not_yet_typeset_still_gives_its_tex() -> None:
+    out = md(article(f"<p>Fares grow as <script type='math/tex'>n^2</script> here.</p>{PROSE}"))
+    assert "Fares grow as $n^2$ here." in out
 
 
 # --------------------------------------------------------------------------- 4. photo alts
