@@ -1,4 +1,4 @@
-"""Inline notations of the markdown walk: sup/sub, MathML, permalinks. Pure functions.
+r"""Inline notations of the markdown walk: sup/sub, MathML, permalinks. Pure functions.
 
 * ``10<sup>6</sup>`` → ``10^6``, ``H<sub>2</sub>O`` → ``H_2O`` (never glued to the text before
   them: flattening changes the numbers), ``x^{n+1}`` when the script has spaces or signs;
@@ -6,6 +6,18 @@
 * MathML → ``$LaTeX$`` from its TeX annotation or ``alttext``, else its text with scripts,
   fractions and roots written out (``a^2``, ``x_i``, ``(a + b)/2``, ``√x``:
   :mod:`webresearch.extract.mathml`);
+* dollars (:func:`math_source`, :func:`resolve_dollars`): a dollar-math renderer (pandoc's
+  ``tex_math_dollars``, markdown-it's dollarmath, commonmark-hs) takes what lies between
+  ``$`` as raw TeX — a backslash there is TeX's, not an escape — while a renderer without
+  math reads the same characters as markdown. So the TeX is kept as written except where
+  markdown could act on it, rewritten there into TeX that means the same: ``*`` →
+  ``\ast`` (plain TeX's ``\mathchardef\ast="2203``, the math code of ``*``), and a space
+  after a ``_`` that CommonMark §6.2 lets open emphasis (``\right)_{n}`` → ``\right)_
+  {n}``) or after a ``<`` that could open a tag or an autolink (``a<b`` → ``a< b``):
+  spaces mean nothing in TeX's math mode. And a ``$`` of the page's text is escaped
+  (``\$``, shown as ``$`` by every CommonMark renderer; the escape pandoc's manual names)
+  when its paragraph holds another dollar, which it could pair with into a formula
+  ("costs $5 and $10"); a lone ``$5`` stays. Code keeps its dollars as written.
 * a link never wraps text that holds a link already (:func:`holds_link`);
 * heading permalinks (``¶``, ``#``, ``headerlink``, ``anchorjs-link``) and wiki ``[edit]``
   sections are recognised so the walk can leave them out.
@@ -14,6 +26,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from lxml import etree
 
@@ -26,6 +39,7 @@ __all__ = [
     "EDIT_LINK",
     "MATH_END",
     "PERMALINK_MARKS",
+    "PROSE_DOLLAR",
     "escape_brackets",
     "escape_inline_text",
     "escape_line_starts",
@@ -33,7 +47,9 @@ __all__ = [
     "image_markdown",
     "is_display_math",
     "is_permalink",
+    "math_source",
     "math_text",
+    "resolve_dollars",
     "script_text",
 ]
 
@@ -63,9 +79,11 @@ def math_text(el: etree._Element) -> str:
     (:func:`is_display_math`), else as text whose scripts, fractions and roots stay
     unambiguous (:func:`mathml_text`); ``""`` when it has no text. No surrounding spaces.
     A TeX source empty once unwrapped (MediaWiki's ``{\\displaystyle }`` for an empty
-    ``<math>``) counts as none: never an empty ``${}$``."""
+    ``<math>``) counts as none: never an empty ``${}$``. The TeX is made inert for markdown
+    (:func:`math_source`)."""
     tex = _unwrap_style(formula_tex(el))
     if tex.strip("{} "):
+        tex = math_source(tex)
         return f"$${tex}$$" if is_display_math(el) else f"${tex}$"
     return mathml_text(el)
 
@@ -104,6 +122,71 @@ def _unwrap_style(tex: str) -> str:
 
 #: Ends a formula in inline text until whitespace is collapsed (no space before a comma).
 MATH_END = "\x1d"
+#: Stands for a ``$`` of the page's text until the paragraph around it is known
+#: (:func:`resolve_dollars`). Never in page text: lxml holds no such control character.
+PROSE_DOLLAR = "\x1a"
+
+#: A control word or symbol: TeX's, left as it is.
+_CONTROL = re.compile(r"\\(?:[A-Za-z]+|.)?", re.S)
+#: After ``<``, what could start an HTML tag, a comment, a declaration or an autolink.
+_TAG_START = re.compile(r"[A-Za-z/!?]")
+
+
+def _punctuation(ch: str) -> bool:
+    """CommonMark's punctuation character (ASCII punctuation, Unicode P and S)."""
+    return unicodedata.category(ch)[0] in "PS"
+
+
+def math_source(tex: str) -> str:
+    """``tex`` with its markdown-active characters rewritten into TeX that means the same
+    (module docstring): ``a*b`` → ``a\\ast b``, ``)_{n}`` → ``)_ {n}``, ``a<b`` →
+    ``a< b``. The ``$`` delimiters count as punctuation around it."""
+    out: list[str] = []
+    i, n = 0, len(tex)
+    while i < n:
+        ch = tex[i]
+        if ch == "\\":
+            control = _CONTROL.match(tex, i)
+            assert control is not None  # the pattern matches a lone backslash too
+            out.append(control.group())
+            i = control.end()
+            continue
+        following = tex[i + 1] if i + 1 < n else "$"
+        if ch == "*":
+            out.append("\\ast " if following.isalpha() else "\\ast")
+        elif ch == "_" and i + 1 < n and _opens_emphasis(tex[i - 1] if i else "$", following):
+            out.append("_ ")
+        elif ch == "<" and _TAG_START.match(following):
+            out.append("< ")
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _opens_emphasis(before: str, after: str) -> bool:
+    """A ``_`` between ``before`` and ``after`` can open emphasis (CommonMark §6.2: it is
+    left-flanking, and not right-flanking or after punctuation)."""
+    left = not after.isspace() and (
+        not _punctuation(after) or before.isspace() or _punctuation(before)
+    )
+    right = not before.isspace() and (
+        not _punctuation(before) or after.isspace() or _punctuation(after)
+    )
+    return left and (not right or _punctuation(before))
+
+
+def resolve_dollars(markdown: str) -> str:
+    """Each :data:`PROSE_DOLLAR` of ``markdown`` as ``\\$`` when its paragraph (text between
+    blank lines) holds another dollar, else as ``$`` (module docstring)."""
+    if PROSE_DOLLAR not in markdown:
+        return markdown
+    paragraphs = markdown.split("\n\n")
+    for i, paragraph in enumerate(paragraphs):
+        if PROSE_DOLLAR in paragraph:
+            alone = paragraph.count(PROSE_DOLLAR) + paragraph.count("$") < 2
+            paragraphs[i] = paragraph.replace(PROSE_DOLLAR, "$" if alone else "\\$")
+    return "\n\n".join(paragraphs)
 
 
 def escape_brackets(text: str) -> str:

@@ -123,6 +123,52 @@ def test_a_mathjax_script_not_yet_typeset_still_gives_its_tex() -> None:
     assert "Fares grow as $n^2$ here." in out
 
 
+# --------------------------------------------------------------------------- 2. dollars
+
+
+def test_markdown_active_tex_is_rewritten_to_inert_tex() -> None:
+    assert markdown_inline.math_source("a*b*c") == "a\\ast b\\ast c"
+    assert markdown_inline.math_source("x^*") == "x^\\ast"
+    assert markdown_inline.math_source("a\\*b") == "a\\*b"  # TeX's own discretionary times stays
+    assert (
+        markdown_inline.math_source("\\left(a\\right)_{n}+b_{m}") == "\\left(a\\right)_ {n}+b_{m}"
+    )
+    assert markdown_inline.math_source("_{i}x") == "_ {i}x"
+    assert markdown_inline.math_source("a<b") == "a< b"
+    assert markdown_inline.math_source("a < 2") == "a < 2"  # no tag can start there
+    assert markdown_inline.math_source("x_i^2") == "x_i^2"
+
+
+def test_tex_inside_dollars_reads_as_no_emphasis_without_a_math_renderer() -> None:
+    formula = (
+        "<math><semantics><mi>x</mi><annotation encoding='application/x-tex'>a*b*c = "
+        "(p)_{1}+(q)_{2}</annotation></semantics></math>"
+    )
+    out = md(article(f"<p>The product {formula} holds.</p>{PROSE}"))
+    line = next(line for line in out.split("\n") if line.startswith("The product"))
+    assert line == "The product $a\\ast b\\ast c = (p)_ {1}+(q)_ {2}$ holds."
+    html = plain_render(line)
+    assert "<em>" not in html and "<strong>" not in html
+
+
+def test_prose_dollars_that_could_pair_are_escaped() -> None:
+    out = md(article(f"<p>A day pass costs $5 and a week pass $10 on every boat.</p>{PROSE}"))
+    assert "A day pass costs \\$5 and a week pass \\$10 on every boat." in out
+    assert plain_render("A day pass costs \\$5 and a week pass \\$10").count("$") == 2
+
+
+def test_a_prose_dollar_next_to_a_formula_is_escaped_and_a_lone_one_is_not() -> None:
+    formula = "<math alttext='n'><mi>n</mi></math>"
+    out = md(article(f"<p>Tickets cost $5 for {formula} riders.</p><p>Parking is $3.</p>{PROSE}"))
+    assert "Tickets cost \\$5 for $n$ riders." in out
+    assert "Parking is $3." in out
+
+
+def test_dollars_in_code_stay_as_written() -> None:
+    root = parse_html("<p>Run <code>echo $HOME $PATH</code> and pay $5 or $6.</p>")
+    assert element_to_markdown(root, URL) == "Run `echo $HOME $PATH` and pay \\$5 or \\$6."
+
+
 # --------------------------------------------------------------------------- 4. photo alts
 
 
