@@ -169,6 +169,41 @@ def test_dollars_in_code_stay_as_written() -> None:
     assert element_to_markdown(root, URL) == "Run `echo $HOME $PATH` and pay \\$5 or \\$6."
 
 
+# --------------------------------------------------------------------------- 3. card lists
+
+
+def route_cards(count: int = 5) -> str:
+    shores = ["north", "south", "east", "west", "inner", "outer"]
+    return (
+        "<ul class='route-cards'>"
+        + "".join(
+            f"<li><a href='/routes/{i}'><h3>The {shores[i]} shore loop</h3>"
+            f"<p>{20 + 7 * i} minutes, {i + 2} stops.</p></a></li>"
+            for i in range(count)
+        )
+        + "</ul>"
+    )
+
+
+def test_a_list_of_link_cards_inside_the_article_is_kept() -> None:
+    out = md(article(PROSE[: len(PROSE) // 2] + "<h2>Routes</h2>" + route_cards() + PROSE))
+    assert "### [The south shore loop](https://ferries.example.org/routes/1)" in out
+    assert "27 minutes, 3 stops." in out
+    assert out.count("shore loop") == 5
+
+
+def test_a_menu_inside_the_article_stays_out() -> None:
+    menu = (
+        "<ul class='subnav'>"
+        + "".join(
+            f"<li><a href='/{w.lower()}'>{w}</a></li>" for w in ("Timetable", "Fares", "Piers")
+        )
+        + "</ul>"
+    )
+    out = md(article(PROSE[: len(PROSE) // 2] + menu + PROSE[len(PROSE) // 2 :]))
+    assert "[Fares]" not in out
+
+
 # --------------------------------------------------------------------------- 4. photo alts
 
 
