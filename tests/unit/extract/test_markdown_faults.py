@@ -212,7 +212,6 @@ def test_a_menu_inside_the_article_stays_out() -> None:
     [
         "Photo 3 of the bridge at dusk, seen from the river",
         "Image 12: the ferry leaving the north pier",
-        "A state-of-the-art ferry at the north pier",
     ],
 )
 def test_a_descriptive_alt_starting_like_a_file_name_is_kept(alt: str) -> None:
