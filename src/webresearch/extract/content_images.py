@@ -77,10 +77,10 @@ _LOCALE_NAME = re.compile(r"(?<![a-z])(?:locales?|languages?|lang)(?![a-z])", re
 _WORD = re.compile(r"[^\W_]+")
 #: An alt text that is a file name or a slug ("milano-week-2018_03", "IMG 1234.jpg").
 _SLUG = re.compile(r"\w[-_]\w+[-_]\w|\.(?:jpe?g|png|gif|webp|avif)\b", re.I)
-#: … or a camera's or a CMS's numbered name and nothing else ("Photo 3", "IMG_1234",
-#: "DSC01234", "image-12"). Review: "Photo 3 of the bridge at dusk, seen from the river"
-#: describes its picture.
-_CAMERA_NAME = re.compile(r"(?:img|dsc[nf]?|image|photo|pic|picture)[\W_]*\d+", re.I)
+#: … or a camera's or a CMS's numbered name, no word after it ("Photo 3", "IMG_1234",
+#: "DSC01234", "image-12", "Img (3)_11zon"). Review: "Photo 3 of the bridge at dusk, seen
+#: from the river" describes its picture.
+_CAMERA_NAME = re.compile(r"(?:img|dsc[nf]?|image|photo|pic|picture)[\W_]*\d+\S*", re.I)
 _TRACKING_PARAMS = re.compile(
     r"utm_[a-z]+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_[a-z]+|_ga|_gl|igshid|yclid|"
     r"ref_?src|cmpid|s_cid|ncid|trk|tracking(?:_?id)?",

@@ -221,7 +221,16 @@ def test_a_descriptive_alt_starting_like_a_file_name_is_kept(alt: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "alt", ["Photo 3", "IMG_1234", "DSC01234.jpg", "img 0042", "north-pier-dusk_03", "Photo-12"]
+    "alt",
+    [
+        "Photo 3",
+        "IMG_1234",
+        "DSC01234.jpg",
+        "img 0042",
+        "north-pier-dusk_03",
+        "Photo-12",
+        "Img (3)_11zon",
+    ],
 )
 def test_a_file_name_alt_is_still_dropped(alt: str) -> None:
     image = f"<p><img src='/media/ferry-at-pier-7.jpg' alt='{alt}'></p>"
