@@ -128,6 +128,8 @@ PROSE_DOLLAR = "\x1a"
 
 #: A control word or symbol: TeX's, left as it is.
 _CONTROL = re.compile(r"\\(?:[A-Za-z]+|.)?", re.S)
+#: Commands whose argument is text, not math: copied as written.
+_TEXT_MODE = re.compile(r"\\(?:text[a-z]*|mbox|hbox|operatorname)")
 #: After ``<``, what could start an HTML tag, a comment, a declaration or an autolink.
 _TAG_START = re.compile(r"[A-Za-z/!?]")
 
@@ -140,7 +142,9 @@ def _punctuation(ch: str) -> bool:
 def math_source(tex: str) -> str:
     """``tex`` with its markdown-active characters rewritten into TeX that means the same
     (module docstring): ``a*b`` → ``a\\ast b``, ``)_{n}`` → ``)_ {n}``, ``a<b`` →
-    ``a< b``. The ``$`` delimiters count as punctuation around it."""
+    ``a< b``. The ``$`` delimiters count as punctuation around it. The argument of a
+    text command (``\\text{…}``, ``\\mbox{…}``, ``\\operatorname{…}``) is copied as
+    written: ``\\ast`` is math only."""
     out: list[str] = []
     i, n = 0, len(tex)
     while i < n:
@@ -150,6 +154,10 @@ def math_source(tex: str) -> str:
             assert control is not None  # the pattern matches a lone backslash too
             out.append(control.group())
             i = control.end()
+            if _TEXT_MODE.fullmatch(control.group()) and tex.startswith("{", i):
+                end = _group_end(tex, i)  # text mode: \\ast would be an error there
+                out.append(tex[i:end])
+                i = end
             continue
         following = tex[i + 1] if i + 1 < n else "$"
         if ch == "*":
@@ -162,6 +170,23 @@ def math_source(tex: str) -> str:
             out.append(ch)
         i += 1
     return "".join(out)
+
+
+def _group_end(tex: str, start: int) -> int:
+    """The index after the brace group opening at ``start`` (the end of ``tex`` when it is
+    not closed)."""
+    depth = 0
+    i = start
+    while i < len(tex):
+        ch = tex[i]
+        if ch == "\\":
+            i += 2
+            continue
+        depth += (ch == "{") - (ch == "}")
+        i += 1
+        if depth == 0:
+            return i
+    return len(tex)
 
 
 def _opens_emphasis(before: str, after: str) -> bool:

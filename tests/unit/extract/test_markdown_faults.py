@@ -137,6 +137,8 @@ def test_markdown_active_tex_is_rewritten_to_inert_tex() -> None:
     assert markdown_inline.math_source("a<b") == "a< b"
     assert markdown_inline.math_source("a < 2") == "a < 2"  # no tag can start there
     assert markdown_inline.math_source("x_i^2") == "x_i^2"
+    assert markdown_inline.math_source("\\text{a*b} * c") == "\\text{a*b} \\ast c"
+    assert markdown_inline.math_source("\\mbox{x_{1}}") == "\\mbox{x_{1}}"
 
 
 def test_tex_inside_dollars_reads_as_no_emphasis_without_a_math_renderer() -> None:
