@@ -202,16 +202,30 @@ def _opens_emphasis(before: str, after: str) -> bool:
 
 
 def resolve_dollars(markdown: str) -> str:
-    """Each :data:`PROSE_DOLLAR` of ``markdown`` as ``\\$`` when its paragraph (text between
-    blank lines) holds another dollar, else as ``$`` (module docstring)."""
+    """Each :data:`PROSE_DOLLAR` of ``markdown`` as ``\\$`` when the inline text it is in
+    holds another dollar, else as ``$`` (module docstring). A dollar pairs only inside one
+    inline text: a paragraph (text between blank lines), a list item's line and the
+    indented lines after it, a table cell."""
     if PROSE_DOLLAR not in markdown:
         return markdown
-    paragraphs = markdown.split("\n\n")
-    for i, paragraph in enumerate(paragraphs):
-        if PROSE_DOLLAR in paragraph:
-            alone = paragraph.count(PROSE_DOLLAR) + paragraph.count("$") < 2
-            paragraphs[i] = paragraph.replace(PROSE_DOLLAR, "$" if alone else "\\$")
-    return "\n\n".join(paragraphs)
+    units = _UNIT_START.split(markdown)
+    for i, unit in enumerate(units):
+        if PROSE_DOLLAR in unit:
+            cells = _CELL_BORDER.split(unit) if unit.lstrip().startswith("|") else [unit]
+            units[i] = "".join(_resolve(cell) for cell in cells)
+    return "".join(units)
+
+
+#: Where one inline text ends and another starts: a blank line, a list item's line, a table
+#: row (split before the line, the line break kept with the text before it).
+_UNIT_START = re.compile(r"(?<=\n)(?=\s*(?:[-*+]|\d{1,9}[.)])\s|\s*\||\s*$)", re.M)
+#: A table's cell border: a pipe not escaped (cells are ``\\|``-escaped: markdown_tables).
+_CELL_BORDER = re.compile(r"((?<!\\)\|)")
+
+
+def _resolve(text: str) -> str:
+    alone = text.count(PROSE_DOLLAR) + text.count("$") < 2
+    return text.replace(PROSE_DOLLAR, "$" if alone else "\\$")
 
 
 def escape_brackets(text: str) -> str:

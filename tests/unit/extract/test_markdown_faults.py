@@ -166,6 +166,18 @@ def test_a_prose_dollar_next_to_a_formula_is_escaped_and_a_lone_one_is_not() -> 
     assert "Parking is $3." in out
 
 
+def test_dollars_pair_only_inside_one_cell_or_list_item() -> None:
+    root = parse_html(
+        "<table><tr><th>Plan</th><th>Price</th></tr><tr><td>Basic</td><td>$5</td></tr>"
+        "<tr><td>Team</td><td>$9 or $7 yearly</td></tr></table>"
+        "<ul><li>Day pass $5</li><li>Week pass $10</li></ul>"
+    )
+    out = element_to_markdown(root, URL)
+    assert "| Basic | $5 |" in out
+    assert "| Team | \\$9 or \\$7 yearly |" in out
+    assert "- Day pass $5\n- Week pass $10" in out
+
+
 def test_dollars_in_code_stay_as_written() -> None:
     root = parse_html("<p>Run <code>echo $HOME $PATH</code> and pay $5 or $6.</p>")
     assert element_to_markdown(root, URL) == "Run `echo $HOME $PATH` and pay \\$5 or \\$6."
