@@ -23,8 +23,8 @@ of the markdown needs it once, as TeX:
 
 MathJax 2 keeps each formula's TeX in a ``<script type="math/tex">`` (``; mode=display``
 for a display formula) and puts its renderings right before it: an element of class
-``MathJax_Preview``, then ``MathJax``, ``MathJax_Display``, ``MathJax_SVG``,
-``MathJax_CHTML``… (which may hold an assistive ``<math>``). :func:`tex_scripts` turns
+``MathJax_Preview``, then ``MathJax``, ``MathJax_Display``, ``MathJax_SVG_Display``,
+``MathJax_CHTML``, ``mjx-chtml``… (which may hold an assistive ``<math>``). :func:`tex_scripts` turns
 each such script into a ``<math>`` holding the TeX as its annotation and removes those
 renderings, before scripts are dropped; a script not yet typeset gives its TeX too.
 """
@@ -45,7 +45,7 @@ _HIDING_STYLE = re.compile(
 
 
 #: MathJax 2's renderings of the formula in the script after them (module docstring).
-_MATHJAX_RENDERING = re.compile(r"(?:^|\s)MathJax(?:_[A-Za-z]+)?(?:\s|$)")
+_MATHJAX_RENDERING = re.compile(r"(?:^|\s)(?:MathJax(?:_[A-Za-z]+)*|mjx-chtml)(?:\s|$)")
 #: Blocks and cells that say something of their own even when their text is the formula's
 #: (a table of symbols and their readings): never a rendering by their text alone.
 _TEXT_BLOCKS = frozenset(

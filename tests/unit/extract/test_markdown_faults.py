@@ -109,7 +109,8 @@ def test_mathjax_v2_script_becomes_the_formula_and_its_rendering_is_dropped() ->
         "<script type='math/tex' id='MathJax-Element-1'>v=d/t</script>"
     )
     display = (
-        "<div class='MathJax_Display'><span class='MathJax'><span>t = d v</span></span></div>"
+        "<div class='MathJax_SVG_Display'><span class='MathJax_SVG'><span>t = d v</span></span>"
+        "</div><span class='mjx-chtml MJXc-display'><span>t = d v</span></span>"
         "<script type='math/tex; mode=display' id='MathJax-Element-2'>t = \\frac{d}{v}</script>"
     )
     out = md(article(f"<p>The speed is {inline} on the crossing.</p><p>{display}</p>{PROSE}"))
