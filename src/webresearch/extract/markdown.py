@@ -159,8 +159,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
 
 
 def _prose(text: str) -> str:
-    """A text of the page, its dollars marked until their paragraph is known
-    (:func:`~webresearch.extract.markdown_inline.resolve_dollars`)."""
+    """A text of the page, its dollars marked for :func:`resolve_dollars`."""
     return text.replace("$", PROSE_DOLLAR) if "$" in text else text
 
 
