@@ -76,9 +76,11 @@ _FLAG_ALT = re.compile(
 _LOCALE_NAME = re.compile(r"(?<![a-z])(?:locales?|languages?|lang)(?![a-z])", re.I)
 _WORD = re.compile(r"[^\W_]+")
 #: An alt text that is a file name or a slug ("milano-week-2018_03", "IMG 1234.jpg").
-_SLUG = re.compile(
-    r"\w[-_]\w+[-_]\w|\.(?:jpe?g|png|gif|webp|avif)\b|^(?:img|dsc|image|photo)\W*\d+", re.I
-)
+_SLUG = re.compile(r"\w[-_]\w+[-_]\w|\.(?:jpe?g|png|gif|webp|avif)\b", re.I)
+#: … or a camera's or a CMS's numbered name, no word after it ("Photo 3", "IMG_1234",
+#: "DSC01234", "image-12", "Img (3)_11zon"). Review: "Photo 3 of the bridge at dusk, seen
+#: from the river" describes its picture.
+_CAMERA_NAME = re.compile(r"(?:img|dsc[nf]?|image|photo|pic|picture)[\W_]*\d+\S*", re.I)
 _TRACKING_PARAMS = re.compile(
     r"utm_[a-z]+|fbclid|gclid|dclid|gbraid|wbraid|msclkid|mc_[a-z]+|_ga|_gl|igshid|yclid|"
     r"ref_?src|cmpid|s_cid|ncid|trk|tracking(?:_?id)?",
@@ -182,7 +184,7 @@ def _is_content(img: etree._Element, src: str, texts: dict[etree._Element, str])
         if _mostly_in(alt, caption):
             img.set("alt", "")  # the caption below says it: no need to say it twice
         return True
-    if len(_WORD.findall(alt)) < MIN_ALT_WORDS or _SLUG.search(alt):
+    if len(_WORD.findall(alt)) < MIN_ALT_WORDS or _SLUG.search(alt) or _CAMERA_NAME.fullmatch(alt):
         return False
     return not _repeats_context(img, alt, texts)
 

@@ -41,7 +41,7 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.content_images import drop_noise_images, image_counts
-from webresearch.extract.formulas import show_formulas
+from webresearch.extract.formulas import show_formulas, tex_scripts
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
 from webresearch.extract.frames import (
     frames_markdown,
@@ -172,6 +172,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     base = document_base_url(doc, url)
     declared = declared_types(doc)
     facts = product_facts(doc)
+    tex_scripts(doc)  # MathJax 2's TeX in scripts: read before scripts are dropped
     drop_inert(doc)
     show_formulas(doc)  # MathML hidden for assistive technology is the formula
     body = doc.find("body")
