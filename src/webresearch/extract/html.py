@@ -40,6 +40,7 @@ from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
+from webresearch.extract.article_extras import drop_teaser_sections
 from webresearch.extract.content_images import drop_noise_images, image_counts
 from webresearch.extract.formulas import show_formulas, tex_scripts
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
@@ -258,6 +259,7 @@ def _convert(
         drop_teasers(root)
         drop_noise_images(root, images, base)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
+        markdown = drop_teaser_sections(markdown)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
