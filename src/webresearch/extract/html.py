@@ -52,6 +52,7 @@ from webresearch.extract.frames import (
 )
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
+from webresearch.extract.marquee import collapse_marquees
 from webresearch.extract.page_noise import (
     drop_inert,
     drop_page_toc,
@@ -248,6 +249,7 @@ def _convert(
     elif (landmark := item_page_landmark(body, main.kept_chars, declared, url)) is not None:
         remove_elements(hidden)
         _remove_page_chrome(landmark)
+        collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
         drop_noise_images(landmark, images, base)
         markdown = _tidy(_drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats)
         if markdown:
@@ -257,6 +259,7 @@ def _convert(
         remove_elements(hidden)
         root = main.root()
         drop_teasers(root)
+        collapse_marquees(root)  # a ticker's item read once, not hundreds of times
         drop_noise_images(root, images, base)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_teaser_sections(markdown)
