@@ -41,6 +41,7 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_extras import drop_teaser_sections
+from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import drop_noise_images, image_counts
 from webresearch.extract.formulas import show_formulas, tex_scripts
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
@@ -235,6 +236,7 @@ def _convert(
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
     hidden = hidden_blocks(doc, page_chars, utility_classes=not shop)
     hidden += popup_menus(body)  # a language or tag picker: links a click shows
+    hidden += consent_banners(body)  # "We use cookies … Accept": never the content
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped
         main.prefer_visible_copies(hidden)
     if main is None:
