@@ -40,7 +40,8 @@ from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
-from webresearch.extract.content_images import drop_noise_images, image_counts
+from webresearch.extract.consent import consent_banners
+from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
 from webresearch.extract.formulas import show_formulas
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
 from webresearch.extract.frames import (
@@ -213,6 +214,7 @@ def _convert(
         return HtmlExtraction(title, "", "plain-text", "no body")
     fallback: str | None = None
     images = image_counts(doc)
+    cards = card_pictures(doc)  # before pruning: a card's link may go, its picture stay
     drop_page_toc(doc)
     shop = is_shop_page(doc, url, declared)
     if shop:
@@ -232,6 +234,7 @@ def _convert(
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
     hidden = hidden_blocks(doc, page_chars, utility_classes=not shop)
     hidden += popup_menus(body)  # a language or tag picker: links a click shows
+    hidden += consent_banners(body)  # "we use cookies…": never content
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped
         main.prefer_visible_copies(hidden)
     if main is None:
@@ -246,8 +249,10 @@ def _convert(
     elif (landmark := item_page_landmark(body, main.kept_chars, declared, url)) is not None:
         remove_elements(hidden)
         _remove_page_chrome(landmark)
-        drop_noise_images(landmark, images, base)
-        markdown = _tidy(_drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats)
+        drop_noise_images(landmark, images, base, cards)
+        markdown = _tidy(
+            _drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
+        )
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
         fallback = "main landmark was empty"
@@ -255,14 +260,14 @@ def _convert(
         remove_elements(hidden)
         root = main.root()
         drop_teasers(root)
-        drop_noise_images(root, images, base)
+        drop_noise_images(root, images, base, cards)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
     remove_elements(hidden)
     _remove_page_chrome(body)
-    drop_noise_images(body, images, base)
+    drop_noise_images(body, images, base, cards)
     markdown = _tidy(element_to_markdown(body, base), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
