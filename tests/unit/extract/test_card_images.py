@@ -48,3 +48,17 @@ def test_a_picture_beside_a_link_outside_a_grid_stays() -> None:
     one = card(*ITEMS[0]) + "<p>Our benches last for generations when oiled every spring.</p>"
     out = extract_html(page(one), URL)
     assert "![Solid oak bench with two drawers, seen from the side]" in out.markdown, out.markdown
+
+
+def test_a_picture_in_one_of_several_long_posts_stays() -> None:
+    posts = "".join(
+        f"<div class='post'><p><a href='/users/{i}'>member{i}</a> wrote:</p><p>"
+        + "The bench held up through a wet winter on the porch; the oil needs renewing "
+        "every spring, and the drawers swell a little in August but never stick. "
+        * 3
+        + f"</p><p><img src='/uploads/porch-{i}.jpg' alt='Bench on the porch after winter "
+        f"number {i}' width='600' height='400'></p></div>"
+        for i in range(3)
+    )
+    out = extract_html(page(posts), URL)
+    assert "![Bench on the porch after winter number 1]" in out.markdown, out.markdown
