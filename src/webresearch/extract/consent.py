@@ -11,7 +11,9 @@ the content column, and trafilatura or the second opinion keeps it as a paragrap
   Consent's ``cc-window``, CookieYes' ``cli-cookie``);
 * mention cookies and offer a choice (accept, agree, allow, reject, decline, manage,
   settings, preferences, "got it", "OK");
-* hold fewer than :data:`MAX_BANNER_WORDS` words (a banner, not a page section).
+* hold fewer than :data:`MAX_BANNER_WORDS` words (a banner, not a page section) and no
+  ``<h1>`` (a page's own title is never in a banner: a shop's ``cookie-consent-wrapper``
+  may wrap the whole page).
 
 A page's section *about* cookies (``<section id="cookies">`` of a web framework's manual)
 does not carry a banner's name and stays. Source of the rule: on the WCXB dev pages, the
@@ -63,7 +65,7 @@ def consent_banners(root: etree._Element) -> list[etree._Element]:
     found: list[etree._Element] = []
     chosen: set[etree._Element] = set()
     for el in _CANDIDATES(root):
-        if not isinstance(el.tag, str) or el.tag in _NEVER:
+        if not isinstance(el.tag, str) or el.tag in _NEVER or el.find(".//h1") is not None:
             continue
         if any(a in chosen for a in el.iterancestors()):
             continue

@@ -42,7 +42,7 @@ from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_extras import drop_teaser_sections
 from webresearch.extract.consent import consent_banners
-from webresearch.extract.content_images import drop_noise_images, image_counts
+from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
 from webresearch.extract.formulas import show_formulas, tex_scripts
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
 from webresearch.extract.frames import (
@@ -217,6 +217,7 @@ def _convert(
         return HtmlExtraction(title, "", "plain-text", "no body")
     fallback: str | None = None
     images = image_counts(doc)
+    cards = card_pictures(doc)  # before pruning: a card's link may go, its picture stay
     drop_page_toc(doc)
     shop = is_shop_page(doc, url, declared)
     if shop:
@@ -252,8 +253,10 @@ def _convert(
         remove_elements(hidden)
         _remove_page_chrome(landmark)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
-        drop_noise_images(landmark, images, base)
-        markdown = _tidy(_drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats)
+        drop_noise_images(landmark, images, base, cards)
+        markdown = _tidy(
+            _drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
+        )
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
         fallback = "main landmark was empty"
@@ -262,7 +265,7 @@ def _convert(
         root = main.root()
         drop_teasers(root)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
-        drop_noise_images(root, images, base)
+        drop_noise_images(root, images, base, cards)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_teaser_sections(markdown)
         if markdown:
@@ -270,7 +273,7 @@ def _convert(
         fallback = "main content was empty"
     remove_elements(hidden)
     _remove_page_chrome(body)
-    drop_noise_images(body, images, base)
+    drop_noise_images(body, images, base, cards)
     markdown = _tidy(element_to_markdown(body, base), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
