@@ -51,3 +51,19 @@ def test_punctuation_after_an_element_ending_with_a_formula_follows_it() -> None
     assert "See [the norm n](https://notes.example.org/glossary/norm), then **w**; both" in (
         markdown
     )
+
+
+FRAMESET = (
+    "<html><head><title>Harbour charts</title></head><frameset cols='25%,75%'>"
+    "<frame src='karten/straße.html' name='streets'><frame src='deck plan.html' name='plan'>"
+    "</frameset></html>"
+)
+
+
+def test_a_frame_address_is_encoded_alike_with_and_without_a_base() -> None:
+    local = extract_html(FRAMESET, "file:///home/ana/charts/index.html").markdown
+    served = extract_html(FRAMESET, "https://charts.example.org/index.html").markdown
+    assert "- [streets](karten/straße.html)" in local
+    assert "- [streets](https://charts.example.org/karten/straße.html)" in served
+    assert "- [plan](deck%20plan.html)" in local
+    assert "- [plan](https://charts.example.org/deck%20plan.html)" in served
