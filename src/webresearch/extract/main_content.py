@@ -8,7 +8,8 @@ trafilatura's simplified tree:
 1. trafilatura extracts from a copy of the parsed page: first its fast pass; only when that
    keeps little (:data:`CONFIDENT_CHARS`, :data:`CONFIDENT_SHARE`) the full pass with its
    readability and jusText second opinions (issue 13: no rescue pass when the first pass is
-   confident);
+   confident); in that copy a formula without TeX source is its text (trafilatura itself
+   deletes such MathML: :func:`_formulas_as_text`);
 2. the text it kept is aligned, in document order, with the text nodes of the page
    (:mod:`webresearch.extract.align`);
 3. elements holding no kept text are removed, kept text nodes stay, images trafilatura kept
@@ -16,7 +17,7 @@ trafilatura's simplified tree:
    (:mod:`webresearch.extract.rescue`: code blocks, data tables, headings, a list after a
    lead-in ending with a colon, a grid of link cards under a section heading); a formula
    (``<math>``) between two kept texts stays with them, and one that is not kept goes only
-   with the block around it (trafilatura deletes MathML without TeX).
+   with the block around it.
 
 4. a second opinion fills gaps (Bevendorff et al., "An Empirical Comparison of Web Content
    Extraction Algorithms", SIGIR 2023: an ensemble of heuristic extractors beats each of
