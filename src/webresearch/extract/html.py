@@ -55,6 +55,7 @@ from webresearch.extract.page_noise import (
     drop_inert,
     drop_page_toc,
     drop_teasers,
+    headings_left_empty,
     hidden_blocks,
     popup_menus,
     remove_elements,
@@ -231,7 +232,8 @@ def _convert(
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
     hidden = hidden_blocks(doc, page_chars, utility_classes=not shop)
-    hidden += popup_menus(body)  # a language or tag picker: links a click shows
+    menus = popup_menus(body)  # a language or tag picker: links a click shows
+    hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped
         main.prefer_visible_copies(hidden)
     if main is None:
@@ -247,7 +249,9 @@ def _convert(
         remove_elements(hidden)
         _remove_page_chrome(landmark)
         drop_noise_images(landmark, images, base)
-        markdown = _tidy(_drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats)
+        markdown = _tidy(
+            _drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
+        )
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
         fallback = "main landmark was empty"

@@ -67,3 +67,38 @@ def test_a_frame_address_is_encoded_alike_with_and_without_a_base() -> None:
     assert "- [streets](https://charts.example.org/karten/straße.html)" in served
     assert "- [plan](deck%20plan.html)" in local
     assert "- [plan](https://charts.example.org/deck%20plan.html)" in served
+
+
+def _release_page(under_heading: str) -> str:
+    return (
+        "<html><head><title>Atlas 3.1</title></head><body><main><article><h1>Atlas 3.1</h1>"
+        "<p>Atlas 3.1 draws tiles twice as fast and reads the new chart format; every user "
+        "of the 3.x series should upgrade before the old format is retired.</p>"
+        f"<h2>Get it</h2>{under_heading}"
+        "<h2>What changed</h2><p>The tile cache is shared between windows, and the chart "
+        "reader checks each file's checksum before it draws anything at all.</p>"
+        "</article></main></body></html>"
+    )
+
+
+def test_a_heading_whose_only_content_was_a_dropped_menu_goes_with_it() -> None:
+    menu = (
+        "<div class='dropdown'><button class='dropdown-toggle'>Pick a system</button>"
+        "<div class='dropdown-menu'><a href='/get/atlas.deb'>Debian package (12 MB)</a>"
+        "<a href='/get/atlas.dmg'>Disk image for macOS (15 MB)</a>"
+        "<a href='/get/atlas.msi'>Installer for Windows (14 MB)</a></div></div>"
+    )
+    markdown = extract_html(_release_page(menu), URL).markdown
+    assert "Debian package" not in markdown
+    assert "Get it" not in markdown
+    assert "## What changed\n\nThe tile cache" in markdown
+
+
+def test_a_heading_with_other_content_beside_the_menu_stays() -> None:
+    menu = (
+        "<p>Pick the package for your system from the list of downloads below.</p>"
+        "<ul role='menu'><li><a href='/get/atlas.deb'>Debian package (12 MB)</a></li>"
+        "<li><a href='/get/atlas.dmg'>Disk image for macOS (15 MB)</a></li></ul>"
+    )
+    markdown = extract_html(_release_page(menu), URL).markdown
+    assert "## Get it\n\nPick the package for your system" in markdown
