@@ -18,13 +18,13 @@ the extractor left out as navigation would not reach the reader.)
 from __future__ import annotations
 
 import re
-from urllib.parse import quote, urldefrag
+from urllib.parse import urldefrag
 
 from lxml import etree
 
 from webresearch.extract.markdown_inline import escape_inline_text
 from webresearch.extract.parse import parse_html
-from webresearch.extract.urls import absolute_url
+from webresearch.extract.urls import absolute_url, link_target
 
 __all__ = ["frames_markdown", "frameset_of", "open_noframes", "with_frame_list"]
 
@@ -33,9 +33,6 @@ _NOTE = "This page is a frameset: its content is in the pages its frames show."
 _TARGET = re.compile(r"\]\(([^)\s]+)\)")
 #: An address with a scheme of its own, or a network-path reference (RFC 3986 §4.2).
 _NOT_RELATIVE = re.compile(r"[a-zA-Z][a-zA-Z0-9+.-]*:|//")
-#: Characters a relative link target keeps as written; others (spaces, brackets,
-#: parentheses) are percent-encoded so the markdown link stays valid.
-_TARGET_SAFE = "/?#&=%;+,~!$'*@:"
 
 
 def frameset_of(body: etree._Element) -> etree._Element | None:
@@ -96,9 +93,11 @@ def _frame_links(frameset: etree._Element, base_url: str) -> list[tuple[str, str
 
     The target is the absolute ``http(s)`` address, or — when the base cannot make one (a
     local file read without ``--base-url``: its frames resolve to ``file://`` addresses,
-    which the extractor does not link) — the relative address as written (spaces and
-    brackets percent-encoded), which stays valid next to the file. A written address with a scheme of its own that gives no web link
-    (``javascript:``, ``file:``) is left out; nothing is ever fetched here.
+    which the extractor does not link) — the relative address as written, percent-encoded
+    as an absolute one is (:func:`~webresearch.extract.urls.link_target`: ``sub/ü.html``
+    reads the same with and without a base), which stays valid next to the file. A written
+    address with a scheme of its own that gives no web link (``javascript:``, ``file:``) is
+    left out; nothing is ever fetched here.
     """
     links = []
     for frame in frameset.iter("frame"):
@@ -107,7 +106,7 @@ def _frame_links(frameset: etree._Element, base_url: str) -> list[tuple[str, str
         if href is None:
             if not written or _NOT_RELATIVE.match(written):
                 continue
-            href = quote(written, safe=_TARGET_SAFE)
+            href = link_target(written)  # encoded as absolute_url encodes
         label = " ".join((frame.get("title") or frame.get("name") or written).split())
         links.append((escape_inline_text(label), href))
     return links

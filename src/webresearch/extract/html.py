@@ -58,6 +58,7 @@ from webresearch.extract.page_noise import (
     drop_inert,
     drop_page_toc,
     drop_teasers,
+    headings_left_empty,
     hidden_blocks,
     popup_menus,
     remove_elements,
@@ -236,7 +237,8 @@ def _convert(
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
     hidden = hidden_blocks(doc, page_chars, utility_classes=not shop)
-    hidden += popup_menus(body)  # a language or tag picker: links a click shows
+    menus = popup_menus(body)  # a language or tag picker: links a click shows
+    hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
     hidden += consent_banners(body)  # "We use cookies … Accept": never the content
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped
         main.prefer_visible_copies(hidden)

@@ -8,7 +8,8 @@ trafilatura's simplified tree:
 1. trafilatura extracts from a copy of the parsed page: first its fast pass; only when that
    keeps little (:data:`CONFIDENT_CHARS`, :data:`CONFIDENT_SHARE`) the full pass with its
    readability and jusText second opinions (issue 13: no rescue pass when the first pass is
-   confident);
+   confident); in that copy a formula without TeX source is its text (trafilatura itself
+   deletes such MathML: :func:`_formulas_as_text`);
 2. the text it kept is aligned, in document order, with the text nodes of the page
    (:mod:`webresearch.extract.align`);
 3. elements holding no kept text are removed, kept text nodes stay, images trafilatura kept
@@ -16,7 +17,7 @@ trafilatura's simplified tree:
    (:mod:`webresearch.extract.rescue`: code blocks, data tables, headings, a list after a
    lead-in ending with a colon, a grid of link cards under a section heading); a formula
    (``<math>``) between two kept texts stays with them, and one that is not kept goes only
-   with the block around it (trafilatura deletes MathML without TeX).
+   with the block around it.
 
 4. a second opinion fills gaps (Bevendorff et al., "An Empirical Comparison of Web Content
    Extraction Algorithms", SIGIR 2023: an ensemble of heuristic extractors beats each of
@@ -60,12 +61,14 @@ from __future__ import annotations
 
 import logging
 import re
+from copy import deepcopy
 from dataclasses import dataclass
 from itertools import count
 
 from lxml import etree
 
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
+from webresearch.extract.formulas import formula_tex
 from webresearch.extract.forum import keep_thread, repeats_article
 from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
 from webresearch.extract.traf_pass import extraction_pass
@@ -214,6 +217,7 @@ def find_main_content(
         return None
     segments = list(text_segments(body))
     page_chars = sum(len(s.norm) for s in segments)
+    doc = _formulas_as_text(doc)  # what trafilatura reads; the page itself is not changed
     traf_body, streams = _trafilatura(doc, True, comments)
     total = sum(len(k) for k in streams)
     confident = total >= CONFIDENT_CHARS and total >= CONFIDENT_SHARE * page_chars
@@ -240,6 +244,26 @@ def find_main_content(
         placed += _fill_from_second_opinion(segments, html)
     _keep_formulas(segments)
     return MainContent(placed, page_chars, True, body, segments, traf_body)
+
+
+_MATH_TAGS = ("math", "{http://www.w3.org/1998/Math/MathML}math")
+
+
+def _formulas_as_text(doc: etree._Element) -> etree._Element:
+    """A copy of ``doc`` in which each ``<math>`` without TeX source is its text (as the
+    alignment reads it), or ``doc`` itself when there is none. trafilatura turns a formula
+    with TeX into that TeX (``htmlprocessing.recover_math``) but deletes the others: a link
+    around such a formula then reads as an empty link, and a short list holding it as a
+    menu, dropped whole with its other items (review: ``<li><a><math>w</math></a>.</li>``
+    took the next item's text with it)."""
+    if not any(not formula_tex(el) for el in doc.iter(*_MATH_TAGS)):
+        return doc
+    page = deepcopy(doc)
+    for math in [el for el in page.iter(*_MATH_TAGS) if not formula_tex(el)]:
+        text = " ".join("".join(math.itertext()).split())
+        math.tail = f"{text} {math.tail or ''}" if text else math.tail
+        remove_keep_tail(math)
+    return page
 
 
 def _keep_formulas(segments: list[Segment]) -> None:

@@ -35,6 +35,7 @@ from webresearch.extract.markdown_inline import (
     MATH_END,
     PERMALINK_MARKS,
     PROSE_DOLLAR,
+    code_span,
     escape_brackets,
     escape_line_starts,
     holds_link,
@@ -317,12 +318,17 @@ def _inline(items: Iterable[str | _Block | Cell | Row]) -> str:
 
 
 def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str, str]:
-    """Inline text of ``items`` split into (leading space, text, trailing space)."""
-    raw = _collapse("".join(i if isinstance(i, str) else " " + _inline([i]) + " " for i in items))
+    """Inline text of ``items`` split into (leading space, text, trailing space); the trailing
+    space of a text ending with a formula is :data:`MATH_END`, so that punctuation after
+    the element (a link around a formula, then a full stop) follows without a space."""
+    joined = "".join(i if isinstance(i, str) else " " + _inline([i]) + " " for i in items)
+    raw = _collapse(joined)
     text = raw.strip()
     if not text:
         return (" " if raw else ""), "", ""
-    return (" " if raw[0] == " " else ""), text, (" " if raw[-1] == " " else "")
+    ends_formula = joined.rstrip(" \t\n\r").endswith(MATH_END)  # str.rstrip drops \x1d
+    trail = MATH_END if ends_formula else " " if raw[-1] == " " else ""
+    return (" " if raw[0] == " " else ""), text, trail
 
 
 def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
@@ -336,15 +342,7 @@ def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
 
 def _code_span(items: list[str | _Block | Cell | Row]) -> str:
     lead, text, trail = _inline_keep_edges(items)
-    if not text:
-        return lead
-    text = text.replace(PROSE_DOLLAR, "$")  # code is never math: its dollars as written
-    if text.startswith("`") and text.endswith("`") and len(text) > 1:
-        return lead + text + trail  # already a code span (nested code elements)
-    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{lead}{fence}{pad}{text}{pad}{fence}{trail}"
+    return lead + code_span(text) + trail if text else lead
 
 
 def _link(

@@ -40,6 +40,7 @@ __all__ = [
     "MATH_END",
     "PERMALINK_MARKS",
     "PROSE_DOLLAR",
+    "code_span",
     "escape_brackets",
     "escape_inline_text",
     "escape_line_starts",
@@ -301,3 +302,17 @@ def escape_inline_text(text: str) -> str:
     backslash-escaped; an ``&`` starting an entity reference is escaped too (``\\&amp;``
     shows ``&amp;``)."""
     return _INLINE_ACTIVE.sub(lambda m: "\\" + m.group(0), text)
+
+
+def code_span(text: str) -> str:
+    """``text`` (inline text, edges stripped) as a CommonMark code span (spec §6.1): a
+    backtick fence one longer than the longest run inside, padded when the text starts or
+    ends with a backtick; text that already is a code span (nested code elements) stays.
+    Code is never math: its dollars come out as written."""
+    text = text.replace(PROSE_DOLLAR, "$")
+    if text.startswith("`") and text.endswith("`") and len(text) > 1:
+        return text
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

@@ -13,7 +13,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
-__all__ = ["absolute_url", "document_base_url", "image_source"]
+__all__ = ["absolute_url", "document_base_url", "image_source", "link_target"]
 
 _KEPT_SCHEMES = frozenset({"http", "https", "ftp", "mailto", "tel"})
 _STRIP = re.compile(r"[\t\n\r]")
@@ -54,7 +54,14 @@ def absolute_url(href: str | None, base_url: str) -> str | None:
         return None
     if parts.scheme.lower() not in _KEPT_SCHEMES or not parts.netloc:
         return None
-    return joined.translate(_ESCAPES)
+    return link_target(joined)
+
+
+def link_target(address: str) -> str:
+    """``address`` with the characters that would break a markdown link target (spaces,
+    parentheses, angle brackets, double quotes) percent-encoded; the rest as written (a
+    non-ASCII letter stays a letter, as a browser's address bar shows it)."""
+    return address.translate(_ESCAPES)
 
 
 def document_base_url(root: etree._Element, page_url: str) -> str:

@@ -108,3 +108,62 @@ def test_a_hidden_copy_that_is_no_microdata_property_stays_as_it_was() -> None:
     hidden = [el for el in body.iter("div") if el.get("style")]
     assert keep_visible_copies(segments, hidden) == 0
     assert [seg.kept for seg in segments] == [False, True]
+
+
+def _offer_page(visible_first: bool, hiding: str) -> str:
+    """An article with a schema.org Offer whose description is repeated, hidden, for the
+    machines; the visible copy has inline markup (three text nodes, a link among them)."""
+    visible = (
+        "<p>Delivery: <b>free of charge</b> within <a href='/shipping'>three working days</a>"
+        " to any address on the mainland.</p>"
+    )
+    hidden = (
+        f"<div {hiding}><p itemprop='description'>Delivery: free of charge within three "
+        "working days to any address on the mainland.</p></div>"
+    )
+    offer = visible + hidden if visible_first else hidden + visible
+    return (
+        "<html><head><title>Garden bench</title></head><body><main><article>"
+        "<h1>Garden bench</h1><p>A bench of oiled larch for two people, built to stand "
+        "outside all year and to be moved by one person.</p>"
+        f"<div itemscope itemtype='https://schema.org/Offer'>{offer}</div>"
+        "<p>Every bench is made to order in our workshop and inspected before it ships, "
+        "so allow a week before it leaves us.</p></article></main></body></html>"
+    )
+
+
+def test_a_visible_copy_with_inline_markup_is_kept_in_place_of_the_hidden_one() -> None:
+    for visible_first in (True, False):
+        for hiding in ("style='display:none'", "hidden"):
+            markdown = extract_html(_offer_page(visible_first, hiding), URL).markdown
+            assert markdown.count("three working days") == 1, (visible_first, hiding)
+            assert (
+                "Delivery: **free of charge** within "
+                "[three working days](https://coast.example.org/shipping)"
+            ) in markdown
+
+
+def test_a_hidden_copy_with_inline_markup_matches_a_plain_visible_one() -> None:
+    body = etree.fromstring(
+        "<body><div><p>Ships in two days</p>"
+        "<div hidden=''><p itemprop='description'>Ships in <b>two</b> days</p></div>"
+        "</div></body>"
+    )
+    segments = list(text_segments(body))
+    hidden = [el for el in body.iter("div") if el.get("hidden") is not None]
+    for seg in segments[1:]:
+        seg.kept = True
+    assert keep_visible_copies(segments, hidden) == len("shipsintwodays")
+    assert [seg.kept for seg in segments] == [True, False, False, False]
+
+
+def test_a_visible_run_must_start_and_end_with_whole_text_nodes() -> None:
+    body = etree.fromstring(
+        "<body><div><p>Our Kiln House<b>s</b> and rooms</p>"  # "kilnhouse" inside a node
+        "<p><span hidden='' itemprop='name'>Kiln House</span></p></div></body>"
+    )
+    segments = list(text_segments(body))
+    hidden = [el for el in body.iter("span") if el.get("hidden") is not None]
+    segments[-1].kept = True
+    assert keep_visible_copies(segments, hidden) == 0
+    assert [seg.kept for seg in segments] == [False, False, False, True]
