@@ -43,18 +43,9 @@ _CHOICE = re.compile(
     r"\b(?:accept|agree|allow|reject|decline|got it|ok|okay|dismiss|manage|settings|preferences)\b",
     re.IGNORECASE,
 )
-_CANDIDATES = etree.XPath(
-    ".//*[contains(translate(@class, 'COKIEGDPRNST', 'cokiegdprnst'), 'cookie')"
-    " or contains(translate(@id, 'COKIEGDPRNST', 'cokiegdprnst'), 'cookie')"
-    " or contains(translate(@class, 'COKIEGDPRNST', 'cokiegdprnst'), 'consent')"
-    " or contains(translate(@id, 'COKIEGDPRNST', 'cokiegdprnst'), 'consent')"
-    " or contains(translate(@class, 'COKIEGDPRNST', 'cokiegdprnst'), 'gdpr')"
-    " or contains(translate(@id, 'COKIEGDPRNST', 'cokiegdprnst'), 'gdpr')"
-    " or contains(@class, 'qc-cmp') or contains(@id, 'qc-cmp')"
-    " or contains(translate(@class, 'OT', 'ot'), 'onetrust')"
-    " or contains(translate(@id, 'OT', 'ot'), 'onetrust')"
-    " or contains(@class, 'cc-window')]"
-)
+#: Words one of which a banner's lower-cased class or id holds: a cheap filter before
+#: :data:`_BANNER_NAME` (an XPath ``translate()`` over every element cost 19 ms a page).
+_NAME_WORDS = re.compile("cookie|consent|gdpr|qc-cmp|onetrust|cc-window")
 _NEVER = frozenset({"html", "body", "main", "article"})
 
 
@@ -64,13 +55,13 @@ def consent_banners(root: etree._Element) -> list[etree._Element]:
     :func:`~webresearch.extract.page_noise.remove_elements`)."""
     found: list[etree._Element] = []
     chosen: set[etree._Element] = set()
-    for el in _CANDIDATES(root):
+    for el in root.iter(etree.Element):
+        name = f"{el.get('class') or ''} {el.get('id') or ''}"
+        if name == " " or not _NAME_WORDS.search(name.lower()) or not _BANNER_NAME.search(name):
+            continue
         if not isinstance(el.tag, str) or el.tag in _NEVER or el.find(".//h1") is not None:
             continue
         if any(a in chosen for a in el.iterancestors()):
-            continue
-        name = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if not _BANNER_NAME.search(name):
             continue
         text = " ".join("".join(el.itertext()).split())
         if not _COOKIE.search(text) or not _CHOICE.search(text):

@@ -51,7 +51,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from lxml import etree
 
-from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.align import normalise, text_segments
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import image_source
@@ -155,7 +155,9 @@ def _written_source(img: etree._Element) -> str:
 def card_pictures(page: etree._Element) -> frozenset[etree._Element]:
     """The images of ``page`` that are a grid card's picture beside its link (module
     docstring, rule 5); look before anything is removed (the card's link may go)."""
-    return frozenset(img for img in page.iter("img") if _card_picture(img))
+    sizes: dict[etree._Element, bool] = {}  # cards share ancestors: each measured once
+    linked: dict[etree._Element, bool] = {}
+    return frozenset(img for img in page.iter("img") if _card_picture(img, sizes, linked))
 
 
 def drop_noise_images(
@@ -263,14 +265,21 @@ def _links_elsewhere(img: etree._Element) -> bool:
     return False
 
 
-def _card_picture(img: etree._Element) -> bool:
+def _card_picture(
+    img: etree._Element, sizes: dict[etree._Element, bool], linked: dict[etree._Element, bool]
+) -> bool:
     """True when the smallest block holding ``img`` and a link to another page is, or is
-    the only child of its kind in, a card of a grid (module docstring, rule 5)."""
+    the only child of its kind in, a card of a grid (module docstring, rule 5). ``sizes``
+    and ``linked`` cache whether an element holds too much text for a card and whether it
+    holds a page link."""
     node = img.getparent()
     for _ in range(_CARD_DEPTH):
         if node is None or node.tag in _CARD_STOP:
             return False
-        if any(_is_page_link(a) for a in node.iter("a")):
+        has_link = linked.get(node)
+        if has_link is None:
+            has_link = linked[node] = any(_is_page_link(a) for a in node.iter("a"))
+        if has_link:
             break
         node = node.getparent()
     else:
@@ -279,10 +288,10 @@ def _card_picture(img: etree._Element) -> bool:
         parent = node.getparent()
         if parent is None or node.tag in _CARD_STOP or node.tag not in _CARD_TAGS:
             return False
-        if (
-            sum(1 for _ in node.iter("img")) > MAX_CARD_IMAGES
-            or page_text_size(node) >= MAX_CARD_CHARS
-        ):
+        too_long = sizes.get(node)
+        if too_long is None:
+            too_long = sizes[node] = _holds_at_least(node, MAX_CARD_CHARS)
+        if too_long or sum(1 for _ in node.iter("img")) > MAX_CARD_IMAGES:
             return False  # a block of several cards, a post, a section
         key = (node.tag, node.get("class") or "")
         peers = sum(1 for c in parent if (c.tag, c.get("class") or "") == key)
@@ -291,6 +300,17 @@ def _card_picture(img: etree._Element) -> bool:
         if peers > 1:
             return False
         node = parent
+    return False
+
+
+def _holds_at_least(node: etree._Element, letters: int) -> bool:
+    """True when the text under ``node`` holds ``letters`` letters and digits or more (as
+    :func:`~webresearch.extract.align.page_text_size` counts; stops reading there)."""
+    seen = 0
+    for segment in text_segments(node):
+        seen += len(segment.norm)
+        if seen >= letters:
+            return True
     return False
 
 

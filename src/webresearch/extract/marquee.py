@@ -58,9 +58,33 @@ def _runs(parent: etree._Element) -> list[list[etree._Element]]:
     """The runs of :data:`MIN_COPIES` or more consecutive children of ``parent`` with the same
     tag and the same short, non-empty text and nothing but white space between them."""
     runs: list[list[etree._Element]] = []
+    for span in _same_tag_spans(parent):
+        runs += _runs_in(span)
+    return runs
+
+
+def _same_tag_spans(parent: etree._Element) -> list[list[etree._Element]]:
+    """Spans of :data:`MIN_COPIES` or more consecutive children with one tag and white space
+    between them: the only places a run can be (reading texts is the costly part)."""
+    spans: list[list[etree._Element]] = []
+    span: list[etree._Element] = []
+    for child in parent:
+        if span and child.tag == span[-1].tag and not (span[-1].tail or "").strip():
+            span.append(child)
+            continue
+        if len(span) >= MIN_COPIES:
+            spans.append(span)
+        span = [child]
+    if len(span) >= MIN_COPIES:
+        spans.append(span)
+    return spans
+
+
+def _runs_in(children: list[etree._Element]) -> list[list[etree._Element]]:
+    runs: list[list[etree._Element]] = []
     run: list[etree._Element] = []
     key: tuple[str, str] | None = None
-    for child in parent:
+    for child in children:
         this = _item_key(child)
         if this is not None and this == key and not (run[-1].tail or "").strip():
             run.append(child)
@@ -78,7 +102,10 @@ def _item_key(el: etree._Element) -> tuple[str, str] | None:
     text)."""
     if not isinstance(el.tag, str) or el.tag in _TABLE_TAGS:
         return None
-    text = " ".join("".join(el.itertext()).split())
-    if not normalise(text) or len(text.split()) > MAX_ITEM_WORDS:
+    words = "".join(el.itertext()).split()
+    if len(words) > MAX_ITEM_WORDS:
+        return None
+    text = " ".join(words)
+    if not normalise(text):
         return None
     return el.tag, text
