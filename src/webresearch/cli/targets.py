@@ -1,7 +1,8 @@
 """What a command-line target is: a URL (for a network tool) or a PATH (a local file).
 
-``fetch`` and ``image`` decide alike and word the same problems alike; ``browse`` words a
-URL without its scheme the same way (:func:`scheme_hint`).
+``fetch`` and ``image`` decide alike and word the same problems alike; ``browse``, web_fetch,
+fetch_image and the browser tool word a URL without its scheme the same way
+(:func:`webresearch.url_text.scheme_hint`).
 """
 
 from __future__ import annotations
@@ -9,22 +10,17 @@ from __future__ import annotations
 import os
 import re
 
-from ..url_text import clean_url
+from ..url_text import clean_url, scheme_hint
 
 __all__ = ["EMPTY_URL", "empty_problem", "is_url", "path_hint", "scheme_hint"]
 
 #: The usage error of an empty URL where only a URL is taken (``browse ""``).
 EMPTY_URL = "an empty URL was given"
 
-#: Endings of a file name (a host name does not end so): ``page.html`` is a path.
-_FILE_SUFFIXES = (".html", ".htm", ".xhtml", ".txt", ".md", ".json", ".xml", ".pdf", ".csv")
-
 #: ``scheme:`` at the start of a target, not followed by a port (``example.org:8080/x`` is a
 #: URL typed without its scheme): ``javascript:…``, ``data:…``, ``mailto:…`` (RFC 3986 §3.1).
 _SCHEME_ONLY = re.compile(r"[A-Za-z][A-Za-z0-9+-]*:(?!\d)")
 
-#: ``http:`` / ``https:`` typed without ``//`` (``http:127.0.0.1:8765/``, ``https:/x.org``).
-_WEB_SCHEME_NO_SLASHES = re.compile(r"(https?):(?!//)/?", re.IGNORECASE)
 
 def empty_problem(targets: tuple[str, ...] | list[str], what: str = "URL or PATH") -> str | None:
     """The usage error of an empty or blank target (``fetch ""``, ``image "$UNSET"``),
@@ -43,23 +39,6 @@ def is_url(target: str) -> bool:
     if "://" in cleaned:
         return True
     return _SCHEME_ONLY.match(cleaned) is not None and not os.path.lexists(target)
-
-
-def scheme_hint(target: str) -> str | None:
-    """``a URL needs its scheme: …`` for a target that looks like a URL typed without its
-    scheme (``example.org/page``, ``localhost:8765``) or with ``http:`` but no ``//``
-    (``http:127.0.0.1:8765/`` -> ``http://127.0.0.1:8765/``, not ``https://http:…``), else
-    ``None``."""
-    cleaned = clean_url(target)
-    web = _WEB_SCHEME_NO_SLASHES.match(cleaned)
-    if web is not None:
-        return f"a URL needs its scheme: {web.group(1).lower()}://{cleaned[web.end() :]}"
-    first = cleaned.split("/", 1)[0]
-    if cleaned.startswith((".", "/", "~")) or first.lower().endswith(_FILE_SUFFIXES):
-        return None
-    if "." in first or first.split(":", 1)[0].lower() == "localhost":
-        return f"a URL needs its scheme: https://{cleaned}"
-    return None
 
 
 def path_hint(target: str, exc: OSError) -> str:

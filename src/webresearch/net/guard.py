@@ -23,7 +23,7 @@ import httpx2
 
 from ..errors import BlockedAddress, InvalidArguments, NetworkError
 from ..redact import redact_url
-from ..url_text import clean_url
+from ..url_text import clean_url, scheme_hint
 from .addresses import (
     ALWAYS_BLOCKED_CATEGORIES,
     AddressPolicy,
@@ -156,11 +156,14 @@ class SSRFGuard:
                     category="host_rule",
                 ) from None
             raise InvalidArguments(
-                f"not a valid URL: {redact_url(str(url))[:200]} ({exc})"
+                f"not a valid URL: {redact_url(str(url))[:200]} ({exc})",
+                hint=scheme_hint(str(url)),  # ``http:localhost:8765/``: the URL meant
             ) from None
         if not parsed.scheme or (parsed.scheme in ALLOWED_SCHEMES and not parsed.is_absolute_url):
             raise InvalidArguments(
-                f"the URL must be absolute (http:// or https://): {redact_url(str(url))[:200]}"
+                f"the URL must be absolute (http:// or https://): {redact_url(str(url))[:200]}",
+                # ``example.org``, ``https:/x.org``: the URL meant, never fetched in its place
+                hint=scheme_hint(str(url)) or "give an http:// or https:// URL",
             )
         return parsed
 
@@ -180,6 +183,11 @@ class SSRFGuard:
         parsed = self.parse(url)
         shown = "the redirect target" if redirect else redact_url(str(parsed))
         if parsed.scheme not in ALLOWED_SCHEMES:
+            meant = None if redirect else scheme_hint(str(url))
+            if meant is not None:  # ``localhost:8765`` reads as the scheme ``localhost``
+                raise InvalidArguments(
+                    f"the URL must be absolute (http:// or https://): {shown}", hint=meant
+                )
             if not redirect:  # the caller's own input: a bad argument, not a refused address
                 raise InvalidArguments(
                     f"only http and https URLs are fetched; {shown} uses scheme "
