@@ -102,20 +102,20 @@ def not_web_url(url: str, opener: str = "the browser") -> tuple[str, str] | None
     """``(message, next step)`` when ``url`` is not an http(s) URL, else ``None`` — the one
     wording of the browser tool (``BrowserPolicy.check_navigation``) and ``webresearch
     browse``. ``example.org`` and ``localhost:8765`` (which ``urlsplit`` reads as the scheme
-    ``localhost``) get the URL meant (:func:`scheme_hint`); ``javascript:x`` is named by its
-    scheme. ``https:/x.org`` passes: the SSRF guard words it with the same hint. A string
-    ``urlsplit`` cannot parse passes too (the caller's parser says so)."""
+    ``localhost``) and ``https:/x.org`` (no ``//``) get the URL meant (:func:`scheme_hint`);
+    ``javascript:x`` is named by its scheme. A string ``urlsplit`` cannot parse passes (the
+    caller's parser says so)."""
     cleaned = clean_url(url)
+    shown = cleaned[:200]
     meant = scheme_hint(cleaned) if "://" not in cleaned else None
+    if meant is not None:
+        return f"{opener} only opens http and https pages; {shown} is not a full URL", meant
     try:
         scheme = urlsplit(cleaned).scheme.lower()
     except ValueError:
         return None
     if scheme in ("http", "https"):
         return None
-    shown = cleaned[:200]
-    if meant is not None:
-        return f"{opener} only opens http and https pages; {shown} is not a full URL", meant
     if not scheme:
         return (
             f"{opener} only opens http and https pages; {shown} has no scheme",

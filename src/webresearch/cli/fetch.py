@@ -10,7 +10,7 @@ from typing import TextIO
 
 import click
 
-from webresearch import InvalidArguments, ToolResult
+from webresearch import ToolResult
 
 from .batch import batch_exit_code, concurrency_option, json_line, read_targets, run_batch
 from .options import guard_options, load_settings, robots_option
@@ -23,7 +23,7 @@ from .render import (
     run_command,
     unavailable_exit,
 )
-from .targets import empty_problem, is_url, path_hint
+from .targets import empty_problem, is_url, unreadable
 from .trace_view import tracing_to_stderr
 
 #: What a person who typed ``-q`` for "quiet" reads: ``-q`` has meant ``--query`` since
@@ -199,12 +199,7 @@ def fetch(
             try:
                 data = await asyncio.to_thread(path.read_bytes)
             except OSError as exc:
-                return ToolResult.failure(
-                    InvalidArguments(
-                        f"cannot read {target}: {exc.strerror or type(exc).__name__}",
-                        hint=path_hint(target, exc),
-                    )
-                )
+                return ToolResult.failure(unreadable(target, exc))
             url = base_url or path.absolute().as_uri()
         return await read_page(
             data,

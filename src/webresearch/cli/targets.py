@@ -10,9 +10,19 @@ from __future__ import annotations
 import os
 import re
 
+from webresearch import InvalidArguments
+
 from ..url_text import clean_url, scheme_hint
 
-__all__ = ["EMPTY_URL", "empty_problem", "is_url", "path_hint", "scheme_hint"]
+__all__ = [
+    "EMPTY_URL",
+    "empty_problem",
+    "file_problem",
+    "is_url",
+    "path_hint",
+    "scheme_hint",
+    "unreadable",
+]
 
 #: The usage error of an empty URL where only a URL is taken (``browse ""``).
 EMPTY_URL = "an empty URL was given"
@@ -41,14 +51,35 @@ def is_url(target: str) -> bool:
     return _SCHEME_ONLY.match(cleaned) is not None and not os.path.lexists(target)
 
 
-def path_hint(target: str, exc: OSError) -> str:
+def path_hint(target: str, exc: OSError, what: str = "an HTML file") -> str:
     """The next step after a target could not be read as a file: a URL typed without its
-    scheme (``example.org/page``) gets its URL form; a path gets the file's problem."""
+    scheme (``example.org/page``) gets its URL form; a path gets the file's problem
+    (``what`` names the file a directory should hold: ``an image file`` for ``image``)."""
     if isinstance(exc, IsADirectoryError):
-        return "give an HTML file inside it, not the directory"
+        return f"give {what} inside it, not the directory"
     hint = scheme_hint(target)
     if hint is not None:
         return hint
     if isinstance(exc, FileNotFoundError):
         return "check the file's path, or give a URL with its scheme (https://…)"
     return "check that the file can be read"
+
+
+def unreadable(target: str, exc: OSError, what: str = "an HTML file") -> InvalidArguments:
+    """``cannot read TARGET: <reason>`` with :func:`path_hint`'s next step — the one wording
+    of a PATH that cannot be read, in ``fetch`` and ``image`` alike."""
+    return InvalidArguments(
+        f"cannot read {target}: {exc.strerror or type(exc).__name__}",
+        hint=path_hint(target, exc, what),
+    )
+
+
+def file_problem(target: str, what: str) -> InvalidArguments | None:
+    """:func:`unreadable`'s error when ``target`` cannot be opened as a file (missing, a
+    directory, no permission), else ``None``. Opens and closes it; reads nothing."""
+    try:
+        with open(target, "rb"):
+            pass
+    except OSError as exc:
+        return unreadable(target, exc, what)
+    return None

@@ -1,0 +1,65 @@
+"""A bad target is decided and worded alike by ``fetch``, ``image`` and ``browse``: a missing
+PATH says ``cannot read X`` with the path's next step, a URL typed without its scheme (or its
+``//``) gets the URL meant, whichever command was typed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from webresearch.cli.main import cli
+
+ENV = {
+    "WEBRESEARCH_JOURNAL_URL": "memory://",
+    "WEBRESEARCH_SEARCH_PROVIDER": "none",
+    "WEBRESEARCH_RENDER": "never",
+}
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("example.org/a.png", "next step: a URL needs its scheme: https://example.org/a.png"),
+        ("http:127.0.0.1:8765/a.png", "a URL needs its scheme: http://127.0.0.1:8765/a.png"),
+        ("localhost:8765/a.png", "a URL needs its scheme: http://localhost:8765/a.png"),
+        ("https:/x.org/a.png", "a URL needs its scheme: https://x.org/a.png"),
+        ("https:x.org/a.png", "a URL needs its scheme: https://x.org/a.png"),
+        ("http:localhost:8765/a.png", "a URL needs its scheme: http://localhost:8765/a.png"),
+        ("nodir/x.png", "cannot read nodir/x.png: No such file or directory"),
+    ],
+)
+@pytest.mark.parametrize("command", ["fetch", "image"])
+def test_fetch_and_image_word_a_bad_target_alike(
+    command: str, target: str, words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, [command, target], env=ENV)
+    assert result.exit_code == 2, result.stderr
+    assert words in result.stderr
+    assert "workspace" not in result.stderr  # the model's words, not the person's
+
+
+def test_image_of_a_directory_asks_for_an_image_inside_it(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["image", str(tmp_path)], env=ENV)
+    assert result.exit_code == 2
+    assert "Is a directory (next step: give an image file inside it" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("https:/x.org", "a URL needs its scheme: https://x.org"),
+        ("page.html", "page.html has no scheme"),
+    ],
+)
+def test_browse_words_them_in_sentences(
+    monkeypatch: pytest.MonkeyPatch, url: str, words: str
+) -> None:
+    monkeypatch.setitem(sys.modules, "playwright", None)  # "not installed": the check comes first
+    monkeypatch.setitem(sys.modules, "playwright.async_api", None)
+    result = CliRunner().invoke(cli, ["browse", url, "--do", "content"], env=ENV)
+    assert result.exit_code == 2, result.stderr
+    assert words in result.stderr and "a relative" not in result.stderr
