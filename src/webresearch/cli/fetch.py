@@ -12,6 +12,7 @@ import click
 
 from webresearch import ToolResult
 
+from ..url_text import clean_url, scheme_hint
 from .batch import batch_exit_code, concurrency_option, json_line, read_targets, run_batch
 from .options import guard_options, load_settings, robots_option
 from .render import (
@@ -54,6 +55,23 @@ class _FetchCommand(click.Command):
                 ctx,
             )
         return rest
+
+
+def _base_url(given: str | None) -> str | None:
+    """``--base-url`` read as every URL on the command line is (:func:`clean_url`).
+
+    Raises:
+        click.UsageError: it is empty (``--base-url ''``, as ``fetch ""`` is) or a URL typed
+            without its scheme (``example.org/docs/``: the URL meant is named).
+    """
+    if given is None:
+        return None
+    cleaned = clean_url(given)
+    if not cleaned:
+        raise click.UsageError("an empty --base-url was given")
+    if "://" not in cleaned and (hint := scheme_hint(cleaned)) is not None:
+        raise click.UsageError(f"--base-url {cleaned} is not a full URL; {hint}")
+    return cleaned
 
 
 @click.command("fetch", cls=_FetchCommand)
@@ -164,6 +182,7 @@ def fetch(
 
     if (empty := empty_problem(targets)) is not None:  # ``fetch ""``, ``fetch "$UNSET"``
         raise click.UsageError(empty)
+    base_url = _base_url(base_url)
     items = read_targets(targets, input_file or ())
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:

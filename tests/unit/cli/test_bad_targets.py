@@ -63,3 +63,23 @@ def test_browse_words_them_in_sentences(
     result = CliRunner().invoke(cli, ["browse", url, "--do", "content"], env=ENV)
     assert result.exit_code == 2, result.stderr
     assert words in result.stderr and "a relative" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("base", "code", "words"),
+    [
+        (" https://docs.example/ ", 0, "[a](https://docs.example/a)"),  # cleaned as URLs are
+        ("\thttps://docs.example/\n", 0, "url: https://docs.example/"),
+        ("", 2, "an empty --base-url was given"),
+        ("   ", 2, "an empty --base-url was given"),
+        ("example.org/docs/", 2, "a URL needs its scheme: https://example.org/docs/"),
+    ],
+)
+def test_base_url_is_read_as_every_url_on_the_command_line(
+    base: str, code: int, words: str, tmp_path: Path
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_text('<p>A paragraph with a link: <a href="a">a</a>.</p>', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["fetch", str(page), "--base-url", base], env=ENV)
+    assert result.exit_code == code, result.output
+    assert words in (result.stdout if code == 0 else result.stderr)
