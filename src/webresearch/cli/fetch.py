@@ -36,6 +36,7 @@ class _FetchCommand(click.Command):
     """``fetch`` with a clear word when ``-q`` was meant as quiet and so lacks its QUESTION."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        typed = _query_as_typed(args)  # before click consumes ``args``
         try:
             rest = super().parse_args(ctx, args)
         except click.BadOptionUsage as exc:
@@ -45,16 +46,35 @@ class _FetchCommand(click.Command):
         # ``fetch FILE -q --json``: click takes the next word as -q's value, even an option
         # of this very command; none of them is a question anyone asks.
         query = ctx.params.get("query")
+        if not isinstance(query, str):
+            return rest
         options = {name for p in self.get_params(ctx) for name in (*p.opts, *p.secondary_opts)}
         # ``-q --max-bytes=5``: an option with its value joined by ``=`` is an option too
-        if isinstance(query, str) and query.split("=", 1)[0] in options:
+        if query.split("=", 1)[0] in options:
+            quiet = " (--quiet has no short form)" if typed == "-q" else ""
             raise click.BadOptionUsage(
-                "-q",
-                f"-q is --query QUESTION; got the option {query} as the question "
-                "(--quiet has no short form)",
+                typed,
+                f"{typed} is --query QUESTION; got the option {query} as the question{quiet}",
                 ctx,
             )
+        if not query.strip():  # ``-q ""``, ``-q "$UNSET"``: nothing to rank sections by
+            raise click.BadOptionUsage(
+                typed, f"an empty question was given to {typed}; ask one, or leave it out", ctx
+            )
         return rest
+
+
+def _query_as_typed(args: list[str]) -> str:
+    """``-q`` or ``--query``, as the person typed the last one (the one click kept)."""
+    typed = "--query"
+    for arg in args:
+        if arg == "--":
+            break
+        if arg == "--query" or arg.startswith("--query="):
+            typed = "--query"
+        elif arg.startswith("-q"):
+            typed = "-q"
+    return typed
 
 
 def _base_url(given: str | None) -> str | None:

@@ -83,3 +83,26 @@ def test_base_url_is_read_as_every_url_on_the_command_line(
     result = CliRunner().invoke(cli, ["fetch", str(page), "--base-url", base], env=ENV)
     assert result.exit_code == code, result.output
     assert words in (result.stdout if code == 0 else result.stderr)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--query", "--json"], "--query is --query QUESTION; got the option --json as the"),
+        (["--query=--json"], "--query is --query QUESTION; got the option --json as the"),
+        (["-q", "--json"], "(--quiet has no short form)"),
+        (["-q", ""], "an empty question was given to -q"),
+        (["--query", "   "], "an empty question was given to --query"),
+        (["--query=\t"], "an empty question was given to --query"),
+    ],
+)
+def test_a_bad_question_names_the_option_as_typed(
+    args: list[str], words: str, tmp_path: Path
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_text("<p>A paragraph.</p>", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["fetch", str(page), *args], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert words in result.stderr
+    if args[0].startswith("--query"):
+        assert "-q is" not in result.stderr and "short form" not in result.stderr
