@@ -106,3 +106,18 @@ def test_a_bad_question_names_the_option_as_typed(
     assert words in result.stderr
     if args[0].startswith("--query"):
         assert "-q is" not in result.stderr and "short form" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["fetch", "PAGE", "-vv"], ["fetch", "PAGE", "-v", "--log-format", "json"], ["tools", "-v"]],
+)
+def test_global_options_may_follow_the_command(args: list[str], tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text("<p>A paragraph.</p>", encoding="utf-8")
+    args = [str(page) if a == "PAGE" else a for a in args]
+    result = CliRunner().invoke(cli, args, env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "webresearch: tool" in result.stderr or '"level": "info"' in result.stderr
+    if "json" in args:
+        assert all(line.startswith("{") for line in result.stderr.splitlines())
