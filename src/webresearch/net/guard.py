@@ -219,7 +219,7 @@ class SSRFGuard:
         if parsed.port is not None and not 0 < parsed.port < 65536:
             raise InvalidArguments(f"port {parsed.port} is out of range (1-65535) in {shown}")
         if verdict.address is not None:
-            self._check_address(verdict.address, shown)
+            self._check_address(verdict.address, shown, typed=None if redirect else parsed)
         port = parsed.port or (443 if parsed.scheme == "https" else 80)
         return Target(url=parsed, host=verdict.host, port=port, address=verdict.address)
 
@@ -281,12 +281,41 @@ class SSRFGuard:
             return [target.address]
         return await self.resolve_and_check(target.host)
 
-    def _check_address(self, ip: IPAddress, shown: str, *, resolved: bool = False) -> None:
+    def _check_address(
+        self,
+        ip: IPAddress,
+        shown: str,
+        *,
+        resolved: bool = False,
+        typed: httpx2.URL | None = None,
+    ) -> None:
+        """Refuse ``ip`` unless the policy allows it.
+
+        ``typed``: the URL the caller typed with ``ip`` as its literal host (not a redirect,
+        not a resolved name), so the plain IPv4 URL of a public address carried in IPv6
+        (``http://[::ffff:8.8.8.8]/`` -> ``http://8.8.8.8/``) may be named; a resolved
+        address never is (SPEC §3 "Errors").
+        """
         verdict = self.policy.verdict(ip)
         if verdict.allowed:
             return
         what = f"{shown} resolves to" if resolved else f"{shown} is"
         inner = embedded_ipv4(ip) if verdict.category == "ipv4_embedded" else None
+        if inner is not None and blocked_category(inner) is None:  # a public IPv4 inside
+            form = (
+                "IPv4-mapped"
+                if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped
+                else ("IPv4-embedding")
+            )
+            plain = typed.copy_with(host=str(inner)) if typed is not None else None
+            raise BlockedAddress(
+                f"refused: {what} an {form} IPv6 address; {form} IPv6 is refused even when "
+                "the IPv4 address inside is public (SSRF guard)",
+                hint=f"use the plain IPv4 URL: {redact_url(str(plain))}"
+                if plain is not None
+                else "use the site's name or its plain IPv4 address",
+                category=verdict.category,
+            )
         raise BlockedAddress(
             f"refused: {what} an internal or reserved address "
             f"({_describe(verdict.category)}; SSRF guard)",
