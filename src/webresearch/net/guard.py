@@ -113,6 +113,39 @@ def _describe(category: str | None) -> str:
     return names.get(category or "", (category or "blocked").replace("_", " "))
 
 
+def _refuse_public_ipv4_in_ipv6(
+    ip: IPAddress,
+    category: str | None,
+    shown: str,
+    *,
+    resolved: bool,
+    typed: httpx2.URL | None,
+) -> None:
+    """Refuse an IPv6 address carrying a public IPv4 address (``::ffff:8.8.8.8``, NAT64
+    ``64:ff9b::808:808``) as what it is, not as an internal address; the plain IPv4 URL is
+    the next step when the caller typed the literal (``typed``), never for a resolved name
+    or a redirect (SPEC §3 "Errors": no resolved address is shown). Else returns.
+
+    Raises:
+        BlockedAddress: ``ip`` is such an address.
+    """
+    inner = embedded_ipv4(ip) if category == "ipv4_embedded" else None
+    if inner is None or blocked_category(inner) is not None:
+        return
+    what = f"{shown} resolves to" if resolved else f"{shown} is"
+    mapped = isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None
+    form = "IPv4-mapped" if mapped else "IPv4-embedding"
+    plain = typed.copy_with(host=str(inner)) if typed is not None else None
+    raise BlockedAddress(
+        f"refused: {what} an {form} IPv6 address; {form} IPv6 is refused even when the IPv4 "
+        "address inside is public (SSRF guard)",
+        hint=f"use the plain IPv4 URL: {redact_url(str(plain))}"
+        if plain is not None
+        else "use the site's name or its plain IPv4 address",
+        category=category,
+    )
+
+
 class SSRFGuard:
     """Checks model-chosen URLs and the addresses their hosts resolve to.
 
@@ -299,23 +332,9 @@ class SSRFGuard:
         verdict = self.policy.verdict(ip)
         if verdict.allowed:
             return
+        _refuse_public_ipv4_in_ipv6(ip, verdict.category, shown, resolved=resolved, typed=typed)
         what = f"{shown} resolves to" if resolved else f"{shown} is"
         inner = embedded_ipv4(ip) if verdict.category == "ipv4_embedded" else None
-        if inner is not None and blocked_category(inner) is None:  # a public IPv4 inside
-            form = (
-                "IPv4-mapped"
-                if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped
-                else ("IPv4-embedding")
-            )
-            plain = typed.copy_with(host=str(inner)) if typed is not None else None
-            raise BlockedAddress(
-                f"refused: {what} an {form} IPv6 address; {form} IPv6 is refused even when "
-                "the IPv4 address inside is public (SSRF guard)",
-                hint=f"use the plain IPv4 URL: {redact_url(str(plain))}"
-                if plain is not None
-                else "use the site's name or its plain IPv4 address",
-                category=verdict.category,
-            )
         raise BlockedAddress(
             f"refused: {what} an internal or reserved address "
             f"({_describe(verdict.category)}; SSRF guard)",
