@@ -153,3 +153,25 @@ def test_browse_eval_of_values_json_cannot_hold(sites: Sites) -> None:
     assert 'value: {"a": "[circular]"}' in out
     assert 'value: "[unserializable: Window]"' in out
     assert "internal" not in err
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://x/",
+        "example.org",
+        "localhost:8765",
+        "http:example.org",
+        "https:/example.org",
+        "about:blank",
+    ],
+)
+def test_interactive_open_of_a_bad_url_says_what_the_one_shot_says(url: str) -> None:
+    """`open URL` typed at the prompt is the same bad argument, in the same words, as
+    `browse URL` (SPEC §1.4: http(s) pages only); it reaches no backend's own URL check."""
+    once_code, _out, once_err = run("browse", url)
+    code, out, err = run("browse", input=f"open {url}\n")
+    assert (code, once_code) == (2, 2)
+    assert out == ""
+    assert _one_line(err) == _one_line(once_err)
+    assert "error[invalid_arguments]" in _one_line(err)

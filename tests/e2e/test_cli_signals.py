@@ -116,13 +116,20 @@ def _mcp(tmp: Path, *args: str) -> subprocess.Popen[bytes]:
 
 
 def _stop(proc: subprocess.Popen[bytes], signum: int) -> tuple[int, str]:
+    """Signal the server and wait for it with its stdin still open (``communicate`` would
+    close it: the client's EOF, not the signal, then ended the server)."""
+    assert proc.stderr is not None
     os.kill(proc.pid, signum)
     try:
-        _, err = proc.communicate(timeout=20)
+        proc.wait(timeout=20)
+        err = proc.stderr.read()
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(timeout=10)
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
     return proc.returncode, err.decode()
 
 

@@ -49,3 +49,45 @@ def processes_mentioning(text: str, *, environment: bool = False) -> list[int]:
         if text.encode() in data:
             found.append(int(entry.name))
     return found
+
+
+def descendants(pid: int) -> set[int]:
+    """The PIDs of every living descendant of ``pid`` (children, their children …), read
+    from ``/proc/PID/task/*/children``; empty once ``pid`` is gone."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        for task in _tasks(todo.pop()):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                if child not in found:
+                    found.add(child)
+                    todo.append(child)
+    return found
+
+
+def _tasks(pid: int) -> list[Path]:
+    try:
+        return list(Path(f"/proc/{pid}/task").iterdir())
+    except OSError:
+        return []
+
+
+def running(pid: int) -> bool:
+    """``pid`` exists and is not a zombie."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def command_line(pid: int) -> str:
+    """``pid``'s command line, words joined by spaces ("" when it is gone)."""
+    try:
+        return (Path(f"/proc/{pid}/cmdline").read_bytes()).replace(b"\0", b" ").decode()
+    except OSError:
+        return ""

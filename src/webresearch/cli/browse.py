@@ -231,7 +231,8 @@ def screenshot_file(file: str | None) -> str:
 def scheme_problem(arguments: dict[str, Any]) -> InvalidArguments | None:
     """The error of an ``open`` whose URL is not http(s), worded as the browser tool words it
     (``BrowserPolicy.check_navigation``), else ``None``. Checked before the backend is looked
-    for, so a missing Playwright does not hide a bad argument. The URL is cleaned as the
+    for, so a missing Playwright does not hide a bad argument, and for every line typed at
+    the prompt, so ``open URL`` there says what ``browse URL`` says. The URL is cleaned as the
     WHATWG parser cleans it (outer spaces, tabs); an empty one and one typed without its
     scheme (``example.org``, ``localhost:8765``, which ``urlsplit`` reads as the scheme
     ``localhost``) are worded as ``fetch`` words them (cli/targets.py)."""
@@ -400,6 +401,10 @@ async def _step(
     toolkit: Toolkit, run: RunContext, arguments: dict[str, Any], file: str | None, steps: _Steps
 ) -> int:
     as_json = steps.as_json
+    bad_url = scheme_problem(arguments)  # a line typed at the prompt: as `browse URL` says it
+    if bad_url is not None:
+        click.echo(error_line("browse", bad_url), err=True)
+        return EXIT_USAGE
     if steps.timeout_ms is not None:
         arguments = {**arguments, "timeout_ms": steps.timeout_ms}
     heading = str(arguments.get("url") or arguments["action"])

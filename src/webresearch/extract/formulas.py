@@ -15,8 +15,18 @@ of the markdown needs it once, as TeX:
   :func:`holds_only_formula`, read by
   :func:`~webresearch.extract.page_noise.hidden_blocks`);
 * the rendering right next to the formula's outermost wrapper (a sibling before or after
-  it, no text between) — an element marked ``aria-hidden="true"``, or an image whose alt
-  text is the formula's TeX — is removed: it is a second copy of the formula, not content.
+  it, no text between) — an element marked ``aria-hidden="true"``, KaTeX's ``katex-html``
+  glyphs (KaTeX before 0.10 did not mark them ``aria-hidden``), an element whose text is
+  the formula's own characters (its MathML tokens, spaces and invisible characters aside:
+  any renderer's glyphs), or an image whose alt text is the formula's TeX — is removed: it
+  is a second copy of the formula, not content.
+
+MathJax 2 keeps each formula's TeX in a ``<script type="math/tex">`` (``; mode=display``
+for a display formula) and puts its renderings right before it: an element of class
+``MathJax_Preview``, then ``MathJax``, ``MathJax_Display``, ``MathJax_SVG_Display``,
+``MathJax_CHTML``, ``mjx-chtml``… (which may hold an assistive ``<math>``). :func:`tex_scripts` turns
+each such script into a ``<math>`` holding the TeX as its annotation and removes those
+renderings, before scripts are dropped; a script not yet typeset gives its TeX too.
 """
 
 from __future__ import annotations
@@ -27,11 +37,24 @@ from lxml import etree
 
 from webresearch.extract.tree import remove_keep_tail
 
-__all__ = ["formula_tex", "holds_only_formula", "show_formulas"]
+__all__ = ["formula_tex", "holds_only_formula", "show_formulas", "tex_scripts"]
 
 _HIDING_STYLE = re.compile(
     r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:;|$)", re.I
 )
+
+
+#: MathJax 2's renderings of the formula in the script after them (module docstring).
+_MATHJAX_RENDERING = re.compile(r"(?:^|\s)(?:MathJax(?:_[A-Za-z]+)*|mjx-chtml)(?:\s|$)")
+#: Blocks and cells that say something of their own even when their text is the formula's
+#: (a table of symbols and their readings): never a rendering by their text alone.
+_TEXT_BLOCKS = frozenset(
+    {"p", "li", "td", "th", "tr", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6", "table"}
+)
+_KATEX_GLYPHS = re.compile(r"(?:^|\s)katex-html(?:\s|$)")
+#: Left out when comparing a rendering's text with the formula's: spaces, zero-width and
+#: invisible characters (KaTeX's struts, MathML's invisible times and function application).
+_NOT_GLYPHS = re.compile(r"[\s\u200b-\u200d\u2060-\u2064\ufeff]+")
 
 
 def _local(el: etree._Element) -> str:
@@ -74,8 +97,59 @@ def show_formulas(root: etree._Element) -> int:
                 el.set("style", _HIDING_STYLE.sub(";", style))
             if el.get("hidden") is not None:
                 del el.attrib["hidden"]
-        removed += _drop_renderings(top, formula_tex(math))
+        removed += _drop_renderings(top, formula_tex(math), _glyphs(math))
     return removed
+
+
+def tex_scripts(root: etree._Element) -> int:
+    """Turn MathJax 2's ``<script type="math/tex">`` elements under ``root`` into ``<math>``
+    elements holding their TeX (``display="block"`` for ``mode=display``) and remove the
+    renderings right before them, in place (module docstring); how many scripts were
+    turned. A script without TeX is removed with its renderings."""
+    turned = 0
+    for script in [el for el in root.iter("script") if el.get("type")]:
+        kind = (script.get("type") or "").strip().lower()
+        if not kind.startswith("math/tex"):
+            continue
+        previous = script.getprevious()
+        while (
+            previous is not None
+            and isinstance(previous.tag, str)
+            and _blank(previous.tail)
+            and _MATHJAX_RENDERING.search(previous.get("class") or "")
+        ):
+            remove_keep_tail(previous)
+            previous = script.getprevious()
+        tex = " ".join((script.text or "").split())
+        if not tex:
+            remove_keep_tail(script)
+            continue
+        math = etree.Element("math")
+        if "mode=display" in kind.replace(" ", ""):
+            math.set("display", "block")
+        annotation = etree.SubElement(math, "annotation", encoding="application/x-tex")
+        annotation.text = tex
+        math.tail = script.tail
+        parent = script.getparent()
+        if parent is not None:
+            parent.replace(script, math)
+            turned += 1
+    return turned
+
+
+def _glyphs(math: etree._Element) -> str:
+    """The characters a ``<math>`` shows: its text without annotations, spaces and
+    invisible characters."""
+    skip = {
+        d for a in math.iter() if _local(a) in ("annotation", "annotation-xml") for d in a.iter()
+    }
+    parts: list[str] = []
+    for el in math.iter():
+        if el not in skip and isinstance(el.tag, str):
+            parts.append(el.text or "")
+        if el is not math and el.getparent() not in skip:
+            parts.append(el.tail or "")
+    return _NOT_GLYPHS.sub("", "".join(parts))
 
 
 def _inside(el: etree._Element, top: etree._Element) -> bool:
@@ -83,7 +157,7 @@ def _inside(el: etree._Element, top: etree._Element) -> bool:
     return el is top or any(a is top for a in el.iterancestors())
 
 
-def _drop_renderings(formula: etree._Element, tex: str) -> int:
+def _drop_renderings(formula: etree._Element, tex: str, glyphs: str) -> int:
     """Remove the renderings of the formula right next to ``formula`` (its outermost
     wrapper): the siblings before and after it, with no text between, that are
     drawn for the eye only; how many were removed."""
@@ -98,7 +172,7 @@ def _drop_renderings(formula: etree._Element, tex: str) -> int:
                 break
             if step is etree._Element.getprevious and not _blank(sibling.tail):
                 break
-            if not _is_rendering(sibling, tex):
+            if not _is_rendering(sibling, tex, glyphs):
                 break
             found.append(sibling)
             edge = sibling
@@ -128,9 +202,18 @@ def holds_only_formula(el: etree._Element) -> bool:
     return True
 
 
-def _is_rendering(el: etree._Element, tex: str) -> bool:
-    """An element drawn for the eye only (``aria-hidden``), or an image of the formula."""
+def _is_rendering(el: etree._Element, tex: str, glyphs: str) -> bool:
+    """An element drawn for the eye only (``aria-hidden``, KaTeX's glyphs), one showing
+    the formula's own characters ``glyphs``, or an image of the formula."""
     if (el.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    if _KATEX_GLYPHS.search(el.get("class") or ""):
+        return True
+    if (
+        glyphs
+        and _local(el) not in _TEXT_BLOCKS
+        and _NOT_GLYPHS.sub("", "".join(el.itertext())) == glyphs
+    ):
         return True
     images = [el] if _local(el) == "img" else list(el.iter("img"))
     if len(images) != 1 or "".join(el.itertext()).strip():

@@ -22,6 +22,7 @@ from urllib.parse import quote, urldefrag
 
 from lxml import etree
 
+from webresearch.extract.markdown_inline import escape_inline_text
 from webresearch.extract.parse import parse_html
 from webresearch.extract.urls import absolute_url
 
@@ -108,7 +109,7 @@ def _frame_links(frameset: etree._Element, base_url: str) -> list[tuple[str, str
                 continue
             href = quote(written, safe=_TARGET_SAFE)
         label = " ".join((frame.get("title") or frame.get("name") or written).split())
-        links.append((label.replace("[", "\\[").replace("]", "\\]"), href))
+        links.append((escape_inline_text(label), href))
     return links
 
 

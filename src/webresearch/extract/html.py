@@ -40,8 +40,10 @@ from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
-from webresearch.extract.content_images import drop_noise_images, image_counts
-from webresearch.extract.formulas import show_formulas
+from webresearch.extract.article_extras import drop_teaser_sections
+from webresearch.extract.consent import consent_banners
+from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
+from webresearch.extract.formulas import show_formulas, tex_scripts
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
 from webresearch.extract.frames import (
     frames_markdown,
@@ -51,6 +53,7 @@ from webresearch.extract.frames import (
 )
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
+from webresearch.extract.marquee import collapse_marquees
 from webresearch.extract.page_noise import (
     drop_inert,
     drop_page_toc,
@@ -172,6 +175,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     base = document_base_url(doc, url)
     declared = declared_types(doc)
     facts = product_facts(doc)
+    tex_scripts(doc)  # MathJax 2's TeX in scripts: read before scripts are dropped
     drop_inert(doc)
     show_formulas(doc)  # MathML hidden for assistive technology is the formula
     body = doc.find("body")
@@ -213,6 +217,7 @@ def _convert(
         return HtmlExtraction(title, "", "plain-text", "no body")
     fallback: str | None = None
     images = image_counts(doc)
+    cards = card_pictures(doc)  # before pruning: a card's link may go, its picture stay
     drop_page_toc(doc)
     shop = is_shop_page(doc, url, declared)
     if shop:
@@ -232,6 +237,7 @@ def _convert(
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
     hidden = hidden_blocks(doc, page_chars, utility_classes=not shop)
     hidden += popup_menus(body)  # a language or tag picker: links a click shows
+    hidden += consent_banners(body)  # "We use cookies … Accept": never the content
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped
         main.prefer_visible_copies(hidden)
     if main is None:
@@ -246,8 +252,11 @@ def _convert(
     elif (landmark := item_page_landmark(body, main.kept_chars, declared, url)) is not None:
         remove_elements(hidden)
         _remove_page_chrome(landmark)
-        drop_noise_images(landmark, images, base)
-        markdown = _tidy(_drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats)
+        collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
+        drop_noise_images(landmark, images, base, cards)
+        markdown = _tidy(
+            _drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
+        )
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
         fallback = "main landmark was empty"
@@ -255,14 +264,16 @@ def _convert(
         remove_elements(hidden)
         root = main.root()
         drop_teasers(root)
-        drop_noise_images(root, images, base)
+        collapse_marquees(root)  # a ticker's item read once, not hundreds of times
+        drop_noise_images(root, images, base, cards)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
+        markdown = drop_teaser_sections(markdown)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
     remove_elements(hidden)
     _remove_page_chrome(body)
-    drop_noise_images(body, images, base)
+    drop_noise_images(body, images, base, cards)
     markdown = _tidy(element_to_markdown(body, base), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)

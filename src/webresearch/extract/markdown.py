@@ -34,12 +34,14 @@ from webresearch.extract.markdown_inline import (
     EDIT_LINK,
     MATH_END,
     PERMALINK_MARKS,
+    PROSE_DOLLAR,
     escape_brackets,
     escape_line_starts,
     holds_link,
     image_markdown,
     is_permalink,
     math_text,
+    resolve_dollars,
     script_text,
 )
 from webresearch.extract.markdown_tables import Cell, Row, cell_span, table_blocks
@@ -146,14 +148,19 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
             frame = _Frame(el, tag)
             stack.append(frame)
             if el.text:
-                frame.items.append(el.text)
+                frame.items.append(_prose(el.text))
             continue
         frame = stack.pop()
         parent = stack[-1]
         _close(frame, parent, base_url, stack)
         if el.tail and el is not root:
-            parent.items.append(el.tail)
-    return _blocks_to_text(_as_blocks(stack[0].items))
+            parent.items.append(_prose(el.tail))
+    return resolve_dollars(_blocks_to_text(_as_blocks(stack[0].items)))
+
+
+def _prose(text: str) -> str:
+    """A text of the page, its dollars marked for :func:`resolve_dollars`."""
+    return text.replace("$", PROSE_DOLLAR) if "$" in text else text
 
 
 # --------------------------------------------------------------------------- closing elements
@@ -331,6 +338,7 @@ def _code_span(items: list[str | _Block | Cell | Row]) -> str:
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
+    text = text.replace(PROSE_DOLLAR, "$")  # code is never math: its dollars as written
     if text.startswith("`") and text.endswith("`") and len(text) > 1:
         return lead + text + trail  # already a code span (nested code elements)
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)

@@ -1,4 +1,4 @@
-"""Inline notations of the markdown walk: sup/sub, MathML, permalinks. Pure functions.
+r"""Inline notations of the markdown walk: sup/sub, MathML, permalinks. Pure functions.
 
 * ``10<sup>6</sup>`` → ``10^6``, ``H<sub>2</sub>O`` → ``H_2O`` (never glued to the text before
   them: flattening changes the numbers), ``x^{n+1}`` when the script has spaces or signs;
@@ -6,6 +6,18 @@
 * MathML → ``$LaTeX$`` from its TeX annotation or ``alttext``, else its text with scripts,
   fractions and roots written out (``a^2``, ``x_i``, ``(a + b)/2``, ``√x``:
   :mod:`webresearch.extract.mathml`);
+* dollars (:func:`math_source`, :func:`resolve_dollars`): a dollar-math renderer (pandoc's
+  ``tex_math_dollars``, markdown-it's dollarmath, commonmark-hs) takes what lies between
+  ``$`` as raw TeX — a backslash there is TeX's, not an escape — while a renderer without
+  math reads the same characters as markdown. So the TeX is kept as written except where
+  markdown could act on it, rewritten there into TeX that means the same: ``*`` →
+  ``\ast`` (plain TeX's ``\mathchardef\ast="2203``, the math code of ``*``), and a space
+  after a ``_`` that CommonMark §6.2 lets open emphasis (``\right)_{n}`` → ``\right)_
+  {n}``) or after a ``<`` that could open a tag or an autolink (``a<b`` → ``a< b``):
+  spaces mean nothing in TeX's math mode. And a ``$`` of the page's text is escaped
+  (``\$``, shown as ``$`` by every CommonMark renderer; the escape pandoc's manual names)
+  when its paragraph holds another dollar, which it could pair with into a formula
+  ("costs $5 and $10"); a lone ``$5`` stays. Code keeps its dollars as written.
 * a link never wraps text that holds a link already (:func:`holds_link`);
 * heading permalinks (``¶``, ``#``, ``headerlink``, ``anchorjs-link``) and wiki ``[edit]``
   sections are recognised so the walk can leave them out.
@@ -14,6 +26,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from lxml import etree
 
@@ -26,13 +39,17 @@ __all__ = [
     "EDIT_LINK",
     "MATH_END",
     "PERMALINK_MARKS",
+    "PROSE_DOLLAR",
     "escape_brackets",
+    "escape_inline_text",
     "escape_line_starts",
     "holds_link",
     "image_markdown",
     "is_display_math",
     "is_permalink",
+    "math_source",
     "math_text",
+    "resolve_dollars",
     "script_text",
 ]
 
@@ -62,24 +79,25 @@ def math_text(el: etree._Element) -> str:
     (:func:`is_display_math`), else as text whose scripts, fractions and roots stay
     unambiguous (:func:`mathml_text`); ``""`` when it has no text. No surrounding spaces.
     A TeX source empty once unwrapped (MediaWiki's ``{\\displaystyle }`` for an empty
-    ``<math>``) counts as none: never an empty ``${}$``."""
+    ``<math>``) counts as none: never an empty ``${}$``. The TeX is made inert for markdown
+    (:func:`math_source`)."""
     tex = _unwrap_style(formula_tex(el))
     if tex.strip("{} "):
+        tex = math_source(tex)
         return f"$${tex}$$" if is_display_math(el) else f"${tex}$"
     return mathml_text(el)
 
 
 def is_display_math(el: etree._Element) -> bool:
-    """A ``<math display="block">``, or one inside a MediaWiki display wrapper
-    (``mwe-math-mathml-display``, its next ancestors only)."""
+    """A ``<math display="block">``, or one inside a MediaWiki or KaTeX display wrapper
+    (``mwe-math-mathml-display``, ``katex-display``: its next ancestors only)."""
     if (el.get("display") or "").strip().lower() == "block":
         return True
     for depth, ancestor in enumerate(el.iterancestors()):
         if depth >= 3:
             break
-        if "math-display" in (ancestor.get("class") or "") or "mathml-display" in (
-            ancestor.get("class") or ""
-        ):
+        names = ancestor.get("class") or ""
+        if "math-display" in names or "mathml-display" in names or "katex-display" in names:
             return True
     return False
 
@@ -104,6 +122,110 @@ def _unwrap_style(tex: str) -> str:
 
 #: Ends a formula in inline text until whitespace is collapsed (no space before a comma).
 MATH_END = "\x1d"
+#: Stands for a ``$`` of the page's text until the paragraph around it is known
+#: (:func:`resolve_dollars`). Never in page text: lxml holds no such control character.
+PROSE_DOLLAR = "\x1a"
+
+#: A control word or symbol: TeX's, left as it is.
+_CONTROL = re.compile(r"\\(?:[A-Za-z]+|.)?", re.S)
+#: Commands whose argument is text, not math: copied as written.
+_TEXT_MODE = re.compile(r"\\(?:text[a-z]*|mbox|hbox|operatorname)")
+#: After ``<``, what could start an HTML tag, a comment, a declaration or an autolink.
+_TAG_START = re.compile(r"[A-Za-z/!?]")
+
+
+def _punctuation(ch: str) -> bool:
+    """CommonMark's punctuation character (ASCII punctuation, Unicode P and S)."""
+    return unicodedata.category(ch)[0] in "PS"
+
+
+def math_source(tex: str) -> str:
+    """``tex`` with its markdown-active characters rewritten into TeX that means the same
+    (module docstring): ``a*b`` → ``a\\ast b``, ``)_{n}`` → ``)_ {n}``, ``a<b`` →
+    ``a< b``. The ``$`` delimiters count as punctuation around it. The argument of a
+    text command (``\\text{…}``, ``\\mbox{…}``, ``\\operatorname{…}``) is copied as
+    written: ``\\ast`` is math only."""
+    out: list[str] = []
+    i, n = 0, len(tex)
+    while i < n:
+        ch = tex[i]
+        if ch == "\\":
+            control = _CONTROL.match(tex, i)
+            assert control is not None  # the pattern matches a lone backslash too
+            out.append(control.group())
+            i = control.end()
+            if _TEXT_MODE.fullmatch(control.group()) and tex.startswith("{", i):
+                end = _group_end(tex, i)  # text mode: \\ast would be an error there
+                out.append(tex[i:end])
+                i = end
+            continue
+        following = tex[i + 1] if i + 1 < n else "$"
+        if ch == "*":
+            out.append("\\ast " if following.isalpha() else "\\ast")
+        elif ch == "_" and i + 1 < n and _opens_emphasis(tex[i - 1] if i else "$", following):
+            out.append("_ ")
+        elif ch == "<" and _TAG_START.match(following):
+            out.append("< ")
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out)
+
+
+def _group_end(tex: str, start: int) -> int:
+    """The index after the brace group opening at ``start`` (the end of ``tex`` when it is
+    not closed)."""
+    depth = 0
+    i = start
+    while i < len(tex):
+        ch = tex[i]
+        if ch == "\\":
+            i += 2
+            continue
+        depth += (ch == "{") - (ch == "}")
+        i += 1
+        if depth == 0:
+            return i
+    return len(tex)
+
+
+def _opens_emphasis(before: str, after: str) -> bool:
+    """A ``_`` between ``before`` and ``after`` can open emphasis (CommonMark §6.2: it is
+    left-flanking, and not right-flanking or after punctuation)."""
+    left = not after.isspace() and (
+        not _punctuation(after) or before.isspace() or _punctuation(before)
+    )
+    right = not before.isspace() and (
+        not _punctuation(before) or after.isspace() or _punctuation(after)
+    )
+    return left and (not right or _punctuation(before))
+
+
+def resolve_dollars(markdown: str) -> str:
+    """Each :data:`PROSE_DOLLAR` of ``markdown`` as ``\\$`` when the inline text it is in
+    holds another dollar, else as ``$`` (module docstring). A dollar pairs only inside one
+    inline text: a paragraph (text between blank lines), a list item's line and the
+    indented lines after it, a table cell."""
+    if PROSE_DOLLAR not in markdown:
+        return markdown
+    units = _UNIT_START.split(markdown)
+    for i, unit in enumerate(units):
+        if PROSE_DOLLAR in unit:
+            cells = _CELL_BORDER.split(unit) if unit.lstrip().startswith("|") else [unit]
+            units[i] = "".join(_resolve(cell) for cell in cells)
+    return "".join(units)
+
+
+#: Where one inline text ends and another starts: a blank line, a list item's line, a table
+#: row (split before the line, the line break kept with the text before it).
+_UNIT_START = re.compile(r"(?<=\n)(?=\s*(?:[-*+]|\d{1,9}[.)])\s|\s*\||\s*$)", re.M)
+#: A table's cell border: a pipe not escaped (cells are ``\\|``-escaped: markdown_tables).
+_CELL_BORDER = re.compile(r"((?<!\\)\|)")
+
+
+def _resolve(text: str) -> str:
+    alone = text.count(PROSE_DOLLAR) + text.count("$") < 2
+    return text.replace(PROSE_DOLLAR, "$" if alone else "\\$")
 
 
 def escape_brackets(text: str) -> str:
@@ -132,13 +254,15 @@ def holds_link(text: str) -> bool:
 
 
 def image_markdown(el: etree._Element, base_url: str) -> str:
-    """``![alt](url)`` of an ``<img>`` (alt text, else its title, brackets escaped), or ``""``
+    """``![alt](url)`` of an ``<img>`` (alt text, else its title, as plain text:
+    :func:`escape_inline_text`; CommonMark §6.4 makes an image description's emphasis or
+    code its plain string, so an alt's ``*`` or backticks would be lost), or ``""``
     when it has no usable address (:func:`~webresearch.extract.urls.image_source`)."""
     src = image_source(el, base_url)
     if src is None:
         return ""
     alt = " ".join((el.get("alt") or el.get("title") or "").split())
-    return "![" + alt.replace("]", "\\]").replace("[", "\\[") + f"]({src})"
+    return "![" + escape_inline_text(alt) + f"]({src})"
 
 
 def is_permalink(el: etree._Element) -> bool:
@@ -162,3 +286,18 @@ def escape_line_starts(text: str) -> str:
     fence (CommonMark's block starts: ``#``, ``>``, ``+``/``-``/``*`` and ``1.``/``1)`` before
     a space, three backticks or tildes)."""
     return _LINE_START_ESCAPE.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+
+
+#: What CommonMark (with GFM's strikethrough and a dollar-math extension) can read as inline
+#: syntax in plain text: emphasis, code spans, links and images, raw HTML and autolinks,
+#: entity references, backslash escapes, strikethrough and math.
+_INLINE_ACTIVE = re.compile(r"[\\`*_\[\]<>~$]|&(?=#?\w+;)")
+
+
+def escape_inline_text(text: str) -> str:
+    """Backslash every character of ``text`` that markdown could read as inline syntax, so a
+    renderer shows ``text`` as written: for a plain string from an attribute (a frame's
+    ``title``) put into a line of markdown. CommonMark §2.4: any ASCII punctuation may be
+    backslash-escaped; an ``&`` starting an entity reference is escaped too (``\\&amp;``
+    shows ``&amp;``)."""
+    return _INLINE_ACTIVE.sub(lambda m: "\\" + m.group(0), text)

@@ -17,7 +17,12 @@ trafilatura drops some blocks inside an article that a reader needs
   widgets" and a tile per widget), read as link text by trafilatura. WCXB dev
   documentation +0.002 (Flutter's widget catalog 0.80 → 0.92). Without the heading the
   rule took in marketing tiles on service and listing pages, which their ground truths
-  keep on some pages and not on others (listing −0.001).
+  keep on some pages and not on others (listing −0.001);
+* a list of link cards (:func:`_is_card_list`: every item one link and a heading — the link
+  wraps it or sits in it — and a summary beside the heading: ``<li><a><h3>Title</h3>
+  <p>summary</p></a></li>``) between the first and last kept text: trafilatura reads each
+  item as link text and drops the list (review: route cards with short summaries were
+  lost). A menu is a list of bare links, without headings or summaries, and stays out.
 """
 
 from __future__ import annotations
@@ -101,12 +106,17 @@ def rescue_blocks(
         tag = _tag(el)
         if tag in ("div", "section") and not (_is_card_grid(el) and _after_heading(el)):
             continue
-        if tag in ("ul", "ol") and not _after_colon(el):
+        cards = tag in ("ul", "ol") and _is_card_list(el)
+        if tag in ("ul", "ol") and not cards and not _after_colon(el):
             continue
         if within(el, rescued):
             continue
         inner = [i for sub in el.iter() for i in index.get(sub, ())]
         if tag in ("div", "section"):
+            if _in_span(inner, first, last) and not in_boilerplate(el, body):
+                rescued.append(el)
+            continue
+        if cards:
             if _in_span(inner, first, last) and not in_boilerplate(el, body):
                 rescued.append(el)
             continue
@@ -161,6 +171,28 @@ def _is_card(el: etree._Element) -> bool:
         return False
     description = normalise("".join(paragraphs[0].itertext()))
     return bool(description) and len(description) < len(text)
+
+
+def _is_card_list(el: etree._Element) -> bool:
+    """At least :data:`MIN_GRID_CARDS` items and nothing else, every item a card: one
+    link, one heading (``h2``–``h6``) that the link wraps or holds, and text besides the
+    heading's (a summary)."""
+    items = [c for c in el if isinstance(c.tag, str)]
+    if len(items) < MIN_GRID_CARDS or any(_tag(c) != "li" for c in items):
+        return False
+    return all(_is_heading_card(item) for item in items)
+
+
+def _is_heading_card(item: etree._Element) -> bool:
+    links = list(item.iter("a"))
+    headings = list(item.iter(*_HEADING_TAGS[1:]))
+    if len(links) != 1 or len(headings) != 1:
+        return False
+    link, heading = links[0], headings[0]
+    if not (within(heading, [link]) or within(link, [heading])):
+        return False
+    title = normalise("".join(heading.itertext()))
+    return bool(title) and len(normalise("".join(item.itertext()))) > len(title)
 
 
 def _introduced_list(

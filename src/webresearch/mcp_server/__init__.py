@@ -39,7 +39,9 @@ __all__ = [
 
 
 async def serve_stdio(settings: Settings, *, workspace: Path | None = None) -> None:
-    """Serve MCP on stdin/stdout until the client closes the connection.
+    """Serve MCP on stdin/stdout until the client closes the connection (or the task is
+    cancelled: the client's input is read so that a cancel does not wait for its next
+    line, :mod:`.stdio_input`).
 
     Args:
         settings: configuration (the Toolkit is built from it and closed at the end).
@@ -47,13 +49,17 @@ async def serve_stdio(settings: Settings, *, workspace: Path | None = None) -> N
     """
     from mcp.server.stdio import stdio_server
 
+    from .stdio_input import claimed_stdin
+
     async with Toolkit(settings) as toolkit:
         web = WebResearchServer(toolkit, workspace=workspace)
         try:
-            async with stdio_server() as (read_stream, write_stream):
-                await web.server.run(
-                    read_stream, write_stream, web.server.create_initialization_options()
-                )
+            # Our stdin: a cancel (Ctrl-C, SIGTERM) does not wait for the client's next line.
+            with claimed_stdin() as stdin:
+                async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+                    await web.server.run(
+                        read_stream, write_stream, web.server.create_initialization_options()
+                    )
         finally:
             await web.aclose()
 

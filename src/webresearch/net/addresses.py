@@ -35,6 +35,7 @@ __all__ = [
     "blocked_category",
     "embedded_ipv4",
     "isatap_ipv4",
+    "judging_ipv4",
     "reaches_this_host",
 ]
 
@@ -104,6 +105,15 @@ def blocked_category(address: IPAddress) -> str | None:
     the whole ``::/96`` IPv4-compatible block). 6to4 addresses and ISATAP interface
     identifiers report the category of their embedded IPv4 address.
     """
+    listed = _listed_category(address)
+    if listed is not None:
+        return listed
+    inner = _judging_inner(address)
+    return blocked_category(inner) if inner is not None else None
+
+
+def _listed_category(address: IPAddress) -> str | None:
+    """The category of the most specific blocked network holding ``address`` itself."""
     best: tuple[int, str] | None = None
     for net, category, _source in BLOCKED_NETWORKS:
         if (
@@ -112,13 +122,33 @@ def blocked_category(address: IPAddress) -> str | None:
             and (best is None or net.prefixlen > best[0])
         ):
             best = (net.prefixlen, category)
-    if best is not None:
-        return best[1]
-    if isinstance(address, ipaddress.IPv6Address):
-        for embedded in (address.sixtofour, isatap_ipv4(address)):
-            inner = blocked_category(embedded) if embedded is not None else None
-            if inner is not None:
-                return inner
+    return best[1] if best is not None else None
+
+
+def _judging_inner(address: IPAddress) -> ipaddress.IPv4Address | None:
+    """The blocked IPv4 address inside a 6to4 address or an ISATAP identifier (the first
+    found), which :func:`blocked_category` reports for it; ``None`` otherwise."""
+    if not isinstance(address, ipaddress.IPv6Address):
+        return None
+    for embedded in (address.sixtofour, isatap_ipv4(address)):
+        if embedded is not None and blocked_category(embedded) is not None:
+            return embedded
+    return None
+
+
+def judging_ipv4(address: IPAddress) -> ipaddress.IPv4Address | None:
+    """The IPv4 address whose own verdict an IPv6 address also needs, else ``None``.
+
+    An IPv4-embedding form blocked whole (mapped, compatible, NAT64, Teredo: category
+    ``ipv4_embedded``) and a 6to4 address or ISATAP identifier judged by the blocked IPv4
+    address inside (no blocked network of its own) are exempted by the same rule: their
+    IPv6 network AND that IPv4 address must both be open (:meth:`AddressPolicy.verdict`).
+    """
+    category = _listed_category(address)
+    if category == "ipv4_embedded":
+        return embedded_ipv4(address)
+    if category is None:
+        return _judging_inner(address)
     return None
 
 
@@ -219,9 +249,10 @@ class AddressPolicy:
         if category is None:
             return AddressVerdict(True)
         # An exempted IPv6 range never opens the IPv4 address it embeds (``::/0`` must not
-        # reach ::ffff:127.0.0.1, nor an exempted NAT64 prefix 169.254.169.254): such an
-        # address passes only when its embedded IPv4 address passes on its own.
-        embedded = embedded_ipv4(ip) if category == "ipv4_embedded" else None
+        # reach ::ffff:127.0.0.1, nor an exempted NAT64 prefix 169.254.169.254, nor
+        # ``2002::/16`` the 6to4 address 2002:7f00:1::): such an address passes only when
+        # its embedded IPv4 address passes on its own.
+        embedded = judging_ipv4(ip)
         inner_ok = embedded is None or self.verdict(embedded).allowed
         for net in self.allowed_networks:
             if ip.version == net.version and ip in net and inner_ok:

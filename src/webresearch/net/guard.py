@@ -29,7 +29,7 @@ from .addresses import (
     AddressPolicy,
     IPAddress,
     blocked_category,
-    embedded_ipv4,
+    judging_ipv4,
 )
 from .hostnames import classify_host
 from .resolver import Resolver, system_resolver
@@ -64,11 +64,12 @@ def _address_hint(category: str | None, inner: str | None = None) -> str:
     ``allow_private`` never opens :data:`ALWAYS_BLOCKED_CATEGORIES` (link-local, cloud
     endpoint, unspecified, multicast, reserved, broadcast); ``allowed_networks`` opens any
     (net/addresses.py). An IPv6 address embedding a blocked IPv4 address (``inner``: that
-    address's category; ``::ffff:127.0.0.1``) opens only when the IPv4 address passes too:
+    address's category; ``::ffff:127.0.0.1``, the 6to4 ``2002:7f00:1::``, an ISATAP
+    identifier: :func:`~.addresses.judging_ipv4`) opens only when the IPv4 address passes too:
     both networks exempted, or ``allow_private`` when it opens the IPv4 kind. No address
     appears in it (SPEC §3 "Errors"); no brackets (the CLI wraps it in "(next step: …)").
     """
-    if category == "ipv4_embedded" and inner is not None:
+    if inner is not None:
         private = "" if inner in ALWAYS_BLOCKED_CATEGORIES else ", or sets allow_private"
         return (
             "use a public URL; the SSRF guard refuses an IPv6 address that embeds an internal "
@@ -334,7 +335,7 @@ class SSRFGuard:
             return
         _refuse_public_ipv4_in_ipv6(ip, verdict.category, shown, resolved=resolved, typed=typed)
         what = f"{shown} resolves to" if resolved else f"{shown} is"
-        inner = embedded_ipv4(ip) if verdict.category == "ipv4_embedded" else None
+        inner = judging_ipv4(ip)
         raise BlockedAddress(
             f"refused: {what} an internal or reserved address "
             f"({_describe(verdict.category)}; SSRF guard)",

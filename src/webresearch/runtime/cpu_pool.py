@@ -47,9 +47,10 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import signal
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar, TypeVarTuple, Unpack
 
@@ -73,6 +74,13 @@ LARGE_BYTES = 256 * 1024
 #: Bodies at least this long are hashed in a thread (hashlib releases the GIL); shorter ones
 #: inline, where hashing costs less than the hop to a thread.
 THREADED_HASH_BYTES = LARGE_BYTES
+
+#: Signals that stop the process (a terminal's Ctrl-C and a service manager's SIGTERM reach
+#: the whole process group, the forkserver and the workers included).
+_STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
+
+#: The forkserver's last import: it takes SIGTERM again (see the module).
+_FORKSERVER_LAST = "webresearch.runtime.cpu_forkserver"
 
 _TIMEOUT_HINT = "the page is very large or complex; try another source or a smaller document"
 
@@ -251,7 +259,7 @@ class CPUPool:
             return
         error = start.exception()
         if error is not None and not self._closed:
-            log.warning("the CPU worker pool did not start: %s", error)
+            log.warning("the CPU worker pool did not start: %s", str(error) or repr(error))
 
     async def aclose(self) -> None:
         """Stop the workers (jobs still running are abandoned) and the threads."""
@@ -303,16 +311,34 @@ class CPUPool:
         import pebble  # only processes that run jobs in workers pay for it
 
         context = multiprocessing.get_context(self.start_method)
-        if self.start_method == "forkserver" and self.preload:
-            # Process-wide: applies when this process's forkserver starts (once).
-            context.set_forkserver_preload(list(self.preload))
-        pool = pebble.ProcessPool(
-            max_workers=self.workers,
-            max_tasks=TASKS_PER_WORKER,
-            initializer=_batch_scheduling,
-            context=context,
-        )
-        if not pool.active:  # starts the workers now, in this thread
+        if self.start_method == "forkserver":
+            from multiprocessing import resource_tracker
+
+            # First, outside the block: starting the tracker unblocks SIGINT and SIGTERM in
+            # the calling thread (the stdlib blocks them only around its own spawn).
+            resource_tracker.ensure_running()
+        with _stop_signals_blocked():
+            if self.start_method == "forkserver":
+                # Process-wide: applies when this process's forkserver starts (once).
+                context.set_forkserver_preload([*self.preload, _FORKSERVER_LAST])
+                # Started here, so it inherits the blocked signals (module docstring of
+                # _stop_signals_blocked); pebble's own threads may restart it later.
+                from multiprocessing import forkserver
+
+                forkserver.ensure_running()
+            pool = pebble.ProcessPool(
+                max_workers=self.workers,
+                max_tasks=TASKS_PER_WORKER,
+                initializer=_worker_start,
+                context=context,
+            )
+            try:
+                started = pool.active  # starts the workers now, in this thread
+            except BaseException:
+                _stop_now(pool)  # its queues' semaphores would outlive the process
+                raise
+        if not started:
+            _stop_now(pool)
             raise InternalError("the worker pool did not start")
         return pool
 
@@ -349,9 +375,45 @@ class CPUPool:
         )
 
 
-def _batch_scheduling() -> None:
-    """In each new worker: mark the process as CPU-bound batch work (``SCHED_BATCH``; no
-    privilege needed). Where the policy does not exist (not Linux), nothing changes."""
+@contextlib.contextmanager
+def _stop_signals_blocked() -> Iterator[None]:
+    """SIGINT and SIGTERM blocked in this thread meanwhile — and in every process started
+    from it: a signal mask is inherited across fork and exec (the stdlib's resource
+    tracker starts the same way).
+
+    Why: a Ctrl-C or SIGTERM sent to the whole process group reached the forkserver while
+    it imported its preload (1–3 s) and printed its ``KeyboardInterrupt`` traceback over
+    the server's one line (or killed it, and the pool start failed). Blocked, the signal
+    waits: the forkserver ignores SIGINT once its imports are done (the stdlib's
+    ``forkserver.main``) and then takes SIGTERM again, dropping one that came meanwhile
+    (:mod:`.cpu_forkserver`); each worker unblocks SIGINT once pebble ignores it
+    (:func:`_worker_start`). This process stops the pool itself when it stops.
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # not POSIX
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _stop_now(pool: Any) -> None:
+    """Stop a pool that failed to start, and wait for it."""
+    with contextlib.suppress(Exception):
+        pool.stop()
+        pool.join()
+
+
+def _worker_start() -> None:
+    """In each new worker (pebble's initializer, run after pebble ignores SIGINT and turns
+    SIGTERM into a clean exit): take the stop signals again (blocked since the pool's
+    start, :func:`_stop_signals_blocked`), and mark the process as CPU-bound batch work
+    (``SCHED_BATCH``; no privilege needed; where the policy does not exist (not Linux),
+    nothing changes)."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     with contextlib.suppress(AttributeError, OSError):
         os.sched_setscheduler(0, os.SCHED_BATCH, os.sched_param(0))
 

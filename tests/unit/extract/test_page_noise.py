@@ -199,3 +199,53 @@ def test_a_menu_of_links_with_a_line_under_each_is_not_content() -> None:
         out = md(PROSE[: len(PROSE) // 2] + menu + PROSE[len(PROSE) // 2 :])
         assert "Paragraph 0 tells" in out and "Paragraph 7 tells" in out
         assert "Pilot service" not in out and "quay slot" not in out
+
+
+@pytest.mark.parametrize(
+    "panel_class",
+    ["dropdown-panel", "dropdown-content", "dropdown-container", "vector-dropdown-content"],
+)
+def test_the_panel_a_dropdown_opens_is_not_content(panel_class: str) -> None:
+    """A book's chapter list (or a wiki's language list) in the panel a "Chapters ▾" button
+    opens, inside the content column: links a click shows, not the page's text."""
+    chapters = "".join(
+        f"<li>{n}.{m} <a href='/manual/ch{n}-{m}'>Crane chapter {n} part {m}</a></li>"
+        for n in range(1, 4)
+        for m in range(1, 4)
+    )
+    panel = (
+        "<a class='dropdown-trigger' href='#'>Chapters ▾</a>"
+        f"<div class='{panel_class}' id='chapters'><ol class='book-toc'>{chapters}</ol></div>"
+    )
+    out = md(panel + PROSE)
+    assert "Paragraph 0 tells" in out and "Paragraph 7 tells" in out
+    assert "Crane chapter" not in out
+
+
+def test_a_dropdown_panel_of_prose_stays() -> None:
+    """A panel of text with a link or two (a "show details" box) is content a click shows."""
+    box = (
+        "<div class='dropdown-content'><p>The crane's boom reaches forty metres; see the "
+        "<a href='/specs'>specification sheet</a> and the <a href='/load'>load chart</a> for "
+        "the weights it lifts at each radius, and the <a href='/wind'>wind limits</a> for the "
+        "gusts that stop work on the quay.</p></div>"
+    )
+    out = md(PROSE + box)
+    assert "boom reaches forty metres" in out
+
+
+@pytest.mark.parametrize(
+    "panel_class",
+    ["dropdown-panel", "dropdown-content", "dropdown-container", "vector-dropdown-content"],
+)
+def test_popup_menus_finds_the_panel_a_dropdown_opens(panel_class: str) -> None:
+    from lxml import html as lxml_html
+
+    from webresearch.extract.page_noise import popup_menus
+
+    links = "".join(f"<li><a href='/manual/ch{n}'>Crane chapter {n}</a></li>" for n in range(5))
+    body = lxml_html.fromstring(
+        f"<body><p>Intro</p><div class='nav {panel_class}'><ol>{links}</ol></div>"
+        "<div class='dropdown-list'><ol>" + links + "</ol></div></body>"
+    )
+    assert [el.get("class") for el in popup_menus(body)] == [f"nav {panel_class}"]

@@ -286,3 +286,46 @@ async def test_a_host_rule_refusal_promises_no_exemption_that_does_not_exist(url
     assert "allowed_networks" not in hint and "allow_private" not in hint
     with pytest.raises(BlockedAddress):  # the hint's claim holds
         await guard(allow_private=True, allowed_networks=_net("0.0.0.0/0")).check(url)
+
+
+@pytest.mark.parametrize(
+    ("answer", "inner", "opens"),
+    [
+        ("2002:7f00:1::1", "127.0.0.1/32", "allow_private"),  # 6to4 of loopback
+        ("2002:a00:7::", "10.0.0.7/32", "allow_private"),  # 6to4 of a private address
+        ("2002:a9fe:a9fe::1", "169.254.169.254/32", None),  # 6to4 of the metadata address
+        ("2001:db8:1::5efe:a00:7", None, None),  # ISATAP of 10.0.0.7 (documentation prefix)
+        ("2606:4700:1::200:5efe:7f00:1", "127.0.0.1/32", "allow_private"),  # ISATAP, public
+    ],
+)
+async def test_a_6to4_or_isatap_address_opens_only_as_strictly_as_a_mapped_one(
+    answer: str, inner: str | None, opens: str | None
+) -> None:
+    """Judged by the IPv4 inside (README), with the same exemption rule as ``::ffff:…``: a
+    name resolving to it passes only when both its IPv6 network and the IPv4 address are
+    exempted (or allow_private where it opens that IPv4 kind). Before, the IPv6 network
+    alone (``2002::/16``, ``::/0``) opened it, and the hint said the network alone would."""
+    name = {"docs.corp.example": [answer]}
+    url = "http://docs.corp.example/"
+    with pytest.raises(BlockedAddress) as info:
+        await guard(name).check(url)
+    if inner is None:  # the IPv6 network is blocked itself (documentation): no IPv4 rule
+        return
+    hint = info.value.hint or ""
+    assert "both the IPv6 network and the IPv4 address" in hint
+    assert ("allow_private" in hint) == (opens is not None)
+    assert answer not in hint + info.value.message and inner.split("/")[0] not in hint
+    for alone in (f"{answer}/128", "2002::/16", "::/0", inner):
+        with pytest.raises(BlockedAddress):
+            await guard(name, allowed_networks=_net(alone)).check(url)
+    both = _net(f"{answer}/128") + _net(inner)
+    assert await guard(name, allowed_networks=both).check(url)
+    if opens is not None:
+        assert await guard(name, allow_private=True).check(url)
+    else:
+        with pytest.raises(BlockedAddress):
+            await guard(name, allow_private=True).check(url)
+
+
+async def test_a_6to4_address_of_a_public_ipv4_passes_untouched() -> None:
+    assert await guard({"example.org": ["2002:808:808::1"]}).check("http://example.org/")
