@@ -29,6 +29,7 @@ from .addresses import (
     AddressPolicy,
     IPAddress,
     blocked_category,
+    embedded_ipv4,
     judging_ipv4,
 )
 from .hostnames import classify_host
