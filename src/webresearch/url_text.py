@@ -6,12 +6,27 @@ the one rule, so what is decided on, checked, fetched and shown is the same stri
 
 from __future__ import annotations
 
-__all__ = ["clean_url"]
+import ipaddress
+import re
+from urllib.parse import urlsplit
+
+__all__ = ["clean_url", "not_web_url", "scheme_hint", "suggested_url"]
 
 #: ASCII tab and newline, which the WHATWG URL parser removes anywhere in the input.
 _TAB_OR_NEWLINE = str.maketrans("", "", "\t\n\r")
 #: C0 controls (U+0000–U+001F) and space, stripped from both ends by the WHATWG URL parser.
 _C0_OR_SPACE = "".join(map(chr, range(0x21)))
+
+#: ``http:`` / ``https:`` typed without ``//`` (``http:127.0.0.1:8765/``, ``https:/x.org``,
+#: ``https:x.org``, ``http:\\x.org``): WHATWG reads the slashes (or backslashes) as optional
+#: for these special schemes ("special authority ignore slashes state").
+_WEB_SCHEME_NO_SLASHES = re.compile(r"(https?):(?!//)[/\\]*", re.IGNORECASE)
+
+#: Endings of a file name (a host name does not end so): ``page.html`` is a path.
+_FILE_SUFFIXES = (".html", ".htm", ".xhtml", ".txt", ".md", ".json", ".xml", ".pdf", ".csv")
+
+#: A host (a name with a dot, ``localhost`` or an IP literal) and an optional decimal port.
+_HOST_PORT = re.compile(r"(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:@\[\]]+)(?::(?P<port>\d{1,5}))?")
 
 
 def clean_url(url: str) -> str:
@@ -21,3 +36,92 @@ def clean_url(url: str) -> str:
     ``http://x/`` (a space inside the URL is kept and percent-encoded as usual).
     """
     return url.strip(_C0_OR_SPACE).translate(_TAB_OR_NEWLINE)
+
+
+def _is_ip_literal(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return False
+    return True
+
+
+def _authority_ok(rest: str) -> tuple[str, bool] | None:
+    """``(host, local)`` of the authority at the start of ``rest`` when it is one a URL could
+    have without credentials (a dotted name, ``localhost`` or an IP literal, an optional
+    decimal port), else ``None``; ``local`` is ``localhost`` or an IP literal."""
+    authority = re.split(r"[/\\?#]", rest, maxsplit=1)[0]
+    match = _HOST_PORT.fullmatch(authority)
+    if match is None:  # ``git@github.com:foo/bar`` (credentials), ``host:path``
+        return None
+    host = match.group("host")
+    local = host.lower() == "localhost" or _is_ip_literal(host)
+    if not local and ("." not in host or host.replace(".", "").isdigit()):
+        return None  # ``8765``, ``page``: not a host name
+    return host, local
+
+
+def suggested_url(text: str) -> str | None:
+    """The http(s) URL meant by ``text`` typed without its scheme or its ``//``, else ``None``.
+
+    ``https:/x.org`` -> ``https://x.org``; ``http:localhost:8765/`` -> ``http://localhost:8765/``;
+    ``example.org/page`` -> ``https://example.org/page``; ``localhost:8765`` and
+    ``127.0.0.1:8765`` -> ``http://…`` (a local server with a port speaks plain HTTP far more
+    often); ``http:8765`` (no host), ``git@github.com:foo/bar`` (credentials),
+    ``page.html``, ``./x``, ``/x`` and ``~/x`` (paths) -> ``None``. Never a URL with
+    credentials, and never fetched: only shown as a next step.
+    """
+    cleaned = clean_url(text)
+    web = _WEB_SCHEME_NO_SLASHES.match(cleaned)
+    if web is not None:
+        rest = cleaned[web.end() :]
+        if _authority_ok(rest) is None:
+            return None
+        return f"{web.group(1).lower()}://{rest}"
+    if "://" in cleaned or cleaned.startswith((".", "/", "~", "\\")):
+        return None
+    if cleaned.split("/", 1)[0].lower().endswith(_FILE_SUFFIXES):
+        return None
+    authority = _authority_ok(cleaned)
+    if authority is None:
+        return None
+    _host, local = authority
+    has_port = re.match(r"[^/?#]*:\d", cleaned) is not None
+    return f"{'http' if local and has_port else 'https'}://{cleaned}"
+
+
+def scheme_hint(text: str) -> str | None:
+    """``a URL needs its scheme: …`` (:func:`suggested_url`) for a URL typed without its
+    scheme, else ``None`` — the one wording of the command line, web_fetch, fetch_image and
+    the browser."""
+    url = suggested_url(text)
+    return None if url is None else f"a URL needs its scheme: {url}"
+
+
+def not_web_url(url: str, opener: str = "the browser") -> tuple[str, str] | None:
+    """``(message, next step)`` when ``url`` is not an http(s) URL, else ``None`` — the one
+    wording of the browser tool (``BrowserPolicy.check_navigation``) and ``webresearch
+    browse``. ``example.org`` and ``localhost:8765`` (which ``urlsplit`` reads as the scheme
+    ``localhost``) and ``https:/x.org`` (no ``//``) get the URL meant (:func:`scheme_hint`);
+    ``javascript:x`` is named by its scheme. A string ``urlsplit`` cannot parse passes (the
+    caller's parser says so)."""
+    cleaned = clean_url(url)
+    shown = cleaned[:200]
+    meant = scheme_hint(cleaned) if "://" not in cleaned else None
+    if meant is not None:
+        return f"{opener} only opens http and https pages; {shown} is not a full URL", meant
+    try:
+        scheme = urlsplit(cleaned).scheme.lower()
+    except ValueError:
+        return None
+    if scheme in ("http", "https"):
+        return None
+    if not scheme:
+        return (
+            f"{opener} only opens http and https pages; {shown} has no scheme",
+            "give an http:// or https:// URL",
+        )
+    return (
+        f"{opener} only opens http and https pages, not {scheme[:20]}: URLs",
+        "give an http:// or https:// URL",
+    )

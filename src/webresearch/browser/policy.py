@@ -36,6 +36,7 @@ from ..errors import (
 )
 from ..net.guard import SSRFGuard
 from ..net.hostnames import normalize_host
+from ..url_text import not_web_url
 
 __all__ = [
     "LOCAL_SCHEMES",
@@ -233,10 +234,8 @@ class RequestPolicy:
                 "not a valid URL", hint="use an http:// or https:// URL"
             ) from None
         if scheme not in ("http", "https"):  # the caller's argument, as for web_fetch
-            raise InvalidArguments(
-                f"the browser only opens http and https pages, not {scheme or 'a relative'}: URLs",
-                hint="give an http:// or https:// URL",
-            )
+            message, hint = not_web_url(url) or ("not an http or https URL", "")
+            raise InvalidArguments(message, hint=hint or "give an http:// or https:// URL")
         verdict = await self.check(url)
         if not verdict.allowed and verdict.error is not None:
             raise verdict.error

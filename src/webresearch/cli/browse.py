@@ -20,7 +20,6 @@ import sys
 import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 import click
 
@@ -36,7 +35,7 @@ if TYPE_CHECKING:
         ToolResult,
     )
 
-from ..url_text import clean_url
+from ..url_text import clean_url, not_web_url
 from .files import free_name, output_problem, write_file
 from .options import guard_options, load_settings, robots_option
 from .render import (
@@ -52,7 +51,7 @@ from .render import (
     unavailable_exit,
 )
 from .signals import run_stoppable
-from .targets import EMPTY_URL, scheme_hint
+from .targets import EMPTY_URL
 
 __all__ = [
     "ActionError",
@@ -243,20 +242,8 @@ def scheme_problem(arguments: dict[str, Any]) -> InvalidArguments | None:
     cleaned = clean_url(url)
     if not cleaned:
         return InvalidArguments(EMPTY_URL, hint="give an http:// or https:// URL")
-    if "://" not in cleaned and (hint := scheme_hint(cleaned)) is not None:
-        return InvalidArguments(
-            f"the browser only opens http and https pages; {cleaned} is not a full URL", hint=hint
-        )
-    try:
-        scheme = urlsplit(cleaned).scheme.lower()
-    except ValueError:
-        return None  # not a URL at all: the tool says so
-    if scheme in ("http", "https"):
-        return None
-    return InvalidArguments(
-        f"the browser only opens http and https pages, not {scheme or 'a relative'}: URLs",
-        hint="give an http:// or https:// URL",
-    )
+    problem = not_web_url(cleaned)
+    return None if problem is None else InvalidArguments(problem[0], hint=problem[1])
 
 
 def _backend_settings(settings: Settings, backend: str | None) -> Settings:

@@ -10,8 +10,9 @@ from typing import TextIO
 
 import click
 
-from webresearch import InvalidArguments, ToolResult
+from webresearch import ToolResult
 
+from ..url_text import clean_url, scheme_hint
 from .batch import batch_exit_code, concurrency_option, json_line, read_targets, run_batch
 from .options import guard_options, load_settings, robots_option
 from .render import (
@@ -23,7 +24,7 @@ from .render import (
     run_command,
     unavailable_exit,
 )
-from .targets import empty_problem, is_url, path_hint
+from .targets import empty_problem, is_url, unreadable
 from .trace_view import tracing_to_stderr
 
 #: What a person who typed ``-q`` for "quiet" reads: ``-q`` has meant ``--query`` since
@@ -35,6 +36,7 @@ class _FetchCommand(click.Command):
     """``fetch`` with a clear word when ``-q`` was meant as quiet and so lacks its QUESTION."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        typed = _query_as_typed(args)  # before click consumes ``args``
         try:
             rest = super().parse_args(ctx, args)
         except click.BadOptionUsage as exc:
@@ -44,16 +46,52 @@ class _FetchCommand(click.Command):
         # ``fetch FILE -q --json``: click takes the next word as -q's value, even an option
         # of this very command; none of them is a question anyone asks.
         query = ctx.params.get("query")
+        if not isinstance(query, str):
+            return rest
         options = {name for p in self.get_params(ctx) for name in (*p.opts, *p.secondary_opts)}
         # ``-q --max-bytes=5``: an option with its value joined by ``=`` is an option too
-        if isinstance(query, str) and query.split("=", 1)[0] in options:
+        if query.split("=", 1)[0] in options:
+            quiet = " (--quiet has no short form)" if typed == "-q" else ""
             raise click.BadOptionUsage(
-                "-q",
-                f"-q is --query QUESTION; got the option {query} as the question "
-                "(--quiet has no short form)",
+                typed,
+                f"{typed} is --query QUESTION; got the option {query} as the question{quiet}",
                 ctx,
             )
+        if not query.strip():  # ``-q ""``, ``-q "$UNSET"``: nothing to rank sections by
+            raise click.BadOptionUsage(
+                typed, f"an empty question was given to {typed}; ask one, or leave it out", ctx
+            )
         return rest
+
+
+def _query_as_typed(args: list[str]) -> str:
+    """``-q`` or ``--query``, as the person typed the last one (the one click kept)."""
+    typed = "--query"
+    for arg in args:
+        if arg == "--":
+            break
+        if arg == "--query" or arg.startswith("--query="):
+            typed = "--query"
+        elif arg.startswith("-q"):
+            typed = "-q"
+    return typed
+
+
+def _base_url(given: str | None) -> str | None:
+    """``--base-url`` read as every URL on the command line is (:func:`clean_url`).
+
+    Raises:
+        click.UsageError: it is empty (``--base-url ''``, as ``fetch ""`` is) or a URL typed
+            without its scheme (``example.org/docs/``: the URL meant is named).
+    """
+    if given is None:
+        return None
+    cleaned = clean_url(given)
+    if not cleaned:
+        raise click.UsageError("an empty --base-url was given")
+    if "://" not in cleaned and (hint := scheme_hint(cleaned)) is not None:
+        raise click.UsageError(f"--base-url {cleaned} is not a full URL; {hint}")
+    return cleaned
 
 
 @click.command("fetch", cls=_FetchCommand)
@@ -164,6 +202,7 @@ def fetch(
 
     if (empty := empty_problem(targets)) is not None:  # ``fetch ""``, ``fetch "$UNSET"``
         raise click.UsageError(empty)
+    base_url = _base_url(base_url)
     items = read_targets(targets, input_file or ())
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:
@@ -199,12 +238,7 @@ def fetch(
             try:
                 data = await asyncio.to_thread(path.read_bytes)
             except OSError as exc:
-                return ToolResult.failure(
-                    InvalidArguments(
-                        f"cannot read {target}: {exc.strerror or type(exc).__name__}",
-                        hint=path_hint(target, exc),
-                    )
-                )
+                return ToolResult.failure(unreadable(target, exc))
             url = base_url or path.absolute().as_uri()
         return await read_page(
             data,

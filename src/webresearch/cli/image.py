@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from webresearch import ToolResult
+from webresearch import InvalidArguments, ToolResult
 
 from .batch import batch_exit_code, concurrency_option, json_line, run_batch
 from .files import output_problem, write_file
@@ -24,7 +24,7 @@ from .render import (
     unavailable_exit,
 )
 from .signals import run_stoppable
-from .targets import empty_problem, is_url
+from .targets import empty_problem, file_problem, is_url, scheme_hint, unreadable
 
 
 @click.command("image")
@@ -126,6 +126,17 @@ def image(
 
     tools_used = {plan(t)[0] for t in targets}
 
+    def missing(target: str) -> InvalidArguments | None:
+        """A PATH that cannot be read, worded as ``fetch`` words it (``cannot read X: …``,
+        with the URL meant for ``example.org/a.png``), not as the model's view_image words
+        a workspace problem. Inside ``--workspace`` view_image's own words (paths relative
+        to the workspace) stay, unless the target is a URL typed without its scheme."""
+        if workspace is None:
+            return file_problem(target, "an image file")
+        if scheme_hint(target) is not None and not (Path(workspace) / target).exists():
+            return unreadable(target, FileNotFoundError(2, "No such file or directory"))
+        return None
+
     def emit(index: int, target: str, result: ToolResult) -> None:
         if as_json:
             click.echo(json_line(target, result))
@@ -145,6 +156,8 @@ def image(
 
             async def one(target: str) -> ToolResult:
                 tool, arguments, run = plan(target)
+                if tool == "view_image" and (problem := missing(target)) is not None:
+                    return ToolResult.failure(problem)  # worded as fetch words it
                 return await toolkit.call(tool, arguments, run=run)
 
             if len(targets) > 1:

@@ -71,14 +71,61 @@ def cli(config: str | None, verbose: int, log_format: str) -> None:
     configure_logging(verbose, log_format)
 
 
-cli.add_command(fetch)
-cli.add_command(image)
-cli.add_command(browse)
-cli.add_command(mcp)
-cli.add_command(journal)
-cli.add_command(search)
-cli.add_command(tools)
-cli.add_command(config)
+def _more_verbose(ctx: click.Context, _param: click.Parameter, value: int) -> None:
+    """``fetch URL -vv``: counted with the ``-v`` typed before the command."""
+    if value:
+        root = ctx.find_root()
+        root.params["verbose"] = (root.params.get("verbose") or 0) + value
+        configure_logging(root.params["verbose"], root.params.get("log_format") or "text")
+
+
+def _later_log_format(ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    """``fetch URL --log-format json``: as if typed before the command (it wins over the
+    settings file's ``log_format``, as there)."""
+    if value is not None:
+        root = ctx.find_root()
+        root.params["log_format"] = value
+        root.set_parameter_source("log_format", click.core.ParameterSource.COMMANDLINE)
+        configure_logging(root.params.get("verbose") or 0, value)
+
+
+def _accept_global_options(command: click.Command) -> None:
+    """Let ``-v`` and ``--log-format`` also follow the command's name (``webresearch fetch
+    URL -vv``), on every command and subcommand, as a person types them after the URL."""
+    taken = {name for param in command.params for name in param.opts}
+    if not taken & {"-v", "--verbose"}:
+        command.params.append(
+            click.Option(
+                ["-v", "--verbose"],
+                count=True,
+                expose_value=False,
+                callback=_more_verbose,
+                help="Same as `webresearch -v`: may come after the command too.",
+            )
+        )
+    if "--log-format" not in taken:
+        command.params.append(
+            click.Option(
+                ["--log-format"],
+                type=click.Choice(LOG_FORMATS),
+                default=None,
+                expose_value=False,
+                callback=_later_log_format,
+                help="Same as `webresearch --log-format`: may come after the command too.",
+            )
+        )
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _accept_global_options(sub)
+
+
+def _add_commands(group: click.Group, *commands: click.Command) -> None:
+    for command in commands:
+        _accept_global_options(command)
+        group.add_command(command)
+
+
+_add_commands(cli, fetch, image, browse, mcp, journal, search, tools, config)
 
 
 def main() -> None:

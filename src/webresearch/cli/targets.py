@@ -1,7 +1,8 @@
 """What a command-line target is: a URL (for a network tool) or a PATH (a local file).
 
-``fetch`` and ``image`` decide alike and word the same problems alike; ``browse`` words a
-URL without its scheme the same way (:func:`scheme_hint`).
+``fetch`` and ``image`` decide alike and word the same problems alike; ``browse``, web_fetch,
+fetch_image and the browser tool word a URL without its scheme the same way
+(:func:`webresearch.url_text.scheme_hint`).
 """
 
 from __future__ import annotations
@@ -9,22 +10,27 @@ from __future__ import annotations
 import os
 import re
 
-from ..url_text import clean_url
+from webresearch import InvalidArguments
 
-__all__ = ["EMPTY_URL", "empty_problem", "is_url", "path_hint", "scheme_hint"]
+from ..url_text import clean_url, scheme_hint
+
+__all__ = [
+    "EMPTY_URL",
+    "empty_problem",
+    "file_problem",
+    "is_url",
+    "path_hint",
+    "scheme_hint",
+    "unreadable",
+]
 
 #: The usage error of an empty URL where only a URL is taken (``browse ""``).
 EMPTY_URL = "an empty URL was given"
-
-#: Endings of a file name (a host name does not end so): ``page.html`` is a path.
-_FILE_SUFFIXES = (".html", ".htm", ".xhtml", ".txt", ".md", ".json", ".xml", ".pdf", ".csv")
 
 #: ``scheme:`` at the start of a target, not followed by a port (``example.org:8080/x`` is a
 #: URL typed without its scheme): ``javascript:…``, ``data:…``, ``mailto:…`` (RFC 3986 §3.1).
 _SCHEME_ONLY = re.compile(r"[A-Za-z][A-Za-z0-9+-]*:(?!\d)")
 
-#: ``http:`` / ``https:`` typed without ``//`` (``http:127.0.0.1:8765/``, ``https:/x.org``).
-_WEB_SCHEME_NO_SLASHES = re.compile(r"(https?):(?!//)/?", re.IGNORECASE)
 
 def empty_problem(targets: tuple[str, ...] | list[str], what: str = "URL or PATH") -> str | None:
     """The usage error of an empty or blank target (``fetch ""``, ``image "$UNSET"``),
@@ -45,31 +51,35 @@ def is_url(target: str) -> bool:
     return _SCHEME_ONLY.match(cleaned) is not None and not os.path.lexists(target)
 
 
-def scheme_hint(target: str) -> str | None:
-    """``a URL needs its scheme: …`` for a target that looks like a URL typed without its
-    scheme (``example.org/page``, ``localhost:8765``) or with ``http:`` but no ``//``
-    (``http:127.0.0.1:8765/`` -> ``http://127.0.0.1:8765/``, not ``https://http:…``), else
-    ``None``."""
-    cleaned = clean_url(target)
-    web = _WEB_SCHEME_NO_SLASHES.match(cleaned)
-    if web is not None:
-        return f"a URL needs its scheme: {web.group(1).lower()}://{cleaned[web.end() :]}"
-    first = cleaned.split("/", 1)[0]
-    if cleaned.startswith((".", "/", "~")) or first.lower().endswith(_FILE_SUFFIXES):
-        return None
-    if "." in first or first.split(":", 1)[0].lower() == "localhost":
-        return f"a URL needs its scheme: https://{cleaned}"
-    return None
-
-
-def path_hint(target: str, exc: OSError) -> str:
+def path_hint(target: str, exc: OSError, what: str = "an HTML file") -> str:
     """The next step after a target could not be read as a file: a URL typed without its
-    scheme (``example.org/page``) gets its URL form; a path gets the file's problem."""
+    scheme (``example.org/page``) gets its URL form; a path gets the file's problem
+    (``what`` names the file a directory should hold: ``an image file`` for ``image``)."""
     if isinstance(exc, IsADirectoryError):
-        return "give an HTML file inside it, not the directory"
+        return f"give {what} inside it, not the directory"
     hint = scheme_hint(target)
     if hint is not None:
         return hint
     if isinstance(exc, FileNotFoundError):
         return "check the file's path, or give a URL with its scheme (https://…)"
     return "check that the file can be read"
+
+
+def unreadable(target: str, exc: OSError, what: str = "an HTML file") -> InvalidArguments:
+    """``cannot read TARGET: <reason>`` with :func:`path_hint`'s next step — the one wording
+    of a PATH that cannot be read, in ``fetch`` and ``image`` alike."""
+    return InvalidArguments(
+        f"cannot read {target}: {exc.strerror or type(exc).__name__}",
+        hint=path_hint(target, exc, what),
+    )
+
+
+def file_problem(target: str, what: str) -> InvalidArguments | None:
+    """:func:`unreadable`'s error when ``target`` cannot be opened as a file (missing, a
+    directory, no permission), else ``None``. Opens and closes it; reads nothing."""
+    try:
+        with open(target, "rb"):
+            pass
+    except OSError as exc:
+        return unreadable(target, exc, what)
+    return None

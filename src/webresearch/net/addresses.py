@@ -224,11 +224,16 @@ class AddressPolicy:
                 }
             )
             if len(kinds) >= 3 or ALWAYS_BLOCKED_CATEGORIES.intersection(kinds):
-                metadata = {"link_local", "metadata"}.intersection(kinds)
+                notes = []
+                if {"link_local", "metadata"}.intersection(kinds):
+                    notes.append("cloud metadata services included")
+                if "unspecified" in kinds:  # a connection to 0.0.0.0 or :: reaches this host
+                    this_host = "0.0.0.0" if net.version == 4 else "::"
+                    notes.append(f"{this_host} reaches this host's own services, as loopback does")
                 out.append(
                     f"allowed network {net} exempts {', '.join(kinds)} addresses from the "
                     "SSRF guard"
-                    + (" (cloud metadata services included)" if metadata else "")
+                    + (f" ({'; '.join(notes)})" if notes else "")
                     + "; list only the networks you mean, e.g. 127.0.0.0/8"
                 )
         return out

@@ -23,12 +23,13 @@ import httpx2
 
 from ..errors import BlockedAddress, InvalidArguments, NetworkError
 from ..redact import redact_url
-from ..url_text import clean_url
+from ..url_text import clean_url, scheme_hint
 from .addresses import (
     ALWAYS_BLOCKED_CATEGORIES,
     AddressPolicy,
     IPAddress,
     blocked_category,
+    embedded_ipv4,
     judging_ipv4,
 )
 from .hostnames import classify_host
@@ -114,6 +115,39 @@ def _describe(category: str | None) -> str:
     return names.get(category or "", (category or "blocked").replace("_", " "))
 
 
+def _refuse_public_ipv4_in_ipv6(
+    ip: IPAddress,
+    category: str | None,
+    shown: str,
+    *,
+    resolved: bool,
+    typed: httpx2.URL | None,
+) -> None:
+    """Refuse an IPv6 address carrying a public IPv4 address (``::ffff:8.8.8.8``, NAT64
+    ``64:ff9b::808:808``) as what it is, not as an internal address; the plain IPv4 URL is
+    the next step when the caller typed the literal (``typed``), never for a resolved name
+    or a redirect (SPEC §3 "Errors": no resolved address is shown). Else returns.
+
+    Raises:
+        BlockedAddress: ``ip`` is such an address.
+    """
+    inner = embedded_ipv4(ip) if category == "ipv4_embedded" else None
+    if inner is None or blocked_category(inner) is not None:
+        return
+    what = f"{shown} resolves to" if resolved else f"{shown} is"
+    mapped = isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None
+    form = "IPv4-mapped" if mapped else "IPv4-embedding"
+    plain = typed.copy_with(host=str(inner)) if typed is not None else None
+    raise BlockedAddress(
+        f"refused: {what} an {form} IPv6 address; {form} IPv6 is refused even when the IPv4 "
+        "address inside is public (SSRF guard)",
+        hint=f"use the plain IPv4 URL: {redact_url(str(plain))}"
+        if plain is not None
+        else "use the site's name or its plain IPv4 address",
+        category=category,
+    )
+
+
 class SSRFGuard:
     """Checks model-chosen URLs and the addresses their hosts resolve to.
 
@@ -157,11 +191,14 @@ class SSRFGuard:
                     category="host_rule",
                 ) from None
             raise InvalidArguments(
-                f"not a valid URL: {redact_url(str(url))[:200]} ({exc})"
+                f"not a valid URL: {redact_url(str(url))[:200]} ({exc})",
+                hint=scheme_hint(str(url)),  # ``http:localhost:8765/``: the URL meant
             ) from None
         if not parsed.scheme or (parsed.scheme in ALLOWED_SCHEMES and not parsed.is_absolute_url):
             raise InvalidArguments(
-                f"the URL must be absolute (http:// or https://): {redact_url(str(url))[:200]}"
+                f"the URL must be absolute (http:// or https://): {redact_url(str(url))[:200]}",
+                # ``example.org``, ``https:/x.org``: the URL meant, never fetched in its place
+                hint=scheme_hint(str(url)) or "give an http:// or https:// URL",
             )
         return parsed
 
@@ -181,6 +218,11 @@ class SSRFGuard:
         parsed = self.parse(url)
         shown = "the redirect target" if redirect else redact_url(str(parsed))
         if parsed.scheme not in ALLOWED_SCHEMES:
+            meant = None if redirect else scheme_hint(str(url))
+            if meant is not None:  # ``localhost:8765`` reads as the scheme ``localhost``
+                raise InvalidArguments(
+                    f"the URL must be absolute (http:// or https://): {shown}", hint=meant
+                )
             if not redirect:  # the caller's own input: a bad argument, not a refused address
                 raise InvalidArguments(
                     f"only http and https URLs are fetched; {shown} uses scheme "
@@ -212,7 +254,7 @@ class SSRFGuard:
         if parsed.port is not None and not 0 < parsed.port < 65536:
             raise InvalidArguments(f"port {parsed.port} is out of range (1-65535) in {shown}")
         if verdict.address is not None:
-            self._check_address(verdict.address, shown)
+            self._check_address(verdict.address, shown, typed=None if redirect else parsed)
         port = parsed.port or (443 if parsed.scheme == "https" else 80)
         return Target(url=parsed, host=verdict.host, port=port, address=verdict.address)
 
@@ -274,10 +316,25 @@ class SSRFGuard:
             return [target.address]
         return await self.resolve_and_check(target.host)
 
-    def _check_address(self, ip: IPAddress, shown: str, *, resolved: bool = False) -> None:
+    def _check_address(
+        self,
+        ip: IPAddress,
+        shown: str,
+        *,
+        resolved: bool = False,
+        typed: httpx2.URL | None = None,
+    ) -> None:
+        """Refuse ``ip`` unless the policy allows it.
+
+        ``typed``: the URL the caller typed with ``ip`` as its literal host (not a redirect,
+        not a resolved name), so the plain IPv4 URL of a public address carried in IPv6
+        (``http://[::ffff:8.8.8.8]/`` -> ``http://8.8.8.8/``) may be named; a resolved
+        address never is (SPEC §3 "Errors").
+        """
         verdict = self.policy.verdict(ip)
         if verdict.allowed:
             return
+        _refuse_public_ipv4_in_ipv6(ip, verdict.category, shown, resolved=resolved, typed=typed)
         what = f"{shown} resolves to" if resolved else f"{shown} is"
         inner = judging_ipv4(ip)
         raise BlockedAddress(

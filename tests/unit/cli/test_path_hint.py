@@ -12,7 +12,10 @@ from webresearch.cli.targets import is_url, path_hint
     [
         ("example.org/page", FileNotFoundError(2, "x"), "https://example.org/page"),
         ("docs.python.org", FileNotFoundError(2, "x"), "https://docs.python.org"),
-        ("localhost:8765", FileNotFoundError(2, "x"), "https://localhost:8765"),
+        ("localhost:8765", FileNotFoundError(2, "x"), "scheme: http://localhost:8765"),
+        ("https:x.org", FileNotFoundError(2, "x"), "scheme: https://x.org"),
+        ("http:8765", FileNotFoundError(2, "x"), "check the file's path"),
+        ("git@github.com:foo/bar", FileNotFoundError(2, "x"), "check the file's path"),
         ("http:127.0.0.1:8765/", FileNotFoundError(2, "x"), "scheme: http://127.0.0.1:8765/"),
         ("https:/example.org/a", FileNotFoundError(2, "x"), "scheme: https://example.org/a"),
         ("missing.html", FileNotFoundError(2, "x"), "check the file's path"),

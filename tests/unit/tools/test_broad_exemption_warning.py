@@ -25,3 +25,11 @@ def test_every_ipv4_address_exempted_is_warned_about(caplog: pytest.LogCaptureFi
 
 def test_loopback_only_is_quiet(caplog: pytest.LogCaptureFixture) -> None:
     assert _warnings(caplog, ["127.0.0.0/8"]) == []
+
+
+@pytest.mark.parametrize(("network", "this_host"), [("0.0.0.0/32", "0.0.0.0"), ("::/128", "::")])
+def test_exempting_the_unspecified_address_says_it_reaches_this_host(
+    caplog: pytest.LogCaptureFixture, network: str, this_host: str
+) -> None:
+    (line,) = _warnings(caplog, [network])
+    assert f"{this_host} reaches this host's own services" in line

@@ -1,0 +1,123 @@
+"""A bad target is decided and worded alike by ``fetch``, ``image`` and ``browse``: a missing
+PATH says ``cannot read X`` with the path's next step, a URL typed without its scheme (or its
+``//``) gets the URL meant, whichever command was typed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from webresearch.cli.main import cli
+
+ENV = {
+    "WEBRESEARCH_JOURNAL_URL": "memory://",
+    "WEBRESEARCH_SEARCH_PROVIDER": "none",
+    "WEBRESEARCH_RENDER": "never",
+}
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("example.org/a.png", "next step: a URL needs its scheme: https://example.org/a.png"),
+        ("http:127.0.0.1:8765/a.png", "a URL needs its scheme: http://127.0.0.1:8765/a.png"),
+        ("localhost:8765/a.png", "a URL needs its scheme: http://localhost:8765/a.png"),
+        ("https:/x.org/a.png", "a URL needs its scheme: https://x.org/a.png"),
+        ("https:x.org/a.png", "a URL needs its scheme: https://x.org/a.png"),
+        ("http:localhost:8765/a.png", "a URL needs its scheme: http://localhost:8765/a.png"),
+        ("nodir/x.png", "cannot read nodir/x.png: No such file or directory"),
+    ],
+)
+@pytest.mark.parametrize("command", ["fetch", "image"])
+def test_fetch_and_image_word_a_bad_target_alike(
+    command: str, target: str, words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, [command, target], env=ENV)
+    assert result.exit_code == 2, result.stderr
+    assert words in result.stderr
+    assert "workspace" not in result.stderr  # the model's words, not the person's
+
+
+def test_image_of_a_directory_asks_for_an_image_inside_it(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["image", str(tmp_path)], env=ENV)
+    assert result.exit_code == 2
+    assert "Is a directory (next step: give an image file inside it" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [
+        ("https:/x.org", "a URL needs its scheme: https://x.org"),
+        ("page.html", "page.html has no scheme"),
+    ],
+)
+def test_browse_words_them_in_sentences(
+    monkeypatch: pytest.MonkeyPatch, url: str, words: str
+) -> None:
+    monkeypatch.setitem(sys.modules, "playwright", None)  # "not installed": the check comes first
+    monkeypatch.setitem(sys.modules, "playwright.async_api", None)
+    result = CliRunner().invoke(cli, ["browse", url, "--do", "content"], env=ENV)
+    assert result.exit_code == 2, result.stderr
+    assert words in result.stderr and "a relative" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("base", "code", "words"),
+    [
+        (" https://docs.example/ ", 0, "[a](https://docs.example/a)"),  # cleaned as URLs are
+        ("\thttps://docs.example/\n", 0, "url: https://docs.example/"),
+        ("", 2, "an empty --base-url was given"),
+        ("   ", 2, "an empty --base-url was given"),
+        ("example.org/docs/", 2, "a URL needs its scheme: https://example.org/docs/"),
+    ],
+)
+def test_base_url_is_read_as_every_url_on_the_command_line(
+    base: str, code: int, words: str, tmp_path: Path
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_text('<p>A paragraph with a link: <a href="a">a</a>.</p>', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["fetch", str(page), "--base-url", base], env=ENV)
+    assert result.exit_code == code, result.output
+    assert words in (result.stdout if code == 0 else result.stderr)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--query", "--json"], "--query is --query QUESTION; got the option --json as the"),
+        (["--query=--json"], "--query is --query QUESTION; got the option --json as the"),
+        (["-q", "--json"], "(--quiet has no short form)"),
+        (["-q", ""], "an empty question was given to -q"),
+        (["--query", "   "], "an empty question was given to --query"),
+        (["--query=\t"], "an empty question was given to --query"),
+    ],
+)
+def test_a_bad_question_names_the_option_as_typed(
+    args: list[str], words: str, tmp_path: Path
+) -> None:
+    page = tmp_path / "p.html"
+    page.write_text("<p>A paragraph.</p>", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["fetch", str(page), *args], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert words in result.stderr
+    if args[0].startswith("--query"):
+        assert "-q is" not in result.stderr and "short form" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["fetch", "PAGE", "-vv"], ["fetch", "PAGE", "-v", "--log-format", "json"], ["tools", "-v"]],
+)
+def test_global_options_may_follow_the_command(args: list[str], tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text("<p>A paragraph.</p>", encoding="utf-8")
+    args = [str(page) if a == "PAGE" else a for a in args]
+    result = CliRunner().invoke(cli, args, env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "webresearch: tool" in result.stderr or '"level": "info"' in result.stderr
+    if "json" in args:
+        assert all(line.startswith("{") for line in result.stderr.splitlines())
