@@ -22,8 +22,14 @@ _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 #: for these special schemes ("special authority ignore slashes state").
 _WEB_SCHEME_NO_SLASHES = re.compile(r"(https?):(?!//)[/\\]*", re.IGNORECASE)
 
-#: Endings of a file name (a host name does not end so): ``page.html`` is a path.
-_FILE_SUFFIXES = (".html", ".htm", ".xhtml", ".txt", ".md", ".json", ".xml", ".pdf", ".csv")
+#: Endings of a file name (no top-level domain is spelled so): ``page.html`` and
+#: ``IMG_0042.jpg`` are paths. Pictures and documents too: ``image`` reads the former.
+_FILE_SUFFIXES = (
+    ".html", ".htm", ".xhtml", ".txt", ".md", ".json", ".xml", ".pdf", ".csv",
+    ".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff", ".avif", ".heic",
+    ".svg", ".ico", ".doc", ".docx", ".xlsx", ".odt", ".rtf", ".yaml", ".yml", ".toml",
+    ".ini", ".log", ".rst", ".epub",
+)  # fmt: skip
 
 #: A host (a name with a dot, ``localhost`` or an IP literal) and an optional decimal port.
 _HOST_PORT = re.compile(r"(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:@\[\]]+)(?::(?P<port>\d{1,5}))?")

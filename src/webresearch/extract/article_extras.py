@@ -4,8 +4,10 @@
   of the phrases sites put over links to their other pages — "Related posts", "Read this
   next", "Up next", "Recent blogs", "Explore more", "You'll also love…", "You may also
   like", "More news", "Want more like this?", "Latest articles" (:data:`TEASER_HEADING`) —
-  is promotion, not the article: the heading and everything under it, up to the next heading
-  of the same or a higher level, is dropped. :func:`~webresearch.extract.page_noise.drop_teasers`
+  is promotion, not the article, when it is links or a list of entries and follows more
+  text than it holds (not "Recommended reading" or "Related resources": a course's reading
+  is its content): the heading and everything under it, up to the next
+  heading of the same or a higher level, is dropped. :func:`~webresearch.extract.page_noise.drop_teasers`
   catches such blocks by their class names; these have none it knows ("recent-posts-wrapper",
   Tailwind utility classes only, a Squarespace text block). A bare "Related" heading is not
   one: on a scholar's page it heads prose about related work (WCXB dev article 0406). The
@@ -28,7 +30,7 @@ __all__ = ["TEASER_HEADING", "drop_teaser_sections"]
 
 #: A heading over links to a site's other pages (matched against the whole heading text).
 TEASER_HEADING = re.compile(
-    r"\W*(?:related (?:posts?|articles?|stories|content|reading|news|blogs?|resources|guides)"
+    r"\W*(?:related (?:posts?|articles?|stories|content|news|blogs?)"
     r"|read (?:this )?next|up next|what to read next"
     r"|recent (?:blogs?|posts?|articles?|stories|news)"
     r"|explore more(?: related content)?"
@@ -36,32 +38,63 @@ TEASER_HEADING = re.compile(
     r"|you (?:may|might) (?:also )?(?:like|enjoy|be interested in)"
     r"|more (?:stories|articles|posts|news|to read|like this)"
     r"|(?:want|looking for) more like this"
-    r"|recommended (?:for you|reading|articles|posts|stories)"
+    r"|recommended (?:for you|articles|posts|stories)"
     r"|popular (?:posts|articles|stories)|(?:keep|continue) reading|also read"
     r"|latest (?:news|posts|articles|stories)|other (?:articles|posts|stories))\W*",
     re.IGNORECASE,
 )
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*$")
+_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)")
+_LETTER = re.compile(r"[^\W_]")
+_ENTRY = re.compile(r"^ {0,3}(?:#{1,6} |[-*+] |\d{1,9}[.)] )", re.MULTILINE)
+
+#: A teaser section's link text is at least this share of its letters (a list of links to
+#: other pages, perhaps with a line of summary each) …
+MIN_LINK_SHARE = 0.3
+#: … and the page before it holds more letters than the section: it follows an article.
 
 
 def drop_teaser_sections(markdown: str) -> str:
     """``markdown`` without its teaser sections (module docstring); code blocks are never
-    read as headings. Returns the text unchanged when it has none."""
-    kept: list[str] = []
+    read as headings. Returns the text unchanged when it has none.
+
+    A section headed by a teaser phrase goes only when it is a list of links or entries
+    (:func:`_is_teaser_list`) and follows more text than it holds: a blog index's "Latest
+    posts" (most of the page) and a course page's "Recommended reading" paragraph stay."""
+    lines = markdown.split("\n")
+    drop: set[int] = set()
     fence: str | None = None
-    skip_level = 0  # the level of the teaser heading being skipped; 0: keeping
-    for line in markdown.split("\n"):
+    headings: list[tuple[int, int, bool]] = []  # (line, level, teaser phrase)
+    for number, line in enumerate(lines):
         heading = _ATX.match(line) if fence is None else None
         fence = closing_fence(fence, line)
         if heading is not None:
-            level = len(heading.group(1))
-            if skip_level and level <= skip_level:
-                skip_level = 0
-            if not skip_level and TEASER_HEADING.fullmatch(heading_title(heading.group(2))):
-                skip_level = level
-        if not skip_level:
-            kept.append(line)
-    if len(kept) == markdown.count("\n") + 1:
+            title = heading_title(heading.group(2))
+            headings.append((number, len(heading.group(1)), bool(TEASER_HEADING.fullmatch(title))))
+    for index, (start, level, teaser) in enumerate(headings):
+        if not teaser or start in drop:
+            continue
+        end = next((n for n, lv, _ in headings[index + 1 :] if lv <= level), len(lines))
+        section = "\n".join(lines[start + 1 : end])
+        if _is_teaser_list(section) and _letters(
+            "\n".join(lines[n] for n in range(start) if n not in drop)
+        ) > _letters(section):
+            drop.update(range(start, end))
+    if not drop:
         return markdown
-    return "\n".join(kept).strip("\n")
+    return "\n".join(line for n, line in enumerate(lines) if n not in drop).strip("\n")
+
+
+def _letters(text: str) -> int:
+    return len(_LETTER.findall(_LINK.sub(r"\1", text)))
+
+
+def _is_teaser_list(section: str) -> bool:
+    """Links to other pages (:data:`MIN_LINK_SHARE`), or entries: two or more list items or
+    headings (the content path often keeps a card's title without its link)."""
+    total = _letters(section)
+    linked = sum(_letters(m.group(1)) for m in _LINK.finditer(section))
+    if total > 0 and linked >= MIN_LINK_SHARE * total:
+        return True
+    return len(_ENTRY.findall(section)) >= 2

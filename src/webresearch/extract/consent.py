@@ -7,10 +7,13 @@ the content column, and trafilatura or the second opinion keeps it as a paragrap
 
 * carry a consent banner's name in their class or id (:data:`_BANNER_NAME`: ``cookie-banner``,
   ``cookie-bar``, ``cookie-consent``, ``cookiepreferences_popup``, ``consent-banner``, a
-  ``gdpr`` banner, the consent managers Quantcast ``qc-cmp``, OneTrust, Cookiebot, Cookie
+  ``gdpr`` banner (``gdpr-banner``, ``gdpr-notice``; not a bare ``gdpr-…`` section), the
+  consent managers Quantcast ``qc-cmp``, OneTrust, Cookiebot, Cookie
   Consent's ``cc-window``, CookieYes' ``cli-cookie``);
-* mention cookies and offer a choice (accept, agree, allow, reject, decline, manage,
-  settings, preferences, "got it", "OK");
+* mention cookies and offer a choice in a control — a button, a link or an input whose
+  text is accept, agree, allow, reject, decline, manage, settings, preferences, "got it",
+  "OK" (prose that says "accept" is not a control: a page explaining the cookie law, a
+  recipe's ``cookie-notice-tips`` stay);
 * hold fewer than :data:`MAX_BANNER_WORDS` words (a banner, not a page section) and no
   ``<h1>`` (a page's own title is never in a banner: a shop's ``cookie-consent-wrapper``
   may wrap the whole page).
@@ -35,7 +38,8 @@ MAX_BANNER_WORDS = 400
 _BANNER_NAME = re.compile(
     r"cookie[-_]?(?:banner|bar|consent|notice|popup|law|preferences|message|notification|wall)"
     r"|consent[-_]?(?:banner|bar|manager|popup|modal|notice)"
-    r"|gdpr|qc-cmp|onetrust|cookiebot|cc-window|cli-cookie",
+    r"|gdpr[-_]?(?:banner|bar|consent|notice|popup|modal|message|notification|wall|overlay)"
+    r"|qc-cmp|onetrust|cookiebot|cc-window|cli-cookie",
     re.IGNORECASE,
 )
 _COOKIE = re.compile(r"cookie", re.IGNORECASE)
@@ -46,6 +50,12 @@ _CHOICE = re.compile(
 #: Words one of which a banner's lower-cased class or id holds: a cheap filter before
 #: :data:`_BANNER_NAME` (an XPath ``translate()`` over every element cost 19 ms a page).
 _NAME_WORDS = re.compile("cookie|consent|gdpr|qc-cmp|onetrust|cc-window")
+_CONTROLS = etree.XPath(
+    ".//button|.//a|.//input|.//*[@role='button' or contains(@class, 'btn') or contains(@class, 'button')]"
+)
+#: A consent manager's own name: its banner needs no control left (a forum's buttons may be
+#: gone before this runs), a choice in its text is enough.
+_VENDOR = re.compile(r"qc-cmp|onetrust|cookiebot|cc-window|cli-cookie", re.IGNORECASE)
 _NEVER = frozenset({"html", "body", "main", "article"})
 
 
@@ -64,10 +74,23 @@ def consent_banners(root: etree._Element) -> list[etree._Element]:
         if any(a in chosen for a in el.iterancestors()):
             continue
         text = " ".join("".join(el.itertext()).split())
-        if not _COOKIE.search(text) or not _CHOICE.search(text):
+        if not _COOKIE.search(text):
+            continue
+        if not (_offers_choice(el) or (_VENDOR.search(name) and _CHOICE.search(text))):
             continue
         if len(text.split()) >= MAX_BANNER_WORDS:
             continue
         found.append(el)
         chosen.add(el)
     return found
+
+
+def _offers_choice(banner: etree._Element) -> bool:
+    """True when a control inside ``banner`` (button, link, input, ``role="button"``, a
+    ``btn``/``button`` class) is
+    labelled with a choice (:data:`_CHOICE`)."""
+    for control in _CONTROLS(banner):
+        label = control.get("value") or control.get("aria-label") or ""
+        if _CHOICE.search(" ".join(control.itertext()) + " " + label):
+            return True
+    return False

@@ -9,6 +9,9 @@ extracted). :func:`collapse_marquees` keeps the first copy of every run of at le
 :data:`MIN_COPIES` consecutive sibling elements with the same tag and the same short text
 (at most :data:`MAX_ITEM_WORDS` words) and removes the others.
 
+Five copies, not four: a list of four "Yes" answers or a poem's refrain four times is the
+page's own repetition (a fresh reviewer's pages); the dev pages' tickers run 5 to 100
+copies, while runs of exactly four are mixed ("Follow" buttons, "Sold out" labels).
 Table rows and cells are never collapsed (a column of "Yes" or "PDF" values is data, and
 the ground truth keeps it), nor are runs with text between the copies (a sentence that
 mentions the phrase again). Source of the rule: the WCXB dev pages whose output repeats a
@@ -30,7 +33,7 @@ from webresearch.extract.tree import remove_keep_tail
 __all__ = ["MAX_ITEM_WORDS", "MIN_COPIES", "collapse_marquees"]
 
 #: A ticker repeats its item at least this many times in a row …
-MIN_COPIES = 4
+MIN_COPIES = 5
 #: … and the item has at most this many words.
 MAX_ITEM_WORDS = 6
 

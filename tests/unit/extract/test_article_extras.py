@@ -63,8 +63,27 @@ def test_teaser_headings(heading: str) -> None:
 
 
 def test_section_ends_at_a_heading_of_the_same_or_higher_level_only() -> None:
-    text = "## Read next\n\n### Card one\n\nTeaser.\n\n# Appendix\n\nKept."
-    assert drop_teaser_sections(text) == "# Appendix\n\nKept."
+    story = "# Story\n\nThe whole article body, long enough to be the page's own text."
+    text = f"{story}\n\n## Read next\n\n### [Card one](/one)\n\nTeaser.\n\n# Appendix\n\nKept."
+    assert drop_teaser_sections(text) == f"{story}\n\n# Appendix\n\nKept."
+
+
+def test_a_teaser_phrase_over_the_pages_own_content_stays() -> None:
+    # A blog index: its listing under "Latest posts" is most of the page, not a teaser.
+    index = (
+        "# Orchard journal\n\nNotes from the orchard.\n\n## Latest posts\n\n"
+        "- [Grafting a heritage variety](/grafting): whip-and-tongue joints for beginners.\n"
+        "- [When the codling moth arrives](/moth): traps, timing and the first larvae.\n"
+        "- [Pruning old apple trees](/pruning): the winter cut, branch by branch."
+    )
+    assert drop_teaser_sections(index) == index
+    # A course page's reading list in prose (no links) is the course's content.
+    course = (
+        "# Soil science 101\n\nThe course covers texture, structure, water and life in "
+        "soils, with field work every other week.\n\n## Recommended reading\n\n"
+        "The core textbook is The Nature and Properties of Soils; read chapters 1 to 4."
+    )
+    assert drop_teaser_sections(course) == course
 
 
 @pytest.mark.parametrize(

@@ -109,3 +109,25 @@ def test_a_banner_holding_the_pages_title_stays() -> None:
         f"{SHOP_DESCRIPTION}<p>We use cookies. <button>Accept</button></p></div>"
     )
     assert consent_banners(parse_html(shop_page("", wrapped))) == []
+
+
+@pytest.mark.parametrize(
+    "opening",
+    [
+        "<section class='gdpr-explainer'>",
+        "<section id='cookie-law'>",
+        "<div class='cookie-notice-tips'>",
+    ],
+)
+def test_a_section_explaining_cookies_without_a_choice_control_stays(opening: str) -> None:
+    # Prose may say "accept" and "settings"; only a banner offers them as buttons or links.
+    closing = "</div>" if opening.startswith("<div") else "</section>"
+    explainer = (
+        f"{opening}<h2>Do I need consent for cookies?</h2><p>Yes: under the cookie law a site "
+        "must ask before it stores a cookie that is not essential, and visitors may accept or "
+        f"change their settings at any time.</p>{closing}"
+    )
+    page = f"<!DOCTYPE html><html><body><main><h1>Lamp care</h1>{PROSE}{explainer}</main></body></html>"
+    assert consent_banners(parse_html(page)) == []
+    if "gdpr" in opening:  # trafilatura itself leaves out blocks named cookie-*
+        assert "Do I need consent for cookies?" in md(explainer)

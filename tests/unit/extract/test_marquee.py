@@ -40,18 +40,26 @@ def test_a_ticker_repeating_a_call_to_action_is_read_once() -> None:
 
 def test_table_cells_and_separated_mentions_stay() -> None:
     root = lxml_html.fromstring(
-        "<div><table><tr>" + "<td>PDF</td>" * 5 + "</tr></table>"
+        "<div><table><tr>" + "<td>PDF</td>" * 9 + "</tr></table>"
         "<p><b>Free</b> and <b>Free</b> and <b>Free</b> and <b>Free</b></p>"
         "<ul><li>Rush order</li><li>Rush order</li><li>Rush order</li></ul></div>"
     )
     assert collapse_marquees(root) == 0
     text = root.text_content()
-    assert text.count("PDF") == 5 and text.count("Free") == 4 and text.count("Rush order") == 3
+    assert text.count("PDF") == 9 and text.count("Free") == 4 and text.count("Rush order") == 3
 
 
 def test_collapse_marquees_keeps_the_first_copy_and_the_text_after_the_run() -> None:
     root = lxml_html.fromstring(
-        "<div><div>" + "<span>Book now</span>" * 6 + "then more</div><p>After</p></div>"
+        "<div><div>" + "<span>Book now</span>" * 9 + "then more</div><p>After</p></div>"
     )
-    assert collapse_marquees(root) == 5
+    assert collapse_marquees(root) == 8
     assert " ".join(root.text_content().split()) == "Book nowthen moreAfter"
+
+
+def test_four_copies_of_a_short_text_are_the_pages_own_repetition() -> None:
+    answers = "<ul>" + "<li>Yes</li>" * 4 + "</ul>"
+    refrain = "<div>" + "<p>Never more.</p>" * 4 + "</div>"
+    for block in (answers, refrain):
+        root = lxml_html.fromstring(f"<div>{block}</div>")
+        assert collapse_marquees(root) == 0
