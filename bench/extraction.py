@@ -50,6 +50,7 @@ import gzip
 import hashlib
 import json
 import logging
+import math
 import os
 import re
 import statistics
@@ -340,6 +341,11 @@ def _pct(values: list[float], q: float) -> float:
     return metrics.percentile(sorted(values), q)
 
 
+def _cell(value: float, spec: str = ".2f") -> str:
+    """A figure against the reference tool, or "–" when that tool was not run (NaN)."""
+    return "–" if math.isnan(value) else format(value, spec)
+
+
 def render_table(title: str, summaries: dict[str, Summary]) -> str:
     """A markdown table of one group of pages, ratios against the reference tool."""
     ref = summaries.get(REFERENCE_TOOL)
@@ -360,8 +366,8 @@ def render_table(title: str, summaries: dict[str, Summary]) -> str:
         med, p90 = _pct(s.ms, 0.5), _pct(s.ms, 0.9)
         row = (
             f"| {name} | {len(s.f1)} | {_mean(s.precision):.3f} | {_mean(s.recall):.3f} "
-            f"| {f1:.3f} | {f1 - ref_f1:+.3f} | {med:.1f} | {med / ref_med:.2f} "
-            f"| {p90:.1f} | {p90 / ref_p90:.2f} |"
+            f"| {f1:.3f} | {_cell(f1 - ref_f1, '+.3f')} | {med:.1f} | {_cell(med / ref_med)} "
+            f"| {p90:.1f} | {_cell(p90 / ref_p90)} |"
         )
         if snippets:
             row += f" {_mean(s.with_rates):.3f} | {_mean(s.without_rates):.3f} |"

@@ -22,7 +22,7 @@ import mcp_types as types
 import pytest
 from mcp import Client
 
-from tests.support.cli_runs import cli_env, processes_mentioning, wait_for
+from tests.support.cli_runs import cli_env, processes_mentioning, reap, wait_for
 from tests.support.http_server import LocalServer, Route
 
 PAGE = b"<html><head><title>Still here</title></head><body><p>Waiting page.</p></body></html>"
@@ -52,9 +52,7 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
             os.kill(proc.pid, signum)
             _, err = proc.communicate(timeout=30)
         finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
+            reap(proc)
     assert proc.returncode == code, err
     assert word in err.decode()
     assert "Traceback" not in err.decode()
@@ -124,12 +122,7 @@ def _stop(proc: subprocess.Popen[bytes], signum: int) -> tuple[int, str]:
         proc.wait(timeout=20)
         err = proc.stderr.read()
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+        reap(proc)
     return proc.returncode, err.decode()
 
 
@@ -214,10 +207,6 @@ async def test_an_mcp_http_server_stops_with_exactly_one_line(
             )
             rest = proc.stderr.read().decode()
         finally:
-            if proc.poll() is None:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(timeout=10)
-            if proc.stderr is not None:
-                proc.stderr.close()
+            reap(proc)
     assert returncode == code, rest
     assert rest.splitlines() == [line], rest

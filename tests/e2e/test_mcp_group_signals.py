@@ -31,6 +31,7 @@ from tests.support.cli_runs import (
     command_line,
     descendants,
     processes_mentioning,
+    reap,
     running,
     wait_for,
 )
@@ -136,12 +137,7 @@ def test_a_stdio_server_signalled_as_a_group_while_its_workers_start_stops_clean
         _signal_group_as_the_forkserver_loads(proc, signum, seen)
         err = proc.stderr.read().decode()
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+        reap(proc)
     _check_clean(proc, err, code, line, seen, tmp_path)
 
 
@@ -174,10 +170,5 @@ async def test_an_http_server_signalled_as_a_group_while_its_workers_start_stops
                 )
         err = proc.stderr.read().decode()
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            if stream is not None:
-                stream.close()
+        reap(proc)
     _check_clean(proc, err, code, line, seen, tmp_path)

@@ -61,7 +61,7 @@ def test_a_url_through_the_guard_exemption(server: LocalServer, tmp_path: Path) 
         (["http://127.0.0.1:9/x.png"], 3, "blocked_address"),  # refused by policy
         # the workspace confinement refused it (journaled as workspace.refused)
         (["../outside.png", "--workspace", "."], 3, "invalid_arguments"),
-        (["page.html", "--workspace", "."], 1, "use web_fetch"),  # tool error
+        (["page.html", "--workspace", "."], 1, "read it with webresearch fetch"),  # tool error
     ],
 )
 def test_exit_codes(

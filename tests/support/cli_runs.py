@@ -1,9 +1,11 @@
-"""Running the CLI as a child process in tests: its environment, waiting, and finding the
-processes a run left (by a path only that run uses)."""
+"""Running the CLI as a child process in tests: its environment, waiting, ending it, and
+finding the processes a run left (by a path only that run uses)."""
 
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -31,6 +33,18 @@ def wait_for(predicate: Callable[[], bool], timeout_s: float) -> bool:
             return True
         time.sleep(0.05)
     return predicate()
+
+
+def reap(proc: subprocess.Popen[bytes]) -> None:
+    """A test's teardown of a child it started with ``start_new_session=True``: still running,
+    its process group (its own, named by its PID) is killed and waited for; its pipes are
+    closed either way."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if stream is not None:
+            stream.close()
 
 
 def processes_mentioning(text: str, *, environment: bool = False) -> list[int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -57,11 +58,34 @@ class _FetchCommand(click.Command):
                 f"{typed} is --query QUESTION; got the option {query} as the question{quiet}",
                 ctx,
             )
+        # ``-q -- page.html``, ``-q a.html b.html``, ``-q URL URL``: -q meant as quiet (a
+        # lone ``-q page.html`` is worded where its missing target is: fetch's body)
+        taken = _not_a_question(query, bool(ctx.params.get("targets")))
+        if taken is not None:
+            quiet = " (--quiet has no short form)" if typed == "-q" else ""
+            raise click.BadOptionUsage(
+                typed, f"{typed} is --query QUESTION; got {taken} as the question{quiet}", ctx
+            )
         if not query.strip():  # ``-q ""``, ``-q "$UNSET"``: nothing to rank sections by
             raise click.BadOptionUsage(
                 typed, f"an empty question was given to {typed}; ask one, or leave it out", ctx
             )
         return rest
+
+
+def _not_a_question(query: str, more_targets: bool) -> str | None:
+    """What ``query`` is when it is no question anyone asks but a word of the command line
+    (``--``, which ends the options; with ``more_targets``, a file that exists or a URL),
+    else ``None``."""
+    if query == "--":
+        return "-- (the end of the options)"
+    if not more_targets:
+        return None
+    if is_url(query):
+        return f"the URL {query}"
+    if os.path.isfile(query):
+        return f"the file {query}"
+    return None
 
 
 def _query_as_typed(args: list[str]) -> str:

@@ -53,6 +53,10 @@ _FOR_A_PERSON = (
         "render it in a browser to read it, e.g. webresearch browse URL --do content",
     ),
     ("the browser tool", "webresearch browse URL"),
+    # fetch_image on HTML, text, an SVG or a PDF (images.rules.unsupported)
+    ("— use web_fetch", "— read it with webresearch fetch"),
+    ("use web_fetch to read it", "webresearch fetch takes the same URL or PATH"),
+    ("with web_fetch", "with webresearch fetch"),
 )
 
 #: An operator's setting named in a hint → the option a person types. Hints only: a page's
@@ -84,8 +88,9 @@ def exit_code_for(error: WebResearchError | None) -> int:
 
 
 def error_line(command: str, error: WebResearchError) -> str:
-    """One line for stderr: ``webresearch <command>: error[code]: message (next step: hint)``."""
-    line = f"webresearch {command}: error[{error.code}]: {error.message}"
+    """One line for stderr: ``webresearch <command>: error[code]: message (next step: hint)``,
+    advice for a model in the words of the command line (:func:`for_a_person`)."""
+    line = f"webresearch {command}: error[{error.code}]: {for_a_person(error.message)}"
     if error.hint:
         # The hint speaks to a model or an operator's settings
         line += f" (next step: {for_a_person(error.hint, hint=True)})"
@@ -93,22 +98,28 @@ def error_line(command: str, error: WebResearchError) -> str:
 
 
 def result_dict(result: ToolResult) -> dict[str, Any]:
-    """``result.to_dict()`` with the error's next step in the words of the command line
-    (``--allow-network CIDR``, not ``allowed_networks``), as stderr gives it: in the error,
-    in its copy under ``meta`` and where the text says it (only the hint is reworded, never
-    a page's words around it)."""
+    """``result.to_dict()`` with the error's message and next step in the words of the
+    command line (``--allow-network CIDR``, not ``allowed_networks``; ``webresearch fetch``,
+    not ``web_fetch``), as stderr gives them: in the error, in its copy under ``meta`` and
+    where the text says them (only they are reworded, never a page's words around them)."""
     data = result.to_dict()
     error = data.get("error")
-    if isinstance(error, dict) and isinstance(error.get("hint"), str):
-        said = error["hint"]
-        hint = for_a_person(said, hint=True)
-        data["error"] = {**error, "hint": hint}
-        meta = data.get("meta")
-        meta_error = meta.get("error") if isinstance(meta, dict) else None
-        if isinstance(meta, dict) and isinstance(meta_error, dict) and "hint" in meta_error:
-            data["meta"] = {**meta, "error": {**meta_error, "hint": hint}}
-        if said and isinstance(data.get("text"), str):
-            data["text"] = data["text"].replace(said, hint)
+    if not isinstance(error, dict):
+        return data
+    reworded: dict[str, str] = {}
+    for key in ("message", "hint"):
+        said = error.get(key)
+        if isinstance(said, str) and said:
+            reworded[key] = for_a_person(said, hint=key == "hint")
+    data["error"] = {**error, **reworded}
+    meta = data.get("meta")
+    meta_error = meta.get("error") if isinstance(meta, dict) else None
+    if isinstance(meta, dict) and isinstance(meta_error, dict):
+        kept = {key: words for key, words in reworded.items() if key in meta_error}
+        data["meta"] = {**meta, "error": {**meta_error, **kept}}
+    if isinstance(data.get("text"), str):
+        for key, said in reworded.items():
+            data["text"] = data["text"].replace(error[key], said)
     return data
 
 

@@ -34,7 +34,6 @@ from webresearch.extract.markdown_inline import (
     EDIT_LINK,
     MATH_END,
     PERMALINK_MARKS,
-    PROSE_DOLLAR,
     code_span,
     escape_brackets,
     escape_line_starts,
@@ -42,9 +41,9 @@ from webresearch.extract.markdown_inline import (
     image_markdown,
     is_permalink,
     math_text,
-    resolve_dollars,
     script_text,
 )
+from webresearch.extract.markdown_prose import prose_text, resolve_prose
 from webresearch.extract.markdown_tables import Cell, Row, cell_span, table_blocks
 from webresearch.extract.urls import absolute_url
 
@@ -149,19 +148,14 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
             frame = _Frame(el, tag)
             stack.append(frame)
             if el.text:
-                frame.items.append(_prose(el.text))
+                frame.items.append(prose_text(el.text))
             continue
         frame = stack.pop()
         parent = stack[-1]
         _close(frame, parent, base_url, stack)
         if el.tail and el is not root:
-            parent.items.append(_prose(el.tail))
-    return resolve_dollars(_blocks_to_text(_as_blocks(stack[0].items)))
-
-
-def _prose(text: str) -> str:
-    """A text of the page, its dollars marked for :func:`resolve_dollars`."""
-    return text.replace("$", PROSE_DOLLAR) if "$" in text else text
+            parent.items.append(prose_text(el.tail))
+    return resolve_prose(_blocks_to_text(_as_blocks(stack[0].items)))
 
 
 # --------------------------------------------------------------------------- closing elements

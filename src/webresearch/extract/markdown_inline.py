@@ -6,7 +6,7 @@ r"""Inline notations of the markdown walk: sup/sub, MathML, permalinks. Pure fun
 * MathML → ``$LaTeX$`` from its TeX annotation or ``alttext``, else its text with scripts,
   fractions and roots written out (``a^2``, ``x_i``, ``(a + b)/2``, ``√x``:
   :mod:`webresearch.extract.mathml`);
-* dollars (:func:`math_source`, :func:`resolve_dollars`): a dollar-math renderer (pandoc's
+* TeX between dollars (:func:`math_source`): a dollar-math renderer (pandoc's
   ``tex_math_dollars``, markdown-it's dollarmath, commonmark-hs) takes what lies between
   ``$`` as raw TeX — a backslash there is TeX's, not an escape — while a renderer without
   math reads the same characters as markdown. So the TeX is kept as written except where
@@ -14,10 +14,8 @@ r"""Inline notations of the markdown walk: sup/sub, MathML, permalinks. Pure fun
   ``\ast`` (plain TeX's ``\mathchardef\ast="2203``, the math code of ``*``), and a space
   after a ``_`` that CommonMark §6.2 lets open emphasis (``\right)_{n}`` → ``\right)_
   {n}``) or after a ``<`` that could open a tag or an autolink (``a<b`` → ``a< b``):
-  spaces mean nothing in TeX's math mode. And a ``$`` of the page's text is escaped
-  (``\$``, shown as ``$`` by every CommonMark renderer; the escape pandoc's manual names)
-  when its paragraph holds another dollar, which it could pair with into a formula
-  ("costs $5 and $10"); a lone ``$5`` stays. Code keeps its dollars as written.
+  spaces mean nothing in TeX's math mode. The page's own ``$``, ``*`` and ``_`` are
+  resolved by :mod:`webresearch.extract.markdown_prose`; code keeps them as written.
 * a link never wraps text that holds a link already (:func:`holds_link`);
 * heading permalinks (``¶``, ``#``, ``headerlink``, ``anchorjs-link``) and wiki ``[edit]``
   sections are recognised so the walk can leave them out.
@@ -26,12 +24,18 @@ r"""Inline notations of the markdown walk: sup/sub, MathML, permalinks. Pure fun
 from __future__ import annotations
 
 import re
-import unicodedata
 
 from lxml import etree
 
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.formulas import formula_tex
+from webresearch.extract.markdown_prose import (
+    PROSE_STAR,
+    PROSE_UNDERSCORE,
+    opens_underscore,
+    plain_text,
+    prose_text,
+)
 from webresearch.extract.mathml import mathml_text
 from webresearch.extract.urls import image_source
 
@@ -39,7 +43,6 @@ __all__ = [
     "EDIT_LINK",
     "MATH_END",
     "PERMALINK_MARKS",
-    "PROSE_DOLLAR",
     "code_span",
     "escape_brackets",
     "escape_inline_text",
@@ -50,7 +53,6 @@ __all__ = [
     "is_permalink",
     "math_source",
     "math_text",
-    "resolve_dollars",
     "script_text",
 ]
 
@@ -65,11 +67,13 @@ _SIMPLE_SCRIPT = re.compile(r"[\w.,′'+\-−]+")
 
 
 def script_text(text: str, tag: str) -> str:
-    """``text`` of a ``<sup>`` / ``<sub>`` (``tag``) as ``^text`` / ``_text`` (module docstring)."""
-    if _SYMBOLS_ONLY.fullmatch(text):
+    """``text`` of a ``<sup>`` / ``<sub>`` (``tag``) as ``^text`` / ``_text`` (module docstring);
+    the ``_`` is text, escaped where it would pair into emphasis (:mod:`.markdown_prose`)."""
+    plain = plain_text(text)
+    if _SYMBOLS_ONLY.fullmatch(plain):
         return text
-    mark = "^" if tag == "sup" else "_"
-    if _SIMPLE_SCRIPT.fullmatch(text) or text.startswith("["):
+    mark = "^" if tag == "sup" else PROSE_UNDERSCORE
+    if _SIMPLE_SCRIPT.fullmatch(plain) or text.startswith("["):
         return f"{mark}{text}"
     return f"{mark}{{{text}}}"
 
@@ -86,7 +90,7 @@ def math_text(el: etree._Element) -> str:
     if tex.strip("{} "):
         tex = math_source(tex)
         return f"$${tex}$$" if is_display_math(el) else f"${tex}$"
-    return mathml_text(el)
+    return prose_text(mathml_text(el))
 
 
 def is_display_math(el: etree._Element) -> bool:
@@ -123,9 +127,6 @@ def _unwrap_style(tex: str) -> str:
 
 #: Ends a formula in inline text until whitespace is collapsed (no space before a comma).
 MATH_END = "\x1d"
-#: Stands for a ``$`` of the page's text until the paragraph around it is known
-#: (:func:`resolve_dollars`). Never in page text: lxml holds no such control character.
-PROSE_DOLLAR = "\x1a"
 
 #: A control word or symbol: TeX's, left as it is.
 _CONTROL = re.compile(r"\\(?:[A-Za-z]+|.)?", re.S)
@@ -133,11 +134,6 @@ _CONTROL = re.compile(r"\\(?:[A-Za-z]+|.)?", re.S)
 _TEXT_MODE = re.compile(r"\\(?:text[a-z]*|mbox|hbox|operatorname)")
 #: After ``<``, what could start an HTML tag, a comment, a declaration or an autolink.
 _TAG_START = re.compile(r"[A-Za-z/!?]")
-
-
-def _punctuation(ch: str) -> bool:
-    """CommonMark's punctuation character (ASCII punctuation, Unicode P and S)."""
-    return unicodedata.category(ch)[0] in "PS"
 
 
 def math_source(tex: str) -> str:
@@ -163,7 +159,7 @@ def math_source(tex: str) -> str:
         following = tex[i + 1] if i + 1 < n else "$"
         if ch == "*":
             out.append("\\ast " if following.isalpha() else "\\ast")
-        elif ch == "_" and i + 1 < n and _opens_emphasis(tex[i - 1] if i else "$", following):
+        elif ch == "_" and i + 1 < n and opens_underscore(tex[i - 1] if i else "$", following):
             out.append("_ ")
         elif ch == "<" and _TAG_START.match(following):
             out.append("< ")
@@ -188,45 +184,6 @@ def _group_end(tex: str, start: int) -> int:
         if depth == 0:
             return i
     return len(tex)
-
-
-def _opens_emphasis(before: str, after: str) -> bool:
-    """A ``_`` between ``before`` and ``after`` can open emphasis (CommonMark §6.2: it is
-    left-flanking, and not right-flanking or after punctuation)."""
-    left = not after.isspace() and (
-        not _punctuation(after) or before.isspace() or _punctuation(before)
-    )
-    right = not before.isspace() and (
-        not _punctuation(before) or after.isspace() or _punctuation(after)
-    )
-    return left and (not right or _punctuation(before))
-
-
-def resolve_dollars(markdown: str) -> str:
-    """Each :data:`PROSE_DOLLAR` of ``markdown`` as ``\\$`` when the inline text it is in
-    holds another dollar, else as ``$`` (module docstring). A dollar pairs only inside one
-    inline text: a paragraph (text between blank lines), a list item's line and the
-    indented lines after it, a table cell."""
-    if PROSE_DOLLAR not in markdown:
-        return markdown
-    units = _UNIT_START.split(markdown)
-    for i, unit in enumerate(units):
-        if PROSE_DOLLAR in unit:
-            cells = _CELL_BORDER.split(unit) if unit.lstrip().startswith("|") else [unit]
-            units[i] = "".join(_resolve(cell) for cell in cells)
-    return "".join(units)
-
-
-#: Where one inline text ends and another starts: a blank line, a list item's line, a table
-#: row (split before the line, the line break kept with the text before it).
-_UNIT_START = re.compile(r"(?<=\n)(?=\s*(?:[-*+]|\d{1,9}[.)])\s|\s*\||\s*$)", re.M)
-#: A table's cell border: a pipe not escaped (cells are ``\\|``-escaped: markdown_tables).
-_CELL_BORDER = re.compile(r"((?<!\\)\|)")
-
-
-def _resolve(text: str) -> str:
-    alone = text.count(PROSE_DOLLAR) + text.count("$") < 2
-    return text.replace(PROSE_DOLLAR, "$" if alone else "\\$")
 
 
 def escape_brackets(text: str) -> str:
@@ -279,13 +236,20 @@ def is_permalink(el: etree._Element) -> bool:
     return len(text) <= 2 or text.lower() in PERMALINK_MARKS
 
 
-_LINE_START_ESCAPE = re.compile(r"^(\s*)([#>+]|[-*](?=\s)|\d{1,9}[.)](?=\s)|`(?=``)|~(?=~~))", re.M)
+_BREAK = f"[-*_{PROSE_STAR}{PROSE_UNDERSCORE}]"
+_LINE_START_ESCAPE = re.compile(
+    rf"^(\s*)([#>+]|[-*{PROSE_STAR}](?=\s|$)|\d{{1,9}}[.)](?=\s|$)|`(?=``)|~(?=~~)"
+    rf"|{_BREAK}(?=(?:[ \t]*{_BREAK}){{2,}}[ \t]*$))",
+    re.M,
+)
 
 
 def escape_line_starts(text: str) -> str:
-    """Backslash a character that would turn a plain line into a heading, quote, list item or
-    fence (CommonMark's block starts: ``#``, ``>``, ``+``/``-``/``*`` and ``1.``/``1)`` before
-    a space, three backticks or tildes)."""
+    """Backslash a character that would turn a plain line into a heading, quote, list item,
+    fence or rule (CommonMark's block starts: ``#``, ``>``, ``+``/``-``/``*`` and
+    ``1.``/``1)`` before a space, three backticks or tildes, a line of three or more ``*``,
+    ``_`` or ``-``: §4.1 thematic breaks). A page's ``*`` or ``_`` may still be marked
+    (:mod:`.markdown_prose`): a backslash before it escapes it too."""
     return _LINE_START_ESCAPE.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
 
 
@@ -308,8 +272,8 @@ def code_span(text: str) -> str:
     """``text`` (inline text, edges stripped) as a CommonMark code span (spec §6.1): a
     backtick fence one longer than the longest run inside, padded when the text starts or
     ends with a backtick; text that already is a code span (nested code elements) stays.
-    Code is never math: its dollars come out as written."""
-    text = text.replace(PROSE_DOLLAR, "$")
+    Code is never math nor emphasis: its dollars, stars and underscores come out as written."""
+    text = plain_text(text)
     if text.startswith("`") and text.endswith("`") and len(text) > 1:
         return text
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)

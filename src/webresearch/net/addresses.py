@@ -216,13 +216,7 @@ class AddressPolicy:
         """
         out = []
         for net in self.allowed_networks:
-            kinds = sorted(
-                {
-                    category
-                    for blocked, category, _source in BLOCKED_NETWORKS
-                    if blocked.version == net.version and blocked.overlaps(net)
-                }
-            )
+            kinds = _kinds_opened(net)
             if len(kinds) >= 3 or ALWAYS_BLOCKED_CATEGORIES.intersection(kinds):
                 notes = []
                 if {"link_local", "metadata"}.intersection(kinds):
@@ -231,7 +225,7 @@ class AddressPolicy:
                     this_host = "0.0.0.0" if net.version == 4 else "::"
                     notes.append(f"{this_host} reaches this host's own services, as loopback does")
                 out.append(
-                    f"allowed network {net} exempts {', '.join(kinds)} addresses from the "
+                    f"allowed network {net} exempts {_in_words(kinds)} addresses from the "
                     "SSRF guard"
                     + (f" ({'; '.join(notes)})" if notes else "")
                     + "; list only the networks you mean, e.g. 127.0.0.0/8"
@@ -308,3 +302,32 @@ def reaches_this_host(address: IPAddress | str) -> bool:
         return True
     embedded = embedded_ipv4(ip)
     return embedded is not None and blocked_category(embedded) in _THIS_HOST
+
+
+#: A category as a warning says it to a person (the category names are the code's).
+_KIND_WORDS = {
+    "link_local": "link-local",
+    "ipv4_embedded": "IPv4-embedding IPv6",
+    "metadata": "cloud metadata",
+    "shared": "shared (carrier-grade NAT)",
+}
+
+
+def _kinds_opened(net: _Net) -> list[str]:
+    """The categories of blocked ranges ``net`` overlaps, sorted. A network inside blocked
+    ranges counts only the most specific of them, as :func:`blocked_category` does
+    (``::/128`` is unspecified, not also the ``::/96`` IPv4-compatible block)."""
+    overlapping = [
+        (blocked, category)
+        for blocked, category, _source in BLOCKED_NETWORKS
+        if blocked.version == net.version and blocked.overlaps(net)
+    ]
+    holding = [(b, c) for b, c in overlapping if net.subnet_of(b)]  # type: ignore[arg-type]
+    inner = max(holding, key=lambda pair: pair[0].prefixlen, default=None)
+    return sorted({c for b, c in overlapping if (b, c) == inner or (b, c) not in holding})
+
+
+def _in_words(kinds: list[str]) -> str:
+    """``a, b and c`` of the categories, in a person's words (sorted by them)."""
+    words = sorted((_KIND_WORDS.get(kind, kind) for kind in kinds), key=str.lower)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]

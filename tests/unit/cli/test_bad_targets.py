@@ -29,6 +29,15 @@ ENV = {
         ("https:x.org/a.png", "a URL needs its scheme: https://x.org/a.png"),
         ("http:localhost:8765/a.png", "a URL needs its scheme: http://localhost:8765/a.png"),
         ("nodir/x.png", "cannot read nodir/x.png: No such file or directory"),
+        # a URL with only its // (RFC 3986 §4.2), a Windows path: the step that fits
+        ("//example.org/a.png", "next step: a URL needs its scheme: https://example.org/a.png"),
+        (
+            "C:\\shots\\a.png",
+            "cannot read C:\\shots\\a.png: No such file or directory (next step: that is a "
+            "Windows path: give the file's path on this system (under WSL: /mnt/c/shots/a.png))",
+        ),
+        ("D:/shots/a.png", "(under WSL: /mnt/d/shots/a.png)"),
+        ("\\\\server\\share\\a.png", "next step: that is a Windows path: give the file's path"),
     ],
 )
 @pytest.mark.parametrize("command", ["fetch", "image"])
@@ -94,6 +103,7 @@ def test_base_url_is_read_as_every_url_on_the_command_line(
         (["-q", ""], "an empty question was given to -q"),
         (["--query", "   "], "an empty question was given to --query"),
         (["--query=\t"], "an empty question was given to --query"),
+        (["-q", "--"], "-q is --query QUESTION; got -- (the end of the options) as the question"),
     ],
 )
 def test_a_bad_question_names_the_option_as_typed(
@@ -106,6 +116,36 @@ def test_a_bad_question_names_the_option_as_typed(
     assert words in result.stderr
     if args[0].startswith("--query"):
         assert "-q is" not in result.stderr and "short form" not in result.stderr
+
+
+@pytest.mark.parametrize("second", ["FILE", "http://127.0.0.1:9/b"])
+def test_q_before_targets_takes_no_file_or_url_as_the_question(
+    second: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``fetch -q a.html b.html`` (quiet meant) read b.html, asking it "a.html". (A loopback
+    URL only: without --allow-network the guard refuses it before any connection.)"""
+    monkeypatch.chdir(tmp_path)
+    for name in ("a.html", "b.html"):
+        (tmp_path / name).write_text("<p>A paragraph.</p>", encoding="utf-8")
+    for first, taken in (("a.html", "the file a.html"), ("http://127.0.0.1:9/a", "the URL")):
+        target = "b.html" if second == "FILE" else second
+        result = CliRunner().invoke(cli, ["fetch", "-q", first, target], env=ENV)
+        assert result.exit_code == 2, result.output
+        assert f"-q is --query QUESTION; got {taken}" in result.stderr
+        assert "(--quiet has no short form)" in result.stderr
+
+
+def test_image_of_a_page_names_the_command_that_reads_it(tmp_path: Path) -> None:
+    page = tmp_path / "p.html"
+    page.write_text("<p>A paragraph.</p>", encoding="utf-8")
+    result = CliRunner().invoke(cli, ["image", str(page)], env=ENV)
+    assert result.exit_code == 1
+    assert "not an image (the content is an HTML page) — read it with webresearch fetch" in (
+        result.stderr
+    )
+    assert "web_fetch" not in result.stderr
+    as_json = CliRunner().invoke(cli, ["image", str(page), "--json"], env=ENV)
+    assert "web_fetch" not in as_json.stdout and "webresearch fetch" in as_json.stdout
 
 
 @pytest.mark.parametrize(

@@ -39,6 +39,8 @@ def test_the_hint_fits_the_target(target: str, exc: OSError, expected: str) -> N
         ("localhost:8080", False),
         ("page.html", False),
         ("-", False),
+        ("C:\\docs\\page.html", False),  # a drive letter is no scheme
+        ("c:/docs/page.html", False),
     ],
 )
 def test_what_is_read_as_a_url(target: str, url: bool) -> None:

@@ -340,9 +340,9 @@ def test_reaches_this_host_knows_every_spelling_of_the_local_host(
 @pytest.mark.parametrize(
     ("network", "names"),
     [
-        ("0.0.0.0/0", ("loopback", "link_local", "metadata", "private")),
-        ("::/0", ("loopback", "link_local", "private")),
-        ("169.254.0.0/16", ("link_local",)),
+        ("0.0.0.0/0", ("loopback", "link-local", "metadata", "private")),
+        ("::/0", ("loopback", "link-local", "private")),
+        ("169.254.0.0/16", ("link-local",)),
         ("0.0.0.0/1", ("loopback", "private")),
         # Whole shared / unique-local ranges hold a cloud metadata service each.
         ("100.64.0.0/10", ("metadata", "cloud metadata services included")),
@@ -354,6 +354,22 @@ def test_a_broad_exemption_is_named_in_a_warning(network: str, names: tuple[str,
     assert line.startswith(f"allowed network {network} exempts ")
     assert all(name in line for name in names)
     assert "SSRF guard" in line
+
+
+@pytest.mark.parametrize(
+    ("network", "kinds"),
+    [
+        ("::/128", "unspecified addresses"),  # only ::, not also the ::/96 block holding it
+        ("0.0.0.0/8", "unspecified addresses"),
+        ("::/96", "IPv4-embedding IPv6, loopback and unspecified addresses"),
+        ("fe80::/10", "link-local addresses"),
+        ("0.0.0.0/0", "benchmarking, broadcast, cloud metadata, documentation, link-local, "),
+    ],
+)
+def test_a_warning_names_the_kinds_in_plain_words(network: str, kinds: str) -> None:
+    (line,) = AddressPolicy.from_strings(allowed_networks=[network]).broad_exemptions()
+    assert line.startswith(f"allowed network {network} exempts {kinds}")
+    assert "_" not in line  # no category name of the code (link_local, ipv4_embedded)
 
 
 @pytest.mark.parametrize(
