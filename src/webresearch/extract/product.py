@@ -24,7 +24,15 @@ WCXB (53 product pages, ground truth: the product block without the widgets):
   carousel whose every card carries a closed "why am I seeing this ad" dialog is no larger
   for a reader than its titles and prices (+0.003 on dev product pages, one eBay page
   0.05 → 0.22; the other pages and the collection pages unchanged);
-* both only on **shop pages** (:func:`is_shop_page`): a declared product (schema.org
+* **review sections** (:func:`review_sections`): a section headed "Customer reviews",
+  "Ratings & reviews", "Reviews for this item (76)", "Seller feedback (7,310)", "Feedback"
+  (the block the heading opens, as for recommendations) holding at least
+  :data:`MIN_REVIEW_SECTION_CHARS` visible letters and digits and no rating summary
+  ("4.6 out of 5", "4 stars": that is the product's content, and a section holding one
+  stays): the reviews a shop lays out without review classes (eBay's seller feedback
+  cards). WCXB dev product 0.667 → 0.671 (eBay seller feedback 0.37 → 0.56, IKEA and
+  Amazon +0.01; no page down), the collection pages unchanged;
+* all three only on **shop pages** (:func:`is_shop_page`): a declared product (schema.org
   ``Product``/``ProductGroup`` in JSON-LD, ``og:type`` product or item, microdata
   ``itemtype=…/Product``) or a product's address (:func:`is_product_address`). Elsewhere
   a "review" class names an article (a review site's own review) or a business's reviews
@@ -55,12 +63,14 @@ __all__ = [
     "MIN_GRID_CARDS",
     "MIN_GRID_SHARE",
     "MIN_REVIEW_CHARS",
+    "MIN_REVIEW_SECTION_CHARS",
     "drop_shop_widgets",
     "is_product_address",
     "is_shop_page",
     "product_grid",
     "recommendation_sections",
     "review_items",
+    "review_sections",
 ]
 
 #: A review block holds at least this many letters and digits (a sentence, not a star
@@ -68,6 +78,9 @@ __all__ = [
 MIN_REVIEW_CHARS = 40
 #: A recommendation section holds less than this share of the page's text.
 MAX_SECTION_SHARE = 0.4
+#: A section headed "Customer reviews" with at least this many visible letters and digits
+#: holds the reviews themselves, not only a rating summary.
+MIN_REVIEW_SECTION_CHARS = 300
 #: A category grid has at least this many product cards …
 MIN_GRID_CARDS = 10
 #: … holding at least this share of the region's letters and digits.
@@ -107,6 +120,14 @@ _RECOMMENDATION = re.compile(
     r")\W*",
     re.I,
 )
+_REVIEWS_HEADING = re.compile(
+    r"\W*(?:(?:customer|user|product|guest|verified|buyer) )?"
+    r"(?:reviews|ratings (?:&|and) reviews|reviews (?:&|and) ratings|feedback)"
+    r"(?: (?:for|of) [^()]{1,60})?(?: \(?[\d,.]+\)?)?\W*|"
+    r"\W*(?:seller feedback|reviews for this item)(?: \(?[\d,.]+\)?)?\W*",
+    re.I,
+)
+_RATING = re.compile(r"\d(?:[.,]\d+)? out of 5\b|\b\d(?:[.,]\d+)? (?:/ ?5 )?stars?\b", re.I)
 _PRICE = re.compile(
     r"(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CAD|AUD)\b)\s?\d|"
     r"\d(?:[\d.,\s]*\d)?\s?(?:€|£|\b(?:EUR|USD|GBP|kr|zł)\b)"
@@ -144,7 +165,7 @@ def drop_shop_widgets(body: etree._Element) -> int:
     Returns:
         how many blocks were removed.
     """
-    doomed = _outermost(review_items(body) + recommendation_sections(body))
+    doomed = _outermost(review_items(body) + recommendation_sections(body) + review_sections(body))
     for el in doomed:
         remove_keep_tail(el)
     return len(doomed)
@@ -180,6 +201,24 @@ def recommendation_sections(root: etree._Element) -> list[etree._Element]:
         if text and len(text) <= 80 and _RECOMMENDATION.fullmatch(text):
             total = total or visible_text_size(root)
             found.append(_section_of(heading, total))
+    return _outermost(found)
+
+
+def review_sections(root: etree._Element) -> list[etree._Element]:
+    """The sections headed "Customer reviews", "Ratings & reviews", "Reviews for this item
+    (76)", "Seller feedback (7,310)"… that hold more than a rating summary (module
+    docstring)."""
+    total = 0
+    found: list[etree._Element] = []
+    for heading in root.iter(*_HEADINGS):
+        text = " ".join("".join(heading.itertext()).split())
+        if text and len(text) <= 80 and _REVIEWS_HEADING.fullmatch(text):
+            total = total or visible_text_size(root)
+            section = _section_of(heading, total)
+            if visible_text_size(section) >= MIN_REVIEW_SECTION_CHARS and not _RATING.search(
+                " ".join(section.itertext())
+            ):
+                found.append(section)  # a rating summary ("4.6 out of 5 stars") is content
     return _outermost(found)
 
 
