@@ -13,6 +13,7 @@ from webresearch.extract.product import (
     recommendation_sections,
     review_items,
     review_sections,
+    tooltips,
 )
 
 PRODUCT_URL = "https://shop.example.org/products/harbour-crane-x1"
@@ -213,3 +214,21 @@ def test_a_review_section_is_left_out_unless_it_holds_a_rating_summary() -> None
     ).find("body")
     assert short is not None
     assert review_sections(short) == []
+
+
+def test_a_shops_tooltips_are_left_out() -> None:
+    tips = (
+        "<p>Arrives by May 12 <span role='tooltip'>Your order should reach the quay by this "
+        "date if you buy today and pay before noon.</span></p><p>Returns accepted within 30 days"
+        "<span class='tip' role='tooltip'>Buyers pay the return freight of the crane unless "
+        "it arrives damaged.</span></p>"
+    )
+    html = page(f"<main><h1>Harbour Crane Model X1</h1>{DESCRIPTION}{tips}</main>", head=LD)
+    out = html_to_markdown(html, PRODUCT_URL)[1]
+    assert "Point 3: the X1 crane lifts forty tonnes" in out
+    assert "Returns accepted within 30 days" in out
+    assert "reach the quay by this date" not in out
+    assert "return freight" not in out
+    body = parse_html(html).find("body")
+    assert body is not None
+    assert [el.tag for el in tooltips(body)] == ["span", "span"]
