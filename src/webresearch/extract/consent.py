@@ -5,7 +5,7 @@ manager's "We value your privacy" dialog) sits in the page's markup, often insid
 the content column, and trafilatura or the second opinion keeps it as a paragraph.
 :func:`consent_banners` finds the outermost elements that
 
-* carry a consent banner's name in their class or id (:data:`_BANNER_NAME`: ``cookie-banner``,
+* carry a consent banner's name in their class, id or ``data-testid`` (:data:`_BANNER_NAME`: ``cookie-banner``,
   ``cookie-bar``, ``cookie-consent``, ``cookiepreferences_popup``, ``consent-banner``, a
   ``gdpr`` banner (``gdpr-banner``, ``gdpr-notice``; not a bare ``gdpr-…`` section), the
   consent managers Quantcast ``qc-cmp``, OneTrust, Cookiebot, Cookie
@@ -21,7 +21,9 @@ the content column, and trafilatura or the second opinion keeps it as a paragrap
 A page's section *about* cookies (``<section id="cookies">`` of a web framework's manual)
 does not carry a banner's name and stays. Source of the rule: on the WCXB dev pages, the
 elements so named hold about 500 words of our output and none of the ground truth (7 pages:
-article, forum, product, collection, service).
+article, forum, product, collection, service). A banner named only by its test hook
+(``data-testid="consent-banner"``, a React shop) went on 2 WCXB dev product pages (+0.015 each,
+no other page changes).
 """
 
 from __future__ import annotations
@@ -66,8 +68,8 @@ def consent_banners(root: etree._Element) -> list[etree._Element]:
     found: list[etree._Element] = []
     chosen: set[etree._Element] = set()
     for el in root.iter(etree.Element):
-        name = f"{el.get('class') or ''} {el.get('id') or ''}"
-        if name == " " or not _NAME_WORDS.search(name.lower()) or not _BANNER_NAME.search(name):
+        name = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('data-testid') or ''}"
+        if name == "  " or not _NAME_WORDS.search(name.lower()) or not _BANNER_NAME.search(name):
             continue
         if not isinstance(el.tag, str) or el.tag in _NEVER or el.find(".//h1") is not None:
             continue

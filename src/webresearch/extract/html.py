@@ -73,6 +73,7 @@ from webresearch.extract.page_type import (
 )
 from webresearch.extract.parse import parse_html
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
+from webresearch.extract.signup_forms import signup_forms
 from webresearch.extract.title import document_title
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import document_base_url
@@ -240,6 +241,7 @@ def _convert(
     menus = popup_menus(body)  # a language or tag picker: links a click shows
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
     hidden += consent_banners(body)  # "We use cookies … Accept": never the content
+    hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped
         main.prefer_visible_copies(hidden)
     if main is None:

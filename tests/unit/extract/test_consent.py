@@ -41,6 +41,7 @@ def md(inner: str) -> str:
         "<div id='cookie-banner'>",
         "<div class='qc-cmp2-container'>",
         "<div class='gdpr-banner gdpr-banner--bottom'>",
+        "<div data-testid='consent-banner'>",
     ],
 )
 def test_a_cookie_consent_banner_is_not_content(opening: str) -> None:
