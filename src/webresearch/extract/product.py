@@ -24,21 +24,13 @@ WCXB (53 product pages, ground truth: the product block without the widgets):
   carousel whose every card carries a closed "why am I seeing this ad" dialog is no larger
   for a reader than its titles and prices (+0.003 on dev product pages, one eBay page
   0.05 → 0.22; the other pages and the collection pages unchanged);
-* **review sections** (:func:`review_sections`): a section headed "Customer reviews",
-  "Ratings & reviews", "Reviews for this item (76)", "Seller feedback (7,310)", "Feedback"
-  (the block the heading opens, as for recommendations) holding at least
-  :data:`MIN_REVIEW_SECTION_CHARS` visible letters and digits and no rating summary
-  ("4.6 out of 5", "4 stars": that is the product's content, and a section holding one
-  stays): the reviews a shop lays out without review classes (eBay's seller feedback
-  cards). WCXB dev product 0.667 → 0.671 (eBay seller feedback 0.37 → 0.56, IKEA and
-  Amazon +0.01; no page down), the collection pages unchanged;
 * **tooltips** (:func:`tooltips`): an element whose first ``role`` is ``tooltip`` (WAI-ARIA:
   the text a pointer or focus shows over a control) — "Your order should arrive by this
   date if you buy today", "Buyers are responsible for return shipping costs", "Import
   fees: customs may apply…", "All reviews are from verified buyers…". On the WCXB dev
   shop pages, the 7 tooltips in our output hold no ground-truth text (Etsy 0.76 → 0.79,
   eBay seller page 0.56 → 0.71); on article pages a tooltip may define a term of the text, so only here;
-* all four only on **shop pages** (:func:`is_shop_page`): a declared product (schema.org
+* all three only on **shop pages** (:func:`is_shop_page`): a declared product (schema.org
   ``Product``/``ProductGroup`` in JSON-LD, ``og:type`` product or item, microdata
   ``itemtype=…/Product``) or a product's address (:func:`is_product_address`). Elsewhere
   a "review" class names an article (a review site's own review) or a business's reviews
@@ -69,14 +61,12 @@ __all__ = [
     "MIN_GRID_CARDS",
     "MIN_GRID_SHARE",
     "MIN_REVIEW_CHARS",
-    "MIN_REVIEW_SECTION_CHARS",
     "drop_shop_widgets",
     "is_product_address",
     "is_shop_page",
     "product_grid",
     "recommendation_sections",
     "review_items",
-    "review_sections",
     "tooltips",
 ]
 
@@ -85,9 +75,6 @@ __all__ = [
 MIN_REVIEW_CHARS = 40
 #: A recommendation section holds less than this share of the page's text.
 MAX_SECTION_SHARE = 0.4
-#: A section headed "Customer reviews" with at least this many visible letters and digits
-#: holds the reviews themselves, not only a rating summary.
-MIN_REVIEW_SECTION_CHARS = 300
 #: A category grid has at least this many product cards …
 MIN_GRID_CARDS = 10
 #: … holding at least this share of the region's letters and digits.
@@ -129,14 +116,6 @@ _RECOMMENDATION = re.compile(
     r")\W*",
     re.I,
 )
-_REVIEWS_HEADING = re.compile(
-    r"\W*(?:(?:customer|user|product|guest|verified|buyer) )?"
-    r"(?:reviews|ratings (?:&|and) reviews|reviews (?:&|and) ratings|feedback)"
-    r"(?: (?:for|of) [^()]{1,60})?(?: \(?[\d,.]+\)?)?\W*|"
-    r"\W*(?:seller feedback|reviews for this item)(?: \(?[\d,.]+\)?)?\W*",
-    re.I,
-)
-_RATING = re.compile(r"\d(?:[.,]\d+)? out of 5\b|\b\d(?:[.,]\d+)? (?:/ ?5 )?stars?\b", re.I)
 _PRICE = re.compile(
     r"(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CAD|AUD)\b)\s?\d|"
     r"\d(?:[\d.,\s]*\d)?\s?(?:€|£|\b(?:EUR|USD|GBP|kr|zł)\b)"
@@ -174,9 +153,7 @@ def drop_shop_widgets(body: etree._Element) -> int:
     Returns:
         how many blocks were removed.
     """
-    doomed = _outermost(
-        review_items(body) + recommendation_sections(body) + review_sections(body) + tooltips(body)
-    )
+    doomed = _outermost(review_items(body) + recommendation_sections(body) + tooltips(body))
     for el in doomed:
         remove_keep_tail(el)
     return len(doomed)
@@ -212,24 +189,6 @@ def recommendation_sections(root: etree._Element) -> list[etree._Element]:
         if text and len(text) <= 80 and _RECOMMENDATION.fullmatch(text):
             total = total or visible_text_size(root)
             found.append(_section_of(heading, total))
-    return _outermost(found)
-
-
-def review_sections(root: etree._Element) -> list[etree._Element]:
-    """The sections headed "Customer reviews", "Ratings & reviews", "Reviews for this item
-    (76)", "Seller feedback (7,310)"… that hold more than a rating summary (module
-    docstring)."""
-    total = 0
-    found: list[etree._Element] = []
-    for heading in root.iter(*_HEADINGS):
-        text = " ".join("".join(heading.itertext()).split())
-        if text and len(text) <= 80 and _REVIEWS_HEADING.fullmatch(text):
-            total = total or visible_text_size(root)
-            section = _section_of(heading, total)
-            if visible_text_size(section) >= MIN_REVIEW_SECTION_CHARS and not _RATING.search(
-                " ".join(section.itertext())
-            ):
-                found.append(section)  # a rating summary ("4.6 out of 5 stars") is content
     return _outermost(found)
 
 

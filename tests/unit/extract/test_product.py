@@ -12,7 +12,6 @@ from webresearch.extract.product import (
     product_grid,
     recommendation_sections,
     review_items,
-    review_sections,
     tooltips,
 )
 
@@ -184,36 +183,6 @@ def test_visible_text_size_leaves_out_hidden_elements() -> None:
     ).find("body")
     assert body is not None
     assert visible_text_size(body) == len("Seentext")
-
-
-def feedback_page(summary: str) -> str:
-    cards = "".join(
-        f"<li class='fb'><span>b***{i} (12)</span><span>Past month</span>"
-        f"<p>Fast shipping and the hook fits the X1 crane perfectly, buyer number {i}.</p></li>"
-        for i in range(6)
-    )
-    feedback = (
-        f"<div class='seller'><h2>Seller feedback (7,310)</h2>{summary}<ul>{cards}</ul></div>"
-    )
-    description = DESCRIPTION * 2
-    return page(f"<main><h1>Harbour Crane Model X1</h1>{description}{feedback}</main>", head=LD)
-
-
-def test_a_review_section_is_left_out_unless_it_holds_a_rating_summary() -> None:
-    out = html_to_markdown(feedback_page(""), PRODUCT_URL)[1]
-    assert "Point 3: the X1 crane lifts forty tonnes" in out
-    assert "buyer number 2" not in out
-    body = parse_html(feedback_page("")).find("body")
-    assert body is not None
-    assert [el.get("class") for el in review_sections(body)] == ["seller"]
-    rated = parse_html(feedback_page("<p>4.8 out of 5 stars, 7,310 ratings</p>")).find("body")
-    assert rated is not None
-    assert review_sections(rated) == []  # the rating summary is the product's content
-    short = parse_html(
-        page(f"<main>{DESCRIPTION}<div><h2>Reviews</h2><p>No reviews yet.</p></div></main>")
-    ).find("body")
-    assert short is not None
-    assert review_sections(short) == []
 
 
 def test_a_shops_tooltips_are_left_out() -> None:
