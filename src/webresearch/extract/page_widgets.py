@@ -18,7 +18,9 @@ content, and WCXB's ground truths leave them out (its ``without`` snippets name 
   control and not a sentence of the page (issue 13: video-player text is noise).
 * **Pager links** to the next or previous page of a guide ("next lesson" over the next
   page's title and summary, "« Previous", "Next: Making queries"): a link whose text starts
-  with such a label; its list item or block goes with it when that holds nothing else.
+  with such a label and that no words stand right before or after (a sentence's "continue on
+  the next page" link stays: shared case 14); its list item or block goes with it when that
+  holds nothing else.
 
 Removed after the main content is chosen, with the hidden blocks (``extract_html``). WCXB dev:
 documentation 0.9253 → 0.9289 (a widget catalog 0.82 → 0.97: its lite-youtube play links,
@@ -195,7 +197,21 @@ def _is_pager(link: etree._Element, label: str) -> bool:
     href = link.get("href") or ""
     if not href or href.startswith("#") or not label:
         return False
-    return bool(_PAGER_LABEL.fullmatch(label) or _PAGER_START.match(label))
+    if not (_PAGER_LABEL.fullmatch(label) or _PAGER_START.match(label)):
+        return False
+    return not _in_running_text(link)
+
+
+def _in_running_text(link: etree._Element) -> bool:
+    """True when words stand right before or after the link ("Continue on the next page,
+    or …"): a link inside a sentence, not a pager."""
+    previous, parent = link.getprevious(), link.getparent()
+    if previous is not None:
+        before = previous.tail or ""
+    else:
+        before = (parent.text if parent is not None else None) or ""
+    after = link.tail or ""
+    return any(c.isalnum() for c in before + after)
 
 
 def _alone_in(link: etree._Element) -> etree._Element:

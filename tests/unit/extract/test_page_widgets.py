@@ -102,6 +102,8 @@ def test_a_pager_card_to_the_next_lesson_is_not_content() -> None:
         ("<a href='/guide/steps'>Next steps for new keepers</a>", False),
         ("<a href='https://nextjs.example.org/'>Next.js guide</a>", False),
         ("<a href='#next'>Next</a>", False),
+        ("Continue on the <a href='?page=2'>next page</a>, or read on.", False),
+        ("<a href='/guide/buoys'>Next page</a> to the buoys", False),
         ("<a href='/guide/previous-tides'>Previous tides of the bay were higher</a>", False),
     ],
 )
