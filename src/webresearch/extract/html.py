@@ -71,6 +71,7 @@ from webresearch.extract.page_type import (
     looks_like_forum,
     product_facts,
 )
+from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
 from webresearch.extract.signup_forms import signup_forms
@@ -242,6 +243,7 @@ def _convert(
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
     hidden += consent_banners(body)  # "We use cookies … Accept": never the content
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box
+    hidden += page_widgets(body)  # "Was this page helpful?", "Edit this page", "Next »"
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped
         main.prefer_visible_copies(hidden)
     if main is None:
