@@ -40,7 +40,8 @@ from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
-from webresearch.extract.article_extras import drop_teaser_sections
+from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
+from webresearch.extract.author_cards import author_cards
 from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
 from webresearch.extract.formulas import show_formulas, tex_scripts
@@ -74,7 +75,7 @@ from webresearch.extract.page_type import (
 from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
-from webresearch.extract.signup_forms import signup_forms
+from webresearch.extract.signup import signup_boxes, signup_forms
 from webresearch.extract.title import document_title
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import document_base_url
@@ -246,6 +247,9 @@ def _convert(
     hidden += page_widgets(body)  # "Was this page helpful?", "Edit this page", "Next »"
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped
         main.prefer_visible_copies(hidden)
+    # a newsletter sign-up box, an author card: removed after pruning (their kept text
+    # still bounds the span of the article's images, as trafilatura chose it)
+    boxes = signup_boxes(body, page_chars) + author_cards(body, page_chars)
     if main is None:
         fallback = "no main content found"
     elif (
@@ -256,7 +260,7 @@ def _convert(
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
     elif (landmark := item_page_landmark(body, main.kept_chars, declared, url)) is not None:
-        remove_elements(hidden)
+        remove_elements(hidden + boxes)
         _remove_page_chrome(landmark)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
         drop_noise_images(landmark, images, base, cards)
@@ -269,15 +273,16 @@ def _convert(
     else:
         remove_elements(hidden)
         root = main.root()
+        remove_elements(boxes)
         drop_teasers(root)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
         drop_noise_images(root, images, base, cards)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
-        markdown = drop_teaser_sections(markdown)
+        markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
-    remove_elements(hidden)
+    remove_elements(hidden + boxes)
     _remove_page_chrome(body)
     drop_noise_images(body, images, base, cards)
     markdown = _tidy(element_to_markdown(body, base), keep_repeats)

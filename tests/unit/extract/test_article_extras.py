@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from webresearch.extract.article_extras import drop_teaser_sections
+from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.html import extract_html
 
 URL = "https://orchard.example.net/journal/pruning-old-apple-trees"
@@ -97,3 +97,70 @@ def test_other_headings_stay(heading: str) -> None:
 def test_a_heading_line_inside_code_is_not_a_heading() -> None:
     text = "Intro.\n\n```\n## Related posts\nprint('still code')\n```\n\nAfter."
     assert drop_teaser_sections(text) == text
+
+
+# Paragraph-headed lists of links ("**Related articles:**" over a list, "You may also like...").
+
+RELATED_LIST = (
+    "<p><strong>Related articles:</strong></p><ul>"
+    "<li><a href='/journal/grafting'>Grafting a heritage variety</a></li>"
+    "<li><a href='/journal/moth'>When the codling moth arrives</a></li></ul>"
+)
+
+
+@pytest.mark.parametrize("where", ["inside", "after"])
+def test_a_paragraph_headed_list_of_links_is_dropped(where: str) -> None:
+    out = md(RELATED_LIST + PROSE) if where == "inside" else md(RELATED_LIST)
+    assert "spur wood" in out and "Step 7: cut the crossing" in out
+    assert "Related articles" not in out and "codling moth" not in out
+
+
+LINK_LINES = "[Grafting a heritage variety](/g)\n\n[When the codling moth arrives](/m)"
+STORY = (
+    "# Story\n\nThe body of the story: the old tree, the winter cut, the spring after it "
+    "and the first apples on the spurs we left."
+)
+
+
+@pytest.mark.parametrize(
+    "label",
+    [
+        "You may also like...",
+        "**Related Articles:**",
+        "*Read Next*",
+        "If you liked this post you might also like:",
+        "More from the orchard journal:",
+    ],
+)
+def test_promotion_labels_over_link_lines(label: str) -> None:
+    text = f"{STORY}\n\n{label}\n\n{LINK_LINES}\n\nMore body text."
+    assert drop_promo_paragraphs(text) == f"{STORY}\n\nMore body text."
+    listed = f"{STORY}\n\n{label}\n\n- [Grafting](/g)\n- [The moth](/m)"
+    assert drop_promo_paragraphs(listed) == STORY
+    # alone at the end (its links left out as link-dense)
+    assert drop_promo_paragraphs(f"{STORY}\n\n{label}") == STORY
+
+
+def test_a_label_over_more_links_than_text_before_it_stays() -> None:
+    index = f"# Blog\n\nLatest posts\n\n{LINK_LINES}"  # a blog index: the links are the page
+    assert drop_promo_paragraphs(index) == index
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a label with its link on the same line: the ground truth keeps as many as not
+        "Intro.\n\n**Read more:** [The grafting guide](/g)\n\nEnd.",
+        # a label over prose with a link in it
+        "Intro.\n\n**Related:**\n\nThe moth and the sawfly share [one trap](/t) in tests.",
+        # "See also" and "Related work" are the article's own pointers
+        "Intro.\n\n**See also:**\n\n- [The grafting guide](/g)\n\nEnd.",
+        "Intro.\n\nRelated work:\n\n- [Smith 2020](/s)\n\nEnd.",
+        # a label over a list that is not links
+        "Intro.\n\n**Related posts:**\n\n- mulch in spring\n- water in summer",
+        # inside code
+        "Intro.\n\n```\nRelated posts:\n\n[x](/x)\n```\n\nEnd.",
+    ],
+)
+def test_paragraphs_that_stay(text: str) -> None:
+    assert drop_promo_paragraphs(text) == text

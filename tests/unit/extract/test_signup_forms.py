@@ -6,7 +6,7 @@ from __future__ import annotations
 from webresearch.extract.align import page_text_size
 from webresearch.extract.html import extract_html
 from webresearch.extract.parse import parse_html
-from webresearch.extract.signup_forms import signup_forms
+from webresearch.extract.signup import signup_forms
 
 URL = "https://kite-workshop.example.com/kites/storm-delta"
 
