@@ -2,7 +2,8 @@
 over an lxml tree. Two rules share the e-mail field test (:func:`asks_for_email`):
 
 **Forms** (:func:`signup_forms`, removed with the hidden blocks, on every page). A shop
-renders its account forms ("Enter your email to sign in or sign up", "Forgot password", "Become a member: by checking this box you agree to receive recurring
+renders its account forms ("Enter your email to sign in or sign up", "Forgot password",
+"Become a member: by checking this box you agree to receive recurring
 marketing text messages…") and its "notify me when back in stock" and newsletter boxes in
 the markup of every page, in drawers and dialogs a click opens; the extractor and its
 second opinion keep their prose (the legal lines are long sentences).
