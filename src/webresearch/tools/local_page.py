@@ -68,7 +68,8 @@ async def read_page(
             base of its relative links.
         content_type: the ``Content-Type`` it would have been served with (``None``: sniffed).
         offset: bytes of the text to skip.
-        max_bytes: output budget in bytes (1 – 131072).
+        max_bytes: budget of the text shown, in bytes (1 – 131072; header lines and marker
+            not counted, as in web_fetch).
         query: a question: the best sections by BM25 instead of the text from ``offset``.
         settings: for the download cap (``download_cap_bytes``; default 2 MiB: HTML and
             text past it are read as far as the cap, with a note; a binary is
