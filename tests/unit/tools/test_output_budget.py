@@ -1,11 +1,8 @@
-"""``max_bytes`` is the output budget (SPEC §1.1): the whole text a model gets — header
-lines, body, outline, truncation marker — fits in it, on a page whose text alone fits and on
-one whose text is cut alike; and a cut markdown window does not end on a heading whose
-section it left out (review of session 7).
+"""``max_bytes`` is the budget of the page's text (case 16: the kept text is at most B
+bytes; the header lines and the marker come on top), and a cut markdown window does not end
+on a heading whose section it left out (review of session 7).
 
-Before: a page whose text was under the budget but whose header took it over came out
-whole and over ``max_bytes`` (859 bytes for ``--max-bytes 800``), while a cut page counted
-only its body; a cut could end on ``## Next section`` with nothing under it.
+Before: a cut could end on ``## Next section`` with nothing under it.
 """
 
 from __future__ import annotations
@@ -28,25 +25,30 @@ def page(text: str, title: str = "A title long enough to matter in a small budge
 
 
 @pytest.mark.parametrize("size", [700, 760, 790, 800, 2000, 20000])
-def test_the_whole_output_fits_max_bytes(size: int) -> None:
+def test_max_bytes_is_the_budget_of_the_text_on_every_page(size: int) -> None:
+    """One rule whatever the page (case 16: the kept text's length N is at most B): the
+    header lines and the marker are not counted."""
     text = ("Widgets turn quietly. " * 2000)[:size]
     out, window = format_document(page(text), 0, 800)
-    assert len(out.encode("utf-8")) <= 800, (size, len(out.encode()))
-    if window["truncated"]:
-        assert out.endswith(
-            f"[truncated at {window['next_offset']} of {window['total_bytes']} bytes]"
-        )
+    _, _, body = out.partition("\n\n")
+    if size <= 800:
+        assert not window["truncated"] and body == text
     else:
-        assert out.endswith(text)
+        marker = f"[truncated at {window['next_offset']} of {window['total_bytes']} bytes]"
+        assert body.endswith("\n" + marker)
+        assert len(body[: -len(marker) - 1].encode()) <= 800
 
 
-def test_a_cut_page_with_headings_and_its_outline_fits_max_bytes() -> None:
+def test_a_cut_page_s_text_and_outline_fit_max_bytes() -> None:
     sections = "\n\n".join(
         f"## Section {n}\n\n" + "Body words of this section. " * 20 for n in range(12)
     )
     out, window = format_document(page(sections), 0, 1500)
     assert window["truncated"] and window.get("outline")
-    assert len(out.encode("utf-8")) <= 1500
+    body = out.partition("\n\n")[2].rsplit("\n", 1)[0]  # without the header and the marker
+    assert len(body.encode("utf-8")) <= 1500
+    # the kept text does not end on a heading (the outline follows it)
+    assert not body.split("\n\n[outline")[0].rstrip().split("\n")[-1].startswith("#")
 
 
 def test_a_cut_window_does_not_end_on_an_empty_heading() -> None:
