@@ -7,6 +7,7 @@ fetch_image and the browser tool word a URL without its scheme the same way
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import stat
@@ -132,8 +133,12 @@ def read_file(target: str, what: str = "an HTML file") -> bytes:
 
 def read_stdin() -> bytes:
     """All of stdin, read from its file descriptor (not through ``sys.stdin``'s buffer,
-    whose lock a reading thread left behind at exit would hold)."""
-    fd = sys.stdin.fileno()
+    whose lock a reading thread left behind at exit would hold); a stream without one (a
+    test runner's) is read as a stream."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return sys.stdin.buffer.read()
     chunks: list[bytes] = []
     while chunk := os.read(fd, 65536):
         chunks.append(chunk)
