@@ -11,7 +11,8 @@ slots, same-origin iframes in place) and returns one node per line of the snapsh
   its state and, for a link, its URL;
 * sections (navigation, main, form, table, dialog, iframe …) are lines of their own and
   indent what they hold; a nested list is indented under its item; table cells are joined
-  with `` | `` on their row's line;
+  with `` | `` on their row's line, a ``|`` inside a cell written ``\\|`` (as web_fetch's
+  markdown tables write it);
 * the text of a ``<label>`` is the name of the control it labels (not repeated as text).
 
 Interactive elements get a ref ``d<doc>e<n>``; ``doc`` stamps the document: the
@@ -187,6 +188,7 @@ COLLECT_JS = (
   };
   const addText = (s, ctx) => {
     if (!s || (!line && !/\\S/.test(s))) return;
+    if (ctx.row) s = s.replace(/\\|/g, '\\\\|');  // a | in a cell is no cell border (fetch's \\|)
     open(ctx).parts.push(s);
   };
   const flush = () => {

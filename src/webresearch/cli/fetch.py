@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
-import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import TextIO
 
 import click
 
-from webresearch import ToolResult
+from webresearch import InvalidArguments, ToolResult
 
 from ..url_text import clean_url, scheme_hint
 from .batch import batch_exit_code, concurrency_option, json_line, read_targets, run_batch
@@ -25,7 +24,8 @@ from .render import (
     run_command,
     unavailable_exit,
 )
-from .targets import empty_problem, is_url, unreadable
+from .signals import in_daemon_thread
+from .targets import empty_problem, is_url, read_file, read_stdin
 from .trace_view import tracing_to_stderr
 
 #: What a person who typed ``-q`` for "quiet" reads: ``-q`` has meant ``--query`` since
@@ -135,13 +135,14 @@ def _base_url(given: str | None) -> str | None:
     default=None,
     metavar="URL",
     help="The address HTML from stdin ('-') or a file was served from: relative links "
-    "resolve against it. Nothing is requested from it.",
+    "resolve against it. Required with '-'. Nothing is requested from it.",
 )
 @click.option(
     "--max-bytes",
     type=click.IntRange(1, 131072),
     default=None,
-    help="Output budget in bytes (default 49152, max 131072).",
+    help="Budget in bytes for the page's text, outline included (default 49152, max "
+    "131072); the header lines and the [truncated at N of M bytes] line come on top.",
 )
 @click.option(
     "--offset",
@@ -197,8 +198,9 @@ def fetch(
     once, printed in input order; with --json one JSON object per line. A progress bar
     shows on a terminal for more than 3 URLs.
 
-    '-' reads a page's HTML from stdin and a PATH reads a saved file: converted with the
-    same extraction, without any network (--base-url names its address).
+    '-' reads a page's HTML from stdin and needs --base-url URL (the address it came
+    from); a PATH reads a saved regular file (--base-url optional). Both are converted
+    with the same extraction, without any network.
 
     robots.txt is not read for your own command; model-initiated calls (MCP, the library,
     adapters) obey it by default, and so does this command with --respect-robots.
@@ -255,15 +257,15 @@ def fetch(
     verbose = ctx.find_root().params.get("verbose") or 0
 
     async def offline(target: str) -> ToolResult:
+        # Read in a daemon thread: a signal never waits for a read that does not end.
         if target == "-":
-            data, url = await asyncio.to_thread(sys.stdin.buffer.read), base_url or ""
+            data, url = await in_daemon_thread(read_stdin), base_url or ""
         else:
-            path = Path(target)
             try:
-                data = await asyncio.to_thread(path.read_bytes)
-            except OSError as exc:
-                return ToolResult.failure(unreadable(target, exc))
-            url = base_url or path.absolute().as_uri()
+                data = await in_daemon_thread(partial(read_file, target))
+            except InvalidArguments as exc:  # not a regular file, or unreadable
+                return ToolResult.failure(exc)
+            url = base_url or Path(target).absolute().as_uri()
         return await read_page(
             data,
             url,

@@ -74,7 +74,13 @@ def load_settings(
         click.UsageError: the configuration or a CIDR is invalid (exit code 2).
     """
     from webresearch import Settings
+    from webresearch.config.section import parse_networks
 
+    for network in allow_network:  # worded as the option, before the settings are read
+        try:
+            parse_networks([network])
+        except ValueError as exc:
+            raise click.UsageError(f"--allow-network: {exc}") from None
     config_path, _how = settings_path(ctx.find_root().params.get("config"), os.environ)
     try:
         settings = Settings.load(path=config_path)

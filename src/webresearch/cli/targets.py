@@ -7,8 +7,11 @@ fetch_image and the browser tool word a URL without its scheme the same way
 
 from __future__ import annotations
 
+import io
 import os
 import re
+import stat
+import sys
 
 from webresearch import InvalidArguments
 
@@ -20,6 +23,8 @@ __all__ = [
     "file_problem",
     "is_url",
     "path_hint",
+    "read_file",
+    "read_stdin",
     "scheme_hint",
     "unreadable",
 ]
@@ -94,11 +99,88 @@ def unreadable(target: str, exc: OSError, what: str = "an HTML file") -> Invalid
 
 
 def file_problem(target: str, what: str) -> InvalidArguments | None:
-    """:func:`unreadable`'s error when ``target`` cannot be opened as a file (missing, a
-    directory, no permission), else ``None``. Opens and closes it; reads nothing."""
+    """:func:`unreadable`'s error when ``target`` cannot be opened as a regular file
+    (missing, a directory, no permission, a FIFO, device or socket), else ``None``. Opens
+    and closes it without blocking; reads nothing."""
     try:
-        with open(target, "rb"):
-            pass
+        os.close(_open_regular(target, what))
     except OSError as exc:
         return unreadable(target, exc, what)
+    except InvalidArguments as exc:
+        return exc
     return None
+
+
+def read_file(target: str, what: str = "an HTML file") -> bytes:
+    """The bytes of the regular file ``target`` — the one way the CLI reads a PATH.
+
+    Opening never blocks (``O_NONBLOCK``: opening a FIFO for reading would wait for a
+    writer), and anything that is not a regular file is refused before a byte is read:
+    a FIFO, a device (``/dev/zero`` never ends) or a socket.
+
+    Raises:
+        InvalidArguments: it cannot be read (:func:`unreadable`'s wording) or is not a
+            regular file.
+    """
+    try:
+        fd = _open_regular(target, what)
+        with os.fdopen(fd, "rb") as file:
+            os.set_blocking(fd, True)
+            return file.read()
+    except OSError as exc:
+        raise unreadable(target, exc, what) from None
+
+
+def read_stdin() -> bytes:
+    """All of stdin, read from its file descriptor (not through ``sys.stdin``'s buffer,
+    whose lock a reading thread left behind at exit would hold); a stream without one (a
+    test runner's) is read as a stream."""
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, ValueError, io.UnsupportedOperation):
+        return sys.stdin.buffer.read()
+    chunks: list[bytes] = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+#: What a file that is no regular file is, by its ``stat`` type (``stat.S_IFMT``).
+_KINDS = {
+    stat.S_IFIFO: "a named pipe (FIFO)",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def _open_regular(target: str, what: str) -> int:
+    """A read-only, non-blocking descriptor of the regular file ``target`` (the caller
+    closes it).
+
+    Raises:
+        OSError: it cannot be opened (a directory: ``IsADirectoryError``).
+        InvalidArguments: it is a FIFO, a device or a socket (nothing is opened).
+    """
+    info = os.stat(target)  # never blocks, unlike opening a FIFO
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(21, "Is a directory", target)
+    if not stat.S_ISREG(info.st_mode):
+        raise _not_regular(target, info.st_mode, what)
+    fd = os.open(target, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode  # the file opened may have been swapped since stat
+        if not stat.S_ISREG(mode):
+            raise _not_regular(target, mode, what)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def _not_regular(target: str, mode: int, what: str) -> InvalidArguments:
+    kind = _KINDS.get(stat.S_IFMT(mode), "a special file")
+    return InvalidArguments(
+        f"cannot read {target}: it is {kind}, not a regular file",
+        hint=f"give {what} saved on disk (a pipe, a device or a socket is never read)",
+    )

@@ -26,7 +26,7 @@ from typing import TypeAlias, TypeVar
 from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
 from ..errors import ConfigurationError
-from .sources import Given, OptionSources, env_name, env_value
+from .sources import Given, OptionSources, env_name, env_value, problem_text
 
 __all__ = [
     "OptionsCatalog",
@@ -94,7 +94,7 @@ def resolve_options(sources: OptionSources, provider_id: str, model: type[Option
         for err in exc.errors():
             option = str(err["loc"][0]) if err["loc"] else "?"
             problems.append(
-                f"{where.get(option, option_env_var(provider_id, option))}: {err['msg']}"
+                f"{where.get(option, option_env_var(provider_id, option))}: {problem_text(err)}"
             )
         raise ConfigurationError("invalid setting " + "; ".join(problems)) from None
 

@@ -66,7 +66,9 @@ def parse_networks(value: Any) -> Any:
             try:
                 widened = ipaddress.ip_network(text, strict=False)
             except ValueError:
-                raise ValueError(f"not a CIDR network: {item!r}") from exc
+                raise ValueError(
+                    f"not a CIDR network: {item!r} (e.g. 127.0.0.0/8, or ::1/128 for one address)"
+                ) from exc
             raise ValueError(
                 f"{text} has host bits set; did you mean {widened} "
                 f"(or {text.split('/')[0]}/{widened.max_prefixlen} for one address)?"

@@ -57,7 +57,16 @@ from .options import (
 )
 from .runtime import RuntimeSettings
 from .search import SearchSettings
-from .sources import ARGUMENT, ENVIRONMENT, Given, OptionSources, env_name, env_value, walk_toml
+from .sources import (
+    ARGUMENT,
+    ENVIRONMENT,
+    Given,
+    OptionSources,
+    env_name,
+    env_value,
+    problem_text,
+    walk_toml,
+)
 from .sources import read_toml as _read_toml_file
 
 __all__ = ["Settings"]
@@ -321,5 +330,5 @@ def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> Configura
     for err in exc.errors():
         key = str(err["loc"][0]) if err["loc"] else "?"
         where = sources.get(key, f"{ENV_PREFIX}{key.upper()}")
-        problems.append(f"{where}: {err['msg']}")
+        problems.append(f"{where}: {problem_text(err)}")
     return ConfigurationError("invalid setting " + "; ".join(problems))

@@ -38,6 +38,7 @@ __all__ = [
     "OptionSources",
     "env_name",
     "env_value",
+    "problem_text",
     "read_toml",
     "walk_toml",
 ]
@@ -190,3 +191,32 @@ def _is_dict_field(annotation: Any) -> bool:
 
 def _name(key: str) -> str:
     return key.replace("-", "_").lower()
+
+
+#: Pydantic's prefixes of a validator's own message (``ValueError``, ``assert``): the
+#: message after them is ours.
+_OWN_MESSAGE_PREFIXES = ("Value error, ", "Assertion failed, ")
+
+
+def problem_text(error: Mapping[str, Any]) -> str:
+    """One validation error of pydantic (an item of ``ValidationError.errors()``) in our
+    words: a validator's own message without pydantic's ``Value error,`` prefix; pydantic's
+    ``Input should be …`` as ``must be …, not <value>``; never its ``type=`` or URL (a value is repeated unless the
+    setting's name suggests a secret)."""
+    message = str(error.get("msg", "invalid value"))
+    for prefix in _OWN_MESSAGE_PREFIXES:
+        if message.startswith(prefix):
+            return message[len(prefix) :]
+    if not message.startswith("Input should be "):
+        return message
+    message = "must be " + message[len("Input should be ") :]
+    name = str(error["loc"][0]).lower() if error.get("loc") else ""
+    value = error.get("input")
+    if isinstance(value, (str, int, float)) and not any(w in name for w in _SECRET_WORDS):
+        shown = repr(value)
+        message += f", not {shown if len(shown) <= 60 else shown[:57] + '...'}"
+    return message
+
+
+#: Parts of a setting's name whose value is never repeated in an error (it may be secret).
+_SECRET_WORDS = ("key", "secret", "password", "token", "dsn", "url", "auth")

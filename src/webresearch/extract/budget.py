@@ -20,6 +20,8 @@ __all__ = ["TextWindow", "cut_window", "truncation_marker", "utf8_boundary"]
 BOUNDARY_LOOKBACK_BYTES = 2048
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
+#: A markdown ATX heading line (CommonMark §4.2), as bytes.
+_ATX_HEADING = re.compile(rb" {0,3}#{1,6}(?:[ \t]|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,7 @@ def cut_window(text: str, offset: int, max_bytes: int, *, markdown: bool = False
     limit = utf8_boundary(data, start + budget)
     if not markdown:
         return TextWindow(data[start:limit].decode("utf-8"), start, limit, total)
-    end = _prefer_boundary(data, start, limit)
+    end = _drop_last_heading(data, start, _prefer_boundary(data, start, limit), reopen)
     kept = reopen + data[start:end].decode("utf-8")
     fence = _open_fence(kept)
     if fence is not None:
@@ -112,6 +114,21 @@ def cut_window(text: str, offset: int, max_bytes: int, *, markdown: bool = False
             closing = ("" if kept.endswith("\n") else "\n") + fence + "\n"
         kept += closing
     return TextWindow(kept, start, end, total)
+
+
+def _drop_last_heading(data: bytes, start: int, end: int, reopen: str) -> int:
+    """``end`` moved back before a markdown ATX heading (``## Setup``) that would be the
+    cut window's last line: a heading without its section tells the reader nothing, and
+    the next window (or the outline) starts with it. A ``#`` line inside a code block is
+    no heading; a window holding nothing but the heading keeps it."""
+    kept = data[start:end]
+    body = kept.rstrip(b"\n")
+    line = body.rfind(b"\n") + 1
+    if line == 0 or _ATX_HEADING.match(body[line:]) is None:
+        return end
+    if _open_fence(reopen + kept[:line].decode("utf-8")) is not None:
+        return end
+    return start + line
 
 
 def _prefer_boundary(data: bytes, start: int, limit: int) -> int:

@@ -129,7 +129,7 @@ async def read_rendered(
     doc: PageText = {
         "url": redact_url(url),
         "content_type": "text/html",
-        "title": redact_text(title or page.title),
+        "title": redact_text(page.title or title),  # web_fetch's rule (extract.title)
         "text": redact_text("\n\n".join(p for p in parts if p)),
         "markdown": True,
     }

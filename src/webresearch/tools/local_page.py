@@ -15,7 +15,7 @@ import asyncio
 import httpx2
 
 from ..config import DEFAULT_DOWNLOAD_CAP_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, Settings
-from ..errors import InvalidArguments, WebResearchError
+from ..errors import InvalidArguments, UnsupportedContent, WebResearchError
 from ..net.addresses import AddressPolicy
 from ..net.client import FetchResponse, GuardedClient
 from ..net.guard import SSRFGuard
@@ -23,7 +23,7 @@ from ..readers.local import LocalReader
 from ..types import Document, ToolResult
 from .page_text import EMPTY_HTML_NO_BROWSER_NOTE, Window, format_document
 
-__all__ = ["OFFLINE_EMPTY_HTML_NOTE", "read_page"]
+__all__ = ["OFFLINE_EMPTY_HTML_NOTE", "local_content_hint", "read_page"]
 
 #: Body of an HTML page without readable text read offline: the reader is a person or a
 #: script, not a model with a browser tool, so the advice names the CLI's browser.
@@ -31,6 +31,23 @@ OFFLINE_EMPTY_HTML_NOTE = (
     "[no readable text in this page's HTML; it is probably built by JavaScript: render it "
     "in a browser to read it, e.g. webresearch browse URL --do content]"
 )
+
+
+def local_content_hint(mime: str) -> str:
+    """The next step for local data (a saved file, stdin) that is not text: it is already
+    here, so unlike web_fetch's advice there is nothing to download and no URL to name.
+
+    Args:
+        mime: the sniffed MIME type (``image/png``; empty when unknown).
+    """
+    if mime.startswith("image/"):
+        return "it is an image: look at it with webresearch image PATH (view_image)"
+    if mime == "application/pdf":
+        return "the PDF is already local (nothing to download): use a PDF or OCR tool on the file"
+    return (
+        "the data is already local (nothing to download): open it with a program for its "
+        "format; fetch reads HTML, text, JSON, XML, CSV and PDF"
+    )
 
 
 async def read_page(
@@ -51,7 +68,8 @@ async def read_page(
             base of its relative links.
         content_type: the ``Content-Type`` it would have been served with (``None``: sniffed).
         offset: bytes of the text to skip.
-        max_bytes: output budget in bytes (1 – 131072).
+        max_bytes: budget of the text shown, in bytes (1 – 131072; header lines and marker
+            not counted, as in web_fetch).
         query: a question: the best sections by BM25 instead of the text from ``offset``.
         settings: for the download cap (``download_cap_bytes``; default 2 MiB: HTML and
             text past it are read as far as the cap, with a note; a binary is
@@ -99,6 +117,9 @@ async def read_page(
             return doc, shown, window
 
         doc, shown, window = await asyncio.to_thread(convert_and_cut)
+    except UnsupportedContent as exc:  # web_fetch's advice is to download what is here
+        exc.hint = local_content_hint(str(exc.details.get("mime") or ""))
+        return ToolResult.failure(exc)
     except WebResearchError as exc:
         return ToolResult.failure(exc)
     meta: dict[str, object] = {k: v for k, v in doc.items() if k not in ("text", "markdown")}

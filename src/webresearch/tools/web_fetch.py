@@ -109,7 +109,8 @@ class WebFetchArgs:
 
     Attributes:
         url: the page (1–8192 characters).
-        max_bytes: output budget (bytes; 1–128 KiB, default 48 KiB).
+        max_bytes: budget of the text shown (bytes; 1–128 KiB, default 48 KiB; the header
+            lines and the marker are not counted: case 16, :func:`.page_text.format_document`).
         offset: bytes of the text to skip (continue a cut page).
         query: a question (1–500 characters): the page's sections that match it best
             (BM25) instead of the text from ``offset`` (issue 18 §1); ``None``: no ranking.
