@@ -123,7 +123,13 @@ def rescue_blocks(
         if tag in ("div", "section") and not (_is_card_grid(el) and _after_heading(el)):
             continue
         cards = tag in ("ul", "ol") and _is_card_list(el)
-        plain = tag in ("ul", "ol") and not cards and _is_plain_list(el)
+        plain = (
+            tag in ("ul", "ol")
+            and not cards
+            and el.getnext() is not None  # cheap first: a list between two blocks
+            and _previous_element(el) is not None
+            and _is_plain_list(el)
+        )
         if tag in ("ul", "ol") and not cards and not plain and not _after_colon(el):
             continue
         if within(el, rescued):
