@@ -12,7 +12,9 @@ shown). :func:`keep_product_head` marks them kept when
 * within :data:`MAX_HEAD_CHARS` letters and digits after it, before the next heading,
   a price is shown on a line of its own (a currency sign or code next to a number, at
   most :data:`MAX_PRICE_CHARS` letters and digits, in a block of at most twice that,
-  outside links: not an amount in a sentence or a headline, nor another product's card) and some text was kept (the description: the
+  outside links: not an amount in a sentence or a headline, nor another product's card)
+  before the first kept text of :data:`PROSE_CHARS` letters (the description; an
+  article's prices come in its body, below the first paragraph) and some text was kept (the description: the
   extractor chose this block as the content);
 
 and then only short lines (at most :data:`MAX_LINE_CHARS` letters and digits: not a
@@ -32,12 +34,21 @@ from lxml import etree
 from webresearch.extract.align import Segment, normalise
 from webresearch.extract.rescue import in_boilerplate
 
-__all__ = ["MAX_HEAD_CHARS", "MAX_LINE_CHARS", "MAX_PRICE_CHARS", "keep_product_head"]
+__all__ = [
+    "MAX_HEAD_CHARS",
+    "MAX_LINE_CHARS",
+    "MAX_PRICE_CHARS",
+    "PROSE_CHARS",
+    "keep_product_head",
+]
 
 #: The head ends after this many letters and digits (kept or not) past the ``<h1>`` …
 MAX_HEAD_CHARS = 800
 #: … and a line of it is kept when it has at most this many.
 MAX_LINE_CHARS = 80
+#: The first kept text of this many letters or more is the description: the price comes
+#: before it.
+PROSE_CHARS = 80
 #: A price line (:func:`_is_price_line`) has at most this many letters and digits.
 MAX_PRICE_CHARS = 24
 _PRICE = re.compile(
@@ -65,16 +76,19 @@ def keep_product_head(body: etree._Element, segments: list[Segment]) -> int:
     start = next((i for i, s in enumerate(segments) if s.holder in inside), None)
     if start is None:
         return 0
-    head = [i for i in range(start, len(segments)) if segments[i].holder in inside]
+    end = start
+    while end < len(segments) and segments[end].holder in inside:
+        end += 1  # the heading's texts are contiguous
+    head = list(range(start, end))
     walked = 0
-    for i in range(head[-1] + 1, len(segments)):
+    for i in range(end, len(segments)):
         seg = segments[i]
         walked += len(seg.norm)
         if walked > MAX_HEAD_CHARS or _heading_of(seg.holder, body) is not None:
             break
         head.append(i)
     lines = [segments[i] for i in head]
-    if not any(s.kept for s in lines[1:]) or not any(_is_price_line(s, body) for s in lines):
+    if not any(s.kept for s in lines[1:]) or not _priced_before_prose(lines, body):
         return 0
     added = 0
     for seg in lines:
@@ -87,6 +101,18 @@ def keep_product_head(body: etree._Element, segments: list[Segment]) -> int:
     for holder in {s.holder for s in lines[1:] if s.kept and s.holder is not None}:
         _show_picker(holder)
     return added
+
+
+def _priced_before_prose(lines: list[Segment], body: etree._Element) -> bool:
+    """True when a price line comes before the first kept text of :data:`PROSE_CHARS`
+    letters or more (the description): a price right under the name, not one in an
+    article's body below the heading."""
+    for seg in lines:
+        if _is_price_line(seg, body):
+            return True
+        if seg.kept and len(seg.norm) >= PROSE_CHARS:
+            return False
+    return False
 
 
 def _is_price_line(seg: Segment, body: etree._Element) -> bool:

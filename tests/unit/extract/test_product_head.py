@@ -62,3 +62,23 @@ def test_short_lines_under_an_article_heading_without_a_price_stay_out() -> None
     assert "Reason 3" in markdown
     assert "Share" not in markdown
     assert "Kitchen" not in markdown.replace("kitchen's", "")
+
+
+def test_prices_in_an_article_body_pull_in_no_byline() -> None:
+    """An article about prices shows them below its first paragraph, not under its name."""
+    article = (
+        "<h1>What a kettle repair costs</h1><div class='byline'>By Ann Lee</div>"
+        "<div class='date'>Updated May 2</div>"
+        "<p>A repair shop charges by the part and by the hour, and a kettle's thermostat is "
+        "the part that fails first in most of the models we looked at this year.</p>"
+        "<div>Thermostat: <span>£12-£18</span></div><div>Labour: <span>£20</span></div>"
+        + "".join(
+            f"<p>Point {i}: ask for the old part back, and compare the quote with the price "
+            f"of a new kettle before you agree to any repair at all.</p>"
+            for i in range(3)
+        )
+    )
+    markdown = extract_html(page(article), "https://kettles.example/blog/repair").markdown
+    assert "Point 2" in markdown
+    assert "Ann Lee" not in markdown
+    assert "Updated May 2" not in markdown
