@@ -299,8 +299,16 @@ def _convert(
 def _with_facts(markdown: str, facts: list[str]) -> str:
     """The product's declared name and price first, when the markdown does not say them."""
     said = normalise(markdown[:2000])
-    missing = [f for f in facts if normalise(f.removeprefix("Price: ")) not in said]
+    # a price shown with its sign ("$129.99") says the declared "Price: 129.99 USD" too
+    missing = [f for f in facts if _fact_said(f) not in said]
     return "\n\n".join([*missing, markdown]) if missing else markdown
+
+
+def _fact_said(fact: str) -> str:
+    """What the markdown must hold to say ``fact``: a price's amount, a name whole."""
+    if fact.startswith("Price: "):
+        return normalise(fact.removeprefix("Price: ").split(" ")[0])
+    return normalise(fact)
 
 
 def _tag(el: etree._Element) -> str:

@@ -70,6 +70,7 @@ from lxml import etree
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.forum import keep_thread, repeats_article
+from webresearch.extract.product_head import keep_product_head
 from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
 from webresearch.extract.traf_pass import extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
@@ -242,6 +243,8 @@ def find_main_content(
         placed += _fill_span(segments, full, prose_only=True)
     if html is not None and not comments:
         placed += _fill_from_second_opinion(segments, html)
+    if not comments:  # price, rating and options under a product's <h1> (product_head.py)
+        placed += keep_product_head(body, segments)
     _keep_formulas(segments)
     return MainContent(placed, page_chars, True, body, segments, traf_body)
 

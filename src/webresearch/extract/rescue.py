@@ -29,7 +29,15 @@ trafilatura drops some blocks inside an article that a reader needs
   wraps it or sits in it — and a summary beside the heading: ``<li><a><h3>Title</h3>
   <p>summary</p></a></li>``) between the first and last kept text: trafilatura reads each
   item as link text and drops the list (review: route cards with short summaries were
-  lost). A menu is a list of bare links, without headings or summaries, and stays out.
+  lost). A menu is a list of bare links, without headings or summaries, and stays out;
+* a short list of plain items (:func:`_is_plain_list`: no link, at most
+  :data:`MAX_PLAIN_ITEMS` items of at most :data:`MAX_PLAIN_ITEM_CHARS` letters and digits)
+  right between two kept blocks ("… the following things." — Passport, Tickets — "If
+  anything is missing …"): on a page whose paragraphs sit directly in ``<body>``
+  trafilatura finds no content container and recovers the loose text, in its precision
+  mode paragraphs, tables and code but no lists (``recover_wild_text``), so the list
+  between them is lost; inside ``<article>`` or ``<div class="content">`` it is kept. A
+  menu is made of links and stays out.
 """
 
 from __future__ import annotations
@@ -40,6 +48,8 @@ from webresearch.extract.align import Segment, normalise
 
 __all__ = [
     "MAX_LEAD_GAP_CHARS",
+    "MAX_PLAIN_ITEMS",
+    "MAX_PLAIN_ITEM_CHARS",
     "MIN_GRID_CARDS",
     "PARTIAL_TABLE_SHARE",
     "in_boilerplate",
@@ -54,6 +64,12 @@ MIN_GRID_CARDS = 3
 #: The page's own ``<h1>`` right before the first kept text is kept when at most this many
 #: letters and digits (a byline, a date) lie between them.
 MAX_LEAD_GAP_CHARS = 200
+#: A plain list between two kept blocks (:func:`_is_plain_list`) has at most this many
+#: items …
+MAX_PLAIN_ITEMS = 30
+#: … each of at most this many letters and digits.
+MAX_PLAIN_ITEM_CHARS = 200
+_CONTROL_TAGS = ("a", "button", "input", "select")
 _HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _BOILERPLATE_TAGS = frozenset({"nav", "aside", "footer", "header", "form", "menu"})
 _BOILERPLATE_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "complementary"})
@@ -115,7 +131,14 @@ def rescue_blocks(
         if tag in ("div", "section") and not (_is_card_grid(el) and _after_heading(el)):
             continue
         cards = tag in ("ul", "ol") and _is_card_list(el)
-        if tag in ("ul", "ol") and not cards and not _after_colon(el):
+        plain = (
+            tag in ("ul", "ol")
+            and not cards
+            and el.getnext() is not None  # cheap first: a list between two blocks
+            and _previous_element(el) is not None
+            and _is_plain_list(el)
+        )
+        if tag in ("ul", "ol") and not cards and not plain and not _after_colon(el):
             continue
         if within(el, rescued):
             continue
@@ -129,9 +152,10 @@ def rescue_blocks(
                 rescued.append(el)
             continue
         if tag in ("ul", "ol"):
-            if _introduced_list(el, inner, index, segments, first, last) and not in_boilerplate(
-                el, body
-            ):
+            introduced = _introduced_list(el, inner, index, segments, first, last)
+            if plain and not _after_colon(el):
+                introduced = introduced and _followed_by_kept(el, index, segments)
+            if introduced and not in_boilerplate(el, body):
                 rescued.append(el)
             continue
         kept_inner = sum(1 for i in inner if segments[i].kept)
@@ -268,6 +292,33 @@ def _introduced_list(
         [i for sub in previous.iter() for i in index.get(sub, ())] if previous is not None else []
     )
     return bool(lead) and segments[lead[-1]].kept
+
+
+def _is_plain_list(el: etree._Element) -> bool:
+    """A short list of plain items: no link, at most :data:`MAX_PLAIN_ITEMS` ``<li>``
+    children of at most :data:`MAX_PLAIN_ITEM_CHARS` letters and digits each, and text in
+    every one."""
+    if len(el) > 2 * MAX_PLAIN_ITEMS or next(el.iter(*_CONTROL_TAGS), None) is not None:
+        return False  # cheap tests first: every list on the page comes here
+    items = [c for c in el if isinstance(c.tag, str)]
+    if not items or len(items) > MAX_PLAIN_ITEMS or any(_tag(c) != "li" for c in items):
+        return False
+    sizes = [len(normalise("".join(c.itertext()))) for c in items]
+    return all(0 < size <= MAX_PLAIN_ITEM_CHARS for size in sizes)
+
+
+def _followed_by_kept(
+    el: etree._Element, index: dict[etree._Element, list[int]], segments: list[Segment]
+) -> bool:
+    """True when the first text of the element right after ``el`` (no text between) was
+    kept."""
+    following = el.getnext()
+    while following is not None and not isinstance(following.tag, str):
+        following = following.getnext()
+    if following is None or (el.tail or "").strip():
+        return False
+    inner = [i for sub in following.iter() for i in index.get(sub, ())]
+    return bool(inner) and segments[inner[0]].kept
 
 
 def _previous_element(el: etree._Element) -> etree._Element | None:

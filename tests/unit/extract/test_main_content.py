@@ -411,3 +411,30 @@ def test_the_full_pass_fills_no_item_cards_into_the_holes(monkeypatch: pytest.Mo
     assert main is not None and main.aligned
     assert len(fast_text) < main.page_chars - len(fast_text)  # the holes: larger than the text
     assert main.kept_chars == len(fast_text)
+
+
+@pytest.mark.parametrize("wrap", ["{}", "<div class='content'>{}</div>"])
+def test_a_short_plain_list_between_kept_paragraphs_is_kept(wrap: str) -> None:
+    """Paragraphs directly in <body>: trafilatura's loose-text recovery keeps paragraphs
+    but no lists (precision mode), so a list between two of them was lost."""
+    body = (
+        "<p>Before the hike up the ridge, check that your rucksack holds each of these items "
+        "and nothing heavier.</p><ul><li>Water bottle</li><li>Rain jacket</li>"
+        "<li>Head torch</li></ul><p>Rangers at the gate turn back walkers who are missing "
+        "any of them, whatever the forecast says.</p>"
+    )
+    markdown = extract_html(page(wrap.format(body), "Ridge hike"), "http://x.test/").markdown
+    assert "- Water bottle\n- Rain jacket\n- Head torch" in markdown
+    assert markdown.index("nothing heavier") < markdown.index("Water bottle")
+    assert markdown.index("Head torch") < markdown.index("Rangers at the gate")
+
+
+def test_a_link_list_between_loose_paragraphs_stays_out() -> None:
+    body = (
+        "<p>Before the hike up the ridge, check that your rucksack holds each of these items "
+        "and nothing heavier.</p><ul><li><a href='/a'>Home</a></li><li><a href='/b'>Trails</a>"
+        "</li></ul><p>Rangers at the gate turn back walkers who are missing any of them, "
+        "whatever the forecast says.</p>"
+    )
+    markdown = extract_html(page(body, "Ridge hike"), "http://x.test/").markdown
+    assert "Trails" not in markdown
