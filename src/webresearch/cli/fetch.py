@@ -25,7 +25,7 @@ from .render import (
     unavailable_exit,
 )
 from .signals import in_daemon_thread
-from .targets import empty_problem, is_url, read_file, read_stdin
+from .targets import empty_problem, is_url, list_file_problem, read_file, read_stdin
 from .trace_view import tracing_to_stderr
 
 #: What a person who typed ``-q`` for "quiet" reads: ``-q`` has meant ``--query`` since
@@ -229,6 +229,8 @@ def fetch(
     if (empty := empty_problem(targets)) is not None:  # ``fetch ""``, ``fetch "$UNSET"``
         raise click.UsageError(empty)
     base_url = _base_url(base_url)
+    if (problem := list_file_problem(input_file)) is not None:
+        raise click.UsageError(problem)
     items = read_targets(targets, input_file or ())
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:

@@ -12,6 +12,7 @@ import os
 import re
 import stat
 import sys
+from typing import TextIO
 
 from webresearch import InvalidArguments
 
@@ -176,6 +177,35 @@ def _open_regular(target: str, what: str) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def list_file_problem(file: TextIO | None, option: str = "-i") -> str | None:
+    """Why a list of URLs cannot be read from ``file``, or ``None``: a device or a socket is
+    refused (``-i /dev/zero`` has no end and no line break: it was read until memory ran
+    out; fresh review). A regular file, a pipe (``-i <(…)``, a FIFO), stdin and
+    ``/dev/null`` (no more inputs) are read."""
+    if file is None or file.name == "<stdin>":
+        return None
+    try:
+        info = os.fstat(file.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return None
+    mode = info.st_mode
+    if stat.S_ISREG(mode) or stat.S_ISFIFO(mode) or _is_dev_null(info):
+        return None
+    kind = _KINDS.get(stat.S_IFMT(mode), "a special file")
+    return (
+        f"{option}: cannot read {file.name}: it is {kind}, not a list of URLs "
+        "(give a text file with one URL or path per line, or '-' for stdin)"
+    )
+
+
+def _is_dev_null(info: os.stat_result) -> bool:
+    try:
+        null = os.stat(os.devnull)
+    except OSError:
+        return False
+    return stat.S_ISCHR(info.st_mode) and info.st_rdev == null.st_rdev
 
 
 def _not_regular(target: str, mode: int, what: str) -> InvalidArguments:

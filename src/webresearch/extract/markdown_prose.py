@@ -31,6 +31,7 @@ import unicodedata
 from dataclasses import dataclass
 
 __all__ = [
+    "PROSE_BANG",
     "PROSE_DOLLAR",
     "PROSE_STAR",
     "PROSE_UNDERSCORE",
@@ -48,13 +49,22 @@ __all__ = [
 PROSE_DOLLAR = "\x1a"
 PROSE_STAR = "\x0e"
 PROSE_UNDERSCORE = "\x0f"
+#: Stands for a ``!`` that ends a text of the page: before a link the walk writes next
+#: (``now!<a>Download</a>``) it would make ``![Download](…)``, an image (CommonMark §6.4),
+#: and is written ``\!`` there (:func:`resolve_prose`).
+PROSE_BANG = "\x10"
 _MARKED = str.maketrans({"$": PROSE_DOLLAR, "*": PROSE_STAR, "_": PROSE_UNDERSCORE})
-_PLAIN = str.maketrans({PROSE_DOLLAR: "$", PROSE_STAR: "*", PROSE_UNDERSCORE: "_"})
+_PLAIN = str.maketrans(
+    {PROSE_DOLLAR: "$", PROSE_STAR: "*", PROSE_UNDERSCORE: "_", PROSE_BANG: "!"}
+)
 
 
 def prose_text(text: str) -> str:
-    """A text of the page with its ``$``, ``*`` and ``_`` marked for :func:`resolve_prose`."""
-    return text.translate(_MARKED) if ("$" in text or "*" in text or "_" in text) else text
+    """A text of the page with its ``$``, ``*`` and ``_`` and a last ``!`` marked for
+    :func:`resolve_prose`."""
+    if "$" in text or "*" in text or "_" in text:
+        text = text.translate(_MARKED)
+    return text[:-1] + PROSE_BANG if text.endswith("!") else text
 
 
 def plain_text(text: str) -> str:
@@ -92,7 +102,10 @@ def opens_underscore(before: str, after: str) -> bool:
 def resolve_prose(markdown: str) -> str:
     """``markdown`` with every mark of :func:`prose_text` resolved (module docstring): a
     dollar as ``\\$`` when its inline text holds another, else ``$``; a ``*`` or ``_`` as
-    :func:`escape_emphasis` decides."""
+    :func:`escape_emphasis` decides; a text's last ``!`` as ``\\!`` right before a link,
+    else ``!``."""
+    if PROSE_BANG in markdown:
+        markdown = markdown.replace(PROSE_BANG + "[", "\\![").replace(PROSE_BANG, "!")
     if (
         PROSE_DOLLAR not in markdown
         and PROSE_STAR not in markdown

@@ -75,6 +75,7 @@ _LABEL_STARTS = frozenset(
     | {"suggest", "submit"}
 )
 _ARROWS = "«‹←<>→›»"
+_JOINERS = frozenset({"or", "and", "|", "·"})
 _BLOCK_TAGS = frozenset({"p", "div", "footer", "section", "aside", "li", "nav"})
 _EMBED_TAGS = ("lite-youtube", "lite-vimeo")
 
@@ -146,6 +147,8 @@ def page_widgets(root: etree._Element) -> list[etree._Element]:
             continue  # (most links: one attribute read, no text walk)
         label = _start(link)
         if _META_LINK.fullmatch(label):
+            if _in_sentence(link):
+                continue  # "Edit this page and add a footer.": an instruction, not a widget
             block = _meta_block(link)
             if block is not None:
                 found.append(block)
@@ -212,6 +215,17 @@ def _in_running_text(link: etree._Element) -> bool:
         before = (parent.text if parent is not None else None) or ""
     after = link.tail or ""
     return any(c.isalnum() for c in before + after)
+
+
+def _in_sentence(link: etree._Element) -> bool:
+    """True when a lowercase word goes on right after the link, other than an "or"/"and"
+    joining the next link ("Edit this page in your editor: …"; a widget's "View source or
+    report an issue" is no sentence). Fresh review: a tutorial's instruction "Edit this page
+    and add a footer." was dropped."""
+    after = (link.tail or "").strip()
+    if not after[:1].isalpha() or not after[:1].islower():
+        return False
+    return after.rstrip(",;:").lower() not in _JOINERS
 
 
 def _alone_in(link: etree._Element) -> etree._Element:

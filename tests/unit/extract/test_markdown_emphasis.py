@@ -131,3 +131,18 @@ def test_the_page_text_survives_a_round_trip_on_random_inline_mixes() -> None:
         tags = re.findall(r"<(?:em|strong|code|a)\b", rendered(out))
         assert len(tags) <= sum(1 for s, t in parts if t and s.strip()), (body, out)
         assert shown_text(out) == " ".join(" ".join(s for s, _ in parts).split()), (body, out)
+
+
+def test_a_bang_before_a_link_does_not_make_an_image() -> None:
+    # review: "now!<a>Download</a>" became "now![Download](…)", an image, its text lost
+    body = parse_html(
+        "<html><body><p>It is out now!<a href='/dl'>Download</a> Wow! <b>Yes!</b> "
+        "<a href='/x'>More</a></p><p>Hello!</p></body></html>"
+    ).find("body")
+    assert body is not None
+    out = element_to_markdown(body, "https://example.org/")
+    assert "now\\![Download](https://example.org/dl)" in out
+    assert "Wow! **Yes!** [More](https://example.org/x)" in out
+    assert out.rstrip().endswith("Hello!")
+    rendered = MarkdownIt().render(out)
+    assert "<img" not in rendered and "now!<a href" in rendered
