@@ -247,10 +247,18 @@ _LINE_START_ESCAPE = re.compile(
 def escape_line_starts(text: str) -> str:
     """Backslash a character that would turn a plain line into a heading, quote, list item,
     fence or rule (CommonMark's block starts: ``#``, ``>``, ``+``/``-``/``*`` and
-    ``1.``/``1)`` before a space, three backticks or tildes, a line of three or more ``*``,
-    ``_`` or ``-``: §4.1 thematic breaks). A page's ``*`` or ``_`` may still be marked
+    ``1.``/``1)`` before a space (escaped as ``1\\.``: a backslash before a digit would
+    show), three backticks or tildes, a line of three or more ``*``, ``_`` or ``-``: §4.1
+    thematic breaks). A page's ``*`` or ``_`` may still be marked
     (:mod:`.markdown_prose`): a backslash before it escapes it too."""
-    return _LINE_START_ESCAPE.sub(lambda m: m.group(1) + "\\" + m.group(2), text)
+    return _LINE_START_ESCAPE.sub(_escape_start, text)
+
+
+def _escape_start(match: re.Match[str]) -> str:
+    indent, start = match.group(1), match.group(2)
+    if start[0].isdigit():  # "1." → "1\." (a backslash before a digit would show: §2.4)
+        return f"{indent}{start[:-1]}\\{start[-1]}"
+    return f"{indent}\\{start}"
 
 
 #: What CommonMark (with GFM's strikethrough and a dollar-math extension) can read as inline
