@@ -157,7 +157,8 @@ def card_pictures(page: etree._Element) -> frozenset[etree._Element]:
     docstring, rule 5); look before anything is removed (the card's link may go)."""
     sizes: dict[etree._Element, bool] = {}  # cards share ancestors: each measured once
     linked: dict[etree._Element, bool] = {}
-    return frozenset(img for img in page.iter("img") if _card_picture(img, sizes, linked))
+    kinds: dict[etree._Element, Counter[tuple[str, str]]] = {}  # a grid's children, counted once
+    return frozenset(img for img in page.iter("img") if _card_picture(img, sizes, linked, kinds))
 
 
 def drop_noise_images(
@@ -266,12 +267,16 @@ def _links_elsewhere(img: etree._Element) -> bool:
 
 
 def _card_picture(
-    img: etree._Element, sizes: dict[etree._Element, bool], linked: dict[etree._Element, bool]
+    img: etree._Element,
+    sizes: dict[etree._Element, bool],
+    linked: dict[etree._Element, bool],
+    kinds: dict[etree._Element, Counter[tuple[str, str]]],
 ) -> bool:
     """True when the smallest block holding ``img`` and a link to another page is, or is
     the only child of its kind in, a card of a grid (module docstring, rule 5). ``sizes``
     and ``linked`` cache whether an element holds too much text for a card and whether it
-    holds a page link."""
+    holds a page link; ``kinds``, how many children of each ``(tag, class)`` an element has
+    (a grid of n cards is counted once, not once per card)."""
     node = img.getparent()
     for _ in range(_CARD_DEPTH):
         if node is None or node.tag in _CARD_STOP:
@@ -293,8 +298,10 @@ def _card_picture(
             too_long = sizes[node] = _holds_at_least(node, MAX_CARD_CHARS)
         if too_long or sum(1 for _ in node.iter("img")) > MAX_CARD_IMAGES:
             return False  # a block of several cards, a post, a section
-        key = (node.tag, node.get("class") or "")
-        peers = sum(1 for c in parent if (c.tag, c.get("class") or "") == key)
+        counted = kinds.get(parent)
+        if counted is None:
+            counted = kinds[parent] = Counter((c.tag, c.get("class") or "") for c in parent)
+        peers = counted[(node.tag, node.get("class") or "")]
         if peers >= MIN_GRID_CARDS:
             return True
         if peers > 1:

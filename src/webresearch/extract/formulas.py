@@ -80,7 +80,8 @@ def show_formulas(root: etree._Element) -> int:
     """Unhide the ``<math>`` elements under ``root`` and drop their second renderings, in
     place (module docstring); how many renderings were removed."""
     removed = 0
-    for math in [el for el in root.iter() if _local(el) == "math"]:
+    # "{*}math": a <math> in any namespace or none (the HTML parser lower-cases tag names)
+    for math in list(root.iter("{*}math")):
         if any(_local(a) == "math" for a in math.iterancestors()):
             continue
         top = math

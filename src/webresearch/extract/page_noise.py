@@ -109,9 +109,8 @@ _HIDDEN_BELOW = etree.XPath(".//*[@hidden or @style]")
 _ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
 _NAMED_XPATH = etree.XPath(".//*[@class or @id]")
 _INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
-_POPUP_CANDIDATES = etree.XPath(
-    ".//*[@role] | .//*[contains(@class, 'dropdown')] | .//details-menu"
-)
+#: Two walks (one per path: ``self::details-menu`` in the first path's test cost more).
+_POPUP_CANDIDATES = etree.XPath(".//*[@role or contains(@class, 'dropdown')] | .//details-menu")
 #: The class of the panel a dropdown button opens (module docstring).
 _DROPDOWN_PANEL = re.compile(r"(?:^|[-_])dropdown-(?:panel|contents?|container)$")
 _POPUP_ROLES = frozenset({"listbox", "dialog", "alertdialog"})
@@ -161,14 +160,19 @@ def hidden_blocks(
         the main content is chosen: the choice is made on the page as served.
     """
     tailwind: list[bool] = []  # whether the page uses Tailwind, once a class needs it
+    verdicts: dict[str, bool] = {}  # a page repeats its class lists: each read once
 
     def hidden_by_class(class_attr: str) -> bool:
+        verdict = verdicts.get(class_attr)
+        if verdict is not None:
+            return verdict
         plain = hidden_on_desktop(class_attr, tailwind=False)
-        if plain == hidden_on_desktop(class_attr, tailwind=True):
-            return plain  # no Tailwind display class: the page-wide scan is not needed
-        if not tailwind:
-            tailwind.append(uses_tailwind(doc))
-        return hidden_on_desktop(class_attr, tailwind=tailwind[0])
+        if plain != hidden_on_desktop(class_attr, tailwind=True):
+            if not tailwind:  # a Tailwind display class: is this a Tailwind page?
+                tailwind.append(uses_tailwind(doc))
+            plain = hidden_on_desktop(class_attr, tailwind=tailwind[0])
+        verdicts[class_attr] = plain
+        return plain
 
     hidden = [
         el
@@ -207,7 +211,7 @@ def popup_menus(root: etree._Element) -> list[etree._Element]:
     found: list[etree._Element] = []
     chosen: set[etree._Element] = set()
     for el in _POPUP_CANDIDATES(root):
-        if not isinstance(el.tag, str) or any(a in chosen for a in el.iterancestors()):
+        if not isinstance(el.tag, str) or (chosen and any(a in chosen for a in el.iterancestors())):
             continue
         roles = (el.get("role") or "").lower().split()
         role = roles[0] if roles else ""
@@ -322,15 +326,11 @@ def _hiding_candidates(doc: etree._Element) -> Iterator[etree._Element]:
     if body is None:
         return
     for el in body.iterdescendants(etree.Element):
-        if not el.attrib:
-            continue
-        klass = el.get("class") or ""
+        klass = el.get("class")
         if (
-            el.get("hidden") is not None
+            (klass is not None and ("hidden" in klass or "d-" in klass or "w-" in klass))
             or el.get("style") is not None
-            or "hidden" in klass
-            or "d-" in klass
-            or "w-" in klass
+            or el.get("hidden") is not None
         ):
             yield el
 
