@@ -32,6 +32,8 @@ import re
 
 from lxml import etree
 
+from webresearch.extract.scan_index import PageAttributes, read_attributes
+
 __all__ = ["MAX_BANNER_WORDS", "consent_banners"]
 
 #: A consent banner has fewer words than this.
@@ -61,14 +63,23 @@ _VENDOR = re.compile(r"qc-cmp|onetrust|cookiebot|cc-window|cli-cookie", re.IGNOR
 _NEVER = frozenset({"html", "body", "main", "article"})
 
 
-def consent_banners(root: etree._Element) -> list[etree._Element]:
+def consent_banners(
+    root: etree._Element, attributes: PageAttributes | None = None
+) -> list[etree._Element]:
     """The cookie consent banners under ``root`` (module docstring), outermost only, in
     document order; nothing is removed (pass them to
-    :func:`~webresearch.extract.page_noise.remove_elements`)."""
+    :func:`~webresearch.extract.page_noise.remove_elements`). ``attributes``: ``root``'s
+    attributes read once for several scans (:mod:`~webresearch.extract.scan_index`); read
+    from the tree when ``None``."""
     found: list[etree._Element] = []
     chosen: set[etree._Element] = set()
-    for el in root.iter(etree.Element):
-        name = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('data-testid') or ''}"
+    if attributes is None or not attributes.describes(root):
+        attributes = read_attributes(root)
+    names = "\n".join([f"{row[1]} {row[2]} {row[6]}" for row in attributes.rows])
+    if not _NAME_WORDS.search(names.lower()):
+        return []  # no element named so (most pages): one search, not one per element
+    for el, klass, ident, _, _, _, testid in attributes.rows:
+        name = f"{klass or ''} {ident or ''} {testid or ''}"
         if name == "  " or not _NAME_WORDS.search(name.lower()) or not _BANNER_NAME.search(name):
             continue
         if not isinstance(el.tag, str) or el.tag in _NEVER or el.find(".//h1") is not None:

@@ -75,6 +75,7 @@ from webresearch.extract.page_type import (
 from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
+from webresearch.extract.scan_index import read_attributes
 from webresearch.extract.signup import signup_boxes, signup_forms
 from webresearch.extract.title import document_title
 from webresearch.extract.tree import remove_keep_tail
@@ -239,10 +240,11 @@ def _convert(
     main = find_main_content(doc, comments=forum, html=opinion)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
-    hidden = hidden_blocks(doc, page_chars, utility_classes=not shop)
-    menus = popup_menus(body)  # a language or tag picker: links a click shows
+    attributes = read_attributes(body)  # one walk for the next three scans (scan_index.py)
+    hidden = hidden_blocks(doc, page_chars, utility_classes=not shop, attributes=attributes)
+    menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
-    hidden += consent_banners(body)  # "We use cookies … Accept": never the content
+    hidden += consent_banners(body, attributes)  # "We use cookies … Accept": never the content
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box
     hidden += page_widgets(body)  # "Was this page helpful?", "Edit this page", "Next »"
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped

@@ -61,6 +61,7 @@ from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.formulas import holds_only_formula
 from webresearch.extract.markdown import SKIPPED_TAGS
+from webresearch.extract.scan_index import PageAttributes, read_attributes
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.utility_classes import hidden_on_desktop, never_shown, uses_tailwind
 
@@ -109,8 +110,6 @@ _HIDDEN_BELOW = etree.XPath(".//*[@hidden or @style]")
 _ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
 _NAMED_XPATH = etree.XPath(".//*[@class or @id]")
 _INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
-#: Two walks (one per path: ``self::details-menu`` in the first path's test cost more).
-_POPUP_CANDIDATES = etree.XPath(".//*[@role or contains(@class, 'dropdown')] | .//details-menu")
 #: The class of the panel a dropdown button opens (module docstring).
 _DROPDOWN_PANEL = re.compile(r"(?:^|[-_])dropdown-(?:panel|contents?|container)$")
 _POPUP_ROLES = frozenset({"listbox", "dialog", "alertdialog"})
@@ -142,7 +141,10 @@ def drop_inert(doc: etree._Element) -> None:
 
 
 def hidden_blocks(
-    doc: etree._Element, page_chars: int, utility_classes: bool = True
+    doc: etree._Element,
+    page_chars: int,
+    utility_classes: bool = True,
+    attributes: PageAttributes | None = None,
 ) -> list[etree._Element]:
     """The hidden blocks of ``doc`` to leave out (module docstring); nothing is removed yet.
 
@@ -153,6 +155,8 @@ def hidden_blocks(
             (:mod:`~webresearch.extract.utility_classes`); ``False`` on a shop's page, whose
             scripts show the blocks they hide (stock notices, a chosen variant's labels:
             WCXB dev product −0.0005 with them).
+        attributes: the body's attributes read once for several scans
+            (:mod:`~webresearch.extract.scan_index`); read from the tree when ``None``.
 
     Returns:
         the outermost hidden elements that are not content; empty when there are none or
@@ -176,9 +180,13 @@ def hidden_blocks(
 
     hidden = [
         el
-        for el in _hiding_candidates(doc)
+        for el, klass, style, flag in _hiding_candidates(doc, attributes)
         if el.tag not in ("template", "noscript", "input", "option")
-        and (_hidden_by_markup(el) or (utility_classes and hidden_by_class(el.get("class") or "")))
+        and (
+            flag is not None
+            or bool(_HIDDEN_STYLE.search(style or ""))
+            or (utility_classes and hidden_by_class(klass or ""))
+        )
         and not holds_only_formula(el)  # MathML for assistive technology (formulas.py)
     ]
     if not hidden:
@@ -197,7 +205,9 @@ def hidden_blocks(
     ]
 
 
-def popup_menus(root: etree._Element) -> list[etree._Element]:
+def popup_menus(
+    root: etree._Element, attributes: PageAttributes | None = None
+) -> list[etree._Element]:
     """The popup menus of links under ``root`` (module docstring), outermost only, in
     document order; nothing is removed yet (pass them to :func:`remove_elements`).
 
@@ -207,13 +217,20 @@ def popup_menus(root: etree._Element) -> list[etree._Element]:
     first role is ``listbox``, ``dialog`` or ``alertdialog``. Either is a menu of links when it holds at least
     :data:`MIN_MENU_LINKS` ``<a href>`` whose text is at least :data:`MIN_MENU_LINK_SHARE`
     (a menu) or :data:`MIN_POPUP_LINK_SHARE` (a popup) of its letters and digits.
+    ``attributes``: ``root``'s attributes read once for several scans
+    (:mod:`~webresearch.extract.scan_index`); read from the tree when ``None``.
     """
     found: list[etree._Element] = []
     chosen: set[etree._Element] = set()
-    for el in _POPUP_CANDIDATES(root):
+    if attributes is None or not attributes.describes(root):
+        attributes = read_attributes(root)
+    details = set(root.iterdescendants("details-menu"))  # a C-level walk: most pages none
+    for el, klass, _, _, _, role, _ in attributes.rows[1:]:  # rows[0]: root, not a candidate
+        if role is None and (klass is None or "dropdown" not in klass) and el not in details:
+            continue
         if not isinstance(el.tag, str) or (chosen and any(a in chosen for a in el.iterancestors())):
             continue
-        roles = (el.get("role") or "").lower().split()
+        roles = (role or "").lower().split()
         role = roles[0] if roles else ""
         if role == "menu" or el.tag == "details-menu":
             share = MIN_MENU_LINK_SHARE
@@ -221,7 +238,7 @@ def popup_menus(root: etree._Element) -> list[etree._Element]:
             share = MIN_POPUP_LINK_SHARE
         elif any(
             token == "dropdown-menu" or _DROPDOWN_PANEL.search(token)
-            for token in (el.get("class") or "").split()
+            for token in (klass or "").split()
         ):
             share = MIN_MENU_LINK_SHARE
         else:
@@ -318,21 +335,25 @@ def remove_elements(elements: list[etree._Element]) -> None:
         remove_keep_tail(el)
 
 
-def _hiding_candidates(doc: etree._Element) -> Iterator[etree._Element]:
-    """The elements of the body that may be hidden: with a ``hidden`` or ``style``
-    attribute, or a class name holding ``hidden``, ``d-`` or ``w-`` (display utilities), in
-    document order. (A loop: the same XPath took twice as long.)"""
+def _hiding_candidates(
+    doc: etree._Element, attributes: PageAttributes | None
+) -> Iterator[tuple[etree._Element, str | None, str | None, str | None]]:
+    """The elements of the body that may be hidden, with their ``class``, ``style`` and
+    ``hidden`` attributes: those with a ``hidden`` or ``style`` attribute, or a class name
+    holding ``hidden``, ``d-`` or ``w-`` (display utilities), in document order, the body
+    itself left out. (A loop: the same XPath took twice as long.)"""
     body = doc.find("body")
     if body is None:
         return
-    for el in body.iterdescendants(etree.Element):
-        klass = el.get("class")
+    if attributes is None or not attributes.describes(body):
+        attributes = read_attributes(body)
+    for el, klass, _, style, flag, _, _ in attributes.rows[1:]:  # rows[0]: the body
         if (
             (klass is not None and ("hidden" in klass or "d-" in klass or "w-" in klass))
-            or el.get("style") is not None
-            or el.get("hidden") is not None
+            or style is not None
+            or flag is not None
         ):
-            yield el
+            yield el, klass, style, flag
 
 
 def _hidden_by_markup(el: etree._Element) -> bool:

@@ -1,0 +1,71 @@
+"""The attributes several page scans test, read in one walk over a page. Pure functions.
+
+Three scans of the body run one after another on the same, not yet pruned tree and each
+tested every element's attributes in a walk of its own:
+:func:`~webresearch.extract.page_noise.hidden_blocks` (``class``, ``style``, ``hidden``),
+:func:`~webresearch.extract.page_noise.popup_menus` (``role``, ``class``, the tag) and
+:func:`~webresearch.extract.consent.consent_banners` (``class``, ``id``, ``data-testid``).
+Reading an attribute from lxml costs about as much as visiting the element; one walk that
+reads the six attributes once (:func:`read_attributes`) and gives them to the three scans
+replaced three walks (Zyte dev pages: measured in one process, old and new interleaved).
+Each scan reads the same elements in the same (document) order as before: the outputs
+do not change. The index describes the tree as it was when read: a scan given an index
+of another root reads the tree itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from lxml import etree
+
+__all__ = ["AttributeRow", "PageAttributes", "read_attributes"]
+
+#: One element and its ``class``, ``id``, ``style``, ``hidden``, ``role`` and
+#: ``data-testid`` attributes (``None`` for an attribute the element does not have).
+AttributeRow = tuple[
+    etree._Element, str | None, str | None, str | None, str | None, str | None, str | None
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PageAttributes:
+    """The attributes the page scans test, for every element under ``root``.
+
+    Attributes:
+        root: the element walked (the page's ``<body>``).
+        rows: one :data:`AttributeRow` per element of ``root.iter()`` (``root`` first, then
+            its descendants in document order; comments and processing instructions left
+            out).
+    """
+
+    root: etree._Element
+    rows: list[AttributeRow]
+
+    def describes(self, root: etree._Element) -> bool:
+        """True when these rows were read from ``root`` (else read the tree itself)."""
+        return self.root is root
+
+
+def read_attributes(root: etree._Element) -> PageAttributes:
+    """Read the attributes of every element under ``root`` (itself included) once.
+
+    Read right before the scans that use it: the rows do not follow later changes of the
+    tree (an element removed, an attribute set).
+    """
+    rows: list[AttributeRow] = []
+    append = rows.append
+    for el in root.iter(etree.Element):
+        get = el.get
+        append(
+            (
+                el,
+                get("class"),
+                get("id"),
+                get("style"),
+                get("hidden"),
+                get("role"),
+                get("data-testid"),
+            )
+        )
+    return PageAttributes(root, rows)
