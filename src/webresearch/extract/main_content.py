@@ -71,6 +71,7 @@ from webresearch.extract.align import Segment, align_segments, normalise, text_s
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.forum import keep_thread, repeats_article
 from webresearch.extract.product_head import keep_product_head
+from webresearch.extract.quote_figures import keep_quote_figures
 from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
 from webresearch.extract.traf_pass import extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
@@ -245,6 +246,7 @@ def find_main_content(
         placed += _fill_from_second_opinion(segments, html)
     if not comments:  # price, rating and options under a product's <h1> (product_head.py)
         placed += keep_product_head(body, segments)
+        placed += keep_quote_figures(body, segments)  # figure > blockquote (quote_figures.py)
     _keep_formulas(segments)
     return MainContent(placed, page_chars, True, body, segments, traf_body)
 
