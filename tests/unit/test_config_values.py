@@ -125,3 +125,29 @@ def test_the_cli_says_a_wrong_setting_in_one_line_without_usage(command: list[st
         "WEBRESEARCH_FETCH_MAX_BYTES: must be a whole number, e.g. 49152, not text ('abc') "
         "(next step: give a valid value, or leave the setting out to use its default)\n"
     )
+
+
+@pytest.mark.parametrize("command", [["tools"], ["config", "show"], ["journal"]])
+def test_a_wrong_provider_option_is_one_line_too(
+    command: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A provider's option is read when the toolkit starts, after the command's settings:
+    ``tools`` and ``config show`` ended in a traceback, ``journal`` in a usage block."""
+    from webresearch.cli.main import main
+
+    for name, value in {
+        "WEBRESEARCH_JOURNAL_URL": "memory://",
+        "WEBRESEARCH_FIRECRAWL_CREDIT_PRICE": "cheap",
+    }.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("WEBRESEARCH_CONFIG", raising=False)
+    monkeypatch.setattr("sys.argv", ["webresearch", *command])
+    with pytest.raises(SystemExit) as info:
+        main()
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"webresearch {command[0]}: error[configuration]: invalid setting "
+        "WEBRESEARCH_FIRECRAWL_CREDIT_PRICE: must be a number, e.g. 0, not text ('cheap') "
+        "(next step: give a valid value, or leave the setting out to use its default)\n"
+    )
