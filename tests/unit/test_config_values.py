@@ -67,11 +67,27 @@ def test_the_error_says_the_next_step() -> None:
     assert info.value.hint == "give a valid value, or leave the setting out to use its default"
 
 
-@pytest.mark.parametrize("text", ["[1,2", "[a.example]", '["a.example", ["b"]]', "a.example]"])
-def test_a_list_that_is_not_one_is_an_error(text: str) -> None:
+@pytest.mark.parametrize(
+    "text", ['["a.example", "b', "['a.example']", '["a.example", ["b"]]', "[1, 2]"]
+)
+def test_a_json_list_that_is_not_one_is_an_error(text: str) -> None:
     message = problem({"WEBRESEARCH_ALLOWED_DOMAINS": text})
     assert message.startswith("invalid setting WEBRESEARCH_ALLOWED_DOMAINS: ")
     assert 'lists are comma-separated (a.example, b.example) or JSON (["a.example"' in message
+
+
+@pytest.mark.parametrize("text", ["[1,2", "[a.example]", "a.example]", "a.example,[b"])
+def test_brackets_split_at_commas_are_no_domains(text: str) -> None:
+    """``[1,2`` was taken as two domains, ``[1`` and ``2``."""
+    message = problem({"WEBRESEARCH_ALLOWED_DOMAINS": text})
+    assert "not a domain pattern" in message
+    assert "a list is comma-separated or a JSON list of texts" in message
+
+
+def test_ipv6_hosts_in_brackets_are_still_a_comma_separated_list() -> None:
+    text = "[::1]:8000,[::1]"
+    settings = Settings.load(environ={"WEBRESEARCH_MCP_ALLOWED_HOSTS": text})
+    assert settings.mcp_allowed_hosts == ("[::1]:8000", "[::1]")
 
 
 def test_a_list_in_either_form_is_read() -> None:

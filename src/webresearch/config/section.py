@@ -56,7 +56,14 @@ def normalize_domain_pattern(pattern: str) -> str:
     p = pattern.strip().lower().rstrip(".")
     body = p[2:] if p.startswith("*.") else p
     if not body or any(_not_in_a_name(ch) for ch in body):
-        raise ValueError(f"not a domain pattern: {pattern!r} (use example.com or *.example.com)")
+        listed = (
+            "; a list is comma-separated or a JSON list of texts"
+            if any(ch in body for ch in "[]\"'")
+            else ""
+        )
+        raise ValueError(
+            f"not a domain pattern: {pattern!r} (use example.com or *.example.com{listed})"
+        )
     return p
 
 
@@ -139,7 +146,9 @@ def no_limit(value: Any) -> Any:
         if text in NO_LIMIT_WORDS:
             return None
         value = text
-    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0):
+    if value is None or (
+        isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0
+    ):
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
         raise ValueError("must be a whole number above 0, or 0 / none for no limit")

@@ -20,6 +20,7 @@ environment > file), for providers' options models (:mod:`.options`) to claim.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 import types
 import typing
@@ -170,12 +171,16 @@ def walk_toml(
 
 def env_value(raw: str, annotation: Any) -> Any:
     """An environment text for a field: for tuple fields a comma-separated list or a JSON
-    list (``a.example, b.example`` or ``["a.example", "b.example"]``), JSON for dict fields,
-    the text itself otherwise (the field's validation converts it).
+    list of texts (``a.example, b.example`` or ``["a.example", "b.example"]``), JSON for
+    dict fields, the text itself otherwise (the field's validation converts it).
+
+    A text in brackets that is no JSON list and quotes nothing is split at commas as ever
+    (``[::1]:8000,[::1]``: IPv6 hosts); the items' own validation then refuses what they
+    cannot be (``[1,2`` gives the domains ``[1`` and ``2``, which the domain check refuses).
 
     Raises:
-        ValueError: a list field's text starts or ends like a JSON list but is not one
-            (``[a,b`` was taken as the two items ``[a`` and ``b``); the message never
+        ValueError: a JSON list that is not valid JSON but quotes its items
+            (``["a.example", "b``) or holds something other than texts; the message never
             repeats the value, the caller names the variable.
     """
     origin = typing.get_origin(annotation)
@@ -184,8 +189,10 @@ def env_value(raw: str, annotation: Any) -> Any:
         return env_value(raw, members[0]) if len(members) == 1 else raw
     if origin is tuple or (isinstance(annotation, type) and issubclass(annotation, tuple)):
         text = raw.strip()
-        if text.startswith("[") or text.endswith("]"):
-            return _json_list(text)
+        if text.startswith("["):
+            items = _json_list(text)
+            if items is not None:
+                return items
         return [p.strip() for p in raw.split(",") if p.strip()]
     if origin is dict:
         try:
@@ -197,26 +204,31 @@ def env_value(raw: str, annotation: Any) -> Any:
 
 #: The two forms of a list in an environment variable, for the error of a malformed one.
 LIST_FORMS = 'comma-separated (a.example, b.example) or JSON (["a.example", "b.example"])'
+#: A JSON list as typed: its first or last item quoted (``["a``, ``'a'``, ``b"]``).
+_QUOTED = re.compile(r"""^\[\s*["']|["']\s*\]$""")
 
 
-def _json_list(text: str) -> list[Any]:
-    """The items of a JSON list of texts or numbers.
+def _json_list(text: str) -> list[str] | None:
+    """The items of ``text`` as a JSON list of texts; ``None`` when it is no JSON and
+    quotes nothing (to be split at commas).
 
     Raises:
-        ValueError: not valid JSON, not a list, or a list holding lists or objects.
+        ValueError: JSON that is no list of texts, or a quoted list that is not valid JSON.
     """
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
+        if not _QUOTED.search(text):
+            return None
         where = (
             "it ends before the list is closed"
             if exc.pos >= len(text)
-            else (f"at character {exc.pos + 1}")
+            else f"at character {exc.pos + 1}"
         )
         raise ValueError(
             f"looks like a JSON list but is not valid JSON ({where}); lists are {LIST_FORMS}"
         ) from None
-    if not isinstance(value, list) or any(isinstance(v, (list, dict)) for v in value):
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError(f"is not a list of texts; lists are {LIST_FORMS}")
     return value
 
