@@ -266,7 +266,7 @@ async def test_read_page_is_web_fetch_without_the_network() -> None:
     small_cap = Settings.load(environ={}, download_cap_bytes=1024)
     long_text = await read_page(b"word " * 600, "https://example.org/", settings=small_cap)
     assert long_text.ok and long_text.meta["download_truncated"] is True
-    assert "larger than the 1 KiB download cap" in long_text.text
+    assert "larger than the 1 KiB limit on what is read of a page" in long_text.text
     png = b"\x89PNG\r\n\x1a\n" + bytes(4096)
     too_big = await read_page(png, "https://example.org/", settings=small_cap)
     assert too_big.error is not None and too_big.error.code == "too_large"

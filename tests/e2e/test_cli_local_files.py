@@ -31,11 +31,14 @@ ENV = {
 }
 
 
-def run_child(args: list[str], tmp: Path, **popen: object) -> subprocess.Popen[bytes]:
-    """``webresearch ARGS`` as a child in its own process group (ours to end, by PID)."""
+def run_child(
+    args: list[str], tmp: Path, *, module: bool = True, **popen: object
+) -> subprocess.Popen[bytes]:
+    """``webresearch ARGS`` (or, without ``module``, ``python ARGS``) as a child in its own
+    process group (ours to end, by PID)."""
     env = {**cli_env(tmp), "HOME": str(tmp), "XDG_CONFIG_HOME": str(tmp / "config")}
     return subprocess.Popen(  # type: ignore[call-overload, no-any-return]
-        [sys.executable, "-m", "webresearch", *args],
+        [sys.executable, *(["-m", "webresearch"] if module else []), *args],
         env=env,
         cwd=tmp,
         stdout=subprocess.PIPE,
@@ -111,6 +114,37 @@ def test_a_signal_ends_fetch_while_it_waits_for_stdin(
     assert "Fatal Python error" not in err.decode()
 
 
+def test_a_file_far_over_the_cap_is_not_read_whole(tmp_path: Path) -> None:
+    """A 200 MB file (sparse: no disk used) is read one byte past the 2 MiB cap: the
+    command's peak RSS stays far below the file's size (session 8 review: 269 MB before,
+    the file was read whole and only then cut; about 70 MB after). The peak is the child's
+    own ``VmHWM`` at exit: its rusage would count the forking test process's memory too."""
+    huge = tmp_path / "huge.pdf"
+    with huge.open("wb") as file:
+        file.write(b"%PDF-1.4\n")
+        file.truncate(200_000_000)
+    report = (
+        "import atexit, re, sys\n"
+        "def peak():\n"
+        "    status = open('/proc/self/status').read()\n"
+        "    sys.stderr.write('peak ' + re.search(r'VmHWM:\\s*(\\d+)', status).group(1))\n"
+        "atexit.register(peak)\n"
+        "sys.argv = ['webresearch', 'fetch', 'huge.pdf']\n"
+        "from webresearch.cli.entry import main\n"
+        "main()\n"
+    )
+    proc = run_child(["-c", report], tmp_path, module=False)
+    try:
+        _, err = proc.communicate(timeout=120)
+    finally:
+        reap(proc)
+    text = err.decode()
+    assert proc.returncode == 1, text
+    assert "huge.pdf is larger than the 2 MiB limit" in text
+    peak_kib = int(text.rsplit("peak ", 1)[1])
+    assert peak_kib < 150 * 1024, f"peak RSS {peak_kib // 1024} MiB"
+
+
 def test_a_local_binary_file_gets_advice_for_a_local_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -146,8 +180,9 @@ def test_a_bad_setting_from_the_environment_has_no_pydantic_wording() -> None:
     )
     assert result.exit_code == 2
     assert "WEBRESEARCH_ALLOWED_NETWORKS: not a CIDR network: 'notacidr'" in result.stderr
-    assert "WEBRESEARCH_FETCH_MAX_BYTES: must be a valid integer" in result.stderr
-    for leak in ("Value error,", "Input should be", "type="):
+    assert "WEBRESEARCH_FETCH_MAX_BYTES: must be a whole number, e.g. 49152" in result.stderr
+    assert "Usage:" not in result.stderr  # a setting is no usage error (session 8 review)
+    for leak in ("Value error,", "Input should be", "type=", "valid integer"):
         assert leak not in result.stderr
 
 

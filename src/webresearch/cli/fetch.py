@@ -37,7 +37,7 @@ class _FetchCommand(click.Command):
     """``fetch`` with a clear word when ``-q`` was meant as quiet and so lacks its QUESTION."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        typed = _query_as_typed(args)  # before click consumes ``args``
+        typed, joined = _query_as_typed(args)  # before click consumes ``args``
         try:
             rest = super().parse_args(ctx, args)
         except click.BadOptionUsage as exc:
@@ -60,7 +60,7 @@ class _FetchCommand(click.Command):
             )
         # ``-q -- page.html``, ``-q a.html b.html``, ``-q URL URL``: -q meant as quiet (a
         # lone ``-q page.html`` is worded where its missing target is: fetch's body)
-        taken = _not_a_question(query, bool(ctx.params.get("targets")))
+        taken = _not_a_question(query, bool(ctx.params.get("targets")) and not joined)
         if taken is not None:
             quiet = " (--quiet has no short form)" if typed == "-q" else ""
             raise click.BadOptionUsage(
@@ -75,10 +75,16 @@ class _FetchCommand(click.Command):
 
 def _not_a_question(query: str, more_targets: bool) -> str | None:
     """What ``query`` is when it is no question anyone asks but a word of the command line
-    (``--``, which ends the options; with ``more_targets``, a file that exists or a URL),
-    else ``None``."""
+    (``--``, which ends the options; ``-``, stdin's target; with ``more_targets``, a file
+    that exists or a URL), else ``None``.
+
+    ``-`` is never read as "the question from stdin": ``-`` is already the page's HTML from
+    stdin here (``fetch - -q -`` could not read both), a question is a few words to type,
+    and ``fetch a.html -q -`` is what a person types who meant quiet and stdin."""
     if query == "--":
         return "-- (the end of the options)"
+    if query == "-":
+        return "- (stdin, a target)"
     if not more_targets:
         return None
     if is_url(query):
@@ -88,17 +94,29 @@ def _not_a_question(query: str, more_targets: bool) -> str | None:
     return None
 
 
-def _query_as_typed(args: list[str]) -> str:
-    """``-q`` or ``--query``, as the person typed the last one (the one click kept)."""
-    typed = "--query"
+def _query_as_typed(args: list[str]) -> tuple[str, bool]:
+    """``-q`` or ``--query``, as the person typed the last one (the one click kept), and
+    whether its value was joined to it (``--query=a.html``, ``-qa.html``): a value joined
+    on purpose is the question even when it names a file or a URL."""
+    typed, joined = "--query", False
     for arg in args:
         if arg == "--":
             break
         if arg == "--query" or arg.startswith("--query="):
-            typed = "--query"
+            typed, joined = "--query", arg != "--query"
         elif arg.startswith("-q"):
-            typed = "-q"
-    return typed
+            typed, joined = "-q", arg != "-q"
+    return typed, joined
+
+
+def _empty_stdin() -> InvalidArguments:
+    """The error of ``fetch -`` when stdin held nothing: most often the command before the
+    pipe failed (``curl -s`` prints nothing on an error), not a page that is empty."""
+    return InvalidArguments(
+        "stdin was empty: no page was piped in",
+        hint="check the command before the pipe (curl -fsS URL says why it failed), or "
+        "give a saved file as PATH",
+    )
 
 
 def _base_url(given: str | None) -> str | None:
@@ -200,7 +218,9 @@ def fetch(
 
     '-' reads a page's HTML from stdin and needs --base-url URL (the address it came
     from); a PATH reads a saved regular file (--base-url optional). Both are converted
-    with the same extraction, without any network.
+    with the same extraction, without any network, and read no further than the
+    download cap (download_cap_bytes, 2 MiB: HTML and text past it are cut with a note).
+    Empty stdin is an error.
 
     robots.txt is not read for your own command; model-initiated calls (MCP, the library,
     adapters) obey it by default, and so does this command with --respect-robots.
@@ -239,7 +259,9 @@ def fetch(
                 f"{_Q_IS_QUERY}: {query} was read as the question; give the URL or PATH too"
             )
         raise click.UsageError("give at least one URL, PATH or '-' (or -i FILE)")
-    if "-" in items and (stdin_used or items.count("-") > 1):
+    if items.count("-") > 1:  # ``fetch - -``
+        raise click.UsageError("stdin can be read once: give '-' once")
+    if "-" in items and stdin_used:
         raise click.UsageError("stdin can be read once: '-' and -i - cannot be combined")
     if "-" in items and base_url is None:
         raise click.UsageError("'-' (HTML from stdin) needs --base-url URL (its address)")
@@ -258,13 +280,17 @@ def fetch(
         arguments["query"] = query
     verbose = ctx.find_root().params.get("verbose") or 0
 
+    limit = settings.download_cap_bytes + 1  # one byte past the cap: over it, not read whole
+
     async def offline(target: str) -> ToolResult:
         # Read in a daemon thread: a signal never waits for a read that does not end.
         if target == "-":
-            data, url = await in_daemon_thread(read_stdin), base_url or ""
+            data, url = await in_daemon_thread(partial(read_stdin, limit)), base_url or ""
+            if not data:  # ``curl -s … | webresearch fetch -`` after curl failed
+                return ToolResult.failure(_empty_stdin())
         else:
             try:
-                data = await in_daemon_thread(partial(read_file, target))
+                data = await in_daemon_thread(partial(read_file, target, limit=limit))
             except InvalidArguments as exc:  # not a regular file, or unreadable
                 return ToolResult.failure(exc)
             url = base_url or Path(target).absolute().as_uri()
@@ -275,6 +301,7 @@ def fetch(
             max_bytes=max_bytes or DEFAULT_MAX_BYTES,  # web_fetch's default budget
             query=query,
             settings=settings,
+            source="stdin" if target == "-" else target,
         )
 
     def emit(index: int, target: str, result: ToolResult) -> None:

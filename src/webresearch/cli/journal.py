@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from webresearch import Settings
 
 from .journal_view import calls_of, format_calls, format_stats, journal_stats
-from .options import load_settings
+from .options import SettingsProblem, load_settings
 from .signals import run_stoppable
 
 __all__ = ["format_table", "journal", "parse_since"]
@@ -166,13 +166,14 @@ class _Reader:
         """Events of each ``(kind, limit)`` query, merged oldest first.
 
         Raises:
-            click.UsageError, click.ClickException: bad configuration, storage failure,
-                an ambiguous ``--run`` prefix.
+            SettingsProblem: a provider's option is wrong.
+            click.UsageError, click.ClickException: storage failure, an ambiguous ``--run``
+                prefix.
         """
         try:
             return run_stoppable(self._read(queries))
         except ConfigurationError as exc:
-            raise click.UsageError(exc.message) from None
+            raise SettingsProblem(exc, "journal") from None
         except StorageError as exc:
             raise click.ClickException(exc.message) from None
 

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from webresearch import __version__
+from webresearch import ConfigurationError, __version__
 
 from .browse import browse
 from .config_cmd import config
@@ -15,6 +15,7 @@ from .image import image
 from .journal import journal
 from .logs import LOG_FORMATS, configure_logging
 from .mcp import mcp
+from .options import SettingsProblem
 from .search import search
 from .signals import EXIT_INTERRUPTED, EXIT_TERMINATED, StopSignals, Terminated, say_stopped
 from .tools import tools
@@ -151,6 +152,10 @@ def _invoke() -> tuple[int, int | None]:
     except click.ClickException as exc:
         exc.show()
         return exc.exit_code, None
+    except ConfigurationError as exc:  # a provider's option, read when the toolkit starts
+        problem = SettingsProblem(exc, _command_name(sys.argv[1:]))
+        problem.show()
+        return problem.exit_code, None
     except click.Abort as exc:  # click's form of KeyboardInterrupt (and of EOF at a prompt)
         stopped = EXIT_TERMINATED if isinstance(exc.__cause__, Terminated) else EXIT_INTERRUPTED
         return stopped, stopped
@@ -163,6 +168,12 @@ def _invoke() -> tuple[int, int | None]:
             raise
         _reader_went_away()
     return (code if isinstance(code, int) else 0), None
+
+
+def _command_name(args: list[str]) -> str:
+    """The command typed (``tools`` of ``webresearch -v tools --offline``), for the one line
+    of an error raised past its context; ``webresearch``'s own name when there is none."""
+    return next((arg for arg in args if arg in cli.commands), "webresearch")
 
 
 def _reader_went_away() -> None:

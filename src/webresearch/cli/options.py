@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -15,8 +15,27 @@ if TYPE_CHECKING:
 
 from .config_file import settings_path
 from .logs import configure_logging
+from .render import error_line
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class SettingsProblem(click.ClickException):
+    """A setting of the environment or the settings file is wrong: exit code 2 as a usage
+    error, but no ``Usage: … Try --help`` (the command line was right; ``--help`` would not
+    help), one line as every error of a command: ``webresearch fetch: error[configuration]:
+    invalid setting WEBRESEARCH_X: … (next step: …)``."""
+
+    exit_code = 2
+
+    def __init__(self, error: ConfigurationError, command: str) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.command = command
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        """The one line, on stderr (or ``file``)."""
+        click.echo(error_line(self.command, self.error), file=file, err=file is None)
 
 
 def guard_options(func: F) -> F:
@@ -71,7 +90,8 @@ def load_settings(
             is set (docs/architecture.md, "CPU work off the event loop").
 
     Raises:
-        click.UsageError: the configuration or a CIDR is invalid (exit code 2).
+        click.UsageError: a CIDR of ``--allow-network`` is invalid (exit code 2).
+        SettingsProblem: a setting of the environment or the file is wrong (exit code 2).
     """
     from webresearch import Settings
     from webresearch.config.section import parse_networks
@@ -104,4 +124,5 @@ def load_settings(
             configure_logging(root.params.get("verbose") or 0, "json")  # from the TOML file
         return settings
     except ConfigurationError as exc:
-        raise click.UsageError(exc.message) from None
+        command = " ".join(ctx.command_path.split()[1:]) or str(ctx.info_name)
+        raise SettingsProblem(exc, command) from None

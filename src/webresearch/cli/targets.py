@@ -36,8 +36,9 @@ EMPTY_URL = "an empty URL was given"
 #: ``scheme:`` at the start of a target, not followed by a port (``example.org:8080/x`` is a
 #: URL typed without its scheme): ``javascript:…``, ``data:…``, ``mailto:…`` (RFC 3986 §3.1).
 _SCHEME_ONLY = re.compile(r"[A-Za-z][A-Za-z0-9+-]*:(?!\d)")
-#: A Windows path: a drive (``C:\\x``, ``C:/x``) or a UNC share (``\\\\server\\share``).
-_WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]|\\\\[^\\]")
+#: A Windows path: a drive (``C:\\x``, ``C:/x``, or ``C:x``, relative to the drive's current
+#: folder: one letter is a drive, never a URL's scheme) or a UNC share (``\\\\server\\share``).
+_WINDOWS_PATH = re.compile(r"[A-Za-z]:(?:[\\/]|(?!//))|\\\\[^\\]")
 
 
 def empty_problem(targets: tuple[str, ...] | list[str], what: str = "URL or PATH") -> str | None:
@@ -84,10 +85,13 @@ def path_hint(target: str, exc: OSError, what: str = "an HTML file") -> str:
 def _windows_hint(path: str, start: str) -> str:
     """The next step for a Windows path given on a system that names files otherwise."""
     hint = "that is a Windows path: give the file's path on this system"
-    if start[0] != "\\":  # a drive: where WSL mounts it (``C:\\x`` -> ``/mnt/c/x``)
-        rest = path[2:].replace("\\", "/").lstrip("/")
-        hint += f" (under WSL: /mnt/{path[0].lower()}/{rest})"
-    return hint
+    if start[0] == "\\":  # a UNC share: no mount to name
+        return hint
+    mount = f"/mnt/{path[0].lower()}"
+    if len(start) == 2:  # ``C:x``: relative to the drive's current folder, unknown here
+        return hint + f" (under WSL, drive {path[0].upper()}: is {mount})"
+    rest = path[2:].replace("\\", "/").lstrip("/")  # where WSL mounts it: ``/mnt/c/x``
+    return hint + f" (under WSL: {mount}/{rest})"
 
 
 def unreadable(target: str, exc: OSError, what: str = "an HTML file") -> InvalidArguments:
@@ -112,12 +116,17 @@ def file_problem(target: str, what: str) -> InvalidArguments | None:
     return None
 
 
-def read_file(target: str, what: str = "an HTML file") -> bytes:
+def read_file(target: str, what: str = "an HTML file", limit: int | None = None) -> bytes:
     """The bytes of the regular file ``target`` — the one way the CLI reads a PATH.
 
     Opening never blocks (``O_NONBLOCK``: opening a FIFO for reading would wait for a
     writer), and anything that is not a regular file is refused before a byte is read:
     a FIFO, a device (``/dev/zero`` never ends) or a socket.
+
+    Args:
+        limit: read at most this many bytes (``None``: all). The caller passes its cap
+            plus one, so a file over the cap is known as such without being read whole (a
+            200 MB file was read whole before the 2 MiB cap applied: 269 MB peak RSS).
 
     Raises:
         InvalidArguments: it cannot be read (:func:`unreadable`'s wording) or is not a
@@ -127,22 +136,29 @@ def read_file(target: str, what: str = "an HTML file") -> bytes:
         fd = _open_regular(target, what)
         with os.fdopen(fd, "rb") as file:
             os.set_blocking(fd, True)
-            return file.read()
+            return file.read() if limit is None else file.read(limit)
     except OSError as exc:
         raise unreadable(target, exc, what) from None
 
 
-def read_stdin() -> bytes:
-    """All of stdin, read from its file descriptor (not through ``sys.stdin``'s buffer,
-    whose lock a reading thread left behind at exit would hold); a stream without one (a
-    test runner's) is read as a stream."""
+def read_stdin(limit: int | None = None) -> bytes:
+    """Stdin, read from its file descriptor (not through ``sys.stdin``'s buffer, whose lock
+    a reading thread left behind at exit would hold); a stream without one (a test
+    runner's) is read as a stream.
+
+    Args:
+        limit: read at most this many bytes (``None``: to its end); the rest is left
+            unread, as :func:`read_file` leaves the rest of a file.
+    """
     try:
         fd = sys.stdin.fileno()
     except (AttributeError, ValueError, io.UnsupportedOperation):
-        return sys.stdin.buffer.read()
+        return sys.stdin.buffer.read(-1 if limit is None else limit)
     chunks: list[bytes] = []
-    while chunk := os.read(fd, 65536):
+    left = -1 if limit is None else limit
+    while left != 0 and (chunk := os.read(fd, 65536 if left < 0 else min(65536, left))):
         chunks.append(chunk)
+        left = left - len(chunk) if left > 0 else left
     return b"".join(chunks)
 
 

@@ -48,6 +48,7 @@ __all__ = [
     "DEFAULT_STORAGE_TIMEOUT_S",
     "DEFAULT_USER_AGENT",
     "ENV_PREFIX",
+    "FIX_SETTING",
     "MAX_MAX_BYTES",
     "STATE_URL_SCHEMES",
     "IPNetwork",
@@ -55,6 +56,9 @@ __all__ = [
 
 #: Every environment variable of ours starts with this (``WEBRESEARCH_ALLOW_PRIVATE``).
 ENV_PREFIX = "WEBRESEARCH_"
+
+#: The next step after a setting with a wrong value (the message names where it was given).
+FIX_SETTING = "give a valid value, or leave the setting out to use its default"
 
 #: web_fetch output budget (bytes of UTF-8 text) when the call gives none. SPEC §1.1.
 DEFAULT_MAX_BYTES = 48 * 1024

@@ -19,7 +19,7 @@ from .defaults import (
     MAX_MAX_BYTES,
     IPNetwork,
 )
-from .section import Section, parse_networks
+from .section import Section, header_value, parse_networks
 
 __all__ = ["NetworkSettings"]
 
@@ -61,6 +61,11 @@ class NetworkSettings(Section):
     @classmethod
     def _parse_networks(cls, value: Any) -> Any:
         return parse_networks(value)
+
+    @field_validator("user_agent")
+    @classmethod
+    def _check_user_agent(cls, value: str) -> str:
+        return header_value(value)
 
     @field_validator("outbound_proxy")
     @classmethod

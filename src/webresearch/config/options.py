@@ -26,7 +26,9 @@ from typing import TypeAlias, TypeVar
 from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
 
 from ..errors import ConfigurationError
-from .sources import Given, OptionSources, env_name, env_value, problem_text
+from .defaults import FIX_SETTING
+from .problems import problem_text
+from .sources import Given, OptionSources, env_name, env_value
 
 __all__ = [
     "OptionsCatalog",
@@ -81,11 +83,16 @@ def resolve_options(sources: OptionSources, provider_id: str, model: type[Option
         if given is None:
             continue
         raw = given.value
-        values[option] = (
-            env_value(raw, info.annotation)
-            if given.from_environment and isinstance(raw, str)
-            else raw
-        )
+        try:
+            values[option] = (
+                env_value(raw, info.annotation)
+                if given.from_environment and isinstance(raw, str)
+                else raw
+            )
+        except ValueError as exc:
+            raise ConfigurationError(
+                f"invalid setting {given.source}: {exc}", hint=FIX_SETTING
+            ) from None
         where[option] = given.source
     try:
         return model.model_validate(values)
@@ -94,9 +101,12 @@ def resolve_options(sources: OptionSources, provider_id: str, model: type[Option
         for err in exc.errors():
             option = str(err["loc"][0]) if err["loc"] else "?"
             problems.append(
-                f"{where.get(option, option_env_var(provider_id, option))}: {problem_text(err)}"
+                f"{where.get(option, option_env_var(provider_id, option))}: "
+                + problem_text(err, model.model_fields.get(option))
             )
-        raise ConfigurationError("invalid setting " + "; ".join(problems)) from None
+        raise ConfigurationError(
+            "invalid setting " + "; ".join(problems), hint=FIX_SETTING
+        ) from None
 
 
 def claimed_names(catalog: OptionsCatalog) -> tuple[set[str], dict[str, set[str]]]:

@@ -14,7 +14,15 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict
 
-__all__ = ["Limit", "Section", "comma_list", "no_limit", "normalize_domain_pattern", "parse_networks"]
+__all__ = [
+    "Limit",
+    "Section",
+    "comma_list",
+    "header_value",
+    "no_limit",
+    "normalize_domain_pattern",
+    "parse_networks",
+]
 
 #: Spellings of "no limit" a count limit takes besides 0 (any case).
 NO_LIMIT_WORDS = frozenset({"0", "none", "off", "unlimited"})
@@ -37,15 +45,61 @@ def normalize_domain_pattern(pattern: str) -> str:
     """A browser domain pattern, normalised: ``"*.Example.COM."`` → ``"*.example.com"``.
 
     Exact names match themselves; ``*.example.com`` matches every subdomain (not the apex).
+    A name holds letters, digits, ``-``, ``.`` and ``_`` (RFC 1123 §2.1 host names; ``_``
+    for service names), and any non-ASCII letter (an IDN, as typed): ``[a``, ``"a.com"``
+    or ``a b`` is a list or a quote taken apart, never a domain.
 
     Raises:
-        ValueError: empty, or a wildcard anywhere but a leading ``*.`` (names the pattern).
+        ValueError: empty, a wildcard anywhere but a leading ``*.``, or a character no
+            domain name has (names the pattern).
     """
     p = pattern.strip().lower().rstrip(".")
     body = p[2:] if p.startswith("*.") else p
-    if not body or "*" in body or "/" in body or ":" in body or " " in body:
-        raise ValueError(f"not a domain pattern: {pattern!r} (use example.com or *.example.com)")
+    if not body or any(_not_in_a_name(ch) for ch in body):
+        listed = (
+            "; a list is comma-separated or a JSON list of texts"
+            if any(ch in body for ch in "[]\"'")
+            else ""
+        )
+        raise ValueError(
+            f"not a domain pattern: {pattern!r} (use example.com or *.example.com{listed})"
+        )
     return p
+
+
+def header_value(value: str) -> str:
+    """``value`` as an HTTP header field's value (the ``User-Agent``), without the spaces
+    around it: visible ASCII characters, with spaces and tabs inside (RFC 9110 §5.5; a CR or
+    LF would end the header and start another, and the HTTP client refuses non-ASCII text,
+    so the request failed later and the error blamed the server).
+
+    Raises:
+        ValueError: a line break, another control character or a non-ASCII character
+            (named with its position, never the whole value).
+    """
+    text = value.strip(" \t")
+    for position, ch in enumerate(text, 1):
+        if " " <= ch <= "~" or ch == "\t":
+            continue
+        if ch in "\r\n":
+            what = "a line break"
+        elif ch.isascii():
+            what = f"the control character U+{ord(ch):04X}"
+        else:
+            what = f"the non-ASCII character {ch!r}"
+        raise ValueError(
+            "must be visible ASCII characters, spaces and tabs only (it is sent as an HTTP "
+            f"header, RFC 9110 §5.5), not {what} (character {position})"
+        )
+    return text
+
+
+def _not_in_a_name(ch: str) -> bool:
+    """Whether ``ch`` never appears in a domain name as typed (``*``, ``/``, ``:``, ``[``,
+    quotes, spaces, control characters …)."""
+    if ch.isascii():
+        return not (ch.isalnum() or ch in "-._")
+    return not ch.isprintable() or ch.isspace()
 
 
 def parse_networks(value: Any) -> Any:
@@ -92,7 +146,9 @@ def no_limit(value: Any) -> Any:
         if text in NO_LIMIT_WORDS:
             return None
         value = text
-    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0):
+    if value is None or (
+        isinstance(value, (int, float)) and not isinstance(value, bool) and value == 0
+    ):
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
         raise ValueError("must be a whole number above 0, or 0 / none for no limit")

@@ -3,8 +3,8 @@
 Precedence (highest first): explicit keyword arguments → environment → TOML file → defaults.
 
 * Environment: ``WEBRESEARCH_<FIELD>`` in upper case, e.g. ``WEBRESEARCH_ALLOW_PRIVATE=1``,
-  ``WEBRESEARCH_ALLOWED_NETWORKS=127.0.0.0/8,10.1.0.0/16`` (lists are comma-separated,
-  dicts are JSON).
+  ``WEBRESEARCH_ALLOWED_NETWORKS=127.0.0.0/8,10.1.0.0/16`` (lists are comma-separated or
+  a JSON list, dicts are JSON).
 * TOML: the file is ``path=`` or ``WEBRESEARCH_CONFIG``; top-level keys are field names, a
   table flattens with ``_`` (``[search] provider = "searxng"`` sets ``search_provider``), and
   a provider's own options sit in its table (``[search.brave] api_key = "…"``,
@@ -36,11 +36,12 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, unquote, urlsplit
 
 from pydantic import PrivateAttr, SecretStr, ValidationError
+from pydantic.fields import FieldInfo
 
 from ..errors import ConfigurationError
 from .access import AccessSettings
 from .browser import BrowserSettings
-from .defaults import ENV_PREFIX
+from .defaults import ENV_PREFIX, FIX_SETTING
 from .fleet import FleetSettings
 from .hosted import HostedSettings
 from .images import ImageSettings
@@ -55,6 +56,7 @@ from .options import (
     secrets_of,
     unclaimed_texts,
 )
+from .problems import problem_text
 from .runtime import RuntimeSettings
 from .search import SearchSettings
 from .sources import (
@@ -64,7 +66,6 @@ from .sources import (
     OptionSources,
     env_name,
     env_value,
-    problem_text,
     walk_toml,
 )
 from .sources import read_toml as _read_toml_file
@@ -137,7 +138,12 @@ class Settings(
                 continue
             name = var[len(ENV_PREFIX) :].lower()
             if name in fields:
-                values[name], sources[name] = env_value(raw, fields[name].annotation), var
+                try:
+                    values[name], sources[name] = env_value(raw, fields[name].annotation), var
+                except ValueError as exc:
+                    raise ConfigurationError(
+                        f"invalid setting {var}: {exc}", hint=FIX_SETTING
+                    ) from None
             else:
                 extra.append((name, Given(raw, var, ENVIRONMENT)))
         for name, value in overrides.items():
@@ -148,7 +154,7 @@ class Settings(
         try:
             settings = cls(**values)
         except ValidationError as exc:
-            raise _config_error(exc, sources) from None
+            raise _config_error(exc, sources, fields) from None
         settings._sources = OptionSources({}, tables).with_flat(extra)
         settings._origins = sources
         return settings
@@ -169,7 +175,7 @@ class Settings(
         try:
             changed = type(self)(**data)
         except ValidationError as exc:
-            raise _config_error(exc, {k: k for k in changes}) from None
+            raise _config_error(exc, {k: k for k in changes}, fields) from None
         changed._sources = self._sources.with_flat(
             (k, Given(v, k, ARGUMENT)) for k, v in changes.items() if k not in fields
         )
@@ -325,10 +331,14 @@ def _secret_parts(secret: str) -> list[str]:
     return out
 
 
-def _config_error(exc: ValidationError, sources: Mapping[str, str]) -> ConfigurationError:
+def _config_error(
+    exc: ValidationError, sources: Mapping[str, str], fields: Mapping[str, FieldInfo]
+) -> ConfigurationError:
+    """The error of settings that did not validate: each problem named where it was given
+    (:func:`~webresearch.config.problems.problem_text`'s words), and the next step."""
     problems = []
     for err in exc.errors():
         key = str(err["loc"][0]) if err["loc"] else "?"
         where = sources.get(key, f"{ENV_PREFIX}{key.upper()}")
-        problems.append(f"{where}: {problem_text(err)}")
-    return ConfigurationError("invalid setting " + "; ".join(problems))
+        problems.append(f"{where}: {problem_text(err, fields.get(key))}")
+    return ConfigurationError("invalid setting " + "; ".join(problems), hint=FIX_SETTING)

@@ -20,6 +20,7 @@ environment > file), for providers' options models (:mod:`.options`) to claim.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 import types
 import typing
@@ -33,12 +34,12 @@ from .defaults import ENV_PREFIX
 
 __all__ = [
     "FILE_ALIASES",
+    "LIST_FORMS",
     "PROVIDER_SECTIONS",
     "Given",
     "OptionSources",
     "env_name",
     "env_value",
-    "problem_text",
     "read_toml",
     "walk_toml",
 ]
@@ -169,13 +170,29 @@ def walk_toml(
 
 
 def env_value(raw: str, annotation: Any) -> Any:
-    """An environment text for a field: comma-separated lists for tuple fields, JSON for
-    dict fields, the text itself otherwise (the field's validation converts it)."""
+    """An environment text for a field: for tuple fields a comma-separated list or a JSON
+    list of texts (``a.example, b.example`` or ``["a.example", "b.example"]``), JSON for
+    dict fields, the text itself otherwise (the field's validation converts it).
+
+    A text in brackets that is no JSON list and quotes nothing is split at commas as ever
+    (``[::1]:8000,[::1]``: IPv6 hosts); the items' own validation then refuses what they
+    cannot be (``[1,2`` gives the domains ``[1`` and ``2``, which the domain check refuses).
+
+    Raises:
+        ValueError: a JSON list that is not valid JSON but quotes its items
+            (``["a.example", "b``) or holds something other than texts; the message never
+            repeats the value, the caller names the variable.
+    """
     origin = typing.get_origin(annotation)
     if origin in (typing.Union, types.UnionType):
         members = [m for m in typing.get_args(annotation) if m is not type(None)]
         return env_value(raw, members[0]) if len(members) == 1 else raw
     if origin is tuple or (isinstance(annotation, type) and issubclass(annotation, tuple)):
+        text = raw.strip()
+        if text.startswith("["):
+            items = _json_list(text)
+            if items is not None:
+                return items
         return [p.strip() for p in raw.split(",") if p.strip()]
     if origin is dict:
         try:
@@ -185,38 +202,40 @@ def env_value(raw: str, annotation: Any) -> Any:
     return raw
 
 
+#: The two forms of a list in an environment variable, for the error of a malformed one.
+LIST_FORMS = 'comma-separated (a.example, b.example) or JSON (["a.example", "b.example"])'
+#: A JSON list as typed: its first or last item quoted (``["a``, ``'a'``, ``b"]``).
+_QUOTED = re.compile(r"""^\[\s*["']|["']\s*\]$""")
+
+
+def _json_list(text: str) -> list[str] | None:
+    """The items of ``text`` as a JSON list of texts; ``None`` when it is no JSON and
+    quotes nothing (to be split at commas).
+
+    Raises:
+        ValueError: JSON that is no list of texts, or a quoted list that is not valid JSON.
+    """
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if not _QUOTED.search(text):
+            return None
+        where = (
+            "it ends before the list is closed"
+            if exc.pos >= len(text)
+            else f"at character {exc.pos + 1}"
+        )
+        raise ValueError(
+            f"looks like a JSON list but is not valid JSON ({where}); lists are {LIST_FORMS}"
+        ) from None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f"is not a list of texts; lists are {LIST_FORMS}")
+    return value
+
+
 def _is_dict_field(annotation: Any) -> bool:
     return typing.get_origin(annotation) is dict
 
 
 def _name(key: str) -> str:
     return key.replace("-", "_").lower()
-
-
-#: Pydantic's prefixes of a validator's own message (``ValueError``, ``assert``): the
-#: message after them is ours.
-_OWN_MESSAGE_PREFIXES = ("Value error, ", "Assertion failed, ")
-
-
-def problem_text(error: Mapping[str, Any]) -> str:
-    """One validation error of pydantic (an item of ``ValidationError.errors()``) in our
-    words: a validator's own message without pydantic's ``Value error,`` prefix; pydantic's
-    ``Input should be …`` as ``must be …, not <value>``; never its ``type=`` or URL (a value is repeated unless the
-    setting's name suggests a secret)."""
-    message = str(error.get("msg", "invalid value"))
-    for prefix in _OWN_MESSAGE_PREFIXES:
-        if message.startswith(prefix):
-            return message[len(prefix) :]
-    if not message.startswith("Input should be "):
-        return message
-    message = "must be " + message[len("Input should be ") :]
-    name = str(error["loc"][0]).lower() if error.get("loc") else ""
-    value = error.get("input")
-    if isinstance(value, (str, int, float)) and not any(w in name for w in _SECRET_WORDS):
-        shown = repr(value)
-        message += f", not {shown if len(shown) <= 60 else shown[:57] + '...'}"
-    return message
-
-
-#: Parts of a setting's name whose value is never repeated in an error (it may be secret).
-_SECRET_WORDS = ("key", "secret", "password", "token", "dsn", "url", "auth")

@@ -15,21 +15,31 @@ import asyncio
 import httpx2
 
 from ..config import DEFAULT_DOWNLOAD_CAP_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, Settings
-from ..errors import InvalidArguments, UnsupportedContent, WebResearchError
+from ..errors import InvalidArguments, TooLarge, UnsupportedContent, WebResearchError
+from ..extract.dispatch import reads_from_a_prefix
+from ..extract.sniff import sniff_mime
 from ..net.addresses import AddressPolicy
 from ..net.client import FetchResponse, GuardedClient
+from ..net.download import cap_text
 from ..net.guard import SSRFGuard
 from ..readers.local import LocalReader
 from ..types import Document, ToolResult
 from .page_text import EMPTY_HTML_NO_BROWSER_NOTE, Window, format_document
 
-__all__ = ["OFFLINE_EMPTY_HTML_NOTE", "local_content_hint", "read_page"]
+__all__ = ["OFFLINE_EMPTY_HTML_NOTE", "RAISE_CAP", "local_content_hint", "read_page"]
 
 #: Body of an HTML page without readable text read offline: the reader is a person or a
 #: script, not a model with a browser tool, so the advice names the CLI's browser.
 OFFLINE_EMPTY_HTML_NOTE = (
     "[no readable text in this page's HTML; it is probably built by JavaScript: render it "
     "in a browser to read it, e.g. webresearch browse URL --do content]"
+)
+
+
+#: How an operator reads more of a local page than the cap (``download_cap_bytes``, in bytes).
+RAISE_CAP = (
+    "raise the limit: WEBRESEARCH_DOWNLOAD_CAP_BYTES=<bytes>, or download_cap_bytes in the "
+    "settings file"
 )
 
 
@@ -59,6 +69,7 @@ async def read_page(
     max_bytes: int = DEFAULT_MAX_BYTES,
     query: str | None = None,
     settings: Settings | None = None,
+    source: str | None = None,
 ) -> ToolResult:
     """web_fetch's result for ``data`` as if ``url`` had answered it, offline.
 
@@ -75,6 +86,10 @@ async def read_page(
             text past it are read as far as the cap, with a note; a binary is
             ``too_large``); with
             ``browser_backend = none`` an empty app shell's note suggests no browser.
+        source: what ``data`` was read from, for the words about the cap (a file's path,
+            ``stdin``; default: ``url``). Nothing was downloaded, so the note and the error
+            speak of a limit on what is read and how to raise it, never of a download.
+            ``data`` may stop one byte past the cap (a caller that reads no more).
 
     Returns:
         The same :class:`~webresearch.types.ToolResult` web_fetch gives (``meta`` with
@@ -91,17 +106,20 @@ async def read_page(
             raise InvalidArguments(f"max_bytes must be 1 to {MAX_MAX_BYTES}")
         cap = settings.download_cap_bytes if settings is not None else DEFAULT_DOWNLOAD_CAP_BYTES
         # as web_fetch: HTML and text over the cap are read as far as the cap, with a note;
-        # a PDF, an image or another binary over it is too_large (the reader decides)
+        # a PDF, an image or another binary over it is too_large
         capped = len(data) > cap
+        body = data[:cap] if capped else data
+        if capped:
+            _check_prefix_readable(body, content_type, source or url, cap)
         headers = httpx2.Headers({"content-type": content_type} if content_type else {})
         response = FetchResponse(
             requested_url=url,
             url=url,
             status=200,
             headers=headers,
-            body=data[:cap] if capped else data,
+            body=body,
             raw_bytes=len(data),
-            capped=capped,
+            capped=False,  # the cap's words are ours (local data): added below
         )
         # The local reader's own conversion; its client is never used (nothing is fetched).
         reader = LocalReader(GuardedClient(SSRFGuard(AddressPolicy())))
@@ -111,6 +129,8 @@ async def read_page(
         def convert_and_cut() -> tuple[Document, str, Window]:  # CPU work: not on the loop
             # the reader's pool is in-process (its default): the conversion runs right here
             doc = asyncio.run(reader.convert(response))
+            if capped:
+                doc = _cut_at_the_cap(doc, source or url, cap)
             shown, window = format_document(
                 doc, offset, max_bytes, query, empty_html_note=empty_note
             )
@@ -128,3 +148,32 @@ async def read_page(
     meta["cached"] = False
     meta["trust"] = "untrusted"
     return ToolResult(text=shown, meta=meta)
+
+
+def _check_prefix_readable(body: bytes, content_type: str | None, source: str, cap: int) -> None:
+    """Nothing when data over the cap can be read from its first ``cap`` bytes (HTML, text);
+    else the error: a PDF needs the limit raised, other binaries are not read anyway.
+
+    Raises:
+        TooLarge: a PDF, an image or another binary over the cap (named as ``source``).
+    """
+    mime = sniff_mime(body, content_type)
+    if reads_from_a_prefix(mime):
+        return
+    hint = RAISE_CAP if mime == "application/pdf" else local_content_hint(mime)
+    raise TooLarge(
+        f"{source} is larger than the {cap_text(cap)} limit on what is read of a page",
+        hint=hint,
+        cap_bytes=cap,
+    )
+
+
+def _cut_at_the_cap(doc: Document, source: str, cap: int) -> Document:
+    """``doc`` read from the first ``cap`` bytes of larger data: marked so, with a note
+    first saying how to read more."""
+    shown = cap_text(cap)
+    note = (
+        f"{source} is larger than the {shown} limit on what is read of a page; only its "
+        f"first {shown} were read and converted; to read more, {RAISE_CAP}"
+    )
+    return {**doc, "download_truncated": True, "notes": [note, *doc.get("notes", [])]}

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import NotRequired, TypedDict
+from urllib.parse import unquote, urlsplit
 
 from ..errors import InvalidArguments
 from ..extract.appshell import only_shell_notices
@@ -142,6 +143,8 @@ def format_document(
     text, hidden = strip_invisible(doc["text"])
     title, in_title = strip_invisible(str(doc["title"]))
     hidden += in_title + int(doc.get("hidden_chars_removed") or 0)
+    if not title.strip():  # a name of invisible characters only (``/%E2%80%8B``): never empty
+        title = _visible_name(str(doc["url"]))
     total = len(text.encode("utf-8"))
     if offset and offset >= total:
         raise InvalidArguments(
@@ -238,3 +241,16 @@ def _focus(
     if note:
         body = f"{note}\n{body}"
     return _Focus(window, body, marker=window.truncated, outline=bool(outline))
+
+
+def _visible_name(url: str) -> str:
+    """A name for a document whose title (its own, or its address's last segment: the
+    extraction's fallback) is made of invisible characters only: the last path segment
+    with visible text, else the host, as a browser's tab would show it; empty only for an
+    address with neither."""
+    parts = urlsplit(url)
+    for segment in reversed(parts.path.split("/")):
+        name = " ".join(strip_invisible(unquote(segment))[0].split())
+        if name:
+            return name
+    return parts.hostname or ""

@@ -1,0 +1,183 @@
+"""A wrong setting's value in our own words: what was expected, what kind of value was given
+and an example of a valid one — never pydantic's wording (``Input should be a valid
+integer, unable to parse string as an integer``), ``type=`` or URL, and never the value of a
+setting that may be secret.
+
+Pure: one item of ``pydantic.ValidationError.errors()`` (and the field it is about) in,
+one phrase out; the caller names where the value was given (``WEBRESEARCH_FETCH_MAX_BYTES``,
+``fetch_max_bytes in /etc/w.toml``).
+"""
+
+from __future__ import annotations
+
+import math
+import typing
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import SecretStr
+from pydantic.fields import FieldInfo
+
+__all__ = ["problem_text"]
+
+#: Pydantic's prefixes of a validator's own message (``ValueError``, ``assert``): the
+#: message after them is ours.
+_OWN_MESSAGE_PREFIXES = ("Value error, ", "Assertion failed, ")
+
+#: Parts of a setting's name whose value is never repeated in an error (it may be secret).
+_SECRET_WORDS = ("key", "secret", "password", "token", "dsn", "url", "auth", "proxy", "header")
+
+#: What a pattern of a setting asks for, in words (the field's ``pattern=``).
+_FORMS = {
+    r"^[A-Za-z_-]{1,64}$": "1 to 64 letters, '-' or '_'",
+    r"^[1-9][0-9]{1,4}x[1-9][0-9]{1,4}$": "WIDTHxHEIGHT in CSS px",
+}
+
+#: The spellings of true and false a boolean setting takes (pydantic's, any case).
+_BOOLEAN_WORDS = "true or false (also 1/0, yes/no, on/off)"
+
+_WHOLE = ("int_parsing", "int_type", "int_from_float", "int_parsing_size")
+_NUMBER = ("float_parsing", "float_type", "finite_number")
+_BOOLEAN = ("bool_parsing", "bool_type")
+_RANGES = {
+    "greater_than_equal": ("ge", "{} or more"),
+    "greater_than": ("gt", "above {}"),
+    "less_than_equal": ("le", "at most {}"),
+    "less_than": ("lt", "below {}"),
+}
+
+
+def problem_text(error: Mapping[str, Any], field: FieldInfo | None = None) -> str:
+    """One validation error in our words (see the module docstring).
+
+    Args:
+        error: an item of ``ValidationError.errors()``.
+        field: the setting's field (its default is the example of a valid value, its type
+            tells a secret); ``None`` when unknown.
+
+    Returns:
+        ``must be a whole number, e.g. 49152, not text ('abc')``; a validator's own message
+        as it is (without pydantic's ``Value error,``); ``'brave' must be a number, e.g.
+        0.5, not …`` for an item of a table.
+    """
+    message = str(error.get("msg", "invalid value"))
+    for prefix in _OWN_MESSAGE_PREFIXES:
+        if message.startswith(prefix):
+            return message[len(prefix) :]
+    kind = str(error.get("type", ""))
+    loc = tuple(error.get("loc") or ())
+    name = str(loc[0]).lower() if loc else ""
+    secret = any(w in name for w in _SECRET_WORDS) or _is_secret(field)
+    value = error.get("input")
+    item = len(loc) > 1  # a value inside a table (``prices``): its own type, no default
+    example = None if item else _example(field)
+    expected = _expected(kind, error, example)
+    if expected is None:
+        if not message.startswith("Input should be "):
+            return message
+        expected = "must be " + message[len("Input should be ") :]
+        given = _shown(value, secret, with_kind=False)
+    else:
+        given = _shown(value, secret, with_kind=kind not in _RANGES)
+    text = f"{expected}, not {given}" if given else expected
+    if item:
+        text = f"{'.'.join(repr(p) if isinstance(p, str) else str(p) for p in loc[1:])} {text}"
+    return text
+
+
+def _expected(kind: str, error: Mapping[str, Any], example: object) -> str | None:
+    """What a value of this error's kind must be, with an example; ``None`` for a kind
+    whose message is reworded from pydantic's (a choice of words: ``'a', 'b' or 'c'``)."""
+    ctx = error.get("ctx") or {}
+    if kind in _WHOLE:
+        return f"must be a whole number, e.g. {_number(_or(example, 10, int))}"
+    if kind in _NUMBER:
+        return f"must be a number, e.g. {_number(_or(example, 2.5, (int, float)))}"
+    if kind in _BOOLEAN:
+        return f"must be {_BOOLEAN_WORDS}"
+    if kind in _RANGES:
+        key, words = _RANGES[kind]
+        return "must be " + words.format(_number(ctx.get(key)))
+    if kind == "string_pattern_mismatch":
+        form = _FORMS.get(str(ctx.get("pattern", "")), "in the expected form")
+        return f"must be {form}" + (f", e.g. {example}" if isinstance(example, str) else "")
+    if kind in ("dict_type", "json_invalid"):
+        return 'must be a JSON object, e.g. {"name": 1}'
+    if kind in ("string_type",):
+        return "must be text"
+    return None
+
+
+def _or(example: object, fallback: object, kinds: type | tuple[type, ...]) -> object:
+    """``example`` when it is a value of ``kinds`` (not a boolean), else ``fallback``."""
+    if isinstance(example, kinds) and not isinstance(example, bool):
+        return example
+    return fallback
+
+
+def _number(value: object) -> str:
+    """``1``, ``0.5``, ``86400`` (a bound as people write it: ``86400.0`` → ``86400``)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _example(field: FieldInfo | None) -> object:
+    """A valid value to show: the field's first example, else its default (``None`` when it
+    has neither, or the default says nothing: ``None``, empty)."""
+    if field is None:
+        return None
+    if field.examples:
+        return field.examples[0]
+    default = field.get_default(call_default_factory=False)
+    if default is None or default == "" or isinstance(default, (SecretStr, tuple, dict)):
+        return None
+    return default
+
+
+def _is_secret(field: FieldInfo | None) -> bool:
+    if field is None:
+        return False
+    return "SecretStr" in str(field.annotation) or any(
+        a is SecretStr for a in typing.get_args(field.annotation)
+    )
+
+
+def _shown(value: object, secret: bool, *, with_kind: bool) -> str:
+    """How the wrong value is named: its kind (``text``, ``a decimal number``, ``an empty
+    value``) and, unless it may be secret, itself: ``text ('abc')``, or ``0`` for a number
+    out of range."""
+    if not isinstance(value, (str, int, float)):
+        return ""
+    shown = repr(value) if isinstance(value, str) else str(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    if not with_kind:  # a number out of range: ``0``, as typed
+        if secret:
+            return ""
+        return value.strip() if isinstance(value, str) and _kind(value) != "text" else shown
+    described = _kind(value)
+    if secret or described == "an empty value":
+        return described
+    return f"{described} ({shown})"
+
+
+def _kind(value: str | int | float) -> str:
+    """What kind of value was given: ``an empty value``, ``a whole number``, ``a decimal
+    number``, ``true or false`` or ``text``."""
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int):
+        return "a whole number"
+    if isinstance(value, float):
+        return "a decimal number"
+    text = value.strip()
+    if not text:
+        return "an empty value"
+    if text.lstrip("+-").isdigit():
+        return "a whole number"
+    try:
+        number = float(text)
+    except ValueError:
+        return "text"
+    return "a decimal number" if math.isfinite(number) else "text"
