@@ -1,13 +1,19 @@
 """The guarded proxy's shutdown: every accepted connection is closed, including one the
-event loop hands over while (or after) the proxy closes. Real sockets on 127.0.0.1."""
+event loop hands over while (or after) the proxy closes, and a backend's close reaches its
+proxy even when an earlier step fails or is cancelled. Real sockets on 127.0.0.1."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import warnings
+from typing import Any, cast
+
+import pytest
 
 from tests.browser.test_proxy import make_policy
+from webresearch.browser.backend import BackendConfig, PlaywrightBackend
+from webresearch.browser.base import SessionConfig
 from webresearch.browser.proxy import GuardedProxy
 
 
@@ -75,3 +81,58 @@ async def test_close_ends_a_connection_whose_handler_never_ran() -> None:
             writer.close()
             await writer.wait_closed()
     _no_open_transport_is_collected()
+
+
+class _FailingInterceptor:
+    async def aclose(self) -> None:
+        raise RuntimeError("closing the interception failed")
+
+
+class _HangingSession:
+    async def aclose(self) -> None:
+        await asyncio.Event().wait()
+
+
+async def _backend_with_a_proxy_connection() -> tuple[
+    PlaywrightBackend, int, asyncio.StreamReader, asyncio.StreamWriter
+]:
+    """A backend (no browser) whose proxy has one idle browser connection open."""
+    backend = PlaywrightBackend(BackendConfig(kind="chromium", session=SessionConfig()), make_policy())
+    backend.proxy = GuardedProxy(make_policy())
+    port = int((await backend.proxy.listen()).rsplit(":", 1)[1])
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    while backend.proxy.stats.accepted < 1:
+        await asyncio.sleep(0.01)
+    return backend, port, reader, writer
+
+
+async def _proxy_is_closed(port: int, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    try:
+        assert await asyncio.wait_for(reader.read(), 3) == b""
+    finally:
+        writer.close()
+        await writer.wait_closed()
+    with pytest.raises(OSError):
+        await asyncio.open_connection("127.0.0.1", port)
+    _no_open_transport_is_collected()
+
+
+async def test_a_backend_closes_its_proxy_when_an_earlier_close_step_fails() -> None:
+    # Before: aclose() stopped at the failing step; the proxy (its listener, its open
+    # connections and their tasks) was left to the garbage collector.
+    backend, port, reader, writer = await _backend_with_a_proxy_connection()
+    backend._interceptor = cast(Any, _FailingInterceptor())
+    with pytest.raises(RuntimeError):
+        await backend.aclose()
+    await _proxy_is_closed(port, reader, writer)
+
+
+async def test_a_backend_closes_its_proxy_when_its_close_is_cancelled() -> None:
+    backend, port, reader, writer = await _backend_with_a_proxy_connection()
+    backend._sessions.append(cast(Any, _HangingSession()))
+    closing = asyncio.ensure_future(backend.aclose())
+    await asyncio.sleep(0.1)
+    closing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await closing
+    await _proxy_is_closed(port, reader, writer)
