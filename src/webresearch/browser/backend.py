@@ -339,31 +339,32 @@ class PlaywrightBackend:
         return True
 
     async def aclose(self) -> None:
-        """Close sessions, the connection, the driver, the process group and the run
-        directory. Idempotent."""
+        """Closes sessions, connection, driver, then (even if one fails) process, proxy, run dir."""
         if self._closed:
             return
         self._closed = True
-        for session in list(self._sessions):
-            with best_effort():
-                await wait_within(session.aclose(), CLOSE_WAIT_S)
-        if self._first_tab is not None:
-            await self._drop_context(*self._first_tab[:2])
-            self._first_tab = None
-        if self._interceptor is not None:
-            await self._interceptor.aclose()
-        if self._browser is not None:
-            with best_effort():
-                await wait_within(self._browser.close(), CLOSE_WAIT_S)
-        if self._pw is not None:
-            with best_effort():
-                await wait_within(self._pw.stop(), 2 * CLOSE_WAIT_S)
-        if self._process is not None:
-            await self._process.aclose()
-        if self.proxy is not None:
-            await self.proxy.aclose()
-        if self._run is not None:
-            await asyncio.to_thread(self._run.remove)
+        try:
+            for session in list(self._sessions):
+                with best_effort():
+                    await wait_within(session.aclose(), CLOSE_WAIT_S)
+            if self._first_tab is not None:
+                await self._drop_context(*self._first_tab[:2])
+                self._first_tab = None
+            if self._interceptor is not None:
+                await self._interceptor.aclose()
+            if self._browser is not None:
+                with best_effort():
+                    await wait_within(self._browser.close(), CLOSE_WAIT_S)
+            if self._pw is not None:
+                with best_effort():
+                    await wait_within(self._pw.stop(), 2 * CLOSE_WAIT_S)
+        finally:
+            if self._process is not None:
+                await self._process.aclose()
+            if self.proxy is not None:
+                await self.proxy.aclose()
+            if self._run is not None:
+                await asyncio.to_thread(self._run.remove)
 
     # --- sessions -------------------------------------------------------------------------
     async def new_session(

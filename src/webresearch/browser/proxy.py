@@ -188,6 +188,8 @@ class GuardedProxy:
         )
         self._servers: dict[str | None, asyncio.Server] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: the browser side of every accepted connection not yet closed (closed by aclose)
+        self._writers: set[asyncio.StreamWriter] = set()
         self._closed = False
 
     # --- listeners ------------------------------------------------------------------------
@@ -242,6 +244,11 @@ class GuardedProxy:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+        # Whatever a handler did not close (it never ran, or is still unwinding) is closed
+        # here: no accepted transport outlives the proxy.
+        for writer in list(self._writers):
+            writer.transport.abort()
+        self._writers.clear()
         for server in servers:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(server.wait_closed(), 2)
@@ -249,12 +256,23 @@ class GuardedProxy:
     # --- one client connection ------------------------------------------------------------
     def _accept(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.stats.accepted += 1
+        if self._closed:
+            # The loop accepted the socket before the listener closed but hands it over only
+            # now (Python 3.11's Server.close stops no pending accept and its wait_closed
+            # does not wait for them): aclose has already run, nothing would end this one.
+            writer.transport.abort()
+            return
+        self._writers.add(writer)
         task = asyncio.ensure_future(self._serve(owner, reader, writer))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         # A task cancelled before its first step never runs _serve's ``finally``: the
         # accepted socket is closed here whatever happened (closing twice is harmless).
-        task.add_done_callback(lambda _task: writer.close())
+        task.add_done_callback(lambda _task: self._release(writer))
+
+    def _release(self, writer: asyncio.StreamWriter) -> None:
+        writer.close()
+        self._writers.discard(writer)
 
     async def _serve(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         conn = h11.Connection(h11.SERVER, max_incomplete_event_size=MAX_HEAD_BYTES)
