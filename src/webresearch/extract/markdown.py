@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
+from webresearch.extract.markdown_escape import emphasized, resolve_markdown
 from webresearch.extract.markdown_inline import (
     EDIT_LINK,
     MATH_END,
@@ -43,7 +44,7 @@ from webresearch.extract.markdown_inline import (
     math_text,
     script_text,
 )
-from webresearch.extract.markdown_prose import prose_text, resolve_prose
+from webresearch.extract.markdown_prose import prose_marker
 from webresearch.extract.markdown_tables import Cell, Row, cell_span, table_blocks
 from webresearch.extract.urls import absolute_url
 
@@ -125,6 +126,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
         nothing readable is left.
     """
     stack: list[_Frame] = [_Frame(root, "root")]
+    prose_text = prose_marker(etree.tostring(root, method="text", encoding=str, with_tail=False))
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -155,7 +157,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
         _close(frame, parent, base_url, stack)
         if el.tail and el is not root:
             parent.items.append(prose_text(el.tail))
-    return resolve_prose(_blocks_to_text(_as_blocks(stack[0].items)))
+    return resolve_markdown(_blocks_to_text(_as_blocks(stack[0].items)))
 
 
 # --------------------------------------------------------------------------- closing elements
@@ -212,7 +214,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     elif tag in _EMPHASIS:
         out.append(_emphasis(items, _EMPHASIS[tag]))
     elif tag in _CODE_INLINE:
-        out.append(_code_span(items))
+        _code_span(items, parent)
     elif tag in ("ul", "ol", "menu", "dir"):
         block = _list(el, tag, items)
         if block:
@@ -331,12 +333,17 @@ def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
         return lead
     if text.startswith(mark[0]) or text.endswith(mark[0]) or "\n" in text:
         return lead + text + trail
-    return f"{lead}{mark}{text}{mark}{trail}"
+    return lead + emphasized(text, mark) + trail
 
 
-def _code_span(items: list[str | _Block | Cell | Row]) -> str:
+def _code_span(items: list[str | _Block | Cell | Row], parent: _Frame) -> None:
+    """Appends the code span to the parent's items, a space after a code span right before it
+    (side by side, two spans would share one backtick string: CommonMark §6.1)."""
     lead, text, trail = _inline_keep_edges(items)
-    return lead + code_span(text) + trail if text else lead
+    last = parent.items[-1] if text and not lead and parent.items else None
+    if isinstance(last, str) and last.endswith("`"):  # the page's backticks are marked
+        lead = " "
+    parent.items.append(lead + code_span(text) + trail if text else lead)
 
 
 def _link(

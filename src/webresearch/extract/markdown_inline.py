@@ -30,7 +30,10 @@ from lxml import etree
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.markdown_prose import (
+    PROSE_BRACKET,
+    PROSE_LT,
     PROSE_STAR,
+    PROSE_TICK,
     PROSE_UNDERSCORE,
     opens_underscore,
     plain_text,
@@ -61,7 +64,12 @@ _PERMALINK_CLASS = CaselessPattern(
     r"hash-?link|permalink|deep-?link|mw-editsection|edit-?section)(?:\s|$)"
 )
 PERMALINK_MARKS = frozenset({"¶", "#", "§", "🔗", "⚓", "permalink"})
-EDIT_LINK = re.compile(r"\s*\[\s*\[?edit\]?(?:\([^)]*\))?\s*\]|\s*\[edit\]\([^)]*\)", re.I)
+#: A wiki's ``[edit]`` link (the page's ``[`` may still be marked: :mod:`.markdown_prose`).
+EDIT_LINK = re.compile(
+    rf"\s*[\[{PROSE_BRACKET}]\s*[\[{PROSE_BRACKET}]?edit\]?(?:\([^)]*\))?\s*\]"
+    r"|\s*\[edit\]\([^)]*\)",
+    re.I,
+)
 _SYMBOLS_ONLY = re.compile(r"[™®©*†‡§°'′″]+")
 _SIMPLE_SCRIPT = re.compile(r"[\w.,′'+\-−]+")
 
@@ -73,7 +81,7 @@ def script_text(text: str, tag: str) -> str:
     if _SYMBOLS_ONLY.fullmatch(plain):
         return text
     mark = "^" if tag == "sup" else PROSE_UNDERSCORE
-    if _SIMPLE_SCRIPT.fullmatch(plain) or text.startswith("["):
+    if _SIMPLE_SCRIPT.fullmatch(plain) or text.startswith(("[", PROSE_BRACKET)):
         return f"{mark}{text}"
     return f"{mark}{{{text}}}"
 
@@ -188,16 +196,16 @@ def _group_end(tex: str, start: int) -> int:
 
 def escape_brackets(text: str) -> str:
     """Escape brackets in link text unless they are balanced markdown (an image)."""
-    if text.startswith("![") or ("[" not in text and "]" not in text):
+    if text.startswith("![") or ("[" not in text and "]" not in text and PROSE_BRACKET not in text):
         return text
     depth = 0
     for ch in text:
-        depth += (ch == "[") - (ch == "]")
+        depth += (ch == "[" or ch == PROSE_BRACKET) - (ch == "]")
         if depth < 0:
             break
     if depth == 0:
         return text
-    return text.replace("[", "\\[").replace("]", "\\]")
+    return text.replace("[", "\\[").replace(PROSE_BRACKET, "\\[").replace("]", "\\]")
 
 
 #: A markdown link's opening ``[text](`` (not an image's ``![``, not an escaped ``\[``).
@@ -237,9 +245,11 @@ def is_permalink(el: etree._Element) -> bool:
 
 
 _BREAK = f"[-*_{PROSE_STAR}{PROSE_UNDERSCORE}]"
+_TICK = f"[`{PROSE_TICK}]"
 _LINE_START_ESCAPE = re.compile(
-    rf"^(\s*)([#>+]|[-*{PROSE_STAR}](?=\s|$)|\d{{1,9}}[.)](?=\s|$)|`(?=``)|~(?=~~)"
-    rf"|{_BREAK}(?=(?:[ \t]*{_BREAK}){{2,}}[ \t]*$))",
+    rf"^(\s*)([#>+]|[-*{PROSE_STAR}](?=\s|$)|\d{{1,9}}[.)](?=\s|$)|{_TICK}(?={_TICK}{{2}})"
+    rf"|~(?=~~)|{_BREAK}(?=(?:[ \t]*{_BREAK}){{2,}}[ \t]*$)|{PROSE_LT}(?=[A-Za-z/!?])"
+    rf"|{PROSE_BRACKET}(?=(?:\\.|[^\\\[\]{PROSE_BRACKET}])*\]:))",
     re.M,
 )
 
@@ -249,8 +259,9 @@ def escape_line_starts(text: str) -> str:
     fence or rule (CommonMark's block starts: ``#``, ``>``, ``+``/``-``/``*`` and
     ``1.``/``1)`` before a space (escaped as ``1\\.``: a backslash before a digit would
     show), three backticks or tildes, a line of three or more ``*``, ``_`` or ``-``: §4.1
-    thematic breaks). A page's ``*`` or ``_`` may still be marked
-    (:mod:`.markdown_prose`): a backslash before it escapes it too."""
+    thematic breaks), an HTML block (a page's ``<`` before a letter, ``/``, ``!`` or ``?``:
+    §4.6) or a link reference definition (a page's ``[label]:``, §4.7). A page's character
+    may still be marked (:mod:`.markdown_prose`): the escaped one is written plain."""
     return _LINE_START_ESCAPE.sub(_escape_start, text)
 
 
@@ -258,7 +269,7 @@ def _escape_start(match: re.Match[str]) -> str:
     indent, start = match.group(1), match.group(2)
     if start[0].isdigit():  # "1." → "1\." (a backslash before a digit would show: §2.4)
         return f"{indent}{start[:-1]}\\{start[-1]}"
-    return f"{indent}\\{start}"
+    return f"{indent}\\{plain_text(start)}"
 
 
 #: What CommonMark (with GFM's strikethrough and a dollar-math extension) can read as inline

@@ -28,17 +28,30 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
 __all__ = [
+    "ASCII_PUNCTUATION",
+    "PROSE_AMP",
+    "PROSE_BACKSLASH",
     "PROSE_BANG",
+    "PROSE_BRACKET",
     "PROSE_DOLLAR",
+    "PROSE_LT",
     "PROSE_STAR",
+    "PROSE_TICK",
     "PROSE_UNDERSCORE",
+    "TAG_OR_AUTOLINK",
+    "code_span_end",
+    "destination_end",
     "escape_emphasis",
     "is_punctuation",
+    "map_inline_texts",
     "opens_underscore",
     "plain_text",
+    "prose_marker",
     "prose_text",
     "resolve_prose",
 ]
@@ -53,18 +66,62 @@ PROSE_UNDERSCORE = "\x0f"
 #: (``now!<a>Download</a>``) it would make ``![Download](…)``, an image (CommonMark §6.4),
 #: and is written ``\!`` there (:func:`resolve_prose`).
 PROSE_BANG = "\x10"
-_MARKED = str.maketrans({"$": PROSE_DOLLAR, "*": PROSE_STAR, "_": PROSE_UNDERSCORE})
-_PLAIN = str.maketrans(
-    {PROSE_DOLLAR: "$", PROSE_STAR: "*", PROSE_UNDERSCORE: "_", PROSE_BANG: "!"}
+#: Stand for a ``\\``, a backtick, a ``<``, an ``&`` and a ``[`` of the page's text: each is
+#: markdown only in some places (backslash escapes, code spans, raw HTML and autolinks, entity
+#: references, links), decided once the text is whole (:mod:`.markdown_escape`).
+PROSE_BACKSLASH = "\x11"
+PROSE_TICK = "\x12"
+PROSE_LT = "\x13"
+PROSE_AMP = "\x14"
+PROSE_BRACKET = "\x15"
+_MARKED = str.maketrans(
+    {
+        "$": PROSE_DOLLAR,
+        "*": PROSE_STAR,
+        "_": PROSE_UNDERSCORE,
+        "\\": PROSE_BACKSLASH,
+        "`": PROSE_TICK,
+        "<": PROSE_LT,
+        "&": PROSE_AMP,
+        "[": PROSE_BRACKET,
+    }
 )
+_PLAIN = str.maketrans(
+    {
+        PROSE_DOLLAR: "$",
+        PROSE_STAR: "*",
+        PROSE_UNDERSCORE: "_",
+        PROSE_BANG: "!",
+        PROSE_BACKSLASH: "\\",
+        PROSE_TICK: "`",
+        PROSE_LT: "<",
+        PROSE_AMP: "&",
+        PROSE_BRACKET: "[",
+    }
+)
+_MARKABLE = "$*_\\`<&["
 
 
 def prose_text(text: str) -> str:
-    """A text of the page with its ``$``, ``*`` and ``_`` and a last ``!`` marked for
-    :func:`resolve_prose`."""
-    if "$" in text or "*" in text or "_" in text:
-        text = text.translate(_MARKED)
-    return text[:-1] + PROSE_BANG if text.endswith("!") else text
+    """A text of the page with its ``$``, ``*``, ``_``, ``\\``, backticks, ``<``, ``&``
+    and ``[`` and a last ``!`` marked for :func:`resolve_prose` and
+    :func:`~webresearch.extract.markdown_escape.resolve_markdown`."""
+    return prose_marker(_MARKABLE)(text)
+
+
+def prose_marker(page_text: str) -> Callable[[str], str]:
+    """:func:`prose_text` for the texts of a page whose whole text is ``page_text``: only the
+    characters that occur in it are looked for (a speed-up; the same result)."""
+    present = tuple(ch for ch in _MARKABLE if ch in page_text)
+
+    def mark(text: str) -> str:
+        for ch in present:
+            if ch in text:
+                text = text.translate(_MARKED)
+                break
+        return text[:-1] + PROSE_BANG if text.endswith("!") else text
+
+    return mark
 
 
 def plain_text(text: str) -> str:
@@ -112,17 +169,39 @@ def resolve_prose(markdown: str) -> str:
         and (PROSE_UNDERSCORE not in markdown)
     ):
         return markdown
-    units = _UNIT_START.split(markdown)
-    for i, unit in enumerate(units):
-        if PROSE_DOLLAR in unit or PROSE_STAR in unit or PROSE_UNDERSCORE in unit:
-            cells = _CELL_BORDER.split(unit) if unit.lstrip().startswith("|") else [unit]
-            units[i] = "".join(escape_emphasis(_resolve_dollars(cell)) for cell in cells)
-    return "".join(units)
+    return map_inline_texts(
+        markdown,
+        PROSE_DOLLAR + PROSE_STAR + PROSE_UNDERSCORE,
+        lambda text: escape_emphasis(_resolve_dollars(text)),
+    )
+
+
+def map_inline_texts(markdown: str, marks: str, resolve: Callable[[str], str]) -> str:
+    """``markdown`` with ``resolve`` applied to each inline text (module docstring) holding
+    one of the characters ``marks``; the others as they are."""
+    found = re.compile(f"[{marks}]")
+    hit = found.search(markdown)
+    if hit is None:
+        return markdown
+    cuts = [0, *(match.end() for match in _UNIT_START.finditer(markdown)), len(markdown)]
+    out: list[str] = []
+    done = 0
+    while hit is not None:
+        unit = bisect_right(cuts, hit.start()) - 1
+        start, end = cuts[unit], cuts[unit + 1]
+        text = markdown[start:end]
+        cells = _CELL_BORDER.split(text) if text.lstrip().startswith("|") else [text]
+        out.append(markdown[done:start])
+        out.extend(resolve(cell) if found.search(cell) else cell for cell in cells)
+        done = end
+        hit = found.search(markdown, end)
+    out.append(markdown[done:])
+    return "".join(out)
 
 
 #: Where one inline text ends and another starts: a blank line, a list item's line, a table
 #: row (split before the line, the line break kept with the text before it).
-_UNIT_START = re.compile(r"(?<=\n)(?=\s*(?:[-*+]|\d{1,9}[.)])\s|\s*\||\s*$)", re.M)
+_UNIT_START = re.compile(r"\n(?=\s*(?:[-*+]|\d{1,9}[.)])\s|\s*\||\s*$)", re.M)
 #: A table's cell border: a pipe not escaped (cells are ``\\|``-escaped: markdown_tables).
 _CELL_BORDER = re.compile(r"((?<!\\)\|)")
 
@@ -151,10 +230,10 @@ class _Run:
     paired: bool = False
 
 
-_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 #: Raw HTML a CommonMark parser takes whole (§6.6: open and closing tags, comments) and
 #: autolinks (§6.5): no delimiter inside them.
-_TAG_OR_AUTOLINK = re.compile(
+TAG_OR_AUTOLINK = re.compile(
     r"<(?:[A-Za-z][A-Za-z0-9-]*(?:[ \t\n]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \t\n]*=[ \t\n]*"
     r"(?:[^ \t\n\"'=<>`]+|'[^']*'|\"[^\"]*\"))?)*[ \t\n]*/?|/[A-Za-z][A-Za-z0-9-]*[ \t\n]*"
     r"|!--.*?--|[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\x00-\x20<>]*"
@@ -208,19 +287,19 @@ def _runs(view: str, escaped: set[int]) -> list[_Run]:
     i, n = 0, len(view)
     while i < n:
         ch = view[i]
-        if ch == "\\" and i + 1 < n and view[i + 1] in _ASCII_PUNCTUATION:
+        if ch == "\\" and i + 1 < n and view[i + 1] in ASCII_PUNCTUATION:
             i += 2
         elif ch == "`":
-            i = _code_span_end(view, i)
+            i = code_span_end(view, i)
         elif ch == "<":
-            tag = _TAG_OR_AUTOLINK.match(view, i)
+            tag = TAG_OR_AUTOLINK.match(view, i)
             i = tag.end() if tag else i + 1
         elif ch == "[":
             brackets.append(len(runs))
             i += 1
         elif ch == "]" and brackets:
             bottom = brackets.pop()
-            end = _destination_end(view, i + 1)
+            end = destination_end(view, i + 1)
             if end is not None:  # a link: its text pairs on its own, then leaves the stack
                 inner = runs[bottom:]
                 _pair(inner)
@@ -306,7 +385,7 @@ def _rule_of_three(opener: _Run, closer: _Run) -> bool:
     )
 
 
-def _code_span_end(view: str, start: int) -> int:
+def code_span_end(view: str, start: int) -> int:
     """After the code span opening at ``start`` (§6.1: closed by a backtick string of the
     same length), else after the backtick string itself (it is text)."""
     end = start
@@ -317,7 +396,7 @@ def _code_span_end(view: str, start: int) -> int:
     return close.end() if close else end
 
 
-def _destination_end(view: str, start: int) -> int | None:
+def destination_end(view: str, start: int) -> int | None:
     """After a link's ``(destination)`` opening at ``start`` (balanced parentheses, no
     whitespace: the walk writes no titles), else ``None`` (taken as no inline link, whose
     text would pair with the text around it: the side that escapes more)."""

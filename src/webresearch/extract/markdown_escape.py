@@ -1,0 +1,292 @@
+r"""The page's own ``\``, backticks, ``<``, ``&`` and ``[`` in the markdown walk, and the walk's
+emphasis next to punctuation: each is markdown only in some places, so the walk marks them
+(:func:`~webresearch.extract.markdown_prose.prose_text`, :func:`emphasized`) and
+:func:`resolve_markdown` decides once the text is whole — escaping only where CommonMark
+(spec 0.31.2) would otherwise read markup, so that a renderer shows the page's text and plain
+text stays plain. Pure functions.
+
+* backslash (§2.4 "Backslash escapes", §6.7 "Hard line breaks"): a ``\`` before ASCII
+  punctuation or a line end escapes it; a page's ``\`` there is doubled (``C:\_temp`` →
+  ``C:\\_temp``); before anything else it shows as written (``\d+``).
+* backticks (§6.1 "Code spans"): a page's backtick string that a later string of the same
+  length would close, or that touches a backtick of the walk's own code span, is escaped
+  (``\```); a lone one (``it`s``) stays.
+* ``<`` (§6.5 "Autolinks", §6.6 "Raw HTML"): a page's ``<`` that starts an open or closing
+  tag, a comment, a processing instruction, a declaration, CDATA or an autolink is escaped
+  (``\<script>``); ``a < b`` and ``x<3`` stay. A line's first ``<`` before a letter, ``/``,
+  ``!`` or ``?`` (an HTML block's start, §4.6) is escaped by
+  :func:`~webresearch.extract.markdown_inline.escape_line_starts`.
+* ``&`` (§2.5 "Entity and numeric character references"): a page's ``&`` that starts a
+  reference (``&copy;``, ``&#169;``, ``&#xA9;``; a name of HTML5's list) is escaped (``\&``).
+* ``[`` (§6.3 "Links", §6.4 "Images", appendix "look for link or image"): a page's ``[``
+  whose ``]`` an inline link's ``(`` follows is escaped with that ``]`` (``\[a\](b)``); our
+  markdown holds no link reference definitions (a line's ``[a]: b`` is escaped by
+  :func:`~webresearch.extract.markdown_inline.escape_line_starts`), so ``[a]``, ``[a][b]``
+  stay.
+* emphasis next to punctuation (§6.2 flanking rules): ``**Note:**Install`` is no strong
+  emphasis (the closing ``**`` follows punctuation and precedes a letter). The walk marks
+  the punctuation at the edges of an emphasis (:func:`emphasized`); when the text around
+  would stop the delimiter from opening or closing, that punctuation moves outside
+  (``**Note**:Install``, ``**重要**：请``): the same characters, the same words, the
+  emphasis kept; before a space it stays inside (``**Note:** Install``).
+
+Inline texts are those of :func:`~webresearch.extract.markdown_prose.map_inline_texts`.
+"""
+
+from __future__ import annotations
+
+import re
+from html.entities import html5
+
+from webresearch.extract.markdown_prose import (
+    ASCII_PUNCTUATION,
+    PROSE_AMP,
+    PROSE_BACKSLASH,
+    PROSE_BANG,
+    PROSE_BRACKET,
+    PROSE_DOLLAR,
+    PROSE_LT,
+    PROSE_STAR,
+    PROSE_TICK,
+    PROSE_UNDERSCORE,
+    code_span_end,
+    destination_end,
+    is_punctuation,
+    map_inline_texts,
+    plain_text,
+    resolve_prose,
+)
+
+__all__ = [
+    "EMPHASIS_CLOSE_EDGE",
+    "EMPHASIS_OPEN_EDGE",
+    "RAW_HTML",
+    "emphasized",
+    "resolve_markdown",
+]
+
+#: Stand after an emphasis' opening delimiter and its leading punctuation / before its
+#: trailing punctuation and closing delimiter (:func:`emphasized`) until the text around is
+#: known. Control characters: never in page text, not whitespace to ``str.strip``.
+EMPHASIS_OPEN_EDGE = "\x16"
+EMPHASIS_CLOSE_EDGE = "\x17"
+
+_SPACE = r"[ \t]*\n?[ \t]*"
+_ATTRIBUTE = (
+    r"(?:[ \t]+\n?[ \t]*|[ \t]*\n[ \t]*)[A-Za-z_:][A-Za-z0-9_.:-]*"
+    rf"(?:{_SPACE}={_SPACE}(?:[^ \t\n\"'=<>`]+|'[^']*'|\"[^\"]*\"))?"
+)
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+#: What a ``<`` starts in CommonMark inline text (§6.6 raw HTML: open tag, closing tag,
+#: comment, processing instruction, declaration, CDATA; §6.5 URI and email autolinks).
+RAW_HTML = re.compile(
+    rf"<(?:[A-Za-z][A-Za-z0-9-]*(?:{_ATTRIBUTE})*{_SPACE}/?>"
+    rf"|/[A-Za-z][A-Za-z0-9-]*{_SPACE}>"
+    r"|!--(?:>|->|.*?-->)|\?.*?\?>|![A-Za-z][^>]*>|!\[CDATA\[.*?\]\]>"
+    r"|[A-Za-z][A-Za-z0-9+.-]{1,31}:[^\x00-\x20<>]*>"
+    rf"|[A-Za-z0-9.!#$%&'*+/=?^_`{{|}}~-]+@{_LABEL}(?:\.{_LABEL})*>)",
+    re.S,
+)
+_REFERENCE = re.compile(
+    PROSE_AMP + r"(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|([A-Za-z][A-Za-z0-9]{1,31});)"
+)
+_PAGE_MARKS = frozenset(
+    PROSE_AMP + PROSE_BACKSLASH + PROSE_BANG + PROSE_BRACKET + PROSE_DOLLAR + PROSE_LT
+    + PROSE_STAR + PROSE_TICK + PROSE_UNDERSCORE
+)  # fmt: skip
+#: The walk's own markup at an emphasis' start / end: never moved (a link's ``[``, math's
+#: ``$``, a backslash escape, nested delimiters; an image's ``![`` and a link's closing ``)``
+#: are told apart in :func:`emphasized`).
+_FIXED_LEAD = frozenset("\\`*_~[$")
+_FIXED_TRAIL = frozenset("\\`*_~)$")
+
+
+def emphasized(text: str, mark: str) -> str:
+    """``text`` (inline, edges stripped) wrapped in the delimiter ``mark`` (``**``, ``*``,
+    ``~~``), its leading and trailing punctuation marked with :data:`EMPHASIS_OPEN_EDGE` /
+    :data:`EMPHASIS_CLOSE_EDGE` for :func:`resolve_markdown` (module docstring)."""
+    fixed_trail = _FIXED_TRAIL if _ENDS_WITH_LINK.search(text) else _FIXED_TRAIL - {")"}
+    if not (
+        (_movable(text[0], _FIXED_LEAD) and not text.startswith("!["))
+        or _movable(text[-1], fixed_trail)
+    ):
+        return f"{mark}{text}{mark}"
+    size = len(text)
+    start, end = 0, size
+    while start < size and _movable(text[start], _FIXED_LEAD) and text[start : start + 2] != "![":
+        start += 1
+    while end > 0 and _movable(text[end - 1], fixed_trail):
+        end -= 1
+    if end < size and end and text[end - 1] == "\\":  # an escaped character stays escaped
+        end += 1
+    if start == size or text[start].isspace():
+        start = 0  # a delimiter before a space opens nothing: leave it
+    if not end or text[end - 1].isspace():
+        end = size
+    if start >= end or (not start and end == size):
+        return f"{mark}{text}{mark}"
+    # each moved run and its delimiter between two marks: the delimiter's length is known
+    head = f"{EMPHASIS_OPEN_EDGE}{mark}{text[:start]}{EMPHASIS_OPEN_EDGE}" if start else mark
+    tail = f"{EMPHASIS_CLOSE_EDGE}{text[end:]}{mark}{EMPHASIS_CLOSE_EDGE}" if end < size else mark
+    return f"{head}{text[start:end]}{tail}"
+
+
+#: A link or image written at the end of a text (its ``)`` is the walk's).
+_ENDS_WITH_LINK = re.compile(r"\]\([^\s]*\)$")
+
+
+def _movable(ch: str, fixed: frozenset[str]) -> bool:
+    return ch in _PAGE_MARKS or (ch not in fixed and is_punctuation(ch))
+
+
+def resolve_markdown(markdown: str) -> str:
+    """``markdown`` of the walk with every mark resolved: the emphasis edges and the page's
+    ``\\``, backticks, ``<``, ``&`` and ``[`` (module docstring), then the page's ``$``,
+    ``*``, ``_`` and ``!`` (:func:`~webresearch.extract.markdown_prose.resolve_prose`)."""
+    if EMPHASIS_OPEN_EDGE in markdown or EMPHASIS_CLOSE_EDGE in markdown:
+        markdown = _resolve_edges(markdown)
+    if PROSE_BACKSLASH in markdown:
+        markdown = _resolve_backslashes(markdown)
+    if PROSE_LT in markdown:
+        view = plain_text(markdown)
+        markdown = re.sub(
+            PROSE_LT, lambda m: "\\<" if RAW_HTML.match(view, m.start()) else "<", markdown
+        )
+    if PROSE_AMP in markdown:
+        markdown = _REFERENCE.sub(_reference, markdown).replace(PROSE_AMP, "&")
+    if PROSE_TICK in markdown or PROSE_BRACKET in markdown:
+        markdown = map_inline_texts(markdown, PROSE_TICK + PROSE_BRACKET, _resolve_code_and_links)
+    return resolve_prose(markdown)
+
+
+def _resolve_code_and_links(text: str) -> str:
+    if PROSE_TICK in text:
+        text = _resolve_ticks(text)
+    return _resolve_brackets(text) if PROSE_BRACKET in text else text
+
+
+def _reference(match: re.Match[str]) -> str:
+    name = match.group(1)
+    return "&" if name and name + ";" not in html5 else "\\&"
+
+
+#: An emphasis' delimiter and its edge punctuation (never a letter nor a space), between two
+#: edge marks.
+_OPEN_EDGE = re.compile(
+    rf"{EMPHASIS_OPEN_EDGE}(\*\*|\*|~~)([^\w\s*~{EMPHASIS_OPEN_EDGE}]*){EMPHASIS_OPEN_EDGE}"
+)
+_CLOSE_EDGE = re.compile(
+    rf"{EMPHASIS_CLOSE_EDGE}([^\w\s*~{EMPHASIS_CLOSE_EDGE}]*)(\*\*|\*|~~){EMPHASIS_CLOSE_EDGE}"
+)
+_EDGES = EMPHASIS_OPEN_EDGE + EMPHASIS_CLOSE_EDGE
+
+
+def _resolve_edges(markdown: str) -> str:
+    """Move an emphasis' edge punctuation outside its delimiter where a letter (or other
+    character neither whitespace nor punctuation) stands on the delimiter's other side
+    (past any delimiter run it would join)."""
+
+    def opening(match: re.Match[str]) -> str:
+        delimiter, run = match.group(1), match.group(2)
+        i = match.start() - 1
+        while i >= 0 and (markdown[i] == delimiter[0] or markdown[i] in _EDGES):
+            i -= 1
+        return run + delimiter if i >= 0 and _is_word(markdown[i]) else delimiter + run
+
+    def closing(match: re.Match[str]) -> str:
+        run, delimiter = match.group(1), match.group(2)
+        i, size = match.end(), len(markdown)
+        while i < size and (markdown[i] == delimiter[0] or markdown[i] in _EDGES):
+            i += 1
+        return delimiter + run if i < size and _is_word(markdown[i]) else run + delimiter
+
+    markdown = _OPEN_EDGE.sub(opening, markdown)
+    return _CLOSE_EDGE.sub(closing, markdown)
+
+
+def _is_word(ch: str) -> bool:
+    """Neither whitespace, punctuation nor a mark standing for punctuation (§6.2)."""
+    return ch > " " and not ch.isspace() and not is_punctuation(ch) and ch not in _PAGE_MARKS
+
+
+def _resolve_backslashes(markdown: str) -> str:
+    view = plain_text(markdown)
+    size = len(view)
+
+    def backslash(match: re.Match[str]) -> str:
+        after = match.start() + 1
+        nxt = view[after] if after < size else ""
+        return "\\\\" if nxt in ASCII_PUNCTUATION or nxt == "\n" else "\\"
+
+    return re.sub(PROSE_BACKSLASH, backslash, markdown)
+
+
+def _resolve_ticks(text: str) -> str:
+    """One inline text's page backticks: escaped when they would open or close a code span
+    (a later backtick string of the same length) or touch the walk's code span."""
+    view = plain_text(text)
+    escaped: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\" and i + 1 < n and view[i + 1] in ASCII_PUNCTUATION:
+            i += 2
+        elif ch == "`":  # the walk's code span: its fence is longer than any run inside
+            j = i
+            while j < n and text[j] == "`":
+                j += 1
+            close = re.compile(f"(?<!`){text[i:j]}(?!`)").search(text, j)
+            i = close.end() if close else j
+        elif ch == PROSE_TICK:
+            j = i
+            while j < n and text[j] == PROSE_TICK:
+                j += 1
+            touching = (i and text[i - 1] == "`") or (j < n and text[j] == "`")
+            if touching or re.compile(f"(?<!`){'`' * (j - i)}(?!`)").search(view, j):
+                escaped.extend(range(i, j))
+            i = j
+        else:
+            i += 1
+    for k in reversed(escaped):
+        text = text[:k] + "\\`" + text[k + 1 :]
+    return text.replace(PROSE_TICK, "`")
+
+
+def _resolve_brackets(text: str) -> str:
+    """One inline text's page ``[``: escaped with its ``]`` when an inline link's ``(``
+    follows that ``]`` and no link before deactivated it (the appendix's bracket stack)."""
+    view = plain_text(text)
+    openers: list[list[int]] = []  # [position, from the page, active]
+    escaped: list[int] = []
+    i, n = 0, len(view)
+    while i < n:
+        ch = view[i]
+        if ch == "\\" and i + 1 < n and view[i + 1] in ASCII_PUNCTUATION:
+            i += 2
+            continue
+        if ch == "`":
+            i = code_span_end(view, i)
+            continue
+        if ch == "<":
+            tag = RAW_HTML.match(view, i)
+            i = tag.end() if tag else i + 1
+            continue
+        if ch == "[":
+            openers.append([i, text[i] == PROSE_BRACKET, 1])
+        elif ch == "]" and openers:
+            position, page, active = openers.pop()
+            if active and view.startswith("(", i + 1):
+                if page:
+                    escaped += [position, i]
+                else:  # the walk's link or image: a link deactivates the openers before it
+                    end = destination_end(view, i + 1)
+                    if end is not None:
+                        if not (position and view[position - 1] == "!"):
+                            for opener in openers:
+                                opener[2] = 0
+                        i = end
+                        continue
+        i += 1
+    for k in sorted(escaped, reverse=True):
+        text = text[:k] + "\\" + view[k] + text[k + 1 :]
+    return text.replace(PROSE_BRACKET, "[")
