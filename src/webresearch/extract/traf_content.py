@@ -66,15 +66,47 @@ def _prune_guarded(tree: etree._Element, matches: list[etree._Element]) -> None:
             delete_element(el)
 
 
+def _delete_by_link_density(
+    subtree: etree._Element, tagname: str, backtracking: bool, favor_precision: bool
+) -> bool:
+    """``htmlprocessing.delete_by_link_density(subtree, tagname, backtracking,
+    favor_precision)``; True when it deleted something.
+
+    It reads nothing but the tree, so a call that deletes nothing leaves the tree as it
+    was: ``prune_unwanted_sections`` runs its three calls (``div``, ``list``, ``p``) twice,
+    and when the first round deletes nothing the second one would find the same elements
+    and delete nothing either, so it is skipped (part of the fast pass's 15 % saved on the
+    Zyte development pages, :mod:`webresearch.extract.traf_pass`).
+    """
+    from trafilatura.htmlprocessing import link_density_test
+    from trafilatura.utils import trim
+    from trafilatura.xml import delete_element
+
+    deletions = []
+    len_threshold = 200 if favor_precision else 100
+    depth_threshold = 1 if favor_precision else 3
+    for elem in subtree.iter(tagname):
+        result, short_with_links = link_density_test(elem, favor_precision)
+        if result or (
+            backtracking
+            and short_with_links
+            and len(elem) >= depth_threshold
+            and len(trim(elem.text_content())) < len_threshold
+        ):
+            parent = elem.getparent()  # a paragraph holding a list item's content stays
+            if tagname == "p" and parent is not None and parent.tag in ("item", "td", "th"):
+                continue
+            deletions.append(elem)
+    for elem in dict.fromkeys(deletions):
+        delete_element(elem)
+    return bool(deletions)
+
+
 def _prune_sections(
     tree: etree._Element, potential_tags: set[str], options: Extractor, keep_teasers: bool = False
 ) -> etree._Element:
     """``main_extractor.prune_unwanted_sections``."""
-    from trafilatura.htmlprocessing import (
-        delete_by_link_density,
-        link_density_test_tables,
-        prune_unwanted_nodes,
-    )
+    from trafilatura.htmlprocessing import link_density_test_tables, prune_unwanted_nodes
     from trafilatura.xml import delete_element
     from trafilatura.xpaths import PRECISION_DISCARD_XPATH
 
@@ -87,16 +119,12 @@ def _prune_sections(
             _prune_nodes(tree, teaser_targets(tree))
         if favor_precision:
             tree = prune_unwanted_nodes(tree, PRECISION_DISCARD_XPATH)
-    for _ in range(2):
-        tree = delete_by_link_density(
-            tree, "div", backtracking=True, favor_precision=favor_precision
-        )
-        tree = delete_by_link_density(
-            tree, "list", backtracking=False, favor_precision=favor_precision
-        )
-        tree = delete_by_link_density(
-            tree, "p", backtracking=False, favor_precision=favor_precision
-        )
+    for _ in range(2):  # a second round only when the first deleted something
+        deleted = _delete_by_link_density(tree, "div", True, favor_precision)
+        deleted |= _delete_by_link_density(tree, "list", False, favor_precision)
+        deleted |= _delete_by_link_density(tree, "p", False, favor_precision)
+        if not deleted:
+            break
     if "table" in potential_tags or favor_precision:
         tables = [el for el in tree.iter("table") if link_density_test_tables(el) is True]
         for el in tables:
@@ -104,8 +132,8 @@ def _prune_sections(
     if favor_precision:
         while len(tree) > 0 and (tree[-1].tag == "head"):
             delete_element(tree[-1], keep_tail=False)
-        tree = delete_by_link_density(tree, "head", backtracking=False, favor_precision=True)
-        tree = delete_by_link_density(tree, "quote", backtracking=False, favor_precision=True)
+        _delete_by_link_density(tree, "head", False, True)
+        _delete_by_link_density(tree, "quote", False, True)
     etree.strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
     return tree
 

@@ -19,6 +19,7 @@ from webresearch.extract.traf_pass import (
     basic_cleaning_targets,
     comment_section_targets,
     extraction_pass,
+    page_text_bound,
     page_text_length,
     raw_prune_targets,
 )
@@ -76,6 +77,7 @@ def test_the_scans_select_what_trafilaturas_xpaths_select() -> None:
     assert body is not None
     assert basic_cleaning_targets(body) == BASIC_CLEAN_XPATH(body)
     assert page_text_length(tree) == len(html2txt(tree))
+    assert page_text_bound(tree) >= page_text_length(tree)
 
 
 def _trafilatura(doc: etree._Element, fast: bool, comments: bool) -> tuple[bytes, bytes] | None:
@@ -133,6 +135,15 @@ def test_the_pass_gives_trafilaturas_trees(name: str, fast: bool, comments: bool
     before = etree.tostring(doc)
     assert _ours(doc, fast, comments) == _trafilatura(doc, fast, comments)
     assert etree.tostring(doc) == before  # the page is left as it was
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_page_text_bound_is_never_below_the_page_text_length(name: str) -> None:
+    doc = parse_html(PAGES[name])
+    assert page_text_bound(doc) >= page_text_length(doc) == len(html2txt(doc))
+    # padded blocks, deleted scripts, styles and tails: the bound stays above
+    tight = parse_html(page("<p></p>" * 50 + "<p>a<script>var x</script>b</p><style>q</style>"))
+    assert page_text_bound(tight) >= page_text_length(tight) == len(html2txt(tight))
 
 
 def test_another_trafilatura_version_takes_bare_extraction(monkeypatch: pytest.MonkeyPatch) -> None:
