@@ -27,6 +27,7 @@ Apache License 2.0, https://github.com/adbar/trafilatura), changed here as descr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from copy import copy, deepcopy
 from typing import TYPE_CHECKING
 
@@ -259,18 +260,34 @@ def _recover_wild_text(
     return result_body
 
 
-def extract_content(cleaned_tree: etree._Element, options: Extractor) -> tuple[etree._Element, str]:
+def extract_content(
+    cleaned_tree: etree._Element,
+    options: Extractor,
+    rebuild: Callable[[], etree._Element] | None = None,
+) -> tuple[etree._Element, str]:
     """``main_extractor.extract_content``: the main content of a cleaned, converted tree
-    (which it changes) as trafilatura's XML, and its text."""
+    (which it changes) as trafilatura's XML, and its text.
+
+    trafilatura copies the tree before extracting, for its wild text recovery, which runs
+    on few pages (2 of 82 passes over the Zyte development pages): ``rebuild``, when given,
+    makes that tree again (the same steps on the same input give the same tree), and the
+    copy is taken only then.
+    """
     from trafilatura.main_extractor import _elem_text
     from trafilatura.settings import MIN_DUPLICATE_LENGTH
     from trafilatura.utils import SPACING_PROTECTED, text_chars_test
     from trafilatura.xml import delete_element
 
-    backup_tree = deepcopy(cleaned_tree)
+    if rebuild is None:
+        copied = deepcopy(cleaned_tree)
+
+        def rebuild() -> etree._Element:
+            return copied
+
     order = list(cleaned_tree.iter())
     result_body, temp_text, potential_tags = _extract(cleaned_tree, options)
     if len(result_body) == 0 or len(temp_text) < options.min_extracted_size:
+        backup_tree = rebuild()
         consumed = {
             twin for elem, twin in zip(order, backup_tree.iter(), strict=True) if elem.tag == "done"
         }
@@ -302,16 +319,20 @@ def extract_and_compare(
     cleaned_tree_backup: etree._Element,
     tree: etree._Element,
     options: Extractor,
+    rebuild: Callable[[], etree._Element] | None = None,
 ) -> tuple[etree._Element, str]:
     """``core._extract_and_compare``: the main extractor, then (unless ``options.fast``)
     trafilatura's comparison with readability-lxml and jusText.
+
+    Args:
+        rebuild: makes ``cleaned_tree`` again, as it is now (see :func:`extract_content`).
 
     Returns:
         the kept tree (trafilatura's XML) and its text.
     """
     from trafilatura.external import compare_extraction
 
-    postbody, temp_text = extract_content(cleaned_tree, options)
+    postbody, temp_text = extract_content(cleaned_tree, options, rebuild)
     if not options.fast:
         postbody, temp_text = compare_extraction(
             cleaned_tree_backup, copy(tree), postbody, temp_text, options
@@ -323,10 +344,15 @@ def recall_retry(
     esc_tree: etree._Element, r_options: Extractor, url: str | None
 ) -> tuple[etree._Element, str]:
     """``core._recall_retry``: the main extractor again, on a fresh cleaned copy of
-    ``esc_tree``, with ``r_options`` (trafilatura's recall focus)."""
+    ``esc_tree``, with ``r_options`` (trafilatura's recall focus). The copy of the cleaned
+    tree before its conversion is taken only for the second opinions (``fast=False``), the
+    only readers of it."""
     from trafilatura.htmlprocessing import convert_tags, tree_cleaning
 
+    def rebuild() -> etree._Element:
+        return convert_tags(tree_cleaning(copy(esc_tree), r_options), r_options, url)
+
     cleaned = tree_cleaning(copy(esc_tree), r_options)
-    backup = copy(cleaned)
+    backup = cleaned if r_options.fast else copy(cleaned)
     cleaned = convert_tags(cleaned, r_options, url)
-    return extract_and_compare(cleaned, backup, esc_tree, r_options)
+    return extract_and_compare(cleaned, backup, esc_tree, r_options, rebuild)

@@ -121,6 +121,13 @@ PAGES = {
         + "".join(f"<li><a href='/s{i}'>Story {i} about the harbour</a></li>" for i in range(80))
         + "</ul></nav>"
     ),
+    # little kept: the wild text recovery reads the converted tree again (quote, list, ref)
+    "short article": page(
+        "<article><h2>Pier</h2><p>The pier reopens on <a href='/m'>Monday</a>, says "
+        "<b>the mayor</b>.</p><ul><li>Ferry at nine</li><li>Bus at ten</li></ul></article>"
+        "<div><p>Harbour notes: the ferry runs again from the <a href='/q'>north quay</a>."
+        "</p><blockquote>Works are done, the mayor says.</blockquote><h3>Tides</h3></div>"
+    ),
     "nothing": page("<div><a href='/'>Home</a></div>"),
     "empty": page(""),
 }
