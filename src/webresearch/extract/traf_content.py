@@ -27,6 +27,7 @@ Apache License 2.0, https://github.com/adbar/trafilatura), changed here as descr
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from copy import copy, deepcopy
 from typing import TYPE_CHECKING
 
@@ -66,15 +67,47 @@ def _prune_guarded(tree: etree._Element, matches: list[etree._Element]) -> None:
             delete_element(el)
 
 
+def _delete_by_link_density(
+    subtree: etree._Element, tagname: str, backtracking: bool, favor_precision: bool
+) -> bool:
+    """``htmlprocessing.delete_by_link_density(subtree, tagname, backtracking,
+    favor_precision)``; True when it deleted something.
+
+    It reads nothing but the tree, so a call that deletes nothing leaves the tree as it
+    was: ``prune_unwanted_sections`` runs its three calls (``div``, ``list``, ``p``) twice,
+    and when the first round deletes nothing the second one would find the same elements
+    and delete nothing either, so it is skipped (part of the fast pass's 15 % saved on the
+    Zyte development pages, :mod:`webresearch.extract.traf_pass`).
+    """
+    from trafilatura.htmlprocessing import link_density_test
+    from trafilatura.utils import trim
+    from trafilatura.xml import delete_element
+
+    deletions = []
+    len_threshold = 200 if favor_precision else 100
+    depth_threshold = 1 if favor_precision else 3
+    for elem in subtree.iter(tagname):
+        result, short_with_links = link_density_test(elem, favor_precision)
+        if result or (
+            backtracking
+            and short_with_links
+            and len(elem) >= depth_threshold
+            and len(trim(elem.text_content())) < len_threshold
+        ):
+            parent = elem.getparent()  # a paragraph holding a list item's content stays
+            if tagname == "p" and parent is not None and parent.tag in ("item", "td", "th"):
+                continue
+            deletions.append(elem)
+    for elem in dict.fromkeys(deletions):
+        delete_element(elem)
+    return bool(deletions)
+
+
 def _prune_sections(
     tree: etree._Element, potential_tags: set[str], options: Extractor, keep_teasers: bool = False
 ) -> etree._Element:
     """``main_extractor.prune_unwanted_sections``."""
-    from trafilatura.htmlprocessing import (
-        delete_by_link_density,
-        link_density_test_tables,
-        prune_unwanted_nodes,
-    )
+    from trafilatura.htmlprocessing import link_density_test_tables, prune_unwanted_nodes
     from trafilatura.xml import delete_element
     from trafilatura.xpaths import PRECISION_DISCARD_XPATH
 
@@ -87,16 +120,12 @@ def _prune_sections(
             _prune_nodes(tree, teaser_targets(tree))
         if favor_precision:
             tree = prune_unwanted_nodes(tree, PRECISION_DISCARD_XPATH)
-    for _ in range(2):
-        tree = delete_by_link_density(
-            tree, "div", backtracking=True, favor_precision=favor_precision
-        )
-        tree = delete_by_link_density(
-            tree, "list", backtracking=False, favor_precision=favor_precision
-        )
-        tree = delete_by_link_density(
-            tree, "p", backtracking=False, favor_precision=favor_precision
-        )
+    for _ in range(2):  # a second round only when the first deleted something
+        deleted = _delete_by_link_density(tree, "div", True, favor_precision)
+        deleted |= _delete_by_link_density(tree, "list", False, favor_precision)
+        deleted |= _delete_by_link_density(tree, "p", False, favor_precision)
+        if not deleted:
+            break
     if "table" in potential_tags or favor_precision:
         tables = [el for el in tree.iter("table") if link_density_test_tables(el) is True]
         for el in tables:
@@ -104,8 +133,8 @@ def _prune_sections(
     if favor_precision:
         while len(tree) > 0 and (tree[-1].tag == "head"):
             delete_element(tree[-1], keep_tail=False)
-        tree = delete_by_link_density(tree, "head", backtracking=False, favor_precision=True)
-        tree = delete_by_link_density(tree, "quote", backtracking=False, favor_precision=True)
+        _delete_by_link_density(tree, "head", False, True)
+        _delete_by_link_density(tree, "quote", False, True)
     etree.strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
     return tree
 
@@ -231,18 +260,34 @@ def _recover_wild_text(
     return result_body
 
 
-def extract_content(cleaned_tree: etree._Element, options: Extractor) -> tuple[etree._Element, str]:
+def extract_content(
+    cleaned_tree: etree._Element,
+    options: Extractor,
+    rebuild: Callable[[], etree._Element] | None = None,
+) -> tuple[etree._Element, str]:
     """``main_extractor.extract_content``: the main content of a cleaned, converted tree
-    (which it changes) as trafilatura's XML, and its text."""
+    (which it changes) as trafilatura's XML, and its text.
+
+    trafilatura copies the tree before extracting, for its wild text recovery, which runs
+    on few pages (2 of 82 passes over the Zyte development pages): ``rebuild``, when given,
+    makes that tree again (the same steps on the same input give the same tree), and the
+    copy is taken only then.
+    """
     from trafilatura.main_extractor import _elem_text
     from trafilatura.settings import MIN_DUPLICATE_LENGTH
     from trafilatura.utils import SPACING_PROTECTED, text_chars_test
     from trafilatura.xml import delete_element
 
-    backup_tree = deepcopy(cleaned_tree)
+    if rebuild is None:
+        copied = deepcopy(cleaned_tree)
+
+        def rebuild() -> etree._Element:
+            return copied
+
     order = list(cleaned_tree.iter())
     result_body, temp_text, potential_tags = _extract(cleaned_tree, options)
     if len(result_body) == 0 or len(temp_text) < options.min_extracted_size:
+        backup_tree = rebuild()
         consumed = {
             twin for elem, twin in zip(order, backup_tree.iter(), strict=True) if elem.tag == "done"
         }
@@ -274,16 +319,20 @@ def extract_and_compare(
     cleaned_tree_backup: etree._Element,
     tree: etree._Element,
     options: Extractor,
+    rebuild: Callable[[], etree._Element] | None = None,
 ) -> tuple[etree._Element, str]:
     """``core._extract_and_compare``: the main extractor, then (unless ``options.fast``)
     trafilatura's comparison with readability-lxml and jusText.
+
+    Args:
+        rebuild: makes ``cleaned_tree`` again, as it is now (see :func:`extract_content`).
 
     Returns:
         the kept tree (trafilatura's XML) and its text.
     """
     from trafilatura.external import compare_extraction
 
-    postbody, temp_text = extract_content(cleaned_tree, options)
+    postbody, temp_text = extract_content(cleaned_tree, options, rebuild)
     if not options.fast:
         postbody, temp_text = compare_extraction(
             cleaned_tree_backup, copy(tree), postbody, temp_text, options
@@ -295,10 +344,15 @@ def recall_retry(
     esc_tree: etree._Element, r_options: Extractor, url: str | None
 ) -> tuple[etree._Element, str]:
     """``core._recall_retry``: the main extractor again, on a fresh cleaned copy of
-    ``esc_tree``, with ``r_options`` (trafilatura's recall focus)."""
+    ``esc_tree``, with ``r_options`` (trafilatura's recall focus). The copy of the cleaned
+    tree before its conversion is taken only for the second opinions (``fast=False``), the
+    only readers of it."""
     from trafilatura.htmlprocessing import convert_tags, tree_cleaning
 
+    def rebuild() -> etree._Element:
+        return convert_tags(tree_cleaning(copy(esc_tree), r_options), r_options, url)
+
     cleaned = tree_cleaning(copy(esc_tree), r_options)
-    backup = copy(cleaned)
+    backup = cleaned if r_options.fast else copy(cleaned)
     cleaned = convert_tags(cleaned, r_options, url)
-    return extract_and_compare(cleaned, backup, esc_tree, r_options)
+    return extract_and_compare(cleaned, backup, esc_tree, r_options, rebuild)

@@ -121,3 +121,16 @@ def test_flattening_writes_nesting_void_elements_self_closing() -> None:
     assert flatten_deep_markup('<p>a<embed src=x.swf>b<wbr/>c<source src="v.mp4">d</p>') == (
         '<p>a<embed src=x.swf />b<wbr/>c<source src="v.mp4" />d</p>'
     )
+
+
+@pytest.mark.parametrize(
+    "char", [chr(c) for c in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF)]
+)
+def test_a_character_xml_cannot_hold_is_removed(char: str) -> None:
+    assert body_xml(f"<p>Pier{char} news</p>") == "<body><p>Pier news</p></body>"
+
+
+def test_tabs_newlines_and_other_text_stay() -> None:
+    assert body_xml("<p>Pier\tnews\r\nand \u00e9t\u00e9 \U0001f600</p>") == (
+        "<body><p>Pier\tnews\nand \u00e9t\u00e9 \U0001f600</p></body>"
+    )

@@ -122,6 +122,11 @@ PAGES = [
     "<div class='content'><p>A short note on the pier reopening on Monday.</p></div>"
     "<p>More text outside the frame about the ferry timetable.</p>",
     "<div>nothing but a <a href='/'>link</a></div>",
+    # link density (the converted tree's <ref>): the paragraph goes in the first round, the
+    # list of two short links left then goes in the second round only
+    f"<div class='article-body'>{STORY}<list><p><ref target='/a'>The ferry timetable</ref> now"
+    "</p><item>Pier news and more notes <ref target='/h'>Home</ref> <ref target='/n'>News"
+    "</ref></item></list><div><ref target='/'>Home</ref></div></div>",
 ]
 
 

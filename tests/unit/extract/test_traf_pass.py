@@ -19,6 +19,7 @@ from webresearch.extract.traf_pass import (
     basic_cleaning_targets,
     comment_section_targets,
     extraction_pass,
+    page_text_bound,
     page_text_length,
     raw_prune_targets,
 )
@@ -76,6 +77,7 @@ def test_the_scans_select_what_trafilaturas_xpaths_select() -> None:
     assert body is not None
     assert basic_cleaning_targets(body) == BASIC_CLEAN_XPATH(body)
     assert page_text_length(tree) == len(html2txt(tree))
+    assert page_text_bound(tree) >= page_text_length(tree)
 
 
 def _trafilatura(doc: etree._Element, fast: bool, comments: bool) -> tuple[bytes, bytes] | None:
@@ -119,6 +121,13 @@ PAGES = {
         + "".join(f"<li><a href='/s{i}'>Story {i} about the harbour</a></li>" for i in range(80))
         + "</ul></nav>"
     ),
+    # little kept: the wild text recovery reads the converted tree again (quote, list, ref)
+    "short article": page(
+        "<article><h2>Pier</h2><p>The pier reopens on <a href='/m'>Monday</a>, says "
+        "<b>the mayor</b>.</p><ul><li>Ferry at nine</li><li>Bus at ten</li></ul></article>"
+        "<div><p>Harbour notes: the ferry runs again from the <a href='/q'>north quay</a>."
+        "</p><blockquote>Works are done, the mayor says.</blockquote><h3>Tides</h3></div>"
+    ),
     "nothing": page("<div><a href='/'>Home</a></div>"),
     "empty": page(""),
 }
@@ -133,6 +142,15 @@ def test_the_pass_gives_trafilaturas_trees(name: str, fast: bool, comments: bool
     before = etree.tostring(doc)
     assert _ours(doc, fast, comments) == _trafilatura(doc, fast, comments)
     assert etree.tostring(doc) == before  # the page is left as it was
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_the_page_text_bound_is_never_below_the_page_text_length(name: str) -> None:
+    doc = parse_html(PAGES[name])
+    assert page_text_bound(doc) >= page_text_length(doc) == len(html2txt(doc))
+    # padded blocks, deleted scripts, styles and tails: the bound stays above
+    tight = parse_html(page("<p></p>" * 50 + "<p>a<script>var x</script>b</p><style>q</style>"))
+    assert page_text_bound(tight) >= page_text_length(tight) == len(html2txt(tight))
 
 
 def test_another_trafilatura_version_takes_bare_extraction(monkeypatch: pytest.MonkeyPatch) -> None:
