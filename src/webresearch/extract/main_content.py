@@ -390,6 +390,7 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
     for el in rescued:
         marked.update(el.iter())
         mark(el.getparent())
+    rescued_set = set(rescued)  # looked up for every text not kept
     for seg, holder in zip(segments, holders, strict=True):
         if seg.kept:
             mark(holder)
@@ -398,7 +399,7 @@ def _prune(body: etree._Element, segments: list[Segment]) -> None:
     for seg, holder in zip(segments, holders, strict=True):  # blank out text not kept
         if seg.kept:
             continue  # (outside rescued blocks)
-        if holder is None or holder not in marked or within(holder, rescued):
+        if holder is None or holder not in marked or within(holder, rescued_set):
             continue
         if seg.tail:
             seg.owner.tail = " "

@@ -42,6 +42,8 @@ trafilatura drops some blocks inside an article that a reader needs
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from lxml import etree
 
 from webresearch.extract.align import Segment, normalise
@@ -123,9 +125,15 @@ def rescue_blocks(
         if holder is not None:
             index.setdefault(holder, []).append(i)
     rescued: list[etree._Element] = []
+    taken: set[etree._Element] = set()  # the same, for ``within``'s lookups
+
+    def _take(el: etree._Element) -> None:
+        rescued.append(el)
+        taken.add(el)
+
     lead = _leading_h1(body, segments, holders, first)
     if lead is not None:
-        rescued.append(lead)
+        _take(lead)
     for el in body.iter("pre", "table", "ul", "ol", "div", "section", *_HEADING_TAGS):
         tag = _tag(el)
         if tag in ("div", "section") and not (_is_card_grid(el) and _after_heading(el)):
@@ -140,28 +148,28 @@ def rescue_blocks(
         )
         if tag in ("ul", "ol") and not cards and not plain and not _after_colon(el):
             continue
-        if within(el, rescued):
+        if within(el, taken):
             continue
         inner = [i for sub in el.iter() for i in index.get(sub, ())]
         if tag in ("div", "section"):
             if _in_span(inner, first, last) and not in_boilerplate(el, body):
-                rescued.append(el)
+                _take(el)
             continue
         if cards:
             if _in_span(inner, first, last) and not in_boilerplate(el, body):
-                rescued.append(el)
+                _take(el)
             continue
         if tag in ("ul", "ol"):
             introduced = _introduced_list(el, inner, index, segments, first, last)
             if plain and not _after_colon(el):
                 introduced = introduced and _followed_by_kept(el, index, segments)
             if introduced and not in_boilerplate(el, body):
-                rescued.append(el)
+                _take(el)
             continue
         kept_inner = sum(1 for i in inner if segments[i].kept)
         if tag == "table" and kept_inner and kept_inner < len(inner) and _is_data_table(el):
             if kept_inner >= PARTIAL_TABLE_SHARE * len(inner) and not in_boilerplate(el, body):
-                rescued.append(el)  # a data table is kept whole, never row by row
+                _take(el)  # a data table is kept whole, never row by row
             continue
         if not inner or min(inner) <= first or max(inner) >= last:
             continue
@@ -171,8 +179,8 @@ def rescue_blocks(
             continue
         if tag in _HEADING_TAGS and not segments[max(inner) + 1].kept:
             continue  # a heading is rescued only when the text it introduces was kept
-        rescued.append(el)
-    return rescued + _trailing_grids(body, segments, holders, last, rescued)
+        _take(el)
+    return rescued + _trailing_grids(body, segments, holders, last, taken)
 
 
 def _trailing_grids(
@@ -180,7 +188,7 @@ def _trailing_grids(
     segments: list[Segment],
     holders: list[etree._Element | None],
     last: int,
-    rescued: list[etree._Element],
+    rescued: set[etree._Element],
 ) -> list[etree._Element]:
     """Grids of link cards that end the article right after its last kept text, with the
     headings over them (module docstring): the text after the last kept one is read in order,
@@ -400,8 +408,13 @@ def _enclosing(el: etree._Element | None, stop: etree._Element, tag: str) -> etr
     return None
 
 
-def within(el: etree._Element, blocks: list[etree._Element]) -> bool:
-    """True when ``el`` is one of ``blocks`` or inside one of them."""
+def within(el: etree._Element, blocks: Collection[etree._Element]) -> bool:
+    """True when ``el`` is one of ``blocks`` or inside one of them.
+
+    Each of ``el``'s ancestors is looked up in ``blocks``: a caller that asks for many
+    elements against many blocks passes a set (a list made this quadratic in the page's
+    size: 8 s of a 2 MB page's 25 s).
+    """
     if not blocks:
         return False
     node: etree._Element | None = el

@@ -21,7 +21,7 @@ from trafilatura.xpaths import (
     TEASER_DISCARD_XPATH,
 )
 
-from webresearch.extract.traf_content import extract_content
+from webresearch.extract.traf_content import extract_content, wild_text_candidates
 from webresearch.extract.traf_scans import (
     alternation,
     body_frame_finders,
@@ -165,3 +165,22 @@ def test_an_alternation_matches_as_its_regex(pattern: str) -> None:
 def test_an_alternation_matches_as_its_regex_on_any_text(text: str) -> None:
     for pattern in PATTERNS:
         assert alternation(pattern).search(text) == bool(re.search(pattern, text))
+
+
+WILD_TEXT_XPATH = ".//code|.//p|.//quote|.//table|.//div[contains(@class, 'w3-code')]"
+
+
+@pytest.mark.parametrize("recall", [False, True])
+def test_the_wild_text_candidates_are_what_the_xpath_selects(recall: bool) -> None:
+    """trafilatura's ``recover_wild_text`` union XPath, as one walk (libxml2's union merge
+    was quadratic in the number of paragraphs: seconds on a 2 MB page)."""
+    tree = etree.fromstring(
+        "<div><p>a<code>b</code></p><div class='x w3-codes'><p>c</p></div>"
+        "<table><p>d</p></table><quote><p>e</p><lb/></quote><div class='w3-code'>f</div>"
+        "<list><item><div>g</div></item></list><!-- c --><p/></div>"
+    )
+    expression = WILD_TEXT_XPATH + ("|.//div|.//lb|.//list" if recall else "")
+    expected = tree.xpath(expression)
+    assert len(expected) >= 9
+    assert wild_text_candidates(tree, recall) == expected
+    assert tree not in wild_text_candidates(tree, recall=True)  # descendants only
