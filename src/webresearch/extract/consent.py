@@ -29,6 +29,8 @@ no other page changes).
 from __future__ import annotations
 
 import re
+from itertools import chain
+from operator import itemgetter
 
 from lxml import etree
 
@@ -61,6 +63,7 @@ _CONTROLS = etree.XPath(
 #: gone before this runs), a choice in its text is enough.
 _VENDOR = re.compile(r"qc-cmp|onetrust|cookiebot|cc-window|cli-cookie", re.IGNORECASE)
 _NEVER = frozenset({"html", "body", "main", "article"})
+_NAMES = itemgetter(1, 2, 6)  # an AttributeRow's class, id and data-testid
 
 
 def consent_banners(
@@ -75,7 +78,8 @@ def consent_banners(
     chosen: set[etree._Element] = set()
     if attributes is None or not attributes.describes(root):
         attributes = read_attributes(root)
-    names = "\n".join([f"{row[1]} {row[2]} {row[6]}" for row in attributes.rows])
+    # each row's class, id and data-testid, those it has (no name word spans two of them)
+    names = "\n".join(filter(None, chain.from_iterable(map(_NAMES, attributes.rows))))
     if not _NAME_WORDS.search(names.lower()):
         return []  # no element named so (most pages): one search, not one per element
     for el, klass, ident, _, _, _, testid in attributes.rows:

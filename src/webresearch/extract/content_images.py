@@ -158,7 +158,10 @@ def card_pictures(page: etree._Element) -> frozenset[etree._Element]:
     sizes: dict[etree._Element, bool] = {}  # cards share ancestors: each measured once
     linked: dict[etree._Element, bool] = {}
     kinds: dict[etree._Element, Counter[tuple[str, str]]] = {}  # a grid's children, counted once
-    return frozenset(img for img in page.iter("img") if _card_picture(img, sizes, linked, kinds))
+    pages: dict[etree._Element, bool] = {}  # each link tested once, not once per ancestor
+    return frozenset(
+        img for img in page.iter("img") if _card_picture(img, sizes, linked, kinds, pages)
+    )
 
 
 def drop_noise_images(
@@ -271,19 +274,24 @@ def _card_picture(
     sizes: dict[etree._Element, bool],
     linked: dict[etree._Element, bool],
     kinds: dict[etree._Element, Counter[tuple[str, str]]],
+    pages: dict[etree._Element, bool],
 ) -> bool:
     """True when the smallest block holding ``img`` and a link to another page is, or is
     the only child of its kind in, a card of a grid (module docstring, rule 5). ``sizes``
     and ``linked`` cache whether an element holds too much text for a card and whether it
     holds a page link; ``kinds``, how many children of each ``(tag, class)`` an element has
-    (a grid of n cards is counted once, not once per card)."""
+    (a grid of n cards is counted once, not once per card); ``pages``, whether an ``<a>``
+    is a page link."""
     node = img.getparent()
     for _ in range(_CARD_DEPTH):
         if node is None or node.tag in _CARD_STOP:
             return False
         has_link = linked.get(node)
         if has_link is None:
-            has_link = linked[node] = any(_is_page_link(a) for a in node.iter("a"))
+            has_link = linked[node] = any(
+                pages[a] if a in pages else pages.setdefault(a, _is_page_link(a))
+                for a in node.iter("a")
+            )
         if has_link:
             break
         node = node.getparent()

@@ -444,9 +444,9 @@ def _as_blocks(items: Iterable[str | _Block | Cell | Row]) -> list[_Block]:
 
 def _flush_run(run: list[str], blocks: list[_Block]) -> None:
     """An inline run becomes a paragraph (when it holds text); ``run`` is emptied."""
-    text = _collapse("".join(run)).strip()
-    run.clear()
-    if text:
+    text = "".join(run)
+    run.clear()  # indentation between blocks (most runs) collapses to nothing: not collapsed
+    if not text.isspace() and (text := _collapse(text).strip()):
         blocks.append(_Block(escape_line_starts(text)))
 
 
