@@ -31,6 +31,7 @@ __all__ = [
     "SHORT_SEGMENT_CHARS",
     "Segment",
     "align_segments",
+    "letters_digits",
     "normalise",
     "page_text_size",
     "text_segments",
@@ -49,6 +50,9 @@ LOOKAHEAD_SEGMENTS = 4
 ANCHOR_BUDGET = 200_000_000
 
 _NON_WORD = re.compile(r"[\W_]+")
+# The ASCII bytes that are not letters or digits, and every non-ASCII byte (never in ASCII
+# text): what :func:`letters_digits` deletes from an ASCII text.
+_ASCII_NON_WORD = bytes(c for c in range(128) if not chr(c).isalnum()) + bytes(range(128, 256))
 #: Elements whose text is never page text. ``<noscript>`` is text here: some sites serve
 #: their content to crawlers in it (Discourse forums), and extractors may keep it.
 _NOT_TEXT = SKIPPED_TAGS - {"noscript"}
@@ -80,8 +84,23 @@ class Segment:
         return self.owner.getparent() if self.tail else self.owner
 
 
+def letters_digits(text: str) -> str:
+    """The letters and digits of ``text`` (what is left when ``[\\W_]+`` runs are removed).
+
+    An ASCII text (``str.isascii`` reads a flag: no scan), nine text nodes in ten on the
+    Zyte and WCXB development pages, has its other bytes deleted by ``bytes.translate``:
+    half the time of the pattern, whose ``\\W`` looks up each character's Unicode class.
+    For ASCII, ``\\w`` is exactly ``[A-Za-z0-9_]``, so the result is the same.
+    """
+    if text.isascii():
+        return text.encode().translate(None, _ASCII_NON_WORD).decode()
+    return _NON_WORD.sub("", text)
+
+
 def normalise(text: str) -> str:
     """Letters and digits of ``text``, lower-cased (the alignment alphabet)."""
+    if text.isascii():
+        return letters_digits(text).lower()
     # Whitespace goes first with str.split (C speed): the pattern then has far fewer runs
     # to cut (a quarter faster on a page's text).
     return _NON_WORD.sub("", "".join(text.split())).lower()
@@ -105,7 +124,6 @@ def page_text_size(body: etree._Element) -> int:
 
 def _text_nodes(body: etree._Element) -> Iterator[tuple[etree._Element, bool, str]]:
     """(owner, is tail, letters and digits) of each text node holding any, in document order."""
-    strip = _NON_WORD.sub
     walker = etree.iterwalk(body, events=("start", "end"))
     for event, el in walker:
         if event == "start":
@@ -113,7 +131,7 @@ def _text_nodes(body: etree._Element) -> Iterator[tuple[etree._Element, bool, st
             if tag.__class__ is not str or tag.lower() in _NOT_TEXT:
                 walker.skip_subtree()
                 if tag.__class__ is str and tag.lower().rpartition("}")[2] == "math":
-                    norm = strip("", formula_tex(el) or "".join(el.itertext()))
+                    norm = letters_digits(formula_tex(el) or "".join(el.itertext()))
                     if norm:
                         yield el, False, norm
                 continue
@@ -125,7 +143,7 @@ def _text_nodes(body: etree._Element) -> Iterator[tuple[etree._Element, bool, st
         else:
             continue
         if text and not text.isspace():  # indentation: most text nodes of a page
-            norm = strip("", text)
+            norm = letters_digits(text)
             if norm:
                 yield el, tail, norm
 

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from webresearch.extract.align import Segment, align_segments, normalise, text_segments
+import re
+
+import pytest
+
+from webresearch.extract.align import (
+    Segment,
+    align_segments,
+    letters_digits,
+    normalise,
+    text_segments,
+)
 from webresearch.extract.parse import parse_html
 
 
@@ -89,3 +99,18 @@ def test_each_stream_is_aligned_on_its_own() -> None:
         segs, [normalise("The article text."), normalise("A reply that comes first on the page.")]
     )
     assert all(s.kept for s in segs)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pier 7_news, (2024)!",
+        "".join(chr(c) for c in range(128)),
+        "caf\u00e9 \u2019quoted\u2019 \u0130stanbul \u00b2 \u0663",
+        "  \t\n ",
+        "",
+    ],
+)
+def test_letters_and_digits_are_what_the_pattern_leaves(text: str) -> None:
+    assert letters_digits(text) == re.sub(r"[\W_]+", "", text)
+    assert normalise(text) == re.sub(r"[\W_]+", "", text).lower()

@@ -6,12 +6,19 @@ libxml2 nests the text after ``<wbr>``, ``<embed>``, ``<source>``, ``<track>`` a
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from lxml import etree
 
 from webresearch.extract.html import html_to_markdown
 from webresearch.extract.markdown import element_to_markdown
-from webresearch.extract.parse import VOID_ELEMENTS, flatten_deep_markup, parse_html
+from webresearch.extract.parse import (
+    VOID_ELEMENTS,
+    flatten_deep_markup,
+    parse_html,
+    without_subset_and_end_tags,
+)
 
 PAGE = "https://example.org/notes/page.html"
 
@@ -128,9 +135,30 @@ def test_flattening_writes_nesting_void_elements_self_closing() -> None:
 )
 def test_a_character_xml_cannot_hold_is_removed(char: str) -> None:
     assert body_xml(f"<p>Pier{char} news</p>") == "<body><p>Pier news</p></body>"
+    # a page that is not ASCII (a curly quote) is checked another way: same result
+    assert body_xml(f"<p>Pier{char} \u2019news</p>") == "<body><p>Pier \u2019news</p></body>"
 
 
 def test_tabs_newlines_and_other_text_stay() -> None:
     assert body_xml("<p>Pier\tnews\r\nand \u00e9t\u00e9 \U0001f600</p>") == (
         "<body><p>Pier\tnews\nand \u00e9t\u00e9 \U0001f600</p></body>"
     )
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "<!DOCTYPE html [ <!ENTITY a 'b'> ]><p>Pier</p></body></html><p>news</p>",
+        "<p>Pier</p></BODY ><!doctype x [ </body> ]><p>news</p></html>",
+        "<!DOCTYPE a [ ]><p>Pier</p><!DOCTYPE b [ </html> ]><p>news</p></body>",
+        "<p>Pier</p></body><!DOCTYPE a</body>><p>news [x]</p>",
+    ],
+)
+def test_the_subset_and_end_tags_go_in_one_scan_as_in_two(html: str) -> None:
+    two = re.sub(
+        r"</(?:body|html)\s*>",
+        "",
+        re.sub(r"<!DOCTYPE[^>\[]*\[.*?\]\s*>", "<!DOCTYPE html>", html, count=1, flags=re.I | re.S),
+        flags=re.I,
+    )
+    assert without_subset_and_end_tags(html) == two
