@@ -62,6 +62,8 @@ StateKeeper = Callable[[dict[str, Any]], Awaitable[None]]
 MIN_READY_S = 0.5
 #: Seconds an interrupt of a running page script may take.
 INTERRUPT_WAIT_S = 1.0
+#: Seconds a tab may take to answer a trivial evaluation before it counts as busy.
+BUSY_PROBE_S = 0.3
 #: Seconds closing the context (and an owned connection) may take.
 CLOSE_WAIT_S = 5.0
 
@@ -208,14 +210,27 @@ class PlaywrightSession:
             error_page=True,
         )
 
-    async def interrupt(self) -> bool:
+    async def interrupt(self, *, if_busy: bool = False) -> bool:
         """Stop the JavaScript running in the tab (an endless loop an action timed out on),
-        so the session stays usable; at most :data:`INTERRUPT_WAIT_S`, never raises.
+        so the session stays usable; at most :data:`INTERRUPT_WAIT_S` (+ :data:`BUSY_PROBE_S`),
+        never raises.
+
+        Args:
+            if_busy: stop it only when the tab does not answer a trivial evaluation within
+                :data:`BUSY_PROBE_S` (an action that timed out at the library's own bound,
+                such as a wait for an element that never came, usually left no script
+                running: nothing is stopped then, and a backend that cannot stop scripts
+                is not taken for hung).
 
         Returns:
             False when the browser did not answer (a single-threaded backend such as
             Lightpanda is then hung as a whole).
         """
+        if if_busy:
+            with best_effort():
+                probe = self.cdp.send("Runtime.evaluate", {"expression": "0"})
+                await wait_within(probe, BUSY_PROBE_S)
+                return True
         with best_effort():
             await wait_within(self.cdp.send("Runtime.terminateExecution"), INTERRUPT_WAIT_S)
             return True
