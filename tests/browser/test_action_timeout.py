@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import BACKENDS, Sites, browser_settings
+from tests.browser.pages import HTML
+from tests.support.http_server import LocalServer, Route
 from webresearch import RunContext, Toolkit
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -91,3 +93,52 @@ async def test_an_endless_script_is_bounded_and_close_leaves_no_process(
         await toolkit.aclose()
     assert pids
     assert [p for p in pids if _live(p)] == [], "close returned before the browser was gone"
+
+
+#: A page whose button's click handler, and whose field's input handler, never return
+#: (fresh review, session 9).
+HANGING_HANDLERS = (
+    b"<title>Hang</title><button id='b' onclick='while (true) {}'>go</button>"
+    b"<input id='t' oninput='while (true) {}'>"
+)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"action": "click", "selector": "#b"},
+        {"action": "fill", "selector": "#t", "text": "x"},
+    ],
+    ids=["click", "fill"],
+)
+async def test_an_action_that_times_out_stops_the_page_script(
+    backend: str, action: dict[str, object]
+) -> None:
+    """A click (or fill) whose event handler loops forever timed out at the library's own
+    bound, which left the script running: the next ``evaluate 1+1`` timed out too. Every
+    action's timeout now stops the page's script (Chromium), so the next action answers at
+    once; a hung Lightpanda is ended, as after an endless ``evaluate``."""
+    toolkit = Toolkit(browser_settings(backend))
+    run = RunContext()
+    try:
+        with LocalServer({"/hang": Route(headers=HTML, body=HANGING_HANDLERS)}) as server:
+            page = {"action": "open", "url": f"{server.base}/hang"}
+            opened = await toolkit.call("browser", page, run=run)
+            assert opened.ok, opened.text
+            hung = await toolkit.call("browser", {**action, "timeout_ms": 2000}, run=run)
+            assert hung.error is not None and hung.error.code == "timeout", hung.text
+            started = time.monotonic()
+            after = await toolkit.call(
+                "browser", {"action": "evaluate", "expression": "1+1", "timeout_ms": 5000}, run=run
+            )
+            elapsed = time.monotonic() - started
+            assert elapsed < 2.0, f"the next action took {elapsed:.1f} s"
+            if backend == "chromium":
+                assert after.ok and "value: 2" in after.text, after.text
+            else:
+                assert "hung and has been ended" in hung.text, hung.text
+                assert after.error is not None and "open" in after.text, after.text
+                assert (await toolkit.call("browser", page, run=run)).ok
+    finally:
+        await toolkit.aclose()

@@ -38,6 +38,7 @@ from .base import (
 )
 from .intercept import Interceptor
 from .page_elements import Elements, RefState
+from .page_error_pages import ErrorPages, shows_error_page
 from .page_errors import best_effort, library_cause, library_errors
 from .page_events import Drained, PageEvents
 from .page_reading import Box, Reader
@@ -62,6 +63,8 @@ StateKeeper = Callable[[dict[str, Any]], Awaitable[None]]
 MIN_READY_S = 0.5
 #: Seconds an interrupt of a running page script may take.
 INTERRUPT_WAIT_S = 1.0
+#: Seconds a tab may take to answer a trivial evaluation before it counts as busy.
+BUSY_PROBE_S = 0.3
 #: Seconds closing the context (and an owned connection) may take.
 CLOSE_WAIT_S = 5.0
 
@@ -107,6 +110,7 @@ class PlaywrightSession:
         self.token = token
         self.interceptor: Interceptor | None = None
         self.events = PageEvents(config, capabilities, _loop_time)
+        self.error_pages = ErrorPages()
         self.refs = RefState(token)
         self.elements = Elements(
             page, config, self.refs, real_geometry=capabilities.real_screenshots
@@ -124,6 +128,7 @@ class PlaywrightSession:
         self.context.set_default_timeout(ms)
         self.context.set_default_navigation_timeout(ms)
         self.events.attach(self.page, self.context)
+        self.error_pages.attach(self.page)
         with best_effort():
             await self.context.add_init_script(PAGE_GUARD_JS)
 
@@ -208,14 +213,27 @@ class PlaywrightSession:
             error_page=True,
         )
 
-    async def interrupt(self) -> bool:
+    async def interrupt(self, *, if_busy: bool = False) -> bool:
         """Stop the JavaScript running in the tab (an endless loop an action timed out on),
-        so the session stays usable; at most :data:`INTERRUPT_WAIT_S`, never raises.
+        so the session stays usable; at most :data:`INTERRUPT_WAIT_S` (+ :data:`BUSY_PROBE_S`),
+        never raises.
+
+        Args:
+            if_busy: stop it only when the tab does not answer a trivial evaluation within
+                :data:`BUSY_PROBE_S` (an action that timed out at the library's own bound,
+                such as a wait for an element that never came, usually left no script
+                running: nothing is stopped then, and a backend that cannot stop scripts
+                is not taken for hung).
 
         Returns:
             False when the browser did not answer (a single-threaded backend such as
             Lightpanda is then hung as a whole).
         """
+        if if_busy:
+            with best_effort():
+                probe = self.cdp.send("Runtime.evaluate", {"expression": "0"})
+                await wait_within(probe, BUSY_PROBE_S)
+                return True
         with best_effort():
             await wait_within(self.cdp.send("Runtime.terminateExecution"), INTERRUPT_WAIT_S)
             return True
@@ -293,7 +311,7 @@ class PlaywrightSession:
             NetworkError, Timeout, BrowserError: the navigation failed.
         """
         started = _loop_time()
-        mark = self.events.mark()
+        mark, seen = self.events.mark(), self.error_pages.count
         self.events.navigation_started()
         progress.report("loading the page")
         try:
@@ -302,8 +320,8 @@ class PlaywrightSession:
                     url, wait_until="commit", timeout=self.config.action_timeout_s * 1000
                 )
         except WebResearchError as exc:
-            await self._abandon(exc)
             refusal = self.events.refusal_since(mark)
+            await self._abandon(exc, refusal is not None, seen)
             if refusal is not None:
                 raise refusal from None
             raise
@@ -322,12 +340,16 @@ class PlaywrightSession:
             )
         return await self._arrived(response, started)
 
-    async def _abandon(self, error: WebResearchError) -> None:
+    async def _abandon(self, error: WebResearchError, refused: bool, seen: int) -> None:
         """After a navigation timed out, stop it: left pending, it would interrupt the next
-        navigation of the tab (a retry with a longer ``timeout_ms`` failed so)."""
+        navigation of the tab (a retry with a longer ``timeout_ms`` failed so). After one
+        that failed or was ``refused``, wait for its error page to commit (the tab had
+        ``seen`` before it; :mod:`.page_error_pages`)."""
         if isinstance(error, Timeout):
             with best_effort():
                 await wait_within(self.cdp.send("Page.stopLoading"), INTERRUPT_WAIT_S)
+        elif shows_error_page(error, refused, self.capabilities.backend):
+            await self.error_pages.wait_after(seen)
 
     async def _arrived(self, response: Response | None, started: float) -> NavResult:
         """Wait for readiness after a navigation (within the readiness budget and what is
@@ -345,7 +367,7 @@ class PlaywrightSession:
         """Go back (-1) or forward (1); ``None`` when there is no such entry."""
         before = str(self.page.url)
         started = _loop_time()
-        mark = self.events.mark()
+        mark, seen = self.events.mark(), self.error_pages.count
         self.events.navigation_started()
         what = "going back" if step < 0 else "going forward"
         go = self.page.go_back if step < 0 else self.page.go_forward
@@ -355,8 +377,8 @@ class PlaywrightSession:
                     wait_until="commit", timeout=self.config.action_timeout_s * 1000
                 )
         except WebResearchError as exc:
-            await self._abandon(exc)
             refusal = self.events.refusal_since(mark)
+            await self._abandon(exc, refusal is not None, seen)
             if refusal is not None:
                 raise refusal from None
             raise

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections.abc import Iterator
 
 from ..errors import (
@@ -30,7 +31,21 @@ from ..errors import (
 )
 from .base import SessionConfig
 
-__all__ = ["best_effort", "is_library_error", "library_cause", "library_errors", "map_error"]
+__all__ = [
+    "best_effort",
+    "is_library_error",
+    "library_cause",
+    "library_errors",
+    "map_error",
+    "own_words",
+]
+
+#: The library's "Page.goto: " / "Locator.click: " / "Error: Page.goto: " message prefix.
+_API_NAME = re.compile(r"^(?:Error: )?[A-Z]\w*\.\w+: ")
+#: The protocol's "Protocol error (Page.navigate): " prefix of a failed command.
+_PROTOCOL = re.compile(r"Protocol error \([\w.]+\): ")
+#: A URL in the library's text, with its quotes.
+_URL = re.compile(r"\"?\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"]*\"?")
 
 
 def is_library_error(exc: BaseException, name: str = "Error") -> bool:
@@ -132,4 +147,18 @@ def map_error(exc: BaseException, what: str, config: SessionConfig) -> WebResear
         return InvalidArguments(
             f"{what} failed: unknown key", hint="use a key name such as Enter, Tab, ArrowDown"
         )
-    return BrowserError(f"{what} failed: {first[:200]}")
+    if "is interrupted by another navigation" in text:
+        return BrowserError(
+            f"{what} failed: another navigation of the tab interrupted it",
+            hint="open the page again",
+            retryable=True,
+        )
+    return BrowserError(f"{what} failed: {own_words(first)[:200]}")
+
+
+def own_words(library_text: str) -> str:
+    """A line of the library's text without its API and protocol names (``Page.goto: ``,
+    ``Protocol error (Page.navigate): ``) and with every URL (quoted or not) said as
+    "a URL" (a URL may be a redirect hop's, with secrets)."""
+    text = _PROTOCOL.sub("", _API_NAME.sub("", library_text, count=1))
+    return _URL.sub("a URL", text).strip()

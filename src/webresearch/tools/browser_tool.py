@@ -138,6 +138,13 @@ class BrowserTool:
                 raise Timeout(
                     f"browser action {action.name} timed out after {timeout_s:g} s", hint=hint
                 ) from None
+            except Timeout as timed_out:
+                # The library's own bound fired first: a click (fill, press…) waits for its
+                # event's handler, which may still be running (an endless loop) and would
+                # hang the next action. Stop it if the tab is busy, as above.
+                if not await session.interrupt(if_busy=True) and await manager.kill_hung_backend():
+                    timed_out.hint = "the browser was hung and has been ended: open the page again"
+                raise
             if note is not None:
                 result = ToolResult(f"{result.text}\n{note}", result.images, result.meta)
             return await record.succeeded(result)

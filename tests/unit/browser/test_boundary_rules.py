@@ -26,7 +26,13 @@ from webresearch.browser.proxy_http import (
 )
 from webresearch.browser.responses import is_page_type
 from webresearch.cli.files import free_name, output_problem, write_file
-from webresearch.errors import BlockedAddress, InvalidArguments, NetworkError, UnsupportedContent
+from webresearch.errors import (
+    BlockedAddress,
+    BrowserError,
+    InvalidArguments,
+    NetworkError,
+    UnsupportedContent,
+)
 from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
 from webresearch.tools.browser_reading import readiness_note
@@ -292,3 +298,42 @@ def test_output_files(tmp_path: Path) -> None:
     (tmp_path / "screenshot-1.png").write_bytes(b"x")
     (tmp_path / "screenshot-2-2.png").write_bytes(b"x")  # a tile of shot 2
     assert free_name(tmp_path, "screenshot", ".png").name == "screenshot-3.png"
+
+
+@pytest.mark.parametrize(
+    ("library_text", "expected"),
+    [
+        (
+            'Page.goto: Navigation to "http://127.0.0.1:8765/fetchleak.html" is interrupted by '
+            'another navigation to "chrome-error://chromewebdata/"',
+            "opening the page failed: another navigation of the tab interrupted it",
+        ),
+        (
+            "Locator.click: Element is not attached to the DOM\nCall log:\n  - waiting for x",
+            "opening the page failed: Element is not attached to the DOM",
+        ),
+        (
+            "Error: Page.goto: Protocol error (Page.navigate): Cannot navigate to "
+            '"http://10.0.0.1/a?token=s3cret"',
+            "opening the page failed: Cannot navigate to a URL",
+        ),
+    ],
+)
+def test_library_error_text_is_reworded(library_text: str, expected: str) -> None:
+    """Fresh review (session 9): "opening the page failed: Page.goto: Navigation to … is
+    interrupted by another navigation to "chrome-error://chromewebdata/"" reached the model.
+    The library's API names and the URLs of its text are never shown."""
+    error = map_error(Exception(library_text), "opening the page", SessionConfig())
+    assert type(error) is BrowserError
+    assert error.message == expected
+    leaks = (
+        "Page.",
+        "Locator.",
+        "Protocol error",
+        "chrome-error",
+        "127.0.0.1",
+        "s3cret",
+        "Call log",
+    )
+    for leaked in leaks:
+        assert leaked not in error.message
