@@ -25,8 +25,11 @@ from collections import OrderedDict
 from ..errors import (
     BlockedAddress,
     InvalidArguments,
+    NetworkError,
     Refusal,
     RobotsDisallowed,
+    Timeout,
+    TLSError,
     TooManyRedirects,
     WebResearchError,
 )
@@ -126,7 +129,10 @@ class RobotsChecker:
         origin = origin_of(url)
         if origin is None:
             return
-        rules = await self.rules(origin)
+        try:
+            rules = await self.rules(origin)
+        except (NetworkError, TLSError, Timeout) as exc:
+            raise _site_unreachable(exc, url, origin, redirect=redirect) from None
         refused = rules.refusal(url, self.product_token)
         if refused is not None:
             raise self._error(url, origin, refused, redirect=redirect)
@@ -237,3 +243,25 @@ class RobotsChecker:
             robots_url=robots_url,
             rule=rule,
         )
+
+
+def _site_unreachable(
+    exc: NetworkError | TLSError | Timeout, url: str, origin: str, *, redirect: bool
+) -> NetworkError | TLSError | Timeout:
+    """The error of a page whose site did not answer its robots.txt request: the same class
+    (code, retryability), worded for the page the caller asked for — the robots.txt URL
+    alone read as if the caller had asked for it — with a next step.
+
+    Returns:
+        ``could not reach <page>: could not connect to the site (its robots.txt …)``.
+    """
+    shown = f"{UNNAMED_TARGET} ({origin})" if redirect else redact_url(url)[:200]
+    what = _FAILURES.get(exc.code, "the fetch failed")
+    return type(exc)(
+        f"could not reach {shown}: {what} (the site did not answer the request for its "
+        "robots.txt, made before the page)",
+        hint="check the address; if it is right, the site is down or unreachable from "
+        "here: try again later or use another source",
+        retryable=exc.retryable,
+        robots_url=redact_url(f"{origin}/robots.txt"),
+    )

@@ -20,6 +20,8 @@ REGION_FORM = "X,Y,W,H in px, e.g. 0,0,640,400"
 MAX_ZOOM = 4.0
 
 _REGION = re.compile(r"^\s*(\d{1,6})\s*,\s*(\d{1,6})\s*,\s*(\d{1,6})\s*,\s*(\d{1,6})\s*$")
+#: Four whole numbers, some negative: a region, but one that no picture has.
+_SIGNED_REGION = re.compile(r"^\s*-?\d{1,6}\s*(?:,\s*-?\d{1,6}\s*){3}$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +49,16 @@ def parse_region(text: str, name: str = "clip") -> Region:
     """``"X,Y,W,H"`` → :class:`Region`.
 
     Raises:
-        InvalidArguments: not four whole numbers, or a width or height of 0.
+        InvalidArguments: not four whole numbers, a negative one, or a width or height
+            of 0.
     """
     match = _REGION.match(text)
+    if match is None and _SIGNED_REGION.match(text):
+        raise InvalidArguments(
+            f"{name}: {text[:40]!r} has a negative value: X and Y are 0 or more (the "
+            "picture's top-left corner is 0,0), W and H at least 1",
+            hint=f"give {REGION_FORM}",
+        )
     if match is None:
         raise InvalidArguments(f"{name}: {text[:40]!r} is not a region", hint=f"give {REGION_FORM}")
     x, y, width, height = (int(g) for g in match.groups())

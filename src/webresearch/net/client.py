@@ -37,7 +37,7 @@ from ..errors import (
 )
 from ..redact import install_log_redaction, redact_url
 from .download import CappedBody, read_capped, too_large
-from .guard import SSRFGuard
+from .guard import SSRFGuard, describe_category
 from .transport import GuardedTransport
 
 __all__ = [
@@ -141,7 +141,7 @@ def hop_refused(exc: BlockedAddress, how: str) -> BlockedAddress:
     category = exc.details.get("category", "internal")
     return BlockedAddress(
         f"refused: {how} to an internal or reserved address "
-        f"({str(category).replace('_', ' ')}; SSRF guard)",
+        f"({describe_category(str(category))}; SSRF guard)",
         hint=exc.hint,
         category=category,
     )

@@ -35,7 +35,7 @@ from .addresses import (
 from .hostnames import classify_host
 from .resolver import Resolver, system_resolver
 
-__all__ = ["ALLOWED_SCHEMES", "SSRFGuard", "Target", "clean_url"]
+__all__ = ["ALLOWED_SCHEMES", "SSRFGuard", "Target", "clean_url", "describe_category"]
 
 ALLOWED_SCHEMES = ("http", "https")
 
@@ -105,7 +105,7 @@ class Target:
     address: IPAddress | None
 
 
-def _describe(category: str | None) -> str:
+def describe_category(category: str | None) -> str:
     """A block-list category in words, e.g. ``ipv4_embedded`` → ``IPv4-embedding IPv6``."""
     names = {
         "ipv4_embedded": "IPv4-embedding IPv6",
@@ -339,7 +339,7 @@ class SSRFGuard:
         inner = judging_ipv4(ip)
         raise BlockedAddress(
             f"refused: {what} an internal or reserved address "
-            f"({_describe(verdict.category)}; SSRF guard)",
+            f"({describe_category(verdict.category)}; SSRF guard)",
             hint=_address_hint(verdict.category, blocked_category(inner) if inner else None),
             category=verdict.category,
         )

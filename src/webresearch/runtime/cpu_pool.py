@@ -32,8 +32,9 @@ Rules:
   the pool replaces the worker (or rebuilds itself) and the next job runs.
 * **Same results.** The function runs unchanged in the worker and its result or exception
   comes back by pickle (webresearch errors are picklable); ``workers=0`` runs it in-process
-  on the caller's thread instead — for one-shot commands with nothing else to serve — and
-  checks the budget before (a spent budget runs nothing) and when it returns.
+  instead — for one-shot commands with nothing else to serve — in a daemon thread that a
+  SIGINT or SIGTERM never waits for (:mod:`.daemon_thread`), and checks the budget before
+  (a spent budget runs nothing) and when it returns.
 
 The functions must be importable top-level functions (pickled by reference), and their
 arguments and results picklable.
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import multiprocessing
@@ -55,6 +57,7 @@ from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar, TypeVarTuple, Unpack
 
 from ..errors import InternalError, Timeout
+from .daemon_thread import in_daemon_thread
 
 __all__ = ["LARGE_BYTES", "TASKS_PER_WORKER", "THREADED_HASH_BYTES", "CPUPool", "usable_cores"]
 
@@ -97,7 +100,7 @@ class CPUPool:
     """Runs CPU-heavy pure functions off the event loop, bounded and within time budgets.
 
     Args:
-        workers: worker processes (``0``: run jobs in-process on the caller's thread).
+        workers: worker processes (``0``: run jobs in-process, in a daemon thread).
         max_in_flight: jobs handed to the workers at once (default: ``workers``); the rest
             wait in order.
         preload: modules the forkserver imports once, so workers start warm (e.g. the
@@ -130,7 +133,7 @@ class CPUPool:
 
     @property
     def in_process(self) -> bool:
-        """True when jobs run on the caller's thread (``workers == 0``)."""
+        """True when jobs run in this process (``workers == 0``)."""
         return self.workers == 0
 
     @property
@@ -179,7 +182,8 @@ class CPUPool:
             self.stats["timeouts"] += 1
             raise self._timeout(what, timeout_s)
         if self.in_process:
-            result = fn(*args)
+            # in a daemon thread: a stop signal is not kept waiting (.daemon_thread)
+            result = await in_daemon_thread(functools.partial(fn, *args))
             self._check_budget(started, timeout_s, what)
             self.stats["jobs"] += 1
             return result

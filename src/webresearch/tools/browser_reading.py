@@ -76,14 +76,21 @@ def page_header(url: str, title: str) -> list[str]:
 def readiness_note(ready: bool, settled: bool, budget_s: float) -> str | None:
     """The note for a page that was not ready (no load event) or not settled (still busy)
     when the readiness budget ran out, else ``None``."""
+    shown = _seconds(budget_s)
     if not ready:
-        return f"note: the page had not finished loading after {budget_s:g} s"
+        return f"note: the page had not finished loading after {shown} s"
     if not settled:
         return (
-            f"note: the page was still changing after {budget_s:g} s; its content may be "
+            f"note: the page was still changing after {shown} s; its content may be "
             "incomplete (wait for a selector, then read it again)"
         )
     return None
+
+
+def _seconds(value: float) -> str:
+    """Seconds as a person reads them: 0.1 s steps from 1 s on (a budget left over after
+    the navigation, 4.95043 → ``5``, 12.5 → ``12.5``), two significant digits below."""
+    return f"{round(value, 1):g}" if value >= 1 else f"{value:.2g}"
 
 
 async def read_rendered(

@@ -23,6 +23,7 @@ from ..net.client import FetchResponse, GuardedClient
 from ..net.download import cap_text
 from ..net.guard import SSRFGuard
 from ..readers.local import LocalReader
+from ..runtime.daemon_thread import in_daemon_thread
 from ..types import Document, ToolResult
 from .page_text import EMPTY_HTML_NO_BROWSER_NOTE, Window, format_document
 
@@ -136,7 +137,8 @@ async def read_page(
             )
             return doc, shown, window
 
-        doc, shown, window = await asyncio.to_thread(convert_and_cut)
+        # a daemon thread: a stop signal does not wait for a minute-long conversion
+        doc, shown, window = await in_daemon_thread(convert_and_cut)
     except UnsupportedContent as exc:  # web_fetch's advice is to download what is here
         exc.hint = local_content_hint(str(exc.details.get("mime") or ""))
         return ToolResult.failure(exc)

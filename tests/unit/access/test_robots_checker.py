@@ -9,7 +9,7 @@ import pytest
 
 from webresearch.access import RobotsChecker
 from webresearch.access.robots_rules import RobotsEntry
-from webresearch.errors import RobotsDisallowed
+from webresearch.errors import NetworkError, RobotsDisallowed
 from webresearch.net.client import GuardedClient
 from webresearch.net.guard import SSRFGuard
 from webresearch.runtime.cache import MemoryCache
@@ -72,3 +72,24 @@ async def test_a_redirect_refusal_names_the_origin_not_the_url() -> None:
     message = refused.value.message
     assert message.startswith("refused the redirect target (https://example.org): ")
     assert "s3cr3t" not in message and "/private/x" not in message
+
+
+@pytest.mark.parametrize("redirect", [False, True])
+async def test_an_unreachable_site_names_the_page_not_its_robots_txt(redirect: bool) -> None:
+    """Before: ``error[network]: could not connect to https://example.org/robots.txt`` and
+    no next step, as if the caller had asked for robots.txt."""
+    checker, asked = await checker_with({})
+    with pytest.raises(NetworkError) as failed:
+        await checker.check("https://example.org/page2.html?k=v", redirect=redirect)
+    assert asked == ["example.org"]
+    text = failed.value.to_text()
+    first = text.splitlines()[0]
+    if redirect:  # a hop the model did not choose: its origin only
+        assert first.startswith("error[network]: could not reach the redirect target (https://example.org): ")
+        assert "page2" not in text
+    else:
+        assert first.startswith("error[network]: could not reach https://example.org/page2.html?k=v: ")
+    assert "robots.txt" in first and "could not connect" in first
+    assert "next step: check the address" in text
+    assert failed.value.retryable
+    assert failed.value.details["robots_url"] == "https://example.org/robots.txt"

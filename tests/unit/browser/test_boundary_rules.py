@@ -286,6 +286,14 @@ def test_readiness_notes() -> None:
     assert "still changing after 15 s" in (readiness_note(True, False, 15) or "")
 
 
+def test_readiness_notes_round_the_budget_left() -> None:
+    """Before: ``had not finished loading after 4.95043 s`` (the budget left after the
+    navigation, unrounded)."""
+    assert (readiness_note(False, False, 4.95043) or "").endswith("loading after 5 s")
+    assert "still changing after 12.5 s;" in (readiness_note(True, False, 12.5) or "")
+    assert "loading after 0.43 s" in (readiness_note(False, False, 0.4321) or "")
+
+
 def test_output_files(tmp_path: Path) -> None:
     assert output_problem(str(tmp_path / "a.png")) is None
     assert "does not exist" in (output_problem(str(tmp_path / "no" / "a.png")) or "")

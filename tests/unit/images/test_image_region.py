@@ -101,3 +101,15 @@ def test_the_image_command_zooms_too(tmp_path: Path) -> None:
         assert zoomed.size == (400, 200)
     url = CliRunner().invoke(cli, ["image", "https://example.org/a.png", "--clip", "0,0,5,5"])
     assert url.exit_code == 2 and "--clip is for a workspace file" in url.stderr
+
+
+def test_a_negative_value_is_named_as_the_cause() -> None:
+    """Before: ``clip: '-10,-10,5000,5000' is not a region`` without saying why."""
+    for text in ("-10,-10,5000,5000", "0,0,-5,10", " 1, -2 ,3,4 "):
+        with pytest.raises(InvalidArguments) as bad:
+            parse_region(text)
+        assert "negative value" in bad.value.message, text
+        assert "X and Y are 0 or more" in bad.value.message
+    with pytest.raises(InvalidArguments) as bad:
+        parse_region("-1.5,2,3,4")  # not whole numbers: the plain wording
+    assert bad.value.message.endswith("is not a region")

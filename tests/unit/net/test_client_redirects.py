@@ -10,7 +10,7 @@ import pytest
 from tests.support.fake_net import FakeConnector, FakeRequest, ScriptedResolver, http_response
 from webresearch.errors import BlockedAddress, TooManyRedirects
 from webresearch.net.addresses import AddressPolicy
-from webresearch.net.client import GuardedClient
+from webresearch.net.client import GuardedClient, hop_refused
 from webresearch.net.guard import SSRFGuard
 
 PUBLIC = "93.184.216.34"
@@ -191,3 +191,20 @@ async def test_a_port_out_of_range_is_an_invalid_argument() -> None:
     with pytest.raises(InvalidArguments):
         await client.get("http://public.example:99999/")
     assert connector.connects == []
+
+
+@pytest.mark.parametrize(
+    ("category", "words"),
+    [("link_local", "link-local"), ("metadata", "cloud platform endpoint or metadata service")],
+)
+def test_a_refused_hop_words_its_category_as_the_guard_does(category: str, words: str) -> None:
+    """Before: a meta refresh to fe80::1 said ``(link local; SSRF guard)``; the guard and
+    every other refusal say ``link-local``."""
+    refused = hop_refused(
+        BlockedAddress("x", category=category), "the page's meta refresh leads"
+    )
+    assert refused.message == (
+        "refused: the page's meta refresh leads to an internal or reserved address "
+        f"({words}; SSRF guard)"
+    )
+    assert refused.details["category"] == category
