@@ -42,7 +42,9 @@ def problem(environ: dict[str, str]) -> str:
         ("CONNECT_TIMEOUT_S", "soon", "must be a number, e.g. 15, not text ('soon')"),
         ("CONNECT_TIMEOUT_S", "0", "must be above 0, not 0"),
         ("ALLOW_PRIVATE", "maybe", "must be true or false (also 1/0, yes/no, on/off), not text"),
-        ("BROWSER_VIEWPORT", "big", "must be WIDTHxHEIGHT in CSS px, e.g. 1280x800, not text"),
+        ("BROWSER_VIEWPORT", "big", "must be WIDTHxHEIGHT in CSS px, each 10 to 9999, e.g. 1"),
+        # Chromium's start hung for good with a 20000x20000 window (fresh review, session 8)
+        ("BROWSER_VIEWPORT", "20000x20000", "must be WIDTHxHEIGHT in CSS px, each 10 to 9999"),
         ("ROBOTS_PRODUCT_TOKEN", "my bot", "must be 1 to 64 letters, '-' or '_', e.g. webres"),
         ("PRICES", '{"brave": "cheap"}', "'brave' must be a number, e.g. 2.5, not text"),
         ("PRICES", "{brave", 'must be a JSON object, e.g. {"name": 1}'),

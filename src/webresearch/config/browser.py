@@ -46,8 +46,10 @@ class BrowserSettings(Section):
     )
     browser_viewport: str = Field(
         DEFAULT_BROWSER_VIEWPORT,
-        pattern=r"^[1-9][0-9]{1,4}x[1-9][0-9]{1,4}$",
-        description="WIDTHxHEIGHT in CSS px.",
+        # at most 9999 a side: Chromium never finished starting with a 20000x20000 window
+        # (the start hung past every timeout; 10000x10000 and 3840x2160 work)
+        pattern=r"^[1-9][0-9]{1,3}x[1-9][0-9]{1,3}$",
+        description="WIDTHxHEIGHT in CSS px, each 10 to 9999.",
     )
     browser_snapshot_max_bytes: int = Field(DEFAULT_BROWSER_SNAPSHOT_MAX_BYTES, ge=1024)
     browser_screenshot_fallback_url: SecretStr | None = Field(

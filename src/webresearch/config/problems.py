@@ -30,7 +30,7 @@ _SECRET_WORDS = ("key", "secret", "password", "token", "dsn", "url", "auth", "pr
 #: What a pattern of a setting asks for, in words (the field's ``pattern=``).
 _FORMS = {
     r"^[A-Za-z_-]{1,64}$": "1 to 64 letters, '-' or '_'",
-    r"^[1-9][0-9]{1,4}x[1-9][0-9]{1,4}$": "WIDTHxHEIGHT in CSS px",
+    r"^[1-9][0-9]{1,3}x[1-9][0-9]{1,3}$": "WIDTHxHEIGHT in CSS px, each 10 to 9999",
 }
 
 #: The spellings of true and false a boolean setting takes (pydantic's, any case).
