@@ -248,7 +248,8 @@ _BREAK = f"[-*_{PROSE_STAR}{PROSE_UNDERSCORE}]"
 _TICK = f"[`{PROSE_TICK}]"
 _LINE_START_ESCAPE = re.compile(
     rf"^(\s*)([#>+]|[-*{PROSE_STAR}](?=\s|$)|\d{{1,9}}[.)](?=\s|$)|{_TICK}(?={_TICK}{{2}})"
-    rf"|~(?=~~)|{_BREAK}(?=(?:[ \t]*{_BREAK}){{2,}}[ \t]*$)|{PROSE_LT}(?=[A-Za-z/!?])"
+    rf"|~(?=~~)|{_BREAK}(?=(?:[ \t]*{_BREAK}){{2,}}[ \t]*$)|=(?==*[ \t]*$)|-(?=-*[ \t]*$)"
+    rf"|{PROSE_LT}(?=[A-Za-z/!?])"
     rf"|{PROSE_BRACKET}(?=(?:\\.|[^\\\[\]{PROSE_BRACKET}])*\]:))",
     re.M,
 )
@@ -259,7 +260,8 @@ def escape_line_starts(text: str) -> str:
     fence or rule (CommonMark's block starts: ``#``, ``>``, ``+``/``-``/``*`` and
     ``1.``/``1)`` before a space (escaped as ``1\\.``: a backslash before a digit would
     show), three backticks or tildes, a line of three or more ``*``, ``_`` or ``-``: §4.1
-    thematic breaks), an HTML block (a page's ``<`` before a letter, ``/``, ``!`` or ``?``:
+    thematic breaks), a line of only ``=`` or ``-`` (a setext heading's underline under the
+    line before, §4.3: ``words<br>=`` became a heading), an HTML block (a page's ``<`` before a letter, ``/``, ``!`` or ``?``:
     §4.6) or a link reference definition (a page's ``[label]:``, §4.7). A page's character
     may still be marked (:mod:`.markdown_prose`): the escaped one is written plain."""
     return _LINE_START_ESCAPE.sub(_escape_start, text)

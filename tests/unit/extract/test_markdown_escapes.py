@@ -310,3 +310,13 @@ def test_adjacent_emphasis_with_edge_punctuation_keeps_each_delimiter() -> None:
 
 def test_a_bracketed_footnote_superscript_stays_unbraced() -> None:
     assert md("<p>Rust is in the kernel<sup>[1]</sup> now.</p>") == "Rust is in the kernel^[1] now."
+
+
+@pytest.mark.parametrize("underline", ["=", "===", "--", "- -", "==  "])
+def test_a_line_of_equals_or_dashes_after_a_break_is_no_heading(underline: str) -> None:
+    """A setext underline (CommonMark §4.3) from the page's text: ``words<br>=`` had become
+    an ``<h1>`` (fresh review, session 8)."""
+    body = f"<p>Heading-like words here<br>{underline}</p>"
+    out = md(body)
+    assert "<h1>" not in rendered(out) and "<h2>" not in rendered(out), out
+    assert shown_text(out) == page_text(body)
