@@ -105,6 +105,8 @@ def emphasized(text: str, mark: str) -> str:
     """``text`` (inline, edges stripped) wrapped in the delimiter ``mark`` (``**``, ``*``,
     ``~~``), its leading and trailing punctuation marked with :data:`EMPHASIS_OPEN_EDGE` /
     :data:`EMPHASIS_CLOSE_EDGE` for :func:`resolve_markdown` (module docstring)."""
+    if not any(c.isalnum() for c in text):
+        return text  # only punctuation: its marks could pair with a later run (``**:**x``)
     fixed_trail = _FIXED_TRAIL if _ENDS_WITH_LINK.search(text) else _FIXED_TRAIL - {")"}
     if not (
         (_movable(text[0], _FIXED_LEAD) and not text.startswith("!["))

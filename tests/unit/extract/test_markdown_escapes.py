@@ -320,3 +320,18 @@ def test_a_line_of_equals_or_dashes_after_a_break_is_no_heading(underline: str) 
     out = md(body)
     assert "<h1>" not in rendered(out) and "<h2>" not in rendered(out), out
     assert shown_text(out) == page_text(body)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "<p>A <strong>:</strong>x and then pre<strong>fix</strong>post</p>",
+        "<p>Last<em>.</em>dot and <em>word</em></p>",
+    ],
+)
+def test_emphasis_of_punctuation_alone_does_not_pair_with_later_marks(body: str) -> None:
+    """``**:**x`` could not close, so its stars paired with the next run's and a whole
+    stretch of the sentence became bold (fresh review, session 8)."""
+    out = md(body)
+    assert shown_text(out) == page_text(body), out
+    assert "<strong>" not in rendered(out).split("pre")[0], out
