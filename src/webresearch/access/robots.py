@@ -257,11 +257,19 @@ def _site_unreachable(
     """
     shown = f"{UNNAMED_TARGET} ({origin})" if redirect else redact_url(url)[:200]
     what = _FAILURES.get(exc.code, "the fetch failed")
+    robots_url = f"{origin}/robots.txt"
+    detail = exc.message
+    for named in (robots_url, redact_url(robots_url)):
+        detail = detail.replace(named, "robots.txt")
+    if detail.startswith(f"{what} to robots.txt"):  # the plain failure: said already
+        detail = ""
     return type(exc)(
         f"could not reach {shown}: {what} (the site did not answer the request for its "
-        "robots.txt, made before the page)",
-        hint="check the address; if it is right, the site is down or unreachable from "
+        "robots.txt, made before the page)" + (f": {detail}" if detail else ""),
+        # a specific cause's own next step (an outbound proxy's refusal) stays
+        hint=exc.hint
+        or "check the address; if it is right, the site is down or unreachable from "
         "here: try again later or use another source",
         retryable=exc.retryable,
-        robots_url=redact_url(f"{origin}/robots.txt"),
+        robots_url=redact_url(robots_url),
     )

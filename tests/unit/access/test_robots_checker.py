@@ -90,6 +90,7 @@ async def test_an_unreachable_site_names_the_page_not_its_robots_txt(redirect: b
     else:
         assert first.startswith("error[network]: could not reach https://example.org/page2.html?k=v: ")
     assert "robots.txt" in first and "could not connect" in first
-    assert "next step: check the address" in text
+    assert "next step: check the spelling of the host name" in text  # the cause's own step
+    assert "could not resolve host example.org" in first  # and the cause itself
     assert failed.value.retryable
     assert failed.value.details["robots_url"] == "https://example.org/robots.txt"
