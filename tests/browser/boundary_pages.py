@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 
-#: Milliseconds after which a probe that neither opened nor failed counts as "timeout"
+#: Milliseconds after which a probe that neither opened nor failed counts as "timeout" (2000
+#: was too short on a loaded 2-core machine: a refused shared-worker WebSocket once took longer)
 #: (Lightpanda never runs workers: their probes end here).
-PROBE_TIMEOUT_MS = 2000
+PROBE_TIMEOUT_MS = 4000
 
 _PRELUDE = """
 const results = {}; let pending = 0, started = false;
