@@ -12,6 +12,7 @@ import click
 
 from webresearch import InvalidArguments, ToolResult
 
+from ..daemon_thread import in_daemon_thread
 from ..url_text import clean_url, scheme_hint
 from .batch import batch_exit_code, concurrency_option, json_line, read_targets, run_batch
 from .options import guard_options, load_settings, robots_option
@@ -24,7 +25,6 @@ from .render import (
     run_command,
     unavailable_exit,
 )
-from .signals import in_daemon_thread
 from .targets import empty_problem, is_url, list_file_problem, read_file, read_stdin
 from .trace_view import tracing_to_stderr
 
@@ -285,12 +285,12 @@ def fetch(
     async def offline(target: str) -> ToolResult:
         # Read in a daemon thread: a signal never waits for a read that does not end.
         if target == "-":
-            data, url = await in_daemon_thread(partial(read_stdin, limit)), base_url or ""
+            data, url = await in_daemon_thread(partial(read_stdin, limit), name="webresearch-read"), base_url or ""
             if not data:  # ``curl -s … | webresearch fetch -`` after curl failed
                 return ToolResult.failure(_empty_stdin())
         else:
             try:
-                data = await in_daemon_thread(partial(read_file, target, limit=limit))
+                data = await in_daemon_thread(partial(read_file, target, limit=limit), name="webresearch-read")
             except InvalidArguments as exc:  # not a regular file, or unreadable
                 return ToolResult.failure(exc)
             url = base_url or Path(target).absolute().as_uri()

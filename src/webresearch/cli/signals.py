@@ -18,12 +18,10 @@ cancel the server task, its own cleanup runs, and the exit code is known.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import signal
 import sys
-import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from types import FrameType
 from typing import Any, TypeVar
 
@@ -34,7 +32,6 @@ __all__ = [
     "EXIT_TERMINATED",
     "StopSignals",
     "Terminated",
-    "in_daemon_thread",
     "run_stoppable",
     "serve_until_signal",
 ]
@@ -183,38 +180,3 @@ async def serve_until_signal(
         sys.stderr.flush()
         os._exit(code)
     return code
-
-
-async def in_daemon_thread(work: Callable[[], T], name: str = "webresearch-read") -> T:
-    """``work()`` (a blocking local read: a file, stdin) in a daemon thread, awaited.
-
-    Unlike :func:`asyncio.to_thread`, a stop signal is never kept waiting for it: the
-    awaiting task is cancelled at once, and neither ``asyncio.run``'s shutdown nor the
-    interpreter's exit joins a daemon thread — a read that never ends (a terminal's stdin,
-    a pipe without a writer) is left behind instead of making the command deaf to
-    SIGINT / SIGTERM.
-
-    Raises:
-        whatever ``work`` raises.
-    """
-    loop = asyncio.get_running_loop()
-    done: asyncio.Future[T] = loop.create_future()
-
-    def settle(result: T | None, error: BaseException | None) -> None:
-        if done.done():  # cancelled meanwhile
-            return
-        if error is not None:
-            done.set_exception(error)
-        else:
-            done.set_result(result)  # type: ignore[arg-type]  # None only with an error
-
-    def run() -> None:
-        try:
-            result, error = work(), None
-        except BaseException as exc:  # handed to the awaiting task
-            result, error = None, exc
-        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody awaits it
-            loop.call_soon_threadsafe(settle, result, error)
-
-    threading.Thread(target=run, name=name, daemon=True).start()
-    return await done

@@ -33,7 +33,7 @@ Rules:
 * **Same results.** The function runs unchanged in the worker and its result or exception
   comes back by pickle (webresearch errors are picklable); ``workers=0`` runs it in-process
   instead — for one-shot commands with nothing else to serve — in a daemon thread that a
-  SIGINT or SIGTERM never waits for (:mod:`.daemon_thread`), and checks the budget before
+  SIGINT or SIGTERM never waits for (:mod:`webresearch.daemon_thread`), and checks the budget before
   (a spent budget runs nothing) and when it returns.
 
 The functions must be importable top-level functions (pickled by reference), and their
@@ -56,8 +56,8 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import BrokenExecutor, ThreadPoolExecutor
 from typing import Any, TypeVar, TypeVarTuple, Unpack
 
+from ..daemon_thread import in_daemon_thread
 from ..errors import InternalError, Timeout
-from .daemon_thread import in_daemon_thread
 
 __all__ = ["LARGE_BYTES", "TASKS_PER_WORKER", "THREADED_HASH_BYTES", "CPUPool", "usable_cores"]
 
@@ -182,8 +182,8 @@ class CPUPool:
             self.stats["timeouts"] += 1
             raise self._timeout(what, timeout_s)
         if self.in_process:
-            # in a daemon thread: a stop signal is not kept waiting (.daemon_thread)
-            result = await in_daemon_thread(functools.partial(fn, *args))
+            # in a daemon thread: a stop signal is not kept waiting (webresearch.daemon_thread)
+            result = await in_daemon_thread(functools.partial(fn, *args), name="webresearch-convert")
             self._check_budget(started, timeout_s, what)
             self.stats["jobs"] += 1
             return result

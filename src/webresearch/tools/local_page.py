@@ -15,6 +15,7 @@ import asyncio
 import httpx2
 
 from ..config import DEFAULT_DOWNLOAD_CAP_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, Settings
+from ..daemon_thread import in_daemon_thread
 from ..errors import InvalidArguments, TooLarge, UnsupportedContent, WebResearchError
 from ..extract.dispatch import reads_from_a_prefix
 from ..extract.sniff import sniff_mime
@@ -23,7 +24,6 @@ from ..net.client import FetchResponse, GuardedClient
 from ..net.download import cap_text
 from ..net.guard import SSRFGuard
 from ..readers.local import LocalReader
-from ..runtime.daemon_thread import in_daemon_thread
 from ..types import Document, ToolResult
 from .page_text import EMPTY_HTML_NO_BROWSER_NOTE, Window, format_document
 
@@ -138,7 +138,7 @@ async def read_page(
             return doc, shown, window
 
         # a daemon thread: a stop signal does not wait for a minute-long conversion
-        doc, shown, window = await in_daemon_thread(convert_and_cut)
+        doc, shown, window = await in_daemon_thread(convert_and_cut, name="webresearch-convert")
     except UnsupportedContent as exc:  # web_fetch's advice is to download what is here
         exc.hint = local_content_hint(str(exc.details.get("mime") or ""))
         return ToolResult.failure(exc)

@@ -1,6 +1,8 @@
-"""CPU work awaited from the event loop in a daemon thread, which a stop signal never waits for.
+"""Blocking work awaited from the event loop in a daemon thread, which a stop signal never waits for.
 
-A one-shot CLI command converts a page in-process (an in-process
+Two kinds of work use it. The CLI's local reads (a file, stdin) may never end: a terminal's
+stdin or a pipe without a writer would keep the command deaf to SIGINT / SIGTERM. And a
+one-shot CLI command converts a page in-process (an in-process
 :class:`~webresearch.runtime.cpu_pool.CPUPool`, a saved page's :mod:`webresearch.tools.local_page`).
 On the event loop's thread the conversion held every signal handler of the loop — the
 CLI's, which cancels the command's task from the loop, asyncio's ``loop.add_signal_handler``
@@ -30,10 +32,11 @@ __all__ = ["in_daemon_thread"]
 R = TypeVar("R")
 
 
-async def in_daemon_thread(work: Callable[[], R], name: str = "webresearch-convert") -> R:
+async def in_daemon_thread(work: Callable[[], R], name: str = "webresearch-work") -> R:
     """``work()`` in a new daemon thread (with this task's context variables), awaited.
 
     Cancelling the awaiting task returns at once; the thread is abandoned (see the module).
+    ``name`` names the thread (seen in a debugger or a thread dump).
 
     Raises:
         whatever ``work`` raises.
