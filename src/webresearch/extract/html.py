@@ -303,7 +303,14 @@ def _with_facts(markdown: str, facts: list[str]) -> str:
     said = normalise(markdown[:2000])
     # a price shown with its sign ("$129.99") says the declared "Price: 129.99 USD" too
     missing = [f for f in facts if _fact_said(f) not in said]
-    return "\n\n".join([*missing, markdown]) if missing else markdown
+    if not missing:
+        return markdown
+    # the facts are page text (JSON-LD strings): written by the same walk as the rest, so
+    # "<img onerror=…>" or "*50% off*" in a declared name stays text, never markup
+    block = etree.Element("div")
+    for fact in missing:
+        etree.SubElement(block, "p").text = fact
+    return element_to_markdown(block, "") + "\n\n" + markdown
 
 
 def _fact_said(fact: str) -> str:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import re
 
+import lxml.html
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
@@ -180,8 +181,8 @@ def product_facts(doc: etree._Element) -> list[str]:
             continue
         lines: list[str] = []
         name = product.get("name")
-        if isinstance(name, str) and name.strip():
-            lines.append(" ".join(name.split()))
+        if isinstance(name, str) and (text := _html_text(name)):
+            lines.append(text)
         offers = product.get("offers")
         offer = offers[0] if isinstance(offers, list) and offers else offers
         if isinstance(offer, dict):
@@ -191,6 +192,19 @@ def product_facts(doc: etree._Element) -> list[str]:
                 lines.append(f"Price: {price} {currency}".strip())
         return lines
     return []
+
+
+def _html_text(value: str) -> str:
+    """A JSON-LD string read as the HTML text it often is: shops write ``&amp;``, ``&reg;``,
+    ``<wbr>`` or ``<b>`` into their structured data; the text is what a reader sees
+    (markup dropped, entities decoded, whitespace collapsed)."""
+    if "<" not in value and "&" not in value:
+        return " ".join(value.split())
+    try:
+        fragment = lxml.html.fragment_fromstring(value, create_parent="p")
+    except (etree.ParserError, ValueError):
+        return " ".join(value.split())
+    return " ".join(fragment.text_content().split())
 
 
 def _find_product(data: object, depth: int) -> dict[str, object] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from markdown_it import MarkdownIt
 
 from webresearch.extract import main_content
 from webresearch.extract.content_images import strip_tracking_query
@@ -446,3 +447,19 @@ def test_a_products_declared_name_and_price_come_first_when_the_page_hides_them(
     out = md(html, "https://shop.example.org/p/x1")
     assert out.startswith("Harbour Crane Model X1\n\nPrice: 1999.00 EUR\n\n")
     assert out.count("![") <= 1  # one picture of the product, not its whole gallery
+
+
+def test_a_products_declared_name_is_written_as_text_never_as_markup() -> None:
+    # JSON-LD strings often carry HTML (entities, <wbr>): read as the text a reader sees,
+    # and what is left of markdown's own marks stays text
+    ld = (
+        '<script type="application/ld+json">{"@type": "Product", '
+        '"name": "<img src=x onerror=alert(1)>Crane&reg; X<wbr/>1 *new* [sale](https://ads.example)", '
+        '"offers": {"price": "5", "priceCurrency": "EUR"}}</script>'
+    )
+    html = page(f"<main><div class='description'>{PROSE}</div></main>", head=ld)
+    out = md(html, "https://shop.example.org/p/x1")
+    first = out.split("\n\n", 1)[0]
+    tokens = MarkdownIt("commonmark").parseInline(first)[0].children or []
+    assert [t.type for t in tokens] == ["text"], tokens  # no HTML, emphasis or link
+    assert tokens[0].content == "Crane® X1 *new* [sale](https://ads.example)"
