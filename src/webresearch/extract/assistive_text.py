@@ -23,9 +23,10 @@ import re
 
 from lxml import etree
 
-from webresearch.extract.align import page_text_size
-
 __all__ = ["ASSISTIVE_CLASS", "only_assistive_text"]
+
+#: A letter or a digit (what :func:`~webresearch.extract.align.page_text_size` counts).
+_LETTER = re.compile(r"[^\W_]")
 
 #: A class token naming text shown to screen readers only (whole token, any case).
 ASSISTIVE_CLASS = re.compile(
@@ -35,25 +36,32 @@ ASSISTIVE_CLASS = re.compile(
 
 
 def only_assistive_text(el: etree._Element, chars: int) -> bool:
-    """True when ``el`` has text and all of it (``chars`` letters and digits) lies inside
-    elements whose class names screen-reader-only text (:data:`ASSISTIVE_CLASS`); ``el``
-    itself may carry such a class too.
+    """True when ``el`` has text (``chars`` letters and digits, as
+    :func:`~webresearch.extract.align.page_text_size` counts them) and all of it lies
+    inside elements whose class names screen-reader-only text (:data:`ASSISTIVE_CLASS`);
+    ``el`` itself may carry such a class too. The walk stops at the first letter outside
+    them: a panel of prose costs a few steps, whatever its size.
 
     Args:
         el: a hidden block of the page.
-        chars: its letters and digits (:func:`~webresearch.extract.align.page_text_size`).
+        chars: its letters and digits.
     """
     if not chars:
         return False
     if _assistive(el):
         return True
-    inside = 0
-    walker = etree.iterwalk(el, events=("start",))
-    for _, sub in walker:
-        if sub is not el and isinstance(sub.tag, str) and _assistive(sub):
-            walker.skip_subtree()  # counted whole: its inner elements are not counted again
-            inside += page_text_size(sub)
-    return inside >= chars
+    walker = etree.iterwalk(el, events=("start", "end"))
+    for event, sub in walker:
+        if event == "start":
+            if not isinstance(sub.tag, str):
+                continue  # a comment's text is no text; its tail is read at its end
+            if sub is not el and _assistive(sub):
+                walker.skip_subtree()  # all of it is for screen readers; its tail is not
+            elif sub.text and _LETTER.search(sub.text):
+                return False
+        elif sub is not el and sub.tail and _LETTER.search(sub.tail):
+            return False
+    return True
 
 
 def _assistive(el: etree._Element) -> bool:

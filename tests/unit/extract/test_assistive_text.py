@@ -62,13 +62,18 @@ def test_a_collapsed_panel_of_prose_stays() -> None:
     assert "wax them again every few walks" in markdown
 
 
-def test_only_assistive_text_counts_every_letter() -> None:
+def test_only_assistive_text_reads_every_letter() -> None:
     block = etree.fromstring(
-        "<div><span class='sr-only'>ab <b class='sr-only'>cd</b></span>"
-        "<span class='govuk-visually-hidden'>ef</span></div>"
+        "<div> <span class='sr-only'>ab <b class='sr-only'>cd</b></span><!-- x -->"
+        "<span class='govuk-visually-hidden'>ef</span>. </div>"
     )
     assert only_assistive_text(block, 6)
-    assert not only_assistive_text(block, 7)  # two more letters outside
-    assert not only_assistive_text(block, 0)
+    assert not only_assistive_text(block, 0)  # no text at all
+    outside = (
+        "<div><span class='sr-only'>ab</span>gh</div>",
+        "<div>gh<i class='sr-only'>ab</i></div>",
+    )
+    for markup in outside:
+        assert not only_assistive_text(etree.fromstring(markup), 4)
     assert only_assistive_text(etree.fromstring("<p class='screen-reader-text'>x</p>"), 1)
     assert not only_assistive_text(etree.fromstring("<p class='sr-only-focusable'>x</p>"), 1)
