@@ -42,6 +42,7 @@ from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
+from webresearch.extract.closed_popups import closed_popups
 from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
 from webresearch.extract.formulas import show_formulas, tex_scripts
@@ -243,6 +244,7 @@ def _convert(
     attributes = read_attributes(body)  # one walk for the next three scans (scan_index.py)
     hidden = hidden_blocks(doc, page_chars, utility_classes=not shop, attributes=attributes)
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
+    menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
     hidden += consent_banners(body, attributes)  # "We use cookies … Accept": never the content
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box

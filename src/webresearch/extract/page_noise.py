@@ -58,6 +58,7 @@ from collections.abc import Iterator
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.assistive_text import only_assistive_text
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.formulas import holds_only_formula
 from webresearch.extract.markdown import SKIPPED_TAGS
@@ -201,7 +202,9 @@ def hidden_blocks(
     return [
         el
         for el, chars in zip(outermost, sizes, strict=True)
-        if never_shown(el.get("class") or "") or not _is_collapsed_content(el, chars)
+        if never_shown(el.get("class") or "")
+        or not _is_collapsed_content(el, chars)
+        or only_assistive_text(el, chars)  # no click shows it (assistive_text.py)
     ]
 
 
