@@ -22,6 +22,7 @@ def test_public_members_are_exactly_these() -> None:
         "call_sink",
         "cli",
         "config",
+        "daemon_thread",
         "errors",
         "extract",
         "hosted",
