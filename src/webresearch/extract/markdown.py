@@ -30,7 +30,12 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
-from webresearch.extract.markdown_escape import emphasized, resolve_markdown
+from webresearch.extract.markdown_escape import (
+    Emphasis,
+    emphasis_markdown,
+    joined_emphasis,
+    resolve_markdown,
+)
 from webresearch.extract.markdown_inline import (
     EDIT_LINK,
     LINE_BREAK,
@@ -169,7 +174,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     if tag in _PLAIN_INLINE:
         parent.nested_tables += frame.nested_tables
         parent.block_cells += frame.block_cells
-        out.extend(items)
+        _add_inline(out, items)
         return
     if tag == "#skip" or tag == "wbr":
         return
@@ -207,8 +212,10 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
             out.extend(_card(el, items, heading, base_url))
     elif tag in ("sup", "sub"):
         out.append(_script(items, tag))
-    elif tag in _EMPHASIS:
-        out.append(_emphasis(items, _EMPHASIS[tag]))
+    elif tag in _EMPHASIS:  # inside one of its kind (<em>a<em>b</em></em>): one emphasis
+        mark = _EMPHASIS[tag]
+        inside = any(_EMPHASIS.get(f.tag) == mark for f in open_frames)
+        _add_inline(out, items if inside else [_emphasis(items, mark)])
     elif tag in _CODE_INLINE:  # inside code (<kbd><kbd>Ctrl</kbd>+C</kbd>): the outer span's
         if any(f.tag in _CODE_INLINE for f in open_frames):
             out.extend(items)
@@ -281,7 +288,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     else:  # inline or unknown: transparent
         parent.nested_tables += frame.nested_tables
         parent.block_cells += frame.block_cells
-        out.extend(items)
+        _add_inline(out, items)
 
 
 # --------------------------------------------------------------------------- inline content
@@ -321,8 +328,24 @@ def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
     if not text:
         return lead
     if text.startswith(mark[0]) or text.endswith(mark[0]) or "\n" in text:
+        inner = [i for i in items if not (isinstance(i, str) and i.isspace())]
+        if len(inner) == 1 and isinstance(inner[0], Emphasis):  # <b><i>x</i></b>: the <i>
+            return emphasis_markdown(lead, inner[0].text, trail, inner[0].mark)
         return lead + text + trail
-    return lead + emphasized(text, mark) + trail
+    return emphasis_markdown(lead, text, trail, mark)
+
+
+def _add_inline(
+    out: list[str | _Block | Cell | Row], items: list[str | _Block | Cell | Row]
+) -> None:
+    """Appends ``items`` to ``out``, an emphasis right after one of its kind joined with it
+    (:func:`~webresearch.extract.markdown_escape.joined_emphasis`)."""
+    joined = joined_emphasis(out[-1], items[0]) if out and items else None
+    if joined is None:
+        out.extend(items)
+    else:
+        out[-1] = joined
+        out.extend(items[1:])
 
 
 def _code_span(items: list[str | _Block | Cell | Row], parent: _Frame) -> None:
