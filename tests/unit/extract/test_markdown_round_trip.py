@@ -16,6 +16,7 @@ import pytest
 from lxml import etree
 from markdown_it import MarkdownIt
 
+from webresearch.extract.html import extract_html
 from webresearch.extract.markdown import element_to_markdown
 from webresearch.extract.parse import parse_html
 
@@ -210,3 +211,19 @@ def test_an_image_and_a_card_address_render_back_to_themselves() -> None:
     line = card.split("\n")[0]
     assert line.startswith("### [Loppers](")
     assert rendered_href(line.removeprefix("### ")) == "https://orchard.example.net/c?x=1&reg;=2"
+
+
+def test_a_frame_address_renders_back_to_itself() -> None:
+    """A frameset page's list of frame links (extract/frames.py) writes its addresses as
+    the walk does."""
+    page = (
+        "<html><head><title>Charts</title></head><frameset cols='25%,75%'>"
+        "<frame src='/map?z=1&amp;copy;=2' name='map'><frame src='deck\\plan.html' name='plan'>"
+        "</frameset></html>"
+    )
+    out = extract_html(page, URL).markdown
+    links = [line.removeprefix("- ") for line in out.split("\n") if line.startswith("- [")]
+    assert [rendered_href(link) for link in links] == [
+        "https://orchard.example.net/map?z=1&copy;=2",
+        RENDERER.normalizeLink("https://orchard.example.net/pruning/deck\\plan.html"),
+    ]
