@@ -2,8 +2,9 @@
 
 SPEC §1.1: ``max_bytes`` is a budget of UTF-8 bytes of the converted text; ``offset`` skips
 bytes already read. A cut never splits a character and never exceeds the budget. For
-converted markdown it prefers a paragraph or line boundary when one is near and never leaves
-a fenced code block open (a closing fence is added, its bytes counted against the budget).
+converted markdown it prefers a paragraph or line boundary when one is near, never leaves
+a fenced code block open (a closing fence is added, its bytes counted against the budget)
+and never starts or ends between a backslash and the character it escapes.
 For pass-through data it cuts at the last character boundary, so the kept text is an exact
 prefix (case 16: ``B - 3 <= N <= B``).
 """
@@ -19,6 +20,8 @@ __all__ = ["TextWindow", "cut_window", "truncation_marker", "utf8_boundary"]
 #: more than a quarter of the budget).
 BOUNDARY_LOOKBACK_BYTES = 2048
 
+#: ASCII punctuation (CommonMark §2.1), as byte values: what a backslash escapes (§2.4).
+_PUNCTUATION = frozenset(b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 #: A markdown ATX heading line (CommonMark §4.2), as bytes.
 _ATX_HEADING = re.compile(rb" {0,3}#{1,6}(?:[ \t]|$)")
@@ -89,6 +92,8 @@ def cut_window(text: str, offset: int, max_bytes: int, *, markdown: bool = False
     data = text.encode("utf-8")
     total = len(data)
     start = utf8_boundary(data, offset)
+    if markdown:
+        start = _outside_escape(data, start)
     reopen = ""
     if markdown and start > 0:
         fence = _open_fence(data[:start].decode("utf-8"))
@@ -140,7 +145,20 @@ def _prefer_boundary(data: bytes, start: int, limit: int) -> int:
     line = data.rfind(b"\n", floor, limit)
     if line != -1:
         return line + 1
-    return limit
+    return max(start + 1, _outside_escape(data, limit))
+
+
+def _outside_escape(data: bytes, pos: int) -> int:
+    """``pos`` moved back one byte when it falls inside a markdown backslash escape (after
+    an odd run of ``\\`` and before ASCII punctuation, CommonMark §2.4): a window starting
+    there would read ``<script>`` where the text says ``\\<script>`` (raw HTML), one
+    ending there a lone ``\\``. Escapes are ASCII: ``pos`` stays a character boundary."""
+    if pos <= 0 or pos >= len(data) or data[pos - 1] != 0x5C or data[pos] not in _PUNCTUATION:
+        return pos
+    run = pos - 1
+    while run > 0 and data[run - 1] == 0x5C:
+        run -= 1
+    return pos - 1 if (pos - run) % 2 else pos
 
 
 def truncation_marker(window: TextWindow) -> str:

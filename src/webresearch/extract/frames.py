@@ -22,7 +22,7 @@ from urllib.parse import urldefrag
 
 from lxml import etree
 
-from webresearch.extract.markdown_inline import escape_inline_text
+from webresearch.extract.markdown_inline import escape_inline_text, link_destination
 from webresearch.extract.parse import parse_html
 from webresearch.extract.urls import absolute_url, link_target
 
@@ -108,7 +108,7 @@ def _frame_links(frameset: etree._Element, base_url: str) -> list[tuple[str, str
                 continue
             href = link_target(written)  # encoded as absolute_url encodes
         label = " ".join((frame.get("title") or frame.get("name") or written).split())
-        links.append((escape_inline_text(label), href))
+        links.append((escape_inline_text(label), link_destination(href)))
     return links
 
 

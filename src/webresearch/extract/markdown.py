@@ -30,23 +30,27 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
-from webresearch.extract.markdown_escape import emphasized, resolve_markdown
+from webresearch.extract.markdown_escape import (
+    Emphasis,
+    emphasis_markdown,
+    joined_emphasis,
+    resolve_markdown,
+)
 from webresearch.extract.markdown_inline import (
     EDIT_LINK,
+    LINE_BREAK,
     MATH_END,
-    PERMALINK_MARKS,
     code_span,
-    escape_brackets,
+    collapse_inline,
     escape_line_starts,
-    holds_link,
     image_markdown,
     is_permalink,
     math_text,
     script_text,
 )
+from webresearch.extract.markdown_links import card_heading, link_markdown
 from webresearch.extract.markdown_prose import prose_marker
 from webresearch.extract.markdown_tables import Cell, Row, cell_span, table_blocks
-from webresearch.extract.urls import absolute_url
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
 
@@ -81,9 +85,6 @@ _PLAIN_INLINE = frozenset(
 )  # fmt: skip
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~", "strike": "~~"}
 _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
-_WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
-_AFTER_MATH = re.compile("\x1d[ \t\n\r\u00a0]*(?=[,.;:!?)\\]])")
-_BR = "\x1e"  # marks a hard line break inside inline text until whitespace is collapsed
 _HEADING_LINE = re.compile(r"#{1,6} \S")
 
 
@@ -173,7 +174,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     if tag in _PLAIN_INLINE:
         parent.nested_tables += frame.nested_tables
         parent.block_cells += frame.block_cells
-        out.extend(items)
+        _add_inline(out, items)
         return
     if tag == "#skip" or tag == "wbr":
         return
@@ -187,7 +188,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     if tag == "#pre":
         out.append(_Block(fenced_code(el)))
     elif tag == "br":
-        out.append(_BR)
+        out.append(LINE_BREAK)
     elif tag == "hr":
         out.append(_Block("---"))
     elif tag == "img":
@@ -211,10 +212,15 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
             out.extend(_card(el, items, heading, base_url))
     elif tag in ("sup", "sub"):
         out.append(_script(items, tag))
-    elif tag in _EMPHASIS:
-        out.append(_emphasis(items, _EMPHASIS[tag]))
-    elif tag in _CODE_INLINE:
-        _code_span(items, parent)
+    elif tag in _EMPHASIS:  # inside one of its kind (<em>a<em>b</em></em>): one emphasis
+        mark = _EMPHASIS[tag]
+        inside = any(_EMPHASIS.get(f.tag) == mark for f in open_frames)
+        _add_inline(out, items if inside else [_emphasis(items, mark)])
+    elif tag in _CODE_INLINE:  # inside code (<kbd><kbd>Ctrl</kbd>+C</kbd>): the outer span's
+        if any(f.tag in _CODE_INLINE for f in open_frames):
+            out.extend(items)
+        else:
+            _code_span(items, parent)
     elif tag in ("ul", "ol", "menu", "dir"):
         block = _list(el, tag, items)
         if block:
@@ -282,20 +288,10 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     else:  # inline or unknown: transparent
         parent.nested_tables += frame.nested_tables
         parent.block_cells += frame.block_cells
-        out.extend(items)
+        _add_inline(out, items)
 
 
 # --------------------------------------------------------------------------- inline content
-
-
-def _collapse(text: str) -> str:
-    """Whitespace runs → one space; hard breaks become newlines without spaces around them."""
-    if MATH_END in text:  # no space between a formula and the punctuation after it
-        text = _AFTER_MATH.sub("", text).replace(MATH_END, " ")
-    text = _WS.sub(" ", text)
-    if _BR in text:
-        text = re.sub(" ?\x1e ?", "\n", text)
-    return text
 
 
 def _inline(items: Iterable[str | _Block | Cell | Row]) -> str:
@@ -310,7 +306,7 @@ def _inline(items: Iterable[str | _Block | Cell | Row]) -> str:
             parts.append(" " + " ".join(item.blocks) + " ")
         else:
             parts.append(" " + " ".join(" ".join(c.blocks) for c in item.cells) + " ")
-    return _collapse("".join(parts)).strip()
+    return collapse_inline("".join(parts)).strip()
 
 
 def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str, str]:
@@ -318,7 +314,7 @@ def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str
     space of a text ending with a formula is :data:`MATH_END`, so that punctuation after
     the element (a link around a formula, then a full stop) follows without a space."""
     joined = "".join(i if isinstance(i, str) else " " + _inline([i]) + " " for i in items)
-    raw = _collapse(joined)
+    raw = collapse_inline(joined)
     text = raw.strip()
     if not text:
         return (" " if raw else ""), "", ""
@@ -332,8 +328,24 @@ def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
     if not text:
         return lead
     if text.startswith(mark[0]) or text.endswith(mark[0]) or "\n" in text:
+        inner = [i for i in items if not (isinstance(i, str) and i.isspace())]
+        if len(inner) == 1 and isinstance(inner[0], Emphasis):  # <b><i>x</i></b>: the <i>
+            return emphasis_markdown(lead, inner[0].text, trail, inner[0].mark)
         return lead + text + trail
-    return lead + emphasized(text, mark) + trail
+    return emphasis_markdown(lead, text, trail, mark)
+
+
+def _add_inline(
+    out: list[str | _Block | Cell | Row], items: list[str | _Block | Cell | Row]
+) -> None:
+    """Appends ``items`` to ``out``, an emphasis right after one of its kind joined with it
+    (:func:`~webresearch.extract.markdown_escape.joined_emphasis`)."""
+    joined = joined_emphasis(out[-1], items[0]) if out and items else None
+    if joined is None:
+        out.extend(items)
+    else:
+        out[-1] = joined
+        out.extend(items[1:])
 
 
 def _code_span(items: list[str | _Block | Cell | Row], parent: _Frame) -> None:
@@ -352,21 +364,10 @@ def _link(
     base_url: str,
     in_heading: bool = False,
 ) -> str:
-    """``[text](url)``; a permalink mark (``¶``, ``#``, ``§``) linking into the page is dropped
-    and a heading's link into the page itself (a self-link) keeps only its text, as does a
-    link around a link (:func:`~webresearch.extract.markdown_inline.holds_link`)."""
+    """A link (:func:`~webresearch.extract.markdown_links.link_markdown`) with its spaces."""
     lead, text, trail = _inline_keep_edges(items)
-    if not text:
-        return lead
-    raw = (el.get("href") or "").strip()
-    same_page = raw.startswith("#") or (bool(raw) and raw.split("#", 1)[0] == base_url)
-    if same_page and text in PERMALINK_MARKS:
-        return lead
-    href = absolute_url(el.get("href"), base_url)
-    if href is None or (in_heading and same_page) or holds_link(text):
-        return lead + text + trail
-    text = text.replace("\n", " ")
-    return f"{lead}[{escape_brackets(text)}]({href}){trail}"
+    body = link_markdown(el.get("href"), text, base_url, in_heading) if text else ""
+    return lead + body + trail if body else lead
 
 
 def _first_heading(items: list[str | _Block | Cell | Row]) -> int | None:
@@ -384,14 +385,9 @@ def _card(
     other blocks (a link text cannot hold a heading line, CommonMark §6.3); a heading's link
     into the page itself (an FAQ's anchor) is left out, as :func:`_link` does, and so is a
     card's link around a heading holding a link of its own (links do not nest)."""
-    block, raw = items[heading], (el.get("href") or "").strip()
+    block = items[heading]
     assert isinstance(block, _Block)
-    marks, _, text = block.text.partition(" ")
-    same_page = raw.startswith("#") or raw.split("#", 1)[0] == base_url
-    href = None if same_page else absolute_url(raw, base_url)
-    linked = (
-        block.text if not href or holds_link(text) else f"{marks} [{escape_brackets(text)}]({href})"
-    )
+    linked = card_heading(el.get("href"), block.text, base_url)
     return [*items[:heading], _Block(linked), *items[heading + 1 :]]
 
 
@@ -446,7 +442,7 @@ def _flush_run(run: list[str], blocks: list[_Block]) -> None:
     """An inline run becomes a paragraph (when it holds text); ``run`` is emptied."""
     text = "".join(run)
     run.clear()  # indentation between blocks (most runs) collapses to nothing: not collapsed
-    if not text.isspace() and (text := _collapse(text).strip()):
+    if not text.isspace() and (text := collapse_inline(text).strip()):
         blocks.append(_Block(escape_line_starts(text)))
 
 

@@ -61,7 +61,10 @@ __all__ = [
     "EMPHASIS_CLOSE_EDGE",
     "EMPHASIS_OPEN_EDGE",
     "RAW_HTML",
+    "Emphasis",
+    "emphasis_markdown",
     "emphasized",
+    "joined_emphasis",
     "resolve_markdown",
 ]
 
@@ -115,22 +118,63 @@ def emphasized(text: str, mark: str) -> str:
         return f"{mark}{text}{mark}"
     size = len(text)
     start, end = 0, size
-    while start < size and _movable(text[start], _FIXED_LEAD) and text[start : start + 2] != "![":
+    # spaces too (a delimiter before a space opens nothing): "b<s>. x</s>" → "b. ~~x~~"
+    while (
+        start < size
+        and (_movable(text[start], _FIXED_LEAD) or text[start] == " ")
+        and text[start : start + 2] != "!["
+    ):
         start += 1
-    while end > 0 and _movable(text[end - 1], fixed_trail):
+    while end > 0 and (_movable(text[end - 1], fixed_trail) or text[end - 1] == " "):
         end -= 1
     if end < size and end and text[end - 1] == "\\":  # an escaped character stays escaped
         end += 1
-    if start == size or text[start].isspace():
-        start = 0  # a delimiter before a space opens nothing: leave it
-    if not end or text[end - 1].isspace():
-        end = size
     if start >= end or (not start and end == size):
         return f"{mark}{text}{mark}"
     # each moved run and its delimiter between two marks: the delimiter's length is known
     head = f"{EMPHASIS_OPEN_EDGE}{mark}{text[:start]}{EMPHASIS_OPEN_EDGE}" if start else mark
     tail = f"{EMPHASIS_CLOSE_EDGE}{text[end:]}{mark}{EMPHASIS_CLOSE_EDGE}" if end < size else mark
     return f"{head}{text[start:end]}{tail}"
+
+
+class Emphasis(str):
+    """An emphasis' markdown (``lead`` + ``*text*`` + ``trail``: :func:`emphasis_markdown`)
+    that knows its delimiter ``mark`` and its parts, so that one right after it can join it
+    (:func:`joined_emphasis`)."""
+
+    mark: str
+    lead: str
+    text: str
+    trail: str
+
+
+def emphasis_markdown(lead: str, text: str, trail: str, mark: str) -> str:
+    """``lead`` + ``text`` wrapped in ``mark`` (:func:`emphasized`) + ``trail`` (the spaces
+    around the element) as an :class:`Emphasis`; a plain ``str`` when ``text`` is only
+    punctuation (left unwrapped)."""
+    wrapped = emphasized(text, mark)
+    if wrapped == text:
+        return lead + text + trail
+    item = Emphasis(lead + wrapped + trail)
+    item.mark, item.lead, item.text, item.trail = mark, lead, text, trail
+    return item
+
+
+def joined_emphasis(before: object, after: object) -> str | None:
+    """One emphasis of both texts when ``after`` is an :class:`Emphasis` right after one of
+    the same kind (``<em>a</em><em>b</em>`` → ``*ab*``), else ``None``. Side by side, the
+    closing and opening delimiters would make one run (``*a**b*``, ``**x****y**``,
+    ``~~a~~~~b~~``) that CommonMark §6.2 reads otherwise: an emphasis around ``a**b``,
+    literal stars, no strikethrough."""
+    if (
+        isinstance(before, Emphasis)
+        and isinstance(after, Emphasis)
+        and before.mark == after.mark
+        and not before.trail
+        and not after.lead
+    ):
+        return emphasis_markdown(before.lead, before.text + after.text, after.trail, after.mark)
+    return None
 
 
 #: A link or image written at the end of a text (its ``)`` is the walk's).
@@ -175,10 +219,10 @@ def _reference(match: re.Match[str]) -> str:
 #: An emphasis' delimiter and its edge punctuation (never a letter nor a space), between two
 #: edge marks.
 _OPEN_EDGE = re.compile(
-    rf"{EMPHASIS_OPEN_EDGE}(\*\*|\*|~~)([^\w\s*~{EMPHASIS_OPEN_EDGE}]*){EMPHASIS_OPEN_EDGE}"
+    rf"{EMPHASIS_OPEN_EDGE}(\*\*|\*|~~)([^\w\n*~{EMPHASIS_OPEN_EDGE}]*){EMPHASIS_OPEN_EDGE}"
 )
 _CLOSE_EDGE = re.compile(
-    rf"{EMPHASIS_CLOSE_EDGE}([^\w\s*~{EMPHASIS_CLOSE_EDGE}]*)(\*\*|\*|~~){EMPHASIS_CLOSE_EDGE}"
+    rf"{EMPHASIS_CLOSE_EDGE}([^\w\n*~{EMPHASIS_CLOSE_EDGE}]*)(\*\*|\*|~~){EMPHASIS_CLOSE_EDGE}"
 )
 _EDGES = EMPHASIS_OPEN_EDGE + EMPHASIS_CLOSE_EDGE
 

@@ -44,9 +44,11 @@ from webresearch.extract.urls import image_source
 
 __all__ = [
     "EDIT_LINK",
+    "LINE_BREAK",
     "MATH_END",
     "PERMALINK_MARKS",
     "code_span",
+    "collapse_inline",
     "escape_brackets",
     "escape_inline_text",
     "escape_line_starts",
@@ -54,6 +56,7 @@ __all__ = [
     "image_markdown",
     "is_display_math",
     "is_permalink",
+    "link_destination",
     "math_source",
     "math_text",
     "script_text",
@@ -135,6 +138,23 @@ def _unwrap_style(tex: str) -> str:
 
 #: Ends a formula in inline text until whitespace is collapsed (no space before a comma).
 MATH_END = "\x1d"
+#: Marks a hard line break (``<br>``) inside inline text until whitespace is collapsed.
+LINE_BREAK = "\x1e"
+_WS = re.compile(r"[ \t\n\r\f\v\u00a0\u2000-\u200a\u202f\u205f\u3000]+")
+_AFTER_MATH = re.compile("\x1d[ \t\n\r\u00a0]*(?=[,.;:!?)\\]])")
+
+
+def collapse_inline(text: str) -> str:
+    """Whitespace runs → one space; hard breaks (:data:`LINE_BREAK`) become newlines without
+    spaces around them; no space between a formula (:data:`MATH_END`) and the punctuation
+    after it."""
+    if MATH_END in text:
+        text = _AFTER_MATH.sub("", text).replace(MATH_END, " ")
+    text = _WS.sub(" ", text)
+    if LINE_BREAK in text:
+        text = re.sub(" ?\x1e ?", "\n", text)
+    return text
+
 
 #: A control word or symbol: TeX's, left as it is.
 _CONTROL = re.compile(r"\\(?:[A-Za-z]+|.)?", re.S)
@@ -219,6 +239,27 @@ def holds_link(text: str) -> bool:
     return _MARKDOWN_LINK.search(text) is not None
 
 
+#: In a link destination, what CommonMark would not read as written: a backslash (§2.4, it
+#: escapes the punctuation after it) and an ``&`` that starts an entity or numeric character
+#: reference (§2.5: ``&copy;`` would become ``©``). §6.3 resolves both in destinations.
+_DESTINATION_ACTIVE = re.compile(
+    r"\\|&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)"
+)
+
+
+def link_destination(url: str) -> str:
+    """``url`` (an absolute address whose spaces, parentheses and angle brackets are already
+    percent-encoded: :func:`~webresearch.extract.urls.absolute_url`) as a link destination
+    that a CommonMark renderer resolves back to ``url``: ``a\\(b`` → ``a\\\\(b``,
+    ``?x&copy;=1`` → ``?x\\&copy;=1`` (§6.3: backslash escapes and entity references are
+    resolved in a destination; a backslash-escaped ``&`` starts none, §2.5). Escaping
+    rather than percent-encoding keeps the address the same (``%26`` is no ``&`` in a
+    query)."""
+    if "\\" not in url and "&" not in url:
+        return url
+    return _DESTINATION_ACTIVE.sub(lambda m: "\\" + m.group(0), url)
+
+
 def image_markdown(el: etree._Element, base_url: str) -> str:
     """``![alt](url)`` of an ``<img>`` (alt text, else its title, as plain text:
     :func:`escape_inline_text`; CommonMark §6.4 makes an image description's emphasis or
@@ -228,7 +269,7 @@ def image_markdown(el: etree._Element, base_url: str) -> str:
     if src is None:
         return ""
     alt = " ".join((el.get("alt") or el.get("title") or "").split())
-    return "![" + escape_inline_text(alt) + f"]({src})"
+    return "![" + escape_inline_text(alt) + f"]({link_destination(src)})"
 
 
 def is_permalink(el: etree._Element) -> bool:
@@ -247,7 +288,7 @@ def is_permalink(el: etree._Element) -> bool:
 _BREAK = f"[-*_{PROSE_STAR}{PROSE_UNDERSCORE}]"
 _TICK = f"[`{PROSE_TICK}]"
 _LINE_START_ESCAPE = re.compile(
-    rf"^(\s*)([#>+]|[-*{PROSE_STAR}](?=\s|$)|\d{{1,9}}[.)](?=\s|$)|{_TICK}(?={_TICK}{{2}})"
+    rf"^(\s*)([#>+]|[-*{PROSE_STAR}](?=\s|$)|\d{{1,9}}[.)](?=\s|$)|{_TICK}(?={_TICK}{{2}}[^`{PROSE_TICK}\n]*$)"
     rf"|~(?=~~)|{_BREAK}(?=(?:[ \t]*{_BREAK}){{2,}}[ \t]*$)|=(?==*[ \t]*$)|-(?=-*[ \t]*$)"
     rf"|{PROSE_LT}(?=[A-Za-z/!?])"
     rf"|{PROSE_BRACKET}(?=(?:\\.|[^\\\[\]{PROSE_BRACKET}])*\]:))",
@@ -259,11 +300,13 @@ def escape_line_starts(text: str) -> str:
     """Backslash a character that would turn a plain line into a heading, quote, list item,
     fence or rule (CommonMark's block starts: ``#``, ``>``, ``+``/``-``/``*`` and
     ``1.``/``1)`` before a space (escaped as ``1\\.``: a backslash before a digit would
-    show), three backticks or tildes, a line of three or more ``*``, ``_`` or ``-``: §4.1
-    thematic breaks), a line of only ``=`` or ``-`` (a setext heading's underline under the
-    line before, §4.3: ``words<br>=`` became a heading), an HTML block (a page's ``<`` before a letter, ``/``, ``!`` or ``?``:
-    §4.6) or a link reference definition (a page's ``[label]:``, §4.7). A page's character
-    may still be marked (:mod:`.markdown_prose`): the escaped one is written plain."""
+    show), three backticks with no backtick after them on the line (§4.5: a backtick
+    fence's info string holds none, so ````` `` ````` is a code span) or three tildes, a
+    line of three or more ``*``, ``_`` or ``-``: §4.1 thematic breaks), a line of only
+    ``=`` or ``-`` (a setext heading's underline under the line before, §4.3:
+    ``words<br>=`` became a heading), an HTML block (a page's ``<`` before a letter, ``/``,
+    ``!`` or ``?``: §4.6) or a link reference definition (a page's ``[label]:``, §4.7). A
+    page's character may still be marked (:mod:`.markdown_prose`): the escaped one is written plain."""
     return _LINE_START_ESCAPE.sub(_escape_start, text)
 
 
@@ -292,11 +335,10 @@ def escape_inline_text(text: str) -> str:
 def code_span(text: str) -> str:
     """``text`` (inline text, edges stripped) as a CommonMark code span (spec §6.1): a
     backtick fence one longer than the longest run inside, padded when the text starts or
-    ends with a backtick; text that already is a code span (nested code elements) stays.
-    Code is never math nor emphasis: its dollars, stars and underscores come out as written."""
+    ends with a backtick (``<code>``</code>`` → ````` `` `````: a renderer strips one space
+    from each side). Code is never math nor emphasis: its dollars, stars and underscores
+    come out as written. A code element inside another is text of the outer one's span."""
     text = plain_text(text)
-    if text.startswith("`") and text.endswith("`") and len(text) > 1:
-        return text
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""

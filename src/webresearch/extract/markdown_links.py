@@ -1,0 +1,52 @@
+"""Links of the markdown walk: ``[text](url)`` and a link card's heading. Pure functions.
+
+The address is absolute (:func:`~webresearch.extract.urls.absolute_url`) and written so a
+CommonMark renderer resolves it back to itself
+(:func:`~webresearch.extract.markdown_inline.link_destination`); the text's unbalanced
+brackets are escaped; a link never wraps text holding a link (CommonMark §6.3: links do not
+nest).
+"""
+
+from __future__ import annotations
+
+from webresearch.extract.markdown_inline import (
+    PERMALINK_MARKS,
+    escape_brackets,
+    holds_link,
+    link_destination,
+)
+from webresearch.extract.urls import absolute_url
+
+__all__ = ["card_heading", "link_markdown"]
+
+
+def _same_page(raw: str, base_url: str) -> bool:
+    return raw.startswith("#") or (bool(raw) and raw.split("#", 1)[0] == base_url)
+
+
+def link_markdown(href: str | None, text: str, base_url: str, in_heading: bool) -> str:
+    """A link's markdown for its ``href`` attribute and its inline ``text`` (edges stripped,
+    not empty): ``[text](url)``; ``""`` for a permalink mark (``¶``, ``#``, ``§``) linking
+    into the page; ``text`` alone for a heading's link into the page itself (a self-link),
+    an address that is no useful target, or text holding a link
+    (:func:`~webresearch.extract.markdown_inline.holds_link`)."""
+    same_page = _same_page((href or "").strip(), base_url)
+    if same_page and text in PERMALINK_MARKS:
+        return ""
+    target = absolute_url(href, base_url)
+    if target is None or (in_heading and same_page) or holds_link(text):
+        return text
+    text = text.replace("\n", " ")
+    return f"[{escape_brackets(text)}]({link_destination(target)})"
+
+
+def card_heading(href: str | None, heading: str, base_url: str) -> str:
+    """A link card's heading line (``### Title``) with the card's link around its text
+    (``### [Title](url)``); as it is when the link goes into the page itself (an FAQ's
+    anchor), has no useful target, or the heading holds a link of its own."""
+    raw = (href or "").strip()
+    marks, _, text = heading.partition(" ")
+    target = None if _same_page(raw, base_url) else absolute_url(raw, base_url)
+    if not target or holds_link(text):
+        return heading
+    return f"{marks} [{escape_brackets(text)}]({link_destination(target)})"
