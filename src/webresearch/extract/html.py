@@ -43,6 +43,7 @@ from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
 from webresearch.extract.closed_popups import closed_popups
+from webresearch.extract.code_labels import drop_code_labels
 from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
 from webresearch.extract.formulas import show_formulas, tex_scripts
@@ -225,6 +226,7 @@ def _convert(
     images = image_counts(doc)
     cards = card_pictures(doc)  # before pruning: a card's link may go, its picture stay
     drop_page_toc(doc)
+    drop_code_labels(doc)  # "js" over a ```js block (code_labels.py)
     shop = is_shop_page(doc, url, declared)
     if shop:
         drop_shop_widgets(body)  # user reviews, "similar items": never a product's content
