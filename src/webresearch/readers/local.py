@@ -23,6 +23,7 @@ import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
+from .. import progress
 from ..access import AccessPolicy
 from ..config import ProviderOptions
 from ..errors import BLOCKED_HINT, AntiBotChallenge, BlockedAddress, TooManyRedirects
@@ -190,6 +191,8 @@ class LocalReader:
                 f"the page is larger than the {cap} download cap; only its first {cap} "
                 "were downloaded and converted"
             )
+        # A new stage: a long conversion must not be reported as the download it followed.
+        progress.report("converting the page")
         converted, digest = await asyncio.gather(
             self.cpu.run(
                 self.converter,

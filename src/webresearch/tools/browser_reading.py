@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
+from .. import progress
 from ..browser.page import PlaywrightSession
 from ..extract.html import HtmlExtraction, extract_html
 from ..redact import redact_text, redact_url
@@ -165,6 +166,7 @@ async def _extract(cpu: CPUPool, html: str, url: str) -> HtmlExtraction:
     small page (:data:`INLINE_EXTRACT_CHARS`)."""
     if len(html) < INLINE_EXTRACT_CHARS:  # scripted: <noscript> is not shown in a browser
         return extract_html(html, url, True)
+    progress.report("converting the rendered page")  # a new stage, not the page's load
     return await cpu.run(extract_html, html, url, True, what="converting the rendered page")
 
 

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from .. import trace
+from .. import progress, trace
 from ..config import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
 from ..errors import InvalidArguments, WebResearchError
 from ..extract.appshell import looks_like_app_shell
@@ -288,6 +288,7 @@ class WebFetch:
             final, _title, html = await self.renderer(url)
         except WebResearchError as exc:
             return {**doc, "render": "none", "render_error": exc.code}
+        progress.report("converting the rendered page")
         converted = await self.services.cpu.run(  # off the event loop (issue 14)
             convert,
             html.encode("utf-8", "replace"),  # a DOM string may hold lone surrogates
