@@ -98,6 +98,9 @@ class BrowserManager:
         self._lock = asyncio.Lock()
         self._renders = asyncio.Semaphore(MAX_RENDERS)
         self._closed = False
+        #: the running browser was ended because it stopped answering (reset by a new start):
+        #: its sessions' pages are gone for that reason, not a crash.
+        self.ended_hung = False
 
     @property
     def running(self) -> bool:
@@ -147,6 +150,7 @@ class BrowserManager:
                         await session.aclose()
                 await old.aclose()
             if self._backend is None:
+                self.ended_hung = False
                 self._backend = await PlaywrightBackend.start(self.config, self.policy)
             return self._backend
 
@@ -230,7 +234,8 @@ class BrowserManager:
         if backend is None:
             return False
         log.warning("the browser backend stopped answering; ending it")
-        return await backend.kill()
+        self.ended_hung = await backend.kill()
+        return self.ended_hung
 
     async def close_session(self, key: str) -> bool:
         """Close the session for ``key``; False when there was none."""

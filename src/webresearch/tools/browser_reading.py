@@ -9,6 +9,7 @@ import asyncio
 from .. import progress
 from ..browser.page import PlaywrightSession
 from ..extract.html import HtmlExtraction, extract_html
+from ..net.http_status import error_for_status
 from ..redact import redact_text, redact_url
 from ..runtime.cpu_pool import CPUPool
 from ..types import PageText
@@ -86,6 +87,30 @@ def readiness_note(ready: bool, settled: bool, budget_s: float) -> str | None:
             "incomplete (wait for a selector, then read it again)"
         )
     return None
+
+
+#: Said when an action leaves the tab on the browser's error page (a failed navigation).
+LOAD_FAILED_NOTE = "note: the page failed to load: this tab shows only the browser's error page"
+
+
+def status_note(status: int | None, unreached: bool) -> str | None:
+    """The note for an opened page whose status is an HTTP error (≥ 400), else ``None``:
+    the tab shows the site's error page (or, ``unreached``, the guarded proxy's own 502:
+    the site could not be reached), not the page asked for; with the next step
+    (:func:`~webresearch.net.http_status.error_for_status`'s for that status)."""
+    if status is None or status < 400:
+        return None
+    if unreached:
+        return (
+            "note: the page did not load: the site could not be reached (the 502 is the "
+            "browser's guarded proxy's answer, not the site's); next step: check the URL, "
+            "or try again later"
+        )
+    hint = error_for_status(status, "").hint or "check the URL, or try another source"
+    return (
+        f"note: the server answered HTTP {status}, an error status: the tab shows its error "
+        f"page, not the page asked for; next step: {hint}"
+    )
 
 
 def _seconds(value: float) -> str:
