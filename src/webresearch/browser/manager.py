@@ -132,12 +132,18 @@ class BrowserManager:
             return
         await self.access.check_robots(url)
 
-    async def backend(self) -> PlaywrightBackend:
+    async def backend(self, start_timeout_s: float | None = None) -> PlaywrightBackend:
         """The running backend (started, or restarted after a crash, on demand; the start
         is reported with :func:`webresearch.progress.report`).
 
+        Args:
+            start_timeout_s: seconds a start may take (the call's time budget; ``None``: the
+                steps' own bounds). A start that runs out of it is abandoned and its
+                browser ended (:meth:`PlaywrightBackend.start`).
+
         Raises:
             ConfigurationError, BrowserError: it cannot be started.
+            Timeout: the start did not finish within ``start_timeout_s``.
         """
         async with self._lock:
             if self._closed:
@@ -151,7 +157,9 @@ class BrowserManager:
                 await old.aclose()
             if self._backend is None:
                 self.ended_hung = False
-                self._backend = await PlaywrightBackend.start(self.config, self.policy)
+                self._backend = await PlaywrightBackend.start(
+                    self.config, self.policy, start_timeout_s
+                )
             return self._backend
 
     async def fallback_backend(self) -> PlaywrightBackend | None:
@@ -186,6 +194,7 @@ class BrowserManager:
         create: bool,
         storage_state: dict[str, Any] | None = None,
         keeper: StateKeeper | None = None,
+        start_timeout_s: float | None = None,
     ) -> tuple[PlaywrightSession | None, bool]:
         """The session for ``key``, created when ``create`` and missing.
 
@@ -194,6 +203,7 @@ class BrowserManager:
             create: create the session when there is none.
             storage_state: a new session starts with these cookies and local storage.
             keeper: a new session hands its storage state to it when it closes.
+            start_timeout_s: seconds starting the browser may take (see :meth:`backend`).
 
         Returns:
             (the session or ``None``, whether an earlier session for ``key`` was lost — its
@@ -201,6 +211,7 @@ class BrowserManager:
 
         Raises:
             BrowserError: too many sessions, or the backend failed.
+            Timeout: starting the browser did not finish within ``start_timeout_s``.
         """
         lost = False
         session = self.table.get(key)
@@ -214,7 +225,7 @@ class BrowserManager:
         if session is None and create:
             self.table.reserve(key)
             try:
-                backend = await self.backend()
+                backend = await self.backend(start_timeout_s)
                 session = await backend.new_session(key, storage_state)
             except BaseException:
                 self.table.release(key)
@@ -261,7 +272,7 @@ class BrowserManager:
         await self.policy.check_navigation(url)
         progress.report("rendering the page in a browser")
         async with self._renders:
-            backend = await self.backend()
+            backend = await self.backend(self.settings.browser_action_timeout_s)
             session = await backend.new_session("render")
             try:
                 await session.open(url)

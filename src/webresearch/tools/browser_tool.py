@@ -101,11 +101,13 @@ class BrowserTool:
                 await ctx.check_scope(str(args.url))
                 await manager.policy.check_navigation(str(args.url))
             state, keeper = await self._kept(args, ctx, key)
+            timeout_s, note = call_timeout(self.settings, args.timeout_ms)
             session, lost = await manager.session(
                 key,
                 create=action.opens_url,
                 storage_state=state,
                 keeper=keeper,
+                start_timeout_s=timeout_s,  # a hung start must not hold the call past it
             )
             if session is None:
                 if lost and manager.ended_hung:
@@ -129,7 +131,6 @@ class BrowserTool:
             if state is not None:
                 meta["restored"] = True
             tab = Tab(session, ctx, self.settings, self.screenshots, meta, self.services.cpu)
-            timeout_s, note = call_timeout(self.settings, args.timeout_ms)
             try:
                 with session.limits(timeout_s if args.timeout_ms is not None else None):
                     result = await wait_in_task(
