@@ -35,6 +35,11 @@ log = logging.getLogger("webresearch.browser")
 
 #: Renders for web_fetch running at once.
 MAX_RENDERS = 2
+#: Seconds a browser start may always take, whatever the call's budget: a first open took
+#: 4.5-7.7 s, start included, on 2 cores at load 10-18 (measured, session 9), so a call with
+#: a budget of a second or two still gets a browser; a hung start is abandoned at the larger
+#: of this and the call's budget.
+MIN_START_S = 12.0
 
 
 def parse_viewport(value: str) -> tuple[int, int]:
@@ -137,9 +142,9 @@ class BrowserManager:
         is reported with :func:`webresearch.progress.report`).
 
         Args:
-            start_timeout_s: seconds a start may take (the call's time budget; ``None``: the
-                steps' own bounds). A start that runs out of it is abandoned and its
-                browser ended (:meth:`PlaywrightBackend.start`).
+            start_timeout_s: seconds a start may take (the call's time budget, at least
+                :data:`MIN_START_S`; ``None``: the steps' own bounds). A start that runs out
+                of it is abandoned and its browser ended (:meth:`PlaywrightBackend.start`).
 
         Raises:
             ConfigurationError, BrowserError: it cannot be started.
@@ -157,9 +162,8 @@ class BrowserManager:
                 await old.aclose()
             if self._backend is None:
                 self.ended_hung = False
-                self._backend = await PlaywrightBackend.start(
-                    self.config, self.policy, start_timeout_s
-                )
+                bound = None if start_timeout_s is None else max(start_timeout_s, MIN_START_S)
+                self._backend = await PlaywrightBackend.start(self.config, self.policy, bound)
             return self._backend
 
     async def fallback_backend(self) -> PlaywrightBackend | None:

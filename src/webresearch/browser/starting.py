@@ -40,8 +40,8 @@ def start_timeout(kind: str, stage: str, timeout_s: float) -> Timeout:
         else "check that the browser at browser_cdp_url answers"
     )
     return Timeout(
-        f"starting {backend_name(kind)} did not finish within the call's {timeout_s:g} s: "
-        f"{stage} did not finish{ended}",
+        f"starting {backend_name(kind)} did not finish within {timeout_s:g} s (the call's "
+        f"time budget): {stage} did not finish{ended}",
         hint="call again with a larger timeout_ms (a first start can take several seconds "
         f"on a busy machine); if it hangs again, {where}",
     )
