@@ -143,3 +143,32 @@ async def test_a_backend_started_with_a_missing_chromium_says_which_path(tmp_pat
     missing = re.escape(f"chromium_path is set to {tmp_path / 'chrome'}, which does not exist")
     with pytest.raises(ConfigurationError, match=missing):
         await PlaywrightBackend.start(config, policy)
+
+
+async def test_an_error_status_and_a_failed_load_are_said_in_our_words(
+    chromium: Kit, sites: Sites
+) -> None:
+    """Second review (session 8): a 502 page opened with only `status: 502` (no word that
+    the tab shows the server's error page); an empty 502 said
+    "net::ERR_HTTP_RESPONSE_CODE_FAILURE"; and an action on the failed tab showed
+    `url: chrome-error://chromewebdata/` instead of the address asked for."""
+    html = [("Content-Type", "text/html")]
+    sites.site.routes["/status/502"] = Route(502, html, b"<title>Bad</title><h1>upstream</h1>")
+    sites.site.routes["/status/502-empty"] = Route(502, html, b"")
+    run = RunContext()
+    shown = await chromium.call(run, action="open", url=f"{sites.site.base}/status/502")
+    assert shown.ok, shown.text
+    assert "note: the server answered HTTP 502, an error status" in shown.text
+    assert "next step: retry later" in shown.text
+    asked = f"{sites.site.base}/status/502-empty"
+    failed = await chromium.call(run, action="open", url=asked)
+    assert failed.error is not None and failed.error.code == "network", failed.text
+    assert "net::ERR" not in failed.text and "an HTTP error status and an empty page" in (
+        failed.text
+    )
+    waited = await chromium.call(run, action="wait", ms=1)
+    assert waited.ok, waited.text
+    assert "chrome-error" not in waited.text
+    assert f"url: {asked}" in waited.text
+    assert "note: the page failed to load" in waited.text
+    await chromium.call(run, action="close")

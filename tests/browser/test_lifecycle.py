@@ -16,6 +16,7 @@ import pytest
 
 from tests.browser.conftest import BACKENDS, Sites, browser_settings
 from webresearch import RunContext, Toolkit
+from webresearch.browser import manager
 from webresearch.browser.launch import group_pids
 from webresearch.runtime.journal import MemoryJournal
 
@@ -161,3 +162,38 @@ async def test_sigkill_of_the_tool_process_leaves_no_browser_or_driver(
             child.wait()
         if child.stdout is not None:
             child.stdout.close()
+
+
+async def test_a_start_that_hangs_is_bounded_by_the_calls_budget_and_ended(
+    tmp_path: Path, sites: Sites, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Second review (session 8): the browser start was not bounded by the call's timeout —
+    a browser that never opened its DevTools port held the call for the launch's own 20 s
+    (and a connect or probe that hung, longer). The start now ends with the call's budget,
+    names the step that hung, and the launched process group is ended."""
+    pid_file = tmp_path / "pid"
+    fake = tmp_path / "chromium"
+    fake.write_text(f"#!/bin/sh\necho $$ > {pid_file}\nexec sleep 600\n")
+    fake.chmod(0o755)
+    monkeypatch.setattr(manager, "MIN_START_S", 1.0)  # the test's budget then bounds it
+    toolkit = Toolkit(browser_settings("chromium", chromium_path=str(fake)))
+    try:
+        started = time.monotonic()
+        result = await toolkit.call(
+            "browser",
+            {"action": "open", "url": f"{sites.site.base}/plain", "timeout_ms": 1500},
+            run=RunContext(),
+        )
+        elapsed = time.monotonic() - started
+        assert result.error is not None and result.error.code == "timeout", result.text
+        assert result.error.message == (
+            "starting Chromium did not finish within 1.5 s (the call's time budget): launching "
+            "Chromium (waiting for its DevTools port) did not finish; the browser was ended"
+        )
+        assert "larger timeout_ms" in result.text
+        assert elapsed < 1.5 + 6, f"the call took {elapsed:.1f} s"
+        pid = int(pid_file.read_text())
+        assert not _live(pid), "the hung browser was left running"
+        assert toolkit.services.browser.pids() == []
+    finally:
+        await toolkit.aclose()

@@ -165,5 +165,10 @@ async def test_long_steps_are_reported_to_the_caller(kit: Kit, sites: Sites) -> 
         progress=progress,
     )
     assert rendered.ok and rendered.meta["render"] == "browser"
-    assert heard[:2] == ["downloading the page", "rendering the page in a browser"]
+    assert heard[:3] == [
+        "downloading the page",
+        "converting the page",
+        "rendering the page in a browser",
+    ]
+    assert "converting the rendered page" in heard[3:]
     assert not any(step.startswith("starting") for step in heard)

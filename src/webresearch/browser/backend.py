@@ -31,10 +31,7 @@ import contextlib
 import logging
 import os
 import secrets
-import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import httpcore2
@@ -59,6 +56,7 @@ from .page import PlaywrightSession
 from .page_errors import best_effort, library_errors
 from .policy import RequestPolicy
 from .proxy import GuardedProxy, ProxyRefusal
+from .starting import backend_name, driver_tmpdir, start_timeout
 from .tempdirs import RunDir, chromium_temp_root, new_run_dir
 
 if TYPE_CHECKING:
@@ -67,13 +65,6 @@ if TYPE_CHECKING:
 __all__ = ["BackendConfig", "PlaywrightBackend", "playwright_available"]
 
 log = logging.getLogger("webresearch.browser")
-
-#: What a person is told while each backend starts (``webresearch.progress``).
-_STARTING = {
-    "chromium": "starting Chromium",
-    "lightpanda": "starting Lightpanda",
-    "cdp": "connecting to the browser",
-}
 
 #: Seconds for connecting over CDP.
 CONNECT_TIMEOUT_S = 20.0
@@ -112,23 +103,6 @@ class BackendConfig:
     connect_timeout_s: float = 15.0
 
 
-@contextlib.contextmanager
-def _driver_tmpdir(path: Path) -> Iterator[None]:
-    """``TMPDIR`` is ``path`` while the Playwright driver is spawned (it copies this
-    process's environment; its ``playwright-artifacts-*`` then land in our run directory).
-    The process's own temporary directory is fixed first, so nothing of ours moves there."""
-    tempfile.gettempdir()
-    previous = os.environ.get("TMPDIR")
-    os.environ["TMPDIR"] = str(path)
-    try:
-        yield
-    finally:
-        if previous is None:
-            os.environ.pop("TMPDIR", None)
-        else:
-            os.environ["TMPDIR"] = previous
-
-
 class PlaywrightBackend:
     """A connected, probed backend. Build with :meth:`start`.
 
@@ -156,22 +130,37 @@ class PlaywrightBackend:
         self._proxy_owner: dict[str, PlaywrightSession] = {}
         #: (token, context, tab) the capability probe left for the first session.
         self._first_tab: tuple[str, BrowserContext, Page] | None = None
+        #: what the start is doing now, in words (named when the start runs out of time).
+        self.stage = "preparing the start"
         self._closed = False
 
     # --- lifecycle ------------------------------------------------------------------------
     @classmethod
-    async def start(cls, config: BackendConfig, policy: RequestPolicy) -> PlaywrightBackend:
-        """Launch or connect, install interception, probe.
+    async def start(
+        cls, config: BackendConfig, policy: RequestPolicy, timeout_s: float | None = None
+    ) -> PlaywrightBackend:
+        """Launch or connect, install interception, probe — within ``timeout_s`` seconds
+        (``None``: only the steps' own bounds). A start that fails, runs out of time or is
+        cancelled is abandoned: the launched browser's process group is ended first (a hung
+        browser would hold the closing of the connection), then the rest is closed.
 
         Raises:
             ConfigurationError: the backend is not installed / configured.
             BrowserError: it failed to start, or request interception could not be verified.
+            Timeout: the start did not finish within ``timeout_s`` (the message names the
+                step that hung).
         """
         backend = cls(config, policy)
+        limit = asyncio.timeout(timeout_s)
         try:
-            await backend._start()
+            async with limit:
+                await backend._start()
         except BaseException:
+            if backend._process is not None:
+                await backend._process.aclose()
             await backend.aclose()
+            if limit.expired():
+                raise start_timeout(config.kind, backend.stage, timeout_s or 0.0) from None
             raise
         return backend
 
@@ -183,15 +172,18 @@ class PlaywrightBackend:
                 "Playwright is not installed (pip install 'webresearch[browser]')"
             ) from None
         self._check_installed()
-        progress.report(_STARTING.get(self.config.kind, "starting the browser"))
+        name = backend_name(self.config.kind)
+        progress.report("connecting to the browser" if self.name == "cdp" else f"starting {name}")
         self._run = run = await asyncio.to_thread(new_run_dir)
         # The Playwright driver (a Node process) starts while the browser launches.
-        with _driver_tmpdir(run.tmp):
+        with driver_tmpdir(run.tmp):
             driver = asyncio.ensure_future(async_playwright().start())
             try:
                 self._ws_url, product = await self._endpoint(run)
+                self.stage = "starting the browser library's driver"
             finally:
                 self._pw = await driver
+        self.stage = f"connecting to {name} over CDP"
         browser = self._browser = await self._connect()
         with best_effort():
             interceptor = Interceptor(
@@ -199,6 +191,7 @@ class PlaywrightBackend:
             )
             await interceptor.enable()
             self._interceptor = interceptor
+        self.stage = f"checking that {name} lets us judge every request"
         token = secrets.token_hex(8)
         context = await browser.new_context(**await self._context_options(token))
         caps, tab = await probe_capabilities(
@@ -254,6 +247,7 @@ class PlaywrightBackend:
             binary = find_chromium(self.config.chromium_path)
             assert binary is not None  # _check_installed
             proxy = await self._start_proxy()
+            self.stage = "launching Chromium (waiting for its DevTools port)"
             self._process = await launching.launch(
                 chromium_args(
                     binary,
@@ -275,6 +269,7 @@ class PlaywrightBackend:
             proxy = await self._start_proxy()
             port = free_port()
             self._exclude(port)
+            self.stage = "launching Lightpanda (waiting for it to listen)"
             self._process = await launching.launch(
                 lightpanda_args(
                     binary,
@@ -287,6 +282,7 @@ class PlaywrightBackend:
             await launching.wait_for_port(port, self._process)
             return f"ws://127.0.0.1:{port}/", "Lightpanda"
         assert self.config.cdp_url  # _check_installed
+        self.stage = "asking the remote browser for its CDP address"
         endpoint = await discover(normalize_cdp_url(self.config.cdp_url))
         self._ws_headers = endpoint.headers
         return endpoint.ws_url, str(endpoint.version.get("Browser", ""))[:80]

@@ -78,6 +78,8 @@ class NavResult:
         settled: after load, the network and the DOM fell quiet within the same budget
             (False: the page was still busy; its content may be incomplete).
         ready_budget_s: the readiness budget this navigation had (seconds).
+        unreached: the status is the guarded proxy's own 502 (the site could not be
+            reached), not the site's answer.
     """
 
     url: str
@@ -86,6 +88,7 @@ class NavResult:
     ready: bool = True
     settled: bool = True
     ready_budget_s: float = 15.0
+    unreached: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,6 +35,11 @@ log = logging.getLogger("webresearch.browser")
 
 #: Renders for web_fetch running at once.
 MAX_RENDERS = 2
+#: Seconds a browser start may always take, whatever the call's budget: a first open took
+#: 4.5-7.7 s, start included, on 2 cores at load 10-18 (measured, session 9), so a call with
+#: a budget of a second or two still gets a browser; a hung start is abandoned at the larger
+#: of this and the call's budget.
+MIN_START_S = 12.0
 
 
 def parse_viewport(value: str) -> tuple[int, int]:
@@ -98,6 +103,9 @@ class BrowserManager:
         self._lock = asyncio.Lock()
         self._renders = asyncio.Semaphore(MAX_RENDERS)
         self._closed = False
+        #: the running browser was ended because it stopped answering (reset by a new start):
+        #: its sessions' pages are gone for that reason, not a crash.
+        self.ended_hung = False
 
     @property
     def running(self) -> bool:
@@ -129,12 +137,18 @@ class BrowserManager:
             return
         await self.access.check_robots(url)
 
-    async def backend(self) -> PlaywrightBackend:
+    async def backend(self, start_timeout_s: float | None = None) -> PlaywrightBackend:
         """The running backend (started, or restarted after a crash, on demand; the start
         is reported with :func:`webresearch.progress.report`).
 
+        Args:
+            start_timeout_s: seconds a start may take (the call's time budget, at least
+                :data:`MIN_START_S`; ``None``: the steps' own bounds). A start that runs out
+                of it is abandoned and its browser ended (:meth:`PlaywrightBackend.start`).
+
         Raises:
             ConfigurationError, BrowserError: it cannot be started.
+            Timeout: the start did not finish within ``start_timeout_s``.
         """
         async with self._lock:
             if self._closed:
@@ -147,7 +161,9 @@ class BrowserManager:
                         await session.aclose()
                 await old.aclose()
             if self._backend is None:
-                self._backend = await PlaywrightBackend.start(self.config, self.policy)
+                self.ended_hung = False
+                bound = None if start_timeout_s is None else max(start_timeout_s, MIN_START_S)
+                self._backend = await PlaywrightBackend.start(self.config, self.policy, bound)
             return self._backend
 
     async def fallback_backend(self) -> PlaywrightBackend | None:
@@ -182,6 +198,7 @@ class BrowserManager:
         create: bool,
         storage_state: dict[str, Any] | None = None,
         keeper: StateKeeper | None = None,
+        start_timeout_s: float | None = None,
     ) -> tuple[PlaywrightSession | None, bool]:
         """The session for ``key``, created when ``create`` and missing.
 
@@ -190,6 +207,7 @@ class BrowserManager:
             create: create the session when there is none.
             storage_state: a new session starts with these cookies and local storage.
             keeper: a new session hands its storage state to it when it closes.
+            start_timeout_s: seconds starting the browser may take (see :meth:`backend`).
 
         Returns:
             (the session or ``None``, whether an earlier session for ``key`` was lost — its
@@ -197,6 +215,7 @@ class BrowserManager:
 
         Raises:
             BrowserError: too many sessions, or the backend failed.
+            Timeout: starting the browser did not finish within ``start_timeout_s``.
         """
         lost = False
         session = self.table.get(key)
@@ -210,7 +229,7 @@ class BrowserManager:
         if session is None and create:
             self.table.reserve(key)
             try:
-                backend = await self.backend()
+                backend = await self.backend(start_timeout_s)
                 session = await backend.new_session(key, storage_state)
             except BaseException:
                 self.table.release(key)
@@ -230,7 +249,8 @@ class BrowserManager:
         if backend is None:
             return False
         log.warning("the browser backend stopped answering; ending it")
-        return await backend.kill()
+        self.ended_hung = await backend.kill()
+        return self.ended_hung
 
     async def close_session(self, key: str) -> bool:
         """Close the session for ``key``; False when there was none."""
@@ -256,7 +276,7 @@ class BrowserManager:
         await self.policy.check_navigation(url)
         progress.report("rendering the page in a browser")
         async with self._renders:
-            backend = await self.backend()
+            backend = await self.backend(self.settings.browser_action_timeout_s)
             session = await backend.new_session("render")
             try:
                 await session.open(url)

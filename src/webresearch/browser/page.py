@@ -46,7 +46,7 @@ from .page_ready import wait_ready
 from .page_scripts import PAGE_GUARD_JS
 from .page_values import EVALUATE_MAX_VALUES, json_safe
 from .responses import file_type as file_type_of
-from .responses import refused_by_proxy
+from .responses import proxy_failed, refused_by_proxy
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, CDPSession, Page, Response
@@ -118,6 +118,8 @@ class PlaywrightSession:
         self.reader = Reader(page, cdp, config, self.refs)
         #: stores the storage state when the session closes (``None``: not persisted).
         self.keeper: StateKeeper | None = None
+        #: the URL the last ``open`` asked for (shown instead of the browser's error page).
+        self.asked: str | None = None
         self._on_close = on_close
         self._closed = False
 
@@ -188,10 +190,11 @@ class PlaywrightSession:
         return not self._closed and not self.page.is_closed()
 
     async def location(self) -> tuple[str, str]:
-        """``(url, title)`` of the current page (no title for the browser's error page: it
-        names the refused host)."""
+        """``(url, title)`` of the current page; for the browser's error page, the URL the
+        last ``open`` asked for and no title (its own URL and title mean nothing to a model;
+        the title names the refused host)."""
         if self.error_page() is not None:
-            return str(self.page.url), ""
+            return self.asked or str(self.page.url), ""
         return str(self.page.url), await self.reader.title()
 
     def error_page(self) -> BrowserError | None:
@@ -310,7 +313,7 @@ class PlaywrightSession:
             UnsupportedContent: the URL is a file download.
             NetworkError, Timeout, BrowserError: the navigation failed.
         """
-        started = _loop_time()
+        started, self.asked = _loop_time(), url
         mark, seen = self.events.mark(), self.error_pages.count
         self.events.navigation_started()
         progress.report("loading the page")
@@ -361,7 +364,8 @@ class PlaywrightSession:
         url = str(self.page.url)
         title = "" if self.error_page() is not None else ready.title
         status = None if response is None else int(response.status)
-        return NavResult(url, title, status, ready.loaded, ready.settled, budget)
+        unreached = response is not None and proxy_failed(response)
+        return NavResult(url, title, status, ready.loaded, ready.settled, budget, unreached)
 
     async def history(self, step: Literal[-1, 1]) -> NavResult | None:
         """Go back (-1) or forward (1); ``None`` when there is no such entry."""

@@ -44,6 +44,10 @@ __all__ = [
 _API_NAME = re.compile(r"^(?:Error: )?[A-Z]\w*\.\w+: ")
 #: The protocol's "Protocol error (Page.navigate): " prefix of a failed command.
 _PROTOCOL = re.compile(r"Protocol error \([\w.]+\): ")
+#: The library's words for ``fill`` on an element that takes no text (a button, a link).
+_NOT_A_FIELD = "Element is not an <input>, <textarea>, <select> or [contenteditable]"
+#: A bare "Error: " left at the start of the library's text.
+_BARE_ERROR = re.compile(r"^(?:Error: )+")
 #: A URL in the library's text, with its quotes.
 _URL = re.compile(r"\"?\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s\"]*\"?")
 
@@ -136,13 +140,28 @@ def map_error(exc: BaseException, what: str, config: SessionConfig) -> WebResear
             f"{what} failed: the URL is a file download, not a page the browser can show",
             hint="read it with web_fetch (text, PDF) or fetch_image (a picture)",
         )
+    if "net::ERR_HTTP_RESPONSE_CODE_FAILURE" in text:
+        return NetworkError(
+            f"{what} failed: the server answered with an HTTP error status and an empty page",
+            hint="try again later, or read the URL with web_fetch to see the status",
+        )
+    if _NOT_A_FIELD in text:
+        return InvalidArguments(
+            f"{what} failed: the element is not a text field (an input, a text area, a select "
+            "or an editable element)",
+            hint="fill a text field (take a snapshot to see the fields); to press a button, "
+            "use click",
+        )
     if "net::ERR_TUNNEL_CONNECTION_FAILED" in text:
         return NetworkError(
             f"{what} failed: the server could not be reached through the browser's guarded proxy"
         )
     if "net::ERR_" in text:
         code = text[text.index("net::ERR_") :].split()[0]
-        return NetworkError(f"{what} failed: {code}")
+        return NetworkError(
+            f"{what} failed: the browser could not load the page ({code})",
+            hint="check the URL, or read it with web_fetch",
+        )
     if "Unknown key" in text:
         return InvalidArguments(
             f"{what} failed: unknown key", hint="use a key name such as Enter, Tab, ArrowDown"
@@ -160,5 +179,5 @@ def own_words(library_text: str) -> str:
     """A line of the library's text without its API and protocol names (``Page.goto: ``,
     ``Protocol error (Page.navigate): ``) and with every URL (quoted or not) said as
     "a URL" (a URL may be a redirect hop's, with secrets)."""
-    text = _PROTOCOL.sub("", _API_NAME.sub("", library_text, count=1))
+    text = _PROTOCOL.sub("", _BARE_ERROR.sub("", _API_NAME.sub("", library_text, count=1)))
     return _URL.sub("a URL", text).strip()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from playwright.async_api import Response
 
-__all__ = ["file_type", "is_page_type", "refused_by_proxy"]
+__all__ = ["file_type", "is_page_type", "proxy_failed", "refused_by_proxy"]
 
 
 def is_page_type(content_type: str) -> bool:
@@ -42,3 +42,10 @@ def file_type(response: Response | None) -> str | None:
 def refused_by_proxy(response: Response) -> bool:
     """True when a document response is the guarded proxy's own refusal (its header)."""
     return response.headers.get("x-webresearch-proxy") == "refused"
+
+
+def proxy_failed(response: Response) -> bool:
+    """True when a document response is the guarded proxy's own error answer (its header:
+    the target's name did not resolve, or it could not be connected to): a 502 of ours, no
+    answer of the site."""
+    return response.headers.get("x-webresearch-proxy") == "error"

@@ -199,6 +199,13 @@ def parse_action(line: str) -> tuple[dict[str, Any], str | None]:
             file = word
         else:
             usage = f"{info.usage} {_FILE}" if info.pictures else info.usage
+            selector = arguments.get("selector")
+            if isinstance(selector, str):  # `click text=Sign in`: the words were split
+                raise ActionError(
+                    f"{info.name}: unexpected {word!r} after the selector {selector!r}: quote a "
+                    f"selector that holds spaces, e.g. {info.name} '{selector} {word}' "
+                    f"(usage: {usage})"
+                )
             raise ActionError(f"{info.name}: unexpected {word!r} (usage: {usage})")
     return arguments, file
 

@@ -85,7 +85,10 @@ _STOP_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM})
 #: The forkserver's last import: it takes SIGTERM again (see the module).
 _FORKSERVER_LAST = "webresearch.runtime.cpu_forkserver"
 
-_TIMEOUT_HINT = "the page is very large or complex; try another source or a smaller document"
+_TIMEOUT_HINT = (
+    "the page is too large or complex to convert in time: try another source or a smaller "
+    "document"
+)
 
 
 def usable_cores() -> int:
@@ -365,8 +368,14 @@ class CPUPool:
     @staticmethod
     def _timeout(what: str, timeout_s: float | None) -> Timeout:
         budget = max(0.0, timeout_s or 0.0)
+        if budget <= 0:
+            return Timeout(
+                f"{what} was not started: the call's time budget was used up before it",
+                hint=_TIMEOUT_HINT,
+            )
         return Timeout(
-            f"{what} did not finish within the call's time budget ({budget:.3g} s were left)",
+            f"{what} was stopped after {budget:.3g} s: the call's time budget ran out "
+            "before it finished",
             hint=_TIMEOUT_HINT,
         )
 

@@ -31,7 +31,13 @@ from ..runtime.cpu_pool import CPUPool
 from ..types import JSONObject, JSONValue, ToolResult
 from .arguments import boolean, integer, optional_integer, optional_text, text, url_text
 from .base import CallContext, Risk
-from .browser_reading import page_header, read_content, readiness_note
+from .browser_reading import (
+    LOAD_FAILED_NOTE,
+    page_header,
+    read_content,
+    readiness_note,
+    status_note,
+)
 from .browser_screenshot import Shot, TabScreenshots
 from .browser_table import ACTION_INFO, browser_actions
 from .browser_usage import ActionParam
@@ -209,9 +215,12 @@ async def _open(tab: Tab, args: BrowserArgs) -> ToolResult:
     lines = page_header(nav.url, nav.title)
     if nav.status is not None:
         lines.append(f"status: {nav.status}")
-    note = readiness_note(nav.ready, nav.settled, nav.ready_budget_s)
-    if note:
-        lines.append(note)
+    for note in (
+        status_note(nav.status, nav.unreached),
+        readiness_note(nav.ready, nav.settled, nav.ready_budget_s),
+    ):
+        if note:
+            lines.append(note)
     tab.meta.update(
         url=redact_url(nav.url), status=nav.status, ready=nav.ready, settled=nav.settled
     )
@@ -224,8 +233,13 @@ def _history(step: int, word: str) -> ActionRunner:
         if moved is None:
             url, title = await tab.session.location()
             lines = [f"no {word} page in this tab", *page_header(url, title)[1:]]
-            return tab.result(lines)
-        return tab.result(page_header(moved.url, moved.title))
+        elif tab.session.error_page() is not None:  # say the URL asked for, not its own
+            lines = page_header(*await tab.session.location())
+        else:
+            lines = page_header(moved.url, moved.title)
+        if tab.session.error_page() is not None:
+            lines.append(LOAD_FAILED_NOTE)
+        return tab.result(lines)
 
     return move
 
@@ -239,7 +253,9 @@ def _interaction(act: Callable[[PlaywrightSession, BrowserArgs], Awaitable[str]]
         note = await act(tab.session, args)
         url, title = await tab.session.location()
         lines = [UNTRUSTED_NOTICE, note, f"url: {redact_url(url)}", f"title: {redact_text(title)}"]
-        if url != before:
+        if tab.session.error_page() is not None:
+            lines.append(LOAD_FAILED_NOTE)
+        if str(tab.session.page.url) != before:
             lines.append("note: the page navigated; earlier refs are stale")
         return tab.result(lines)
 

@@ -74,7 +74,9 @@ class BrowserOpen:
 
         head: dict[str, JSONValue] = {"action": "open", "one_shot": True}
         async with journaled_action(ctx, head, cleanup=close_tab) as record:
-            record.session, _lost = await manager.session(key, create=True)
+            record.session, _lost = await manager.session(
+                key, create=True, start_timeout_s=self.settings.browser_action_timeout_s
+            )
             if record.session is None:  # pragma: no cover - create=True always makes one
                 raise BrowserError("the browser could not open a tab")
             try:

@@ -5,9 +5,11 @@ and page_screenshot's browser."""
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
+from .. import progress
 from ..browser.page import PlaywrightSession
-from ..extract.html import HtmlExtraction, extract_html
+from ..net.http_status import error_for_status
 from ..redact import redact_text, redact_url
 from ..runtime.cpu_pool import CPUPool
 from ..types import PageText
@@ -18,6 +20,9 @@ from .page_text import (
     format_document,
     formats_inline,
 )
+
+if TYPE_CHECKING:
+    from ..extract.html import HtmlExtraction
 
 __all__ = [
     "BROWSER_EMPTY_NOTE",
@@ -85,6 +90,30 @@ def readiness_note(ready: bool, settled: bool, budget_s: float) -> str | None:
             "incomplete (wait for a selector, then read it again)"
         )
     return None
+
+
+#: Said when an action leaves the tab on the browser's error page (a failed navigation).
+LOAD_FAILED_NOTE = "note: the page failed to load: this tab shows only the browser's error page"
+
+
+def status_note(status: int | None, unreached: bool) -> str | None:
+    """The note for an opened page whose status is an HTTP error (≥ 400), else ``None``:
+    the tab shows the site's error page (or, ``unreached``, the guarded proxy's own 502:
+    the site could not be reached), not the page asked for; with the next step
+    (:func:`~webresearch.net.http_status.error_for_status`'s for that status)."""
+    if status is None or status < 400:
+        return None
+    if unreached:
+        return (
+            "note: the page did not load: the site could not be reached (the 502 is the "
+            "browser's guarded proxy's answer, not the site's); next step: check the URL, "
+            "or try again later"
+        )
+    hint = error_for_status(status, "").hint or "check the URL, or try another source"
+    return (
+        f"note: the server answered HTTP {status}, an error status: the tab shows its error "
+        f"page, not the page asked for; next step: {hint}"
+    )
 
 
 def _seconds(value: float) -> str:
@@ -162,9 +191,13 @@ async def read_rendered(
 
 async def _extract(cpu: CPUPool, html: str, url: str) -> HtmlExtraction:
     """web_fetch's extraction of rendered HTML: in the worker pool, or right here for a
-    small page (:data:`INLINE_EXTRACT_CHARS`)."""
+    small page (:data:`INLINE_EXTRACT_CHARS`). Imported at the first use (a server's
+    start-up does not wait for the extraction's modules: readers/local.py)."""
+    from ..extract.html import extract_html
+
     if len(html) < INLINE_EXTRACT_CHARS:  # scripted: <noscript> is not shown in a browser
         return extract_html(html, url, True)
+    progress.report("converting the rendered page")  # a new stage, not the page's load
     return await cpu.run(extract_html, html, url, True, what="converting the rendered page")
 
 

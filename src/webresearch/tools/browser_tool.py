@@ -39,6 +39,15 @@ from .services import Services
 
 __all__ = ["ACTION_GRACE_S", "BrowserTool", "build", "call_timeout"]
 
+#: What a timed-out action says when the browser did not answer and was ended.
+HUNG = (
+    "the browser stopped answering (a script in the page never returned), so it was ended "
+    "with this session's page"
+)
+HUNG_HINT = "open the page again (action=open): a new browser starts"
+#: What the next action of a session says after that.
+HUNG_LOST = "this browser session's page is gone: the browser stopped answering and was ended"
+
 #: Seconds an action may run past ``browser_action_timeout_s`` (the library's own timeouts
 #: fire first; this bounds what they do not cover: a page script that never returns).
 ACTION_GRACE_S = 1.0
@@ -92,13 +101,17 @@ class BrowserTool:
                 await ctx.check_scope(str(args.url))
                 await manager.policy.check_navigation(str(args.url))
             state, keeper = await self._kept(args, ctx, key)
+            timeout_s, note = call_timeout(self.settings, args.timeout_ms)
             session, lost = await manager.session(
                 key,
                 create=action.opens_url,
                 storage_state=state,
                 keeper=keeper,
+                start_timeout_s=timeout_s,  # a hung start must not hold the call past it
             )
             if session is None:
+                if lost and manager.ended_hung:
+                    raise BrowserError(HUNG_LOST, hint=HUNG_HINT)
                 raise BrowserError(
                     "this browser session has no page open"
                     + (" (the browser tab was lost)" if lost else ""),
@@ -118,7 +131,6 @@ class BrowserTool:
             if state is not None:
                 meta["restored"] = True
             tab = Tab(session, ctx, self.settings, self.screenshots, meta, self.services.cpu)
-            timeout_s, note = call_timeout(self.settings, args.timeout_ms)
             try:
                 with session.limits(timeout_s if args.timeout_ms is not None else None):
                     result = await wait_in_task(
@@ -132,18 +144,18 @@ class BrowserTool:
             except TimeoutError:
                 # A script still running in the page (an endless loop) would hang every
                 # later action of the session: stop it, or end a browser that is hung.
-                hint = "take a snapshot to see the page, or wait for a selector"
+                message = f"browser action {action.name} timed out after {timeout_s:g} s"
                 if not await session.interrupt() and await manager.kill_hung_backend():
-                    hint = "the browser was hung and has been ended: open the page again"
+                    raise Timeout(f"{message}: {HUNG}", hint=HUNG_HINT) from None
                 raise Timeout(
-                    f"browser action {action.name} timed out after {timeout_s:g} s", hint=hint
+                    message, hint="take a snapshot to see the page, or wait for a selector"
                 ) from None
             except Timeout as timed_out:
                 # The library's own bound fired first: a click (fill, press…) waits for its
                 # event's handler, which may still be running (an endless loop) and would
                 # hang the next action. Stop it if the tab is busy, as above.
                 if not await session.interrupt(if_busy=True) and await manager.kill_hung_backend():
-                    timed_out.hint = "the browser was hung and has been ended: open the page again"
+                    raise Timeout(f"{timed_out.message}: {HUNG}", hint=HUNG_HINT) from None
                 raise
             if note is not None:
                 result = ToolResult(f"{result.text}\n{note}", result.images, result.meta)

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.http_server import LocalServer, Route
 from webresearch import RunContext, Settings, Toolkit, ToolResult
 from webresearch.errors import BLOCKED_HINT, BLOCKED_HINT_NO_BROWSER, AntiBotChallenge
 from webresearch.runtime.journal import MemoryJournal
@@ -123,3 +124,20 @@ async def test_a_blocked_site_hint_names_the_browser_where_one_can_run() -> None
         assert backend_unavailable_reason(tk.services) is None
         result = await tk.call("web_search", {"query": "x"})
     assert result.text.endswith(f"next step: {BLOCKED_HINT}")
+
+
+async def test_web_fetch_says_converting_once_the_download_is_done() -> None:
+    """A long conversion after the download was reported as "downloading the page" (the MCP
+    server repeats the latest stage while a call runs): the stage changes when the
+    conversion starts."""
+    page = b"<html><head><title>T</title></head><body><h1>Stages</h1><p>Some text.</p></body></html>"
+    heard: list[str] = []
+    route = Route(headers=[("Content-Type", "text/html; charset=utf-8")], body=page)
+    with LocalServer({"/page": route}) as site:
+        settings = _settings(allowed_networks=["127.0.0.1/32"], cpu_workers=0)
+        async with Toolkit(settings, journal=MemoryJournal(), builders=default_builders()) as tk:
+            result = await tk.call(
+                "web_fetch", {"url": f"{site.base}/page"}, run=RunContext(), progress=heard.append
+            )
+    assert result.ok, result.text
+    assert heard == ["downloading the page", "converting the page"]
