@@ -73,6 +73,7 @@ from webresearch.extract.forum import keep_thread, repeats_article
 from webresearch.extract.product_head import keep_product_head
 from webresearch.extract.quote_figures import keep_quote_figures
 from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
+from webresearch.extract.slide_prose import keep_slide_prose
 from webresearch.extract.traf_pass import extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
 from webresearch.extract.tree import ancestor_where, remove_keep_tail
@@ -247,6 +248,7 @@ def find_main_content(
     if not comments:  # price, rating and options under a product's <h1> (product_head.py)
         placed += keep_product_head(body, segments)
         placed += keep_quote_figures(body, segments)  # figure > blockquote (quote_figures.py)
+        placed += keep_slide_prose(segments)  # listicle items set as slides (slide_prose.py)
     _keep_formulas(segments)
     return MainContent(placed, page_chars, True, body, segments, traf_body)
 
