@@ -29,9 +29,13 @@ NO_LIMIT_WORDS = frozenset({"0", "none", "off", "unlimited"})
 
 
 class Section(BaseModel):
-    """A group of settings (frozen, unknown fields refused, defaults validated)."""
+    """A group of settings (frozen, unknown fields refused, defaults validated; a number is
+    finite: ``inf``, ``nan`` and ``1e400``, which overflows to infinity, are refused — an
+    infinite timeout or TTL waits forever and ``nan`` compares false with every bound)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", validate_default=True, allow_inf_nan=False
+    )
 
 
 def comma_list(value: Any) -> Any:
