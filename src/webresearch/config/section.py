@@ -12,12 +12,16 @@ from __future__ import annotations
 import ipaddress
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, SecretStr
 
 __all__ = [
+    "HeaderFields",
+    "HeaderSecret",
     "Limit",
     "Section",
     "comma_list",
+    "header_fields",
+    "header_secret",
     "header_value",
     "no_limit",
     "normalize_domain_pattern",
@@ -96,6 +100,72 @@ def header_value(value: str) -> str:
             f"header, RFC 9110 §5.5), not {what} (character {position})"
         )
     return text
+
+
+#: The characters of a header field's name: a token (RFC 9110 §5.1, §5.6.2 ``tchar``).
+_TOKEN_CHARS = frozenset(
+    "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+)
+
+
+def header_secret(value: SecretStr | None) -> SecretStr | None:
+    """A secret sent in an HTTP header (an API key: ``Authorization: Bearer <key>``) checked
+    as :func:`header_value` checks the User-Agent, without the white space around it (a
+    key file's final line break, which the key's users stripped before); the message
+    names the character and its position, never the value.
+
+    Raises:
+        ValueError: a line break, another control character or a non-ASCII character.
+    """
+    if value is None:
+        return None
+    try:
+        return SecretStr(header_value(value.get_secret_value().strip()))
+    except ValueError as exc:
+        raise ValueError(f"{exc} (the value itself is not shown: it is a secret)") from None
+
+
+def header_fields(value: dict[str, SecretStr]) -> dict[str, SecretStr]:
+    """An operator's extra request headers (``{"X-Proxy-Token": "…"}``) checked: each name
+    a token (RFC 9110 §5.1), each value a header value (:func:`header_value`, without the
+    white space around it; a CR or LF inside would end the header and add others of the
+    text's choosing: header injection). Values
+    are secrets: a message names the header and the character, never the value.
+
+    Raises:
+        ValueError: a name or a value that no HTTP header has.
+    """
+    out = {}
+    for name, secret in value.items():
+        bad = next((ch for ch in name if ch not in _TOKEN_CHARS), None)
+        if not name or bad is not None:
+            what = "it is empty" if bad is None else f"not {_character(bad)}"
+            raise ValueError(
+                f"header name {name[:60]!r} must be ASCII letters, digits and "
+                f"!#$%&'*+-.^_`|~ only (RFC 9110 §5.1), e.g. X-Proxy-Token; {what}"
+            )
+        try:
+            out[name] = SecretStr(header_value(secret.get_secret_value().strip()))
+        except ValueError as exc:
+            raise ValueError(
+                f"header {name!r}: its value {exc} (the value itself is not shown: it is a secret)"
+            ) from None
+    return out
+
+
+def _character(ch: str) -> str:
+    """``a line break``, ``the control character U+0000``, ``the character ' '``."""
+    if ch in "\r\n":
+        return "a line break"
+    if ch.isascii() and not ch.isprintable():
+        return f"the control character U+{ord(ch):04X}"
+    return f"the character {ch!r}"
+
+
+#: A secret sent as an HTTP header value (an API key): checked by :func:`header_secret`.
+HeaderSecret = Annotated[SecretStr | None, AfterValidator(header_secret)]
+#: Extra HTTP headers with secret values: checked by :func:`header_fields`.
+HeaderFields = Annotated[dict[str, SecretStr], AfterValidator(header_fields)]
 
 
 def _not_in_a_name(ch: str) -> bool:
