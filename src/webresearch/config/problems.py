@@ -84,7 +84,7 @@ def problem_text(error: Mapping[str, Any], field: FieldInfo | None = None) -> st
         given = _shown(value, secret, with_kind=kind not in _RANGES)
     text = f"{expected}, not {given}" if given else expected
     if item:
-        text = f"{'.'.join(repr(p) if isinstance(p, str) else str(p) for p in loc[1:])} {text}"
+        text = f"{'.'.join(repr(p) if isinstance(p, str) else f'item {p + 1}' for p in loc[1:])} {text}"
     return text
 
 
@@ -113,6 +113,11 @@ def _expected(kind: str, error: Mapping[str, Any], example: object) -> str | Non
         return 'must be a JSON object, e.g. {"name": 1}'
     if kind in ("string_type",):
         return "must be text"
+    if kind in ("tuple_type", "list_type"):
+        return (
+            'must be a list, e.g. ["example.com", "*.example.org"] (in an environment '
+            "variable also comma-separated: example.com,*.example.org)"
+        )
     return None
 
 

@@ -55,22 +55,42 @@ def normalize_domain_pattern(pattern: str) -> str:
     Exact names match themselves; ``*.example.com`` matches every subdomain (not the apex).
     A name holds letters, digits, ``-``, ``.`` and ``_`` (RFC 1123 §2.1 host names; ``_``
     for service names), and any non-ASCII letter (an IDN, as typed): ``[a``, ``"a.com"``
-    or ``a b`` is a list or a quote taken apart, never a domain.
+    or ``a b`` is a list or a quote taken apart, never a domain: the error shows a list in
+    both forms (the value may come from the file or the environment).
 
     Raises:
-        ValueError: empty, a wildcard anywhere but a leading ``*.``, or a character no
-            domain name has (names the pattern).
+        ValueError: empty, a wildcard anywhere but a leading ``*.``, a character no
+            domain name has, an empty label (``a..com``, ``.example.com``) or a label over
+            63 characters (RFC 1035 §2.3.4) (names the pattern).
     """
     p = pattern.strip().lower().rstrip(".")
     body = p[2:] if p.startswith("*.") else p
     if not body or any(_not_in_a_name(ch) for ch in body):
-        listed = (
-            "; a list is comma-separated or a JSON list of texts"
-            if any(ch in body for ch in "[]\"'")
-            else ""
-        )
+        listed = ""
+        if any(ch in body for ch in "[]\"'"):
+            listed = (
+                '; a list is ["a.example", "*.b.example"] in the settings file (or JSON), '
+                "a.example,*.b.example in an environment variable"
+            )
         raise ValueError(
             f"not a domain pattern: {pattern!r} (use example.com or *.example.com{listed})"
+        )
+    if body.startswith(".") and body.strip("."):  # ``.example.com``, as in a cookie's domain
+        name = body.strip(".")
+        raise ValueError(
+            f"not a domain pattern: {pattern!r} (a name does not start with '.': write "
+            f"*.{name} for its subdomains, or {name} for the name itself)"
+        )
+    labels = body.split(".")
+    if "" in labels:
+        raise ValueError(
+            f"not a domain pattern: {pattern!r} (it has an empty label, '..'; labels are "
+            "separated by one dot: use example.com or *.example.com)"
+        )
+    if long := next((label for label in labels if len(label) > 63 and label.isascii()), None):
+        raise ValueError(
+            f"not a domain pattern: {pattern[:80]!r} (the label {long[:20]!r}… has "
+            f"{len(long)} characters; a label has at most 63, RFC 1035 §2.3.4)"
         )
     return p
 
