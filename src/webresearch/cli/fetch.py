@@ -109,13 +109,39 @@ def _query_as_typed(args: list[str]) -> tuple[str, bool]:
     return typed, joined
 
 
-def _empty_stdin() -> InvalidArguments:
-    """The error of ``fetch -`` when stdin held nothing: most often the command before the
-    pipe failed (``curl -s`` prints nothing on an error), not a page that is empty."""
+def _empty_stdin(data: bytes) -> InvalidArguments:
+    """The error of ``fetch -`` when stdin held nothing, or only white space: most often the
+    command before the pipe failed (``curl -s`` prints nothing on an error), not a page
+    that is empty."""
+    held = "was empty" if not data else "held only white space"
     return InvalidArguments(
-        "stdin was empty: no page was piped in",
+        f"stdin {held}: no page was piped in",
         hint="check the command before the pipe (curl -fsS URL says why it failed), or "
         "give a saved file as PATH",
+    )
+
+
+def _empty_file(target: str, data: bytes) -> InvalidArguments:
+    """The error of ``fetch PATH`` when the file holds nothing, or only white space — as
+    empty stdin is an error: most often a download or a save that failed, not a page."""
+    held = "is empty (0 bytes)" if not data else "holds only white space"
+    return InvalidArguments(
+        f"{target} {held}: there is no page to read",
+        hint="check that the page was saved completely (a failed download leaves an empty "
+        "file), or give its URL",
+    )
+
+
+def _no_listed_targets(input_file: TextIO) -> str:
+    """The usage error of ``-i FILE`` (or ``-i -``) that lists nothing, without arguments."""
+    if input_file.name == "<stdin>":
+        return (
+            "-i -: stdin listed no URL or PATH (it was empty, or held only blank lines and "
+            "# comments); check the command before the pipe, or give the URLs as arguments"
+        )
+    return (
+        f"-i {input_file.name}: the file lists no URL or PATH (it is empty, or holds only "
+        "blank lines and # comments); write one URL or PATH per line"
     )
 
 
@@ -220,7 +246,7 @@ def fetch(
     from); a PATH reads a saved regular file (--base-url optional). Both are converted
     with the same extraction, without any network, and read no further than the
     download cap (download_cap_bytes, 2 MiB: HTML and text past it are cut with a note).
-    Empty stdin is an error.
+    Empty stdin or an empty file (or only white space) is an error.
 
     robots.txt is not read for your own command; model-initiated calls (MCP, the library,
     adapters) obey it by default, and so does this command with --respect-robots.
@@ -258,6 +284,8 @@ def fetch(
             raise click.UsageError(
                 f"{_Q_IS_QUERY}: {query} was read as the question; give the URL or PATH too"
             )
+        if input_file is not None:
+            raise click.UsageError(_no_listed_targets(input_file))
         raise click.UsageError("give at least one URL, PATH or '-' (or -i FILE)")
     if items.count("-") > 1:  # ``fetch - -``
         raise click.UsageError("stdin can be read once: give '-' once")
@@ -286,13 +314,15 @@ def fetch(
         # Read in a daemon thread: a signal never waits for a read that does not end.
         if target == "-":
             data, url = await in_daemon_thread(partial(read_stdin, limit)), base_url or ""
-            if not data:  # ``curl -s … | webresearch fetch -`` after curl failed
-                return ToolResult.failure(_empty_stdin())
+            if not data.strip():  # ``curl -s … | webresearch fetch -`` after curl failed
+                return ToolResult.failure(_empty_stdin(data))
         else:
             try:
                 data = await in_daemon_thread(partial(read_file, target, limit=limit))
             except InvalidArguments as exc:  # not a regular file, or unreadable
                 return ToolResult.failure(exc)
+            if not data.strip():  # a failed save: an error, as empty stdin is
+                return ToolResult.failure(_empty_file(target, data))
             url = base_url or Path(target).absolute().as_uri()
         return await read_page(
             data,
