@@ -25,7 +25,14 @@ from .render import (
     unavailable_exit,
 )
 from .signals import in_daemon_thread
-from .targets import empty_problem, is_url, list_file_problem, read_file, read_stdin
+from .targets import (
+    empty_problem,
+    is_url,
+    list_file_problem,
+    local_targets,
+    read_file,
+    read_stdin,
+)
 from .trace_view import tracing_to_stderr
 
 #: What a person who typed ``-q`` for "quiet" reads: ``-q`` has meant ``--query`` since
@@ -243,7 +250,8 @@ def fetch(
     shows on a terminal for more than 3 URLs.
 
     '-' reads a page's HTML from stdin and needs --base-url URL (the address it came
-    from); a PATH reads a saved regular file (--base-url optional). Both are converted
+    from); a PATH (or its file:///PATH URL) reads a saved regular file (--base-url
+    optional). Both are converted
     with the same extraction, without any network, and read no further than the
     download cap (download_cap_bytes, 2 MiB: HTML and text past it are cut with a note).
     Empty stdin or an empty file (or only white space) is an error.
@@ -277,7 +285,10 @@ def fetch(
     base_url = _base_url(base_url)
     if (problem := list_file_problem(input_file)) is not None:
         raise click.UsageError(problem)
-    items = read_targets(targets, input_file or ())
+    try:  # ``file:///…`` (the url: line printed for a file) is that file's path
+        items = local_targets(read_targets(targets, input_file or ()))
+    except InvalidArguments as exc:
+        raise click.UsageError(f"{exc.message}; {exc.hint}") from None
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:
         if query is not None:  # ``fetch -q URL`` or ``fetch -q page.html``: -q taken for quiet
