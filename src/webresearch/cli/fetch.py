@@ -62,22 +62,37 @@ class _FetchCommand(click.Command):
             quiet = " (--quiet has no short form)" if typed == "-q" else ""
             raise click.BadOptionUsage(
                 typed,
-                f"{typed} is --query QUESTION; got the option {query} as the question{quiet}",
+                f"{_takes(typed)}; got the option {query} as the question{quiet}",
                 ctx,
             )
+        if query == "-" and typed == "--query":  # meant: the question from stdin
+            raise click.BadOptionUsage(typed, _NO_QUESTION_FROM_STDIN, ctx)
         # ``-q -- page.html``, ``-q a.html b.html``, ``-q URL URL``: -q meant as quiet (a
         # lone ``-q page.html`` is worded where its missing target is: fetch's body)
         taken = _not_a_question(query, bool(ctx.params.get("targets")) and not joined)
         if taken is not None:
             quiet = " (--quiet has no short form)" if typed == "-q" else ""
             raise click.BadOptionUsage(
-                typed, f"{typed} is --query QUESTION; got {taken} as the question{quiet}", ctx
+                typed, f"{_takes(typed)}; got {taken} as the question{quiet}", ctx
             )
         if not query.strip():  # ``-q ""``, ``-q "$UNSET"``: nothing to rank sections by
             raise click.BadOptionUsage(
                 typed, f"an empty question was given to {typed}; ask one, or leave it out", ctx
             )
         return rest
+
+
+#: ``--query -`` / ``--query=-``: the question asked for from stdin, which is never read for it.
+_NO_QUESTION_FROM_STDIN = (
+    "--query - does not read the question from stdin ('-' is a page's HTML from stdin "
+    'here); write the question itself, e.g. --query "how do I cancel a task?"'
+)
+
+
+def _takes(typed: str) -> str:
+    """How the option's use is said: ``-q is --query QUESTION`` (a person may have meant
+    quiet), ``--query takes the QUESTION itself`` (not ``--query is --query …``)."""
+    return "-q is --query QUESTION" if typed == "-q" else "--query takes the QUESTION itself"
 
 
 def _not_a_question(query: str, more_targets: bool) -> str | None:
