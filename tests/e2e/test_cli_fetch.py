@@ -129,7 +129,7 @@ def test_usage_error_exits_2() -> None:
     "url",
     [
         "ftp://127.0.0.1/file",
-        "file:///etc/passwd",
+        # file:///PATH is the local file PATH in the CLI (tests/unit/cli/test_file_urls.py)
         "gopher://127.0.0.1/",
         "javascript:alert(1)",
         "data:text/html,<h1>x</h1>",

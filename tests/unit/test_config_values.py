@@ -83,7 +83,10 @@ def test_brackets_split_at_commas_are_no_domains(text: str) -> None:
     """``[1,2`` was taken as two domains, ``[1`` and ``2``."""
     message = problem({"WEBRESEARCH_ALLOWED_DOMAINS": text})
     assert "not a domain pattern" in message
-    assert "a list is comma-separated or a JSON list of texts" in message
+    assert (
+        'a list is ["a.example", "*.b.example"] in the settings file (or JSON), '
+        "a.example,*.b.example in an environment variable"
+    ) in message
 
 
 def test_ipv6_hosts_in_brackets_are_still_a_comma_separated_list() -> None:

@@ -25,7 +25,14 @@ from .render import (
     run_command,
     unavailable_exit,
 )
-from .targets import empty_problem, is_url, list_file_problem, read_file, read_stdin
+from .targets import (
+    empty_problem,
+    is_url,
+    list_file_problem,
+    local_targets,
+    read_file,
+    read_stdin,
+)
 from .trace_view import tracing_to_stderr
 
 #: What a person who typed ``-q`` for "quiet" reads: ``-q`` has meant ``--query`` since
@@ -55,22 +62,37 @@ class _FetchCommand(click.Command):
             quiet = " (--quiet has no short form)" if typed == "-q" else ""
             raise click.BadOptionUsage(
                 typed,
-                f"{typed} is --query QUESTION; got the option {query} as the question{quiet}",
+                f"{_takes(typed)}; got the option {query} as the question{quiet}",
                 ctx,
             )
+        if query == "-" and typed == "--query":  # meant: the question from stdin
+            raise click.BadOptionUsage(typed, _NO_QUESTION_FROM_STDIN, ctx)
         # ``-q -- page.html``, ``-q a.html b.html``, ``-q URL URL``: -q meant as quiet (a
         # lone ``-q page.html`` is worded where its missing target is: fetch's body)
         taken = _not_a_question(query, bool(ctx.params.get("targets")) and not joined)
         if taken is not None:
             quiet = " (--quiet has no short form)" if typed == "-q" else ""
             raise click.BadOptionUsage(
-                typed, f"{typed} is --query QUESTION; got {taken} as the question{quiet}", ctx
+                typed, f"{_takes(typed)}; got {taken} as the question{quiet}", ctx
             )
         if not query.strip():  # ``-q ""``, ``-q "$UNSET"``: nothing to rank sections by
             raise click.BadOptionUsage(
                 typed, f"an empty question was given to {typed}; ask one, or leave it out", ctx
             )
         return rest
+
+
+#: ``--query -`` / ``--query=-``: the question asked for from stdin, which is never read for it.
+_NO_QUESTION_FROM_STDIN = (
+    "--query - does not read the question from stdin ('-' is a page's HTML from stdin "
+    'here); write the question itself, e.g. --query "how do I cancel a task?"'
+)
+
+
+def _takes(typed: str) -> str:
+    """How the option's use is said: ``-q is --query QUESTION`` (a person may have meant
+    quiet), ``--query takes the QUESTION itself`` (not ``--query is --query …``)."""
+    return "-q is --query QUESTION" if typed == "-q" else "--query takes the QUESTION itself"
 
 
 def _not_a_question(query: str, more_targets: bool) -> str | None:
@@ -109,13 +131,39 @@ def _query_as_typed(args: list[str]) -> tuple[str, bool]:
     return typed, joined
 
 
-def _empty_stdin() -> InvalidArguments:
-    """The error of ``fetch -`` when stdin held nothing: most often the command before the
-    pipe failed (``curl -s`` prints nothing on an error), not a page that is empty."""
+def _empty_stdin(data: bytes) -> InvalidArguments:
+    """The error of ``fetch -`` when stdin held nothing, or only white space: most often the
+    command before the pipe failed (``curl -s`` prints nothing on an error), not a page
+    that is empty."""
+    held = "was empty" if not data else "held only white space"
     return InvalidArguments(
-        "stdin was empty: no page was piped in",
+        f"stdin {held}: no page was piped in",
         hint="check the command before the pipe (curl -fsS URL says why it failed), or "
         "give a saved file as PATH",
+    )
+
+
+def _empty_file(target: str, data: bytes) -> InvalidArguments:
+    """The error of ``fetch PATH`` when the file holds nothing, or only white space — as
+    empty stdin is an error: most often a download or a save that failed, not a page."""
+    held = "is empty (0 bytes)" if not data else "holds only white space"
+    return InvalidArguments(
+        f"{target} {held}: there is no page to read",
+        hint="check that the page was saved completely (a failed download leaves an empty "
+        "file), or give its URL",
+    )
+
+
+def _no_listed_targets(input_file: TextIO) -> str:
+    """The usage error of ``-i FILE`` (or ``-i -``) that lists nothing, without arguments."""
+    if input_file.name == "<stdin>":
+        return (
+            "-i -: stdin listed no URL or PATH (it was empty, or held only blank lines and "
+            "# comments); check the command before the pipe, or give the URLs as arguments"
+        )
+    return (
+        f"-i {input_file.name}: the file lists no URL or PATH (it is empty, or holds only "
+        "blank lines and # comments); write one URL or PATH per line"
     )
 
 
@@ -217,10 +265,11 @@ def fetch(
     shows on a terminal for more than 3 URLs.
 
     '-' reads a page's HTML from stdin and needs --base-url URL (the address it came
-    from); a PATH reads a saved regular file (--base-url optional). Both are converted
+    from); a PATH (or its file:///PATH URL) reads a saved regular file (--base-url
+    optional). Both are converted
     with the same extraction, without any network, and read no further than the
     download cap (download_cap_bytes, 2 MiB: HTML and text past it are cut with a note).
-    Empty stdin is an error.
+    Empty stdin or an empty file (or only white space) is an error.
 
     robots.txt is not read for your own command; model-initiated calls (MCP, the library,
     adapters) obey it by default, and so does this command with --respect-robots.
@@ -251,13 +300,18 @@ def fetch(
     base_url = _base_url(base_url)
     if (problem := list_file_problem(input_file)) is not None:
         raise click.UsageError(problem)
-    items = read_targets(targets, input_file or ())
+    try:  # ``file:///…`` (the url: line printed for a file) is that file's path
+        items = local_targets(read_targets(targets, input_file or ()))
+    except InvalidArguments as exc:
+        raise click.UsageError(f"{exc.message}; {exc.hint}") from None
     stdin_used = input_file is not None and input_file.name == "<stdin>"
     if not items:
         if query is not None:  # ``fetch -q URL`` or ``fetch -q page.html``: -q taken for quiet
             raise click.UsageError(
                 f"{_Q_IS_QUERY}: {query} was read as the question; give the URL or PATH too"
             )
+        if input_file is not None:
+            raise click.UsageError(_no_listed_targets(input_file))
         raise click.UsageError("give at least one URL, PATH or '-' (or -i FILE)")
     if items.count("-") > 1:  # ``fetch - -``
         raise click.UsageError("stdin can be read once: give '-' once")
@@ -286,13 +340,15 @@ def fetch(
         # Read in a daemon thread: a signal never waits for a read that does not end.
         if target == "-":
             data, url = await in_daemon_thread(partial(read_stdin, limit), name="webresearch-read"), base_url or ""
-            if not data:  # ``curl -s … | webresearch fetch -`` after curl failed
-                return ToolResult.failure(_empty_stdin())
+            if not data.strip():  # ``curl -s … | webresearch fetch -`` after curl failed
+                return ToolResult.failure(_empty_stdin(data))
         else:
             try:
                 data = await in_daemon_thread(partial(read_file, target, limit=limit), name="webresearch-read")
             except InvalidArguments as exc:  # not a regular file, or unreadable
                 return ToolResult.failure(exc)
+            if not data.strip():  # a failed save: an error, as empty stdin is
+                return ToolResult.failure(_empty_file(target, data))
             url = base_url or Path(target).absolute().as_uri()
         return await read_page(
             data,

@@ -24,7 +24,14 @@ from .render import (
     unavailable_exit,
 )
 from .signals import run_stoppable
-from .targets import empty_problem, file_problem, is_url, scheme_hint, unreadable
+from .targets import (
+    empty_problem,
+    file_problem,
+    is_url,
+    local_targets,
+    scheme_hint,
+    unreadable,
+)
 
 
 @click.command("image")
@@ -102,6 +109,10 @@ def image(
     )
     if (empty := empty_problem(targets)) is not None:  # ``image ""``: not the current dir
         raise click.UsageError(empty)
+    try:  # ``file:///…`` (the path: line's file as a URL) is that file's path
+        targets = tuple(local_targets(list(targets)))
+    except InvalidArguments as exc:
+        raise click.UsageError(f"{exc.message}; {exc.hint}") from None
     if output is not None and len(targets) > 1:
         raise click.UsageError("-o/--output takes one input; give one URL or PATH")
     problem = output_problem(output) if output is not None else None

@@ -64,6 +64,13 @@ _FOR_A_PERSON = (
 _SETTING_OPTIONS = (
     ("allowed_networks", "--allow-network CIDR"),
     ("allow_private", "--allow-private"),
+    # the domain policy's refusal (access.domains.DOMAIN_HINT): the setting a person changes
+    (
+        "this site is outside the allowed domains; use another source",
+        "this site is outside the domain policy: use another site, or change the setting "
+        "WEBRESEARCH_ALLOWED_DOMAINS / WEBRESEARCH_BLOCKED_DOMAINS (allowed_domains / "
+        "blocked_domains in the settings file; webresearch config show says where each is set)",
+    ),
 )
 
 

@@ -13,6 +13,7 @@ import re
 import stat
 import sys
 from typing import TextIO
+from urllib.parse import unquote, urlsplit
 
 from webresearch import InvalidArguments
 
@@ -23,6 +24,7 @@ __all__ = [
     "empty_problem",
     "file_problem",
     "is_url",
+    "local_targets",
     "path_hint",
     "read_file",
     "read_stdin",
@@ -47,6 +49,43 @@ def empty_problem(targets: tuple[str, ...] | list[str], what: str = "URL or PATH
     if any(not clean_url(target) for target in targets):
         return f"an empty {what} was given"
     return None
+
+
+#: How a ``file:`` URL is written (RFC 8089 §2): ``file:///path`` (empty host),
+#: ``file://localhost/path`` or ``file:/path``.
+_FILE_URL = re.compile(r"file:", re.IGNORECASE)
+
+
+def file_url_path(target: str) -> str | None:
+    """The local path a ``file:`` URL names (``file:///tmp/a%20b.html`` → ``/tmp/a b.html``,
+    also ``file://localhost/…`` and ``file:/…``, RFC 8089), else ``None``. The CLI reads a
+    person's own file by path, so the ``url:`` line it prints for one (``file:///…``) is
+    taken back as that path; the tools (web_fetch, fetch_image) never take ``file:``.
+
+    Raises:
+        InvalidArguments: a ``file:`` URL of another machine (``file://server/x``) or
+            without a path.
+    """
+    cleaned = clean_url(target)
+    if not _FILE_URL.match(cleaned) or os.path.lexists(target):
+        return None
+    parts = urlsplit(cleaned)
+    path = unquote(parts.path)
+    if parts.netloc.lower() not in ("", "localhost") or not path.startswith("/"):
+        raise InvalidArguments(
+            f"{cleaned[:200]} is not a file on this machine",
+            hint="give the file's path (e.g. /home/me/page.html) or file:///home/me/page.html",
+        )
+    return path
+
+
+def local_targets(targets: list[str]) -> list[str]:
+    """``targets`` with each ``file:`` URL as the path it names (:func:`file_url_path`).
+
+    Raises:
+        InvalidArguments: a ``file:`` URL that names no local file.
+    """
+    return [path if (path := file_url_path(t)) is not None else t for t in targets]
 
 
 def is_url(target: str) -> bool:

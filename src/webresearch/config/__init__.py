@@ -10,12 +10,14 @@ from __future__ import annotations
 from . import defaults
 from .defaults import *  # noqa: F403 - the named defaults, listed in defaults.__all__
 from .options import OptionsCatalog, ProviderOptions, option_env_var
-from .section import normalize_domain_pattern
+from .section import HeaderFields, HeaderSecret, normalize_domain_pattern
 from .settings import Settings
 from .sources import env_name
 
 __all__ = [  # the defaults' names, then these
     *defaults.__all__,
+    "HeaderFields",
+    "HeaderSecret",
     "OptionsCatalog",
     "ProviderOptions",
     "Settings",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from .section import Section, comma_list, normalize_domain_pattern
 
@@ -25,6 +25,16 @@ DEPRECATED_DOMAIN_SETTINGS = {
 }
 
 
+#: The error of an allow list given as an empty text (``WEBRESEARCH_ALLOWED_DOMAINS=``): a
+#: person who empties a variable most often means "no allow list", but the setting's
+#: explicitly empty list blocks every site (SPEC §1.4) — either reading may be wrong, and
+#: a wrong guess opens every site or blocks them all, so the choice is asked for.
+EMPTY_ALLOW_LIST = (
+    "is empty: leave it unset for no allow list (every site), list the domains (e.g. "
+    "example.com,*.example.org), or write [] to block every site"
+)
+
+
 class AccessSettings(Section):
     """The domain policy and robots.txt: per-URL gates of every tool that takes a URL."""
 
@@ -32,7 +42,9 @@ class AccessSettings(Section):
         None,
         description=(
             "Only these domains, for every tool that takes a URL (example.com, *.example.com); "
-            "empty = block all; unset = no allow list."
+            "unset = no allow list; an explicitly empty list ([]) blocks every site (SPEC "
+            "§1.4); an empty text (WEBRESEARCH_ALLOWED_DOMAINS=) is an error, as it may "
+            "mean either."
         ),
     )
     blocked_domains: tuple[str, ...] = Field(
@@ -76,11 +88,23 @@ class AccessSettings(Section):
         mode="before",
     )
     @classmethod
-    def _parse_domain_patterns(cls, value: Any) -> Any:
+    def _parse_domain_patterns(cls, value: Any, info: ValidationInfo) -> Any:
+        if (
+            isinstance(value, str)
+            and not comma_list(value)
+            and info.field_name in ("allowed_domains", "browser_allowed_domains")
+        ):
+            raise ValueError(EMPTY_ALLOW_LIST)
         value = comma_list(value)
-        if isinstance(value, (list, tuple)):
-            return tuple(normalize_domain_pattern(str(v)) for v in value)
-        return value
+        if not isinstance(value, (list, tuple)):
+            return value
+        for position, item in enumerate(value, 1):
+            if not isinstance(item, str):  # ``["a.example", 1]``: 1 was taken as a domain
+                raise ValueError(
+                    f"item {position} must be a domain in quotes (e.g. \"example.com\"), "
+                    f"not {type(item).__name__} {str(item)[:40]!r}"
+                )
+        return tuple(normalize_domain_pattern(v) for v in value)
 
     @model_validator(mode="before")
     @classmethod
@@ -90,8 +114,11 @@ class AccessSettings(Section):
         if not isinstance(data, dict):
             return data
         for old, new in DEPRECATED_DOMAIN_SETTINGS.items():
-            if data.get(old) is not None and new not in data:
-                data = {**data, new: data[old]}
+            given = data.get(old)
+            if isinstance(given, str) and not comma_list(given):
+                continue  # an empty text: its own error names the name given
+            if given is not None and new not in data:
+                data = {**data, new: given}
         return data
 
     def deprecation_warnings(self) -> list[str]:

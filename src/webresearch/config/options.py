@@ -43,7 +43,8 @@ __all__ = [
 
 
 class ProviderOptions(BaseModel):
-    """Base of a provider's options model (frozen; unknown fields refused).
+    """Base of a provider's options model (frozen; unknown fields refused; numbers finite:
+    ``inf``, ``nan`` and ``1e400`` are refused, as in every setting).
 
     Declare fields with defaults; mark secrets (keys, tokens, internal addresses) as
     :class:`~pydantic.SecretStr` so they are masked and redacted everywhere::
@@ -53,7 +54,7 @@ class ProviderOptions(BaseModel):
             region: str = "eu"
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
 
 #: Provider id → its options model (every installed provider's; built by the composition

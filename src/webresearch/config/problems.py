@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import typing
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,7 +38,7 @@ _FORMS = {
 _BOOLEAN_WORDS = "true or false (also 1/0, yes/no, on/off)"
 
 _WHOLE = ("int_parsing", "int_type", "int_from_float", "int_parsing_size")
-_NUMBER = ("float_parsing", "float_type", "finite_number")
+_NUMBER = ("float_parsing", "float_type")
 _BOOLEAN = ("bool_parsing", "bool_type")
 _RANGES = {
     "greater_than_equal": ("ge", "{} or more"),
@@ -72,7 +73,9 @@ def problem_text(error: Mapping[str, Any], field: FieldInfo | None = None) -> st
     item = len(loc) > 1  # a value inside a table (``prices``): its own type, no default
     example = None if item else _example(field)
     expected = _expected(kind, error, example)
-    if expected is None:
+    if expected is not None and kind == "finite_number":
+        given = _not_finite(value)
+    elif expected is None:
         if not message.startswith("Input should be "):
             return message
         expected = "must be " + message[len("Input should be ") :]
@@ -81,7 +84,7 @@ def problem_text(error: Mapping[str, Any], field: FieldInfo | None = None) -> st
         given = _shown(value, secret, with_kind=kind not in _RANGES)
     text = f"{expected}, not {given}" if given else expected
     if item:
-        text = f"{'.'.join(repr(p) if isinstance(p, str) else str(p) for p in loc[1:])} {text}"
+        text = f"{'.'.join(repr(p) if isinstance(p, str) else f'item {p + 1}' for p in loc[1:])} {text}"
     return text
 
 
@@ -93,6 +96,11 @@ def _expected(kind: str, error: Mapping[str, Any], example: object) -> str | Non
         return f"must be a whole number, e.g. {_number(_or(example, 10, int))}"
     if kind in _NUMBER:
         return f"must be a number, e.g. {_number(_or(example, 2.5, (int, float)))}"
+    if kind == "finite_number":
+        whole = isinstance(example, int) and not isinstance(example, bool)
+        return f"must be a finite {'whole ' if whole else ''}number, e.g. " + _number(
+            _or(example, 2.5, (int, float))
+        )
     if kind in _BOOLEAN:
         return f"must be {_BOOLEAN_WORDS}"
     if kind in _RANGES:
@@ -105,6 +113,11 @@ def _expected(kind: str, error: Mapping[str, Any], example: object) -> str | Non
         return 'must be a JSON object, e.g. {"name": 1}'
     if kind in ("string_type",):
         return "must be text"
+    if kind in ("tuple_type", "list_type"):
+        return (
+            'must be a list, e.g. ["example.com", "*.example.org"] (in an environment '
+            "variable also comma-separated: example.com,*.example.org)"
+        )
     return None
 
 
@@ -159,7 +172,40 @@ def _shown(value: object, secret: bool, *, with_kind: bool) -> str:
     described = _kind(value)
     if secret or described == "an empty value":
         return described
+    if described == _OTHER_DIGITS and isinstance(value, str):
+        return f"{described} ({shown}; write {_ascii_digits(value.strip())!r})"
     return f"{described} ({shown})"
+
+
+#: The kind of a number typed in digits other than ASCII's (full-width ``１５``, Arabic-Indic
+#: ``١٥``): Python reads them, the settings' parser (pydantic) does not.
+_OTHER_DIGITS = "a number in digits other than 0-9"
+
+
+def _ascii_digits(text: str) -> str:
+    """``text`` with each decimal digit of any script as its ASCII digit (``１５`` → ``15``)."""
+    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in text)
+
+
+def _not_finite(value: object) -> str:
+    """How a number that is not finite is named (the value of a number setting is never a
+    secret): ``infinity ('inf')``, ``'not a number' ('nan')``, or a number too large for a
+    64-bit float (``1e400``: it overflows to infinity, IEEE 754)."""
+    text = value.strip() if isinstance(value, str) else str(value)
+    number = float(value) if isinstance(value, (int, float)) else _float_or_nan(text)
+    shown = repr(text[:57] + "..." if len(text) > 60 else text)
+    if math.isnan(number):
+        return f"'not a number' ({shown})"
+    if text.lower().lstrip("+-") in ("inf", "infinity"):
+        return f"{'minus ' if number < 0 else ''}infinity ({shown})"
+    return f"{shown} (too large: beyond about 1.8e308 a number reads as infinity)"
+
+
+def _float_or_nan(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        return math.nan
 
 
 def _kind(value: str | int | float) -> str:
@@ -174,6 +220,9 @@ def _kind(value: str | int | float) -> str:
     text = value.strip()
     if not text:
         return "an empty value"
+    if not text.isascii():
+        converted = _ascii_digits(text)
+        return _OTHER_DIGITS if converted != text and _kind(converted) != "text" else "text"
     if text.lstrip("+-").isdigit():
         return "a whole number"
     try:

@@ -12,12 +12,16 @@ from __future__ import annotations
 import ipaddress
 from typing import Annotated, Any
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, SecretStr
 
 __all__ = [
+    "HeaderFields",
+    "HeaderSecret",
     "Limit",
     "Section",
     "comma_list",
+    "header_fields",
+    "header_secret",
     "header_value",
     "no_limit",
     "normalize_domain_pattern",
@@ -29,9 +33,13 @@ NO_LIMIT_WORDS = frozenset({"0", "none", "off", "unlimited"})
 
 
 class Section(BaseModel):
-    """A group of settings (frozen, unknown fields refused, defaults validated)."""
+    """A group of settings (frozen, unknown fields refused, defaults validated; a number is
+    finite: ``inf``, ``nan`` and ``1e400``, which overflows to infinity, are refused — an
+    infinite timeout or TTL waits forever and ``nan`` compares false with every bound)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", validate_default=True)
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", validate_default=True, allow_inf_nan=False
+    )
 
 
 def comma_list(value: Any) -> Any:
@@ -47,22 +55,42 @@ def normalize_domain_pattern(pattern: str) -> str:
     Exact names match themselves; ``*.example.com`` matches every subdomain (not the apex).
     A name holds letters, digits, ``-``, ``.`` and ``_`` (RFC 1123 §2.1 host names; ``_``
     for service names), and any non-ASCII letter (an IDN, as typed): ``[a``, ``"a.com"``
-    or ``a b`` is a list or a quote taken apart, never a domain.
+    or ``a b`` is a list or a quote taken apart, never a domain: the error shows a list in
+    both forms (the value may come from the file or the environment).
 
     Raises:
-        ValueError: empty, a wildcard anywhere but a leading ``*.``, or a character no
-            domain name has (names the pattern).
+        ValueError: empty, a wildcard anywhere but a leading ``*.``, a character no
+            domain name has, an empty label (``a..com``, ``.example.com``) or a label over
+            63 characters (RFC 1035 §2.3.4) (names the pattern).
     """
     p = pattern.strip().lower().rstrip(".")
     body = p[2:] if p.startswith("*.") else p
     if not body or any(_not_in_a_name(ch) for ch in body):
-        listed = (
-            "; a list is comma-separated or a JSON list of texts"
-            if any(ch in body for ch in "[]\"'")
-            else ""
-        )
+        listed = ""
+        if any(ch in body for ch in "[]\"'"):
+            listed = (
+                '; a list is ["a.example", "*.b.example"] in the settings file (or JSON), '
+                "a.example,*.b.example in an environment variable"
+            )
         raise ValueError(
             f"not a domain pattern: {pattern!r} (use example.com or *.example.com{listed})"
+        )
+    if body.startswith(".") and body.strip("."):  # ``.example.com``, as in a cookie's domain
+        name = body.strip(".")
+        raise ValueError(
+            f"not a domain pattern: {pattern!r} (a name does not start with '.': write "
+            f"*.{name} for its subdomains, or {name} for the name itself)"
+        )
+    labels = body.split(".")
+    if "" in labels:
+        raise ValueError(
+            f"not a domain pattern: {pattern!r} (it has an empty label, '..'; labels are "
+            "separated by one dot: use example.com or *.example.com)"
+        )
+    if long := next((label for label in labels if len(label) > 63 and label.isascii()), None):
+        raise ValueError(
+            f"not a domain pattern: {pattern[:80]!r} (the label {long[:20]!r}… has "
+            f"{len(long)} characters; a label has at most 63, RFC 1035 §2.3.4)"
         )
     return p
 
@@ -92,6 +120,72 @@ def header_value(value: str) -> str:
             f"header, RFC 9110 §5.5), not {what} (character {position})"
         )
     return text
+
+
+#: The characters of a header field's name: a token (RFC 9110 §5.1, §5.6.2 ``tchar``).
+_TOKEN_CHARS = frozenset(
+    "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+)
+
+
+def header_secret(value: SecretStr | None) -> SecretStr | None:
+    """A secret sent in an HTTP header (an API key: ``Authorization: Bearer <key>``) checked
+    as :func:`header_value` checks the User-Agent, without the white space around it (a
+    key file's final line break, which the key's users stripped before); the message
+    names the character and its position, never the value.
+
+    Raises:
+        ValueError: a line break, another control character or a non-ASCII character.
+    """
+    if value is None:
+        return None
+    try:
+        return SecretStr(header_value(value.get_secret_value().strip()))
+    except ValueError as exc:
+        raise ValueError(f"{exc} (the value itself is not shown: it is a secret)") from None
+
+
+def header_fields(value: dict[str, SecretStr]) -> dict[str, SecretStr]:
+    """An operator's extra request headers (``{"X-Proxy-Token": "…"}``) checked: each name
+    a token (RFC 9110 §5.1), each value a header value (:func:`header_value`, without the
+    white space around it; a CR or LF inside would end the header and add others of the
+    text's choosing: header injection). Values
+    are secrets: a message names the header and the character, never the value.
+
+    Raises:
+        ValueError: a name or a value that no HTTP header has.
+    """
+    out = {}
+    for name, secret in value.items():
+        bad = next((ch for ch in name if ch not in _TOKEN_CHARS), None)
+        if not name or bad is not None:
+            what = "it is empty" if bad is None else f"not {_character(bad)}"
+            raise ValueError(
+                f"header name {name[:60]!r} must be ASCII letters, digits and "
+                f"!#$%&'*+-.^_`|~ only (RFC 9110 §5.1), e.g. X-Proxy-Token; {what}"
+            )
+        try:
+            out[name] = SecretStr(header_value(secret.get_secret_value().strip()))
+        except ValueError as exc:
+            raise ValueError(
+                f"header {name!r}: its value {exc} (the value itself is not shown: it is a secret)"
+            ) from None
+    return out
+
+
+def _character(ch: str) -> str:
+    """``a line break``, ``the control character U+0000``, ``the character ' '``."""
+    if ch in "\r\n":
+        return "a line break"
+    if ch.isascii() and not ch.isprintable():
+        return f"the control character U+{ord(ch):04X}"
+    return f"the character {ch!r}"
+
+
+#: A secret sent as an HTTP header value (an API key): checked by :func:`header_secret`.
+HeaderSecret = Annotated[SecretStr | None, AfterValidator(header_secret)]
+#: Extra HTTP headers with secret values: checked by :func:`header_fields`.
+HeaderFields = Annotated[dict[str, SecretStr], AfterValidator(header_fields)]
 
 
 def _not_in_a_name(ch: str) -> bool:

@@ -171,7 +171,8 @@ def walk_toml(
 
 def env_value(raw: str, annotation: Any) -> Any:
     """An environment text for a field: for tuple fields a comma-separated list or a JSON
-    list of texts (``a.example, b.example`` or ``["a.example", "b.example"]``), JSON for
+    list of texts (``a.example, b.example`` or ``["a.example", "b.example"]``; a text that
+    lists nothing, ``""``, is given as it is, for the field to read), JSON for
     dict fields, the text itself otherwise (the field's validation converts it).
 
     A text in brackets that is no JSON list and quotes nothing is split at commas as ever
@@ -193,7 +194,10 @@ def env_value(raw: str, annotation: Any) -> Any:
             items = _json_list(text)
             if items is not None:
                 return items
-        return [p.strip() for p in raw.split(",") if p.strip()]
+        items = [p.strip() for p in raw.split(",") if p.strip()]
+        # nothing listed (``X=``, ``X=" , "``): the text as it is, for the field to say
+        # what an empty value means (an allow list: an error, see AccessSettings)
+        return items or raw
     if origin is dict:
         try:
             return json.loads(raw)

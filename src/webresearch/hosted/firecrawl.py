@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from pydantic import Field, SecretStr
 
-from ..config import ProviderOptions, option_env_var
+from ..config import HeaderFields, HeaderSecret, ProviderOptions, option_env_var
 from ..errors import ConfigurationError
 from .endpoint import bearer, check_base_url
 
@@ -45,9 +45,9 @@ class FirecrawlOptions(ProviderOptions):
             a screenshot costs 1 credit, a search 2 per started 10 results.
     """
 
-    api_key: SecretStr | None = None
+    api_key: HeaderSecret = None
     base_url: SecretStr | None = None
-    headers: dict[str, SecretStr] = Field(default_factory=dict)
+    headers: HeaderFields = Field(default_factory=dict)
     credit_price: float = Field(0.0, ge=0)
 
 

@@ -19,9 +19,12 @@ REGION_FORM = "X,Y,W,H in px, e.g. 0,0,640,400"
 #: Most a region is enlarged (beyond that, pixels only get bigger, not sharper).
 MAX_ZOOM = 4.0
 
-_REGION = re.compile(r"^\s*(\d{1,6})\s*,\s*(\d{1,6})\s*,\s*(\d{1,6})\s*,\s*(\d{1,6})\s*$")
-#: Four whole numbers, some negative: a region, but one that no picture has.
-_SIGNED_REGION = re.compile(r"^\s*-?\d{1,6}\s*(?:,\s*-?\d{1,6}\s*){3}$")
+#: Four whole numbers, each maybe with a sign (``-0`` is 0; a negative one is refused).
+_REGION = re.compile(
+    r"^\s*([-+]?\d{1,6})\s*,\s*([-+]?\d{1,6})\s*,\s*([-+]?\d{1,6})\s*,\s*([-+]?\d{1,6})\s*$"
+)
+#: The names of a region's four numbers, in order.
+_PARTS = ("X", "Y", "W", "H")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,22 +51,30 @@ class Region:
 def parse_region(text: str, name: str = "clip") -> Region:
     """``"X,Y,W,H"`` → :class:`Region`.
 
+    ``-0`` is 0 (a sign on 0 changes nothing; it was called a negative value).
+
     Raises:
         InvalidArguments: not four whole numbers, a negative one, or a width or height
-            of 0.
+            of 0 (the message names which number is wrong, the hint the form).
     """
     match = _REGION.match(text)
-    if match is None and _SIGNED_REGION.match(text):
-        raise InvalidArguments(
-            f"{name}: {text[:40]!r} has a negative value: X and Y are 0 or more (the "
-            "picture's top-left corner is 0,0), W and H at least 1",
-            hint=f"give {REGION_FORM}",
-        )
     if match is None:
         raise InvalidArguments(f"{name}: {text[:40]!r} is not a region", hint=f"give {REGION_FORM}")
-    x, y, width, height = (int(g) for g in match.groups())
+    values = [int(g) for g in match.groups()]
+    x, y, width, height = values
+    negative = [f"{part} is {v}" for part, v in zip(_PARTS, values, strict=True) if v < 0]
+    if negative:
+        raise InvalidArguments(
+            f"{name}: {text[:40]!r} has a negative value ({', '.join(negative)}): X and Y are "
+            "0 or more (the picture's top-left corner is 0,0), W and H at least 1",
+            hint=f"give {REGION_FORM}",
+        )
     if not width or not height:
-        raise InvalidArguments(f"{name}: the width and height must be at least 1 px")
+        empty = "W and H are" if not width and not height else ("W is" if not width else "H is")
+        raise InvalidArguments(
+            f"{name}: {text[:40]!r} is no area ({empty} 0): the width and height are at least 1 px",
+            hint=f"give {REGION_FORM}",
+        )
     return Region(x, y, width, height)
 
 

@@ -42,6 +42,8 @@ from .transport import GuardedTransport
 
 __all__ = [
     "REDIRECT_STATUSES",
+    "RETRY_HINT",
+    "UNREACHABLE_HINT",
     "FetchResponse",
     "GuardedClient",
     "HopGate",
@@ -99,6 +101,16 @@ class FetchResponse:
         return self.headers.get("content-type")
 
 
+#: The next step after a site that could not be reached (as the robots.txt step words it:
+#: access.robots): the address may be wrong, else the site is down or unreachable.
+UNREACHABLE_HINT = (
+    "check the address; if it is right, the site is down or unreachable from here: try "
+    "again later or use another source"
+)
+#: The next step after a connection that broke or an answer that did not come in time.
+RETRY_HINT = "try again later or use another source"
+
+
 def translate_transport_error(exc: BaseException, shown_url: str) -> WebResearchError:
     """Map an httpcore2/httpx2/ssl/OS exception to the most specific webresearch error.
 
@@ -114,15 +126,17 @@ def translate_transport_error(exc: BaseException, shown_url: str) -> WebResearch
             "or the server does not speak TLS)"
         )
     if isinstance(exc, (httpcore2.ConnectTimeout, httpx2.ConnectTimeout)):
-        return Timeout(f"connecting to {shown_url} timed out")
+        return Timeout(f"connecting to {shown_url} timed out", hint=UNREACHABLE_HINT)
     if isinstance(exc, (httpcore2.TimeoutException, httpx2.TimeoutException, TimeoutError)):
-        return Timeout(f"{shown_url} did not answer in time")
+        return Timeout(f"{shown_url} did not answer in time", hint=RETRY_HINT)
     if isinstance(exc, (httpcore2.ConnectError, httpx2.ConnectError, ConnectionError)):
-        return NetworkError(f"could not connect to {shown_url}")
+        return NetworkError(f"could not connect to {shown_url}", hint=UNREACHABLE_HINT)
     if isinstance(exc, (httpcore2.ProtocolError, httpx2.ProtocolError)):
-        return NetworkError(f"{shown_url} broke the HTTP protocol or closed the connection")
+        return NetworkError(
+            f"{shown_url} broke the HTTP protocol or closed the connection", hint=RETRY_HINT
+        )
     if isinstance(exc, (httpcore2.NetworkError, httpx2.NetworkError, OSError)):
-        return NetworkError(f"the connection to {shown_url} failed")
+        return NetworkError(f"the connection to {shown_url} failed", hint=RETRY_HINT)
     if isinstance(exc, (httpcore2.UnsupportedProtocol, httpx2.UnsupportedProtocol)):
         return BlockedAddress(f"{shown_url}: unsupported protocol; only http and https are allowed")
     if isinstance(

@@ -224,6 +224,8 @@ class SSRFGuard:
                     f"the URL must be absolute (http:// or https://): {shown}", hint=meant
                 )
             if not redirect:  # the caller's own input: a bad argument, not a refused address
+                # named as given: the parser writes ``file:///x`` as ``file:/x``
+                shown = redact_url(str(url).strip())[:200]
                 raise InvalidArguments(
                     f"only http and https URLs are fetched; {shown} uses scheme "
                     f"{parsed.scheme[:20]!r}",

@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import httpx2
 from pydantic import SecretStr
 
-from ..config import ProviderOptions, Settings, option_env_var
+from ..config import HeaderSecret, ProviderOptions, Settings, option_env_var
 from ..errors import FetchError
 from ..hosted.endpoint import bearer, check_base_url
 from ..net.guard import SSRFGuard
@@ -89,7 +89,7 @@ class JinaOptions(ProviderOptions):
             may be an internal address).
     """
 
-    api_key: SecretStr | None = None
+    api_key: HeaderSecret = None
     base_url: SecretStr | None = None
 
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field
 
-from ..config import ProviderOptions, Settings, option_env_var
+from ..config import HeaderSecret, ProviderOptions, Settings, option_env_var
 from ..errors import ConfigurationError
 
 __all__ = [
@@ -220,7 +220,7 @@ class KeyOptions(ProviderOptions):
             another).
     """
 
-    api_key: SecretStr | None = None
+    api_key: HeaderSecret = None
     base_url: str
 
 

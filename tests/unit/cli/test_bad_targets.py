@@ -97,8 +97,8 @@ def test_base_url_is_read_as_every_url_on_the_command_line(
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--query", "--json"], "--query is --query QUESTION; got the option --json as the"),
-        (["--query=--json"], "--query is --query QUESTION; got the option --json as the"),
+        (["--query", "--json"], "--query takes the QUESTION itself; got the option --json as the"),
+        (["--query=--json"], "--query takes the QUESTION itself; got the option --json as the"),
         (["-q", "--json"], "(--quiet has no short form)"),
         (["-q", ""], "an empty question was given to -q"),
         (["--query", "   "], "an empty question was given to --query"),

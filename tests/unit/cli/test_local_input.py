@@ -142,7 +142,12 @@ def test_a_dash_is_no_question(args: list[str], tmp_path: Path) -> None:
     page.write_bytes(PAGE)
     result = CliRunner().invoke(cli, ["fetch", str(page), *args], env=ENV)
     assert result.exit_code == 2, result.output
-    assert "QUESTION; got - (stdin, a target) as the question" in result.stderr
+    words = (  # --query: the question from stdin was meant (session 9 wording)
+        "QUESTION; got - (stdin, a target) as the question"
+        if args[0] == "-q"
+        else "--query - does not read the question from stdin"
+    )
+    assert words in result.stderr
 
 
 @pytest.mark.parametrize("option", ["--query=a.html", "-qa.html"])

@@ -113,3 +113,39 @@ def test_a_negative_value_is_named_as_the_cause() -> None:
     with pytest.raises(InvalidArguments) as bad:
         parse_region("-1.5,2,3,4")  # not whole numbers: the plain wording
     assert bad.value.message.endswith("is not a region")
+
+
+@pytest.mark.parametrize(
+    ("text", "result"),
+    [
+        ("-0,0,10,10", Region(0, 0, 10, 10)),
+        ("0,-0,5,5", Region(0, 0, 5, 5)),
+        ("+1,2,3,4", Region(1, 2, 3, 4)),
+    ],
+)
+def test_a_sign_on_a_number_that_is_not_negative_changes_nothing(text: str, result: Region) -> None:
+    """Before (fresh review, session 9): ``-0,0,10,10`` was refused as having ``a negative
+    value`` — -0 is 0."""
+    assert parse_region(text) == result
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("-5,0,10,10", "clip: '-5,0,10,10' has a negative value (X is -5): X and Y are 0 or more"),
+        ("0,-1,-2,10", "has a negative value (Y is -1, W is -2): "),
+        (
+            "0,0,-0,10",
+            "clip: '0,0,-0,10' is no area (W is 0): the width and height are at least 1 px",
+        ),
+        ("0,0,3,0", "is no area (H is 0)"),
+        ("0,0,0,0", "is no area (W and H are 0)"),
+    ],
+)
+def test_the_message_names_the_wrong_number_and_the_hint_the_form(text: str, words: str) -> None:
+    """Before: a width of 0 said only ``the width and height must be at least 1 px``, with
+    no next step; a negative value did not say which."""
+    with pytest.raises(InvalidArguments) as bad:
+        parse_region(text)
+    assert words in bad.value.message
+    assert bad.value.hint == "give X,Y,W,H in px, e.g. 0,0,640,400"
