@@ -52,6 +52,18 @@ def _descendants(root: int) -> list[int]:
     return out
 
 
+def _cmdlines(pids: list[int]) -> dict[int, str]:
+    """``pid`` → its command line (its first 200 characters), for a failure's message."""
+    out = {}
+    for pid in pids:
+        try:
+            raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        out[pid] = raw.replace(b"\0", b" ").decode(errors="replace")[:200]
+    return out
+
+
 async def _wait_gone(pids: list[int], timeout_s: float = 15.0) -> list[int]:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -154,7 +166,8 @@ async def test_sigkill_of_the_tool_process_leaves_no_browser_or_driver(
         ), "the Playwright driver is among the children"
         os.kill(child.pid, signal.SIGKILL)
         child.wait(10)
-        assert await _wait_gone(everything) == [], "a browser or driver process outlived its parent"
+        survivors = await _wait_gone(everything)
+        assert survivors == [], f"outlived their parent: {_cmdlines(survivors)}"
         assert group_pids(pgid) == []
     finally:
         if child.poll() is None:
