@@ -14,8 +14,9 @@ model-facing message.
 
 The journal fails closed: when ``tool.started`` (or the replay lookup) cannot be written,
 the tool does not run and the call fails with ``storage``. When only the closing event
-cannot be written, the tool has already acted, so its result is returned (a retry could
-repeat a side effect) with ``meta["journal_error"]``, and the failure is logged.
+cannot be written, or an event the running tool writes (``search.request``,
+``browser.action``, ...), the tool has already acted, so its result is returned (a retry
+could repeat a side effect) with ``meta["journal_error"]``, and the failure is logged.
 
 A call cut off by cancellation ("Stop") records what it already spent (SPEC §3: costs of
 calls that failed after the request was sent) and writes a ``tool.failed`` event with
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import inspect
 import logging
 import time
 import uuid
@@ -51,7 +53,7 @@ from ..invisible import strip_invisible
 from ..progress import ProgressCallback
 from ..runtime.cache import MemoryCache
 from ..runtime.journal import JournalEvent, arguments_hash, storable, truncate_utf8
-from ..runtime.run import ApprovalRequest, RunContext
+from ..runtime.run import ApprovalRequest, Approver, RunContext
 from ..types import ImageBlock, JSONObject, JSONValue, ToolResult
 from .arguments import json_shape
 from .base import PreparedCall
@@ -238,24 +240,21 @@ class CallPipeline:
         mode = self.tools.approval_mode(run, name)
         risk = prepared.risk
         if mode == "allow":
-            await ctx.event("approval.auto_granted", risk=risk)
+            await ctx.record("approval.auto_granted", risk=risk)
             return
         approver = run.approver
         granted = False
+        why = "it needs approval and no approver is configured"
         if approver is not None:
             summary = f"{name} " + " ".join(f"{k}={v}" for k, v in shown_args.items())
             request = ApprovalRequest(run.run_id, name, shown_args, risk, summary[:300])
             ctx.progress("waiting for a person to approve the call")
-            try:
-                granted = bool(await approver(request))
-            except Exception:
-                log.exception("approval callback failed")
-                granted = False
-        await ctx.event("approval.granted" if granted else "approval.denied", risk=risk)
+            timeout_s = run.approval_timeout_s or self.services.settings.mcp_approval_timeout_s
+            granted, why = await _ask(approver, request, timeout_s)
+        await ctx.record("approval.granted" if granted else "approval.denied", risk=risk)
         if not granted:
             raise ApprovalDenied(
-                f"the call to {name} was not approved"
-                + ("" if approver else " (it needs approval and no approver is configured)"),
+                f"the call to {name} was not approved" + (f" ({why})" if why else ""),
                 hint="do not retry the same call; continue without it or ask the person",
                 refusal="approval",
             )
@@ -301,6 +300,8 @@ class CallPipeline:
             counted = meta.get("hidden_chars_removed", 0)
             meta["hidden_chars_removed"] = (counted if isinstance(counted, int) else 0) + hidden
         meta["operation_id"] = ctx.operation_id
+        if ctx.journal_error is not None:
+            meta["journal_error"] = ctx.journal_error
         if ctx.cost:
             meta["cost"] = ctx.cost
         result = ToolResult(
@@ -384,6 +385,31 @@ class CallPipeline:
         return _replayed(
             ToolResult(recorded.get("text", ""), images, dict(recorded.get("meta") or {}), error)
         )
+
+
+async def _ask(approver: Approver, request: ApprovalRequest, timeout_s: float) -> tuple[bool, str]:
+    """The approver's decision on ``request`` and, for a denial the approver did not give
+    itself, why. Only the boolean ``True`` approves (a truthy ``"no"`` must not, as an MCP
+    answer must be accept + true); a plain function's bool is used as it is; an awaitable
+    answer is awaited at most ``timeout_s`` seconds; an approver that raises denies."""
+    try:
+        answer = approver(request)
+        if inspect.isawaitable(answer):
+            answer = await asyncio.wait_for(answer, timeout_s)
+    except TimeoutError:
+        log.warning("the approver of %s did not answer in %g s", request.tool, timeout_s)
+        return False, f"no answer within {timeout_s:g} s"
+    except Exception:
+        log.exception("approval callback failed")
+        return False, "the approver failed"
+    if not isinstance(answer, bool):
+        log.warning(
+            "the approver of %s answered %s, not a bool: denied",
+            request.tool,
+            type(answer).__name__,
+        )
+        return False, "the approver gave no yes/no answer"
+    return answer, ""
 
 
 def _replayed(result: ToolResult) -> ToolResult:
