@@ -3,7 +3,8 @@
 Per call, in order: idempotent replay (a known operation id returns its recorded result and
 writes nothing) → ``tool.started`` → gate (registered, approval policy, the run's
 capabilities) → argument validation (the schema, then the tool's typed arguments) →
-approval (``allow`` journals ``approval.auto_granted``; ``supervised`` asks the run's
+approval (``allow`` journals ``approval.auto_granted``; ``supervised`` first applies the
+SSRF guard's DNS-free rules to a web_fetch / fetch_image URL, then asks the run's
 approver) → the tool (which asks its context for scope, rate limit, cache, budget) →
 ``tool.completed`` / ``tool.failed`` with duration, outcome, error code, cached flag, cost
 (and its payees) and the redacted output (≤ 4 KiB, images as metadata).
@@ -230,6 +231,8 @@ class CallPipeline:
         prepared = tool.prepare(valid)
         ctx.declared_limit = tool.rate_limit
         ctx.price = prepared.price
+        if self.tools.approval_mode(run, name) == "supervised":
+            _guard_first(self.services, name, valid)  # never ask about a call to refuse
         await self._approve(name, prepared, ctx, shown_args)
         return await prepared.run(ctx)
 
@@ -385,6 +388,25 @@ class CallPipeline:
         return _replayed(
             ToolResult(recorded.get("text", ""), images, dict(recorded.get("meta") or {}), error)
         )
+
+
+#: Tools whose ``url`` argument is always fetched through the SSRF guard (the readers and
+#: the image download check it first): a supervised call's URL is checked before the person
+#: is asked, so nobody approves a call the guard refuses anyway.
+_GUARDED_URL_TOOLS = frozenset({"web_fetch", "fetch_image"})
+
+
+def _guard_first(services: Services, name: str, arguments: JSONObject) -> None:
+    """The SSRF guard's rules that need no DNS (scheme, credentials, host rules, IP
+    literals: :meth:`~webresearch.net.guard.SSRFGuard.check_url`) for ``arguments["url"]``
+    of a :data:`_GUARDED_URL_TOOLS` call.
+
+    Raises:
+        BlockedAddress, InvalidArguments: what the tool itself would raise for the URL.
+    """
+    url = arguments.get("url")
+    if name in _GUARDED_URL_TOOLS and isinstance(url, str):
+        services.guard.check_url(url)
 
 
 async def _ask(approver: Approver, request: ApprovalRequest, timeout_s: float) -> tuple[bool, str]:

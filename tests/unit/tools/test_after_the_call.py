@@ -144,3 +144,25 @@ def test_run_context_refuses_a_bad_approval_setup() -> None:
         RunContext(approval_timeout_s=0)
     with pytest.raises(TypeError, match="approver"):
         RunContext(approver="yes")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("url", "code"),
+    [("http://10.9.8.7/x", "blocked_address"), ("ftp://example.org/x", "invalid_arguments")],
+)
+async def test_a_url_the_guard_refuses_is_never_sent_to_the_approver(
+    settings: Settings, url: str, code: str
+) -> None:
+    from webresearch.tools import web_fetch
+
+    asked: list[ApprovalRequest] = []
+
+    async def approver(request: ApprovalRequest) -> bool:
+        asked.append(request)
+        return True
+
+    run = RunContext(approval={"web_fetch": "supervised"}, approver=approver)
+    async with Toolkit(settings, journal=MemoryJournal(), builders=[web_fetch.build]) as tk:
+        result = await tk.call("web_fetch", {"url": url}, run=run)
+    assert result.error is not None and result.error.code == code
+    assert asked == []  # before: the person was asked first, then the guard refused
