@@ -11,9 +11,11 @@ A journal survives a killed writer and several writers:
   with a newline (a writer died mid-line, a disk filled up), the line starts with one, so
   the next event is never glued onto the torn fragment.
 * **Reading.** Only complete lines (ending in ``\\n``) are read; a line that is not UTF-8,
-  not JSON or not a record is skipped and counted (:attr:`JSONLinesJournal.skipped_lines`),
-  never an error. A last line without its newline is a write in progress or a torn one: it
-  is not read yet (and once a later write ends it, it is skipped like any bad line).
+  not JSON or not a record, or a record that is not a usable event (a field of the wrong
+  type: :func:`~webresearch.runtime.journal.record_problem`) is skipped and counted, by
+  reason (:attr:`JSONLinesJournal.skipped_lines`, ``skipped_reasons``), never an error.
+  A last line without its newline is a write in progress or a torn one: it is not read
+  yet (and once a later write ends it, it is skipped like any bad line).
 * **Off the event loop.** Writes (``write`` + ``fsync``: milliseconds, more on a busy disk)
   and scans run in the journal's own thread (:class:`~.serial.SerialThread`), one at a
   time and in call order; the caller awaits them, so an event is on disk when ``append``
@@ -28,17 +30,20 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from ..errors import StorageError
-from ..runtime.journal import JournalEvent, matches
+from ..runtime.journal import JournalEvent, matches, record_problem
 from .files import ensure_private_file
 from .serial import SerialThread
 
-__all__ = ["READ_CHUNK_BYTES", "JSONLinesJournal", "encode_line", "parse_line"]
+__all__ = ["NOT_JSON", "READ_CHUNK_BYTES", "JSONLinesJournal", "encode_line", "parse_line"]
+
+#: Why a line that is no JSON object was skipped.
+NOT_JSON = "torn, not UTF-8 or not a JSON object"
 
 #: Bytes read at a time when scanning the file.
 READ_CHUNK_BYTES = 1 << 16
@@ -74,8 +79,10 @@ class JSONLinesJournal:
     """Journal events as JSON lines in ``path`` (created with its parent directories).
 
     Attributes:
-        skipped_lines: bad lines (torn, not UTF-8, not JSON, not a record) met by the last
-            :meth:`query` that read the whole file.
+        skipped_lines: bad lines (torn, not UTF-8, not JSON, not a record, a field of the
+            wrong type) met by the last :meth:`query` that read the whole file.
+        skipped_reasons: the same lines by reason (:data:`NOT_JSON` or what
+            :func:`~webresearch.runtime.journal.record_problem` says) → count.
 
     Raises:
         StorageError: the file cannot be opened.
@@ -84,6 +91,7 @@ class JSONLinesJournal:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
         self.skipped_lines = 0
+        self.skipped_reasons: dict[str, int] = {}
         try:
             ensure_private_file(self.path)
             # Read-write so the last byte can be checked (pread) on the descriptor we append to.
@@ -151,18 +159,21 @@ class JSONLinesJournal:
         limit: int | None,
     ) -> list[JournalEvent]:
         out: deque[JournalEvent] = deque(maxlen=limit or None)
-        skipped = 0
+        reasons: Counter[str] = Counter()
         try:
             for _offset, _length, record in self._records():
-                event = _event(record)
+                if record is not None and "operation_result" in record:
+                    continue
+                problem = NOT_JSON if record is None else record_problem(record)
+                event = _event(record) if problem is None else None
                 if event is None:
-                    if record is None or "operation_result" not in record:
-                        skipped += 1  # not a record, or an object that is not an event
+                    reasons[problem or "not an event"] += 1
                 elif matches(event, run_id, tool, kind, since):
                     out.append(event)
         except OSError as exc:
             raise StorageError(f"journal read failed: {exc.strerror}") from None
-        self.skipped_lines = skipped
+        self.skipped_lines = sum(reasons.values())
+        self.skipped_reasons = dict(reasons.most_common())
         return list(out)
 
     async def record_result(self, operation_id: str, result: dict[str, Any]) -> None:

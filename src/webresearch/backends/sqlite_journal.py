@@ -19,11 +19,12 @@ import contextlib
 import json
 import sqlite3
 import threading
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from ..errors import StorageError
-from ..runtime.journal import JournalEvent, storable, utc_now_iso
+from ..runtime.journal import JournalEvent, record_problem, storable, utc_now_iso
 from .files import ensure_private_file
 from .serial import SerialThread
 from .sqlite_open import connect_wal
@@ -76,12 +77,18 @@ class SQLiteJournal:
     Args:
         path: the database file (parent directories are created).
 
+    Attributes:
+        skipped_lines: rows the last :meth:`query` skipped (details not JSON, a field of
+            the wrong type: a row some other program wrote); ``skipped_reasons`` by reason.
+
     Raises:
         StorageError: the file cannot be opened or migrated.
     """
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path).expanduser()
+        self.skipped_lines = 0
+        self.skipped_reasons: dict[str, int] = {}
         try:
             ensure_private_file(self.path)
             # Processes starting at once race for the WAL switch and the migrations: opening
@@ -186,11 +193,22 @@ class SQLiteJournal:
         except sqlite3.Error as exc:
             raise StorageError(f"journal query failed: {exc}") from None
         out = []
+        reasons: Counter[str] = Counter()
         for row in rows:
             data: dict[str, Any] = dict(zip(_COLUMNS, row, strict=True))
             data["cached"] = bool(data["cached"])
-            data["details"] = json.loads(data["details"] or "{}")
+            try:
+                data["details"] = json.loads(data["details"] or "{}")
+            except (TypeError, ValueError, RecursionError):
+                reasons["details that are not JSON"] += 1
+                continue
+            problem = record_problem(data)
+            if problem is not None:  # a row written by something else: skipped, counted
+                reasons[problem] += 1
+                continue
             out.append(JournalEvent.from_dict(data))
+        self.skipped_lines = sum(reasons.values())
+        self.skipped_reasons = dict(reasons.most_common())
         return out
 
     async def record_result(self, operation_id: str, result: dict[str, Any]) -> None:

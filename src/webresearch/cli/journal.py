@@ -17,7 +17,14 @@ from webresearch.redact import redact_url
 if TYPE_CHECKING:
     from webresearch import Settings
 
-from .journal_view import calls_of, format_calls, format_stats, journal_stats
+from .journal_view import (
+    aligned,
+    calls_of,
+    format_calls,
+    format_stats,
+    journal_stats,
+    outcome_text,
+)
 from .options import SettingsProblem, load_settings
 from .signals import run_stoppable
 
@@ -72,7 +79,7 @@ def parse_since(text: str, now: datetime) -> str:
 def _outcome(event: dict[str, Any]) -> str:
     code, outcome = event.get("error_code"), event.get("outcome")
     if code:
-        return f"{outcome or 'error'} {code}"
+        return outcome_text(str(outcome or "error"), str(code))
     return str(outcome or "")
 
 
@@ -100,14 +107,10 @@ def format_table(events: Sequence[dict[str, Any]]) -> list[str]:
     """Events (``JournalEvent.to_dict()``) as aligned lines for people, header first.
 
     Columns: time (UTC, seconds), kind, tool, outcome (``ok``, or outcome and error code),
-    duration (ms), cached, cost, run id (its first 12 characters).
+    duration (ms), cached, cost, run id (its first 12 characters). Every cell is
+    :func:`~.journal_view.terminal_safe` (no control or bidi characters reach the terminal).
     """
-    rows = [_COLUMNS, *(_row(e) for e in events)]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
-    return [
-        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
-        for row in rows
-    ]
+    return aligned([_COLUMNS, *(_row(e) for e in events)])
 
 
 def _where(settings: Settings) -> str:
@@ -157,10 +160,11 @@ class _Reader:
         self.settings = settings
         self.run_id, self.tool = run_id, tool
         try:
-            self.since = parse_since(since, datetime.now(UTC)) if since else None
+            self.since = parse_since(since, datetime.now(UTC)) if since is not None else None
         except ValueError as exc:
             raise click.BadParameter(str(exc), param_hint="--since") from None
         self.skipped = 0
+        self.reasons: dict[str, int] = {}
 
     def read(self, queries: Sequence[tuple[str | None, int]]) -> list[dict[str, Any]]:
         """Events of each ``(kind, limit)`` query, merged oldest first.
@@ -200,9 +204,13 @@ class _Reader:
                         run_id=run, tool=self.tool, kind=kind, since=self.since, limit=limit
                     )
                 )
-            # The JSON-lines sink skips (and counts) torn or undecodable lines.
-            count = getattr(journal, "skipped_lines", 0)
-            self.skipped = count if isinstance(count, int) else 0
+                # The JSON-lines and SQLite sinks skip (and count, by reason) what is no
+                # event. A JSON-lines query scans every line, a SQLite one only the rows of
+                # its kind: the most any query met is kept per reason.
+                reasons = getattr(journal, "skipped_reasons", None)
+                for reason, count in reasons.items() if isinstance(reasons, dict) else ():
+                    self.reasons[reason] = max(count, self.reasons.get(reason, 0))
+            self.skipped = sum(self.reasons.values())
         events = [event.to_dict() for event in found]
         if len(queries) > 1:
             events.sort(key=lambda e: str(e.get("time") or ""))
@@ -211,9 +219,10 @@ class _Reader:
     def report_skipped(self) -> None:
         if self.skipped:
             n = self.skipped
+            why = "; ".join(f"{count}: {reason}" for reason, count in self.reasons.items())
             click.echo(
                 f"webresearch journal: skipped {n} unreadable line{'' if n == 1 else 's'} "
-                f"(torn or not UTF-8 JSON) in {_where(self.settings)}",
+                f"({why or 'torn or not JSON'}) in {_where(self.settings)}",
                 err=True,
             )
 

@@ -8,21 +8,27 @@ redacted arguments, where the target comes from), approval events, and the closi
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
+from webresearch.invisible import strip_invisible
+
 __all__ = [
     "Call",
     "JournalStats",
+    "aligned",
     "calls_of",
     "format_calls",
     "format_stats",
     "journal_stats",
+    "outcome_text",
     "shown_time",
     "target_of",
+    "terminal_safe",
 ]
 
 #: Characters of a target the table shows (JSON lines keep it whole).
@@ -152,13 +158,41 @@ def shown_time(text: str) -> str:
         return text
 
 
-def _cut(text: str, limit: int) -> str:
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` as a terminal may print it: C0/C1 control characters (ESC, BEL, CR, DEL …:
+    escape sequences could retitle or rewrite the terminal) and the invisible characters of
+    :func:`webresearch.invisible.strip_invisible` (bidi overrides such as U+202E, which
+    reorder what is displayed; zero-width and Tag characters) become visible ``\\xNN`` /
+    ``\\uNNNN`` escapes; whitespace runs become one space. The journal keeps targets
+    chosen by a model: a people's view must not let them act on the terminal."""
     text = " ".join(text.split())
+    hidden = strip_invisible(text)[1] > 0
+    if text.isprintable() and not hidden:
+        return text
+    return "".join(
+        _escaped(c) if unicodedata.category(c) == "Cc" or (hidden and strip_invisible(c)[1]) else c
+        for c in text
+    )
+
+
+def _cut(text: str, limit: int) -> str:
+    text = terminal_safe(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def outcome_text(outcome: str, error_code: str | None) -> str:
+    """``ok``, ``error network``, ``cancelled`` (an error code equal to the outcome is not
+    repeated: ``cancelled cancelled`` said nothing more)."""
+    return outcome + (f" {error_code}" if error_code and error_code != outcome else "")
+
+
 def _call_row(call: Call, run_chars: int) -> tuple[str, ...]:
-    outcome = call.outcome + (f" {call.error_code}" if call.error_code else "")
+    outcome = outcome_text(call.outcome, call.error_code)
     if call.cached:
         outcome += " (cached)"
     return (
@@ -172,7 +206,10 @@ def _call_row(call: Call, run_chars: int) -> tuple[str, ...]:
     )
 
 
-def _aligned(rows: Sequence[Sequence[str]]) -> list[str]:
+def aligned(rows: Sequence[Sequence[str]]) -> list[str]:
+    """``rows`` (header first) as lines of left-aligned columns two spaces apart, every
+    cell made :func:`terminal_safe` first."""
+    rows = [tuple(terminal_safe(c) for c in row) for row in rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
@@ -182,7 +219,7 @@ def _aligned(rows: Sequence[Sequence[str]]) -> list[str]:
 def format_calls(calls: Sequence[Call], *, run_chars: int = 12) -> list[str]:
     """One aligned line per call, header first: time (UTC), tool, target, outcome (with the
     error code, ``(cached)``), duration in ms, cost, run id (its first ``run_chars``)."""
-    return _aligned([_CALL_COLUMNS, *(_call_row(c, run_chars) for c in calls)])
+    return aligned([_CALL_COLUMNS, *(_call_row(c, run_chars) for c in calls)])
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +310,7 @@ def format_stats(stats: JournalStats) -> list[str]:
     ):
         if table:
             lines.append(f"{title}:")
-            width = max(len(k) for k in table)
-            lines.extend(f"  {k.ljust(width)}  {v:g}" for k, v in table.items())
+            shown = {terminal_safe(k): v for k, v in table.items()}
+            width = max(len(k) for k in shown)
+            lines.extend(f"  {k.ljust(width)}  {v:g}" for k, v in shown.items())
     return lines

@@ -34,6 +34,7 @@ __all__ = [
     "MemoryJournal",
     "arguments_hash",
     "canonical_json",
+    "record_problem",
     "storable",
     "truncate_utf8",
     "utc_now_iso",
@@ -140,6 +141,51 @@ class JournalEvent:
         """Inverse of :meth:`to_dict` (unknown keys are ignored)."""
         names = cls.__dataclass_fields__
         return cls(**{k: v for k, v in data.items() if k in names})
+
+
+#: The JSON types each field of a stored event may have (``None`` where the field may be
+#: null); :func:`record_problem` checks a record read back against them.
+_FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "kind": (str,),
+    "run_id": (str,),
+    "tool": (str, type(None)),
+    "operation_id": (str, type(None)),
+    "args_hash": (str, type(None)),
+    "duration_ms": (int, float, type(None)),
+    "outcome": (str, type(None)),
+    "error_code": (str, type(None)),
+    "cached": (bool,),
+    "cost": (int, float),
+    "output": (str, type(None)),
+    "details": (dict,),
+    "event_id": (str,),
+    "time": (str,),
+}
+
+
+def record_problem(record: dict[str, Any]) -> str | None:
+    """Why a JSON object read back from a journal is not a usable event, or ``None``.
+
+    A reader skips (and counts) such a record instead of failing on it: ``kind`` and
+    ``run_id`` must be strings, and every other field of :class:`JournalEvent` present must
+    have its type (a number for ``cost`` and ``duration_ms``, never a bool; an object for
+    ``details``).
+
+    Returns:
+        e.g. ``"no kind or run_id"``, ``"a field of the wrong type (cost)"``.
+    """
+    if not (isinstance(record.get("kind"), str) and isinstance(record.get("run_id"), str)):
+        return "not an event (no kind or run_id)"
+    wrong = sorted(
+        name
+        for name, types in _FIELD_TYPES.items()
+        if name in record
+        and (
+            not isinstance(record[name], types)
+            or (isinstance(record[name], bool) and bool not in types)
+        )
+    )
+    return f"a field of the wrong type ({', '.join(wrong)})" if wrong else None
 
 
 class Journal(Protocol):

@@ -44,8 +44,12 @@ class ApprovalRequest:
     summary: str
 
 
-#: ``await approver(request)`` → True to allow the call, False to deny it.
-Approver = Callable[[ApprovalRequest], Awaitable[bool]]
+#: ``approver(request)`` → ``True`` to allow the call; anything else denies it (only the
+#: boolean ``True`` approves: a truthy ``"no"`` or ``1`` is a denial, like an MCP answer
+#: that is not accept + true). An async function is awaited; a plain function returning a
+#: bool is accepted too and called on the event loop (so it must answer at once: a prompt
+#: that waits for a person belongs in an async approver). An approver that raises denies.
+Approver = Callable[[ApprovalRequest], Awaitable[bool] | bool]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +67,11 @@ class RunContext:
             never the agent's or tool output).
         approval: tool name → approval mode; tools not listed use ``default_approval``.
         default_approval: approval mode for tools not in ``approval``.
-        approver: decides supervised calls; a supervised call without one is denied.
+        approver: decides supervised calls (see :data:`Approver`); a supervised call
+            without one is denied.
+        approval_timeout_s: seconds a supervised call waits for the approver (``None``: the
+            settings' ``mcp_approval_timeout_s``, 300 s by default); no answer in time is a
+            denial, so an approver that hangs never hangs the call.
         budget: most the run may spend on paid calls (price units of the settings), or
             ``None`` for no limit. Unlike a count limit, 0 is a real budget (free calls
             only): reading it as "no limit" could spend money nobody allowed.
@@ -80,6 +88,7 @@ class RunContext:
     approval: Mapping[str, ApprovalMode] = field(default_factory=lambda: MappingProxyType({}))
     default_approval: ApprovalMode = "allow"
     approver: Approver | None = None
+    approval_timeout_s: float | None = None
     budget: float | None = None
     can_see_images: bool = True
     browser_session: str | None = None
@@ -88,6 +97,11 @@ class RunContext:
         budget = self.budget
         if budget is not None and not budget >= 0:  # negative or NaN
             raise ValueError("RunContext budget must be 0 or more (None: no limit)")
+        timeout = self.approval_timeout_s
+        if timeout is not None and not timeout > 0:  # zero, negative or NaN
+            raise ValueError("RunContext approval_timeout_s must be more than 0 seconds")
+        if self.approver is not None and not callable(self.approver):
+            raise TypeError("RunContext approver must be a function of an ApprovalRequest")
 
     @property
     def conversation(self) -> str:

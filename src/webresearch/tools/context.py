@@ -59,6 +59,9 @@ class ToolCall:
         costs: what it has spent, by payee (provider or service id).
         counted_view: the call counted one view of the ``user_links`` scope.
         held: what the call holds of the shared spending limit (settled at the end).
+        journal_error: the error code of the first event of the running tool the journal
+            could not write (``None``: all written); the result then carries it as
+            ``meta["journal_error"]``.
     """
 
     def __init__(
@@ -84,6 +87,7 @@ class ToolCall:
         self.counted_view = False
         self.held = 0.0
         self._held_window = 0
+        self.journal_error: str | None = None
 
     async def check_scope(self, url: str) -> None:
         """See :meth:`CallContext.check_scope` (SPEC §1.5)."""
@@ -208,7 +212,25 @@ class ToolCall:
             self.costs[what] = self.costs.get(what, 0.0) + cost
 
     async def event(self, kind: str, **details: JSONValue) -> None:
-        """See :meth:`CallContext.event` (details redacted)."""
+        """See :meth:`CallContext.event` (details redacted).
+
+        A running tool may already have acted (a paid request sent, a page clicked), so a
+        journal failure here never fails the call (README: "a journal problem never fails
+        a call that already ran"): it is logged and kept in :attr:`journal_error`.
+        """
+        try:
+            await self.record(kind, **details)
+        except StorageError as exc:
+            log.error("%s: its %s event was not journaled: %s", self.tool, kind, exc.message)
+            if self.journal_error is None:
+                self.journal_error = exc.code
+
+    async def record(self, kind: str, **details: JSONValue) -> None:
+        """Journal an event of this call before the tool runs (details redacted).
+
+        Raises:
+            StorageError: the journal could not write it (the call then fails closed).
+        """
         shown = redact_json(details, self.services.redact)
         await self.services.journal.append(
             JournalEvent(

@@ -3,7 +3,8 @@
 Per call, in order: idempotent replay (a known operation id returns its recorded result and
 writes nothing) → ``tool.started`` → gate (registered, approval policy, the run's
 capabilities) → argument validation (the schema, then the tool's typed arguments) →
-approval (``allow`` journals ``approval.auto_granted``; ``supervised`` asks the run's
+approval (``allow`` journals ``approval.auto_granted``; ``supervised`` first applies the
+SSRF guard's DNS-free rules to a web_fetch / fetch_image URL, then asks the run's
 approver) → the tool (which asks its context for scope, rate limit, cache, budget) →
 ``tool.completed`` / ``tool.failed`` with duration, outcome, error code, cached flag, cost
 (and its payees) and the redacted output (≤ 4 KiB, images as metadata).
@@ -14,8 +15,9 @@ model-facing message.
 
 The journal fails closed: when ``tool.started`` (or the replay lookup) cannot be written,
 the tool does not run and the call fails with ``storage``. When only the closing event
-cannot be written, the tool has already acted, so its result is returned (a retry could
-repeat a side effect) with ``meta["journal_error"]``, and the failure is logged.
+cannot be written, or an event the running tool writes (``search.request``,
+``browser.action``, ...), the tool has already acted, so its result is returned (a retry
+could repeat a side effect) with ``meta["journal_error"]``, and the failure is logged.
 
 A call cut off by cancellation ("Stop") records what it already spent (SPEC §3: costs of
 calls that failed after the request was sent) and writes a ``tool.failed`` event with
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import inspect
 import logging
 import time
 import uuid
@@ -51,7 +54,7 @@ from ..invisible import strip_invisible
 from ..progress import ProgressCallback
 from ..runtime.cache import MemoryCache
 from ..runtime.journal import JournalEvent, arguments_hash, storable, truncate_utf8
-from ..runtime.run import ApprovalRequest, RunContext
+from ..runtime.run import ApprovalRequest, Approver, RunContext
 from ..types import ImageBlock, JSONObject, JSONValue, ToolResult
 from .arguments import json_shape
 from .base import PreparedCall
@@ -228,6 +231,8 @@ class CallPipeline:
         prepared = tool.prepare(valid)
         ctx.declared_limit = tool.rate_limit
         ctx.price = prepared.price
+        if self.tools.approval_mode(run, name) == "supervised":
+            _guard_first(self.services, name, valid)  # never ask about a call to refuse
         await self._approve(name, prepared, ctx, shown_args)
         return await prepared.run(ctx)
 
@@ -238,24 +243,21 @@ class CallPipeline:
         mode = self.tools.approval_mode(run, name)
         risk = prepared.risk
         if mode == "allow":
-            await ctx.event("approval.auto_granted", risk=risk)
+            await ctx.record("approval.auto_granted", risk=risk)
             return
         approver = run.approver
         granted = False
+        why = "it needs approval and no approver is configured"
         if approver is not None:
             summary = f"{name} " + " ".join(f"{k}={v}" for k, v in shown_args.items())
             request = ApprovalRequest(run.run_id, name, shown_args, risk, summary[:300])
             ctx.progress("waiting for a person to approve the call")
-            try:
-                granted = bool(await approver(request))
-            except Exception:
-                log.exception("approval callback failed")
-                granted = False
-        await ctx.event("approval.granted" if granted else "approval.denied", risk=risk)
+            timeout_s = run.approval_timeout_s or self.services.settings.mcp_approval_timeout_s
+            granted, why = await _ask(approver, request, timeout_s)
+        await ctx.record("approval.granted" if granted else "approval.denied", risk=risk)
         if not granted:
             raise ApprovalDenied(
-                f"the call to {name} was not approved"
-                + ("" if approver else " (it needs approval and no approver is configured)"),
+                f"the call to {name} was not approved" + (f" ({why})" if why else ""),
                 hint="do not retry the same call; continue without it or ask the person",
                 refusal="approval",
             )
@@ -301,6 +303,8 @@ class CallPipeline:
             counted = meta.get("hidden_chars_removed", 0)
             meta["hidden_chars_removed"] = (counted if isinstance(counted, int) else 0) + hidden
         meta["operation_id"] = ctx.operation_id
+        if ctx.journal_error is not None:
+            meta["journal_error"] = ctx.journal_error
         if ctx.cost:
             meta["cost"] = ctx.cost
         result = ToolResult(
@@ -384,6 +388,50 @@ class CallPipeline:
         return _replayed(
             ToolResult(recorded.get("text", ""), images, dict(recorded.get("meta") or {}), error)
         )
+
+
+#: Tools whose ``url`` argument is always fetched through the SSRF guard (the readers and
+#: the image download check it first): a supervised call's URL is checked before the person
+#: is asked, so nobody approves a call the guard refuses anyway.
+_GUARDED_URL_TOOLS = frozenset({"web_fetch", "fetch_image"})
+
+
+def _guard_first(services: Services, name: str, arguments: JSONObject) -> None:
+    """The SSRF guard's rules that need no DNS (scheme, credentials, host rules, IP
+    literals: :meth:`~webresearch.net.guard.SSRFGuard.check_url`) for ``arguments["url"]``
+    of a :data:`_GUARDED_URL_TOOLS` call.
+
+    Raises:
+        BlockedAddress, InvalidArguments: what the tool itself would raise for the URL.
+    """
+    url = arguments.get("url")
+    if name in _GUARDED_URL_TOOLS and isinstance(url, str):
+        services.guard.check_url(url)
+
+
+async def _ask(approver: Approver, request: ApprovalRequest, timeout_s: float) -> tuple[bool, str]:
+    """The approver's decision on ``request`` and, for a denial the approver did not give
+    itself, why. Only the boolean ``True`` approves (a truthy ``"no"`` must not, as an MCP
+    answer must be accept + true); a plain function's bool is used as it is; an awaitable
+    answer is awaited at most ``timeout_s`` seconds; an approver that raises denies."""
+    try:
+        answer = approver(request)
+        if inspect.isawaitable(answer):
+            answer = await asyncio.wait_for(answer, timeout_s)
+    except TimeoutError:
+        log.warning("the approver of %s did not answer in %g s", request.tool, timeout_s)
+        return False, f"no answer within {timeout_s:g} s"
+    except Exception:
+        log.exception("approval callback failed")
+        return False, "the approver failed"
+    if not isinstance(answer, bool):
+        log.warning(
+            "the approver of %s answered %s, not a bool: denied",
+            request.tool,
+            type(answer).__name__,
+        )
+        return False, "the approver gave no yes/no answer"
+    return answer, ""
 
 
 def _replayed(result: ToolResult) -> ToolResult:
