@@ -243,7 +243,11 @@ class WebResearchServer:
         report = pump.report if pump is not None else None
 
         async def call(approver: Approver) -> ToolResult:
-            supervised = dataclasses.replace(run, approver=approver)
+            # the server's own wait (back channel or input-required) words the denial: the
+            # call-level bound is one second later, only a backstop
+            supervised = dataclasses.replace(
+                run, approver=approver, approval_timeout_s=self.approval_timeout_s + 1
+            )
             return await self.toolkit.call(params.name, arguments, run=supervised, progress=report)
 
         if not is_version_at_least(ctx.protocol_version, _INPUT_REQUIRED_VERSION):
