@@ -21,7 +21,7 @@ __all__ = ["unknown_key_error"]
 
 
 def unknown_key_error(
-    tables: Mapping[str, tuple[str, Iterable[str], str]], where: Mapping[str, str]
+    tables: Mapping[str, tuple[str, Iterable[str], Iterable[str]]], where: Mapping[str, str]
 ) -> ConfigurationError | None:
     """The error naming every key of a table setting that is no valid name, else ``None``.
 
