@@ -106,3 +106,10 @@ def test_the_largest_amounts_fit_the_spending_arithmetic() -> None:
     assert settings.spending_limit is not None
     total = to_nanos(settings.spending_limit) + to_nanos(settings.prices["brave"])
     assert total < 2**63  # a signed 64-bit integer (SQLite, Redis INCRBY)
+
+
+def test_the_mcp_budget_option_has_the_settings_maximum() -> None:
+    from webresearch.cli.mcp import BUDGET_MAX
+    from webresearch.config import MAX_PRICE_UNITS
+
+    assert BUDGET_MAX == MAX_PRICE_UNITS
