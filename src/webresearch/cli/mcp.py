@@ -31,6 +31,11 @@ def _server_module() -> ModuleType:
     return mcp_server
 
 
+#: Largest ``--budget``: ``webresearch.config.MAX_PRICE_UNITS`` (not imported here: the
+#: settings' module loads pydantic, which ``webresearch --version`` must not wait for).
+BUDGET_MAX = 1e9
+
+
 @click.command("mcp")
 @click.option(
     "--http",
@@ -81,12 +86,12 @@ def _server_module() -> ModuleType:
 )
 @click.option(
     "--budget",
-    type=click.FloatRange(min=0),
+    type=click.FloatRange(min=0, max=BUDGET_MAX),
     default=None,
     metavar="AMOUNT",
     help=(
         "Most one session may spend on paid calls, in the units of your prices "
-        "(default: $WEBRESEARCH_MCP_BUDGET, none). A limit for all sessions and workers "
+        "(0 to 1e9; default: $WEBRESEARCH_MCP_BUDGET, none). A limit for all sessions and workers "
         "together: WEBRESEARCH_SPENDING_LIMIT."
     ),
 )

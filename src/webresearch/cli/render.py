@@ -177,7 +177,10 @@ def unavailable_exit(command: str, toolkit: Toolkit, tool: str) -> int | None:
     if reason is None:
         return None
     reason = fit_install_hints(reason, editable_checkout())
-    click.echo(f"webresearch {command}: {tool} is not available: {reason}", err=True)
+    click.echo(
+        f"webresearch {command}: error[configuration]: {tool} is not available: {reason}",
+        err=True,
+    )
     return EXIT_USAGE
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 
 import click
@@ -25,6 +26,30 @@ from .render import (
 )
 from .signals import run_stoppable
 
+#: A language tag as search providers take it: the BCP 47 (RFC 5646 §2.1) language subtag
+#: (ISO 639, 2-3 letters), an optional script (4 letters) and region (2 letters or 3 digits):
+#: ``en``, ``pt-BR``, ``zh-Hans``, ``es-419``. Extensions and private use are not taken.
+LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?")
+LANGUAGE_FORM = "a language tag (BCP 47) like en, pt-BR or zh-Hans"
+#: A country: ISO 3166-1 alpha-2 (``us``, ``DE``).
+COUNTRY_CODE = re.compile(r"[A-Za-z]{2}")
+COUNTRY_FORM = "a two-letter country code (ISO 3166-1 alpha-2) like us or de"
+
+
+def checked_code(value: str | None, pattern: re.Pattern[str], form: str) -> str | None:
+    """``--language`` / ``--country``: the code trimmed, or ``None`` when not given.
+
+    Raises:
+        click.BadParameter: not of the form (exit 2), naming the form and the value given.
+    """
+    if value is None:
+        return None
+    code = value.strip()
+    if not pattern.fullmatch(code):
+        shown = code if len(code) <= 40 else code[:37] + "..."
+        raise click.BadParameter(f"must be {form}, not {shown!r}")
+    return code
+
 
 @click.command("search")
 @click.argument("query", required=False)
@@ -46,8 +71,22 @@ from .signals import run_stoppable
     default=None,
     help="Only recent results.",
 )
-@click.option("--language", "-l", default=None, metavar="CODE", help="e.g. en")
-@click.option("--country", "-c", default=None, metavar="CODE", help="e.g. us")
+@click.option(
+    "--language",
+    "-l",
+    default=None,
+    metavar="CODE",
+    callback=lambda _c, _p, v: checked_code(v, LANGUAGE_TAG, LANGUAGE_FORM),
+    help="A language tag (BCP 47), e.g. en or pt-BR.",
+)
+@click.option(
+    "--country",
+    "-c",
+    default=None,
+    metavar="CODE",
+    callback=lambda _c, _p, v: checked_code(v, COUNTRY_CODE, COUNTRY_FORM),
+    help="A country code (ISO 3166-1 alpha-2), e.g. us.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
 @click.option(
     "--test",

@@ -50,6 +50,7 @@ __all__ = [
     "ENV_PREFIX",
     "FIX_SETTING",
     "MAX_MAX_BYTES",
+    "MAX_PRICE_UNITS",
     "STATE_URL_SCHEMES",
     "IPNetwork",
 ]
@@ -59,6 +60,12 @@ ENV_PREFIX = "WEBRESEARCH_"
 
 #: The next step after a setting with a wrong value (the message names where it was given).
 FIX_SETTING = "give a valid value, or leave the setting out to use its default"
+
+#: Largest price per call, spending limit or session budget (price units). Spending is counted
+#: in whole nano-units in 64-bit integers (runtime.spending: SQLite, Redis INCRBY), whose
+#: largest value is about 9.2e18: a limit of 1e9 units (1e18 nano-units) plus one more price
+#: of 1e9 still fits. Far above any real bill.
+MAX_PRICE_UNITS = 1e9
 
 #: web_fetch output budget (bytes of UTF-8 text) when the call gives none. SPEC §1.1.
 DEFAULT_MAX_BYTES = 48 * 1024

@@ -11,6 +11,7 @@ from .defaults import (
     DEFAULT_MCP_MAX_SESSIONS,
     DEFAULT_MCP_PROGRESS_INTERVAL_S,
     DEFAULT_MCP_SESSION_IDLE_S,
+    MAX_PRICE_UNITS,
 )
 from .section import Section, comma_list
 
@@ -54,7 +55,8 @@ class McpSettings(Section):
     mcp_budget: float | None = Field(
         None,
         ge=0,
-        description="Most one MCP session may spend on paid calls (price units); None: no limit.",
+        le=MAX_PRICE_UNITS,
+        description="Most one MCP session may spend on paid calls (price units, 0 to 1e9); None: no limit.",
     )
     mcp_max_sessions: int = Field(
         DEFAULT_MCP_MAX_SESSIONS,

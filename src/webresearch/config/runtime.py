@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SecretStr, field_validator
 
@@ -12,11 +12,17 @@ from .defaults import (
     DEFAULT_RATE_WINDOW_S,
     DEFAULT_SEARCH_RATE_LIMIT,
     DEFAULT_SPENDING_WINDOW_S,
+    MAX_PRICE_UNITS,
 )
 from .section import Limit, Section, comma_list
 from .urls import journal_url
 
-__all__ = ["RuntimeSettings"]
+__all__ = ["Price", "RuntimeSettings"]
+
+#: A price or an amount of price units: 0 to :data:`MAX_PRICE_UNITS` (finite: ``inf``,
+#: ``nan`` and ``1e400`` are refused, as in every setting), so the spending arithmetic never
+#: overflows and a negative price never makes a call "free".
+Price = Annotated[float, Field(ge=0, le=MAX_PRICE_UNITS)]
 
 
 class RuntimeSettings(Section):
@@ -42,9 +48,12 @@ class RuntimeSettings(Section):
     fetch_rate_limit: Limit = Field(
         None, description="web_fetch calls per window; none by default (0 or none: no limit)."
     )
-    prices: dict[str, float] = Field(
+    prices: dict[str, Price] = Field(
         default_factory=dict,
-        description='Price per call by provider or tool, e.g. {"brave": 0.005}. Units are yours.',
+        description=(
+            'Price per call by search provider or page reader, e.g. {"brave": 0.005}. Units '
+            "are yours; each price 0 to 1e9."
+        ),
     )
     approval: dict[str, Literal["allow", "supervised", "deny"]] = Field(
         default_factory=dict, description="Default approval mode per tool (a run may override)."
@@ -68,10 +77,11 @@ class RuntimeSettings(Section):
     spending_limit: float | None = Field(
         None,
         ge=0,
+        le=MAX_PRICE_UNITS,
         description=(
             "Most that all runs together may spend per spending window (price units), counted "
             "in the state backend: one process (memory://), a host (sqlite://) or a fleet "
-            "(redis://) share it. None: no limit."
+            "(redis://) share it. 0 to 1e9; None: no limit."
         ),
     )
     spending_window_s: float = Field(
@@ -106,6 +116,7 @@ class RuntimeSettings(Section):
             "wait in order, and the wait counts against their own call's time budget."
         ),
     )
+
     @field_validator("journal_url")
     @classmethod
     def _check_journal_url(cls, value: SecretStr | None) -> SecretStr | None:

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, unquote, urlsplit
 
-from pydantic import PrivateAttr, SecretStr, ValidationError
+from pydantic import BaseModel, PrivateAttr, SecretStr, ValidationError
 from pydantic.fields import FieldInfo
 
 from ..errors import ConfigurationError
@@ -69,6 +69,7 @@ from .sources import (
     walk_toml,
 )
 from .sources import read_toml as _read_toml_file
+from .urls import has_userinfo, without_userinfo
 
 __all__ = ["Settings"]
 
@@ -242,6 +243,9 @@ class Settings(
         for provider_id, model in (catalog or {}).items():
             secrets.extend(secrets_of(self.options(provider_id, model)))
         out = [part for secret in secrets for part in _secret_parts(secret.get_secret_value())]
+        out += _url_credentials(self)
+        for provider_id, model in (catalog or {}).items():
+            out += _url_credentials(self.options(provider_id, model))
         for _name, given in self._unclaimed(catalog):
             for text in unclaimed_texts(given):
                 out.extend(_secret_parts(text))
@@ -299,13 +303,35 @@ def _origin(given: Given) -> str:
 
 
 def _public(value: Any) -> Any:
+    """A value as ``config show`` prints it: a secret as ``***``, a URL's credentials as
+    ``***`` (``http://***@host``: a provider's ``base_url`` may hold a password)."""
     if isinstance(value, SecretStr):
         return "***" if value.get_secret_value() else None
+    if isinstance(value, str):
+        return without_userinfo(value)
     if isinstance(value, tuple):
-        return [str(v) for v in value]
+        return [without_userinfo(str(v)) for v in value]
     if isinstance(value, dict):
-        return {k: ("***" if isinstance(v, SecretStr) else v) for k, v in value.items()}
+        return {
+            k: ("***" if isinstance(v, SecretStr) else _public(v) if isinstance(v, str) else v)
+            for k, v in value.items()
+        }
     return value
+
+
+def _url_credentials(model: BaseModel) -> list[str]:
+    """What the redactor must hide of every plain-text value of ``model`` that is a URL
+    with credentials (a provider's ``base_url`` typed as ``str``)."""
+    out: list[str] = []
+    for name in type(model).model_fields:
+        value = getattr(model, name)
+        texts = value if isinstance(value, tuple) else (value,)
+        if isinstance(value, dict):
+            texts = tuple(value.values())
+        for text in texts:
+            if isinstance(text, str) and has_userinfo(text):
+                out.extend(_secret_parts(text))
+    return out
 
 
 def _secret_parts(secret: str) -> list[str]:

@@ -16,7 +16,14 @@ from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from .defaults import STATE_URL_SCHEMES
 
-__all__ = ["cdp_url", "journal_url", "service_base_url", "state_url"]
+__all__ = [
+    "cdp_url",
+    "has_userinfo",
+    "journal_url",
+    "service_base_url",
+    "state_url",
+    "without_userinfo",
+]
 
 _VERSION_SEGMENT = re.compile(r"v[0-9]+(?:\.[0-9]+)*", re.I)
 #: The DevTools HTTP endpoints a CDP URL may be copied with (Chrome's /json/version …).
@@ -184,3 +191,27 @@ def _join(scheme: str, netloc: str, path: str, query: str) -> str:
     """``scheme://netloc/path?query``, keeping ``//`` with an empty netloc (a socket
     directory in the query: ``postgresql:///db?host=/run/postgresql``)."""
     return f"{scheme}://{netloc}{path}" + (f"?{query}" if query else "")
+
+
+def has_userinfo(text: str) -> bool:
+    """Whether ``text`` is a URL holding credentials (``http://user:pw@host``, RFC 3986
+    §3.2.1 userinfo), or one that cannot be read (it may)."""
+    if "://" not in text or "@" not in text:
+        return False
+    try:
+        return "@" in urlsplit(text.strip()).netloc
+    except ValueError:
+        return True
+
+
+def without_userinfo(text: str) -> str:
+    """``text`` with a URL's credentials shown as ``***`` (``http://***@127.0.0.1:8080/x``);
+    any other text as it is; a URL that cannot be read, all ``***``."""
+    if not has_userinfo(text):
+        return text
+    try:
+        parts = urlsplit(text.strip())
+    except ValueError:
+        return "***"
+    host = parts.netloc.rpartition("@")[2]
+    return urlunsplit(parts._replace(netloc=f"***@{host}"))

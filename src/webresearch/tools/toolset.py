@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from ..config.names import unknown_key_error
 from ..errors import WebResearchError
 from ..runtime.run import ApprovalMode, RunContext
 from .arguments import ArgumentValidator
@@ -68,11 +69,35 @@ class ToolSet:
             self._tools[built.spec.name] = built
             if built.aclose is not None:
                 services.on_close(built.aclose)
+        self._check_keys(services)
         self._validators = {
             name: ArgumentValidator(t.spec, t.normalize) for name, t in self._tools.items()
         }
         self._order = {spec.name: i for i, spec in enumerate(ALL_SPECS)}
         self._logged_gates: set[tuple[str, str]] = set()
+
+    def _check_keys(self, services: Services) -> None:
+        """Refuse an approval policy naming no tool, or prices naming no provider or reader
+        (a misspelt key fails open: see :mod:`webresearch.config.names`).
+
+        Raises:
+            ConfigurationError: names each unknown key and the closest valid name.
+        """
+        tools = [spec.name for spec in ALL_SPECS]
+        tools += [*self._tools, *self.unavailable, *self.not_configured]
+        origins = self.settings.origins()
+        where = {k: origins.get(k, k) for k in ("approval", "prices")}
+        where = {k: k if v in ("argument", "default") else v for k, v in where.items()}
+        error = unknown_key_error(
+            {
+                "approval": ("tool", self.settings.approval, tools),
+                "prices": ("search provider or page reader", self.settings.prices,
+                           services.options_catalog),
+            },
+            where,
+        )  # fmt: skip
+        if error is not None:
+            raise error
 
     def get(self, name: str) -> Tool | None:
         """The registered tool ``name``, if any."""
