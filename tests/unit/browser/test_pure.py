@@ -52,8 +52,11 @@ def test_bad_domain_patterns_are_configuration_errors(bad: str) -> None:
 
 
 def test_domain_settings_from_environment() -> None:
-    empty = Settings.load(environ={"WEBRESEARCH_BROWSER_ALLOWED_DOMAINS": ""})
-    assert empty.browser_allowed_domains == ()
+    # an empty text is refused (README: unset, a list, or [] to block every site)
+    with pytest.raises(ConfigurationError, match="is empty"):
+        Settings.load(environ={"WEBRESEARCH_BROWSER_ALLOWED_DOMAINS": ""})
+    none = Settings.load(environ={"WEBRESEARCH_BROWSER_ALLOWED_DOMAINS": "[]"})
+    assert none.browser_allowed_domains == ()
     unset = Settings.load(environ={})
     assert unset.browser_allowed_domains is None
     some = Settings.load(environ={"WEBRESEARCH_BROWSER_BLOCKED_DOMAINS": "A.com, *.b.org"})
