@@ -12,6 +12,7 @@ import pytest
 from tests.browser.conftest import BACKENDS, Kit, Sites, browser_settings
 from tests.support.http_server import Route
 from webresearch import RunContext, Toolkit
+from webresearch.config.defaults import DEFAULT_BROWSER_READY_TIMEOUT_S
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -161,7 +162,9 @@ async def test_a_page_that_never_settles_returns_within_the_budget(spa_pages: Si
     assert opened.ok, opened.text
     assert opened.meta["ready"] is True and opened.meta["settled"] is False
     assert "still changing after 1.5 s" in opened.text
-    assert elapsed < 10, "bounded by the readiness budget (generous for a shared machine)"
+    # the 1.5 s readiness budget bounds it, not the default 15 s one (the browser's start is
+    # inside ``elapsed``: 11 s was seen on 3 test workers with a review running beside them)
+    assert elapsed < DEFAULT_BROWSER_READY_TIMEOUT_S - 1, "bounded by the readiness budget"
 
 
 async def test_a_page_with_text_is_not_held_for_its_late_timers(kit: Kit, spa_pages: Sites) -> None:

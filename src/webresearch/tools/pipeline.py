@@ -413,14 +413,26 @@ async def _ask(approver: Approver, request: ApprovalRequest, timeout_s: float) -
     """The approver's decision on ``request`` and, for a denial the approver did not give
     itself, why. Only the boolean ``True`` approves (a truthy ``"no"`` must not, as an MCP
     answer must be accept + true); a plain function's bool is used as it is; an awaitable
-    answer is awaited at most ``timeout_s`` seconds; an approver that raises denies."""
+    answer is awaited at most ``timeout_s`` seconds, then cancelled and left behind (never
+    awaited: :func:`asyncio.wait_for` waited for an approver that swallows its cancellation,
+    so the call hung); an approver that raises — its own ``CancelledError`` included —
+    denies."""
     try:
         answer = approver(request)
         if inspect.isawaitable(answer):
-            answer = await asyncio.wait_for(answer, timeout_s)
-    except TimeoutError:
-        log.warning("the approver of %s did not answer in %g s", request.tool, timeout_s)
-        return False, f"no answer within {timeout_s:g} s"
+            pending = asyncio.ensure_future(answer)
+            try:
+                done, _ = await asyncio.wait({pending}, timeout=timeout_s)
+            except asyncio.CancelledError:  # the call itself is cancelled
+                pending.cancel()
+                raise
+            if not done:
+                pending.cancel()
+                log.warning("the approver of %s did not answer in %g s", request.tool, timeout_s)
+                return False, f"no answer within {timeout_s:g} s"
+            if pending.cancelled():
+                raise RuntimeError("the approver cancelled itself")
+            answer = pending.result()
     except Exception:
         log.exception("approval callback failed")
         return False, "the approver failed"

@@ -139,6 +139,40 @@ async def test_a_hung_approver_is_a_denial_after_the_timeout(settings: Settings)
     assert "no answer within 0.2 s" in result.text and sent == []
 
 
+async def test_an_approver_that_swallows_its_cancellation_still_times_out(
+    settings: Settings,
+) -> None:
+    stop = asyncio.Event()
+
+    async def approver(request: ApprovalRequest) -> bool:
+        while not stop.is_set():
+            try:
+                await asyncio.sleep(0.05)
+            except asyncio.CancelledError:  # ignores being cancelled
+                pass
+        return True
+
+    started = time.monotonic()
+    try:
+        result, sent = await asyncio.wait_for(
+            _supervised(settings, approver, approval_timeout_s=0.2), 10
+        )
+    finally:
+        stop.set()  # let the left-behind approver end with the test
+    assert time.monotonic() - started < 5  # before: asyncio.wait_for waited for it forever
+    assert result.error is not None and result.error.code == "approval_denied"
+    assert "no answer within 0.2 s" in result.text and sent == []
+
+
+async def test_an_approver_that_cancels_itself_denies(settings: Settings) -> None:
+    async def approver(request: ApprovalRequest) -> bool:
+        raise asyncio.CancelledError
+
+    result, sent = await _supervised(settings, approver)
+    assert result.error is not None and result.error.code == "approval_denied", result.text
+    assert sent == []
+
+
 def test_run_context_refuses_a_bad_approval_setup() -> None:
     with pytest.raises(ValueError, match="approval_timeout_s"):
         RunContext(approval_timeout_s=0)
