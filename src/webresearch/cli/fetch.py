@@ -131,6 +131,16 @@ def _query_as_typed(args: list[str]) -> tuple[str, bool]:
     return typed, joined
 
 
+def _blank(data: bytes) -> bool:
+    """Whether ``data`` holds no text: nothing, or only white space — a byte-order mark and
+    Unicode spaces (a no-break space) included, as a UTF-8 page would read."""
+    if not data.strip():
+        return True
+    if len(data) > 4096:
+        return False  # a page, not a blank save
+    return not data.decode("utf-8", "replace").replace("\ufeff", "").strip()
+
+
 def _empty_stdin(data: bytes) -> InvalidArguments:
     """The error of ``fetch -`` when stdin held nothing, or only white space: most often the
     command before the pipe failed (``curl -s`` prints nothing on an error), not a page
@@ -340,14 +350,14 @@ def fetch(
         # Read in a daemon thread: a signal never waits for a read that does not end.
         if target == "-":
             data, url = await in_daemon_thread(partial(read_stdin, limit), name="webresearch-read"), base_url or ""
-            if not data.strip():  # ``curl -s … | webresearch fetch -`` after curl failed
+            if _blank(data):  # ``curl -s … | webresearch fetch -`` after curl failed
                 return ToolResult.failure(_empty_stdin(data))
         else:
             try:
                 data = await in_daemon_thread(partial(read_file, target, limit=limit), name="webresearch-read")
             except InvalidArguments as exc:  # not a regular file, or unreadable
                 return ToolResult.failure(exc)
-            if not data.strip():  # a failed save: an error, as empty stdin is
+            if _blank(data):  # a failed save: an error, as empty stdin is
                 return ToolResult.failure(_empty_file(target, data))
             url = base_url or Path(target).absolute().as_uri()
         return await read_page(

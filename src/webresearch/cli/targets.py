@@ -76,6 +76,16 @@ def file_url_path(target: str) -> str | None:
             f"{cleaned[:200]} is not a file on this machine",
             hint="give the file's path (e.g. /home/me/page.html) or file:///home/me/page.html",
         )
+    if "\x00" in path:
+        raise InvalidArguments(
+            f"{cleaned[:200]} names no file: a path cannot hold a NUL character (%00)",
+            hint="give the file's path (e.g. /home/me/page.html) or file:///home/me/page.html",
+        )
+    if parts.query or parts.fragment:
+        raise InvalidArguments(
+            f"{cleaned[:200]} has a query or fragment, which a local file does not take",
+            hint=f"give the path alone: file://{parts.path}"[:300],
+        )
     return path
 
 

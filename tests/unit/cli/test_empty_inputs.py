@@ -27,7 +27,14 @@ SAVED = (
 
 
 @pytest.mark.parametrize(
-    ("content", "held"), [(b"", "is empty (0 bytes)"), (b"  \n\t\r\n", "holds only white space")]
+    ("content", "held"),
+    [
+        (b"", "is empty (0 bytes)"),
+        (b"  \n\t\r\n", "holds only white space"),
+        # a no-break space, a byte-order mark alone (second fresh review: exit 0 before)
+        ("\u00a0\n".encode(), "holds only white space"),
+        (b"\xef\xbb\xbf", "holds only white space"),
+    ],
 )
 def test_an_empty_saved_file_is_an_error(
     content: bytes, held: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

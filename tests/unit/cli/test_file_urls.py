@@ -45,6 +45,21 @@ def test_a_file_url_of_another_machine_is_a_usage_error() -> None:
     ) in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("file:///tmp/%00a.html", "a path cannot hold a NUL character (%00)"),
+        ("file:///tmp/a.html?x=1", "has a query or fragment, which a local file does not take"),
+        ("file:///tmp/a.html#top", "has a query or fragment, which a local file does not take"),
+    ],
+)
+def test_a_file_url_no_file_can_have_is_a_usage_error(url: str, says: str) -> None:
+    # second fresh review: %00 ended in a ValueError traceback; a query was silently dropped
+    result = CliRunner().invoke(cli, ["fetch", url], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert says in result.stderr and "Traceback" not in result.output
+
+
 def test_image_takes_a_file_url_too(tmp_path: Path) -> None:
     from PIL import Image
 
