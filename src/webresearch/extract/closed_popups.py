@@ -38,11 +38,10 @@ import re
 
 from lxml import etree
 
-from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.page_noise import (
     MIN_MENU_LINK_SHARE,
-    MIN_MENU_LINKS,
     MIN_POPUP_LINK_SHARE,
+    is_link_menu,
 )
 from webresearch.extract.scan_index import PageAttributes, read_attributes
 
@@ -120,12 +119,7 @@ def closed_popups(
         share = shares.get(ident) if ident else None
         if share is None or (chosen and any(a in chosen for a in el.iterancestors())):
             continue
-        links = [a for a in el.iter("a") if a.get("href") is not None]
-        if len(links) < MIN_MENU_LINKS:
-            continue
-        chars = page_text_size(el)
-        linked = sum(len(normalise("".join(a.itertext()))) for a in links)
-        if chars and linked >= share * chars:
+        if is_link_menu(el, share):
             found.append(el)
             chosen.add(el)
     return found

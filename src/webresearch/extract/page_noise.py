@@ -74,6 +74,7 @@ __all__ = [
     "drop_teasers",
     "headings_left_empty",
     "hidden_blocks",
+    "is_link_menu",
     "popup_menus",
     "remove_elements",
     "rest_is_boilerplate",
@@ -246,15 +247,21 @@ def popup_menus(
             share = MIN_MENU_LINK_SHARE
         else:
             continue
-        links = [a for a in el.iter("a") if a.get("href") is not None]
-        if len(links) < MIN_MENU_LINKS:
-            continue
-        chars = page_text_size(el)
-        linked = sum(len(normalise("".join(a.itertext()))) for a in links)
-        if chars and linked >= share * chars:
+        if is_link_menu(el, share):
             found.append(el)
             chosen.add(el)
     return found
+
+
+def is_link_menu(el: etree._Element, share: float) -> bool:
+    """Whether ``el`` reads as a menu: at least :data:`MIN_MENU_LINKS` links (``<a href>``)
+    whose text is at least ``share`` (0–1) of its letters and digits."""
+    links = [a for a in el.iter("a") if a.get("href") is not None]
+    if len(links) < MIN_MENU_LINKS:
+        return False
+    chars = page_text_size(el)
+    linked = sum(len(normalise("".join(a.itertext()))) for a in links)
+    return bool(chars) and linked >= share * chars
 
 
 _HEADING_LEVEL = {f"h{n}": n for n in range(1, 7)}
