@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import uuid
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -171,6 +172,10 @@ def record_problem(record: dict[str, Any]) -> str | None:
     have its type (a number for ``cost`` and ``duration_ms``, never a bool; an object for
     ``details``).
 
+    A number must also be finite and ``time`` an ISO 8601 time (a reviewer's ``cost: inf``
+    made ``journal --json`` print ``Infinity``, which is no JSON, and an unreadable time
+    passed every ``--since``).
+
     Returns:
         e.g. ``"no kind or run_id"``, ``"a field of the wrong type (cost)"``.
     """
@@ -185,7 +190,22 @@ def record_problem(record: dict[str, Any]) -> str | None:
             or (isinstance(record[name], bool) and bool not in types)
         )
     )
-    return f"a field of the wrong type ({', '.join(wrong)})" if wrong else None
+    if wrong:
+        return f"a field of the wrong type ({', '.join(wrong)})"
+    # json.loads and SQLite take Infinity / NaN: a sum of costs or --json output would carry them
+    endless = sorted(
+        name
+        for name in ("cost", "duration_ms")
+        if isinstance(record.get(name), float) and not math.isfinite(record[name])
+    )
+    if endless:
+        return f"a number that is not finite ({', '.join(endless)})"
+    if "time" in record:
+        try:
+            datetime.fromisoformat(record["time"])
+        except ValueError:
+            return "a time that is not ISO 8601 (time)"  # it would pass every --since
+    return None
 
 
 class Journal(Protocol):

@@ -105,6 +105,27 @@ def test_a_record_with_a_wrong_typed_field_is_skipped_and_counted(
     assert "torn or not UTF-8" not in result.stderr  # not why these two were skipped
 
 
+def test_a_record_with_an_endless_number_or_an_unreadable_time_is_skipped(
+    env: dict[str, str],
+) -> None:
+    # second fresh review: cost inf made --json print Infinity (no JSON) and stats "spent
+    # inf"; an unreadable time passed every --since
+    path = Path(env["WEBRESEARCH_JOURNAL_URL"].removeprefix("jsonl:///"))
+    good = _events()[1]
+    with path.open("ab") as fh:
+        fh.write(b'{"kind": "tool.completed", "run_id": "r", "cost": Infinity}\n')
+        fh.write(b'{"kind": "tool.completed", "run_id": "r", "duration_ms": NaN}\n')
+        fh.write(encode_line({**good, "operation_id": "op9", "time": "not-a-time"}))
+    result = CliRunner().invoke(cli, ["journal", "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    for line in result.stdout.splitlines():
+        json.loads(line, parse_constant=lambda name: pytest.fail(f"{name} in --json"))
+    assert "a number that is not finite (cost)" in result.stderr
+    assert "a number that is not finite (duration_ms)" in result.stderr
+    assert "a time that is not ISO 8601 (time)" in result.stderr
+    assert "op9" not in result.stdout
+
+
 def test_an_empty_since_is_a_usage_error(env: dict[str, str]) -> None:
     for args in (("--since", ""), ("stats", "--since", " ")):
         result = CliRunner().invoke(cli, ["journal", *args], env=env)
