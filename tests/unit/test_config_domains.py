@@ -66,6 +66,9 @@ def test_an_empty_block_list_is_no_block_list() -> None:
         (".example.com", "(a name does not start with '.': write *.example.com for its "
          "subdomains, or example.com for the name itself)"),
         ("a" * 64 + ".com", "has 64 characters; a label has at most 63, RFC 1035 §2.3.4)"),
+        # second fresh review: accepted before
+        ("-a.com", "(the label '-a' starts or ends with '-', which no host name label does"),
+        ("xn--", "(the label 'xn--' starts or ends with '-'"),
     ],
 )  # fmt: skip
 def test_a_malformed_domain_is_refused(value: str, why: str) -> None:

@@ -78,6 +78,13 @@ def test_a_header_name_that_is_no_token_is_refused(name: str, what: str) -> None
     )
 
 
+@pytest.mark.parametrize("name", ["Host", "content-length", "Transfer-Encoding", "Connection"])
+def test_a_header_the_http_client_writes_itself_is_refused(name: str) -> None:
+    # second fresh review: {"Host": "evil"} was taken (routing, request framing)
+    message = refused({"WEBRESEARCH_FIRECRAWL_HEADERS": json.dumps({name: "v"})})
+    assert f"header {name!r} is set by the HTTP client itself" in message
+
+
 def test_the_file_names_the_table_key(tmp_path: Path) -> None:
     path = tmp_path / "w.toml"
     path.write_text('[reader.firecrawl]\nheaders = { "X-A" = "v\\u0007" }\n', encoding="utf-8")

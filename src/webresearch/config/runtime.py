@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import BeforeValidator, Field, SecretStr, field_validator
 
 from .defaults import (
     DEFAULT_BROWSER_RATE_LIMIT,
@@ -22,7 +22,14 @@ __all__ = ["Price", "RuntimeSettings"]
 #: A price or an amount of price units: 0 to :data:`MAX_PRICE_UNITS` (finite: ``inf``,
 #: ``nan`` and ``1e400`` are refused, as in every setting), so the spending arithmetic never
 #: overflows and a negative price never makes a call "free".
-Price = Annotated[float, Field(ge=0, le=MAX_PRICE_UNITS)]
+def _no_bool(value: object) -> object:
+    """A price is a number: ``true`` is no amount (pydantic's lax mode read it as 1.0)."""
+    if isinstance(value, bool):
+        raise ValueError("must be a number, e.g. 0.005, not true or false")
+    return value
+
+
+Price = Annotated[float, BeforeValidator(_no_bool), Field(ge=0, le=MAX_PRICE_UNITS)]
 
 
 class RuntimeSettings(Section):

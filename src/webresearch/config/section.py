@@ -87,6 +87,11 @@ def normalize_domain_pattern(pattern: str) -> str:
             f"not a domain pattern: {pattern!r} (it has an empty label, '..'; labels are "
             "separated by one dot: use example.com or *.example.com)"
         )
+    if edge := next((label for label in labels if label[0] == "-" or label[-1] == "-"), None):
+        raise ValueError(
+            f"not a domain pattern: {pattern[:80]!r} (the label {edge[:20]!r} starts or ends "
+            "with '-', which no host name label does, RFC 1123 §2.1)"
+        )
     if long := next((label for label in labels if len(label) > 63 and label.isascii()), None):
         raise ValueError(
             f"not a domain pattern: {pattern[:80]!r} (the label {long[:20]!r}… has "
@@ -145,6 +150,14 @@ def header_secret(value: SecretStr | None) -> SecretStr | None:
         raise ValueError(f"{exc} (the value itself is not shown: it is a secret)") from None
 
 
+#: Header fields the HTTP client writes from the request itself: an operator's value would
+#: send the request elsewhere or break its framing (request smuggling).
+_CLIENT_HEADERS = frozenset(
+    {"host", "content-length", "transfer-encoding", "connection", "keep-alive", "te", "trailer",
+     "upgrade", "proxy-connection"}
+)  # fmt: skip
+
+
 def header_fields(value: dict[str, SecretStr]) -> dict[str, SecretStr]:
     """An operator's extra request headers (``{"X-Proxy-Token": "…"}``) checked: each name
     a token (RFC 9110 §5.1), each value a header value (:func:`header_value`, without the
@@ -157,6 +170,11 @@ def header_fields(value: dict[str, SecretStr]) -> dict[str, SecretStr]:
     """
     out = {}
     for name, secret in value.items():
+        if name.lower() in _CLIENT_HEADERS:
+            raise ValueError(
+                f"header {name!r} is set by the HTTP client itself (its framing or routing: "
+                "RFC 9110 §7.2, §6.4.1); leave it out"
+            )
         bad = next((ch for ch in name if ch not in _TOKEN_CHARS), None)
         if not name or bad is not None:
             what = "it is empty" if bad is None else f"not {_character(bad)}"
