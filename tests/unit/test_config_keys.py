@@ -28,6 +28,12 @@ def test_a_misspelt_tool_in_the_approval_policy_is_refused_with_the_closest_name
     assert "did you mean 'web_search'?" in message
 
 
+def test_a_tool_name_in_another_case_is_named_in_its_own() -> None:
+    # second fresh review: {"WEB_FETCH": "deny"} got no "did you mean"
+    message = toolkit_error(WEBRESEARCH_APPROVAL='{"WEB_FETCH": "deny"}')
+    assert "'WEB_FETCH' is no tool (did you mean 'web_fetch'?" in message
+
+
 def test_a_misspelt_provider_in_the_prices_is_refused_with_the_closest_name() -> None:
     message = toolkit_error(WEBRESEARCH_PRICES='{"brvae": 0.5}')
     assert "WEBRESEARCH_PRICES: 'brvae' is no search provider or page reader" in message

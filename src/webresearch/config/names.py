@@ -41,7 +41,9 @@ def unknown_key_error(
         for key in keys:
             if key in valid:
                 continue
-            close = difflib.get_close_matches(key, valid, n=1)
+            # a name in another case is the closest of all (``WEB_FETCH``: names are lowercase)
+            same = [name for name in valid if name.casefold() == key.casefold()]
+            close = same or difflib.get_close_matches(key.casefold(), valid, n=1)
             hint = f"did you mean {close[0]!r}?; " if close else ""
             shown = key if len(key) <= 60 else key[:57] + "..."
             problems.append(
