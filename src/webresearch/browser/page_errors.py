@@ -118,7 +118,8 @@ def map_error(exc: BaseException, what: str, config: SessionConfig) -> WebResear
     ):
         return Timeout(
             f"{what} timed out after {config.action_timeout_s:g} s",
-            hint="try wait with a selector, or take a snapshot to see the page",
+            hint="give a larger timeout_ms, wait with a selector, or take a snapshot to see "
+            "the page",
         )
     text = str(exc)
     first = text.splitlines()[0] if text else type(exc).__name__

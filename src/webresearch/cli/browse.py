@@ -287,7 +287,7 @@ def _backend_settings(settings: Settings, backend: str | None) -> Settings:
 )
 @click.option(
     "--timeout-ms",
-    type=click.IntRange(1),
+    type=click.IntRange(1, 86_400_000),  # a day: more is a typo (the setting caps it anyway)
     default=None,
     metavar="MS",
     help="Time budget of each action, for slow pages (default: the action timeout, 45 s; "

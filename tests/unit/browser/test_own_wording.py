@@ -4,10 +4,12 @@ words what happened and the next step — never the library's text."""
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
 from webresearch.browser.base import SessionConfig
 from webresearch.browser.page_errors import map_error
 from webresearch.cli import browse
+from webresearch.cli.main import cli
 from webresearch.errors import InvalidArguments, NetworkError
 from webresearch.tools.browser_reading import status_note
 
@@ -82,4 +84,18 @@ def test_an_unquoted_selector_with_spaces_says_to_quote_it() -> None:
     assert browse.parse_action("click 'text=Sign in'") == (
         {"action": "click", "selector": "text=Sign in"},
         None,
+    )
+
+
+def test_a_timed_out_action_names_a_larger_timeout_first() -> None:
+    # second fresh review: --timeout-ms 1 was advised to "try wait with a selector"
+    error = map_error(TimeoutError(), "opening the page", SessionConfig())
+    assert error.hint is not None and error.hint.startswith("give a larger timeout_ms")
+
+
+def test_browse_refuses_a_timeout_beyond_a_day_naming_the_option() -> None:
+    result = CliRunner().invoke(cli, ["browse", "http://127.0.0.1:9/", "--timeout-ms", "9" * 20])
+    assert result.exit_code == 2
+    assert "'--timeout-ms': 99999999999999999999 is not in the range 1<=x<=86400000" in (
+        result.output
     )
