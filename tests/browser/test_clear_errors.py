@@ -4,13 +4,14 @@ both backends: values JSON cannot hold, non-http(s) navigations, file downloads.
 from __future__ import annotations
 
 import re
+import socket
 from pathlib import Path
 
 import pytest
 
 from tests.browser.conftest import Kit, Sites, browser_settings
 from tests.support.http_server import Route
-from webresearch import ConfigurationError, RunContext, Toolkit
+from webresearch import ConfigurationError, RunContext, Toolkit, ToolResult
 from webresearch.browser.backend import BackendConfig, PlaywrightBackend
 from webresearch.browser.base import SessionConfig
 from webresearch.browser.launch_args import chromium_problem
@@ -172,3 +173,27 @@ async def test_an_error_status_and_a_failed_load_are_said_in_our_words(
     assert f"url: {asked}" in waited.text
     assert "note: the page failed to load" in waited.text
     await chromium.call(run, action="close")
+
+
+async def test_reading_a_tab_on_the_proxys_own_502_says_the_site_was_not_reached() -> None:
+    """Second fresh review (session 9): after an open the guarded proxy answered with its
+    own 502 (nothing listens at the address), `content` returned the proxy's error page as
+    the page's text and a click said only "no element matches"."""
+    with socket.socket() as probe:  # a loopback port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = browser_settings("chromium", robots="ignore")  # the robots.txt step would refuse
+    async with Toolkit(settings) as toolkit:
+        run = RunContext()
+
+        async def call(**arguments: object) -> ToolResult:
+            return await toolkit.call("browser", arguments, run=run)
+
+        opened = await call(action="open", url=f"http://127.0.0.1:{port}/nothing")
+        assert opened.ok, opened.text
+        assert "the site could not be reached" in opened.text
+        content = await call(action="content")
+        assert content.error is not None, content.text
+        assert "only the guarded proxy's error answer: the site could not be reached" in (
+            content.text
+        )

@@ -39,7 +39,7 @@ from .base import (
 from .intercept import Interceptor
 from .page_elements import Elements, RefState
 from .page_error_pages import ErrorPages, shows_error_page
-from .page_errors import best_effort, library_cause, library_errors
+from .page_errors import best_effort, library_cause, library_errors, unreached_page
 from .page_events import Drained, PageEvents
 from .page_reading import Box, Reader
 from .page_ready import wait_ready
@@ -120,6 +120,7 @@ class PlaywrightSession:
         self.keeper: StateKeeper | None = None
         #: the URL the last ``open`` asked for (shown instead of the browser's error page).
         self.asked: str | None = None
+        self.unreached: str | None = None  # the URL the guarded proxy's own 502 answered
         self._on_close = on_close
         self._closed = False
 
@@ -202,6 +203,8 @@ class PlaywrightSession:
         page after a refused or failed navigation (Chromium: ``chrome-error://…``; a
         backend that stays at the refused URL: that URL), else ``None``."""
         url = str(self.page.url)
+        if self.unreached is not None and url == self.unreached:
+            return unreached_page()
         refused = self.events.refused_nav
         at_refused = refused is not None and redact_url(url)[:300] == refused[0]
         if not (url.startswith("chrome-error:") or at_refused):
@@ -362,9 +365,10 @@ class PlaywrightSession:
         budget = max(MIN_READY_S, min(self.config.ready_timeout_s, left))
         ready = await wait_ready(self.page, self.cdp, self.events, budget)
         url = str(self.page.url)
+        unreached = response is not None and proxy_failed(response)
+        self.unreached = url if unreached else None  # its title is our proxy's, not the site's
         title = "" if self.error_page() is not None else ready.title
         status = None if response is None else int(response.status)
-        unreached = response is not None and proxy_failed(response)
         return NavResult(url, title, status, ready.loaded, ready.settled, budget, unreached)
 
     async def history(self, step: Literal[-1, 1]) -> NavResult | None:

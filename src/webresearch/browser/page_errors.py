@@ -38,6 +38,7 @@ __all__ = [
     "library_errors",
     "map_error",
     "own_words",
+    "unreached_page",
 ]
 
 #: The library's "Page.goto: " / "Locator.click: " / "Error: Page.goto: " message prefix.
@@ -104,6 +105,17 @@ def best_effort() -> Iterator[None]:
     except Exception as exc:
         if not _translatable(exc):
             raise
+
+
+def unreached_page() -> BrowserError:
+    """The error of reading a tab that shows the guarded proxy's own 502 (the site could not
+    be reached): its text is our proxy's words, not the site's page."""
+    return BrowserError(
+        "this tab shows no page of the site, only the guarded proxy's error answer: the "
+        "site could not be reached",
+        hint="check the URL, or try again later",
+        error_page=True,
+    )
 
 
 def map_error(exc: BaseException, what: str, config: SessionConfig) -> WebResearchError:
