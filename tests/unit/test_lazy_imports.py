@@ -78,23 +78,3 @@ def test_the_version_is_the_installed_distributions() -> None:
 def test_unknown_attributes_raise_attribute_error() -> None:
     with pytest.raises(AttributeError, match="no attribute 'Tolkit'"):
         webresearch.Tolkit  # noqa: B018
-
-
-def test_an_mcp_server_answers_initialize_before_importing_the_extraction() -> None:
-    """The MCP server's ``initialize`` took 7.5–12 s under load (first review, session 8):
-    all of it importing and building before the first answer, no browser or worker pool.
-    The page extraction (lxml, trafilatura and our extract modules: about 15 % of that CPU)
-    is needed by the first conversion only, so the server and its Toolkit start without it."""
-    setup = (
-        "import asyncio\n"
-        "import webresearch.mcp_server\n"
-        "from webresearch import Settings, Toolkit\n"
-        "from webresearch.mcp_server.server import WebResearchServer\n"
-        "async def start():\n"
-        "    async with Toolkit(Settings.load(environ={}, journal_url='memory://')) as kit:\n"
-        "        WebResearchServer(kit).server.create_initialization_options()\n"
-        "asyncio.run(start())"
-    )
-    loaded = top_level_modules_after(setup)
-    assert "mcp" in loaded
-    assert loaded.isdisjoint({"lxml", "trafilatura"}), loaded & {"lxml", "trafilatura"}

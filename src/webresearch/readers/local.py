@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from .. import progress
 from ..access import AccessPolicy
 from ..config import ProviderOptions
 from ..errors import BLOCKED_HINT, AntiBotChallenge, BlockedAddress, TooManyRedirects
 from ..extract.challenge import is_challenge_page
+from ..extract.dispatch import Converted, convert, reads_from_a_prefix
 from ..extract.refresh import (
     HEAD_CHARS,
     MetaRefresh,
@@ -44,23 +45,10 @@ from ..runtime.cpu_pool import CPUPool
 from ..types import Document
 from .base import NoOptions, OnSent, ReaderContext
 
-if TYPE_CHECKING:
-    from ..extract.dispatch import Converted
-
 __all__ = ["Converter", "LocalReader"]
 
 #: ``convert(body, content_type, url)``: a picklable top-level function (it runs in a worker).
-Converter = Callable[[bytes, str | None, str], "Converted"]
-
-
-def _default_converter() -> Converter:
-    """:func:`webresearch.extract.dispatch.convert`, imported at the first conversion: the
-    extraction's modules take a large share of a server's start-up (the MCP server's
-    ``initialize`` waited for them), and conversions run in the worker processes, which
-    import them on their own."""
-    from ..extract.dispatch import convert
-
-    return convert
+Converter = Callable[[bytes, str | None, str], Converted]
 
 
 class LocalReader:
@@ -86,13 +74,13 @@ class LocalReader:
         access: AccessPolicy | None = None,
         *,
         cpu: CPUPool | None = None,
-        converter: Converter | None = None,
+        converter: Converter = convert,
     ) -> None:
         self.client = client
         self.now = now
         self.access = access
         self.cpu = cpu if cpu is not None else CPUPool(workers=0)
-        self.converter: Converter | None = converter
+        self.converter = converter
         self.price = 0.0
 
     @classmethod
@@ -196,8 +184,6 @@ class LocalReader:
             raise status_error(response, shown, now=self.now())
         notes: list[str] = []
         if response.capped:
-            from ..extract.dispatch import reads_from_a_prefix  # see _default_converter
-
             if not reads_from_a_prefix(sniff_mime(response.body, content_type)):
                 raise too_large(shown, len(response.body))
             cap = cap_text(len(response.body))
@@ -209,7 +195,7 @@ class LocalReader:
         progress.report("converting the page")
         converted, digest = await asyncio.gather(
             self.cpu.run(
-                self.converter or _default_converter(),
+                self.converter,
                 response.body,
                 content_type,
                 response.url,

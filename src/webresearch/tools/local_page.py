@@ -17,6 +17,7 @@ import httpx2
 from ..config import DEFAULT_DOWNLOAD_CAP_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, Settings
 from ..daemon_thread import in_daemon_thread
 from ..errors import InvalidArguments, TooLarge, UnsupportedContent, WebResearchError
+from ..extract.dispatch import reads_from_a_prefix
 from ..extract.sniff import sniff_mime
 from ..net.addresses import AddressPolicy
 from ..net.client import FetchResponse, GuardedClient
@@ -158,8 +159,6 @@ def _check_prefix_readable(body: bytes, content_type: str | None, source: str, c
     Raises:
         TooLarge: a PDF, an image or another binary over the cap (named as ``source``).
     """
-    from ..extract.dispatch import reads_from_a_prefix  # at the first use (readers/local.py)
-
     mime = sniff_mime(body, content_type)
     if reads_from_a_prefix(mime):
         return

@@ -22,6 +22,7 @@ from .. import progress, trace
 from ..config import DEFAULT_MAX_BYTES, MAX_MAX_BYTES
 from ..errors import InvalidArguments, WebResearchError
 from ..extract.appshell import looks_like_app_shell
+from ..extract.dispatch import convert
 from ..net.client import FetchResponse
 from ..readers.base import OnSent, PageReader
 from ..readers.local import LocalReader
@@ -287,8 +288,6 @@ class WebFetch:
             final, _title, html = await self.renderer(url)
         except WebResearchError as exc:
             return {**doc, "render": "none", "render_error": exc.code}
-        from ..extract.dispatch import convert  # at the first use (readers/local.py)
-
         progress.report("converting the rendered page")
         converted = await self.services.cpu.run(  # off the event loop (issue 14)
             convert,
