@@ -20,6 +20,16 @@ A journal survives a killed writer and several writers:
   and scans run in the journal's own thread (:class:`~.serial.SerialThread`), one at a
   time and in call order; the caller awaits them, so an event is on disk when ``append``
   returns.
+* **Newest first.** A query with a ``limit`` reads the file backwards from its end, in
+  blocks of :data:`READ_CHUNK_BYTES` (:func:`lines_backwards`), and stops once it has
+  ``limit`` matching events, so ``journal --limit 3`` reads a few KiB of a 700 MB file, not
+  all of it (a reviewer's 737 MB journal took 164 s). With ``since`` it also stops at the
+  first event older than ``since`` by more than :data:`SINCE_SLACK_S`: lines are appended
+  in the order they are *written*, and an event's time is taken when it is made, so a line
+  may be a little older than the one before it (it waited in a writer's queue, behind
+  another process's write) — never by minutes, since a call waits for its event's write.
+  Bad lines are counted in the part read (:attr:`JSONLinesJournal.read_all` says whether
+  that was the whole file).
 * **Operation-id lookups** use an index (operation id → offset and length of its latest
   result line) that is brought up to date by reading only the bytes appended since the
   last lookup; a file that shrank or was replaced is indexed again from the start.
@@ -30,23 +40,35 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections import Counter, deque
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..errors import StorageError
 from ..runtime.journal import JournalEvent, matches, record_problem
 from .files import ensure_private_file
 from .serial import SerialThread
 
-__all__ = ["NOT_JSON", "READ_CHUNK_BYTES", "JSONLinesJournal", "encode_line", "parse_line"]
+__all__ = [
+    "NOT_JSON",
+    "READ_CHUNK_BYTES",
+    "SINCE_SLACK_S",
+    "JSONLinesJournal",
+    "encode_line",
+    "lines_backwards",
+    "parse_line",
+]
 
 #: Why a line that is no JSON object was skipped.
 NOT_JSON = "torn, not UTF-8 or not a JSON object"
 
-#: Bytes read at a time when scanning the file.
+#: Bytes read at a time when scanning the file (forwards, or backwards from its end).
 READ_CHUNK_BYTES = 1 << 16
+#: How much older (seconds) than the line after it a line may be: a newest-first query with
+#: ``since`` stops at the first event older than ``since`` by more than this.
+SINCE_SLACK_S = 600.0
 
 
 def encode_line(obj: dict[str, Any]) -> bytes:
@@ -75,14 +97,61 @@ def parse_line(line: bytes) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def lines_backwards(
+    fh: BinaryIO, size: int, chunk: int = READ_CHUNK_BYTES
+) -> Iterator[tuple[int, bytes]]:
+    """``(offset, line)`` of each complete line in the first ``size`` bytes of ``fh``, the
+    last line first, reading ``chunk`` bytes at a time from the end (newline not included).
+
+    Bytes after the last newline (a write in progress, or a torn line no later write ended
+    yet) are not a line. A line longer than ``chunk`` is gathered from several reads and
+    joined once. Blank lines are yielded too (callers skip them). A file that shrank while
+    being read ends the lines early.
+
+    Raises:
+        OSError: a read failed.
+    """
+    pos = size
+    tail: list[bytes] = []  # the bytes after ``pos`` up to ``line_end``, the last read first
+    line_end = -1  # offset of the newline ending the line being gathered; -1: none seen yet
+    while pos > 0:
+        start = max(0, pos - chunk)
+        fh.seek(start)
+        block = fh.read(pos - start)
+        if len(block) != pos - start:
+            return
+        pos = start
+        if line_end < 0:
+            cut = block.rfind(b"\n")
+            if cut < 0:
+                continue  # still inside the unterminated last line
+            data, line_end = block[:cut], start + cut
+        elif b"\n" in block:
+            data = block + b"".join(reversed(tail))
+        else:
+            tail.append(block)
+            continue
+        first, *lines = data.split(b"\n")
+        offset = line_end
+        for line in reversed(lines):
+            offset -= len(line)
+            yield offset, line
+            offset -= 1  # the newline before it
+        tail, line_end = [first], offset
+    if line_end >= 0:
+        yield 0, b"".join(reversed(tail))
+
+
 class JSONLinesJournal:
     """Journal events as JSON lines in ``path`` (created with its parent directories).
 
     Attributes:
         skipped_lines: bad lines (torn, not UTF-8, not JSON, not a record, a field of the
-            wrong type) met by the last :meth:`query` that read the whole file.
+            wrong type) met by the last :meth:`query` in the part of the file it read.
         skipped_reasons: the same lines by reason (:data:`NOT_JSON` or what
             :func:`~webresearch.runtime.journal.record_problem` says) → count.
+        read_all: whether the last :meth:`query` read every line (a query with a
+            ``limit`` may stop early: see the module docstring).
 
     Raises:
         StorageError: the file cannot be opened.
@@ -92,6 +161,7 @@ class JSONLinesJournal:
         self.path = Path(path).expanduser()
         self.skipped_lines = 0
         self.skipped_reasons: dict[str, int] = {}
+        self.read_all = True
         try:
             ensure_private_file(self.path)
             # Read-write so the last byte can be checked (pread) on the descriptor we append to.
@@ -134,10 +204,8 @@ class JSONLinesJournal:
             while chunk := fh.read(READ_CHUNK_BYTES):
                 pending += chunk
                 *lines, pending = pending.split(b"\n")
-                for line in lines:
-                    if line.strip():
-                        yield offset, len(line), parse_line(line)
-                    offset += len(line) + 1
+                yield from _parsed(_offsets(offset, lines))
+                offset += sum(len(line) + 1 for line in lines)
 
     async def query(
         self,
@@ -158,23 +226,45 @@ class JSONLinesJournal:
         since: str | None,
         limit: int | None,
     ) -> list[JournalEvent]:
-        out: deque[JournalEvent] = deque(maxlen=limit or None)
+        out: list[JournalEvent] = []
         reasons: Counter[str] = Counter()
+        floor = _floor(since) if limit else None
+        self.read_all = True
         try:
-            for _offset, _length, record in self._records():
+            lines = self._newest_first() if limit else self._records()
+            for _offset, _length, record in lines:
                 if record is not None and "operation_result" in record:
                     continue
                 problem = NOT_JSON if record is None else record_problem(record)
                 event = _event(record) if problem is None else None
                 if event is None:
                     reasons[problem or "not an event"] += 1
-                elif matches(event, run_id, tool, kind, since):
+                    continue
+                if floor is not None and event.time < floor:
+                    self.read_all = False  # older lines are older than ``since``
+                    break
+                if matches(event, run_id, tool, kind, since):
                     out.append(event)
+                    if limit and len(out) >= limit:
+                        self.read_all = False  # may be wrong when the first line matched
+                        break
         except OSError as exc:
             raise StorageError(f"journal read failed: {exc.strerror}") from None
         self.skipped_lines = sum(reasons.values())
         self.skipped_reasons = dict(reasons.most_common())
-        return list(out)
+        if limit:
+            out.reverse()
+        return out
+
+    def _newest_first(self) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
+        """``(offset, length, record or None)`` for each complete line, the last first."""
+        try:
+            fh = open(self.path, "rb")  # noqa: SIM115 (closed below; a generator)
+        except FileNotFoundError:
+            return
+        with fh:
+            size = os.fstat(fh.fileno()).st_size
+            yield from _parsed(lines_backwards(fh, size))
 
     async def record_result(self, operation_id: str, result: dict[str, Any]) -> None:
         record = {"operation_result": {"operation_id": operation_id, "result": result}}
@@ -232,6 +322,35 @@ class JSONLinesJournal:
     def _close(self) -> None:
         with contextlib.suppress(OSError):
             os.close(self._fd)
+
+
+def _offsets(start: int, lines: list[bytes]) -> Iterator[tuple[int, bytes]]:
+    """``(offset, line)`` for consecutive lines (newline-separated) from ``start``."""
+    for line in lines:
+        yield start, line
+        start += len(line) + 1
+
+
+def _parsed(lines: Iterable[tuple[int, bytes]]) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
+    """``(offset, length, record or None)`` for each line that is not blank."""
+    for offset, line in lines:
+        if line.strip():
+            yield offset, len(line), parse_line(line)
+
+
+def _floor(since: str | None) -> str | None:
+    """The time (journal format) before which a newest-first scan for ``since`` may stop,
+    ``None`` without ``since`` or when it is no ISO time (then nothing stops early)."""
+    if since is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(since)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=UTC)
+        moment -= timedelta(seconds=SINCE_SLACK_S)
+        return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+    except (ValueError, OverflowError):  # no ISO time, or further back than any event
+        return None
 
 
 def _event(record: dict[str, Any] | None) -> JournalEvent | None:

@@ -9,6 +9,7 @@ processes writing one file lose nothing and fail no call.
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import subprocess
 import sys
@@ -19,10 +20,19 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 
 from webresearch import RunContext, Settings, Toolkit
 from webresearch.backends import jsonl_journal
-from webresearch.backends.jsonl_journal import JSONLinesJournal, encode_line, parse_line
+from webresearch.backends.jsonl_journal import (
+    READ_CHUNK_BYTES,
+    SINCE_SLACK_S,
+    JSONLinesJournal,
+    encode_line,
+    lines_backwards,
+    parse_line,
+)
 from webresearch.cli.main import cli
 from webresearch.runtime.journal import JournalEvent
 from webresearch.tools.base import CallContext, ToolEntry
@@ -51,9 +61,10 @@ def event(i: int, run: str = "r") -> JournalEvent:
     return JournalEvent(kind="tool.completed", run_id=run, tool="web_fetch", output=f"event {i}")
 
 
+@pytest.mark.parametrize("limit", [None, 10], ids=["forwards", "newest first"])
 @pytest.mark.parametrize(("name", "damage", "skipped"), DAMAGE, ids=[d[0] for d in DAMAGE])
 async def test_damage_is_skipped_counted_and_the_next_event_kept(
-    tmp_path: Path, name: str, damage: bytes, skipped: int
+    tmp_path: Path, name: str, damage: bytes, skipped: int, limit: int | None
 ) -> None:
     path = tmp_path / "j.jsonl"
     sink = JSONLinesJournal(path)
@@ -64,8 +75,8 @@ async def test_damage_is_skipped_counted_and_the_next_event_kept(
             fh.write(damage)
         await sink.append(event(2))
         await sink.record_result("op-after", {"text": "after"})
-        assert [e.output for e in await sink.query()] == ["event 1", "event 2"]
-        assert sink.skipped_lines == skipped
+        assert [e.output for e in await sink.query(limit=limit)] == ["event 1", "event 2"]
+        assert sink.skipped_lines == skipped and sink.read_all
         assert await sink.recorded_result("op-before") == {"text": "before"}
         assert await sink.recorded_result("op-after") == {"text": "after"}
         assert path.read_bytes().endswith(b"\n")
@@ -156,6 +167,92 @@ async def test_lookups_read_only_what_was_appended(
         assert await sink.recorded_result("missing") is None
         # Five lookups of indexed results and one new line: a few hundred bytes, not the file.
         assert counter.read_bytes - first < 4096
+    finally:
+        await sink.aclose()
+
+
+def _complete_lines(data: bytes) -> list[tuple[int, bytes]]:
+    """``(offset, line)`` of every newline-terminated line, first first (the reference)."""
+    out, offset = [], 0
+    for line in data[: data.rfind(b"\n") + 1].split(b"\n")[:-1]:
+        out.append((offset, line))
+        offset += len(line) + 1
+    return out
+
+
+@given(
+    parts=st.lists(
+        st.sampled_from([b"", b"a", b"\n", b"bc\n", b"x" * 40, b"\n\n", b'{"k": 1}\n']),
+        max_size=30,
+    ),
+    chunk=st.integers(1, 16),
+)
+def test_lines_backwards_are_the_complete_lines_last_first(parts: list[bytes], chunk: int) -> None:
+    # Lines longer than a block, blocks starting or ending on a newline, blank lines, no
+    # newline at all, an unterminated last line (a write in progress: not a line).
+    data = b"".join(parts)
+    got = list(lines_backwards(io.BytesIO(data), len(data), chunk))
+    assert got[::-1] == _complete_lines(data)
+
+
+async def test_the_newest_events_are_read_from_the_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A reviewer's 737 MB journal took 164 s for ``journal --limit 3``: the whole file was
+    # read (and parsed) to keep its last lines.
+    path = tmp_path / "j.jsonl"
+    with path.open("wb") as fh:
+        fh.write(b"not json\n")  # counted only by a query that reads this far back
+        for i in range(2000):
+            fh.write(encode_line(event(i).to_dict()))
+        fh.write(b'{"kind": "tool.comp')  # a write in progress
+    sink = JSONLinesJournal(path)
+    counter = _CountingReader()
+    monkeypatch.setattr(jsonl_journal, "open", counter, raising=False)
+    try:
+        newest = await sink.query(limit=3)
+        assert [e.output for e in newest] == ["event 1997", "event 1998", "event 1999"]
+        assert counter.read_bytes <= 2 * READ_CHUNK_BYTES < path.stat().st_size // 4
+        assert sink.skipped_lines == 0 and not sink.read_all
+        everything = await sink.query(limit=5000)
+        assert sink.skipped_lines == 1 and sink.read_all
+        assert everything == await sink.query()  # the same events as a forward read
+        assert [e.output for e in await sink.query(run_id="r", limit=2)] == [
+            "event 1998",
+            "event 1999",
+        ]
+    finally:
+        await sink.aclose()
+
+
+async def test_a_newest_first_query_with_since_stops_at_older_events(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Lines are in the order they were written, not quite in time order: an event made
+    # just before another may be written just after it.
+    path = tmp_path / "j.jsonl"
+
+    def at(time: str, output: str) -> bytes:
+        return encode_line(JournalEvent(kind="k", run_id="r", output=output, time=time).to_dict())
+
+    with path.open("wb") as fh:
+        for i in range(2000):
+            fh.write(at("2026-11-01T00:00:00.000+00:00", f"old {i}"))
+        fh.write(at("2026-12-01T10:00:05.000+00:00", "a"))
+        fh.write(at("2026-12-01T10:00:00.000+00:00", "b, made before a"))
+        fh.write(at("2026-12-01T09:55:00.000+00:00", "c, before since"))
+        fh.write(at("2026-12-01T10:00:10.000+00:00", "d"))
+    sink = JSONLinesJournal(path)
+    counter = _CountingReader()
+    monkeypatch.setattr(jsonl_journal, "open", counter, raising=False)
+    since = "2026-12-01T10:00:00.000+00:00"
+    try:
+        found = [e.output for e in await sink.query(since=since, limit=100)]
+        assert found == ["a", "b, made before a", "d"]
+        assert counter.read_bytes <= 2 * READ_CHUNK_BYTES < path.stat().st_size // 4
+        assert not sink.read_all
+        assert [e.output for e in await sink.query(since=since)] == found  # forwards: the same
+        assert SINCE_SLACK_S >= 60
     finally:
         await sink.aclose()
 
