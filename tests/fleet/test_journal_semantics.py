@@ -172,3 +172,59 @@ async def test_postgres_migrations_are_tracked_and_idempotent(journal_url: str) 
         defs = " ".join(r[0] for r in await cur.fetchall())
         for columns in ('(run_id, "time", seq)', '(tool, "time", seq)', '(kind, "time", seq)'):
             assert columns in defs
+
+
+#: The newest-first query each sink runs for ``journal --limit N`` (and its filters).
+_NEWEST_FIRST = {
+    "sqlite": "SELECT * FROM events {where} ORDER BY time DESC, rowid DESC LIMIT 50",
+    "postgres": "SELECT * FROM webresearch.events {where} ORDER BY time DESC, seq DESC LIMIT 50",
+}
+_FILTERS = ("", "WHERE run_id = 'r7'", "WHERE tool = 't3'", "WHERE time >= '2026-01-02'")
+
+
+@pytest.mark.parametrize("journal_url", ["sqlite", "postgres"], indirect=True)
+async def test_the_newest_events_come_from_an_index_not_a_sort(
+    journal: Journal, journal_url: str
+) -> None:
+    # ``journal --limit 3`` on a big journal must not read (or sort) every row: each filter
+    # has an index ending in time that the newest-first LIMIT walks backwards.
+    await journal.ping()  # migrated
+    rows = (
+        "SELECT 'e' || i, '2026-01-01T00:00:00.000+00:00', 'tool.completed', 'r' || (i % 50),"
+        " 't' || (i % 7), '{}' FROM generate_series(1, 20000) AS i"
+    )
+    if journal_url.startswith("postgres"):
+        import psycopg
+
+        async with await psycopg.AsyncConnection.connect(journal_url, autocommit=True) as conn:
+            await conn.execute(
+                "INSERT INTO webresearch.events (event_id, time, kind, run_id, tool, details) "
+                + rows.replace(
+                    "'2026-01-01T00:00:00.000+00:00'", "now() - i * interval '1 s'"
+                ).replace("'{}'", "'{}'::jsonb")
+            )
+            await conn.execute("ANALYZE webresearch.events")
+            for where in _FILTERS:
+                cur = await conn.execute("EXPLAIN " + _NEWEST_FIRST["postgres"].format(where=where))
+                plan = "\n".join(r[0] for r in await cur.fetchall())
+                assert "Index Scan Backward" in plan and "Sort" not in plan, (where, plan)
+        return
+    import sqlite3
+
+    db = sqlite3.connect(journal_url.removeprefix("sqlite:///"))
+    try:
+        with db:
+            db.execute(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000) "
+                "INSERT INTO events (event_id, time, kind, run_id, tool, details) "
+                + rows.replace("generate_series(1, 20000) AS i", "n")
+            )
+        db.execute("ANALYZE")
+        for where in _FILTERS:
+            steps = db.execute(
+                "EXPLAIN QUERY PLAN " + _NEWEST_FIRST["sqlite"].format(where=where)
+            ).fetchall()
+            text = " ".join(str(row[-1]) for row in steps)
+            assert "USING INDEX" in text and "TEMP B-TREE" not in text, (where, text)
+    finally:
+        db.close()

@@ -80,6 +80,9 @@ class SQLiteJournal:
     Attributes:
         skipped_lines: rows the last :meth:`query` skipped (details not JSON, a field of
             the wrong type: a row some other program wrote); ``skipped_reasons`` by reason.
+        read_all: whether the last :meth:`query` read every matching row (its ``limit``
+            was not reached). A ``limit`` is applied in SQL, newest first, through the
+            index on ``time`` (or on run id / tool and ``time``): no sort, no full scan.
 
     Raises:
         StorageError: the file cannot be opened or migrated.
@@ -89,6 +92,7 @@ class SQLiteJournal:
         self.path = Path(path).expanduser()
         self.skipped_lines = 0
         self.skipped_reasons: dict[str, int] = {}
+        self.read_all = True
         try:
             ensure_private_file(self.path)
             # Processes starting at once race for the WAL switch and the migrations: opening
@@ -185,13 +189,14 @@ class SQLiteJournal:
         sql += " ORDER BY time DESC, rowid DESC"
         if limit:
             sql += f" LIMIT {int(limit)}"
-        return await self._io.run(self._select, sql, params)
+        return await self._io.run(self._select, sql, params, limit)
 
-    def _select(self, sql: str, params: list[str]) -> list[JournalEvent]:
+    def _select(self, sql: str, params: list[str], limit: int | None) -> list[JournalEvent]:
         try:
             rows = self._db.execute(sql, params).fetchall()[::-1]
         except sqlite3.Error as exc:
             raise StorageError(f"journal query failed: {exc}") from None
+        self.read_all = not limit or len(rows) < limit
         out = []
         reasons: Counter[str] = Counter()
         for row in rows:
