@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 from .journal_view import (
     aligned,
     calls_of,
+    cut,
     format_calls,
     format_stats,
     journal_stats,
@@ -93,9 +94,9 @@ def _row(event: dict[str, Any]) -> tuple[str, ...]:
     cost = event.get("cost") or 0
     return (
         shown_time,
-        str(event.get("kind") or ""),
-        str(event.get("tool") or ""),
-        _outcome(event),
+        cut(str(event.get("kind") or "")),
+        cut(str(event.get("tool") or "")),
+        cut(_outcome(event)),
         f"{duration:.0f} ms" if isinstance(duration, int | float) else "",
         "yes" if event.get("cached") else "",
         f"{cost:g}" if cost else "",
@@ -108,7 +109,8 @@ def format_table(events: Sequence[dict[str, Any]]) -> list[str]:
 
     Columns: time (UTC, seconds), kind, tool, outcome (``ok``, or outcome and error code),
     duration (ms), cached, cost, run id (its first 12 characters). Every cell is
-    :func:`~.journal_view.terminal_safe` (no control or bidi characters reach the terminal).
+    :func:`~.journal_view.terminal_safe` (no control or bidi characters reach the terminal)
+    and at most :data:`~.journal_view.CELL_SHOWN` characters (``…`` marks a cut).
     """
     return aligned([_COLUMNS, *(_row(e) for e in events)])
 
@@ -127,8 +129,16 @@ def _where(settings: Settings) -> str:
 EVENTS_PER_CALL = 8
 #: Most recent events searched for ``--failed`` calls (failures may be rare).
 FAILED_SCAN = 20_000
-#: Most recent closing events ``journal stats`` counts (each of completed and failed).
-STATS_SCAN = 1_000_000
+#: Most recent events ``journal stats`` reads (it counts the closing ones among them).
+STATS_SCAN = 2_000_000
+
+
+def _not_blank(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """A filter's value, refused when it is empty or blank (``--run ""`` filtered nothing
+    and matched no run: a reviewer's finding; ``--since ""`` was already refused)."""
+    if value is not None and not value.strip():
+        raise click.BadParameter("must not be empty", ctx=ctx, param=param)
+    return value
 
 
 def _filters(func: Any) -> Any:
@@ -139,14 +149,19 @@ def _filters(func: Any) -> Any:
         default=None,
         help="Only since a duration ago (30s, 10m, 2h, 1d, 1w) or an ISO time (UTC if no zone).",
     )(func)
-    func = click.option("--tool", metavar="NAME", default=None, help="Only calls of this tool.")(
-        func
-    )
+    func = click.option(
+        "--tool",
+        metavar="NAME",
+        default=None,
+        callback=_not_blank,
+        help="Only calls of this tool.",
+    )(func)
     func = click.option(
         "--run",
         "run_id",
         metavar="ID",
         default=None,
+        callback=_not_blank,
         help="Only this run: its id, or the prefix the table shows.",
     )(func)
     return func
@@ -154,7 +169,10 @@ def _filters(func: Any) -> Any:
 
 class _Reader:
     """Reads the configured journal with the command's filters (``--run`` prefixes
-    expanded); counts the lines a JSON-lines journal had to skip."""
+    expanded), and counts what it had to skip: the listing, ``--events`` and ``stats`` all
+    read through :meth:`read`, one query each, so on the same journal they count the same
+    bad records (before, ``stats`` ran one query per closing kind and kept the larger count
+    per reason, so a SQLite journal's table and stats disagreed)."""
 
     def __init__(self, settings: Settings, run_id: str | None, tool: str | None, since: str | None):
         self.settings = settings
@@ -165,9 +183,10 @@ class _Reader:
             raise click.BadParameter(str(exc), param_hint="--since") from None
         self.skipped = 0
         self.reasons: dict[str, int] = {}
+        self.partial = False  # the query stopped before the oldest record
 
-    def read(self, queries: Sequence[tuple[str | None, int]]) -> list[dict[str, Any]]:
-        """Events of each ``(kind, limit)`` query, merged oldest first.
+    def read(self, kind: str | None, limit: int) -> list[dict[str, Any]]:
+        """The newest ``limit`` events of ``kind`` (any: ``None``), oldest first.
 
         Raises:
             SettingsProblem: a provider's option is wrong.
@@ -175,54 +194,51 @@ class _Reader:
                 prefix.
         """
         try:
-            return run_stoppable(self._read(queries))
+            return run_stoppable(self._read(kind, limit))
         except ConfigurationError as exc:
             raise SettingsProblem(exc, "journal") from None
         except StorageError as exc:
             raise click.ClickException(exc.message) from None
 
-    async def _read(self, queries: Sequence[tuple[str | None, int]]) -> list[dict[str, Any]]:
+    async def _read(self, kind: str | None, limit: int) -> list[dict[str, Any]]:
         from webresearch import Toolkit
 
         async with Toolkit(self.settings, builders=[]) as toolkit:
             journal = toolkit.journal
             run = self.run_id
-            if run and not await journal.query(run_id=run, since=self.since, limit=1):
-                # Not a full id: maybe the prefix the table shows.
+            if run:
+                # The prefix the table shows, or a full id: looked up among the recent
+                # events first (a newest-first read; probing the full id first read a whole
+                # JSON-lines journal whenever it was a prefix).
                 recent = await journal.query(since=self.since, limit=RUN_PREFIX_SCAN)
-                matches = sorted({e.run_id for e in recent if e.run_id.startswith(run)})
-                if len(matches) > 1:
+                runs = {e.run_id for e in recent}
+                matches = sorted(r for r in runs if r.startswith(run))
+                if run not in runs and len(matches) > 1:
                     raise click.BadParameter(
                         f"{run!r} matches several runs: {', '.join(matches[:5])}",
                         param_hint="--run",
                     )
-                run = matches[0] if matches else run
-            found = []
-            for kind, limit in queries:
-                found.extend(
-                    await journal.query(
-                        run_id=run, tool=self.tool, kind=kind, since=self.since, limit=limit
-                    )
-                )
-                # The JSON-lines and SQLite sinks skip (and count, by reason) what is no
-                # event. A JSON-lines query scans every line, a SQLite one only the rows of
-                # its kind: the most any query met is kept per reason.
-                reasons = getattr(journal, "skipped_reasons", None)
-                for reason, count in reasons.items() if isinstance(reasons, dict) else ():
-                    self.reasons[reason] = max(count, self.reasons.get(reason, 0))
+                if run not in runs and matches:
+                    run = matches[0]
+            found = await journal.query(
+                run_id=run, tool=self.tool, kind=kind, since=self.since, limit=limit
+            )
+            # The JSON-lines and SQLite sinks skip (and count, by reason) what is no event.
+            reasons = getattr(journal, "skipped_reasons", None)
+            self.reasons = dict(reasons) if isinstance(reasons, dict) else {}
             self.skipped = sum(self.reasons.values())
-        events = [event.to_dict() for event in found]
-        if len(queries) > 1:
-            events.sort(key=lambda e: str(e.get("time") or ""))
-        return events
+            read_all = getattr(journal, "read_all", None)
+            self.partial = read_all is False if isinstance(read_all, bool) else len(found) >= limit
+        return [event.to_dict() for event in found]
 
     def report_skipped(self) -> None:
         if self.skipped:
             n = self.skipped
             why = "; ".join(f"{count}: {reason}" for reason, count in self.reasons.items())
+            part = " (among the newest records read)" if self.partial else ""
             click.echo(
                 f"webresearch journal: skipped {n} unreadable line{'' if n == 1 else 's'} "
-                f"({why or 'torn or not JSON'}) in {_where(self.settings)}",
+                f"({why or 'torn or not JSON'}) in {_where(self.settings)}{part}",
                 err=True,
             )
 
@@ -246,6 +262,7 @@ class _Reader:
     "--kind",
     metavar="KIND",
     default=None,
+    callback=_not_blank,
     help="Only events of this kind, e.g. tool.failed (implies --events).",
 )
 @click.option(
@@ -288,7 +305,7 @@ def journal(
     reader = _Reader(load_settings(ctx), run_id, tool, since)
     filtered = any(v is not None for v in (run_id, tool, since, kind)) or failed
     if raw_events or kind is not None:
-        events = reader.read([(kind, limit)])
+        events = reader.read(kind, limit)
         reader.report_skipped()
         if failed:
             events = [e for e in events if e.get("outcome") not in (None, "ok")]
@@ -303,7 +320,7 @@ def journal(
             click.echo(line)
         return
     scan = max(limit * EVENTS_PER_CALL, FAILED_SCAN if failed else 0)
-    events = reader.read([(None, scan)])
+    events = reader.read(None, scan)
     reader.report_skipped()
     calls = calls_of(events, complete_only=len(events) >= scan)
     if failed:
@@ -337,7 +354,7 @@ def stats(
       webresearch journal stats --run 3f2a9c1b7d4e --json
     """
     reader = _Reader(load_settings(ctx), run_id, tool, since)
-    events = reader.read([("tool.completed", STATS_SCAN), ("tool.failed", STATS_SCAN)])
+    events = reader.read(None, STATS_SCAN)  # the closing events among them are counted
     reader.report_skipped()
     summary = journal_stats(events)
     if as_json:

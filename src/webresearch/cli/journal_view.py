@@ -22,6 +22,7 @@ __all__ = [
     "JournalStats",
     "aligned",
     "calls_of",
+    "cut",
     "format_calls",
     "format_stats",
     "journal_stats",
@@ -33,6 +34,10 @@ __all__ = [
 
 #: Characters of a target the table shows (JSON lines keep it whole).
 TARGET_SHOWN = 60
+#: Characters any other cell of a table shows: an error code, a tool's or a kind's name is
+#: ours or a plugin's, but a journal may hold anything (a reviewer's 300-character
+#: error_code pushed the columns after it off every row, not only its own).
+CELL_SHOWN = 40
 #: Outcome of a call whose closing event is not (yet) in the journal.
 UNFINISHED = "unfinished"
 _CLOSING = ("tool.completed", "tool.failed")
@@ -180,7 +185,8 @@ def terminal_safe(text: str) -> str:
     )
 
 
-def _cut(text: str, limit: int) -> str:
+def cut(text: str, limit: int = CELL_SHOWN) -> str:
+    """:func:`terminal_safe` ``text`` cut to at most ``limit`` characters (``…`` marks a cut)."""
     text = terminal_safe(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -192,13 +198,12 @@ def outcome_text(outcome: str, error_code: str | None) -> str:
 
 
 def _call_row(call: Call, run_chars: int) -> tuple[str, ...]:
-    outcome = outcome_text(call.outcome, call.error_code)
-    if call.cached:
-        outcome += " (cached)"
+    cached = " (cached)" if call.cached else ""
+    outcome = cut(outcome_text(call.outcome, call.error_code), CELL_SHOWN - len(cached)) + cached
     return (
         shown_time(call.time),
-        call.tool,
-        _cut(call.target, TARGET_SHOWN),
+        cut(call.tool),
+        cut(call.target, TARGET_SHOWN),
         outcome,
         f"{call.duration_ms:.0f}" if call.duration_ms is not None else "",
         f"{call.cost:g}" if call.cost else "",
@@ -206,10 +211,11 @@ def _call_row(call: Call, run_chars: int) -> tuple[str, ...]:
     )
 
 
-def aligned(rows: Sequence[Sequence[str]]) -> list[str]:
+def aligned(rows: Sequence[Sequence[str]], *, widest: int = TARGET_SHOWN) -> list[str]:
     """``rows`` (header first) as lines of left-aligned columns two spaces apart, every
-    cell made :func:`terminal_safe` first."""
-    rows = [tuple(terminal_safe(c) for c in row) for row in rows]
+    cell made :func:`terminal_safe` and cut to ``widest`` characters first (the calls
+    table cuts its cells narrower before: :data:`CELL_SHOWN`, :data:`TARGET_SHOWN`)."""
+    rows = [tuple(cut(c, widest) for c in row) for row in rows]
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
         "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows

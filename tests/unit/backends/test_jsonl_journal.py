@@ -33,6 +33,7 @@ from webresearch.backends.jsonl_journal import (
     lines_backwards,
     parse_line,
 )
+from webresearch.cli import journal as journal_cli
 from webresearch.cli.main import cli
 from webresearch.runtime.journal import JournalEvent
 from webresearch.tools.base import CallContext, ToolEntry
@@ -310,6 +311,40 @@ def test_calls_and_the_journal_command_survive_damage(
     assert f"skipped {skipped} unreadable line" in result.stderr
     table = CliRunner().invoke(cli, ["journal", "--events"], env={"WEBRESEARCH_JOURNAL_URL": url})
     assert table.exit_code == 0 and "tool.completed" in table.stdout
+
+
+def test_the_journal_command_reads_only_the_end_of_a_big_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # ``journal --limit 3``, also with the run-id prefix the table shows (before: a prefix
+    # was first looked up as a full id, which read the whole file to find nothing).
+    path = tmp_path / "j.jsonl"
+    with path.open("wb") as fh:
+        for i in range(3000):
+            op = f"op-{i}"
+            for kind in ("tool.started", "tool.completed"):
+                fh.write(
+                    encode_line(
+                        JournalEvent(
+                            kind=kind, run_id=f"run-{i // 100:04d}-abcdef", tool="t",
+                            operation_id=op, output="z" * 300,
+                        ).to_dict()
+                    )
+                )  # fmt: skip
+    env = {"WEBRESEARCH_JOURNAL_URL": f"jsonl:///{path}"}
+    size = path.stat().st_size
+    monkeypatch.setattr(journal_cli, "RUN_PREFIX_SCAN", 1000)  # recent runs: a tenth here
+    for args in (
+        ("--limit", "3"),
+        ("--events", "--limit", "3"),
+        ("--run", "run-0029", "--limit", "3"),
+    ):
+        counter = _CountingReader()
+        monkeypatch.setattr(jsonl_journal, "open", counter, raising=False)
+        result = CliRunner().invoke(cli, ["journal", *args], env=env)
+        assert result.exit_code == 0, result.output
+        assert len(result.stdout.splitlines()) == 4 and "run-0029-abc" in result.stdout
+        assert counter.read_bytes < size // 4, (args, counter.read_bytes, size)
 
 
 # --- several writers ---------------------------------------------------------------------------

@@ -164,3 +164,68 @@ def test_the_sqlite_journal_skips_a_row_of_the_wrong_type(tmp_path: Path) -> Non
         result = CliRunner().invoke(cli, ["journal", *args], env=env)
         assert result.exit_code == 0, result.output  # before: ValueError traceback
         assert "skipped 1 unreadable line (1: a field of the wrong type (cost))" in result.stderr
+
+
+def test_a_long_error_code_widens_no_other_row(env: dict[str, str]) -> None:
+    # fresh review, session 9: a 300-character error_code widened every row of the table
+    path = Path(env["WEBRESEARCH_JOURNAL_URL"].removeprefix("jsonl:///"))
+    long_code = "e" * 300
+    failed = {**_events()[1], "operation_id": "op1", "error_code": long_code, "event_id": "y"}
+    with path.open("ab") as fh:
+        fh.write(encode_line({**failed, "time": "2026-12-01T00:00:04.000+00:00"}))
+    for args in ((), ("--events",)):
+        lines = run(env, *args).stdout.splitlines()
+        assert max(len(line) for line in lines) < 160, lines  # before: over 300
+        assert any("eeee…" in line for line in lines)
+        # the columns after the outcome start where the header's do
+        header = lines[0]
+        column = "RUN"
+        assert {line.rfind("run-h") for line in lines[1:]} == {header.index(column)}
+    assert long_code in run(env, "--json").stdout  # JSON keeps it whole
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--run", ""),
+        ("--run", " "),
+        ("--tool", ""),
+        ("--kind", ""),
+        ("stats", "--run", ""),
+        ("stats", "--tool", "\t"),
+    ],
+)
+def test_an_empty_filter_is_a_usage_error(env: dict[str, str], args: tuple[str, ...]) -> None:
+    # fresh review, session 9: ``--run ""`` was taken (and filtered nothing)
+    result = CliRunner().invoke(cli, ["journal", *args], env=env)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for '{next(a for a in args if a.startswith('--'))}'" in result.output
+    assert "must not be empty" in result.output
+
+
+def test_the_table_and_stats_count_the_same_skipped_rows(tmp_path: Path) -> None:
+    # fresh review, session 9: on a SQLite journal the listing counted the bad rows of every
+    # kind, stats only those of the closing kinds and the larger count per reason.
+    import sqlite3
+
+    path = tmp_path / "j.sqlite3"
+    env = {"WEBRESEARCH_JOURNAL_URL": f"sqlite:///{path}"}
+    assert run(env).exit_code == 0  # creates the journal
+    db = sqlite3.connect(path)
+    with db:
+        for i, kind in enumerate(("tool.started", "tool.completed", "tool.failed")):
+            db.execute(
+                "INSERT INTO events (event_id, time, kind, run_id, tool, operation_id, cached,"
+                " cost, details) VALUES (?, ?, ?, 'r', 'web_search', 'op', 0, 'lots', '{}')",
+                (f"e{i}", f"2026-12-01T00:00:0{i}.000+00:00", kind),
+            )
+    db.close()
+    said = set()
+    for args in ((), ("--events",), ("stats",), ("stats", "--json")):
+        result = CliRunner().invoke(cli, ["journal", *args], env=env)
+        assert result.exit_code == 0, result.output
+        said.add(result.stderr.splitlines()[0])
+    assert said == {
+        "webresearch journal: skipped 3 unreadable lines (3: a field of the wrong type (cost))"
+        f" in sqlite:///{path}"
+    }, said
