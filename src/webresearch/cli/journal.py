@@ -185,8 +185,11 @@ class _Reader:
         self.reasons: dict[str, int] = {}
         self.partial = False  # the query stopped before the oldest record
 
-    def read(self, kind: str | None, limit: int) -> list[dict[str, Any]]:
-        """The newest ``limit`` events of ``kind`` (any: ``None``), oldest first.
+    def read(
+        self, kind: str | None, limit: int, *, keep: Sequence[str] = ()
+    ) -> list[dict[str, Any]]:
+        """The newest ``limit`` events of ``kind`` (any: ``None``), oldest first; with
+        ``keep``, only those of these kinds are returned (all are read and counted).
 
         Raises:
             SettingsProblem: a provider's option is wrong.
@@ -194,13 +197,15 @@ class _Reader:
                 prefix.
         """
         try:
-            return run_stoppable(self._read(kind, limit))
+            return run_stoppable(self._read(kind, limit, keep))
         except ConfigurationError as exc:
             raise SettingsProblem(exc, "journal") from None
         except StorageError as exc:
             raise click.ClickException(exc.message) from None
 
-    async def _read(self, kind: str | None, limit: int) -> list[dict[str, Any]]:
+    async def _read(
+        self, kind: str | None, limit: int, keep: Sequence[str]
+    ) -> list[dict[str, Any]]:
         from webresearch import Toolkit
 
         async with Toolkit(self.settings, builders=[]) as toolkit:
@@ -229,7 +234,7 @@ class _Reader:
             self.skipped = sum(self.reasons.values())
             read_all = getattr(journal, "read_all", None)
             self.partial = read_all is False if isinstance(read_all, bool) else len(found) >= limit
-        return [event.to_dict() for event in found]
+        return [event.to_dict() for event in found if not keep or event.kind in keep]
 
     def report_skipped(self) -> None:
         if self.skipped:
@@ -354,7 +359,7 @@ def stats(
       webresearch journal stats --run 3f2a9c1b7d4e --json
     """
     reader = _Reader(load_settings(ctx), run_id, tool, since)
-    events = reader.read(None, STATS_SCAN)  # the closing events among them are counted
+    events = reader.read(None, STATS_SCAN, keep=("tool.completed", "tool.failed"))
     reader.report_skipped()
     summary = journal_stats(events)
     if as_json:
