@@ -23,11 +23,13 @@ A journal survives a killed writer and several writers:
 * **Newest first.** A query with a ``limit`` reads the file backwards from its end, in
   blocks of :data:`READ_CHUNK_BYTES` (:func:`lines_backwards`), and stops once it has
   ``limit`` matching events, so ``journal --limit 3`` reads a few KiB of a 700 MB file, not
-  all of it (a reviewer's 737 MB journal took 164 s). With ``since`` it also stops at the
-  first event older than ``since`` by more than :data:`SINCE_SLACK_S`: lines are appended
-  in the order they are *written*, and an event's time is taken when it is made, so a line
-  may be a little older than the one before it (it waited in a writer's queue, behind
-  another process's write) — never by minutes, since a call waits for its event's write.
+  all of it (a reviewer's 737 MB journal took 164 s). With ``since`` it also stops after
+  :data:`SINCE_STOP_RUN` events in a row older than ``since`` by more than
+  :data:`SINCE_SLACK_S`: lines are appended in the order they are *written*, and an
+  event's time is taken when it is made, so a line may be a little older than the one
+  before it (it waited in a writer's queue, behind another process's write) — never by
+  minutes, since a call waits for its event's write; one stray line (a writer with a wrong
+  clock, a line another program wrote) does not end the read.
   Bad lines are counted in the part read (:attr:`JSONLinesJournal.read_all` says whether
   that was the whole file).
 * **Operation-id lookups** use an index (operation id → offset and length of its latest
@@ -55,6 +57,7 @@ __all__ = [
     "NOT_JSON",
     "READ_CHUNK_BYTES",
     "SINCE_SLACK_S",
+    "SINCE_STOP_RUN",
     "JSONLinesJournal",
     "encode_line",
     "lines_backwards",
@@ -69,6 +72,8 @@ READ_CHUNK_BYTES = 1 << 16
 #: How much older (seconds) than the line after it a line may be: a newest-first query with
 #: ``since`` stops at the first event older than ``since`` by more than this.
 SINCE_SLACK_S = 600.0
+#: Events in a row older than that which end a newest-first query with ``since``.
+SINCE_STOP_RUN = 64
 
 
 def encode_line(obj: dict[str, Any]) -> bytes:
@@ -229,6 +234,7 @@ class JSONLinesJournal:
         out: list[JournalEvent] = []
         reasons: Counter[str] = Counter()
         floor = _floor(since) if limit else None
+        older = 0  # events in a row older than ``floor``
         self.read_all = True
         try:
             lines = self._newest_first() if limit else self._records()
@@ -240,8 +246,9 @@ class JSONLinesJournal:
                 if event is None:
                     reasons[problem or "not an event"] += 1
                     continue
-                if floor is not None and event.time < floor:
-                    self.read_all = False  # older lines are older than ``since``
+                older = older + 1 if floor is not None and event.time < floor else 0
+                if older >= SINCE_STOP_RUN:
+                    self.read_all = False  # the lines before are older than ``since``
                     break
                 if matches(event, run_id, tool, kind, since):
                     out.append(event)

@@ -28,6 +28,7 @@ from webresearch.backends import jsonl_journal
 from webresearch.backends.jsonl_journal import (
     READ_CHUNK_BYTES,
     SINCE_SLACK_S,
+    SINCE_STOP_RUN,
     JSONLinesJournal,
     encode_line,
     lines_backwards,
@@ -239,6 +240,9 @@ async def test_a_newest_first_query_with_since_stops_at_older_events(
     with path.open("wb") as fh:
         for i in range(2000):
             fh.write(at("2026-11-01T00:00:00.000+00:00", f"old {i}"))
+        fh.write(at("2026-12-01T10:00:01.000+00:00", "e, before a stray line"))
+        for i in range(SINCE_STOP_RUN - 1):
+            fh.write(at("2026-11-30T10:00:00.000+00:00", f"stray {i}"))  # a wrong clock
         fh.write(at("2026-12-01T10:00:05.000+00:00", "a"))
         fh.write(at("2026-12-01T10:00:00.000+00:00", "b, made before a"))
         fh.write(at("2026-12-01T09:55:00.000+00:00", "c, before since"))
@@ -249,7 +253,7 @@ async def test_a_newest_first_query_with_since_stops_at_older_events(
     since = "2026-12-01T10:00:00.000+00:00"
     try:
         found = [e.output for e in await sink.query(since=since, limit=100)]
-        assert found == ["a", "b, made before a", "d"]
+        assert found == ["e, before a stray line", "a", "b, made before a", "d"]
         assert counter.read_bytes <= 2 * READ_CHUNK_BYTES < path.stat().st_size // 4
         assert not sink.read_all
         assert [e.output for e in await sink.query(since=since)] == found  # forwards: the same
