@@ -68,6 +68,7 @@ from itertools import count
 from lxml import etree
 
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
+from webresearch.extract.faq_answers import keep_faq_answers
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.forum import keep_thread, repeats_article
 from webresearch.extract.product_head import keep_product_head
@@ -249,6 +250,7 @@ def find_main_content(
         placed += keep_product_head(body, segments)
         placed += keep_quote_figures(body, segments)  # figure > blockquote (quote_figures.py)
         placed += keep_slide_prose(segments)  # listicle items set as slides (slide_prose.py)
+        placed += keep_faq_answers(segments)  # bare <div> answers under questions (faq_answers.py)
     _keep_formulas(segments)
     return MainContent(placed, page_chars, True, body, segments, traf_body)
 

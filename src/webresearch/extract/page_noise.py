@@ -61,6 +61,7 @@ from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.assistive_text import only_assistive_text
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.formulas import holds_only_formula
+from webresearch.extract.json_ld_body import inert_elements
 from webresearch.extract.markdown import SKIPPED_TAGS
 from webresearch.extract.scan_index import PageAttributes, read_attributes
 from webresearch.extract.tree import remove_keep_tail
@@ -111,7 +112,6 @@ _HIDDEN_STYLE = CaselessPattern(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:
 _HIDDEN_BELOW = etree.XPath(".//*[@hidden or @style]")
 _ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
 _NAMED_XPATH = etree.XPath(".//*[@class or @id]")
-_INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
 #: The class of the panel a dropdown button opens (module docstring).
 _DROPDOWN_PANEL = re.compile(r"(?:^|[-_])dropdown-(?:panel|contents?|container)$")
 _POPUP_ROLES = frozenset({"listbox", "dialog", "alertdialog"})
@@ -139,7 +139,7 @@ def drop_inert(doc: etree._Element) -> None:
     and every later pass — the extractor's copies of the tree, the text walks, the markdown
     conversion — no longer pays for them.
     """
-    remove_elements(list(_INERT_XPATH(doc)))
+    remove_elements(inert_elements(doc))  # JSON-LD articleBody spared (json_ld_body.py)
 
 
 def hidden_blocks(
