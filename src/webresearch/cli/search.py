@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 import click
 
 from webresearch import ConfigurationError
-from webresearch.config.codes import country_problem, language_problem
 
 if TYPE_CHECKING:
     from webresearch import Settings
 
+from .logs import say
 from .options import load_settings
 from .render import (
     EXIT_OK,
@@ -31,6 +31,49 @@ from .signals import run_stoppable
 LANGUAGE_FORM = "a language tag (BCP 47) like en, pt-BR or zh-Hans"
 #: What ``--country`` takes (checked by :func:`webresearch.config.codes.country_problem`).
 COUNTRY_FORM = "a two-letter country code (ISO 3166-1 alpha-2) like us or de"
+
+
+#: Said on stderr before a search when no provider is set (SPEC §1.2: ddgs is the embedded
+#: default): the query then goes to public search engines, which a person may not expect.
+DEFAULT_PROVIDER_NOTICE = (
+    "note: no search provider is set, so ddgs (the keyless default) sends the query to "
+    "public search engines; set WEBRESEARCH_SEARCH_PROVIDER or WEBRESEARCH_SEARXNG_URL to "
+    "choose one (webresearch config show lists the settings)"
+)
+
+
+def default_provider_notice(settings: Settings) -> str | None:
+    """:data:`DEFAULT_PROVIDER_NOTICE` when web_search falls back to ddgs because nothing
+    chose a provider, else ``None``. The order is web_search's (``search.registry``):
+    ``search_providers``, then ``search_provider`` (``--provider``), then SearXNG when its
+    URL is set, then ddgs."""
+    from pydantic import SecretStr
+
+    from webresearch.config import ProviderOptions
+
+    class SearxngUrl(ProviderOptions):
+        """The one option of SearXNG's that chooses it without ``search_provider``."""
+
+        url: SecretStr | None = None
+
+    if settings.search_providers or (settings.search_provider or "").strip():
+        return None
+    url = settings.options("searxng", SearxngUrl).url
+    if url is not None and url.get_secret_value().strip():
+        return None
+    return DEFAULT_PROVIDER_NOTICE
+
+
+def _language_problem(tag: str) -> str | None:
+    from webresearch.config.codes import language_problem
+
+    return language_problem(tag)
+
+
+def _country_problem(code: str) -> str | None:
+    from webresearch.config.codes import country_problem
+
+    return country_problem(code)
 
 
 def checked_code(value: str | None, problem: Callable[[str], str | None], form: str) -> str | None:
@@ -80,7 +123,7 @@ def checked_code(value: str | None, problem: Callable[[str], str | None], form: 
     "-l",
     default=None,
     metavar="CODE",
-    callback=lambda _c, _p, v: checked_code(v, language_problem, LANGUAGE_FORM),
+    callback=lambda _c, _p, v: checked_code(v, _language_problem, LANGUAGE_FORM),
     help="A language tag (BCP 47), e.g. en or pt-BR.",
 )
 @click.option(
@@ -88,7 +131,7 @@ def checked_code(value: str | None, problem: Callable[[str], str | None], form: 
     "-c",
     default=None,
     metavar="CODE",
-    callback=lambda _c, _p, v: checked_code(v, country_problem, COUNTRY_FORM),
+    callback=lambda _c, _p, v: checked_code(v, _country_problem, COUNTRY_FORM),
     help="A country code (ISO 3166-1 alpha-2), e.g. us.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
@@ -161,6 +204,8 @@ def search(
             async with Toolkit(settings) as toolkit:
                 if (code := unavailable_exit("search", toolkit, "web_search")) is not None:
                     return code
+                if (notice := default_provider_notice(settings)) is not None:
+                    say(notice, prefix="webresearch search: ")
                 with Progress(f"searching {query!r}"):
                     result = await toolkit.call("web_search", arguments)
         return emit_result("search", result, as_json=as_json)
