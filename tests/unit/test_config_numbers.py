@@ -66,7 +66,7 @@ def test_a_price_in_the_table_is_finite_too() -> None:
     message = problem({"WEBRESEARCH_PRICES": '{"brave": NaN}'})
     assert message == (
         "invalid setting WEBRESEARCH_PRICES: 'brave' must be a finite number, e.g. 2.5, "
-        "not 'not a number' ('nan')"
+        "not 'not a number' ('NaN')"  # as written (session 10 review)
     )
 
 
@@ -80,8 +80,8 @@ def test_toml_infinity_is_refused_in_a_whole_number_setting(tmp_path: object) ->
     assert info.value.message == (
         f"invalid setting fetch_max_bytes in {path}: must be a finite whole number, e.g. "
         f"49152, not infinity ('inf'); connect_timeout_s in {path}: must be a finite number, "
-        "e.g. 15, not infinity ('inf')"
-    )
+        "e.g. 15, not '1e400' (too large: beyond about 1.8e308 a number reads as infinity)"
+    )  # as written, not 'inf' (session 10 review)
 
 
 def test_a_large_finite_number_is_still_a_number() -> None:

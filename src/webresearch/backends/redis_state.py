@@ -72,6 +72,11 @@ MAX_CONNECTIONS = 16
 
 _NAME = "the Redis state backend"
 _HINT = "retry in a few seconds"
+#: Credentials refused: the same call fails again until the setting changes (never retry).
+_CREDENTIALS_HINT = (
+    "check the user and password in the state_url setting (WEBRESEARCH_STATE_URL, or "
+    "state_url in the settings file); retrying will not help"
+)
 _US = 1_000_000
 
 # KEYS[1] log · ARGV now, limit, window_us, member → {allowed, retry_after_us, remaining}
@@ -199,8 +204,15 @@ def storage_error(exc: BaseException, timeout_s: float) -> StorageError:
     if isinstance(exc, (AuthenticationError, AuthorizationError, NoPermissionError)) or (
         isinstance(exc, ResponseError) and str(exc).startswith(("NOAUTH", "WRONGPASS"))
     ):
-        why = "rejected the credentials"
-    elif isinstance(exc, (RedisTimeoutError, TimeoutError)):
+        # The URL's user or password is wrong, or that user may not run the command: a
+        # setting to fix, not a moment to wait for (session 10 review: said "retry").
+        return StorageError(
+            f"{_NAME} rejected the credentials",
+            hint=_CREDENTIALS_HINT,
+            retryable=False,
+            backend="redis",
+        )
+    if isinstance(exc, (RedisTimeoutError, TimeoutError)):
         why = f"did not answer within {timeout_s:g} s"
     elif isinstance(exc, BusyLoadingError):
         why = "is loading its data set"

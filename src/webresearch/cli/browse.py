@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 from ..url_text import clean_url, not_web_url
 from .files import free_name, output_problem, write_file
+from .logs import say, say_error
 from .options import guard_options, load_settings, robots_option
 from .render import (
     EXIT_OK,
@@ -44,10 +45,10 @@ from .render import (
     EXIT_USAGE,
     Progress,
     emit_result,
-    error_line,
     exit_code_for,
     quiet_option,
     reports_own_tool,
+    show_error,
     unavailable_exit,
 )
 from .signals import run_stoppable
@@ -360,12 +361,12 @@ def browse(
     for _arguments, file in parsed:  # before the browser starts: one line, no traceback
         problem = output_problem(file) if file else None
         if problem is not None:
-            click.echo(f"webresearch browse: {problem}", err=True)
+            say_error(f"webresearch browse: {problem}", command="browse", code="usage")
             ctx.exit(EXIT_USAGE)
     for arguments, _file in parsed:  # a bad URL is reported whatever the backend's state
         bad_url = scheme_problem(arguments)
         if bad_url is not None:
-            click.echo(error_line("browse", bad_url), err=True)
+            show_error("browse", bad_url)
             ctx.exit(EXIT_USAGE)
     interactive = interactive or not parsed
     steps = _Steps(as_json, quiet, timeout_ms)
@@ -410,7 +411,7 @@ async def _step(
     as_json = steps.as_json
     bad_url = scheme_problem(arguments)  # a line typed at the prompt: as `browse URL` says it
     if bad_url is not None:
-        click.echo(error_line("browse", bad_url), err=True)
+        show_error("browse", bad_url)
         return EXIT_USAGE
     if steps.timeout_ms is not None:
         arguments = {**arguments, "timeout_ms": steps.timeout_ms}
@@ -426,7 +427,7 @@ async def _step(
         click.echo(result.text)
         code = EXIT_OK
     else:
-        click.echo(error_line("browse", result.error), err=True)  # type: ignore[arg-type]
+        show_error("browse", result.error)  # type: ignore[arg-type]
         code = exit_code_for(result.error)
     return code if code != EXIT_OK or saved_ok else EXIT_TOOL_ERROR
 
@@ -437,23 +438,22 @@ def _save_screenshot(result: ToolResult, file: str | None) -> bool:
     if not result.images:
         if result.meta.get("screenshot_reason") == "backend":
             # A person asked for a picture this backend cannot draw: a failed step.
-            click.echo(
+            say_error(
                 "webresearch browse: screenshot not saved: this browser backend draws no "
                 "pictures (use --backend chromium); the page text is shown instead",
-                err=True,
+                command="browse",
             )
             return False
-        click.echo(
-            "webresearch browse: screenshot not saved: there is no picture "
-            "(the page text is shown instead)",
-            err=True,
+        say(
+            "screenshot not saved: there is no picture (the page text is shown instead)",
+            prefix="webresearch browse: ",
         )
         return True
     written, problem = save_images(result, screenshot_file(file))
     for path in written:
-        click.echo(f"saved {path}", err=True)
+        say(f"saved {path}", prefix="")
     if problem is not None:
-        click.echo(f"webresearch browse: screenshot not saved: {problem}", err=True)
+        say_error(f"webresearch browse: screenshot not saved: {problem}", command="browse")
         return False
     return True
 
@@ -478,7 +478,7 @@ async def _prompt(toolkit: Toolkit, run: RunContext, steps: _Steps) -> int:
         try:
             arguments, file = parse_action(line)
         except ActionError as exc:
-            click.echo(f"webresearch browse: {exc}", err=True)
+            say_error(f"webresearch browse: {exc}", command="browse", code="usage")
             last = EXIT_USAGE
             continue
         last = await _step(toolkit, run, arguments, file, steps)

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from webresearch import Settings
 
 from .config_file import EXAMPLE, config_rows, default_path, format_rows, settings_path
+from .logs import say_error
 from .options import load_settings
 from .render import EXIT_USAGE
 from .signals import run_stoppable
@@ -46,8 +47,10 @@ def init(ctx: click.Context, force: bool) -> None:
     given = ctx.find_root().params.get("config")
     target = Path(given) if given else default_path(os.environ)
     if target.exists() and not force:
-        click.echo(
-            f"webresearch config: {target} exists; keep it, or replace it with --force", err=True
+        say_error(
+            f"webresearch config: {target} exists; keep it, or replace it with --force",
+            command="config",
+            code="usage",
         )
         ctx.exit(EXIT_USAGE)
     try:
@@ -56,7 +59,11 @@ def init(ctx: click.Context, force: bool) -> None:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(EXAMPLE)
     except OSError as exc:
-        click.echo(f"webresearch config: cannot write {target}: {exc.strerror}", err=True)
+        say_error(
+            f"webresearch config: cannot write {target}: {exc.strerror}",
+            command="config",
+            code="usage",
+        )
         ctx.exit(EXIT_USAGE)
     click.echo(f"wrote {target}")
 

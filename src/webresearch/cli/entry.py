@@ -32,7 +32,8 @@ def _early_stop(signum: int, _frame: FrameType | None) -> None:
 
 
 def main() -> None:
-    """``webresearch`` and ``python -m webresearch``: see :func:`.main.main`.
+    """``python -m webresearch`` (and the console script, after ``webresearch_entry``):
+    see :func:`.main.main`.
 
     A stop signal at any point from here on ends the process with the one line and 130
     (SIGINT) / 143 (SIGTERM): first a handler that needs only ``signal`` (already loaded),

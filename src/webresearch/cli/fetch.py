@@ -19,10 +19,10 @@ from .options import guard_options, load_settings, robots_option
 from .render import (
     Progress,
     emit_result,
-    error_line,
     quiet_option,
     reports_own_tool,
     run_command,
+    show_error,
     unavailable_exit,
 )
 from .targets import (
@@ -349,12 +349,17 @@ def fetch(
     async def offline(target: str) -> ToolResult:
         # Read in a daemon thread: a signal never waits for a read that does not end.
         if target == "-":
-            data, url = await in_daemon_thread(partial(read_stdin, limit), name="webresearch-read"), base_url or ""
+            data, url = (
+                await in_daemon_thread(partial(read_stdin, limit), name="webresearch-read"),
+                base_url or "",
+            )
             if _blank(data):  # ``curl -s … | webresearch fetch -`` after curl failed
                 return ToolResult.failure(_empty_stdin(data))
         else:
             try:
-                data = await in_daemon_thread(partial(read_file, target, limit=limit), name="webresearch-read")
+                data = await in_daemon_thread(
+                    partial(read_file, target, limit=limit), name="webresearch-read"
+                )
             except InvalidArguments as exc:  # not a regular file, or unreadable
                 return ToolResult.failure(exc)
             if _blank(data):  # a failed save: an error, as empty stdin is
@@ -378,7 +383,7 @@ def fetch(
             click.echo(result.text + ("\n" if index < len(items) - 1 else ""))
         else:
             assert result.error is not None
-            click.echo(f"{error_line('fetch', result.error)} [{target}]", err=True)
+            show_error("fetch", result.error, suffix=f" [{target}]")
 
     async def run() -> int:
         with reports_own_tool("web_fetch"):

@@ -12,6 +12,7 @@ from webresearch import InvalidArguments, ToolResult
 
 from .batch import batch_exit_code, concurrency_option, json_line, run_batch
 from .files import output_problem, write_file
+from .logs import say, say_error
 from .options import guard_options, load_settings, robots_option
 from .render import (
     EXIT_OK,
@@ -19,8 +20,8 @@ from .render import (
     EXIT_USAGE,
     Progress,
     emit_result,
-    error_line,
     reports_own_tool,
+    show_error,
     unavailable_exit,
 )
 from .signals import run_stoppable
@@ -117,7 +118,7 @@ def image(
         raise click.UsageError("-o/--output takes one input; give one URL or PATH")
     problem = output_problem(output) if output is not None else None
     if problem is not None:  # before any work: one line, no traceback
-        click.echo(f"webresearch image: {problem}", err=True)
+        say_error(f"webresearch image: {problem}", command="image", code="usage")
         ctx.exit(EXIT_USAGE)
 
     def plan(target: str) -> tuple[str, dict[str, object], RunContext]:
@@ -155,7 +156,7 @@ def image(
             click.echo(result.text)
         else:
             assert result.error is not None
-            click.echo(f"{error_line('image', result.error)} [{target}]", err=True)
+            show_error("image", result.error, suffix=f" [{target}]")
 
     async def call() -> int:
         with reports_own_tool(*tools_used):
@@ -184,7 +185,7 @@ def image(
             data = result.images[0].data
             problem = write_file(output, data)
             if problem is not None:
-                click.echo(f"webresearch image: {problem}", err=True)
+                say_error(f"webresearch image: {problem}", command="image")
                 return EXIT_TOOL_ERROR
             written = {"file": output, "bytes": len(data)}
         if as_json and written is not None:
@@ -194,7 +195,7 @@ def image(
             return EXIT_OK
         code = emit_result("image", result, as_json=as_json)
         if written is not None:
-            click.echo(f"wrote {written['file']} ({written['bytes']} bytes)", err=True)
+            say(f"wrote {written['file']} ({written['bytes']} bytes)", prefix="")
         return code
 
     ctx.exit(run_stoppable(call()))

@@ -8,8 +8,12 @@
 Log text is ours: it never holds a token, key or internal address (the redactor and the
 error messages see to that).
 
-Lines for people (``listening on …``, ``terminated``) go through :func:`say`, so they are
-JSON too when the logs are.
+Lines for people (``listening on …``, ``terminated``) go through :func:`say`, and the
+commands' own error lines (``webresearch fetch: error[network]: …``, a usage error) through
+:func:`say_error`, so they are JSON too when the logs are: a collector that reads JSON lines
+gets every line of stderr as a record (session 10 review: the error lines stayed plain). An
+error record has level ``error``, the line without its ``webresearch <command>: `` prefix as
+``message``, and ``command`` and ``code`` (``network``, ``usage``) when known.
 """
 
 from __future__ import annotations
@@ -20,13 +24,15 @@ from datetime import UTC, datetime
 
 import click
 
-__all__ = ["LOG_FORMATS", "JSONFormatter", "configure_logging", "json_logs", "say"]
+__all__ = ["LOG_FORMATS", "JSONFormatter", "configure_logging", "json_logs", "say", "say_error"]
 
 #: Values of ``--log-format``.
 LOG_FORMATS = ("text", "json")
 #: Loggers the CLI's handler serves: ours (level from -v), uvicorn's and the MCP SDK's.
 _OURS = "webresearch"
 _OTHERS = ("uvicorn", "mcp")
+#: Fields of an error line's record besides the message.
+_FIELDS = ("command", "code")
 
 
 class JSONFormatter(logging.Formatter):
@@ -42,6 +48,10 @@ class JSONFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        for key in _FIELDS:  # an error line's own fields (:func:`say_error`)
+            value = getattr(record, key, None)
+            if isinstance(value, str) and value:
+                entry[key] = value
         if record.exc_info:
             entry["exception"] = self.formatException(record.exc_info)
         return json.dumps(entry, ensure_ascii=False)
@@ -79,11 +89,31 @@ def json_logs() -> bool:
     )
 
 
-def say(message: str, *, prefix: str = "webresearch: ") -> None:
-    """One line for people on stderr: ``prefix + message``, or a JSON log line (level
-    ``info``) when the logs are JSON."""
+def say(message: str, *, prefix: str = "webresearch: ", level: int = logging.INFO) -> None:
+    """One line for people on stderr: ``prefix + message``, or a JSON log line (``level``,
+    default ``info``) when the logs are JSON."""
     if json_logs():
-        record = logging.LogRecord(_OURS, logging.INFO, "", 0, message, None, None)
+        record = logging.LogRecord(_OURS, level, "", 0, message, None, None)
         click.echo(JSONFormatter().format(record), err=True)
     else:
         click.echo(prefix + message, err=True)
+
+
+def say_error(line: str, *, command: str | None = None, code: str | None = None) -> None:
+    """A command's error line on stderr as it is (``webresearch fetch: error[network]: …``),
+    or, when the logs are JSON, one record of level ``error``: ``message`` is the line
+    without its ``webresearch <command>: `` prefix, ``command`` and ``code`` are fields.
+
+    Args:
+        line: the line for people.
+        command: the command's name (``fetch``, ``journal stats``); ``None``: ``webresearch``.
+        code: the error's code (``network``, ``configuration``, ``usage``), when it has one.
+    """
+    if not json_logs():
+        click.echo(line, err=True)
+        return
+    prefix = f"webresearch {command}: " if command else "webresearch: "
+    record = logging.LogRecord(_OURS, logging.ERROR, "", 0, line.removeprefix(prefix), None, None)
+    record.command = command
+    record.code = code
+    click.echo(JSONFormatter().format(record), err=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -13,7 +14,7 @@ from .config_cmd import config
 from .fetch import fetch
 from .image import image
 from .journal import journal
-from .logs import LOG_FORMATS, configure_logging
+from .logs import LOG_FORMATS, configure_logging, json_logs, say_error
 from .mcp import mcp
 from .options import SettingsProblem
 from .search import search
@@ -150,7 +151,7 @@ def _invoke() -> tuple[int, int | None]:
     try:
         code = cli.main(prog_name="webresearch", standalone_mode=False)
     except click.ClickException as exc:
-        exc.show()
+        _show_click_error(exc)
         return exc.exit_code, None
     except ConfigurationError as exc:  # a provider's option, read when the toolkit starts
         problem = SettingsProblem(exc, _command_name(sys.argv[1:]))
@@ -170,6 +171,48 @@ def _invoke() -> tuple[int, int | None]:
     return (code if isinstance(code, int) else 0), None
 
 
+def _show_click_error(exc: click.ClickException) -> None:
+    """Click's error (a usage block and ``Error: …``), or with JSON logs one record of level
+    error: ``message`` is ``error[usage]: …`` (a usage error) or click's message, without
+    the usage block, which is for people (session 10 review: it stayed plain text)."""
+    if isinstance(exc, SettingsProblem) or not _json_logs_asked(sys.argv[1:]):
+        exc.show()  # a settings problem shows its own line (a record with JSON logs)
+        return
+    if not json_logs():  # asked, not yet in effect: the record is JSON all the same
+        configure_logging(0, "json")
+    usage = isinstance(exc, click.UsageError)
+    ctx = exc.ctx if usage else None  # type: ignore[attr-defined]
+    path = ctx.command_path.split()[1:] if ctx is not None else []
+    command = " ".join(path) or _command_name(sys.argv[1:])
+    if command == "webresearch":
+        command = ""
+    what = "error[usage]: " if usage else ""
+    prefix = f"webresearch {command}: " if command else "webresearch: "
+    say_error(
+        f"{prefix}{what}{exc.format_message()}",
+        command=command or None,
+        code="usage" if usage else None,
+    )
+
+
+def _json_logs_asked(args: list[str]) -> bool:
+    """Whether the logs are JSON, or were asked to be by a command line that failed before
+    its ``--log-format`` took effect (``webresearch --log-format json nosuch``, ``fetch
+    --log-format json --bogus``: click stops at the error first). The last
+    ``--log-format`` typed wins over ``WEBRESEARCH_LOG_FORMAT``, as when it parses."""
+    if json_logs():
+        return True
+    value = os.environ.get("WEBRESEARCH_LOG_FORMAT", "")
+    for index, arg in enumerate(args):
+        if arg == "--":
+            break
+        if arg == "--log-format" and index + 1 < len(args):
+            value = args[index + 1]
+        elif arg.startswith("--log-format="):
+            value = arg.partition("=")[2]
+    return value == "json"
+
+
 def _command_name(args: list[str]) -> str:
     """The command typed (``tools`` of ``webresearch -v tools --offline``), for the one line
     of an error raised past its context; ``webresearch``'s own name when there is none."""
@@ -179,8 +222,6 @@ def _command_name(args: list[str]) -> str:
 def _reader_went_away() -> None:
     """The reader of stdout closed it (``| head``): no traceback, and exit 1 as click does
     for a single command's broken pipe (Python docs, "Note on SIGPIPE")."""
-    import os
-
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())  # so flushing at exit cannot fail again
     sys.exit(1)

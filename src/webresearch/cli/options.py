@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 from .config_file import settings_path
 from .logs import configure_logging
-from .render import error_line
+from .render import error_line, show_error
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,8 +34,11 @@ class SettingsProblem(click.ClickException):
         self.command = command
 
     def show(self, file: IO[Any] | None = None) -> None:
-        """The one line, on stderr (or ``file``)."""
-        click.echo(error_line(self.command, self.error), file=file, err=file is None)
+        """The one line, on stderr (a JSON record when the logs are JSON), or on ``file``."""
+        if file is None:
+            show_error(self.command, self.error)
+        else:
+            click.echo(error_line(self.command, self.error), file=file)
 
 
 def guard_options(func: F) -> F:

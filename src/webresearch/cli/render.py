@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from webresearch import Toolkit, ToolResult
 
 from .install_hint import editable_checkout, fit_install_hints
+from .logs import say_error
 from .signals import run_stoppable
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "reports_own_tool",
     "result_dict",
     "run_command",
+    "show_error",
     "unavailable_exit",
 ]
 
@@ -104,6 +106,12 @@ def error_line(command: str, error: WebResearchError) -> str:
     return fit_install_hints(" ".join(line.split()), editable_checkout())
 
 
+def show_error(command: str, error: WebResearchError, *, suffix: str = "") -> None:
+    """:func:`error_line` (and ``suffix``, e.g. `` [URL]``) on stderr, or its JSON record
+    when the logs are JSON (:func:`.logs.say_error`)."""
+    say_error(error_line(command, error) + suffix, command=command, code=error.code)
+
+
 def result_dict(result: ToolResult) -> dict[str, Any]:
     """``result.to_dict()`` with the error's message and next step in the words of the
     command line (``--allow-network CIDR``, not ``allowed_networks``; ``webresearch fetch``,
@@ -139,7 +147,7 @@ def emit_result(command: str, result: ToolResult, *, as_json: bool) -> int:
     elif result.ok:
         click.echo(for_a_person(result.text))
     if result.error is not None:
-        click.echo(error_line(command, result.error), err=True)
+        show_error(command, result.error)
     return exit_code_for(result.error)
 
 
@@ -177,9 +185,10 @@ def unavailable_exit(command: str, toolkit: Toolkit, tool: str) -> int | None:
     if reason is None:
         return None
     reason = fit_install_hints(reason, editable_checkout())
-    click.echo(
+    say_error(
         f"webresearch {command}: error[configuration]: {tool} is not available: {reason}",
-        err=True,
+        command=command,
+        code="configuration",
     )
     return EXIT_USAGE
 
@@ -190,7 +199,7 @@ def run_command(command: str, main: Coroutine[Any, Any, int]) -> int:
     try:
         return run_stoppable(main)
     except WebResearchError as exc:
-        click.echo(error_line(command, exc), err=True)
+        show_error(command, exc)
         return exit_code_for(exc)
 
 

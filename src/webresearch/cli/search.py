@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import click
@@ -13,6 +13,7 @@ from webresearch import ConfigurationError
 if TYPE_CHECKING:
     from webresearch import Settings
 
+from .logs import say
 from .options import load_settings
 from .render import (
     EXIT_OK,
@@ -26,28 +27,74 @@ from .render import (
 )
 from .signals import run_stoppable
 
-#: A language tag as search providers take it: the BCP 47 (RFC 5646 §2.1) language subtag
-#: (ISO 639, 2-3 letters), an optional script (4 letters) and region (2 letters or 3 digits):
-#: ``en``, ``pt-BR``, ``zh-Hans``, ``es-419``. Extensions and private use are not taken.
-LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,3}(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|[0-9]{3}))?")
+#: What ``--language`` takes (checked by :func:`webresearch.config.codes.language_problem`).
 LANGUAGE_FORM = "a language tag (BCP 47) like en, pt-BR or zh-Hans"
-#: A country: ISO 3166-1 alpha-2 (``us``, ``DE``).
-COUNTRY_CODE = re.compile(r"[A-Za-z]{2}")
+#: What ``--country`` takes (checked by :func:`webresearch.config.codes.country_problem`).
 COUNTRY_FORM = "a two-letter country code (ISO 3166-1 alpha-2) like us or de"
 
 
-def checked_code(value: str | None, pattern: re.Pattern[str], form: str) -> str | None:
+#: Said on stderr before a search when no provider is set (SPEC §1.2: ddgs is the embedded
+#: default): the query then goes to public search engines, which a person may not expect.
+DEFAULT_PROVIDER_NOTICE = (
+    "note: no search provider is set, so ddgs (the keyless default) sends the query to "
+    "public search engines; set WEBRESEARCH_SEARCH_PROVIDER or WEBRESEARCH_SEARXNG_URL to "
+    "choose one (webresearch config show lists the settings)"
+)
+
+
+def default_provider_notice(settings: Settings) -> str | None:
+    """:data:`DEFAULT_PROVIDER_NOTICE` when web_search falls back to ddgs because nothing
+    chose a provider, else ``None``. The order is web_search's (``search.registry``):
+    ``search_providers``, then ``search_provider`` (``--provider``), then SearXNG when its
+    URL is set, then ddgs."""
+    from pydantic import SecretStr
+
+    from webresearch.config import ProviderOptions
+
+    class SearxngUrl(ProviderOptions):
+        """The one option of SearXNG's that chooses it without ``search_provider``."""
+
+        url: SecretStr | None = None
+
+    if settings.search_providers or (settings.search_provider or "").strip():
+        return None
+    url = settings.options("searxng", SearxngUrl).url
+    if url is not None and url.get_secret_value().strip():
+        return None
+    return DEFAULT_PROVIDER_NOTICE
+
+
+def _language_problem(tag: str) -> str | None:
+    from webresearch.config.codes import language_problem
+
+    return language_problem(tag)
+
+
+def _country_problem(code: str) -> str | None:
+    from webresearch.config.codes import country_problem
+
+    return country_problem(code)
+
+
+def checked_code(value: str | None, problem: Callable[[str], str | None], form: str) -> str | None:
     """``--language`` / ``--country``: the code trimmed, or ``None`` when not given.
 
+    Args:
+        problem: why a code is refused (``None`` when it is fine): the language tag or the
+            country must exist, not only have the form (``uk`` is no country: gb is).
+
     Raises:
-        click.BadParameter: not of the form (exit 2), naming the form and the value given.
+        click.BadParameter: not such a code (exit 2), naming the form, the value given and
+            why (``not 'uk': no country has this code (United Kingdom is gb)``).
     """
     if value is None:
         return None
     code = value.strip()
-    if not pattern.fullmatch(code):
-        shown = code if len(code) <= 40 else code[:37] + "..."
-        raise click.BadParameter(f"must be {form}, not {shown!r}")
+    if len(code) > 40:
+        raise click.BadParameter(f"must be {form}, not {code[:37] + '...'!r}")
+    why = problem(code)
+    if why is not None:
+        raise click.BadParameter(f"must be {form}, not {code!r}: {why}")
     return code
 
 
@@ -76,7 +123,7 @@ def checked_code(value: str | None, pattern: re.Pattern[str], form: str) -> str 
     "-l",
     default=None,
     metavar="CODE",
-    callback=lambda _c, _p, v: checked_code(v, LANGUAGE_TAG, LANGUAGE_FORM),
+    callback=lambda _c, _p, v: checked_code(v, _language_problem, LANGUAGE_FORM),
     help="A language tag (BCP 47), e.g. en or pt-BR.",
 )
 @click.option(
@@ -84,7 +131,7 @@ def checked_code(value: str | None, pattern: re.Pattern[str], form: str) -> str 
     "-c",
     default=None,
     metavar="CODE",
-    callback=lambda _c, _p, v: checked_code(v, COUNTRY_CODE, COUNTRY_FORM),
+    callback=lambda _c, _p, v: checked_code(v, _country_problem, COUNTRY_FORM),
     help="A country code (ISO 3166-1 alpha-2), e.g. us.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the full result as JSON.")
@@ -157,6 +204,8 @@ def search(
             async with Toolkit(settings) as toolkit:
                 if (code := unavailable_exit("search", toolkit, "web_search")) is not None:
                     return code
+                if (notice := default_provider_notice(settings)) is not None:
+                    say(notice, prefix="webresearch search: ")
                 with Progress(f"searching {query!r}"):
                     result = await toolkit.call("web_search", arguments)
         return emit_result("search", result, as_json=as_json)

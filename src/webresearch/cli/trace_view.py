@@ -7,13 +7,14 @@ belong to when a batch runs several at once.
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import click
-
 from webresearch import trace
+
+from .logs import say
 
 __all__ = ["format_step", "tracing_to_stderr"]
 
@@ -66,11 +67,11 @@ def tracing_to_stderr(target: str, *, enabled: bool) -> Iterator[None]:
     started = time.monotonic()
 
     def show(step: str, facts: dict[str, object]) -> None:
-        click.echo(f"webresearch: [{target}] {format_step(step, facts)}", err=True)
+        say(f"[{target}] {format_step(step, facts)}", level=logging.DEBUG)
 
     with trace.tracing(show):
         try:
             yield
         finally:
             total = (time.monotonic() - started) * 1000
-            click.echo(f"webresearch: [{target}] done in {total:.0f} ms", err=True)
+            say(f"[{target}] done in {total:.0f} ms", level=logging.DEBUG)

@@ -11,6 +11,7 @@ one phrase out; the caller names where the value was given (``WEBRESEARCH_FETCH_
 from __future__ import annotations
 
 import math
+import sys
 import typing
 import unicodedata
 from collections.abc import Mapping
@@ -61,31 +62,38 @@ def problem_text(error: Mapping[str, Any], field: FieldInfo | None = None) -> st
         as it is (without pydantic's ``Value error,``); ``'brave' must be a number, e.g.
         0.5, not …`` for an item of a table.
     """
+    loc = tuple(error.get("loc") or ())
+    item = len(loc) > 1  # a value inside a table (``prices``): its own type, no default
+    # Which item of a table, as a prefix: ``'brave' ``; every message about an item has it
+    # (a validator's own message lacked it: session 10 review).
+    where = (
+        ".".join(repr(p) if isinstance(p, str) else f"item {p + 1}" for p in loc[1:]) + " "
+        if item
+        else ""
+    )
     message = str(error.get("msg", "invalid value"))
     for prefix in _OWN_MESSAGE_PREFIXES:
         if message.startswith(prefix):
-            return message[len(prefix) :]
+            return where + message[len(prefix) :]
     kind = str(error.get("type", ""))
-    loc = tuple(error.get("loc") or ())
     name = str(loc[0]).lower() if loc else ""
     secret = any(w in name for w in _SECRET_WORDS) or _is_secret(field)
     value = error.get("input")
-    item = len(loc) > 1  # a value inside a table (``prices``): its own type, no default
     example = None if item else _example(field)
     expected = _expected(kind, error, example)
-    if expected is not None and kind == "finite_number":
+    if kind in _NUMBER and _beyond_floats(value):  # ``1`` and 400 zeros in a TOML file
+        expected = "must be a finite number, e.g. " + _number(_or(example, 2.5, (int, float)))
+        given = _not_finite(value)
+    elif expected is not None and kind == "finite_number":
         given = _not_finite(value)
     elif expected is None:
         if not message.startswith("Input should be "):
-            return message
+            return where + message
         expected = "must be " + message[len("Input should be ") :]
         given = _shown(value, secret, with_kind=False)
     else:
         given = _shown(value, secret, with_kind=kind not in _RANGES)
-    text = f"{expected}, not {given}" if given else expected
-    if item:
-        text = f"{'.'.join(repr(p) if isinstance(p, str) else f'item {p + 1}' for p in loc[1:])} {text}"
-    return text
+    return where + (f"{expected}, not {given}" if given else expected)
 
 
 def _expected(kind: str, error: Mapping[str, Any], example: object) -> str | None:
@@ -191,6 +199,9 @@ def _not_finite(value: object) -> str:
     """How a number that is not finite is named (the value of a number setting is never a
     secret): ``infinity ('inf')``, ``'not a number' ('nan')``, or a number too large for a
     64-bit float (``1e400``: it overflows to infinity, IEEE 754)."""
+    if isinstance(value, int) and _beyond_floats(value):
+        digits = round(value.bit_length() * math.log10(2))
+        return f"a whole number of about {digits} digits (too large: beyond about 1.8e308)"
     text = value.strip() if isinstance(value, str) else str(value)
     number = float(value) if isinstance(value, (int, float)) else _float_or_nan(text)
     shown = repr(text[:57] + "..." if len(text) > 60 else text)
@@ -199,6 +210,15 @@ def _not_finite(value: object) -> str:
     if text.lower().lstrip("+-") in ("inf", "infinity"):
         return f"{'minus ' if number < 0 else ''}infinity ({shown})"
     return f"{shown} (too large: beyond about 1.8e308 a number reads as infinity)"
+
+
+def _beyond_floats(value: object) -> bool:
+    """A whole number no 64-bit float holds (it would read as infinity)."""
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and value.bit_length() > sys.float_info.max_exp
+    )
 
 
 def _float_or_nan(text: str) -> float:

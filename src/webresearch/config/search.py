@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
+from .codes import country_problem, language_problem
 from .defaults import (
     DEFAULT_SEARCH_CACHE_SIZE,
     DEFAULT_SEARCH_CACHE_TTL_S,
@@ -104,11 +105,14 @@ class SearchSettings(Section):
         code = value.strip().lower()
         if not code:
             return None
-        pattern, example = (
-            (_LANGUAGE, "en") if info.field_name == "search_language" else (_COUNTRY, "us")
-        )
+        language = info.field_name == "search_language"
+        pattern, example = (_LANGUAGE, "en") if language else (_COUNTRY, "us")
         if not pattern.fullmatch(code):
             raise ValueError(f"not a code like {example!r}: {value!r}")
+        # The form is not enough: 'uk' is no country (gb is), 'iw' an old code (session 10).
+        why = language_problem(code) if language else country_problem(code)
+        if why is not None:
+            raise ValueError(f"not a code like {example!r}: {value!r}: {why}")
         return code
 
     @field_validator("search_fusion")

@@ -20,6 +20,7 @@ environment > file), for providers' options models (:mod:`.options`) to claim.
 from __future__ import annotations
 
 import json
+import math
 import re
 import tomllib
 import types
@@ -123,11 +124,15 @@ def read_toml(path: Path) -> dict[str, Any]:
     """
     try:
         with path.open("rb") as fh:
-            return tomllib.load(fh)
+            return tomllib.load(fh, parse_float=_number)
     except OSError as exc:
         raise ConfigurationError(f"cannot read config file {path}: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigurationError(f"config file {path} is not valid TOML: {exc}") from None
+    except ValueError:  # int() of a whole number over 4300 digits (Python's own limit)
+        raise ConfigurationError(
+            f"config file {path} holds a whole number of over 4300 digits; no setting takes one"
+        ) from None
 
 
 def walk_toml(
@@ -200,10 +205,62 @@ def env_value(raw: str, annotation: Any) -> Any:
         return items or raw
     if origin is dict:
         try:
-            return json.loads(raw)
-        except json.JSONDecodeError:
-            return raw  # validation then names the key
+            return json.loads(raw, parse_float=_number, parse_int=_whole, parse_constant=_number)
+        except json.JSONDecodeError as exc:
+            # The message never repeats the value: a table of headers holds secrets.
+            raise ValueError(
+                f'must be a JSON object, e.g. {{"name": 1}}; this is not valid JSON: {_json_fault(exc)}'
+            ) from None
     return raw
+
+
+class _WrittenNumber(float):
+    """A number no 64-bit float holds (``1e400`` reads as infinity, IEEE 754) or one of
+    JSON's ``Infinity`` / ``NaN``, which quotes itself as written: a setting's error then
+    says ``'1e400' (too large …)``, not ``'inf'`` (session 10 review)."""
+
+    written: str
+
+    def __new__(cls, text: str) -> _WrittenNumber:
+        number = super().__new__(cls, text)
+        number.written = text
+        return number
+
+    def __repr__(self) -> str:
+        return self.written
+
+    __str__ = __repr__
+
+
+def _number(text: str) -> float:
+    """A JSON or TOML number's text as a float; one that is not finite keeps its text."""
+    number = float(text)
+    return number if math.isfinite(number) else _WrittenNumber(text)
+
+
+def _whole(text: str) -> int | float:
+    """A JSON whole number's text as an int; one beyond any float (over 308 digits, which
+    Python's ``int()`` also refuses past 4300) keeps its text as :func:`_number` does."""
+    return int(text) if len(text.lstrip("-")) <= 308 else _WrittenNumber(text)
+
+
+def _json_fault(exc: json.JSONDecodeError) -> str:
+    """What is wrong where, without the text: ``a line break inside a quoted text
+    (character 12; JSON writes it as \\n)``, ``expecting ',' delimiter (character 9)``."""
+    where = f"character {exc.pos + 1}"
+    if exc.msg.startswith("Invalid control character"):
+        ch = exc.doc[exc.pos] if exc.pos < len(exc.doc) else ""
+        if ch in ("\r", "\n"):
+            escape = "\\r" if ch == "\r" else "\\n"
+            return f"a line break inside a quoted text ({where}; JSON writes it as {escape})"
+        return (
+            f"the control character U+{ord(ch or chr(0)):04X} inside a quoted text ({where}; "
+            "JSON writes it as a \\u escape)"
+        )
+    if exc.pos >= len(exc.doc):
+        return f"it ends early ({exc.msg[0].lower()}{exc.msg[1:]})"
+    reason = exc.msg.removesuffix(" starting at").removesuffix(" at")
+    return f"{reason[0].lower()}{reason[1:]} ({where})"
 
 
 #: The two forms of a list in an environment variable, for the error of a malformed one.
