@@ -313,6 +313,30 @@ async def test_postgres_stopped_mid_run_fails_fast_then_resumes(
     assert postgres_server.password not in caplog.text
 
 
+async def test_a_wrong_postgres_password_names_the_setting_and_is_not_retried(
+    postgres_server: PostgresServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Session 10 review (the Redis twin): a refused password said "retry in a few seconds";
+    the same call fails until ``journal_url`` changes, and the password is never shown."""
+    wrong = "pg-wrong-3c9e"
+    url = postgres_server.url.replace(postgres_server.password, wrong)
+    assert wrong in url
+    runs, probe = _counting_probe()
+    toolkit = _toolkit(builders=[probe], journal_url=url)
+    try:
+        result, _ = await _timed(toolkit)
+    finally:
+        await toolkit.aclose()
+    assert result.error is not None and result.error.code == "storage", result.text
+    assert result.error.retryable is False
+    assert "the PostgreSQL journal rejected the credentials" in result.text
+    assert "journal_url" in result.text and "retry in a few seconds" not in result.text
+    for secret in (wrong, postgres_server.password, str(postgres_server.port)):
+        assert secret not in result.text and secret not in str(result.meta)
+        assert secret not in caplog.text
+    assert runs == []
+
+
 # --- translation of foreign errors ----------------------------------------------------------
 
 

@@ -88,6 +88,11 @@ SCHEMA_VERSION = max(version for version, _ in _MIGRATIONS)
 
 _NAME = "the PostgreSQL journal"
 _HINT = "retry in a few seconds"
+#: Credentials or privileges refused: the same call fails again until the setting changes.
+_CREDENTIALS_HINT = (
+    "check the user and password in the journal_url setting (WEBRESEARCH_JOURNAL_URL, or "
+    "journal_url in the settings file) and that user's privileges; retrying will not help"
+)
 _COLUMNS = (
     "event_id", "time", "kind", "run_id", "tool", "operation_id", "args_hash", "duration_ms",
     "outcome", "error_code", "cached", "cost", "output", "details",
@@ -110,9 +115,20 @@ def storage_error(exc: BaseException, timeout_s: float) -> StorageError:
     """
     sqlstate = getattr(exc, "sqlstate", None)
     text = str(exc).lower()
-    if sqlstate in ("28000", "28P01") or "authentication failed" in text or "password" in text:
-        why = "rejected the credentials"
-    elif isinstance(exc, (TimeoutError, psycopg.errors.ConnectionTimeout)):
+    if (
+        sqlstate in ("28000", "28P01", "42501")
+        or "authentication failed" in text
+        or "password" in text
+    ):
+        # 28xxx: invalid authorization; 42501: insufficient privilege (PostgreSQL's
+        # SQLSTATE table). A setting to fix, not a moment to wait for (session 10 review).
+        return StorageError(
+            f"{_NAME} rejected the credentials",
+            hint=_CREDENTIALS_HINT,
+            retryable=False,
+            backend="postgresql",
+        )
+    if isinstance(exc, (TimeoutError, psycopg.errors.ConnectionTimeout)):
         why = f"did not answer within {timeout_s:g} s"
     elif isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError, OSError)) and (
         sqlstate is None or sqlstate.startswith(("08", "57P"))
