@@ -72,6 +72,8 @@ from webresearch.extract.faq_answers import keep_faq_answers
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.forum import keep_thread, repeats_article
 from webresearch.extract.product_head import keep_product_head
+from webresearch.extract.product_name import product_h1
+from webresearch.extract.product_summary import keep_product_summary
 from webresearch.extract.quote_figures import keep_quote_figures
 from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
 from webresearch.extract.slide_prose import keep_slide_prose
@@ -247,7 +249,9 @@ def find_main_content(
     if html is not None and not comments:
         placed += _fill_from_second_opinion(segments, html)
     if not comments:  # price, rating and options under a product's <h1> (product_head.py)
-        placed += keep_product_head(body, segments)
+        h1 = product_h1(body)  # the product's name (product_name.py)
+        placed += keep_product_summary(body, segments, h1)  # a head left out whole
+        placed += keep_product_head(body, segments, h1)
         placed += keep_quote_figures(body, segments)  # figure > blockquote (quote_figures.py)
         placed += keep_slide_prose(segments)  # listicle items set as slides (slide_prose.py)
         placed += keep_faq_answers(segments)  # bare <div> answers under questions (faq_answers.py)

@@ -8,7 +8,9 @@ reviews)``, a size picker's buttons — as too short to be text (review: on a sh
 without JSON-LD the price and rating were lost; with it only the declared price was
 shown). :func:`keep_product_head` marks them kept when
 
-* the page has one ``<h1>`` outside navigation, header, footer, sidebars and forms;
+* the page's ``<h1>`` names it (:func:`~webresearch.extract.product_name.product_h1`: the
+  one outside navigation, header, footer, sidebars and forms, or of those the one the
+  ``<title>`` says);
 * within :data:`MAX_HEAD_CHARS` letters and digits after it, before the next heading,
   a price is shown on a line of its own (a currency sign or code next to a number, at
   most :data:`MAX_PRICE_CHARS` letters and digits, in a block of at most twice that,
@@ -39,6 +41,7 @@ __all__ = [
     "MAX_LINE_CHARS",
     "MAX_PRICE_CHARS",
     "PROSE_CHARS",
+    "is_price_line",
     "keep_product_head",
 ]
 
@@ -49,7 +52,7 @@ MAX_LINE_CHARS = 80
 #: The first kept text of this many letters or more is the description: the price comes
 #: before it.
 PROSE_CHARS = 80
-#: A price line (:func:`_is_price_line`) has at most this many letters and digits.
+#: A price line (:func:`is_price_line`) has at most this many letters and digits.
 MAX_PRICE_CHARS = 24
 _PRICE = re.compile(
     r"(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CAD|AUD)\b)\s?\d|"
@@ -66,13 +69,15 @@ def _tag(el: etree._Element | None) -> str:
     return el.tag.lower() if el is not None and isinstance(el.tag, str) else ""
 
 
-def keep_product_head(body: etree._Element, segments: list[Segment]) -> int:
+def keep_product_head(
+    body: etree._Element, segments: list[Segment], h1: etree._Element | None
+) -> int:
     """Mark kept the product's name, price, rating and options under its ``<h1>`` (module
-    docstring); the letters and digits added (0 when the page shows no product head)."""
-    h1s = [h for h in body.iter("h1") if not in_boilerplate(h, body)]
-    if len(h1s) != 1 or not any(s.kept for s in segments):
+    docstring; ``h1``: :func:`~webresearch.extract.product_name.product_h1`); the letters
+    and digits added (0 when the page shows no product head)."""
+    if h1 is None or not any(s.kept for s in segments):
         return 0
-    inside = set(h1s[0].iter())
+    inside = set(h1.iter())
     start = next((i for i, s in enumerate(segments) if s.holder in inside), None)
     if start is None:
         return 0
@@ -108,14 +113,14 @@ def _priced_before_prose(lines: list[Segment], body: etree._Element) -> bool:
     letters or more (the description): a price right under the name, not one in an
     article's body below the heading."""
     for seg in lines:
-        if _is_price_line(seg, body):
+        if is_price_line(seg, body):
             return True
         if seg.kept and len(seg.norm) >= PROSE_CHARS:
             return False
     return False
 
 
-def _is_price_line(seg: Segment, body: etree._Element) -> bool:
+def is_price_line(seg: Segment, body: etree._Element) -> bool:
     """A price on a line of its own ("$129.99", "From €49"), not an amount inside a
     sentence or headline ("a £71.6m release clause")."""
     return (

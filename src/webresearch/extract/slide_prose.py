@@ -18,8 +18,9 @@ every item it introduces (WCXB dev: recall 0.25 on such a page, for every extrac
   own choice stands);
 * it holds prose: at least :data:`MIN_SLIDE_CHARS` letters and digits, of which at least
   :data:`MIN_PROSE_SHARE` lie in text runs of :data:`PROSE_RUN_CHARS` or more outside
-  links — sentences, not a gallery's short captions or a teaser carousel's linked
-  headlines;
+  links, a run being a paragraph's text (a ``<sup>`` footnote marker does not cut it:
+  :func:`~webresearch.extract.prose_runs.prose_chars`) — sentences, not a gallery's short
+  captions or a teaser carousel's linked headlines;
 * its text does not repeat kept text, nor an earlier slide kept here (a carousel's cloned
   copy of a slide);
 * neither it nor a block around it names a testimonial, a review or a quote: a service
@@ -39,6 +40,7 @@ import re
 from lxml import etree
 
 from webresearch.extract.align import Segment
+from webresearch.extract.prose_runs import prose_chars
 from webresearch.extract.tree import ancestor_where
 
 __all__ = [
@@ -95,11 +97,7 @@ def keep_slide_prose(segments: list[Segment]) -> int:
             continue  # trafilatura's own choice stands
         if size < MIN_SLIDE_CHARS:
             continue
-        prose = sum(
-            len(segments[i].norm)
-            for i in left_out
-            if len(segments[i].norm) >= PROSE_RUN_CHARS and not _in_link(segments[i], slide)
-        )
+        prose = prose_chars([segments[i] for i in left_out], slide, PROSE_RUN_CHARS)
         if prose < MIN_PROSE_SHARE * size:
             continue
         if said is None:
@@ -134,12 +132,3 @@ def _names_testimonial(slide: etree._Element) -> bool:
             return True
     return False
 
-
-def _in_link(seg: Segment, stop: etree._Element) -> bool:
-    """Whether the text lies inside an ``<a>`` below ``stop``."""
-    el = seg.holder
-    while el is not None and el is not stop:
-        if el.tag == "a":
-            return True
-        el = el.getparent()
-    return False
