@@ -7,7 +7,11 @@ its preload (extraction, numpy, bm25s: one to three seconds). Before the fix a C
 the group in that window printed the forkserver's ``KeyboardInterrupt`` traceback (from
 whatever it was importing) above the server's line, and the half-started pool leaked its
 semaphores (``resource_tracker: There appear to be 2 leaked semaphore objects``); a SIGTERM
-there logged ``the CPU worker pool did not start:`` with no reason.
+there logged ``the CPU worker pool did not start:`` with no reason. Later, about one run in
+five of this file under three pytest-xdist workers printed a starting worker's
+``FileNotFoundError`` from ``SemLock._rebuild`` instead: pebble unlinks the stopped pool's
+semaphores before it terminates the worker still unpickling them (runtime/cpu_forkserver.py;
+reproduced deterministically in tests/unit/runtime/test_cpu_forkserver.py).
 """
 
 from __future__ import annotations
