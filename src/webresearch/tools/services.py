@@ -358,8 +358,8 @@ class Services:
         ends) waits until they are done, then goes on: cut in the middle, a browser's
         processes and its profile directory were left behind (one in about 20 signals sent
         during the close). The shared client, journal, state and CPU pool close after them
-        as before (a CPU pool stopped while its workers start makes a starting worker print
-        a traceback: the MCP server's signal test).
+        as before (a worker still starting when its pool is stopped exits quietly:
+        ``runtime.cpu_forkserver``).
         """
         closing = asyncio.ensure_future(self._run_closers())
         try:
