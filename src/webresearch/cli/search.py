@@ -204,10 +204,13 @@ def search(
             async with Toolkit(settings) as toolkit:
                 if (code := unavailable_exit("search", toolkit, "web_search")) is not None:
                     return code
-                if (notice := default_provider_notice(settings)) is not None:
-                    say(notice, prefix="webresearch search: ")
                 with Progress(f"searching {query!r}"):
                     result = await toolkit.call("web_search", arguments)
+                # Told only when a query was sent: arguments refused before any search
+                # (a lone surrogate, a query too long) leave the one error line alone.
+                refused = result.error is not None and result.error.code == "invalid_arguments"
+                if not refused and (notice := default_provider_notice(settings)) is not None:
+                    say(notice, prefix="webresearch search: ")
         return emit_result("search", result, as_json=as_json)
 
     ctx.exit(run_command("search", run()))

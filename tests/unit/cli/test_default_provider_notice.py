@@ -86,3 +86,13 @@ def test_the_notice_is_a_json_record_in_json_logs(stub_ddgs: list[str]) -> None:
     assert result.exit_code == 0, result.stderr
     records = [json.loads(line) for line in result.stderr.splitlines()]
     assert any(DEFAULT_PROVIDER_NOTICE in r["message"] for r in records)
+
+
+def test_arguments_refused_before_any_search_get_no_notice(stub_ddgs: list[str]) -> None:
+    """Nothing was sent, so nothing is said about where it would have gone: the error stays
+    the one line (the surrogate test in tests/unit/runtime caught the extra line)."""
+    result = CliRunner().invoke(cli, ["search", "x" * 501], env=ENV)
+    assert result.exit_code != 0
+    assert stub_ddgs == []
+    assert "no search provider is set" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
