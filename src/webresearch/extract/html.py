@@ -39,6 +39,7 @@ from typing import Literal
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.api_item_chrome import api_item_chrome
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
@@ -57,6 +58,7 @@ from webresearch.extract.frames import (
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.marquee import collapse_marquees
+from webresearch.extract.overflow_styles import unhide_overflow_styles
 from webresearch.extract.page_noise import (
     drop_inert,
     drop_page_toc,
@@ -240,10 +242,11 @@ def _convert(
     if forum:
         drop_signatures(body)  # a member's signature under each post (forum_chrome.py)
         drop_controls(body)  # "Click to expand...", "Quote", "Reply" buttons
+    attributes = read_attributes(body)  # one walk for the scans below (scan_index.py)
+    unhide_overflow_styles(body, attributes)  # trafilatura drops style="overflow:hidden" boxes
     main = find_main_content(doc, comments=forum, html=opinion)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
-    attributes = read_attributes(body)  # one walk for the next three scans (scan_index.py)
     hidden = hidden_blocks(doc, page_chars, utility_classes=not shop, attributes=attributes)
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
@@ -251,6 +254,7 @@ def _convert(
     hidden += consent_banners(body, attributes)  # "We use cookies … Accept": never the content
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box
     hidden += page_widgets(body)  # "Was this page helpful?", "Edit this page", "Next »"
+    hidden += api_item_chrome(body, attributes)  # "1.0.0 · Source" beside an API item
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped
         main.prefer_visible_copies(hidden)
     # a newsletter sign-up box, an author card: removed after pruning (their kept text

@@ -61,6 +61,7 @@ from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.assistive_text import only_assistive_text
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.formulas import holds_only_formula
+from webresearch.extract.hidden_copies import repeats_a_sibling
 from webresearch.extract.json_ld_body import inert_elements
 from webresearch.extract.markdown import SKIPPED_TAGS
 from webresearch.extract.scan_index import PageAttributes, read_attributes
@@ -206,6 +207,7 @@ def hidden_blocks(
         if never_shown(el.get("class") or "")
         or not _is_collapsed_content(el, chars)
         or only_assistive_text(el, chars)  # no click shows it (assistive_text.py)
+        or repeats_a_sibling(el, chars)  # a copy of the block shown beside it
     ]
 
 
