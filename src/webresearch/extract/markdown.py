@@ -35,6 +35,7 @@ from webresearch.extract.markdown_escape import (
     emphasis_markdown,
     joined_emphasis,
     resolve_markdown,
+    stars_pair,
 )
 from webresearch.extract.markdown_inline import (
     EDIT_LINK,
@@ -324,13 +325,23 @@ def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str
 
 
 def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
+    """An emphasis element's markdown (``mark``: its delimiter). Around text that starts or
+    ends with the walk's own stars (an emphasis of another kind inside: ``<b><em>x</em>
+    </b>`` → ``***x***``, ``<em>a<b>b</b></em>`` → ``*a**b***``) it is written when
+    CommonMark pairs every star (:func:`~webresearch.extract.markdown_escape.stars_pair`),
+    else left out, the inner emphasis kept."""
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
+    inner = [i for i in items if not (isinstance(i, str) and i.isspace())]
+    only = inner[0] if len(inner) == 1 and isinstance(inner[0], Emphasis) else None
     if text.startswith(mark[0]) or text.endswith(mark[0]) or "\n" in text:
-        inner = [i for i in items if not (isinstance(i, str) and i.isspace())]
-        if len(inner) == 1 and isinstance(inner[0], Emphasis):  # <b><i>x</i></b>: the <i>
-            return emphasis_markdown(lead, inner[0].text, trail, inner[0].mark)
+        if mark[0] == "*" and "\n" not in text:
+            wrapped = emphasis_markdown(lead, text, trail, mark, only)
+            if stars_pair(wrapped):
+                return wrapped
+        if only is not None:  # <b><i>x</i></b> that cannot be both: the <i>
+            return emphasis_markdown(lead, only.text, trail, only.mark, only.inner)
         return lead + text + trail
     return emphasis_markdown(lead, text, trail, mark)
 
@@ -339,10 +350,27 @@ def _add_inline(
     out: list[str | _Block | Cell | Row], items: list[str | _Block | Cell | Row]
 ) -> None:
     """Appends ``items`` to ``out``, an emphasis right after one of its kind joined with it
-    (:func:`~webresearch.extract.markdown_escape.joined_emphasis`)."""
-    joined = joined_emphasis(out[-1], items[0]) if out and items else None
-    if joined is None:
+    (:func:`~webresearch.extract.markdown_escape.joined_emphasis`). An emphasis whose
+    opening stars would run into the closing stars before it so that CommonMark pairs them
+    otherwise (``*a**b***`` then ``**c**``: literal ``**``) loses its outer delimiter (its
+    inner emphasis, if it has one, stays): its words are kept, never shown as stars."""
+    if not (out and items):
         out.extend(items)
+        return
+    before, first = out[-1], items[0]
+    joined = joined_emphasis(before, first)
+    while joined is None and isinstance(first, Emphasis) and isinstance(before, str):
+        if not (before.endswith("*") and first.startswith("*")) or stars_pair(before + first):
+            break
+        inner = first.inner
+        first = (
+            first.lead + first.text + first.trail
+            if inner is None
+            else emphasis_markdown(first.lead, inner.text, first.trail, inner.mark, inner.inner)
+        )
+        joined = joined_emphasis(before, first)
+    if joined is None:
+        out.extend([first, *items[1:]])
     else:
         out[-1] = joined
         out.extend(items[1:])

@@ -55,6 +55,7 @@ from webresearch.extract.markdown_prose import (
     map_inline_texts,
     plain_text,
     resolve_prose,
+    stars_all_paired,
 )
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "emphasized",
     "joined_emphasis",
     "resolve_markdown",
+    "stars_pair",
 ]
 
 #: Stand after an emphasis' opening delimiter and its leading punctuation / before its
@@ -139,24 +141,29 @@ def emphasized(text: str, mark: str) -> str:
 
 class Emphasis(str):
     """An emphasis' markdown (``lead`` + ``*text*`` + ``trail``: :func:`emphasis_markdown`)
-    that knows its delimiter ``mark`` and its parts, so that one right after it can join it
-    (:func:`joined_emphasis`)."""
+    that knows its delimiter ``mark``, its parts and, when its whole text is one emphasis of
+    another kind (``<b><em>x</em></b>``), that ``inner`` one, so that one right after it can
+    join it (:func:`joined_emphasis`)."""
 
     mark: str
     lead: str
     text: str
     trail: str
+    inner: Emphasis | None
 
 
-def emphasis_markdown(lead: str, text: str, trail: str, mark: str) -> str:
+def emphasis_markdown(
+    lead: str, text: str, trail: str, mark: str, inner: Emphasis | None = None
+) -> str:
     """``lead`` + ``text`` wrapped in ``mark`` (:func:`emphasized`) + ``trail`` (the spaces
-    around the element) as an :class:`Emphasis`; a plain ``str`` when ``text`` is only
+    around the element) as an :class:`Emphasis` (``inner``: the emphasis of another kind
+    that is all of ``text``, or ``None``); a plain ``str`` when ``text`` is only
     punctuation (left unwrapped)."""
     wrapped = emphasized(text, mark)
     if wrapped == text:
         return lead + text + trail
     item = Emphasis(lead + wrapped + trail)
-    item.mark, item.lead, item.text, item.trail = mark, lead, text, trail
+    item.mark, item.lead, item.text, item.trail, item.inner = mark, lead, text, trail, inner
     return item
 
 
@@ -165,16 +172,45 @@ def joined_emphasis(before: object, after: object) -> str | None:
     the same kind (``<em>a</em><em>b</em>`` → ``*ab*``), else ``None``. Side by side, the
     closing and opening delimiters would make one run (``*a**b*``, ``**x****y**``,
     ``~~a~~~~b~~``) that CommonMark §6.2 reads otherwise: an emphasis around ``a**b``,
-    literal stars, no strikethrough."""
-    if (
+    literal stars, no strikethrough. An emphasis filled by one of another kind is the same
+    text either way round (``<b><em>x</em></b>`` shows as ``<em><b>x</b></em>``), so it
+    joins an emphasis of its inner kind with the two kinds swapped:
+    ``<em>a</em><b><em>b</em></b>`` → ``*a**b***``, ``<b><em>a</em></b><em>b</em>`` →
+    ``***a**b*``."""
+    if not (
         isinstance(before, Emphasis)
         and isinstance(after, Emphasis)
-        and before.mark == after.mark
         and not before.trail
         and not after.lead
     ):
-        return emphasis_markdown(before.lead, before.text + after.text, after.trail, after.mark)
-    return None
+        return None
+    joined: str | None = None
+    if before.mark == after.mark:
+        joined = emphasis_markdown(before.lead, before.text + after.text, after.trail, after.mark)
+    elif (inner := after.inner) is not None and inner.mark == before.mark:
+        swapped = emphasis_markdown("", inner.text, "", after.mark)
+        joined = emphasis_markdown(before.lead, before.text + swapped, after.trail, before.mark)
+    elif (inner := before.inner) is not None and inner.mark == after.mark:
+        swapped = emphasis_markdown("", inner.text, "", before.mark)
+        joined = emphasis_markdown(before.lead, swapped + after.text, after.trail, after.mark)
+    # the texts' own emphases may meet inside (``**`` around ``*a*`` and ``*b*c``): not joined
+    return joined if joined is None or "*" not in before.mark or stars_pair(joined) else None
+
+
+def stars_pair(markdown: str) -> bool:
+    """True when every ``*`` of the walk's inline ``markdown`` (not yet resolved) pairs into
+    emphasis (:func:`~webresearch.extract.markdown_prose.stars_all_paired`): the page's own
+    stars and underscores count as the punctuation they are once resolved (an escaped or a
+    lone one pairs with nothing), the edge marks of :func:`emphasized` as nothing."""
+    if "*" not in markdown:
+        return True
+    view = markdown.translate(_CHECK_VIEW)
+    return stars_all_paired(plain_text(view))
+
+
+_CHECK_VIEW = str.maketrans(
+    {PROSE_STAR: ".", PROSE_UNDERSCORE: ".", EMPHASIS_OPEN_EDGE: None, EMPHASIS_CLOSE_EDGE: None}
+)
 
 
 #: A link or image written at the end of a text (its ``)`` is the walk's).
