@@ -32,8 +32,8 @@ from lxml import etree
 from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
 from webresearch.extract.markdown_escape import (
     Emphasis,
+    beside_emphasis,
     emphasis_markdown,
-    joined_emphasis,
     resolve_markdown,
     stars_pair,
 )
@@ -51,7 +51,7 @@ from webresearch.extract.markdown_inline import (
 )
 from webresearch.extract.markdown_links import card_heading, link_markdown
 from webresearch.extract.markdown_prose import prose_marker
-from webresearch.extract.markdown_tables import Cell, Row, cell_span, table_blocks
+from webresearch.extract.markdown_tables import Cell, Row, cell_span, heading_is_bold, table_blocks
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
 
@@ -200,7 +200,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         text = EDIT_LINK.sub("", _inline(items)).strip()
         if not text:
             pass
-        elif any(f.tag in ("td", "th") for f in open_frames):
+        elif heading_is_bold([(f.tag, f.el) for f in open_frames]):
             out.append(" " + _emphasis([text], "**") + " ")  # a heading in a cell: bold text
         else:
             out.append(_Block("#" * _HEADINGS[tag] + " " + text.replace("\n", " ")))
@@ -325,16 +325,14 @@ def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str
 
 
 def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
-    """An emphasis element's markdown (``mark``: its delimiter). Around text that starts or
-    ends with the walk's own stars (an emphasis of another kind inside: ``<b><em>x</em>
-    </b>`` → ``***x***``, ``<em>a<b>b</b></em>`` → ``*a**b***``) it is written when
-    CommonMark pairs every star (:func:`~webresearch.extract.markdown_escape.stars_pair`),
-    else left out, the inner emphasis kept."""
+    """An emphasis element's markdown (``mark``: its delimiter); around the walk's own stars
+    (``<b><em>x</em></b>`` → ``***x***``) only when CommonMark pairs every star
+    (:func:`~webresearch.extract.markdown_escape.stars_pair`), else the inner one alone."""
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
-    inner = [i for i in items if not (isinstance(i, str) and i.isspace())]
-    only = inner[0] if len(inner) == 1 and isinstance(inner[0], Emphasis) else None
+    inner = [i for i in items if not (isinstance(i, str) and i.isspace())] + [""]
+    only = inner[0] if isinstance(inner[0], Emphasis) and len(inner) == 2 else None
     if text.startswith(mark[0]) or text.endswith(mark[0]) or "\n" in text:
         if mark[0] == "*" and "\n" not in text:
             wrapped = emphasis_markdown(lead, text, trail, mark, only)
@@ -349,31 +347,12 @@ def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
 def _add_inline(
     out: list[str | _Block | Cell | Row], items: list[str | _Block | Cell | Row]
 ) -> None:
-    """Appends ``items`` to ``out``, an emphasis right after one of its kind joined with it
-    (:func:`~webresearch.extract.markdown_escape.joined_emphasis`). An emphasis whose
-    opening stars would run into the closing stars before it so that CommonMark pairs them
-    otherwise (``*a**b***`` then ``**c**``: literal ``**``) loses its outer delimiter (its
-    inner emphasis, if it has one, stays): its words are kept, never shown as stars."""
-    if not (out and items):
-        out.extend(items)
-        return
-    before, first = out[-1], items[0]
-    joined = joined_emphasis(before, first)
-    while joined is None and isinstance(first, Emphasis) and isinstance(before, str):
-        if not (before.endswith("*") and first.startswith("*")) or stars_pair(before + first):
-            break
-        inner = first.inner
-        first = (
-            first.lead + first.text + first.trail
-            if inner is None
-            else emphasis_markdown(first.lead, inner.text, first.trail, inner.mark, inner.inner)
-        )
-        joined = joined_emphasis(before, first)
-    if joined is None:
-        out.extend([first, *items[1:]])
-    else:
+    """Appends ``items`` to ``out``, the first as :func:`.markdown_escape.beside_emphasis`
+    has it beside the last (joined with it: in its place)."""
+    joined, first = beside_emphasis(out[-1], items[0]) if out and items else (None, None)
+    if joined is not None:
         out[-1] = joined
-        out.extend(items[1:])
+    out.extend(items if first is None else [first, *items[1:]] if joined is None else items[1:])
 
 
 def _code_span(items: list[str | _Block | Cell | Row], parent: _Frame) -> None:

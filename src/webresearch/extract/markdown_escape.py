@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from html.entities import html5
+from typing import TypeVar
 
 from webresearch.extract.markdown_prose import (
     ASCII_PUNCTUATION,
@@ -63,6 +64,7 @@ __all__ = [
     "EMPHASIS_OPEN_EDGE",
     "RAW_HTML",
     "Emphasis",
+    "beside_emphasis",
     "emphasis_markdown",
     "emphasized",
     "joined_emphasis",
@@ -76,6 +78,7 @@ __all__ = [
 EMPHASIS_OPEN_EDGE = "\x16"
 EMPHASIS_CLOSE_EDGE = "\x17"
 
+_Item = TypeVar("_Item")
 _SPACE = r"[ \t]*\n?[ \t]*"
 _ATTRIBUTE = (
     r"(?:[ \t]+\n?[ \t]*|[ \t]*\n[ \t]*)[A-Za-z_:][A-Za-z0-9_.:-]*"
@@ -195,6 +198,27 @@ def joined_emphasis(before: object, after: object) -> str | None:
         joined = emphasis_markdown(before.lead, swapped + after.text, after.trail, after.mark)
     # the texts' own emphases may meet inside (``**`` around ``*a*`` and ``*b*c``): not joined
     return joined if joined is None or "*" not in before.mark or stars_pair(joined) else None
+
+
+def beside_emphasis(before: str | object, after: str | object) -> tuple[str | None, str | object]:
+    """``after`` (an item of the walk) right after ``before``: (their :func:`joined_emphasis`
+    or ``None``, ``after`` as it is to follow ``before`` then). An emphasis whose opening
+    stars would run into the closing stars of the one before, read otherwise by CommonMark
+    (``*a**b***`` then ``**c**``: ``**`` shown), loses its outer delimiter, its inner
+    emphasis kept, until they join or pair: its words never show stars."""
+    joined = joined_emphasis(before, after)
+    item: _Item | str = after
+    while joined is None and isinstance(item, Emphasis) and isinstance(before, str):
+        if not (before.endswith("*") and item.startswith("*")) or stars_pair(before + item):
+            break
+        inner = item.inner
+        item = (
+            item.lead + item.text + item.trail
+            if inner is None
+            else emphasis_markdown(item.lead, inner.text, item.trail, inner.mark, inner.inner)
+        )
+        joined = joined_emphasis(before, item)
+    return joined, item
 
 
 def stars_pair(markdown: str) -> bool:
