@@ -33,9 +33,8 @@ from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
 from webresearch.extract.markdown_escape import (
     Emphasis,
     beside_emphasis,
-    emphasis_markdown,
+    element_emphasis,
     resolve_markdown,
-    stars_pair,
 )
 from webresearch.extract.markdown_inline import (
     EDIT_LINK,
@@ -325,23 +324,14 @@ def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str
 
 
 def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
-    """An emphasis element's markdown (``mark``: its delimiter); around the walk's own stars
-    (``<b><em>x</em></b>`` → ``***x***``) only when CommonMark pairs every star
-    (:func:`~webresearch.extract.markdown_escape.stars_pair`), else the inner one alone."""
+    """An emphasis element's markdown (``mark``: its delimiter), its content written as
+    :func:`~webresearch.extract.markdown_escape.element_emphasis` has it."""
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
-    inner = [i for i in items if not (isinstance(i, str) and i.isspace())] + [""]
-    only = inner[0] if isinstance(inner[0], Emphasis) and len(inner) == 2 else None
-    if text.startswith(mark[0]) or text.endswith(mark[0]) or "\n" in text:
-        if mark[0] == "*" and "\n" not in text:
-            wrapped = emphasis_markdown(lead, text, trail, mark, only)
-            if stars_pair(wrapped):
-                return wrapped
-        if only is not None:  # <b><i>x</i></b> that cannot be both: the <i>
-            return emphasis_markdown(lead, only.text, trail, only.mark, only.inner)
-        return lead + text + trail
-    return emphasis_markdown(lead, text, trail, mark)
+    inner = [i for i in items if not (isinstance(i, str) and i.isspace())]
+    only = inner[0] if len(inner) == 1 and isinstance(inner[0], Emphasis) else None
+    return element_emphasis(lead, text, trail, mark, only)
 
 
 def _add_inline(

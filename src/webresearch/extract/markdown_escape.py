@@ -65,6 +65,7 @@ __all__ = [
     "RAW_HTML",
     "Emphasis",
     "beside_emphasis",
+    "element_emphasis",
     "emphasis_markdown",
     "emphasized",
     "joined_emphasis",
@@ -144,30 +145,56 @@ def emphasized(text: str, mark: str) -> str:
 
 class Emphasis(str):
     """An emphasis' markdown (``lead`` + ``*text*`` + ``trail``: :func:`emphasis_markdown`)
-    that knows its delimiter ``mark``, its parts and, when its whole text is one emphasis of
-    another kind (``<b><em>x</em></b>``), that ``inner`` one, so that one right after it can
-    join it (:func:`joined_emphasis`)."""
+    that knows its delimiter ``mark`` (``***``: emphasis and strong emphasis at once) and its
+    parts, so that one right after it can join it (:func:`joined_emphasis`)."""
 
     mark: str
     lead: str
     text: str
     trail: str
-    inner: Emphasis | None
 
 
-def emphasis_markdown(
-    lead: str, text: str, trail: str, mark: str, inner: Emphasis | None = None
-) -> str:
+def emphasis_markdown(lead: str, text: str, trail: str, mark: str) -> str:
     """``lead`` + ``text`` wrapped in ``mark`` (:func:`emphasized`) + ``trail`` (the spaces
-    around the element) as an :class:`Emphasis` (``inner``: the emphasis of another kind
-    that is all of ``text``, or ``None``); a plain ``str`` when ``text`` is only
+    around the element) as an :class:`Emphasis`; a plain ``str`` when ``text`` is only
     punctuation (left unwrapped)."""
     wrapped = emphasized(text, mark)
     if wrapped == text:
         return lead + text + trail
     item = Emphasis(lead + wrapped + trail)
-    item.mark, item.lead, item.text, item.trail, item.inner = mark, lead, text, trail, inner
+    item.mark, item.lead, item.text, item.trail = mark, lead, text, trail
     return item
+
+
+def element_emphasis(lead: str, text: str, trail: str, mark: str, only: Emphasis | None) -> str:
+    """An emphasis element's markdown: ``lead`` + its inline ``text`` in ``mark`` +
+    ``trail`` (:func:`emphasis_markdown`), ``only`` the emphasis that is all its content, if
+    one is. Filled by one of the other ``*`` kind (``<b><em>x.</em></b>``) it is both at once
+    (``***x.***``); around the walk's own stars otherwise (``<b>x <em>y</em></b>`` →
+    ``**x *y***``) only when CommonMark pairs every star (:func:`stars_pair`) and no inner
+    edge punctuation may move out (``<b>x <em>y.</em></b>z``), else the inner one alone."""
+    if (
+        only is not None
+        and {only.mark, mark} <= _STARS
+        and only.mark != mark
+        and not (only.lead or only.trail or "\n" in text)
+    ):
+        return emphasis_markdown(lead, only.text, trail, "***")
+    core = text.strip(_EDGES)
+    if core.startswith(mark[0]) or core.endswith(mark[0]) or "\n" in text:
+        if mark[0] == "*" and "\n" not in text and core == text:
+            wrapped = emphasis_markdown(lead, text, trail, mark)
+            if stars_pair(wrapped):
+                return wrapped
+        if only is not None:  # <b><i>x</i></b> that cannot be both: the <i>
+            return emphasis_markdown(lead, only.text, trail, only.mark)
+        return lead + text + trail
+    return emphasis_markdown(lead, text, trail, mark)
+
+
+_STARS = frozenset({"*", "**", "***"})
+#: The other layer of ``***`` (emphasis and strong emphasis) beside one of them.
+_OTHER_LAYER = {"*": "**", "**": "*"}
 
 
 def joined_emphasis(before: object, after: object) -> str | None:
@@ -175,11 +202,10 @@ def joined_emphasis(before: object, after: object) -> str | None:
     the same kind (``<em>a</em><em>b</em>`` → ``*ab*``), else ``None``. Side by side, the
     closing and opening delimiters would make one run (``*a**b*``, ``**x****y**``,
     ``~~a~~~~b~~``) that CommonMark §6.2 reads otherwise: an emphasis around ``a**b``,
-    literal stars, no strikethrough. An emphasis filled by one of another kind is the same
-    text either way round (``<b><em>x</em></b>`` shows as ``<em><b>x</b></em>``), so it
-    joins an emphasis of its inner kind with the two kinds swapped:
-    ``<em>a</em><b><em>b</em></b>`` → ``*a**b***``, ``<b><em>a</em></b><em>b</em>`` →
-    ``***a**b*``."""
+    literal stars, no strikethrough. Beside a ``***`` (both kinds), an emphasis of one kind
+    holds both texts, the other kind around the ``***`` one's (``<em>a</em><b><em>b</em>
+    </b>`` → ``*a**b***``, ``<b><em>a</em></b><em>b</em>`` → ``***a**b*``): the same
+    letters with the same kinds."""
     if not (
         isinstance(before, Emphasis)
         and isinstance(after, Emphasis)
@@ -190,32 +216,31 @@ def joined_emphasis(before: object, after: object) -> str | None:
     joined: str | None = None
     if before.mark == after.mark:
         joined = emphasis_markdown(before.lead, before.text + after.text, after.trail, after.mark)
-    elif (inner := after.inner) is not None and inner.mark == before.mark:
-        swapped = emphasis_markdown("", inner.text, "", after.mark)
-        joined = emphasis_markdown(before.lead, before.text + swapped, after.trail, before.mark)
-    elif (inner := before.inner) is not None and inner.mark == after.mark:
-        swapped = emphasis_markdown("", inner.text, "", before.mark)
-        joined = emphasis_markdown(before.lead, swapped + after.text, after.trail, after.mark)
+    elif after.mark == "***" and before.mark in _OTHER_LAYER:
+        layer = emphasis_markdown("", after.text, "", _OTHER_LAYER[before.mark])
+        joined = emphasis_markdown(before.lead, before.text + layer, after.trail, before.mark)
+    elif before.mark == "***" and after.mark in _OTHER_LAYER:
+        layer = emphasis_markdown("", before.text, "", _OTHER_LAYER[after.mark])
+        joined = emphasis_markdown(before.lead, layer + after.text, after.trail, after.mark)
     # the texts' own emphases may meet inside (``**`` around ``*a*`` and ``*b*c``): not joined
     return joined if joined is None or "*" not in before.mark or stars_pair(joined) else None
 
 
-def beside_emphasis(before: str | object, after: str | object) -> tuple[str | None, str | object]:
+def beside_emphasis(before: object, after: _Item) -> tuple[str | None, _Item | str]:
     """``after`` (an item of the walk) right after ``before``: (their :func:`joined_emphasis`
     or ``None``, ``after`` as it is to follow ``before`` then). An emphasis whose opening
     stars would run into the closing stars of the one before, read otherwise by CommonMark
-    (``*a**b***`` then ``**c**``: ``**`` shown), loses its outer delimiter, its inner
-    emphasis kept, until they join or pair: its words never show stars."""
+    (``*a**b***`` then ``**c**``: ``**`` shown), loses its outer delimiter (``***``: its
+    emphasis, the strong one kept) until they join or pair: its words never show stars."""
     joined = joined_emphasis(before, after)
     item: _Item | str = after
     while joined is None and isinstance(item, Emphasis) and isinstance(before, str):
         if not (before.endswith("*") and item.startswith("*")) or stars_pair(before + item):
             break
-        inner = item.inner
         item = (
-            item.lead + item.text + item.trail
-            if inner is None
-            else emphasis_markdown(item.lead, inner.text, item.trail, inner.mark, inner.inner)
+            emphasis_markdown(item.lead, item.text, item.trail, "**")
+            if item.mark == "***"
+            else item.lead + item.text + item.trail
         )
         joined = joined_emphasis(before, item)
     return joined, item
@@ -279,10 +304,10 @@ def _reference(match: re.Match[str]) -> str:
 #: An emphasis' delimiter and its edge punctuation (never a letter nor a space), between two
 #: edge marks.
 _OPEN_EDGE = re.compile(
-    rf"{EMPHASIS_OPEN_EDGE}(\*\*|\*|~~)([^\w\n*~{EMPHASIS_OPEN_EDGE}]*){EMPHASIS_OPEN_EDGE}"
+    rf"{EMPHASIS_OPEN_EDGE}(\*\*\*|\*\*|\*|~~)([^\w\n*~{EMPHASIS_OPEN_EDGE}]*){EMPHASIS_OPEN_EDGE}"
 )
 _CLOSE_EDGE = re.compile(
-    rf"{EMPHASIS_CLOSE_EDGE}([^\w\n*~{EMPHASIS_CLOSE_EDGE}]*)(\*\*|\*|~~){EMPHASIS_CLOSE_EDGE}"
+    rf"{EMPHASIS_CLOSE_EDGE}([^\w\n*~{EMPHASIS_CLOSE_EDGE}]*)(\*\*\*|\*\*|\*|~~){EMPHASIS_CLOSE_EDGE}"
 )
 _EDGES = EMPHASIS_OPEN_EDGE + EMPHASIS_CLOSE_EDGE
 

@@ -158,3 +158,32 @@ def test_random_mixes_of_kinds_show_no_delimiters_and_no_kind_the_page_lacks() -
 def test_code_scripts_and_strikethrough_beside_or_inside_emphasis(body: str) -> None:
     out = md(body)
     assert kinds(shown(out)) == kinds(f"<p>{body}</p>"), out
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        # a page's pattern: the punctuation at the end of both kinds moves out of both
+        (
+            "<i><b>Read the list.<br/><br/></b></i><b>No.100 Celera</b>Makati City",
+            "***Read the list***.**No.100 Celera**Makati City",
+        ),
+        ("Then<b><em>(first.)</em></b>go.", "Then(***first***.)go."),
+        ("<b><em>Note:</em></b>Install", "***Note***:Install"),
+        ("<b><em>Note:</em></b> Install", "***Note:*** Install"),
+        ("Then<b><em>first.</em> cut</b>go.", "Then***first.* cut**go."),
+    ],
+)
+def test_punctuation_at_the_edge_of_nested_kinds(body: str, expected: str) -> None:
+    out = md(body)
+    assert out == expected
+    assert kinds(shown(out)) == kinds(f"<p>{body}</p>")
+
+
+def test_an_inner_emphasis_ending_with_punctuation_before_a_letter_shows_no_stars() -> None:
+    """``<b>x <em>y.</em></b>z``: the ``.`` moves out of the ``*`` (a letter follows), and
+    the ``**`` after it could then not close (CommonMark §6.2); the strong emphasis is left
+    out (as on main), never shown as stars."""
+    out = md("Cut<b> the <em>stem.</em></b>Then")
+    assert out == "Cut the *stem*.Then"
+    assert "*" not in shown_text(out)
