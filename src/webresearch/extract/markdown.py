@@ -24,7 +24,7 @@ thousands of levels deep converts without touching Python's recursion limit.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -215,7 +215,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     elif tag in _EMPHASIS:  # inside one of its kind (<em>a<em>b</em></em>): one emphasis
         mark = _EMPHASIS[tag]
         inside = any(_EMPHASIS.get(f.tag) == mark for f in open_frames)
-        _add_inline(out, items if inside else [_emphasis(items, mark)])
+        _add_inline(out, items if inside else [_emphasis(items, mark, el, out)])
     elif tag in _CODE_INLINE:  # inside code (<kbd><kbd>Ctrl</kbd>+C</kbd>): the outer span's
         if any(f.tag in _CODE_INLINE for f in open_frames):
             out.extend(items)
@@ -323,15 +323,23 @@ def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str
     return (" " if raw[0] == " " else ""), text, trail
 
 
-def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
-    """An emphasis element's markdown (``mark``: its delimiter), its content written as
-    :func:`~webresearch.extract.markdown_escape.element_emphasis` has it."""
+def _emphasis(
+    items: list[str | _Block | Cell | Row],
+    mark: str,
+    el: etree._Element | None = None,
+    before: Sequence[object] = (),
+) -> str:
+    """An emphasis element ``el``'s markdown (``mark``: its delimiter; ``before``: the items
+    before it), as :func:`~webresearch.extract.markdown_escape.element_emphasis` has it."""
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
     inner = [i for i in items if not (isinstance(i, str) and i.isspace())]
     only = inner[0] if len(inner) == 1 and isinstance(inner[0], Emphasis) else None
-    return element_emphasis(lead, text, trail, mark, only)
+    last = before[-1] if before and isinstance(before[-1], str) else ""
+    tail = (el.tail if el is not None else None) or " "
+    glued = (not trail and tail[0].isalnum()) or (not lead and last[-1:].isalnum())
+    return element_emphasis(lead, text, trail, mark, only, glued)
 
 
 def _add_inline(

@@ -166,20 +166,31 @@ def emphasis_markdown(lead: str, text: str, trail: str, mark: str) -> str:
     return item
 
 
-def element_emphasis(lead: str, text: str, trail: str, mark: str, only: Emphasis | None) -> str:
+def element_emphasis(
+    lead: str, text: str, trail: str, mark: str, only: Emphasis | None, glued: bool = False
+) -> str:
     """An emphasis element's markdown: ``lead`` + its inline ``text`` in ``mark`` +
     ``trail`` (:func:`emphasis_markdown`), ``only`` the emphasis that is all its content, if
     one is. Filled by one of the other ``*`` kind (``<b><em>x.</em></b>``) it is both at once
     (``***x.***``); around the walk's own stars otherwise (``<b>x <em>y</em></b>`` →
     ``**x *y***``) only when CommonMark pairs every star (:func:`stars_pair`) and no inner
-    edge punctuation may move out (``<b>x <em>y.</em></b>z``), else the inner one alone."""
+    edge punctuation may move out (``<b>x <em>y.</em></b>z``), else the inner one alone.
+    Around a link alone, ``glued`` to a letter or digit outside (``**[a](u)**b``: a closing
+    delimiter between the link's ``)`` and a letter closes nothing, CommonMark §6.2), it goes
+    inside the link's text (``[**a**](u)b``: the same text, the same emphasis)."""
     if (
         only is not None
         and {only.mark, mark} <= _STARS
         and only.mark != mark
         and not (only.lead or only.trail or "\n" in text)
     ):
-        return emphasis_markdown(lead, only.text, trail, "***")
+        text, mark = only.text, "***"
+        only = None
+    link = _sole_link(text) if glued and mark[0] in "*~" else None
+    if link is not None:
+        return f"{lead}[{emphasis_markdown('', link[0], '', mark)}]{link[1]}{trail}"
+    if mark == "***":
+        return emphasis_markdown(lead, text, trail, mark)
     core = text.strip(_EDGES)
     if core.startswith(mark[0]) or core.endswith(mark[0]) or "\n" in text:
         if mark[0] == "*" and "\n" not in text and core == text:
@@ -193,6 +204,23 @@ def element_emphasis(lead: str, text: str, trail: str, mark: str, only: Emphasis
 
 
 _STARS = frozenset({"*", "**", "***"})
+
+
+def _sole_link(text: str) -> tuple[str, str] | None:
+    """(link text, ``(destination)``) when ``text`` is one link of the walk's, else ``None``."""
+    if not (text.startswith("[") and text.endswith(")")):
+        return None
+    depth, i = 0, 0
+    while i < len(text):
+        ch = text[i]
+        depth += (ch == "[" or ch == PROSE_BRACKET) - (ch == "]")
+        if depth == 0:
+            end = destination_end(text, i + 1)
+            return (text[1:i], text[i + 1 :]) if end == len(text) else None
+        i += 2 if ch == "\\" else 1
+    return None
+
+
 #: The other layer of ``***`` (emphasis and strong emphasis) beside one of them.
 _OTHER_LAYER = {"*": "**", "**": "*"}
 

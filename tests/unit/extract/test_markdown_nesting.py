@@ -187,3 +187,35 @@ def test_an_inner_emphasis_ending_with_punctuation_before_a_letter_shows_no_star
     out = md("Cut<b> the <em>stem.</em></b>Then")
     assert out == "Cut the *stem*.Then"
     assert "*" not in shown_text(out)
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            "<b><a href='/talks'>In conversation</a></b>is a series.",
+            "[**In conversation**](https://quilts.example.net/talks)is a series.",
+        ),
+        (
+            "Join<em><a href='/talks'>the talks</a></em> now.",
+            "Join[*the talks*](https://quilts.example.net/talks) now.",
+        ),
+        (
+            "Join<b><i><a href='/talks'>the talks</a></i></b>now.",
+            "Join[***the talks***](https://quilts.example.net/talks)now.",
+        ),
+        (  # apart from letters: as before
+            "Join <b><a href='/talks'>the talks</a></b>. Now.",
+            "Join **[the talks](https://quilts.example.net/talks)**. Now.",
+        ),
+    ],
+)
+def test_emphasis_around_a_link_glued_to_a_letter_goes_inside_the_link(
+    body: str, expected: str
+) -> None:
+    """``<b><a>x</a></b>is``: ``**[x](u)**is`` shows its stars (a delimiter between the
+    link's ``)`` and a letter closes nothing); ``[**x**](u)is`` is the same emphasis."""
+    out = md(body)
+    assert out == expected
+    assert kinds(shown(out)) == kinds(f"<p>{body}</p>")
+    assert "*" not in shown_text(out)
