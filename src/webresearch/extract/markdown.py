@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from lxml import etree
 
@@ -324,20 +325,19 @@ def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str
 
 
 def _emphasis(
-    items: list[str | _Block | Cell | Row],
-    mark: str,
-    el: etree._Element | None = None,
-    before: Sequence[object] = (),
+    items: list[str | _Block | Cell | Row], mark: str, el: Any = None, before: Sequence[Any] = ()
 ) -> str:
-    """An emphasis element ``el``'s markdown (``mark``: its delimiter; ``before``: the items
-    before it), as :func:`~webresearch.extract.markdown_escape.element_emphasis` has it."""
+    """``el``'s markdown (``mark``: its delimiter; ``before``: the items before it) as
+    :func:`.markdown_escape.element_emphasis` has it; glued: a letter or digit before it or
+    after it (its tail, or the text of an element right after it)."""
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
     inner = [i for i in items if not (isinstance(i, str) and i.isspace())]
     only = inner[0] if len(inner) == 1 and isinstance(inner[0], Emphasis) else None
     last = before[-1] if before and isinstance(before[-1], str) else ""
-    tail = (el.tail if el is not None else None) or " "
+    after = el if el is None or el.tail else el.getnext()
+    tail = ((el.tail or after.text) if after is not None else None) or " "
     glued = (not trail and tail[0].isalnum()) or (not lead and last[-1:].isalnum())
     return element_emphasis(lead, text, trail, mark, only, glued)
 

@@ -204,6 +204,10 @@ def test_an_inner_emphasis_ending_with_punctuation_before_a_letter_shows_no_star
             "Join<b><i><a href='/talks'>the talks</a></i></b>now.",
             "Join[***the talks***](https://quilts.example.net/talks)now.",
         ),
+        (  # the letter in the element after it
+            "<em><strong><a href='/talks'>Talks</a></strong></em><span>is a series.</span>",
+            "[***Talks***](https://quilts.example.net/talks)is a series.",
+        ),
         (  # apart from letters: as before
             "Join <b><a href='/talks'>the talks</a></b>. Now.",
             "Join **[the talks](https://quilts.example.net/talks)**. Now.",
