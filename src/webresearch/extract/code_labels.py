@@ -9,7 +9,10 @@ says ``js``. :func:`drop_code_labels` removes such a label: the element just bef
 over) whose whole text is, case aside, the block's info string as
 :func:`webresearch.extract.code_blocks.fenced_code` writes it. Nothing is lost: the fence
 keeps the language. A label naming another language than the block's ("Terminal" over a
-``bash`` block, a file name) is kept.
+``bash`` block, a file name) is kept, and so is a sibling in the text's flow (session 10
+review: a paragraph "js" above a ```js block among the article's paragraphs was dropped): a
+label is part of the block's own box, a parent holding no other text than the label and
+the block (:func:`_in_code_box`).
 
 Measured on the 52 WCXB documentation development pages (session 9): labels on 2 pages
 (MDN, Vue's VitePress docs), +0.0063 F1 summed; no other page type changed.
@@ -64,6 +67,23 @@ def _short_text(el: etree._Element) -> str | None:
     return "".join(parts).strip()
 
 
+def _in_code_box(pre: etree._Element, label: etree._Element) -> bool:
+    """The parent of ``pre`` and its sibling ``label`` holds no text but theirs: the code
+    block's box (a header, a copy button), not a flow of paragraphs. Reads each other child
+    only up to its first character that is not a space."""
+    parent = pre.getparent()
+    if parent is None or (parent.text or "").strip():
+        return False
+    for child in parent:
+        if child is pre or child is label:
+            if (child.tail or "").strip():
+                return False
+            continue
+        if any(piece.strip() for piece in child.itertext()) or (child.tail or "").strip():
+            return False
+    return True
+
+
 def code_labels(doc: etree._Element) -> list[etree._Element]:
     """The language labels of ``doc``'s code blocks (module docstring), in document order.
 
@@ -72,7 +92,8 @@ def code_labels(doc: etree._Element) -> list[etree._Element]:
 
     Returns:
         elements to remove; each is the nearest previous sibling with text of a ``<pre>``
-        and its text equals the block's info string.
+        in the block's box (:func:`_in_code_box`) and its text equals the block's info
+        string.
     """
     labels: list[etree._Element] = []
     for pre in doc.iter("pre"):
@@ -84,7 +105,7 @@ def code_labels(doc: etree._Element) -> list[etree._Element]:
                 continue  # a copy button, an empty header
             if text and sibling.tag != "pre" and _named_near(pre, text.lower()):
                 info = _info_string(pre)
-                if info and text.lower() == info:
+                if info and text.lower() == info and _in_code_box(pre, sibling):
                     labels.append(sibling)
             break
     return labels

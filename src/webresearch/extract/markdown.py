@@ -24,16 +24,17 @@ thousands of levels deep converts without touching Python's recursion limit.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from lxml import etree
 
 from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
 from webresearch.extract.markdown_escape import (
     Emphasis,
-    emphasis_markdown,
-    joined_emphasis,
+    beside_emphasis,
+    element_emphasis,
     resolve_markdown,
 )
 from webresearch.extract.markdown_inline import (
@@ -50,7 +51,7 @@ from webresearch.extract.markdown_inline import (
 )
 from webresearch.extract.markdown_links import card_heading, link_markdown
 from webresearch.extract.markdown_prose import prose_marker
-from webresearch.extract.markdown_tables import Cell, Row, cell_span, table_blocks
+from webresearch.extract.markdown_tables import Cell, Row, cell_span, heading_is_bold, table_blocks
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
 
@@ -199,7 +200,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         text = EDIT_LINK.sub("", _inline(items)).strip()
         if not text:
             pass
-        elif any(f.tag in ("td", "th") for f in open_frames):
+        elif heading_is_bold([(f.tag, f.el) for f in open_frames]):
             out.append(" " + _emphasis([text], "**") + " ")  # a heading in a cell: bold text
         else:
             out.append(_Block("#" * _HEADINGS[tag] + " " + text.replace("\n", " ")))
@@ -215,7 +216,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     elif tag in _EMPHASIS:  # inside one of its kind (<em>a<em>b</em></em>): one emphasis
         mark = _EMPHASIS[tag]
         inside = any(_EMPHASIS.get(f.tag) == mark for f in open_frames)
-        _add_inline(out, items if inside else [_emphasis(items, mark)])
+        _add_inline(out, items if inside else [_emphasis(items, mark, el, out)])
     elif tag in _CODE_INLINE:  # inside code (<kbd><kbd>Ctrl</kbd>+C</kbd>): the outer span's
         if any(f.tag in _CODE_INLINE for f in open_frames):
             out.extend(items)
@@ -323,29 +324,33 @@ def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str
     return (" " if raw[0] == " " else ""), text, trail
 
 
-def _emphasis(items: list[str | _Block | Cell | Row], mark: str) -> str:
+def _emphasis(
+    items: list[str | _Block | Cell | Row], mark: str, el: Any = None, before: Sequence[Any] = ()
+) -> str:
+    """``el``'s markdown (``mark``: its delimiter; ``before``: the items before it) as
+    :func:`.markdown_escape.element_emphasis` has it; glued: a letter or digit before it or
+    after it (its tail, or the text of an element right after it)."""
     lead, text, trail = _inline_keep_edges(items)
     if not text:
         return lead
-    if text.startswith(mark[0]) or text.endswith(mark[0]) or "\n" in text:
-        inner = [i for i in items if not (isinstance(i, str) and i.isspace())]
-        if len(inner) == 1 and isinstance(inner[0], Emphasis):  # <b><i>x</i></b>: the <i>
-            return emphasis_markdown(lead, inner[0].text, trail, inner[0].mark)
-        return lead + text + trail
-    return emphasis_markdown(lead, text, trail, mark)
+    inner = [i for i in items if not (isinstance(i, str) and i.isspace())]
+    only = inner[0] if len(inner) == 1 and isinstance(inner[0], Emphasis) else None
+    last = before[-1] if before and isinstance(before[-1], str) else ""
+    after = el if el is None or el.tail else el.getnext()
+    tail = ((el.tail or after.text) if after is not None else None) or " "
+    glued = (not trail and tail[0].isalnum()) or (not lead and last[-1:].isalnum())
+    return element_emphasis(lead, text, trail, mark, only, glued)
 
 
 def _add_inline(
     out: list[str | _Block | Cell | Row], items: list[str | _Block | Cell | Row]
 ) -> None:
-    """Appends ``items`` to ``out``, an emphasis right after one of its kind joined with it
-    (:func:`~webresearch.extract.markdown_escape.joined_emphasis`)."""
-    joined = joined_emphasis(out[-1], items[0]) if out and items else None
-    if joined is None:
-        out.extend(items)
-    else:
+    """Appends ``items`` to ``out``, the first as :func:`.markdown_escape.beside_emphasis`
+    has it beside the last (joined with it: in its place)."""
+    joined, first = beside_emphasis(out[-1], items[0]) if out and items else (None, None)
+    if joined is not None:
         out[-1] = joined
-        out.extend(items[1:])
+    out.extend(items if first is None else [first, *items[1:]] if joined is None else items[1:])
 
 
 def _code_span(items: list[str | _Block | Cell | Row], parent: _Frame) -> None:

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from html.entities import html5
+from typing import TypeVar
 
 from webresearch.extract.markdown_prose import (
     ASCII_PUNCTUATION,
@@ -55,6 +56,7 @@ from webresearch.extract.markdown_prose import (
     map_inline_texts,
     plain_text,
     resolve_prose,
+    stars_all_paired,
 )
 
 __all__ = [
@@ -62,10 +64,13 @@ __all__ = [
     "EMPHASIS_OPEN_EDGE",
     "RAW_HTML",
     "Emphasis",
+    "beside_emphasis",
+    "element_emphasis",
     "emphasis_markdown",
     "emphasized",
     "joined_emphasis",
     "resolve_markdown",
+    "stars_pair",
 ]
 
 #: Stand after an emphasis' opening delimiter and its leading punctuation / before its
@@ -74,6 +79,7 @@ __all__ = [
 EMPHASIS_OPEN_EDGE = "\x16"
 EMPHASIS_CLOSE_EDGE = "\x17"
 
+_Item = TypeVar("_Item")
 _SPACE = r"[ \t]*\n?[ \t]*"
 _ATTRIBUTE = (
     r"(?:[ \t]+\n?[ \t]*|[ \t]*\n[ \t]*)[A-Za-z_:][A-Za-z0-9_.:-]*"
@@ -139,8 +145,8 @@ def emphasized(text: str, mark: str) -> str:
 
 class Emphasis(str):
     """An emphasis' markdown (``lead`` + ``*text*`` + ``trail``: :func:`emphasis_markdown`)
-    that knows its delimiter ``mark`` and its parts, so that one right after it can join it
-    (:func:`joined_emphasis`)."""
+    that knows its delimiter ``mark`` (``***``: emphasis and strong emphasis at once) and its
+    parts, so that one right after it can join it (:func:`joined_emphasis`)."""
 
     mark: str
     lead: str
@@ -160,21 +166,128 @@ def emphasis_markdown(lead: str, text: str, trail: str, mark: str) -> str:
     return item
 
 
+def element_emphasis(
+    lead: str, text: str, trail: str, mark: str, only: Emphasis | None, glued: bool = False
+) -> str:
+    """An emphasis element's markdown: ``lead`` + its inline ``text`` in ``mark`` +
+    ``trail`` (:func:`emphasis_markdown`), ``only`` the emphasis that is all its content, if
+    one is. Filled by one of the other ``*`` kind (``<b><em>x.</em></b>``) it is both at once
+    (``***x.***``); around the walk's own stars otherwise (``<b>x <em>y</em></b>`` →
+    ``**x *y***``) only when CommonMark pairs every star (:func:`stars_pair`) and no inner
+    edge punctuation may move out (``<b>x <em>y.</em></b>z``), else the inner one alone.
+    Around a link alone, ``glued`` to a letter or digit outside (``**[a](u)**b``: a closing
+    delimiter between the link's ``)`` and a letter closes nothing, CommonMark §6.2), it goes
+    inside the link's text (``[**a**](u)b``: the same text, the same emphasis)."""
+    if (
+        only is not None
+        and {only.mark, mark} <= _STARS
+        and only.mark != mark
+        and not (only.lead or only.trail or "\n" in text)
+    ):
+        text, mark = only.text, "***"
+        only = None
+    link = _sole_link(text) if glued and mark[0] in "*~" else None
+    if link is not None:
+        return f"{lead}[{emphasis_markdown('', link[0], '', mark)}]{link[1]}{trail}"
+    if mark == "***":
+        return emphasis_markdown(lead, text, trail, mark)
+    core = text.strip(_EDGES)
+    if core.startswith(mark[0]) or core.endswith(mark[0]) or "\n" in text:
+        if mark[0] == "*" and "\n" not in text and core == text:
+            wrapped = emphasis_markdown(lead, text, trail, mark)
+            if stars_pair(wrapped):
+                return wrapped
+        if only is not None:  # <b><i>x</i></b> that cannot be both: the <i>
+            return emphasis_markdown(lead, only.text, trail, only.mark)
+        return lead + text + trail
+    return emphasis_markdown(lead, text, trail, mark)
+
+
+_STARS = frozenset({"*", "**", "***"})
+
+
+def _sole_link(text: str) -> tuple[str, str] | None:
+    """(link text, ``(destination)``) when ``text`` is one link of the walk's, else ``None``."""
+    if not (text.startswith("[") and text.endswith(")")):
+        return None
+    depth, i = 0, 0
+    while i < len(text):
+        ch = text[i]
+        depth += (ch == "[" or ch == PROSE_BRACKET) - (ch == "]")
+        if depth == 0:
+            end = destination_end(text, i + 1)
+            return (text[1:i], text[i + 1 :]) if end == len(text) else None
+        i += 2 if ch == "\\" else 1
+    return None
+
+
+#: The other layer of ``***`` (emphasis and strong emphasis) beside one of them.
+_OTHER_LAYER = {"*": "**", "**": "*"}
+
+
 def joined_emphasis(before: object, after: object) -> str | None:
     """One emphasis of both texts when ``after`` is an :class:`Emphasis` right after one of
     the same kind (``<em>a</em><em>b</em>`` → ``*ab*``), else ``None``. Side by side, the
     closing and opening delimiters would make one run (``*a**b*``, ``**x****y**``,
     ``~~a~~~~b~~``) that CommonMark §6.2 reads otherwise: an emphasis around ``a**b``,
-    literal stars, no strikethrough."""
-    if (
+    literal stars, no strikethrough. Beside a ``***`` (both kinds), an emphasis of one kind
+    holds both texts, the other kind around the ``***`` one's (``<em>a</em><b><em>b</em>
+    </b>`` → ``*a**b***``, ``<b><em>a</em></b><em>b</em>`` → ``***a**b*``): the same
+    letters with the same kinds."""
+    if not (
         isinstance(before, Emphasis)
         and isinstance(after, Emphasis)
-        and before.mark == after.mark
         and not before.trail
         and not after.lead
     ):
-        return emphasis_markdown(before.lead, before.text + after.text, after.trail, after.mark)
-    return None
+        return None
+    joined: str | None = None
+    if before.mark == after.mark:
+        joined = emphasis_markdown(before.lead, before.text + after.text, after.trail, after.mark)
+    elif after.mark == "***" and before.mark in _OTHER_LAYER:
+        layer = emphasis_markdown("", after.text, "", _OTHER_LAYER[before.mark])
+        joined = emphasis_markdown(before.lead, before.text + layer, after.trail, before.mark)
+    elif before.mark == "***" and after.mark in _OTHER_LAYER:
+        layer = emphasis_markdown("", before.text, "", _OTHER_LAYER[after.mark])
+        joined = emphasis_markdown(before.lead, layer + after.text, after.trail, after.mark)
+    # the texts' own emphases may meet inside (``**`` around ``*a*`` and ``*b*c``): not joined
+    return joined if joined is None or "*" not in before.mark or stars_pair(joined) else None
+
+
+def beside_emphasis(before: object, after: _Item) -> tuple[str | None, _Item | str]:
+    """``after`` (an item of the walk) right after ``before``: (their :func:`joined_emphasis`
+    or ``None``, ``after`` as it is to follow ``before`` then). An emphasis whose opening
+    stars would run into the closing stars of the one before, read otherwise by CommonMark
+    (``*a**b***`` then ``**c**``: ``**`` shown), loses its outer delimiter (``***``: its
+    emphasis, the strong one kept) until they join or pair: its words never show stars."""
+    joined = joined_emphasis(before, after)
+    item: _Item | str = after
+    while joined is None and isinstance(item, Emphasis) and isinstance(before, str):
+        if not (before.endswith("*") and item.startswith("*")) or stars_pair(before + item):
+            break
+        item = (
+            emphasis_markdown(item.lead, item.text, item.trail, "**")
+            if item.mark == "***"
+            else item.lead + item.text + item.trail
+        )
+        joined = joined_emphasis(before, item)
+    return joined, item
+
+
+def stars_pair(markdown: str) -> bool:
+    """True when every ``*`` of the walk's inline ``markdown`` (not yet resolved) pairs into
+    emphasis (:func:`~webresearch.extract.markdown_prose.stars_all_paired`): the page's own
+    stars and underscores count as the punctuation they are once resolved (an escaped or a
+    lone one pairs with nothing), the edge marks of :func:`emphasized` as nothing."""
+    if "*" not in markdown:
+        return True
+    view = markdown.translate(_CHECK_VIEW)
+    return stars_all_paired(plain_text(view))
+
+
+_CHECK_VIEW = str.maketrans(
+    {PROSE_STAR: ".", PROSE_UNDERSCORE: ".", EMPHASIS_OPEN_EDGE: None, EMPHASIS_CLOSE_EDGE: None}
+)
 
 
 #: A link or image written at the end of a text (its ``)`` is the walk's).
@@ -219,10 +332,10 @@ def _reference(match: re.Match[str]) -> str:
 #: An emphasis' delimiter and its edge punctuation (never a letter nor a space), between two
 #: edge marks.
 _OPEN_EDGE = re.compile(
-    rf"{EMPHASIS_OPEN_EDGE}(\*\*|\*|~~)([^\w\n*~{EMPHASIS_OPEN_EDGE}]*){EMPHASIS_OPEN_EDGE}"
+    rf"{EMPHASIS_OPEN_EDGE}(\*\*\*|\*\*|\*|~~)([^\w\n*~{EMPHASIS_OPEN_EDGE}]*){EMPHASIS_OPEN_EDGE}"
 )
 _CLOSE_EDGE = re.compile(
-    rf"{EMPHASIS_CLOSE_EDGE}([^\w\n*~{EMPHASIS_CLOSE_EDGE}]*)(\*\*|\*|~~){EMPHASIS_CLOSE_EDGE}"
+    rf"{EMPHASIS_CLOSE_EDGE}([^\w\n*~{EMPHASIS_CLOSE_EDGE}]*)(\*\*\*|\*\*|\*|~~){EMPHASIS_CLOSE_EDGE}"
 )
 _EDGES = EMPHASIS_OPEN_EDGE + EMPHASIS_CLOSE_EDGE
 

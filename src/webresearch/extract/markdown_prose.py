@@ -54,6 +54,7 @@ __all__ = [
     "prose_marker",
     "prose_text",
     "resolve_prose",
+    "stars_all_paired",
 ]
 
 #: Stand for a ``$``, ``*`` or ``_`` of the page's text until the inline text around it is
@@ -276,6 +277,14 @@ def escape_emphasis(text: str) -> str:
         ("\\" + view[i]) if i in escaped else view[i] if i in prose else ch
         for i, ch in enumerate(text)
     )
+
+
+def stars_all_paired(view: str) -> bool:
+    """True when CommonMark's emphasis algorithm (§6.2 and its appendix, as
+    :func:`escape_emphasis` runs it) pairs every ``*`` of ``view``, plain inline markdown
+    (a backslash-escaped ``*``, a code span's, a link destination's and raw HTML's are no
+    delimiters): no star of it would show as written (``*a**b*****c**`` leaves two)."""
+    return "*" not in view or all(run.left == 0 for run in _runs(view, set()) if run.char == "*")
 
 
 def _runs(view: str, escaped: set[int]) -> list[_Run]:

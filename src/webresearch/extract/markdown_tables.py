@@ -11,7 +11,15 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-__all__ = ["MAX_TABLE_COLUMNS", "Cell", "Row", "cell_span", "table_blocks"]
+__all__ = [
+    "MAX_TABLE_COLUMNS",
+    "Cell",
+    "Row",
+    "cell_span",
+    "heading_is_bold",
+    "layout_shape",
+    "table_blocks",
+]
 
 MAX_TABLE_COLUMNS = 64
 
@@ -81,6 +89,36 @@ def table_blocks(
     if not grid:
         return caption
     return [*caption, _gfm(grid, header_rows=_header_rows(rows))]
+
+
+def layout_shape(el: etree._Element) -> bool:
+    """The ``<table>`` ``el`` is unwrapped by :func:`table_blocks` whatever its cells hold:
+    a ``presentation`` role, a table nested in it, no row of two columns or more, or one row
+    and no ``<th>`` (read from the elements: a heading inside one of its cells stays a
+    heading, not bold text of a cell, when it is known before the table is done)."""
+    if (el.get("role") or "").lower() in ("presentation", "none"):
+        return True
+    rows = 0
+    width = 0
+    for node in el.iterdescendants("table", "tr"):
+        if node.tag == "table":
+            return True
+        rows += 1
+        width = max(width, sum(cell_span(c.get("colspan")) for c in node if c.tag in ("td", "th")))
+    return width < 2 or (rows < 2 and el.find(".//th") is None)
+
+
+def heading_is_bold(open_elements: list[tuple[str, etree._Element]]) -> bool:
+    """A heading whose open ancestors are ``open_elements`` (tag, element; outermost first)
+    is written as bold text: it is inside a cell of a table that may be rendered as a pipe
+    table, whose cell holds one line. In a cell of a table of :func:`layout_shape`
+    (unwrapped into blocks) it stays a heading, the blocks after it apart (a product's
+    name, then its price: session 10 review)."""
+    for tag, _ in reversed(open_elements):
+        if tag in ("td", "th"):
+            table = next((el for t, el in reversed(open_elements) if t == "table"), None)
+            return table is None or not layout_shape(table)
+    return False
 
 
 def _header_rows(rows: list[Row]) -> int:

@@ -20,6 +20,7 @@ a retry may help (issue 21 item 7).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
@@ -32,10 +33,36 @@ __all__ = ["format_response", "result_details"]
 def _link(title: str, url: str) -> str:
     label = title or _short(url)
     label = label.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
-    target = url
-    if url.count("(") != url.count(")") and "<" not in url and ">" not in url:
-        target = f"<{url}>"
-    return f"[{label}]({target})"
+    return f"[{label}]({_destination(url)})"
+
+
+#: In a link destination, what CommonMark would not read as written (§6.3: backslash escapes
+#: and entity references are resolved there): a backslash before punctuation (§2.4) and an
+#: ``&`` that starts an entity or numeric character reference (§2.5: ``&copy;`` → ``©``).
+_DESTINATION_ACTIVE = re.compile(
+    r"\\(?=[!-/:-@\[-`{-~])|&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)"
+)
+#: What no destination may hold as it is: spaces, line breaks and other control characters.
+_NOT_IN_DESTINATION = re.compile(r"[\x00-\x20\x7f]")
+
+
+def _destination(url: str) -> str:
+    """``url`` as a CommonMark link destination (spec 0.31.2 §6.3) that a renderer resolves
+    back to it: a backslash before punctuation and an ``&`` starting a character reference
+    are backslash-escaped (``?a&copy;=1`` → ``?a\\&copy;=1``), a space or control character
+    is percent-encoded (``%20``: what a renderer writes for it anyway), and an address with
+    unbalanced parentheses or a ``<`` / ``>`` is written between ``<`` and ``>``, its own
+    angle brackets escaped (``<https://x/a(b>``)."""
+    dest = _DESTINATION_ACTIVE.sub(lambda m: "\\" + m.group(0), url)
+    dest = _NOT_IN_DESTINATION.sub(lambda m: f"%{ord(m.group(0)):02X}", dest)
+    depth = 0
+    for ch in dest:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            break
+    if depth == 0 and "<" not in dest and ">" not in dest:
+        return dest
+    return "<" + dest.replace("<", "\\<").replace(">", "\\>") + ">"
 
 
 def _short(url: str) -> str:

@@ -67,3 +67,16 @@ def test_only_labels_equal_to_the_blocks_language_are_found() -> None:
     found = code_labels(doc)
     assert ["".join(el.itertext()) for el in found] == ["css"]
     assert found[0].get("class") == "example-header"
+
+
+def test_a_paragraph_naming_the_language_in_the_texts_flow_is_kept() -> None:
+    """Review of session 10: a paragraph whose text is the block's language, among the
+    article's paragraphs (no box of the block's own), is prose, not a label."""
+    block = (
+        "<p>The planner's script is short; it is written in</p><p>js</p>"
+        "<pre><code class='language-js'>plant('bean', 4)</code></pre>"
+    )
+    markdown = extract_html(page(block), "https://garden.example/beds").markdown
+    assert "written in\n\njs\n\n```js\nplant('bean', 4)" in markdown
+    doc = lxml_html.fromstring(f"<div>{INTRO}<p>js</p><pre class='language-js'>x()</pre></div>")
+    assert code_labels(doc) == []

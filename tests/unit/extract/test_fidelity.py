@@ -286,14 +286,23 @@ def test_a_link_card_whose_heading_holds_a_link_is_not_wrapped_again() -> None:
 
 def test_a_link_card_in_a_table_cell_is_one_valid_link() -> None:
     root = parse_html(
+        "<table><tr><th>Task</th><th>When</th></tr><tr><td><a href='/cards/boom'>"
+        "<h3>Boom inspection</h3><p>Every week.</p></a></td><td>Monday</td></tr></table>"
+    )
+    out = element_to_markdown(root, "https://harbour.example.org/")
+    cell = "[**Boom inspection** Every week.](https://harbour.example.org/cards/boom)"
+    assert out.splitlines()[2] == f"| {cell} | Monday |"
+    assert MarkdownIt("commonmark").render(cell) == (  # valid: emphasis inside one link
+        '<p><a href="https://harbour.example.org/cards/boom"><strong>Boom inspection</strong>'
+        " Every week.</a></p>\n"
+    )
+    # a one-cell table is unwrapped (a layout table): the card is written as outside one
+    root = parse_html(
         "<table><tr><td><a href='/cards/boom'><h3>Boom inspection</h3><p>Every week.</p></a>"
         "</td></tr></table>"
     )
-    out = element_to_markdown(root, "https://harbour.example.org/")
-    assert out == "[**Boom inspection** Every week.](https://harbour.example.org/cards/boom)"
-    assert MarkdownIt("commonmark").render(out) == (  # valid: emphasis inside one link
-        '<p><a href="https://harbour.example.org/cards/boom"><strong>Boom inspection</strong>'
-        " Every week.</a></p>\n"
+    assert element_to_markdown(root, "https://harbour.example.org/") == (
+        "### [Boom inspection](https://harbour.example.org/cards/boom)\n\nEvery week."
     )
 
 

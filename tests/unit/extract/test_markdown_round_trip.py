@@ -77,11 +77,11 @@ def test_emphasis_right_after_one_of_its_kind_is_one_emphasis(body: str, expecte
 
 
 def test_an_emphasis_whose_only_content_is_one_of_another_kind_joins_that_kind() -> None:
-    """``<b><em>x</em></b>`` is written as its ``*x*`` (strong emphasis around an emphasis that
-    fills it is left out, as before), so it joins the emphasis before it: no ``*one**x*``."""
+    """``<b><em>x</em></b>`` keeps both kinds (session 10: it was written ``*x*``), and the
+    emphasis before it of its inner kind takes it in: ``*one**leader***``, no ``*one****``."""
     out = md("<p>Keep <em>one</em><b><em>leader</em></b>.</p>")
-    assert out == "Keep *oneleader*."
-    assert RENDERER.render(out) == "<p>Keep <em>oneleader</em>.</p>\n"
+    assert out == "Keep *one**leader***."
+    assert RENDERER.render(out) == "<p>Keep <em>one<strong>leader</strong></em>.</p>\n"
 
 
 @pytest.mark.parametrize(

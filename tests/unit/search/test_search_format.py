@@ -68,3 +68,34 @@ def test_degraded_and_ignored_notes() -> None:
         == "note: engines that did not answer: google (timeout), bing; results may be incomplete"
     )
     assert lines[-1] == "note: the SearXNG instance ignores: country"
+
+
+def test_a_result_address_is_a_link_destination_that_resolves_back_to_it() -> None:
+    """Review of session 10: an address holding an entity-like ``&copy;``, a backslash, a
+    ``)``, a space or angle brackets must still be the link's destination as it is (what
+    CommonMark, here markdown-it-py, makes of it: the address, percent-encoded as a
+    renderer writes it)."""
+    from markdown_it import MarkdownIt
+    from markdown_it.common.normalize_url import normalizeLink
+
+    urls = [
+        "https://shop.example.net/p?id=4&copy;=1&amp=2&#169;=3",
+        "https://shop.example.net/a\\(b\\)c\\d",
+        "https://shop.example.net/wiki/Kettle_(appliance))",
+        "https://shop.example.net/x)(y",
+        "https://shop.example.net/two words/",
+        "https://shop.example.net/a<b>c",
+        "https://shop.example.net/<x",
+        "https://shop.example.net/tab\there",
+        "https://shop.example.net/Python_(language)",
+    ]
+    response = SearchResponse(results=tuple(SearchResult("Kettle", u, "") for u in urls))
+    lines = [line for line in format_response("q", response, NAME).splitlines()[1:]]
+    parser = MarkdownIt("commonmark")
+    for url, line in zip(urls, lines, strict=True):
+        tokens = parser.parseInline(line.split(". ", 1)[1])[0].children or []
+        links = [t for t in tokens if t.type == "link_open"]
+        assert len(links) == 1, line
+        assert links[0].attrGet("href") == normalizeLink(url), line
+        assert "".join(t.content for t in tokens if t.type == "text") == "Kettle", line
+    assert lines[-1] == "9. [Kettle](https://shop.example.net/Python_(language))"
