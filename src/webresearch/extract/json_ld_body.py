@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from html import unescape
 
 from lxml import etree
@@ -92,7 +91,7 @@ def inert_elements(doc: etree._Element) -> list[etree._Element]:
             continue
         if words is None:
             body = doc.find("body")
-            words = set(word_trigrams([] if body is None else list(_visible_words(body))))
+            words = set(word_trigrams([] if body is None else _visible_words(body)))
         shown = [text for text in bodies if is_visible_copy(text, words)]
         if shown:
             script.text = json.dumps(
@@ -162,21 +161,23 @@ def _article_bodies(text: str) -> list[str]:
     return bodies
 
 
-def _visible_words(root: etree._Element) -> Iterator[str]:
+def _visible_words(root: etree._Element) -> list[str]:
     """The case-folded word tokens of ``root``'s text a reader sees (module docstring), in
     document order."""
+    texts: list[str] = []
     skipped = 0  # depth inside an unseen element
     for event, el in etree.iterwalk(root, events=("start", "end")):
         if event == "start":
             if skipped or _unseen(el):
                 skipped += 1
             elif el.text:
-                yield from _WORD.findall(el.text.casefold())
+                texts.append(el.text)
             continue
         if skipped:
             skipped -= 1
         if not skipped and el.tail and el is not root:
-            yield from _WORD.findall(el.tail.casefold())
+            texts.append(el.tail)
+    return _WORD.findall(" ".join(texts).casefold())
 
 
 def _unseen(el: etree._Element) -> bool:
