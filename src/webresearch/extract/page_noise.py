@@ -2,7 +2,8 @@
 
 * **Inert elements** (:func:`drop_inert`): scripts, styles and SVG drawings.
 * **Hidden blocks** (:func:`hidden_blocks`): elements with the ``hidden`` attribute, an
-  inline ``display:none`` / ``visibility:hidden`` style, or the display utility classes of
+  inline ``display:none`` / ``visibility:hidden`` style (or one that shrinks or fades the box
+  to nothing: :func:`~webresearch.extract.overflow_styles.hides_box`), or the display utility classes of
   Bootstrap, Tailwind or Webflow that hide them on a desktop screen
   (:mod:`webresearch.extract.utility_classes`: a phone-only copy of a block, a menu, a
   gated copy of the article; not read on a shop's page, whose scripts show them. WCXB dev:
@@ -64,6 +65,7 @@ from webresearch.extract.formulas import holds_only_formula
 from webresearch.extract.hidden_copies import repeats_a_sibling
 from webresearch.extract.json_ld_body import inert_elements
 from webresearch.extract.markdown import SKIPPED_TAGS
+from webresearch.extract.overflow_styles import hides_box
 from webresearch.extract.scan_index import PageAttributes, read_attributes
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.utility_classes import hidden_on_desktop, never_shown, uses_tailwind
@@ -188,6 +190,7 @@ def hidden_blocks(
         and (
             flag is not None
             or bool(_HIDDEN_STYLE.search(style or ""))
+            or (style is not None and hides_box(style))  # zero size, opacity (overflow_styles.py)
             or (utility_classes and hidden_by_class(klass or ""))
         )
         and not holds_only_formula(el)  # MathML for assistive technology (formulas.py)
