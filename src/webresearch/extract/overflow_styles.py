@@ -28,7 +28,7 @@ with a zero height, ``display: none`` … in any case, with spaces or ``!importa
 :func:`~webresearch.extract.page_noise.hidden_blocks` takes such a box as a hidden block, as one styled ``display: none``: trafilatura deletes it from its copy only
 when its style holds a lower-case ``hidden``, and the text of the chosen main element was
 written from our tree, so a zero-height box within the article came back (review 10: beside
-a visible ``overflow: hidden`` box).
+a visible ``overflow: hidden`` box). WCXB and Zyte dev: no page changes.
 
 WCXB dev (session 10): documentation +0.0094 (HashiCorp's resource reference 0.975 →
 0.984: three "Warning"/"Tip" boxes back); no other page of any type, nor of Zyte dev,

@@ -110,3 +110,58 @@ def test_a_box_of_blocks_or_a_short_line_is_no_answer() -> None:
     )
     segments = marked(INTRO + blocks + OUTRO)
     assert keep_faq_answers(segments) == 0
+
+
+# Review 10, fault 3: an FAQ that ends the article (nothing kept after it).
+def test_an_faq_at_the_end_of_the_article_is_kept() -> None:
+    markdown = extract_html(page(INTRO + FAQ), "https://kitchen.example/kettle").markdown
+    assert "## Questions readers ask" in markdown
+    assert "### Can a kettle descale itself?" in markdown
+    assert "the scale on the element and the walls stays until an acid dissolves it" in markdown
+    assert "### How often should I descale?" in markdown
+    assert "once a month, in a soft-water area twice a year" in markdown
+
+
+def paragraphs_kept(html: str) -> list[Segment]:
+    """The segments of ``html``'s body with the text of ``<p>`` elements marked kept
+    (trafilatura drops a heading with no kept text after it)."""
+    doc = parse_html(f"<html><body>{html}</body></html>")
+    segments = list(text_segments(doc.find("body")))
+    for seg in segments:
+        seg.kept = ancestor_where(seg.holder, lambda el: el.tag == "p", {}) is not None
+    return segments
+
+
+SHOP_BOX = (
+    "<h3>About our shop</h3><div class='shop-box'>Kitchen Notes is a family shop in the "
+    "old market hall, selling kettles, pans and knives since 1982, with free sharpening "
+    "for every knife bought from us and a repair desk open on Saturday mornings.</div>"
+)
+
+
+def test_a_trailing_faq_stops_at_the_first_text_that_is_no_answer() -> None:
+    segments = paragraphs_kept(f"<article>{INTRO}{FAQ}{SHOP_BOX}{FAQ}</article>")
+    assert keep_faq_answers(segments) > 0
+    text = kept_text(segments)
+    assert normalise("Questions readers ask") in text
+    assert normalise("in a soft-water area twice a year") in text
+    assert normalise("About our shop") not in text
+    assert normalise("a family shop in the old market hall") not in text
+    assert text.count(normalise("until an acid dissolves it")) == 1
+
+
+def test_no_trailing_faq_outside_the_article_or_under_other_headings() -> None:
+    outside = paragraphs_kept(f"<article>{INTRO}</article><aside>{FAQ}</aside>")
+    assert keep_faq_answers(outside) == 0
+    two_titles = paragraphs_kept(f"<article>{INTRO}<h2>More</h2>{FAQ}</article>")
+    assert keep_faq_answers(two_titles) == 0
+    shop = paragraphs_kept(f"<article>{INTRO}{SHOP_BOX}</article>")
+    assert keep_faq_answers(shop) == 0
+
+
+def test_questions_in_other_scripts_are_questions() -> None:
+    for mark in ("\uff1f", "\u061f", "\u037e"):
+        faq = FAQ.replace("itself?", f"itself{mark}").replace("descale?", f"descale{mark}")
+        segments = paragraphs_kept(f"<article>{INTRO}{faq}</article>")
+        assert keep_faq_answers(segments) > 0, mark
+        assert normalise("in a soft-water area twice a year") in kept_text(segments), mark
