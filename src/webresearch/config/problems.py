@@ -170,7 +170,7 @@ def _shown(value: object, secret: bool, *, with_kind: bool) -> str:
     out of range."""
     if not isinstance(value, (str, int, float)):
         return ""
-    shown = repr(value) if isinstance(value, str) else str(value)
+    shown = repr(value) if isinstance(value, str) else _spelled(value)
     if len(shown) > 60:
         shown = shown[:57] + "..."
     if not with_kind:  # a number out of range: ``0``, as typed
@@ -183,6 +183,14 @@ def _shown(value: object, secret: bool, *, with_kind: bool) -> str:
     if described == _OTHER_DIGITS and isinstance(value, str):
         return f"{described} ({shown}; write {_ascii_digits(value.strip())!r})"
     return f"{described} ({shown})"
+
+
+def _spelled(value: int | float) -> str:
+    """A number or a boolean as a settings file spells it: ``true`` / ``false`` (TOML's
+    spelling, not Python's ``True``), ``49152``, ``0.5``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 #: The kind of a number typed in digits other than ASCII's (full-width ``１５``, Arabic-Indic
@@ -230,9 +238,9 @@ def _float_or_nan(text: str) -> float:
 
 def _kind(value: str | int | float) -> str:
     """What kind of value was given: ``an empty value``, ``a whole number``, ``a decimal
-    number``, ``true or false`` or ``text``."""
+    number``, ``a boolean`` or ``text``."""
     if isinstance(value, bool):
-        return "true or false"
+        return "a boolean"
     if isinstance(value, int):
         return "a whole number"
     if isinstance(value, float):

@@ -62,11 +62,11 @@ def test_a_number_beyond_floats_in_the_file_is_quoted_as_written(tmp_path: Path)
 def test_every_error_about_a_price_names_its_key(tmp_path: Path) -> None:
     message = problem({"WEBRESEARCH_PRICES": '{"brave": 0.5, "exa": true}'})
     assert message == (
-        "invalid setting WEBRESEARCH_PRICES: 'exa' must be a number, e.g. 0.005, not true or false"
+        "invalid setting WEBRESEARCH_PRICES: 'exa' must be a number, e.g. 0.005, not a boolean"
     )
     path = tmp_path / "w.toml"
     path.write_text("[prices]\nbrave = true\n")
-    assert f"prices in {path}: 'brave' must be a number, e.g. 0.005, not true or false" in problem(
+    assert f"prices in {path}: 'brave' must be a number, e.g. 0.005, not a boolean" in problem(
         path=path
     )
 
