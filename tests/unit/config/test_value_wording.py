@@ -29,9 +29,9 @@ def problem(environ: dict[str, str] | None = None, path: Path | None = None) -> 
     ("written", "shown"),
     [
         ("1e400", "'1e400' (too large: beyond about 1.8e308 a number reads as infinity)"),
-        ("-2E+999", "'-2E+999' (too large"),
+        ("-2E+999", "'-2E+999' (too small: below about -1.8e308 a number reads as minus infinity)"),
         ("Infinity", "infinity ('Infinity')"),
-        ("NaN", "'not a number' ('NaN')"),
+        ("NaN", "'NaN' (NaN: not a number)"),
         ("1" + "0" * 400, "'1000000000"),
         ("1" + "0" * 5000, "'1000000000"),  # past int()'s 4300 digits: no Python wording
     ],
