@@ -86,10 +86,11 @@ def problem_text(error: Mapping[str, Any], field: FieldInfo | None = None) -> st
         given = _not_finite(value)
     elif expected is not None and kind == "finite_number":
         given = _not_finite(value)
-    elif kind == "int_parsing_size" and isinstance(value, str):  # over 4300 digits
+    elif expected is not None and kind == "int_parsing_size" and isinstance(value, str):
+        # over 4300 digits (int()'s limit): a whole number all the same
         digits = sum(ch.isdigit() for ch in value)
         given = f"a whole number of {digits} digits (too large for any setting)"
-    elif kind in _WHOLE and isinstance(value, str) and _not_finite_text(value):
+    elif expected is not None and kind in _WHOLE and _not_finite_text(value):
         given = _not_finite(value)  # 'nan', '-1e400' for a whole number: not "text"
     elif expected is None:
         if not message.startswith("Input should be "):
@@ -242,8 +243,11 @@ def _beyond_floats(value: object) -> bool:
     )
 
 
-def _not_finite_text(text: str) -> bool:
-    """Whether ``text`` is a number Python reads as infinite or NaN (``nan``, ``-1e400``)."""
+def _not_finite_text(text: object) -> bool:
+    """Whether ``text`` is text Python reads as an infinite number or NaN (``nan``,
+    ``-1e400``)."""
+    if not isinstance(text, str):
+        return False
     try:
         return not math.isfinite(float(text))
     except ValueError:
