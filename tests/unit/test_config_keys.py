@@ -96,7 +96,7 @@ def test_the_cli_refuses_a_misspelt_approval_in_one_line(
         ("PRICES", '{"brave": "NaN"}', "'brave' must be a finite number"),
         ("PRICES", '{"brave": 1e309}', "'brave' must be a finite number"),
         # second fresh review: true was read as 1.0
-        ("PRICES", '{"brave": true}', "'brave' must be a number, e.g. 0.005, not true or false"),
+        ("PRICES", '{"brave": true}', "'brave' must be a number, e.g. 0.005, not a boolean"),
     ],
 )
 def test_spending_amounts_beyond_the_documented_range_are_refused(

@@ -34,7 +34,7 @@ def _firecrawl() -> type:
         ("inf", "must be a finite number, e.g. 15, not infinity ('inf')"),
         ("Infinity", "must be a finite number, e.g. 15, not infinity ('Infinity')"),
         ("-inf", "must be a finite number, e.g. 15, not minus infinity ('-inf')"),
-        ("nan", "must be a finite number, e.g. 15, not 'not a number' ('nan')"),
+        ("nan", "must be a finite number, e.g. 15, not 'nan' (NaN: not a number)"),
         (
             "1e400",
             "must be a finite number, e.g. 15, not '1e400' (too large: beyond about 1.8e308 "
@@ -66,7 +66,7 @@ def test_a_price_in_the_table_is_finite_too() -> None:
     message = problem({"WEBRESEARCH_PRICES": '{"brave": NaN}'})
     assert message == (
         "invalid setting WEBRESEARCH_PRICES: 'brave' must be a finite number, e.g. 2.5, "
-        "not 'not a number' ('NaN')"  # as written (session 10 review)
+        "not 'NaN' (NaN: not a number)"  # as written (session 10 review)
     )
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
+from typing import NoReturn
 
 import click
+from click.shell_completion import shell_complete
 
 from webresearch import ConfigurationError, __version__
 
@@ -149,7 +152,7 @@ def main() -> None:
 def _invoke() -> tuple[int, int | None]:
     """Run the command: (its exit code, the code of a stop it was ended by or ``None``)."""
     try:
-        code = cli.main(prog_name="webresearch", standalone_mode=False)
+        code = _run_cli(sys.argv[1:])
     except click.ClickException as exc:
         _show_click_error(exc)
         return exc.exit_code, None
@@ -169,6 +172,35 @@ def _invoke() -> tuple[int, int | None]:
             raise
         _reader_went_away()
     return (code if isinstance(code, int) else 0), None
+
+
+#: The variable that asks for shell completion (click's name for ``webresearch``).
+COMPLETE_VAR = "_WEBRESEARCH_COMPLETE"
+
+
+def _run_cli(args: list[str]) -> object:
+    """What ``cli.main(standalone_mode=False)`` does, without its blank line: click's
+    ``main`` echoes an empty line on stderr for a ``KeyboardInterrupt`` before turning it
+    into ``click.Abort``, in every mode (for a terminal's ``^C``), so a stop signal wrote
+    ``\nwebresearch: terminated`` and, with JSON logs, an empty line in the JSON-lines
+    stream (session 10 review, 8). Here the signal's exception reaches :func:`_invoke`
+    as it was raised. Shell completion, ``--help``/``--version`` (an ``Exit``) and a
+    broken stdout pipe (exit 1) are handled as click's ``main`` does.
+
+    Returns the command's return value (an exit code when it is an ``int``).
+    """
+    instruction = os.environ.get(COMPLETE_VAR)
+    if instruction:
+        sys.exit(shell_complete(cli, {}, "webresearch", COMPLETE_VAR, instruction))
+    try:
+        with cli.make_context("webresearch", args) as ctx:
+            return cli.invoke(ctx)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except OSError as exc:
+        if exc.errno != errno.EPIPE:
+            raise
+        _reader_went_away()
 
 
 def _show_click_error(exc: click.ClickException) -> None:
@@ -219,7 +251,7 @@ def _command_name(args: list[str]) -> str:
     return next((arg for arg in args if arg in cli.commands), "webresearch")
 
 
-def _reader_went_away() -> None:
+def _reader_went_away() -> NoReturn:
     """The reader of stdout closed it (``| head``): no traceback, and exit 1 as click does
     for a single command's broken pipe (Python docs, "Note on SIGPIPE")."""
     devnull = os.open(os.devnull, os.O_WRONLY)

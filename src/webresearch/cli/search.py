@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import click
 
-from webresearch import ConfigurationError
+from webresearch import ConfigurationError, InvalidArguments
 
 if TYPE_CHECKING:
-    from webresearch import Settings
+    from webresearch import Settings, Toolkit
+    from webresearch.types import JSONObject
 
 from .logs import say
 from .options import load_settings
@@ -62,6 +63,33 @@ def default_provider_notice(settings: Settings) -> str | None:
     if url is not None and url.get_secret_value().strip():
         return None
     return DEFAULT_PROVIDER_NOTICE
+
+
+def accepted_arguments(toolkit: Toolkit, arguments: dict[str, object]) -> bool:
+    """Whether web_search takes ``arguments`` (click's types: text and whole numbers), as
+    its call would check them before any search: valid Unicode text (a lone surrogate from
+    a non-UTF-8 command line is refused), the tool's JSON schema (a query over 500
+    characters), then the tool's own typed arguments (``Toolkit.tool(...).prepare``: a
+    blank query). A refusal the call meets later (a rate limit, the budget) is not foreseen.
+    """
+    from jsonschema import Draft202012Validator
+
+    tool = toolkit.tool("web_search")
+    if tool is None:
+        return False
+    for value in arguments.values():
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+    if not Draft202012Validator(tool.spec.input_schema).is_valid(arguments):
+        return False
+    try:
+        tool.prepare(cast("JSONObject", arguments))
+    except InvalidArguments:
+        return False
+    return True
 
 
 def _language_problem(tag: str) -> str | None:
@@ -204,13 +232,14 @@ def search(
             async with Toolkit(settings) as toolkit:
                 if (code := unavailable_exit("search", toolkit, "web_search")) is not None:
                     return code
+                # Told before the query leaves, and only when it will: arguments refused
+                # before any search (a lone surrogate, a query too long) leave the one
+                # error line alone (session 10 review, 7).
+                notice = default_provider_notice(settings)
+                if notice is not None and accepted_arguments(toolkit, arguments):
+                    say(notice, prefix="webresearch search: ")
                 with Progress(f"searching {query!r}"):
                     result = await toolkit.call("web_search", arguments)
-                # Told only when a query was sent: arguments refused before any search
-                # (a lone surrogate, a query too long) leave the one error line alone.
-                refused = result.error is not None and result.error.code == "invalid_arguments"
-                if not refused and (notice := default_provider_notice(settings)) is not None:
-                    say(notice, prefix="webresearch search: ")
         return emit_result("search", result, as_json=as_json)
 
     ctx.exit(run_command("search", run()))
@@ -222,6 +251,8 @@ def _health(settings: Settings, provider: str | None, query: str | None, *, as_j
 
     if query is not None and not query.strip():
         raise click.UsageError("QUERY must not be blank")
+    if provider is None and (notice := default_provider_notice(settings)) is not None:
+        say(notice, prefix="webresearch search: ")  # ddgs is among the providers checked
     checks = run_stoppable(check_search(settings, (provider,) if provider else None, query))
     failed = [c for c in checks if not c.ok]
     code = failed[0].code if failed else None

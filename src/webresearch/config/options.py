@@ -23,11 +23,19 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import TypeAlias, TypeVar
 
-from pydantic import BaseModel, ConfigDict, SecretStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
 
 from ..errors import ConfigurationError
 from .defaults import FIX_SETTING
 from .problems import problem_text
+from .section import no_boolean_number
 from .sources import Given, OptionSources, env_name, env_value
 
 __all__ = [
@@ -55,6 +63,13 @@ class ProviderOptions(BaseModel):
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_boolean_number(cls, value: object, info: ValidationInfo) -> object:
+        """A boolean for a number option is refused (:func:`.section.no_boolean_number`)."""
+        field = cls.model_fields.get(info.field_name or "")
+        return no_boolean_number(value, field.annotation if field is not None else None)
 
 
 #: Provider id → its options model (every installed provider's; built by the composition

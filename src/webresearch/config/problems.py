@@ -86,6 +86,12 @@ def problem_text(error: Mapping[str, Any], field: FieldInfo | None = None) -> st
         given = _not_finite(value)
     elif expected is not None and kind == "finite_number":
         given = _not_finite(value)
+    elif expected is not None and kind == "int_parsing_size" and isinstance(value, str):
+        # over 4300 digits (int()'s limit): a whole number all the same
+        digits = sum(ch.isdigit() for ch in value)
+        given = f"a whole number of {digits} digits (too large for any setting)"
+    elif expected is not None and kind in _WHOLE and _not_finite_text(value):
+        given = _not_finite(value)  # 'nan', '-1e400' for a whole number: not "text"
     elif expected is None:
         if not message.startswith("Input should be "):
             return where + message
@@ -170,9 +176,7 @@ def _shown(value: object, secret: bool, *, with_kind: bool) -> str:
     out of range."""
     if not isinstance(value, (str, int, float)):
         return ""
-    shown = repr(value) if isinstance(value, str) else str(value)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
+    shown = _quoted(value) if isinstance(value, str) else _spelled(value)
     if not with_kind:  # a number out of range: ``0``, as typed
         if secret:
             return ""
@@ -183,6 +187,20 @@ def _shown(value: object, secret: bool, *, with_kind: bool) -> str:
     if described == _OTHER_DIGITS and isinstance(value, str):
         return f"{described} ({shown}; write {_ascii_digits(value.strip())!r})"
     return f"{described} ({shown})"
+
+
+def _quoted(text: str) -> str:
+    """``text`` in quotes, its first 57 characters and ``...`` when longer than 60 (inside
+    the quotes: a cut value still ends with its closing quote)."""
+    return repr(text[:57] + "..." if len(text) > 60 else text)
+
+
+def _spelled(value: int | float) -> str:
+    """A number or a boolean as a settings file spells it: ``true`` / ``false`` (TOML's
+    spelling, not Python's ``True``), ``49152``, ``0.5``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 #: The kind of a number typed in digits other than ASCII's (full-width ``１５``, Arabic-Indic
@@ -197,18 +215,22 @@ def _ascii_digits(text: str) -> str:
 
 def _not_finite(value: object) -> str:
     """How a number that is not finite is named (the value of a number setting is never a
-    secret): ``infinity ('inf')``, ``'not a number' ('nan')``, or a number too large for a
-    64-bit float (``1e400``: it overflows to infinity, IEEE 754)."""
+    secret): ``infinity ('inf')``, ``'nan' (NaN: not a number)``, or a number too large for a
+    64-bit float (``1e400``, ``-1e400``: it overflows to infinity or minus infinity, IEEE
+    754)."""
     if isinstance(value, int) and _beyond_floats(value):
         digits = round(value.bit_length() * math.log10(2))
         return f"a whole number of about {digits} digits (too large: beyond about 1.8e308)"
     text = value.strip() if isinstance(value, str) else str(value)
     number = float(value) if isinstance(value, (int, float)) else _float_or_nan(text)
-    shown = repr(text[:57] + "..." if len(text) > 60 else text)
+    shown = _quoted(text)
     if math.isnan(number):
-        return f"'not a number' ({shown})"
+        return f"{shown} (NaN: not a number)"
+    minus = "minus " if number < 0 else ""
     if text.lower().lstrip("+-") in ("inf", "infinity"):
-        return f"{'minus ' if number < 0 else ''}infinity ({shown})"
+        return f"{minus}infinity ({shown})"
+    if number < 0:  # -1e400: minus infinity, not "too large"
+        return f"{shown} (too small: below about -1.8e308 a number reads as minus infinity)"
     return f"{shown} (too large: beyond about 1.8e308 a number reads as infinity)"
 
 
@@ -221,6 +243,17 @@ def _beyond_floats(value: object) -> bool:
     )
 
 
+def _not_finite_text(text: object) -> bool:
+    """Whether ``text`` is text Python reads as an infinite number or NaN (``nan``,
+    ``-1e400``)."""
+    if not isinstance(text, str):
+        return False
+    try:
+        return not math.isfinite(float(text))
+    except ValueError:
+        return False
+
+
 def _float_or_nan(text: str) -> float:
     try:
         return float(text)
@@ -230,9 +263,9 @@ def _float_or_nan(text: str) -> float:
 
 def _kind(value: str | int | float) -> str:
     """What kind of value was given: ``an empty value``, ``a whole number``, ``a decimal
-    number``, ``true or false`` or ``text``."""
+    number``, ``a boolean`` or ``text``."""
     if isinstance(value, bool):
-        return "true or false"
+        return "a boolean"
     if isinstance(value, int):
         return "a whole number"
     if isinstance(value, float):

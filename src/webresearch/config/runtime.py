@@ -25,7 +25,7 @@ __all__ = ["Price", "RuntimeSettings"]
 def _no_bool(value: object) -> object:
     """A price is a number: ``true`` is no amount (pydantic's lax mode read it as 1.0)."""
     if isinstance(value, bool):
-        raise ValueError("must be a number, e.g. 0.005, not true or false")
+        raise ValueError("must be a number, e.g. 0.005, not a boolean")
     return value
 
 

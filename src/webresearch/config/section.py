@@ -10,9 +10,20 @@ fleet's storage): a new setting goes into the section it belongs to. Field names
 from __future__ import annotations
 
 import ipaddress
+import types
+import typing
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, SecretStr
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    SecretStr,
+    ValidationInfo,
+    field_validator,
+)
+from pydantic_core import PydanticCustomError
 
 __all__ = [
     "HeaderFields",
@@ -23,6 +34,7 @@ __all__ = [
     "header_fields",
     "header_secret",
     "header_value",
+    "no_boolean_number",
     "no_limit",
     "normalize_domain_pattern",
     "parse_networks",
@@ -40,6 +52,48 @@ class Section(BaseModel):
     model_config = ConfigDict(
         frozen=True, extra="forbid", validate_default=True, allow_inf_nan=False
     )
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _no_boolean_number(cls, value: Any, info: ValidationInfo) -> Any:
+        field = cls.model_fields.get(info.field_name or "")
+        return no_boolean_number(value, field.annotation if field is not None else None)
+
+
+def no_boolean_number(value: Any, annotation: Any) -> Any:
+    """``value`` unchanged, unless it is a boolean given for a number setting: a TOML
+    ``fetch_max_bytes = true`` read as 1 (pydantic's lax mode takes ``True`` for 1), while
+    the environment's ``true`` was refused (session 10 review, 14).
+
+    Args:
+        value: the value as given.
+        annotation: the field's type (``int | None``, ``float``); a type that admits
+            ``bool`` itself takes booleans.
+
+    Raises:
+        PydanticCustomError: ``int_type`` or ``float_type`` (worded by
+            :func:`~webresearch.config.problems.problem_text`: ``must be a whole number,
+            e.g. 49152, not a boolean (true)``).
+    """
+    if not isinstance(value, bool):
+        return value
+    kinds = _flat_types(annotation)
+    if bool in kinds:
+        return value
+    if int in kinds:
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    if float in kinds:
+        raise PydanticCustomError("float_type", "Input should be a valid number")
+    return value
+
+
+def _flat_types(annotation: Any) -> set[Any]:
+    """The types of a union (``int | None`` → {int, NoneType}; ``Annotated`` unwrapped)."""
+    if typing.get_origin(annotation) is Annotated:
+        return _flat_types(typing.get_args(annotation)[0])
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return {t for arg in typing.get_args(annotation) for t in _flat_types(arg)}
+    return {annotation}
 
 
 def comma_list(value: Any) -> Any:

@@ -96,3 +96,32 @@ def test_arguments_refused_before_any_search_get_no_notice(stub_ddgs: list[str])
     assert stub_ddgs == []
     assert "no search provider is set" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_the_notice_comes_before_the_query_is_sent(
+    stub_ddgs: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Session 10 review, 7: it was said after the search returned (a Ctrl-C during the
+    search: no notice at all). The order of the two events is recorded here."""
+    import webresearch.cli.search as search_cmd
+
+    said: list[str] = []
+    monkeypatch.setattr(
+        search_cmd, "say", lambda message, **_kw: said.append(f"{len(stub_ddgs)} {message}")
+    )
+    result = CliRunner().invoke(cli, ["search", "tide tables"], env=ENV)
+    assert result.exit_code == 0, result.stderr
+    assert said == [f"0 {DEFAULT_PROVIDER_NOTICE}"]  # no query sent yet when it was said
+
+
+def test_a_provider_check_that_asks_ddgs_says_so(stub_ddgs: list[str]) -> None:
+    """Session 10 review, 7: ``search --test`` sent its query to ddgs and never said so."""
+    result = CliRunner().invoke(cli, ["search", "--test", "tide tables"], env=ENV)
+    assert stub_ddgs == ["tide tables"]
+    assert f"webresearch search: {DEFAULT_PROVIDER_NOTICE}" in result.stderr.splitlines()
+
+
+def test_a_chosen_provider_check_gets_no_notice(stub_ddgs: list[str]) -> None:
+    result = CliRunner().invoke(cli, ["search", "--test", "tide", "--provider", "ddgs"], env=ENV)
+    assert stub_ddgs == ["tide"]
+    assert "no search provider is set" not in result.stderr

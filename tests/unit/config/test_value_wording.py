@@ -29,9 +29,9 @@ def problem(environ: dict[str, str] | None = None, path: Path | None = None) -> 
     ("written", "shown"),
     [
         ("1e400", "'1e400' (too large: beyond about 1.8e308 a number reads as infinity)"),
-        ("-2E+999", "'-2E+999' (too large"),
+        ("-2E+999", "'-2E+999' (too small: below about -1.8e308 a number reads as minus infinity)"),
         ("Infinity", "infinity ('Infinity')"),
-        ("NaN", "'not a number' ('NaN')"),
+        ("NaN", "'NaN' (NaN: not a number)"),
         ("1" + "0" * 400, "'1000000000"),
         ("1" + "0" * 5000, "'1000000000"),  # past int()'s 4300 digits: no Python wording
     ],
@@ -62,11 +62,11 @@ def test_a_number_beyond_floats_in_the_file_is_quoted_as_written(tmp_path: Path)
 def test_every_error_about_a_price_names_its_key(tmp_path: Path) -> None:
     message = problem({"WEBRESEARCH_PRICES": '{"brave": 0.5, "exa": true}'})
     assert message == (
-        "invalid setting WEBRESEARCH_PRICES: 'exa' must be a number, e.g. 0.005, not true or false"
+        "invalid setting WEBRESEARCH_PRICES: 'exa' must be a number, e.g. 0.005, not a boolean"
     )
     path = tmp_path / "w.toml"
     path.write_text("[prices]\nbrave = true\n")
-    assert f"prices in {path}: 'brave' must be a number, e.g. 0.005, not true or false" in problem(
+    assert f"prices in {path}: 'brave' must be a number, e.g. 0.005, not a boolean" in problem(
         path=path
     )
 
