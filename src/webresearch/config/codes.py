@@ -22,8 +22,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import NamedTuple
 
-__all__ = ["country_problem", "language_problem"]
+__all__ = [
+    "COUNTRY_FORM",
+    "LANGUAGE_FORM",
+    "LanguageTag",
+    "country_problem",
+    "language_problem",
+    "language_tag",
+]
+
+#: What a language code must be (said when one is refused).
+LANGUAGE_FORM = "a language tag (BCP 47) like en, pt-BR or zh-Hans"
+#: What a country code must be (said when one is refused).
+COUNTRY_FORM = "a two-letter country code (ISO 3166-1 alpha-2) like us or de"
 
 #: CLDR regions of two letters that are no country of ISO 3166-1 (see the module docstring).
 _NOT_ISO_COUNTRIES = frozenset(
@@ -106,3 +119,37 @@ def language_problem(tag: str) -> str | None:
         )
     why = country_problem(region)
     return None if why is None else f"region {region!r}: {why}"
+
+
+class LanguageTag(NamedTuple):
+    """A language tag's parts in their canonical case (RFC 5646 §2.1.1).
+
+    Attributes:
+        language: ``pt`` (lower case).
+        script: ``Hans`` (title case), or ``None``.
+        region: ``BR`` (upper case) or ``419`` (UN M.49 digits), or ``None``.
+    """
+
+    language: str
+    script: str | None
+    region: str | None
+
+    def __str__(self) -> str:
+        return "-".join(p for p in (self.language, self.script, self.region) if p)
+
+
+def language_tag(tag: str) -> LanguageTag:
+    """The parts of a tag :func:`language_problem` accepts (form only: no Babel, no I/O).
+
+    Raises:
+        ValueError: ``tag`` has not the form of a language tag.
+    """
+    match = _TAG.fullmatch(tag.strip())
+    if match is None:
+        raise ValueError(f"not a language tag: {tag!r}")
+    script, region = match["script"], match["region"]
+    return LanguageTag(
+        match["language"].lower(),
+        script.title() if script else None,
+        region.upper() if region else None,
+    )

@@ -3,12 +3,11 @@ its options model's (``[search.<id>]`` in the file, ``WEBRESEARCH_<ID>_<OPTION>`
 
 from __future__ import annotations
 
-import re
 from typing import Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator
 
-from .codes import country_problem, language_problem
+from .codes import COUNTRY_FORM, LANGUAGE_FORM, country_problem, language_problem, language_tag
 from .defaults import (
     DEFAULT_SEARCH_CACHE_SIZE,
     DEFAULT_SEARCH_CACHE_TTL_S,
@@ -17,11 +16,6 @@ from .defaults import (
 from .section import Section, comma_list
 
 __all__ = ["SearchSettings"]
-
-#: A language code as providers take it: ISO 639-1/-2 (``en``, ``deu``).
-_LANGUAGE = re.compile(r"[a-z]{2,3}")
-#: A country code: ISO 3166-1 alpha-2 (``us``).
-_COUNTRY = re.compile(r"[a-z]{2}")
 
 
 class SearchSettings(Section):
@@ -80,7 +74,10 @@ class SearchSettings(Section):
         ),
     )
     search_language: str | None = Field(
-        None, description="Language code asked of providers when the model gives none, e.g. en."
+        None,
+        description=(
+            "Language tag (BCP 47) asked of providers when the model gives none, e.g. en or pt-BR."
+        ),
     )
     search_country: str | None = Field(
         None, description="Country code asked of providers when the model gives none, e.g. us."
@@ -100,20 +97,23 @@ class SearchSettings(Section):
     @field_validator("search_language", "search_country", mode="before")
     @classmethod
     def _check_code(cls, value: Any, info: ValidationInfo) -> Any:
+        """One rule with ``--language`` / ``--country`` and the web_search tool
+        (:mod:`.codes`): a language tag (``pt-BR``, ``zh-Hans``, ``es-419``, kept in its
+        canonical case) or a country code (lower case) that exists (session 10 review)."""
         if not isinstance(value, str):
             return value
-        code = value.strip().lower()
+        code = value.strip()
         if not code:
             return None
-        language = info.field_name == "search_language"
-        pattern, example = (_LANGUAGE, "en") if language else (_COUNTRY, "us")
-        if not pattern.fullmatch(code):
-            raise ValueError(f"not a code like {example!r}: {value!r}")
-        # The form is not enough: 'uk' is no country (gb is), 'iw' an old code (session 10).
-        why = language_problem(code) if language else country_problem(code)
+        if info.field_name == "search_language":
+            why = language_problem(code)
+            if why is not None:
+                raise ValueError(f"must be {LANGUAGE_FORM}, not {value!r}: {why}")
+            return str(language_tag(code))
+        why = country_problem(code)
         if why is not None:
-            raise ValueError(f"not a code like {example!r}: {value!r}: {why}")
-        return code
+            raise ValueError(f"must be {COUNTRY_FORM}, not {value!r}: {why}")
+        return code.lower()
 
     @field_validator("search_fusion")
     @classmethod

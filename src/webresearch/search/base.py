@@ -66,7 +66,8 @@ class SearchOptions(BaseModel):
     Attributes:
         max_results: results wanted, 1–20 (SPEC §1.2; default 8).
         freshness: only results from the last day/week/month/year, or ``None`` for any age.
-        language: ISO 639-1 code such as ``en`` (lower-cased), or ``None``.
+        language: a language tag such as ``en`` or ``pt-BR`` (web_search checks it and
+            keeps its canonical case; each provider converts it to its own form), or ``None``.
         country: ISO 3166-1 alpha-2 code such as ``us`` (lower-cased), or ``None``.
         safesearch: the operator's safe-search level (``search_safesearch`` setting).
     """

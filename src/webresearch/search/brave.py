@@ -1,11 +1,11 @@
 """Brave Search Web API: ``GET {base}/res/v1/web/search`` with the key in ``X-Subscription-Token``.
 
 Parameters (Brave "Web Search API" reference): ``q``, ``count`` (≤ 20), ``country`` (2-letter
-code), ``search_lang`` (e.g. ``en``), ``safesearch`` (off|moderate|strict), ``freshness``
-(``pd`` day, ``pw`` week, ``pm`` month, ``py`` year). The answer is
-``{"type": "search", "query": {…}, "web": {"results": [{title, url, description, age,
-page_age, extra_snippets, …}]}, "infobox": {"results": [{title, description, long_desc,
-url}]}, …}``; ``web`` is absent when nothing was found. Errors come as
+code), ``search_lang`` (e.g. ``en``, ``pt-br``, ``zh-hant``: :func:`brave_language`),
+``safesearch`` (off|moderate|strict), ``freshness`` (``pd`` day, ``pw`` week, ``pm`` month,
+``py`` year). The answer is ``{"type": "search", "query": {…}, "web": {"results": [{title,
+url, description, age, page_age, extra_snippets, …}]}, "infobox": {"results": [{title,
+description, long_desc, url}]}, …}``; ``web`` is absent when nothing was found. Errors come as
 ``{"type": "ErrorResponse", "error": {"status", "code", "detail"}}``; 429 carries
 ``X-RateLimit-Reset`` with one value per window.
 """
@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from ..config import ProviderOptions
+from ..config.codes import language_tag
 from ..errors import SearchProtocolError
 from .base import (
     Capability,
@@ -27,11 +28,42 @@ from .base import (
 from .keyed import KeyedJSONProvider
 from .parsing import items, require_list, text
 
-__all__ = ["BraveOptions", "BraveProvider"]
+__all__ = ["BraveOptions", "BraveProvider", "brave_language"]
 
 _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 #: Brave's most results per request (API reference: ``count`` maximum 20).
 _MAX_COUNT = 20
+
+
+#: Tags whose region Brave's ``search_lang`` keeps (its list: ``en-gb``, ``pt-br``, ``pt-pt``).
+_BRAVE_REGIONAL = frozenset({("en", "GB"), ("pt", "BR"), ("pt", "PT")})
+#: Regions whose Chinese is written in Traditional characters.
+_TRADITIONAL_REGIONS = frozenset({"TW", "HK", "MO"})
+
+
+def brave_language(language: str) -> str:
+    """Brave's ``search_lang`` for a language tag: lower case, the language alone save the
+    regional forms Brave lists (``en-GB`` → ``en-gb``, ``pt-BR`` → ``pt-br``), Chinese as
+    ``zh-hans`` / ``zh-hant`` (by script, else by region; ``zh`` → ``zh-hans``) and Japanese
+    as ``jp`` (Brave's own code for it). Source: the ``search_lang`` language-code table of
+    Brave's Web Search API reference (en, en-gb, pt-br, pt-pt, zh-hans, zh-hant, jp, …;
+    session 10 wrote it from that table without a live request). A value that is no tag
+    (a caller that built :class:`SearchOptions` itself) is sent lower-cased.
+    """
+    try:
+        tag = language_tag(language)
+    except ValueError:
+        return language.lower()
+    if tag.language == "zh":
+        traditional = tag.script == "Hant" or (
+            tag.script is None and tag.region in _TRADITIONAL_REGIONS
+        )
+        return "zh-hant" if traditional else "zh-hans"
+    if tag.language == "ja":
+        return "jp"
+    if (tag.language, tag.region) in _BRAVE_REGIONAL:
+        return f"{tag.language}-{(tag.region or '').lower()}"
+    return tag.language
 
 
 class BraveOptions(KeyOptions):
@@ -77,7 +109,7 @@ class BraveProvider(KeyedJSONProvider):
         if options.country:
             params["country"] = options.country.upper()
         if options.language:
-            params["search_lang"] = options.language
+            params["search_lang"] = brave_language(options.language)
         return params
 
     async def search(self, query: str, options: SearchOptions) -> SearchResponse:

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Protocol
 
 from ..config import ProviderOptions, Settings
+from ..config.codes import language_tag
 from ..errors import (
     ConfigurationError,
     SearchError,
@@ -133,13 +134,27 @@ def is_installed() -> bool:
         return False
 
 
+def _tag_parts(language: str) -> tuple[str, str | None, str | None]:
+    """A tag's language (lower case), script and region; a value that is no tag (a caller
+    that built :class:`SearchOptions` itself) is the language, lower-cased."""
+    try:
+        tag = language_tag(language)
+    except ValueError:
+        return language.lower(), None, None
+    return tag.language, tag.script, tag.region
+
+
 def region_for(language: str | None, country: str | None) -> str:
-    """The ddgs region (``us-en``) closest to a language and a country code.
+    """The ddgs region (``us-en``) closest to a language tag and a country code.
 
     Both given and listed → that region; a country → its first region; a language → the first
     region speaking it; nothing (or nothing listed) → ``us-en``, ddgs's default.
     """
-    lang = (language or "").lower()
+    lang, script, own_region = _tag_parts(language or "")
+    # the tag's own two-letter region stands in for a country not given (pt-BR → br-pt)
+    country = country or (own_region if own_region and own_region.isalpha() else None)
+    if (lang, script) == ("zh", "Hant"):
+        lang = "tzh"  # DuckDuckGo's code of Traditional Chinese (hk-tzh, tw-tzh)
     ctry = _COUNTRY_ALIASES.get((country or "").lower(), (country or "").lower())
     if ctry and lang and f"{ctry}-{lang}" in _REGIONS:
         return f"{ctry}-{lang}"
@@ -255,9 +270,7 @@ class DdgsProvider:
     async def search(self, query: str, options: SearchOptions) -> SearchResponse:
         kwargs = self.kwargs(options)
         try:
-            rows = await wait_within(
-                asyncio.to_thread(self._run, query, kwargs), self.timeout_s
-            )
+            rows = await wait_within(asyncio.to_thread(self._run, query, kwargs), self.timeout_s)
         except TimeoutError:
             raise SearchTimeout(
                 f"{self.name} did not answer within {self.timeout_s:g} s",

@@ -1,7 +1,8 @@
 """SearXNG (self-hosted metasearch): ``GET {base}/search?format=json&q=…``.
 
 Parameters (SearXNG "Search API" docs): ``q``, ``format=json``, ``pageno`` (1), ``time_range``
-(day|week|month|year), ``language`` (``en`` or ``en-US``; country alone is not expressible),
+(day|week|month|year), ``language`` (``en`` or ``en-US``, :func:`searxng_language`; country
+alone is not expressible),
 ``safesearch`` (0 off, 1 moderate, 2 strict). The answer holds ``results`` (url, title,
 content, engine(s), publishedDate), ``answers`` (strings, or objects with ``answer`` in
 SearXNG ≥ 2025), ``infoboxes`` (infobox, content, id/urls), ``suggestions`` and
@@ -31,6 +32,7 @@ import httpx2
 from pydantic import SecretStr
 
 from ..config import ProviderOptions, Settings, option_env_var
+from ..config.codes import language_tag
 from ..errors import (
     ConfigurationError,
     SearchAuthError,
@@ -51,7 +53,13 @@ from .base import (
 from .http import JSONEndpoint
 from .parsing import items, require_list, text
 
-__all__ = ["CONFIG_TTL_S", "JSON_FORMAT_FIX", "SearxngOptions", "SearxngProvider"]
+__all__ = [
+    "CONFIG_TTL_S",
+    "JSON_FORMAT_FIX",
+    "SearxngOptions",
+    "SearxngProvider",
+    "searxng_language",
+]
 
 #: The operator's fix for a SearXNG that refuses JSON (SearXNG docs, settings.yml ``search``).
 JSON_FORMAT_FIX = (
@@ -61,6 +69,28 @@ JSON_FORMAT_FIX = (
 _SAFESEARCH = {"off": 0, "moderate": 1, "strict": 2}
 #: How long the instance's engine list (``/config``) is kept (seconds).
 CONFIG_TTL_S = 600.0
+
+
+def searxng_language(language: str, country: str | None) -> str:
+    """SearXNG's ``language`` for a language tag and a country code.
+
+    SearXNG's search API takes only ``^[a-z]{2,3}(-[a-zA-Z]{2})?$`` (searx/webapp.py
+    ``VALID_LANGUAGE_CODE``; session 10 review): the language, then the tag's own two-letter
+    region, else the country (``pt-BR`` → ``pt-BR``; ``en`` with ``gb`` → ``en-GB``). A
+    script is dropped (``zh-Hans`` → ``zh``) save Traditional Chinese, which SearXNG's
+    locales name by region (``zh-Hant`` → ``zh-TW``, or ``zh-HK`` with country ``hk``); a
+    UN M.49 area is dropped (``es-419`` → ``es``). A value that is no tag (a caller that
+    built :class:`SearchOptions` itself) is sent lower-cased, as before.
+    """
+    try:
+        tag = language_tag(language)
+    except ValueError:
+        return language.lower()
+    region = tag.region if tag.region and tag.region.isalpha() else None
+    region = region or (country.upper() if country else None)
+    if region is None and (tag.language, tag.script) == ("zh", "Hant"):
+        region = "TW"
+    return f"{tag.language}-{region}" if region else tag.language
 
 
 class SearxngOptions(ProviderOptions):
@@ -153,11 +183,7 @@ class SearxngProvider:
         if options.freshness:
             params["time_range"] = options.freshness
         if options.language:
-            params["language"] = (
-                f"{options.language}-{options.country.upper()}"
-                if options.country
-                else options.language
-            )
+            params["language"] = searxng_language(options.language, options.country)
         return params
 
     async def search(self, query: str, options: SearchOptions) -> SearchResponse:

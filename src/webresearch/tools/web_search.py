@@ -19,12 +19,19 @@ caps ``max_results`` (a model asking for more is told), ``search_language`` and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import cast
 
 from ..config import Settings
+from ..config.codes import (
+    COUNTRY_FORM,
+    LANGUAGE_FORM,
+    country_problem,
+    language_problem,
+    language_tag,
+)
 from ..errors import ConfigurationError, InvalidArguments
 from ..search.base import Freshness, SearchOptions, SearchProvider
 from ..search.registry import create_provider, resolve_provider_ids
@@ -95,8 +102,9 @@ class WebSearchArgs:
         query: the query (1–500 characters, not only spaces).
         max_results: results wanted, 1–20, or ``None`` for the default (8).
         freshness: only results from the last day/week/month/year, or ``None``.
-        language: a language code such as ``en``, or ``None``.
-        country: a country code such as ``us``, or ``None``.
+        language: a language tag that exists such as ``en`` or ``pt-BR`` (trimmed), or
+            ``None`` (not given or blank).
+        country: a country code that exists such as ``us`` (trimmed), or ``None``.
     """
 
     query: str
@@ -110,19 +118,21 @@ class WebSearchArgs:
         """From schema-valid arguments.
 
         Raises:
-            InvalidArguments: a blank query, or a language or country code over 16
-                characters.
+            InvalidArguments: a blank query; a language tag or country code that does not
+                exist (``uk`` as a country: ``gb`` is the United Kingdom; ``iw``: ``he``),
+                named with the fix so the model can retry (the rule of ``--language`` /
+                ``--country`` and the settings, :mod:`webresearch.config.codes`).
+
+        The first call that gives a code imports Babel (its CLDR data, once per process,
+        ~50-100 ms) on the calling thread, which may be the event loop: accepted once,
+        because warming it when the tool is built would cost every toolkit start (each CLI
+        command) that never sees a code; afterwards a check is a dictionary look-up.
         """
         query = text(arguments, "query")
         if not query.strip():
             raise InvalidArguments("web_search arguments: query: must not be blank")
-        language = optional_text(arguments, "language")
-        country = optional_text(arguments, "country")
-        for name, value in (("language", language), ("country", country)):
-            if value is not None and len(value) > MAX_CODE_CHARS:
-                raise InvalidArguments(
-                    f"web_search arguments: {name}: must be at most {MAX_CODE_CHARS} characters"
-                )
+        language = _checked_code(arguments, "language", language_problem, LANGUAGE_FORM)
+        country = _checked_code(arguments, "country", country_problem, COUNTRY_FORM)
         return cls(
             query=query,
             max_results=optional_integer(arguments, "max_results"),
@@ -132,17 +142,41 @@ class WebSearchArgs:
         )
 
 
+def _checked_code(
+    arguments: JSONObject, name: str, problem: Callable[[str], str | None], form: str
+) -> str | None:
+    """The ``language`` / ``country`` argument trimmed, ``None`` when absent or blank.
+
+    Raises:
+        InvalidArguments: over 16 characters, or refused by ``problem`` (naming the form,
+            the value and why, e.g. ``not 'uk': no country has this code (United Kingdom
+            is gb)``).
+    """
+    value = optional_text(arguments, name)
+    code = (value or "").strip()
+    if not code:
+        return None
+    if len(code) > MAX_CODE_CHARS:
+        raise InvalidArguments(
+            f"web_search arguments: {name}: must be at most {MAX_CODE_CHARS} characters"
+        )
+    why = problem(code)
+    if why is not None:
+        raise InvalidArguments(f"web_search arguments: {name}: must be {form}, not {code!r}: {why}")
+    return code
+
+
 def options_for(args: WebSearchArgs, settings: Settings) -> SearchOptions:
-    """The provider options of a call: codes trimmed and lower-cased (blank or absent: the
-    operator's ``search_language`` / ``search_country``), ``max_results`` at most the
+    """The provider options of a call: the language tag in its canonical case (``pt-BR``),
+    the country lower-cased (absent: the operator's ``search_language`` / ``search_country``), ``max_results`` at most the
     operator's ``search_max_results``, the operator's safe-search level."""
     wanted = args.max_results or DEFAULT_MAX_RESULTS
     ceiling = settings.search_max_results
     return SearchOptions(
         max_results=min(wanted, ceiling) if ceiling else wanted,
         freshness=args.freshness,
-        language=(args.language or "").strip().lower() or settings.search_language,
-        country=(args.country or "").strip().lower() or settings.search_country,
+        language=str(language_tag(args.language)) if args.language else settings.search_language,
+        country=args.country.lower() if args.country else settings.search_country,
         safesearch=settings.search_safesearch,
     )
 

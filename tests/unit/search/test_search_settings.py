@@ -37,8 +37,8 @@ def test_providers_from_the_environment_and_the_file(tmp_path: Path) -> None:
         ),
         ({"WEBRESEARCH_SEARCH_MAX_RESULTS": "25"}, "WEBRESEARCH_SEARCH_MAX_RESULTS"),
         ({"WEBRESEARCH_SEARCH_MAX_RESULTS": "0"}, "WEBRESEARCH_SEARCH_MAX_RESULTS"),
-        ({"WEBRESEARCH_SEARCH_LANGUAGE": "english"}, "not a code like 'en'"),
-        ({"WEBRESEARCH_SEARCH_COUNTRY": "u-s"}, "not a code like 'us'"),
+        ({"WEBRESEARCH_SEARCH_LANGUAGE": "english"}, "must be a language tag"),
+        ({"WEBRESEARCH_SEARCH_COUNTRY": "u-s"}, "must be a two-letter country code"),
         ({"WEBRESEARCH_SEARCH_COOLDOWN_S": "0"}, "WEBRESEARCH_SEARCH_COOLDOWN_S"),
     ],
 )
