@@ -173,7 +173,10 @@ class JSONLinesJournal:
             self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
         except OSError as exc:
             raise StorageError(
-                f"cannot open the journal file {self.path.name}: {exc.strerror}"
+                f"cannot open the journal file {self.path.name}: {exc.strerror}",
+                hint="check the path in the journal_url setting (WEBRESEARCH_JOURNAL_URL, or "
+                "journal_url in the settings file): it must name a file this user may write",
+                retryable=False,
             ) from None
         # The operation-result index: operation id → (offset, length) of its latest line.
         self._index: dict[str, tuple[int, int]] = {}

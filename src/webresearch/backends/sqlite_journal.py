@@ -29,7 +29,14 @@ from .files import ensure_private_file
 from .serial import SerialThread
 from .sqlite_open import connect_wal
 
-__all__ = ["CHECKPOINT_INTERVAL_S", "SCHEMA_VERSION", "SQLiteJournal"]
+__all__ = ["CHECKPOINT_INTERVAL_S", "OPEN_HINT", "SCHEMA_VERSION", "SQLiteJournal"]
+
+#: The next step when the journal file cannot be opened (not a SQLite file, no permission,
+#: a directory): the path is a setting to fix, not a moment to wait for.
+OPEN_HINT = (
+    "check the path in the journal_url setting (WEBRESEARCH_JOURNAL_URL, or journal_url in "
+    "the settings file): it must name a SQLite journal file this user may write"
+)
 
 #: Seconds between background WAL checkpoints.
 CHECKPOINT_INTERVAL_S = 1.0
@@ -103,7 +110,9 @@ class SQLiteJournal:
             self._db.execute("PRAGMA wal_autocheckpoint=0")
         except (sqlite3.Error, OSError) as exc:
             raise StorageError(
-                f"cannot open the journal database {self.path.name}: {exc}"
+                f"cannot open the journal database {self.path.name}: {exc}",
+                hint=OPEN_HINT,
+                retryable=False,
             ) from None
         self._io = SerialThread("webresearch-journal")
         self._stop = threading.Event()

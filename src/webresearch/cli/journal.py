@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from webresearch import ConfigurationError, StorageError
+from webresearch import ConfigurationError, WebResearchError
 from webresearch.redact import redact_url
 
 if TYPE_CHECKING:
@@ -27,12 +27,17 @@ from .journal_view import (
     outcome_text,
 )
 from .options import SettingsProblem, load_settings
+from .render import exit_code_for, show_error
 from .signals import run_stoppable
 
 __all__ = ["format_table", "journal", "parse_since"]
 
 #: Events listed when ``--limit`` is not given (the most recent ones).
 DEFAULT_LIMIT = 50
+#: The largest ``--limit``: more rows than a person reads, and far below what a journal's
+#: query can take (SQLite's LIMIT is a signed 64-bit integer: 2**63 failed as "datatype
+#: mismatch", session 10 review; the calls view reads up to 8 events per call).
+MAX_LIMIT = 1_000_000
 #: Characters of the run id the table shows; ``--run`` accepts such a prefix.
 RUN_ID_SHOWN = 12
 #: Most recent events searched to expand a ``--run`` prefix into the full run id.
@@ -174,8 +179,16 @@ class _Reader:
     bad records (before, ``stats`` ran one query per closing kind and kept the larger count
     per reason, so a SQLite journal's table and stats disagreed)."""
 
-    def __init__(self, settings: Settings, run_id: str | None, tool: str | None, since: str | None):
+    def __init__(
+        self,
+        settings: Settings,
+        command: str,
+        run_id: str | None,
+        tool: str | None,
+        since: str | None,
+    ):
         self.settings = settings
+        self.command = command  # ``journal`` or ``journal stats``: its error lines name it
         self.run_id, self.tool = run_id, tool
         try:
             self.since = parse_since(since, datetime.now(UTC)) if since is not None else None
@@ -193,15 +206,19 @@ class _Reader:
 
         Raises:
             SettingsProblem: a provider's option is wrong.
-            click.UsageError, click.ClickException: storage failure, an ambiguous ``--run``
-                prefix.
+            click.UsageError: an ambiguous ``--run`` prefix.
+            click.exceptions.Exit: the journal failed (a ``StorageError``: unreachable,
+                credentials, not a journal file): its one line was shown first, in the
+                format of every command's error (``webresearch journal: error[storage]: …
+                (next step: …)``, a record with ``code`` when the logs are JSON).
         """
         try:
             return run_stoppable(self._read(kind, limit, keep))
         except ConfigurationError as exc:
-            raise SettingsProblem(exc, "journal") from None
-        except StorageError as exc:
-            raise click.ClickException(exc.message) from None
+            raise SettingsProblem(exc, self.command) from None
+        except WebResearchError as exc:
+            show_error(self.command, exc)
+            raise click.exceptions.Exit(exit_code_for(exc)) from None
 
     async def _read(
         self, kind: str | None, limit: int, keep: Sequence[str]
@@ -272,7 +289,7 @@ class _Reader:
 )
 @click.option(
     "--limit",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_LIMIT),
     default=DEFAULT_LIMIT,
     show_default=True,
     help="Show at most the N most recent matching calls (events with --events).",
@@ -307,7 +324,7 @@ def journal(
     """
     if ctx.invoked_subcommand is not None:
         return
-    reader = _Reader(load_settings(ctx), run_id, tool, since)
+    reader = _Reader(load_settings(ctx), "journal", run_id, tool, since)
     filtered = any(v is not None for v in (run_id, tool, since, kind)) or failed
     if raw_events or kind is not None:
         events = reader.read(kind, limit)
@@ -358,7 +375,7 @@ def stats(
       webresearch journal stats --since 1d --tool web_search
       webresearch journal stats --run 3f2a9c1b7d4e --json
     """
-    reader = _Reader(load_settings(ctx), run_id, tool, since)
+    reader = _Reader(load_settings(ctx), "journal stats", run_id, tool, since)
     events = reader.read(None, STATS_SCAN, keep=("tool.completed", "tool.failed"))
     reader.report_skipped()
     summary = journal_stats(events)
