@@ -25,6 +25,7 @@ from .journal_view import (
     format_stats,
     journal_stats,
     outcome_text,
+    plain_number,
 )
 from .options import SettingsProblem, load_settings
 from .render import exit_code_for, show_error
@@ -104,7 +105,7 @@ def _row(event: dict[str, Any]) -> tuple[str, ...]:
         cut(_outcome(event)),
         f"{duration:.0f} ms" if isinstance(duration, int | float) else "",
         "yes" if event.get("cached") else "",
-        f"{cost:g}" if cost else "",
+        plain_number(cost) if cost else "",
         str(event.get("run_id") or "")[:RUN_ID_SHOWN],
     )
 
