@@ -198,6 +198,7 @@ class _Reader:
         self.skipped = 0
         self.reasons: dict[str, int] = {}
         self.partial = False  # the query stopped before the oldest record
+        self.missing = False  # the journal's file does not exist (nothing journaled there)
 
     def read(
         self, kind: str | None, limit: int, *, keep: Sequence[str] = ()
@@ -250,6 +251,8 @@ class _Reader:
             reasons = getattr(journal, "skipped_reasons", None)
             self.reasons = dict(reasons) if isinstance(reasons, dict) else {}
             self.skipped = sum(self.reasons.values())
+            # The file sinks create nothing when reading: a missing file is said so.
+            self.missing = getattr(journal, "exists", True) is False
             read_all = getattr(journal, "read_all", None)
             self.partial = read_all is False if isinstance(read_all, bool) else len(found) >= limit
         return [event.to_dict() for event in found if not keep or event.kind in keep]
@@ -266,6 +269,17 @@ class _Reader:
             )
 
     def say_empty(self, filtered: bool) -> None:
+        """The note on stderr when nothing is listed (exit code 0): no match, no events, or
+        no journal file at the configured path (reading never creates one: a mistyped
+        ``journal_url`` path left an empty file behind, session 10 review)."""
+        if self.missing:
+            click.echo(
+                f"webresearch journal: no journal file exists yet ({_where(self.settings)}): "
+                "nothing was journaled there; if the path is mistyped, check the journal_url "
+                "setting (webresearch config show)",
+                err=True,
+            )
+            return
         what = "no events match these filters" if filtered else "the journal has no events yet"
         click.echo(f"webresearch journal: {what} ({_where(self.settings)})", err=True)
 
@@ -382,6 +396,8 @@ def stats(
     summary = journal_stats(events)
     if as_json:
         click.echo(json.dumps(summary.to_dict(), ensure_ascii=False))
+        if reader.missing:
+            reader.say_empty(False)
         return
     if not summary.calls:
         reader.say_empty(any(v is not None for v in (run_id, tool, since)))
