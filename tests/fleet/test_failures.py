@@ -337,6 +337,63 @@ async def test_a_wrong_postgres_password_names_the_setting_and_is_not_retried(
     assert runs == []
 
 
+async def test_a_missing_postgres_database_is_named_and_not_retried(
+    postgres_server: PostgresServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Session 10 review: SQLSTATE 3D000 (no such database) said "unreachable (next step:
+    retry in a few seconds)"; the server answered, the URL names a database it lacks."""
+    url = postgres_server.url.rsplit("/", 1)[0] + "/no_such_db_7f3a"
+    runs, probe = _counting_probe()
+    toolkit = _toolkit(builders=[probe], journal_url=url)
+    try:
+        result, _ = await _timed(toolkit)
+    finally:
+        await toolkit.aclose()
+    assert result.error is not None and result.error.code == "storage", result.text
+    assert result.error.retryable is False
+    assert "the database in journal_url does not exist" in result.text
+    assert "unreachable" not in result.text and "retry in a few seconds" not in result.text
+    assert "create that database" in result.text
+    for secret in (postgres_server.password, str(postgres_server.port), "no_such_db_7f3a"):
+        assert secret not in result.text and secret not in caplog.text
+    assert runs == []
+
+
+async def test_a_user_without_privileges_is_told_so_not_that_its_password_is_wrong(
+    postgres_server: PostgresServer,
+) -> None:
+    """Session 10 review: SQLSTATE 42501 (insufficient privilege) for a user whose password
+    was right said "rejected the credentials"."""
+    async with fresh_database(postgres_server) as admin_url:
+        user, password = "jrn_noprivs", "pg-noprivs-5b2e"
+        async with await psycopg.AsyncConnection.connect(admin_url, autocommit=True) as conn:
+            await conn.execute(f"DROP ROLE IF EXISTS {user}")
+            await conn.execute(f"CREATE ROLE {user} LOGIN PASSWORD '{password}'")
+        try:
+            prefix, _, rest = admin_url.partition("://")
+            url = f"{prefix}://{user}:{password}@{rest.partition('@')[2]}"
+            runs, probe = _counting_probe()
+            toolkit = _toolkit(builders=[probe], journal_url=url)
+            try:
+                result, _ = await _timed(toolkit)
+            finally:
+                await toolkit.aclose()
+        finally:
+            async with await psycopg.AsyncConnection.connect(admin_url, autocommit=True) as conn:
+                await conn.execute(f"DROP OWNED BY {user}")
+            async with await psycopg.AsyncConnection.connect(
+                postgres_server.url, autocommit=True
+            ) as conn:
+                await conn.execute(f"DROP ROLE IF EXISTS {user}")
+    assert result.error is not None and result.error.code == "storage", result.text
+    assert result.error.retryable is False
+    assert "the PostgreSQL journal refused the query: the user lacks a privilege" in result.text
+    assert "rejected the credentials" not in result.text
+    assert "journal_url" in result.text and "grant that user" in result.text
+    assert password not in result.text
+    assert runs == []
+
+
 # --- translation of foreign errors ----------------------------------------------------------
 
 

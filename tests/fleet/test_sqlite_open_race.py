@@ -26,6 +26,14 @@ PROCESSES = 8
 ROUNDS = 25
 
 
+async def _ready(journal: SQLiteJournal) -> None:
+    """Create and migrate the file as a writer does (opening alone creates nothing)."""
+    try:
+        await journal.ping()
+    finally:
+        await journal.aclose()
+
+
 def _open_at(kind: str, path: str, start_at: float) -> str | None:
     """Wait until the shared start time, open the file; the error text, or None."""
     while time.time() < start_at:
@@ -34,7 +42,7 @@ def _open_at(kind: str, path: str, start_at: float) -> str | None:
         if kind == "state":
             SQLiteState(path)
         else:
-            asyncio.run(SQLiteJournal(path).aclose())
+            asyncio.run(_ready(SQLiteJournal(path)))
     except Exception as exc:
         return f"{type(exc).__name__}: {exc}"
     return None

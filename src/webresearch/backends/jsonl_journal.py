@@ -148,7 +148,8 @@ def lines_backwards(
 
 
 class JSONLinesJournal:
-    """Journal events as JSON lines in ``path`` (created with its parent directories).
+    """Journal events as JSON lines in ``path`` (created with its parent directories by the
+    first write: opening and reading a missing file create nothing).
 
     Attributes:
         skipped_lines: bad lines (torn, not UTF-8, not JSON, not a record, a field of the
@@ -157,6 +158,7 @@ class JSONLinesJournal:
             :func:`~webresearch.runtime.journal.record_problem` says) → count.
         read_all: whether the last :meth:`query` read every line (a query with a
             ``limit`` may stop early: see the module docstring).
+        exists: whether the file existed at the last open, write or :meth:`query`.
 
     Raises:
         StorageError: the file cannot be opened.
@@ -167,22 +169,44 @@ class JSONLinesJournal:
         self.skipped_lines = 0
         self.skipped_reasons: dict[str, int] = {}
         self.read_all = True
-        try:
-            ensure_private_file(self.path)
-            # Read-write so the last byte can be checked (pread) on the descriptor we append to.
-            self._fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
-        except OSError as exc:
-            raise StorageError(
-                f"cannot open the journal file {self.path.name}: {exc.strerror}"
-            ) from None
+        self.exists = self.path.exists()
+        # Created by the first write, never by opening or reading (session 10 review: a
+        # mistyped path given to ``webresearch journal`` left an empty file behind).
+        self._fd: int | None = self._open() if self.exists else None
         # The operation-result index: operation id → (offset, length) of its latest line.
         self._index: dict[str, tuple[int, int]] = {}
         self._indexed_to = 0
         self._indexed_file: tuple[int, int] | None = None  # (st_dev, st_ino)
         self._io = SerialThread("webresearch-journal")
 
+    def _open(self) -> int:
+        """The append descriptor (the file and its directories created owner-only).
+
+        Raises:
+            StorageError: the file cannot be created or opened (not retryable: the path).
+        """
+        try:
+            ensure_private_file(self.path)
+            # Read-write so the last byte can be checked (pread) on the descriptor we append to.
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CLOEXEC)
+        except OSError as exc:
+            raise StorageError(
+                f"cannot open the journal file {self.path.name}: {exc.strerror}",
+                hint="check the path in the journal_url setting (WEBRESEARCH_JOURNAL_URL, or "
+                "journal_url in the settings file): it must name a file this user may write",
+                retryable=False,
+            ) from None
+        self.exists = True
+        return fd
+
+    def _open_once(self) -> None:
+        if self._fd is None:
+            self._fd = self._open()
+
     def _write(self, obj: dict[str, Any]) -> None:
         line = encode_line(obj)
+        if self._fd is None:
+            self._fd = self._open()
         try:
             size = os.fstat(self._fd).st_size
             if size and os.pread(self._fd, 1, size - 1) != b"\n":
@@ -236,6 +260,7 @@ class JSONLinesJournal:
         floor = _floor(since) if limit else None
         older = 0  # events in a row older than ``floor``
         self.read_all = True
+        self.exists = self._fd is not None or self.path.exists()
         try:
             lines = self._newest_first() if limit else self._records()
             for _offset, _length, record in lines:
@@ -318,6 +343,15 @@ class JSONLinesJournal:
             self._indexed_to = offset + length + 1
 
     async def ping(self) -> None:
+        """Ready to write: the file is opened (created when missing: a writer's readiness
+        check; :meth:`query` never creates it).
+
+        Raises:
+            StorageError: the file cannot be opened.
+        """
+        if self._fd is None:
+            await self._io.run(self._open_once)
+            return
         try:
             os.fstat(self._fd)
         except OSError as exc:
@@ -327,8 +361,9 @@ class JSONLinesJournal:
         await self._io.aclose(self._close)  # after every write made so far
 
     def _close(self) -> None:
-        with contextlib.suppress(OSError):
-            os.close(self._fd)
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
 
 
 def _offsets(start: int, lines: list[bytes]) -> Iterator[tuple[int, bytes]]:

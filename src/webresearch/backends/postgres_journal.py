@@ -89,9 +89,16 @@ SCHEMA_VERSION = max(version for version, _ in _MIGRATIONS)
 _NAME = "the PostgreSQL journal"
 _HINT = "retry in a few seconds"
 #: Credentials or privileges refused: the same call fails again until the setting changes.
-_CREDENTIALS_HINT = (
-    "check the user and password in the journal_url setting (WEBRESEARCH_JOURNAL_URL, or "
-    "journal_url in the settings file) and that user's privileges; retrying will not help"
+_SETTING = "the journal_url setting (WEBRESEARCH_JOURNAL_URL, or journal_url in the settings file)"
+_CREDENTIALS_HINT = f"check the user and password in {_SETTING}; retrying will not help"
+#: SQLSTATE 3D000 (invalid_catalog_name): the URL names a database the server does not have.
+_NO_DATABASE_HINT = (
+    f"create that database, or correct the database name in {_SETTING}; retrying will not help"
+)
+#: SQLSTATE 42501 (insufficient_privilege): the server knows the user but refuses the query.
+_PRIVILEGE_HINT = (
+    "grant that user CONNECT on the database and USAGE, CREATE, SELECT and INSERT on the "
+    f"{SCHEMA} schema, or name another user in {_SETTING}; retrying will not help"
 )
 _COLUMNS = (
     "event_id", "time", "kind", "run_id", "tool", "operation_id", "args_hash", "duration_ms",
@@ -115,19 +122,19 @@ def storage_error(exc: BaseException, timeout_s: float) -> StorageError:
     """
     sqlstate = getattr(exc, "sqlstate", None)
     text = str(exc).lower()
-    if (
-        sqlstate in ("28000", "28P01", "42501")
-        or "authentication failed" in text
-        or "password" in text
-    ):
-        # 28xxx: invalid authorization; 42501: insufficient privilege (PostgreSQL's
-        # SQLSTATE table). A setting to fix, not a moment to wait for (session 10 review).
-        return StorageError(
-            f"{_NAME} rejected the credentials",
-            hint=_CREDENTIALS_HINT,
-            retryable=False,
-            backend="postgresql",
-        )
+    # A setting to fix, not a moment to wait for (session 10 review): never retryable. The
+    # codes are PostgreSQL's SQLSTATE table (Appendix A); a refused connection carries no
+    # SQLSTATE in psycopg, only the server's FATAL text, matched instead.
+    if sqlstate in ("28000", "28P01") or "authentication failed" in text or "password" in text:
+        why, hint = "rejected the credentials", _CREDENTIALS_HINT  # invalid authorization
+    elif sqlstate == "3D000" or ("database" in text and "does not exist" in text):
+        why, hint = "cannot be used: the database in journal_url does not exist", _NO_DATABASE_HINT
+    elif sqlstate == "42501" or "permission denied" in text:
+        why, hint = "refused the query: the user lacks a privilege", _PRIVILEGE_HINT
+    else:
+        why = hint = ""
+    if why:
+        return StorageError(f"{_NAME} {why}", hint=hint, retryable=False, backend="postgresql")
     if isinstance(exc, (TimeoutError, psycopg.errors.ConnectionTimeout)):
         why = f"did not answer within {timeout_s:g} s"
     elif isinstance(exc, (psycopg.OperationalError, psycopg.InterfaceError, OSError)) and (

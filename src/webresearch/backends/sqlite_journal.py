@@ -29,7 +29,14 @@ from .files import ensure_private_file
 from .serial import SerialThread
 from .sqlite_open import connect_wal
 
-__all__ = ["CHECKPOINT_INTERVAL_S", "SCHEMA_VERSION", "SQLiteJournal"]
+__all__ = ["CHECKPOINT_INTERVAL_S", "OPEN_HINT", "SCHEMA_VERSION", "SQLiteJournal"]
+
+#: The next step when the journal file cannot be opened (not a SQLite file, no permission,
+#: a directory): the path is a setting to fix, not a moment to wait for.
+OPEN_HINT = (
+    "check the path in the journal_url setting (WEBRESEARCH_JOURNAL_URL, or journal_url in "
+    "the settings file): it must name a SQLite journal file this user may write"
+)
 
 #: Seconds between background WAL checkpoints.
 CHECKPOINT_INTERVAL_S = 1.0
@@ -75,7 +82,8 @@ class SQLiteJournal:
     """Journal events in a SQLite file.
 
     Args:
-        path: the database file (parent directories are created).
+        path: the database file (it and its parent directories are created by the first
+            write; opening and reading a missing file create nothing).
 
     Attributes:
         skipped_lines: rows the last :meth:`query` skipped (details not JSON, a field of
@@ -83,6 +91,7 @@ class SQLiteJournal:
         read_all: whether the last :meth:`query` read every matching row (its ``limit``
             was not reached). A ``limit`` is applied in SQL, newest first, through the
             index on ``time`` (or on run id / tool and ``time``): no sort, no full scan.
+        exists: whether the file existed at the last open, write or :meth:`query`.
 
     Raises:
         StorageError: the file cannot be opened or migrated.
@@ -93,24 +102,51 @@ class SQLiteJournal:
         self.skipped_lines = 0
         self.skipped_reasons: dict[str, int] = {}
         self.read_all = True
+        self._io = SerialThread("webresearch-journal")
+        self._stop = threading.Event()
+        self._checkpointer: threading.Thread | None = None
+        self._conn: sqlite3.Connection | None = None
+        # Created by the first write, never by opening or reading (session 10 review: a
+        # mistyped path given to ``webresearch journal`` left an empty database behind).
+        self.exists = self.path.exists()
+        if self.exists:
+            self._conn = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        """Connect (creating the file owner-only), migrate, start the checkpointer.
+
+        Raises:
+            StorageError: not a SQLite file, no permission, a newer schema.
+        """
         try:
             ensure_private_file(self.path)
             # Processes starting at once race for the WAL switch and the migrations: opening
             # may wait longer than a write does.
-            self._db = connect_wal(self.path, timeout_s=15.0)
+            self._conn = connect_wal(self.path, timeout_s=15.0)
             self._migrate()
-            self._db.execute("PRAGMA busy_timeout=5000")
-            self._db.execute("PRAGMA wal_autocheckpoint=0")
+            self._conn.execute("PRAGMA busy_timeout=5000")
+            self._conn.execute("PRAGMA wal_autocheckpoint=0")
         except (sqlite3.Error, OSError) as exc:
+            if self._conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.close()
+                self._conn = None
             raise StorageError(
-                f"cannot open the journal database {self.path.name}: {exc}"
+                f"cannot open the journal database {self.path.name}: {exc}",
+                hint=OPEN_HINT,
+                retryable=False,
             ) from None
-        self._io = SerialThread("webresearch-journal")
-        self._stop = threading.Event()
+        self.exists = True
         self._checkpointer = threading.Thread(
             target=self._checkpoint_loop, name="webresearch-journal-checkpoint", daemon=True
         )
         self._checkpointer.start()
+        return self._conn
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        """The connection, opened (and the file created) on first use."""
+        return self._conn if self._conn is not None else self._open()
 
     def _checkpoint_loop(self) -> None:
         try:
@@ -149,7 +185,9 @@ class SQLiteJournal:
 
     @property
     def schema_version(self) -> int:
-        """The schema version of the open file."""
+        """The schema version of the open file (0 while no file exists)."""
+        if self._conn is None and not self.path.exists():
+            return 0
         return self._io.call(lambda: int(self._db.execute("PRAGMA user_version").fetchone()[0]))
 
     async def append(self, event: JournalEvent) -> None:
@@ -192,6 +230,10 @@ class SQLiteJournal:
         return await self._io.run(self._select, sql, params, limit)
 
     def _select(self, sql: str, params: list[str], limit: int | None) -> list[JournalEvent]:
+        self.exists = self._conn is not None or self.path.exists()
+        if not self.exists:  # nothing written yet: read as empty, create nothing
+            self.read_all, self.skipped_lines, self.skipped_reasons = True, 0, {}
+            return []
         try:
             rows = self._db.execute(sql, params).fetchall()[::-1]
         except sqlite3.Error as exc:
@@ -236,6 +278,8 @@ class SQLiteJournal:
         return await self._io.run(self._recorded, operation_id)
 
     def _recorded(self, operation_id: str) -> dict[str, Any] | None:
+        if self._conn is None and not self.path.exists():
+            return None
         try:
             row = self._db.execute(
                 "SELECT result FROM operations WHERE operation_id = ?", (storable(operation_id),)
@@ -245,12 +289,26 @@ class SQLiteJournal:
         return json.loads(row[0]) if row else None
 
     async def ping(self) -> None:
+        """Ready to write: the file is opened (created and migrated when missing: a writer's
+        readiness check; :meth:`query` never creates it).
+
+        Raises:
+            StorageError: the file cannot be opened or read.
+        """
+        if self._conn is None:
+            await self._io.run(self._open)
+            return
         try:
             self._db.execute("SELECT 1").fetchone()
         except sqlite3.Error as exc:
             raise StorageError(f"journal read failed: {exc}") from None
 
     async def aclose(self) -> None:
-        await self._io.aclose(self._db.close)  # after every write made so far
+        await self._io.aclose(self._close)  # after every write made so far
         self._stop.set()
-        await asyncio.to_thread(self._checkpointer.join, 5)
+        if self._checkpointer is not None:
+            await asyncio.to_thread(self._checkpointer.join, 5)
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            self._conn.close()

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from webresearch import ConfigurationError, StorageError
+from webresearch import ConfigurationError, WebResearchError
 from webresearch.redact import redact_url
 
 if TYPE_CHECKING:
@@ -25,14 +25,20 @@ from .journal_view import (
     format_stats,
     journal_stats,
     outcome_text,
+    plain_number,
 )
 from .options import SettingsProblem, load_settings
+from .render import exit_code_for, show_error
 from .signals import run_stoppable
 
 __all__ = ["format_table", "journal", "parse_since"]
 
 #: Events listed when ``--limit`` is not given (the most recent ones).
 DEFAULT_LIMIT = 50
+#: The largest ``--limit``: more rows than a person reads, and far below what a journal's
+#: query can take (SQLite's LIMIT is a signed 64-bit integer: 2**63 failed as "datatype
+#: mismatch", session 10 review; the calls view reads up to 8 events per call).
+MAX_LIMIT = 1_000_000
 #: Characters of the run id the table shows; ``--run`` accepts such a prefix.
 RUN_ID_SHOWN = 12
 #: Most recent events searched to expand a ``--run`` prefix into the full run id.
@@ -99,7 +105,7 @@ def _row(event: dict[str, Any]) -> tuple[str, ...]:
         cut(_outcome(event)),
         f"{duration:.0f} ms" if isinstance(duration, int | float) else "",
         "yes" if event.get("cached") else "",
-        f"{cost:g}" if cost else "",
+        plain_number(cost) if cost else "",
         str(event.get("run_id") or "")[:RUN_ID_SHOWN],
     )
 
@@ -174,8 +180,16 @@ class _Reader:
     bad records (before, ``stats`` ran one query per closing kind and kept the larger count
     per reason, so a SQLite journal's table and stats disagreed)."""
 
-    def __init__(self, settings: Settings, run_id: str | None, tool: str | None, since: str | None):
+    def __init__(
+        self,
+        settings: Settings,
+        command: str,
+        run_id: str | None,
+        tool: str | None,
+        since: str | None,
+    ):
         self.settings = settings
+        self.command = command  # ``journal`` or ``journal stats``: its error lines name it
         self.run_id, self.tool = run_id, tool
         try:
             self.since = parse_since(since, datetime.now(UTC)) if since is not None else None
@@ -184,6 +198,7 @@ class _Reader:
         self.skipped = 0
         self.reasons: dict[str, int] = {}
         self.partial = False  # the query stopped before the oldest record
+        self.missing = False  # the journal's file does not exist (nothing journaled there)
 
     def read(
         self, kind: str | None, limit: int, *, keep: Sequence[str] = ()
@@ -193,15 +208,19 @@ class _Reader:
 
         Raises:
             SettingsProblem: a provider's option is wrong.
-            click.UsageError, click.ClickException: storage failure, an ambiguous ``--run``
-                prefix.
+            click.UsageError: an ambiguous ``--run`` prefix.
+            click.exceptions.Exit: the journal failed (a ``StorageError``: unreachable,
+                credentials, not a journal file): its one line was shown first, in the
+                format of every command's error (``webresearch journal: error[storage]: …
+                (next step: …)``, a record with ``code`` when the logs are JSON).
         """
         try:
             return run_stoppable(self._read(kind, limit, keep))
         except ConfigurationError as exc:
-            raise SettingsProblem(exc, "journal") from None
-        except StorageError as exc:
-            raise click.ClickException(exc.message) from None
+            raise SettingsProblem(exc, self.command) from None
+        except WebResearchError as exc:
+            show_error(self.command, exc)
+            raise click.exceptions.Exit(exit_code_for(exc)) from None
 
     async def _read(
         self, kind: str | None, limit: int, keep: Sequence[str]
@@ -232,6 +251,8 @@ class _Reader:
             reasons = getattr(journal, "skipped_reasons", None)
             self.reasons = dict(reasons) if isinstance(reasons, dict) else {}
             self.skipped = sum(self.reasons.values())
+            # The file sinks create nothing when reading: a missing file is said so.
+            self.missing = getattr(journal, "exists", True) is False
             read_all = getattr(journal, "read_all", None)
             self.partial = read_all is False if isinstance(read_all, bool) else len(found) >= limit
         return [event.to_dict() for event in found if not keep or event.kind in keep]
@@ -248,6 +269,17 @@ class _Reader:
             )
 
     def say_empty(self, filtered: bool) -> None:
+        """The note on stderr when nothing is listed (exit code 0): no match, no events, or
+        no journal file at the configured path (reading never creates one: a mistyped
+        ``journal_url`` path left an empty file behind, session 10 review)."""
+        if self.missing:
+            click.echo(
+                f"webresearch journal: no journal file exists yet ({_where(self.settings)}): "
+                "nothing was journaled there; if the path is mistyped, check the journal_url "
+                "setting (webresearch config show)",
+                err=True,
+            )
+            return
         what = "no events match these filters" if filtered else "the journal has no events yet"
         click.echo(f"webresearch journal: {what} ({_where(self.settings)})", err=True)
 
@@ -272,7 +304,7 @@ class _Reader:
 )
 @click.option(
     "--limit",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_LIMIT),
     default=DEFAULT_LIMIT,
     show_default=True,
     help="Show at most the N most recent matching calls (events with --events).",
@@ -307,7 +339,7 @@ def journal(
     """
     if ctx.invoked_subcommand is not None:
         return
-    reader = _Reader(load_settings(ctx), run_id, tool, since)
+    reader = _Reader(load_settings(ctx), "journal", run_id, tool, since)
     filtered = any(v is not None for v in (run_id, tool, since, kind)) or failed
     if raw_events or kind is not None:
         events = reader.read(kind, limit)
@@ -358,12 +390,14 @@ def stats(
       webresearch journal stats --since 1d --tool web_search
       webresearch journal stats --run 3f2a9c1b7d4e --json
     """
-    reader = _Reader(load_settings(ctx), run_id, tool, since)
+    reader = _Reader(load_settings(ctx), "journal stats", run_id, tool, since)
     events = reader.read(None, STATS_SCAN, keep=("tool.completed", "tool.failed"))
     reader.report_skipped()
     summary = journal_stats(events)
     if as_json:
         click.echo(json.dumps(summary.to_dict(), ensure_ascii=False))
+        if reader.missing:
+            reader.say_empty(False)
         return
     if not summary.calls:
         reader.say_empty(any(v is not None for v in (run_id, tool, since)))

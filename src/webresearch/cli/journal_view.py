@@ -8,11 +8,13 @@ redacted arguments, where the target comes from), approval events, and the closi
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
+from decimal import Decimal
 from typing import Any
 
 from webresearch.invisible import strip_invisible
@@ -23,10 +25,12 @@ __all__ = [
     "aligned",
     "calls_of",
     "cut",
+    "display_width",
     "format_calls",
     "format_stats",
     "journal_stats",
     "outcome_text",
+    "plain_number",
     "shown_time",
     "target_of",
     "terminal_safe",
@@ -41,6 +45,8 @@ CELL_SHOWN = 40
 #: Outcome of a call whose closing event is not (yet) in the journal.
 UNFINISHED = "unfinished"
 _CLOSING = ("tool.completed", "tool.failed")
+#: How the people's views show an empty name (a tool journaled as ``""``); JSON keeps ``""``.
+NO_NAME = "(no name)"
 _CALL_COLUMNS = ("TIME (UTC)", "TOOL", "TARGET", "OUTCOME", "MS", "COST", "RUN")
 
 
@@ -121,7 +127,7 @@ def calls_of(events: Iterable[dict[str, Any]], *, complete_only: bool = False) -
     started: set[str] = set()
     for event in events:
         op, tool = event.get("operation_id"), event.get("tool")
-        if not op or not tool:
+        if not op or tool is None:  # a call's tool may be named "": counted, as stats does
             continue
         call = calls.get(op)
         if call is None:
@@ -185,10 +191,51 @@ def terminal_safe(text: str) -> str:
     )
 
 
+def _char_width(char: str) -> int:
+    """Terminal columns of one character: 0 for a combining mark or a format character
+    (ZERO WIDTH JOINER: terminal_safe has escaped the hidden ones), 2 for an East Asian wide
+    or full-width one (CJK, most emoji), else 1 (Unicode UAX #11 and the general category;
+    what ``wcwidth`` computes for these classes)."""
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0  # a combining mark, or a format character such as the emoji joiner U+200D
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    """Terminal columns ``text`` takes (:func:`_char_width` summed): ``日本`` is 4, ``é``
+    written as ``e`` + U+0301 is 1. Tables align by this, not by ``len`` (session 10
+    review: CJK and combining-mark targets pushed the columns after them out of line)."""
+    return sum(_char_width(c) for c in text)
+
+
 def cut(text: str, limit: int = CELL_SHOWN) -> str:
-    """:func:`terminal_safe` ``text`` cut to at most ``limit`` characters (``…`` marks a cut)."""
+    """:func:`terminal_safe` ``text`` cut to at most ``limit`` terminal columns
+    (:func:`display_width`; ``…`` marks a cut and takes one column)."""
     text = terminal_safe(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if display_width(text) <= limit:
+        return text
+    kept, width = [], 0
+    for char in text:
+        width += _char_width(char)
+        if width > limit - 1:
+            break
+        kept.append(char)
+    return "".join(kept) + "…"
+
+
+def plain_number(value: float) -> str:
+    """A count or cost as a plain decimal: ``123456789.123``, ``0.000000001``, ``12`` (no
+    exponent: ``:g`` printed 1.23457e+08, session 10 review). The shortest digits that
+    read back as the same float (``repr``)."""
+    number = float(value)
+    if not math.isfinite(number):
+        return str(number)
+    text = format(Decimal(repr(number)), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - display_width(text))
 
 
 def outcome_text(outcome: str, error_code: str | None) -> str:
@@ -202,23 +249,23 @@ def _call_row(call: Call, run_chars: int) -> tuple[str, ...]:
     outcome = cut(outcome_text(call.outcome, call.error_code), CELL_SHOWN - len(cached)) + cached
     return (
         shown_time(call.time),
-        cut(call.tool),
+        cut(call.tool) or NO_NAME,
         cut(call.target, TARGET_SHOWN),
         outcome,
         f"{call.duration_ms:.0f}" if call.duration_ms is not None else "",
-        f"{call.cost:g}" if call.cost else "",
+        plain_number(call.cost) if call.cost else "",
         call.run_id[:run_chars],
     )
 
 
 def aligned(rows: Sequence[Sequence[str]], *, widest: int = TARGET_SHOWN) -> list[str]:
     """``rows`` (header first) as lines of left-aligned columns two spaces apart, every
-    cell made :func:`terminal_safe` and cut to ``widest`` characters first (the calls
+    cell made :func:`terminal_safe` and cut to ``widest`` terminal columns first (the calls
     table cuts its cells narrower before: :data:`CELL_SHOWN`, :data:`TARGET_SHOWN`)."""
     rows = [tuple(cut(c, widest) for c in row) for row in rows]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    widths = [max(display_width(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+        "  ".join(_pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
     ]
 
 
@@ -307,7 +354,7 @@ def format_stats(stats: JournalStats) -> list[str]:
     lines = [
         f"calls       {stats.calls} ({stats.failed} failed)",
         f"cache hits  {stats.cached} ({rate:.0%})" if rate is not None else "cache hits  -",
-        f"spent       {stats.cost:g}",
+        f"spent       {plain_number(stats.cost)}",
     ]
     for title, table in (
         ("errors by code", stats.errors),
@@ -316,7 +363,7 @@ def format_stats(stats: JournalStats) -> list[str]:
     ):
         if table:
             lines.append(f"{title}:")
-            shown = {terminal_safe(k): v for k, v in table.items()}
-            width = max(len(k) for k in shown)
-            lines.extend(f"  {k.ljust(width)}  {v:g}" for k, v in shown.items())
+            shown = {terminal_safe(k) or NO_NAME: v for k, v in table.items()}
+            width = max(display_width(k) for k in shown)
+            lines.extend(f"  {_pad(k, width)}  {plain_number(v)}" for k, v in shown.items())
     return lines

@@ -74,6 +74,7 @@ async def test_a_write_whose_caller_is_cancelled_is_still_written(tmp_path: Path
 async def test_a_failed_sqlite_write_is_the_callers_storage_error(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
     journal = SQLiteJournal(path)
+    await journal.ping()  # creates the file (opening it no longer does: session 10 review)
     other = sqlite3.connect(path, isolation_level=None)
     other.execute("DROP TABLE events")  # the write will fail inside the journal's thread
     other.close()

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 
 from tests.support.http_server import LocalServer, Route
 from webresearch import RunContext, Settings, Toolkit, ToolResult
+from webresearch.backends.sqlite_journal import SQLiteJournal
 from webresearch.cli.journal import format_table, parse_since
 from webresearch.cli.main import cli
 from webresearch.runtime.journal import utc_now_iso
@@ -95,6 +96,13 @@ def run_cli(env: dict[str, str], *args: str) -> Any:
 
 
 def test_empty_journal_says_so(journal_env: dict[str, str]) -> None:
+    journal = SQLiteJournal(journal_env["WEBRESEARCH_JOURNAL_URL"].removeprefix("sqlite:///"))
+
+    async def create() -> None:  # the file, with no events (reading creates none)
+        await journal.ping()
+        await journal.aclose()
+
+    asyncio.run(create())
     result = run_cli(journal_env)
     assert result.exit_code == 0
     assert result.stdout == ""

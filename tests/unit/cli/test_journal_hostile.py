@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from webresearch.backends.jsonl_journal import encode_line
+from webresearch.backends.sqlite_journal import SQLiteJournal
 from webresearch.cli.journal_view import terminal_safe
 from webresearch.cli.main import cli
 from webresearch.runtime.journal import JournalEvent, record_problem
@@ -145,12 +147,20 @@ def test_pure_parts() -> None:
     )
 
 
+async def _create(sink: SQLiteJournal) -> None:
+    """The file and its schema, as the first write makes them."""
+    await sink.append(JournalEvent(kind="run.note", run_id="setup"))
+    await sink.aclose()
+
+
 def test_the_sqlite_journal_skips_a_row_of_the_wrong_type(tmp_path: Path) -> None:
     import sqlite3
 
     path = tmp_path / "j.sqlite3"
     env = {"WEBRESEARCH_JOURNAL_URL": f"sqlite:///{path}"}
-    assert run(env).exit_code == 0  # creates the journal
+    assert run(env).exit_code == 0  # reading creates no journal (session 10 review)
+    assert not path.exists()
+    asyncio.run(_create(SQLiteJournal(path)))
     db = sqlite3.connect(path)
     with db:
         db.execute(
@@ -210,7 +220,9 @@ def test_the_table_and_stats_count_the_same_skipped_rows(tmp_path: Path) -> None
 
     path = tmp_path / "j.sqlite3"
     env = {"WEBRESEARCH_JOURNAL_URL": f"sqlite:///{path}"}
-    assert run(env).exit_code == 0  # creates the journal
+    assert run(env).exit_code == 0  # reading creates no journal (session 10 review)
+    assert not path.exists()
+    asyncio.run(_create(SQLiteJournal(path)))
     db = sqlite3.connect(path)
     with db:
         for i, kind in enumerate(("tool.started", "tool.completed", "tool.failed")):

@@ -83,9 +83,11 @@ async def test_recorded_results_for_replay(journal: Journal) -> None:
     assert await journal.recorded_result("op") == {"text": "hello", "meta": {"a": 1}, "error": None}
 
 
-def test_sqlite_schema_is_migrated_and_versioned(tmp_path: Path) -> None:
+async def test_sqlite_schema_is_migrated_and_versioned(tmp_path: Path) -> None:
     path = tmp_path / "j.sqlite3"
-    SQLiteJournal(path)
+    first = SQLiteJournal(path)
+    await first.ping()  # a writer's check creates and migrates the file (opening does not)
+    await first.aclose()
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -122,6 +124,7 @@ async def test_journal_files_are_private_to_their_owner(tmp_path: Path, kind: st
 
     path = tmp_path / "new-dir" / f"journal.{kind}"
     sink: Journal = SQLiteJournal(path) if kind == "sqlite" else JSONLinesJournal(path)
+    await sink.ping()  # a writer's check creates the file (opening does not)
     await sink.aclose()
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
