@@ -187,19 +187,29 @@ def clean_url(value: object) -> str | None:
         value: the raw URL field.
 
     Returns:
-        the trimmed absolute http(s) URL with secret parameters redacted, or ``None`` for
-        anything else (other schemes, relative or protocol-relative URLs, no host, spaces or
-        control characters inside, longer than :data:`URL_MAX_CHARS`).
+        the trimmed absolute http(s) URL with secret parameters redacted, a space in its
+        path, query or fragment percent-encoded (``/two words`` → ``/two%20words``: what a
+        browser sends, WHATWG URL §4.4's percent-encode sets), or ``None`` for anything else
+        (other schemes, relative or protocol-relative URLs, no host, a space in the scheme
+        or host, another whitespace or control character anywhere, longer than
+        :data:`URL_MAX_CHARS`).
     """
     if not isinstance(value, str):
         return None
     url = value.strip()
-    if not url or len(url) > URL_MAX_CHARS or any(c.isspace() or ord(c) < 32 for c in url):
+    if not url or len(url) > URL_MAX_CHARS:
+        return None
+    if any((c.isspace() and c != " ") or ord(c) < 32 for c in url):
         return None
     try:
         parts = urlsplit(url)
         _ = parts.port  # a malformed port raises ValueError
     except ValueError:
+        return None
+    if " " in parts.scheme or " " in parts.netloc:
+        return None
+    url = url.replace(" ", "%20")
+    if len(url) > URL_MAX_CHARS:
         return None
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         return None

@@ -23,7 +23,7 @@ def test_results_list() -> None:
         UNTRUSTED_NOTICE,
         r"1. [Title \[with\] brackets](https://example.org/a)",
         "   snippet",
-        "2. [en.wikipedia.org/wiki/Python_(language)](https://en.wikipedia.org/wiki/Python_(language))",
+        r"2. [en.wikipedia.org/wiki/Python\_(language)](https://en.wikipedia.org/wiki/Python_(language))",
         "3. [Odd](<https://example.org/a(b>)",
         "   s",
     ]
