@@ -45,15 +45,6 @@ def origin() -> Iterator[LocalServer]:
         yield srv
 
 
-# An accepted loopback socket that some earlier browser test leaves unclosed is collected
-# during this test now and then (2 of the last 4 fresh-clone CI runs; the file passes
-# alone). The leak is open (closing note, seventh session); until it is found, only that
-# collection is not counted against this test, whose own assertions all stay.
-@pytest.mark.filterwarnings(
-    "ignore:Exception ignored in. <function _SelectorTransport.__del__"
-    ":pytest.PytestUnraisableExceptionWarning",
-    "ignore:Exception ignored in. <socket.socket:pytest.PytestUnraisableExceptionWarning",
-)
 async def test_open_and_browser_open_respect_robots(kit: Kit, origin: LocalServer) -> None:
     run = RunContext()
     refused = await kit.call(run, action="open", url=f"{origin.base}/private/page")

@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -62,6 +63,7 @@ from .proxy_io import (
     pump,
     until_closed,
 )
+from .proxy_listen import Listener
 
 __all__ = ["GuardedProxy", "OnRefused", "ProxyRefusal", "ProxyStats"]
 
@@ -186,7 +188,7 @@ class GuardedProxy:
         self.network = GuardedNetworkBackend(
             policy.guard, _ExcludePorts(connector or httpcore2.AnyIOBackend(), self._excluded)
         )
-        self._servers: dict[str | None, asyncio.Server] = {}
+        self._servers: dict[str | None, Listener] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         #: the browser side of every accepted connection not yet closed (closed by aclose)
         self._writers: set[asyncio.StreamWriter] = set()
@@ -200,21 +202,15 @@ class GuardedProxy:
             raise RuntimeError("the proxy is closed")
         server = self._servers.get(owner)
         if server is None:
-            server = await asyncio.start_server(
-                lambda r, w: self._accept(owner, r, w), host="127.0.0.1", port=0
-            )
+            server = Listener("127.0.0.1", lambda sock: self._take(owner, sock))
             self._servers[owner] = server
-            self._excluded.add(self._port(server))
-        return f"http://127.0.0.1:{self._port(server)}"
-
-    @staticmethod
-    def _port(server: asyncio.Server) -> int:
-        return int(server.sockets[0].getsockname()[1])
+            self._excluded.add(server.port)
+        return f"http://127.0.0.1:{server.port}"
 
     def port(self, owner: str | None = None) -> int | None:
         """The port of ``owner``'s listener, or ``None``."""
         server = self._servers.get(owner)
-        return None if server is None else self._port(server)
+        return None if server is None else server.port
 
     def exclude_port(self, port: int) -> None:
         """Never connect to ``port`` on this host (e.g. the browser's DevTools port)."""
@@ -230,7 +226,7 @@ class GuardedProxy:
         """Close ``owner``'s listener (connections already open end with their exchange)."""
         server = self._servers.pop(owner, None)
         if server is not None:
-            self._excluded.discard(self._port(server))
+            self._excluded.discard(server.port)
             server.close()
 
     async def aclose(self) -> None:
@@ -249,11 +245,24 @@ class GuardedProxy:
         for writer in list(self._writers):
             writer.transport.abort()
         self._writers.clear()
-        for server in servers:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(server.wait_closed(), 2)
 
     # --- one client connection ------------------------------------------------------------
+    def _take(self, owner: str | None, sock: socket.socket) -> None:
+        """A socket the listener accepted: wrapped in streams by a task, then served; closed
+        here whatever happens before a transport owns it (the proxy closed, the task
+        cancelled before its first step, the wrapping failed)."""
+        if self._closed:
+            sock.close()
+            return
+        task = asyncio.ensure_future(self._wrap(owner, sock))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(lambda done: _close_unwrapped(done, sock))
+
+    async def _wrap(self, owner: str | None, sock: socket.socket) -> None:
+        reader, writer = await asyncio.open_connection(sock=sock)
+        self._accept(owner, reader, writer)
+
     def _accept(self, owner: str | None, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.stats.accepted += 1
         if self._closed:
@@ -464,6 +473,12 @@ class GuardedProxy:
                 with contextlib.suppress(Exception):
                     await answer(conn, writer, 502, b"the server sent a malformed response")
             return False
+
+
+def _close_unwrapped(task: asyncio.Task[None], sock: socket.socket) -> None:
+    """Close ``sock`` unless ``task`` handed it to a transport (which closes it itself)."""
+    if task.cancelled() or task.exception() is not None:
+        sock.close()
 
 
 def _for_connection(error: WebResearchError, target: ProxyTarget) -> WebResearchError:
