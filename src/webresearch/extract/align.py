@@ -31,6 +31,7 @@ __all__ = [
     "SHORT_SEGMENT_CHARS",
     "Segment",
     "align_segments",
+    "kept_span",
     "letters_digits",
     "normalise",
     "page_text_size",
@@ -82,6 +83,17 @@ class Segment:
         """The element the text is in: ``owner`` for its text, ``owner``'s parent for its
         tail (``None`` for the tail of a detached element)."""
         return self.owner.getparent() if self.tail else self.owner
+
+
+def kept_span(segments: list[Segment]) -> tuple[int, int]:
+    """``(first, last)``: the indexes of the first and the last kept segment, ``(-1, -1)``
+    when none is kept (``first == last`` when one is). Rules that add text only between
+    the extractor's first and last kept text (slide prose, FAQ answers) read it."""
+    first = next((i for i, seg in enumerate(segments) if seg.kept), -1)
+    if first < 0:
+        return -1, -1
+    last = next(i for i in range(len(segments) - 1, first - 1, -1) if segments[i].kept)
+    return first, last
 
 
 def letters_digits(text: str) -> str:

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from webresearch.extract.align import Segment
+from webresearch.extract.align import Segment, kept_span
 
 __all__ = ["MIN_ANSWER_CHARS", "MIN_PROSE_SHARE", "PROSE_RUN_CHARS", "keep_faq_answers"]
 
@@ -78,8 +78,7 @@ def keep_faq_answers(segments: list[Segment]) -> int:
     Returns:
         the letters and digits added (0 when there is no such answer).
     """
-    first = next((i for i, seg in enumerate(segments) if seg.kept), -1)
-    last = next((i for i in range(len(segments) - 1, first, -1) if segments[i].kept), -1)
+    first, last = kept_span(segments)
     said: str | None = None
     added = 0
     for i in range(max(first, 0), last):

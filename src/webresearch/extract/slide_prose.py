@@ -39,7 +39,7 @@ import re
 
 from lxml import etree
 
-from webresearch.extract.align import Segment
+from webresearch.extract.align import Segment, kept_span
 from webresearch.extract.prose_runs import prose_chars
 from webresearch.extract.tree import ancestor_where
 
@@ -75,8 +75,7 @@ def keep_slide_prose(segments: list[Segment]) -> int:
     Returns:
         the letters and digits added (0 when there is no such slide).
     """
-    first = next((i for i, seg in enumerate(segments) if seg.kept), -1)
-    last = next((i for i in range(len(segments) - 1, first, -1) if segments[i].kept), -1)
+    first, last = kept_span(segments)
     if first < 0 or last < 0:
         return 0
     memo: dict[etree._Element, etree._Element | None] = {}
