@@ -40,8 +40,7 @@ def main() -> None:
     then :class:`~.signals.StopSignals` once its module is loaded.
     """
     for stop in (signal.SIGINT, signal.SIGTERM):
-        if stop != signal.SIGINT or signal.getsignal(stop) != signal.SIG_IGN:  # kept ignored
-            signal.signal(stop, _early_stop)
+        signal.signal(stop, _early_stop)
     try:
         from .signals import EXIT_INTERRUPTED, StopSignals, say_stopped
 

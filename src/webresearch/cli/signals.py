@@ -50,12 +50,6 @@ class Terminated(KeyboardInterrupt):
     browser is closed and its profile directory removed, the journal is flushed."""
 
 
-def ignored(signum: int) -> bool:
-    """Whether ``signum`` is SIGINT and ignored (``SIG_IGN``): the CLI then leaves it so,
-    here and in :func:`serve_until_signal`. SIGTERM is always owned."""
-    return signum == signal.SIGINT and signal.getsignal(signum) == signal.SIG_IGN
-
-
 def say_stopped(code: int) -> None:
     """The one line a stopped command prints."""
     say("terminated" if code == EXIT_TERMINATED else "interrupted")
@@ -76,14 +70,12 @@ class StopSignals:
     @classmethod
     def install(cls) -> StopSignals:
         """Own SIGINT and SIGTERM from now on (main thread only); the one already installed
-        is kept. A SIGINT the process was started with ignored (``SIG_IGN``: a job a script
-        started with ``cmd &``) stays ignored, as Python leaves it (session 10 review, 16)."""
+        is kept."""
         guard = cls.current()
         if guard is None:
             guard = cls()
             for signum in STOP_SIGNALS:
-                if not ignored(signum):
-                    signal.signal(signum, guard._on_signal)
+                signal.signal(signum, guard._on_signal)
         return guard
 
     @staticmethod
@@ -169,8 +161,7 @@ async def serve_until_signal(
         received.append(signum)
         task.cancel()
 
-    owned = [signum for signum in STOP_SIGNALS if not ignored(signum)]
-    for signum in owned:
+    for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop, signum)
     try:
         await task
@@ -178,7 +169,7 @@ async def serve_until_signal(
         if not received:
             raise
     finally:
-        for signum in owned:
+        for signum in (signal.SIGINT, signal.SIGTERM):
             loop.remove_signal_handler(signum)
     if not received:
         return None
