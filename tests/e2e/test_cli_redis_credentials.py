@@ -5,7 +5,6 @@ password is never printed. A real ``redis-server`` on 127.0.0.1 with a password 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,10 +17,6 @@ from tests.support.cli_runs import cli_env
 from tests.support.fleet_servers import RedisServer
 from tests.support.http_server import LocalServer, Route
 from webresearch.backends.redis_state import storage_error
-
-pytestmark = pytest.mark.skipif(
-    shutil.which("redis-server") is None, reason="redis-server is not installed"
-)
 
 WRONG = "wrong-secret-5d2c"
 
