@@ -8,6 +8,7 @@ from webresearch.extract.page_noise import hidden_blocks, visible_text_size
 from webresearch.extract.page_type import item_page_landmark
 from webresearch.extract.parse import parse_html
 from webresearch.extract.product import (
+    assistive_copies,
     is_shop_page,
     product_grid,
     recommendation_sections,
@@ -201,3 +202,21 @@ def test_a_shops_tooltips_are_left_out() -> None:
     body = parse_html(html).find("body")
     assert body is not None
     assert [el.tag for el in tooltips(body)] == ["span", "span"]
+
+
+def test_a_screen_reader_copy_of_a_shops_label_is_read_once() -> None:
+    labels = (
+        "<div class='seller'><span>Harbourmaster Cranes Ltd"
+        "<span class='clipped'>Harbourmaster Cranes Ltd</span></span></div>"
+        "<p class='condition'>Refurbished<span class='sr-only'>Refurbished</span></p>"
+        "<p>Shipping <span class='visually-hidden'>costs for the crane are</span> EUR 400</p>"
+    )
+    html = page(f"<main><h1>Harbour Crane Model X1</h1>{labels}{DESCRIPTION}</main>", head=LD)
+    out = html_to_markdown(html, PRODUCT_URL)[1]
+    assert "Point 3: the X1 crane lifts forty tonnes" in out
+    assert out.count("Harbourmaster Cranes Ltd") == 1
+    assert out.count("Refurbished") == 1
+    assert "costs for the crane are" in out  # a screen reader's own words: no copy
+    body = parse_html(html).find("body")
+    assert body is not None
+    assert [el.get("class") for el in assistive_copies(body)] == ["clipped", "sr-only"]
