@@ -80,6 +80,7 @@ from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
 from webresearch.extract.scan_index import read_attributes
+from webresearch.extract.shortcodes import strip_shortcodes
 from webresearch.extract.signup import signup_boxes, signup_forms
 from webresearch.extract.title import document_title
 from webresearch.extract.tree import remove_keep_tail
@@ -190,6 +191,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     body = doc.find("body")
     if body is None:  # pragma: no cover - parse_html always adds one
         return HtmlExtraction(title, "", "plain-text", "no body")
+    strip_shortcodes(body)  # "[vc_row …]" a switched-off page builder left (shortcodes.py)
     frameset = frameset_of(body)
     if frameset is not None and not open_noframes(doc, body):
         markdown = frames_markdown(frameset, base)
