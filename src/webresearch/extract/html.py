@@ -38,6 +38,7 @@ from typing import Literal
 
 from lxml import etree
 
+from webresearch.extract.accordion_questions import open_accordion_questions
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
 from webresearch.extract.appshell import looks_like_app_shell
@@ -246,6 +247,7 @@ def _convert(
         drop_controls(body)  # "Click to expand...", "Quote", "Reply" buttons
     attributes = read_attributes(body)  # one walk for the scans below (scan_index.py)
     unhide_overflow_styles(body, attributes)  # trafilatura drops style="overflow:hidden" boxes
+    open_accordion_questions(body)  # an FAQ's questions written into <button>s
     main = find_main_content(doc, comments=forum, html=opinion)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
