@@ -14,7 +14,10 @@ answers, WCXB dev).
 * names the panel it opens (``aria-controls``, ``data-target``, ``data-bs-target``), and
   that panel exists, lies outside the button and holds prose: a text run of at least
   :data:`MIN_ANSWER_RUN` letters and digits (an answer's sentence; a menu of links, a
-  tab's table of numbers or a video player does not count);
+  tab's table of numbers or a video player does not count) — or, naming no panel that
+  exists, holds its question as a heading (``<button><h3>Can I extend my rental?</h3>
+  </button>``: the accordion header of WAI-ARIA's pattern, whose answers a script loads;
+  WCXB dev service +0.0007, two pages up, none down);
 * holds a question: some text, at most :data:`MAX_QUESTION_CHARS` letters and digits,
   ending with a question mark, and no control of its own inside (a nested button, a form
   field). Accordions of titles ("Reduce storage spend", "Running Shoes Buying Guide")
@@ -46,9 +49,11 @@ MAX_QUESTION_CHARS = 300
 MIN_ANSWER_RUN = 80
 _TARGET_ATTRIBUTES = ("aria-controls", "data-target", "data-bs-target")
 _TRIGGERS = etree.XPath(
-    ".//button[@aria-controls or @data-target or @data-bs-target]"
+    ".//button[@aria-controls or @data-target or @data-bs-target"
+    " or .//h2 or .//h3 or .//h4 or .//h5 or .//h6]"
     "[not(.//button or .//input or .//select or .//textarea)]"
 )
+_HEADINGS = ("h2", "h3", "h4", "h5", "h6")
 #: A question ends with a question mark (Latin, full-width, Arabic, Greek).
 _QUESTION_END = re.compile(r"[?？؟;]\W*$")
 _NOT_PROSE = frozenset({"script", "style", "button", "a", "template"})
@@ -77,9 +82,12 @@ def open_accordion_questions(body: etree._Element) -> int:
         if ids is None:
             ids = {el.get("id") or "": el for el in body.iter() if el.get("id") is not None}
         panel = _panel(trigger, ids)
-        if panel is None or _inside(panel, trigger) or _inside(trigger, panel):
+        if panel is None:  # answers a script loads: a question set as a heading
+            if next(trigger.iter(*_HEADINGS), None) is None:
+                continue
+        elif _inside(panel, trigger) or _inside(trigger, panel) or not _holds_prose(panel):
             continue
-        if not _holds_prose(panel) or in_boilerplate(trigger, body):
+        if in_boilerplate(trigger, body):
             continue
         trigger.tag = "div"
         opened += 1

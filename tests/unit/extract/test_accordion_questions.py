@@ -70,3 +70,24 @@ def test_a_menu_button_and_a_panel_without_prose_stay_buttons() -> None:
         "Missing?",
         "Reduce storage spend",
     ]
+
+
+def test_questions_set_as_headings_in_buttons_are_kept_without_a_panel() -> None:
+    questions = "".join(
+        f"<div class='border-b'><button class='w-full'><h3>{q}</h3><svg></svg></button></div>"
+        for q in ("Can I extend my rental?", "Is insurance included?", "Do you deliver?")
+    )
+    html = (
+        "<html><head><title>Rentals</title></head><body><main><h1>Gym equipment rental</h1>"
+        "<p>We rent treadmills, racks and rowers by the week or the month, delivered and set "
+        "up in your home or studio by our own fitters.</p>"
+        "<p>Every machine is serviced between rentals and comes with a printed guide to its "
+        "settings, so the first session starts on time.</p>"
+        f"<h2>Rental FAQ</h2><p>Common questions about our rentals.</p>{questions}"
+        "<p>Ready to rent? Ask for a quote and we will answer within a working day.</p>"
+        "<button><h3>Subscribe</h3></button></main></body></html>"
+    )
+    markdown = extract_html(html, "https://gym.example/rental").markdown
+    assert "Can I extend my rental?" in markdown
+    assert "Do you deliver?" in markdown
+    assert "Subscribe" not in markdown
