@@ -192,7 +192,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     body = doc.find("body")
     if body is None:  # pragma: no cover - parse_html always adds one
         return HtmlExtraction(title, "", "plain-text", "no body")
-    strip_shortcodes(body)  # "[vc_row …]" a switched-off page builder left (shortcodes.py)
+    strip_shortcodes(body, html)  # "[vc_row …]" a switched-off page builder left (shortcodes.py)
     frameset = frameset_of(body)
     if frameset is not None and not open_noframes(doc, body):
         markdown = frames_markdown(frameset, base)
