@@ -18,7 +18,13 @@ came out as 3,874 words for 274 of content.
 
 A tag cut by the markup (an attribute's value running over a ``</p><p>``, as a heading's
 ``text=”First line.</p><p>Second line.”`` does) loses its tag and attribute names, and the
-value — text for the reader — stays.
+value — text for the reader — stays. The walk runs only when the page's markup holds a
+closing tag, a bare tag with an underscore or a tag with a quoted attribute (one search of
+the markup; a page whose only tags are ``[name key=value]`` without quotes keeps them).
+
+WCXB dev: service 0.8160 → 0.8211 (the page builder's page 0.13 → 0.58), article +0.00001
+(a blog's ``[CTA_MODULE]`` markers); Zyte dev: one review 0.912 → 0.939 (``[button
+link=…]Send us YOUR kit review[/button]``); no page down.
 """
 
 from __future__ import annotations

@@ -42,3 +42,16 @@ def test_code_and_plain_brackets_are_untouched() -> None:
     assert strip_shortcodes(body) == 0
     assert body.find("p").text == "See [1] and [edit] and [citation needed]."
     assert body.find("pre").text == '[my_shortcode id="3"]'
+
+
+def test_shortcodes_quoted_with_entities_in_the_markup_are_found() -> None:
+    page = (
+        "<html><body><article><p>[shareaholic app=&#8221;share_buttons&#8221; "
+        "id=&#8221;20872686&#8243;]</p><p>The river walk starts at the old mill and follows "
+        "the bank for six miles to the ferry, with benches every mile or so.</p>"
+        "<p>Bring water: the only café on the way opens at weekends in summer.</p>"
+        "</article></body></html>"
+    )
+    markdown = extract_html(page, "https://walks.example/river").markdown
+    assert "shareaholic" not in markdown
+    assert "follows the bank for six miles" in markdown
