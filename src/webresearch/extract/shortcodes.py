@@ -22,9 +22,10 @@ value — text for the reader — stays. The walk runs only when the page's mark
 closing tag, a bare tag with an underscore or a tag with a quoted attribute (one search of
 the markup; a page whose only tags are ``[name key=value]`` without quotes keeps them).
 
-WCXB dev: service 0.8160 → 0.8211 (the page builder's page 0.13 → 0.58), article +0.00001
-(a blog's ``[CTA_MODULE]`` markers); Zyte dev: one review 0.912 → 0.939 (``[button
-link=…]Send us YOUR kit review[/button]``); no page down.
+WCXB dev: service 0.8160 → 0.8211 (the page builder's page 0.13 → 0.58), one article
+(a blog's ``[CTA_MODULE]`` markers), one collection and one forum page +0.001 to +0.002;
+Zyte dev: one review 0.912 → 0.939 (``[button link=…]Send us YOUR kit review[/button]``);
+no page down.
 """
 
 from __future__ import annotations
