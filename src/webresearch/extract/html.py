@@ -38,6 +38,7 @@ from typing import Literal
 
 from lxml import etree
 
+from webresearch.extract.accordion_questions import open_accordion_questions
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
 from webresearch.extract.appshell import looks_like_app_shell
@@ -80,6 +81,7 @@ from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
 from webresearch.extract.scan_index import read_attributes
+from webresearch.extract.shortcodes import strip_shortcodes
 from webresearch.extract.signup import signup_boxes, signup_forms
 from webresearch.extract.title import document_title
 from webresearch.extract.tree import remove_keep_tail
@@ -190,6 +192,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     body = doc.find("body")
     if body is None:  # pragma: no cover - parse_html always adds one
         return HtmlExtraction(title, "", "plain-text", "no body")
+    strip_shortcodes(body, html)  # "[vc_row …]" a switched-off page builder left (shortcodes.py)
     frameset = frameset_of(body)
     if frameset is not None and not open_noframes(doc, body):
         markdown = frames_markdown(frameset, base)
@@ -244,6 +247,7 @@ def _convert(
         drop_controls(body)  # "Click to expand...", "Quote", "Reply" buttons
     attributes = read_attributes(body)  # one walk for the scans below (scan_index.py)
     unhide_overflow_styles(body, attributes)  # trafilatura drops style="overflow:hidden" boxes
+    open_accordion_questions(body)  # an FAQ's questions written into <button>s
     main = find_main_content(doc, comments=forum, html=opinion)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)

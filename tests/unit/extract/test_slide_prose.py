@@ -89,3 +89,35 @@ def test_a_carousel_of_short_captions_stays_out() -> None:
     )
     markdown = extract_html(page(INTRO + gallery + OUTRO), "https://gear.example/tents").markdown
     assert "Camp 3 at dusk" not in markdown
+
+
+def test_a_section_of_testimonials_in_a_slider_is_kept() -> None:
+    quotes = "".join(
+        f"<div class='swiper-slide'><div class='testimonial'><p>{text}</p>"
+        f"<cite>{who}</cite></div></div>"
+        for text, who in (
+            (
+                "Our whole club switched to these tents last season and nobody has woken up "
+                "in a puddle since, which has never happened before on our autumn meets. The "
+                "porch swallows four rucksacks and the boots of everyone who carried them, "
+                "and it still packs small enough for the youngest walker to carry.",
+                "Sam, club secretary",
+            ),
+            (
+                "The customer service team replaced a bent pole within two days and even "
+                "sent a spare, so we could go on with the trip we had planned for months. We "
+                "will be buying the bigger model for the family holiday next summer, when "
+                "the children are finally old enough to sleep in a tent of their own.",
+                "Alex, walker",
+            ),
+        )
+    )
+    section = (
+        "<h2>What our walkers say</h2>"
+        f"<div class='testimonials-carousel'><div class='swiper-wrapper'>{quotes}</div></div>"
+    )
+    markdown = extract_html(page(INTRO + section + OUTRO), "https://gear.example/tents").markdown
+    assert "nobody has woken up in a puddle" in markdown
+    assert "replaced a bent pole" in markdown
+    assert "Sam, club secretary" in markdown
+    assert "pitch it once in the garden" in markdown

@@ -1,0 +1,93 @@
+"""An FAQ accordion's questions, written into the buttons that open the answers, are kept
+with the answers (accordion_questions.py)."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from webresearch.extract.accordion_questions import open_accordion_questions
+from webresearch.extract.html import extract_html
+
+ANSWERS = (
+    (
+        "How long does a repair take?",
+        "Most repairs are finished within three working days of the bicycle reaching our "
+        "workshop, and we call you as soon as it is ready to be collected.",
+    ),
+    (
+        "Do you repair electric bikes?",
+        "Yes: our mechanics are trained on the motors and batteries of the common brands, "
+        "and we order spare parts for the others within a week.",
+    ),
+)
+
+
+def page() -> str:
+    items = "".join(
+        f"<div class='faq-item'><button class='faq-toggle' aria-expanded='false' "
+        f"aria-controls='faq-{i}'><h3>{question}</h3></button>"
+        f"<div id='faq-{i}' class='collapse'><p>{answer}</p></div></div>"
+        for i, (question, answer) in enumerate(ANSWERS)
+    )
+    return (
+        "<html><head><title>Bicycle repairs</title></head><body>"
+        "<header><nav><button aria-controls='menu'>Menu</button>"
+        "<ul id='menu'><li><a href='/'>Home</a></li><li><a href='/shop'>Shop</a></li></ul>"
+        "</nav></header><main><h1>Bicycle repairs</h1>"
+        "<p>We service every kind of bicycle in our workshop by the station, from a "
+        "child's first bike to a touring bike that has crossed a continent.</p>"
+        "<p>Bring it in without an appointment, or book a collection from your door on any "
+        "weekday morning; a quote comes before any work starts.</p>"
+        f"<h2>Frequently asked questions</h2>{items}"
+        "<p>Anything else? Call the workshop and a mechanic will answer your question.</p>"
+        "</main><footer><p>Station Cycles</p></footer></body></html>"
+    )
+
+
+def test_the_questions_of_an_accordion_stay_with_their_answers() -> None:
+    markdown = extract_html(page(), "https://cycles.example/repairs").markdown
+    assert "finished within three working days" in markdown
+    assert "How long does a repair take?" in markdown
+    assert "Do you repair electric bikes?" in markdown
+    assert "Menu" not in markdown
+
+
+def test_a_menu_button_and_a_panel_without_prose_stay_buttons() -> None:
+    body = etree.fromstring(
+        "<body><header><button aria-controls='m'>What is new?</button></header>"
+        "<div id='m'><p>This menu panel holds a long sentence of more than eighty letters "
+        "so that only its place in the page header keeps it a button.</p></div>"
+        "<button data-target='#t'>Which prices?</button><div id='t'><a href='/a'>A</a></div>"
+        "<button data-bs-target='#x'>Missing?</button>"
+        "<button aria-controls='y'>Reduce storage spend</button>"
+        "<div id='y'><p>A long answer of more than eighty letters and digits that follows a "
+        "title, not a question, so the button stays a button.</p></div></body>"
+    )
+    assert open_accordion_questions(body) == 0
+    assert [b.text for b in body.iter("button")] == [
+        "What is new?",
+        "Which prices?",
+        "Missing?",
+        "Reduce storage spend",
+    ]
+
+
+def test_questions_set_as_headings_in_buttons_are_kept_without_a_panel() -> None:
+    questions = "".join(
+        f"<div class='border-b'><button class='w-full'><h3>{q}</h3><svg></svg></button></div>"
+        for q in ("Can I extend my rental?", "Is insurance included?", "Do you deliver?")
+    )
+    html = (
+        "<html><head><title>Rentals</title></head><body><main><h1>Gym equipment rental</h1>"
+        "<p>We rent treadmills, racks and rowers by the week or the month, delivered and set "
+        "up in your home or studio by our own fitters.</p>"
+        "<p>Every machine is serviced between rentals and comes with a printed guide to its "
+        "settings, so the first session starts on time.</p>"
+        f"<h2>Rental FAQ</h2><p>Common questions about our rentals.</p>{questions}"
+        "<p>Ready to rent? Ask for a quote and we will answer within a working day.</p>"
+        "<button><h3>Subscribe</h3></button></main></body></html>"
+    )
+    markdown = extract_html(html, "https://gym.example/rental").markdown
+    assert "Can I extend my rental?" in markdown
+    assert "Do you deliver?" in markdown
+    assert "Subscribe" not in markdown
