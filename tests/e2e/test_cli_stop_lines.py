@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli_runs import cli_env, reap
+from tests.support.cli_runs import cli_env, reap, sigint_default
 from tests.support.http_server import LocalServer
 
 #: The two ways the command starts: the console script's function, and ``python -m``.
@@ -61,6 +61,8 @@ def _fetch(
     def ignore() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a shell does for `cmd &`
 
+    # SIGINT at its default unless the test ignores it, whatever ours is (a suite run as a
+    # background job ignores it).
     return subprocess.Popen(
         [sys.executable, *start, "fetch", url, "--allow-network", "127.0.0.1/32", *extra],
         env=cli_env(tmp),
@@ -68,7 +70,7 @@ def _fetch(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group: ours to end, by PID
-        preexec_fn=ignore if ignore_sigint else None,
+        preexec_fn=ignore if ignore_sigint else sigint_default,
     )
 
 
