@@ -13,6 +13,7 @@ inherited ``SIG_IGN``; Python itself keeps an ignored SIGINT ignored.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -102,3 +103,40 @@ def test_a_stop_signal_writes_only_its_one_line(
         assert lines and all(line.strip() for line in lines), repr(text)  # no blank line
         records = [json.loads(line) for line in lines]
         assert word in records[-1]["message"], text
+
+
+@pytest.mark.parametrize("start", list(STARTS.values()), ids=list(STARTS))
+def test_an_inherited_ignored_sigint_stays_ignored(start: list[str], tmp_path: Path) -> None:
+    asked = threading.Event()
+    with LocalServer({"/late": _slow(asked, 1.5)}) as site:
+        proc = _fetch(start, f"{site.base}/late", tmp_path, ignore_sigint=True)
+        try:
+            assert asked.wait(30), "the page was never asked for"
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.3)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=30)
+        finally:
+            reap(proc)
+    assert proc.returncode == 0, err.decode()
+    assert "The late page is here." in out.decode()
+    assert "interrupted" not in err.decode()
+
+
+@pytest.mark.parametrize("start", list(STARTS.values()), ids=list(STARTS))
+def test_with_sigint_ignored_sigterm_still_stops_the_command(
+    start: list[str], tmp_path: Path
+) -> None:
+    asked = threading.Event()
+    with LocalServer({"/never": _slow(asked, None)}) as site:
+        proc = _fetch(start, f"{site.base}/never", tmp_path, ignore_sigint=True)
+        try:
+            assert asked.wait(30), "the page was never asked for"
+            proc.send_signal(signal.SIGINT)
+            time.sleep(1.0)
+            assert proc.poll() is None, "SIGINT stopped it"
+            os.kill(proc.pid, signal.SIGTERM)
+            _, err = proc.communicate(timeout=30)
+        finally:
+            reap(proc)
+    assert (proc.returncode, err.decode()) == (143, "webresearch: terminated\n")
