@@ -46,7 +46,10 @@ def main() -> None:
     """``webresearch``: :func:`webresearch.cli.entry.main`, with the stop signals owned
     from this function's first statement on."""
     for signum in (_SIGINT, _SIGTERM):
-        _signals.signal(signum, _stop)
+        # An ignored SIGINT stays ignored (a job a script started with `cmd &`), as Python
+        # itself leaves it (session 10 review, 16); the later handlers see SIG_IGN too.
+        if signum != _SIGINT or _signals.getsignal(signum) != _signals.SIG_IGN:
+            _signals.signal(signum, _stop)
     try:
         from webresearch.cli.entry import main as run_cli
 

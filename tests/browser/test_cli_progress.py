@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from tests.browser.conftest import Sites
-from tests.support.cli_runs import cli_env
+from tests.support.cli_runs import cli_env, sigint_default
 
 
 def _run(args: list[str], tmp: Path, *, tty: bool) -> tuple[int, str, str]:
@@ -22,11 +22,24 @@ def _run(args: list[str], tmp: Path, *, tty: bool) -> tuple[int, str, str]:
     env = {**cli_env(tmp), "WEBRESEARCH_BROWSER_BACKEND": "lightpanda"}
     command = [sys.executable, "-m", "webresearch", *args]
     if not tty:
-        done = subprocess.run(command, env=env, capture_output=True, timeout=120, check=False)
+        done = subprocess.run(
+            command,
+            env=env,
+            capture_output=True,
+            timeout=120,
+            check=False,
+            preexec_fn=sigint_default,
+        )
         return done.returncode, done.stdout.decode(), done.stderr.decode()
     leader, follower = pty.openpty()
     try:
-        with subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=follower) as proc:
+        with subprocess.Popen(
+            command,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=follower,
+            preexec_fn=sigint_default,
+        ) as proc:
             os.close(follower)
             follower = -1
             err = b""

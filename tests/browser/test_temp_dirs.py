@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli_runs import cli_env, processes_mentioning, wait_for
+from tests.support.cli_runs import cli_env, processes_mentioning, sigint_default, wait_for
 from tests.support.http_server import LocalServer, Route
 
 PAGE = (
@@ -48,6 +48,7 @@ def _launch(base: str, tmp: Path, backend: str, end: str, marker: str) -> None:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group: ours to end, by PID
+        preexec_fn=sigint_default,  # SIGINT at its default, whatever ours is
     )  # fmt: skip
     try:
         if end == "close":
@@ -124,7 +125,7 @@ def test_a_browse_leaves_nothing_in_the_users_home(private_tmpdir: Path, backend
         done = subprocess.run(
             [sys.executable, "-m", "webresearch", "browse", f"{site.base}/",
              "--backend", backend, "--allow-network", "127.0.0.1/32", "--do", "content"],
-            env=env, capture_output=True, timeout=120, check=False,
+            env=env, capture_output=True, timeout=120, check=False, preexec_fn=sigint_default,
         )  # fmt: skip
     assert done.returncode == 0, done.stderr.decode()[-800:]
     assert b"Temporary directory check." in done.stdout

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli_runs import sigint_default
 from tests.support.http_server import LocalServer, Route
 
 SRC = Path(__file__).resolve().parents[2] / "src"
@@ -98,6 +99,7 @@ def start_http_server(env: dict[str, str], *args: str, bind: str = "127.0.0.1:0"
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        preexec_fn=sigint_default,  # SIGINT at its default, whatever ours is
     )
     assert process.stderr is not None
     lines: list[str] = []

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.support.cli_runs import cli_env
+from tests.support.cli_runs import cli_env, sigint_default
 from tests.support.http_server import LocalServer, Route, send_route
 from tests.support.tiny_png import png_bytes
 from webresearch import Settings, read_page
@@ -221,6 +221,7 @@ def _fetch_with_stderr_on_a_terminal(urls: list[str], tmp_path: Path) -> str:
             stdout=subprocess.PIPE,
             stderr=child,
             timeout=120,
+            preexec_fn=sigint_default,
         )  # fmt: skip
         os.close(child)
         child = -1

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from tests.support.cli_runs import sigint_default
 from tests.support.http_server import LocalServer, Route
 from webresearch.cli.main import cli
 
@@ -208,6 +209,7 @@ def test_the_console_script_runs() -> None:
         capture_output=True,
         text=True,
         timeout=60,
+        preexec_fn=sigint_default,
     )
     assert proc.returncode == 0 and "webresearch" in proc.stdout
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.support.cli_runs import cli_env, reap, wait_for
+from tests.support.cli_runs import cli_env, reap, sigint_default, wait_for
 from webresearch.cli.main import cli
 
 ENV = {
@@ -44,6 +44,7 @@ def run_child(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=sigint_default,  # SIGINT at its default, whatever ours is
         **popen,
     )
 

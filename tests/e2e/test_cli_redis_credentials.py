@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from redis.exceptions import AuthenticationError, ResponseError
 
-from tests.support.cli_runs import cli_env
+from tests.support.cli_runs import cli_env, sigint_default
 from tests.support.fleet_servers import RedisServer
 from tests.support.http_server import LocalServer, Route
 from webresearch.backends.redis_state import storage_error
@@ -62,7 +62,7 @@ def test_a_wrong_redis_password_names_the_setting_on_the_command_line(
         done = subprocess.run(
             [sys.executable, "-m", "webresearch", "fetch", f"{site.base}/",
              "--allow-network", "127.0.0.1/32"],
-            env=env, capture_output=True, text=True, timeout=60,
+            env=env, capture_output=True, text=True, timeout=60, preexec_fn=sigint_default,
         )  # fmt: skip
     assert done.returncode == 1, done.stderr
     line = done.stderr.splitlines()[-1]

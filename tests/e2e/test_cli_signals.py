@@ -22,7 +22,13 @@ import mcp_types as types
 import pytest
 from mcp import Client
 
-from tests.support.cli_runs import cli_env, processes_mentioning, reap, wait_for
+from tests.support.cli_runs import (
+    cli_env,
+    processes_mentioning,
+    reap,
+    sigint_default,
+    wait_for,
+)
 from tests.support.http_server import LocalServer, Route
 
 PAGE = b"<html><head><title>Still here</title></head><body><p>Waiting page.</p></body></html>"
@@ -43,6 +49,7 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group: ours to end, by PID
+            preexec_fn=sigint_default,  # SIGINT at its default, whatever ours is
         )  # fmt: skip
         try:
             # The page was read once the browser has fetched it; then the wait runs.
@@ -73,7 +80,12 @@ def test_a_browse_stopped_by_a_signal_closes_the_browser_and_removes_its_profile
         ("weakref:40", "SIGTERM", 143, "terminated"),
         # As the tab closed at the end: the cancellation cut the close, the browser's
         # processes and its profile directory were left (one in ~20 signals in the close).
-        ("returned:webresearch.browser.page:PlaywrightSession.aclose", "SIGINT", 130, "interrupted"),
+        (
+            "returned:webresearch.browser.page:PlaywrightSession.aclose",
+            "SIGINT",
+            130,
+            "interrupted",
+        ),
         # While the commands load: a KeyboardInterrupt traceback from an import, exit -2.
         ("loading", "SIGINT", 130, "interrupted"),
         # As the browser's process started (newcomer review): the cancellation landed inside
@@ -92,6 +104,7 @@ def test_a_signal_at_an_exact_moment_still_stops_the_browse(
             env=cli_env(tmp_path),
             capture_output=True,
             timeout=60,
+            preexec_fn=sigint_default,
         )  # fmt: skip
     err = proc.stderr.decode()
     assert proc.returncode == code, err
@@ -110,6 +123,7 @@ def _mcp(tmp: Path, *args: str) -> subprocess.Popen[bytes]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=sigint_default,  # SIGINT at its default, whatever ours is
     )
 
 
@@ -182,6 +196,7 @@ async def test_an_mcp_http_server_stops_with_exactly_one_line(
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             start_new_session=True,
+            preexec_fn=sigint_default,  # SIGINT at its default, whatever ours is
         )
         try:
             assert proc.stderr is not None

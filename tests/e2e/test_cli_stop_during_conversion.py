@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli_runs import cli_env, reap
+from tests.support.cli_runs import cli_env, reap, sigint_default
 from tests.support.http_server import LocalServer, Route
 
 pytestmark = pytest.mark.slow
@@ -65,6 +65,7 @@ def test_a_fetch_stopped_during_a_long_conversion_exits_at_once(
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             start_new_session=True,  # its own process group: ours to end, by PID
+            preexec_fn=sigint_default,  # SIGINT at its default, whatever ours is
         )
         try:
             time.sleep(CONVERTING_AFTER_S)

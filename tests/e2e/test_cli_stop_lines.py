@@ -13,6 +13,7 @@ inherited ``SIG_IGN``; Python itself keeps an ignored SIGINT ignored.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.cli_runs import cli_env, reap
+from tests.support.cli_runs import cli_env, reap, sigint_default
 from tests.support.http_server import LocalServer
 
 #: The two ways the command starts: the console script's function, and ``python -m``.
@@ -61,6 +62,8 @@ def _fetch(
     def ignore() -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a shell does for `cmd &`
 
+    # SIGINT at its default unless the test ignores it, whatever ours is (a suite run as a
+    # background job ignores it).
     return subprocess.Popen(
         [sys.executable, *start, "fetch", url, "--allow-network", "127.0.0.1/32", *extra],
         env=cli_env(tmp),
@@ -68,7 +71,7 @@ def _fetch(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group: ours to end, by PID
-        preexec_fn=ignore if ignore_sigint else None,
+        preexec_fn=ignore if ignore_sigint else sigint_default,
     )
 
 
@@ -100,3 +103,40 @@ def test_a_stop_signal_writes_only_its_one_line(
         assert lines and all(line.strip() for line in lines), repr(text)  # no blank line
         records = [json.loads(line) for line in lines]
         assert word in records[-1]["message"], text
+
+
+@pytest.mark.parametrize("start", list(STARTS.values()), ids=list(STARTS))
+def test_an_inherited_ignored_sigint_stays_ignored(start: list[str], tmp_path: Path) -> None:
+    asked = threading.Event()
+    with LocalServer({"/late": _slow(asked, 1.5)}) as site:
+        proc = _fetch(start, f"{site.base}/late", tmp_path, ignore_sigint=True)
+        try:
+            assert asked.wait(30), "the page was never asked for"
+            proc.send_signal(signal.SIGINT)
+            time.sleep(0.3)
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=30)
+        finally:
+            reap(proc)
+    assert proc.returncode == 0, err.decode()
+    assert "The late page is here." in out.decode()
+    assert "interrupted" not in err.decode()
+
+
+@pytest.mark.parametrize("start", list(STARTS.values()), ids=list(STARTS))
+def test_with_sigint_ignored_sigterm_still_stops_the_command(
+    start: list[str], tmp_path: Path
+) -> None:
+    asked = threading.Event()
+    with LocalServer({"/never": _slow(asked, None)}) as site:
+        proc = _fetch(start, f"{site.base}/never", tmp_path, ignore_sigint=True)
+        try:
+            assert asked.wait(30), "the page was never asked for"
+            proc.send_signal(signal.SIGINT)
+            time.sleep(1.0)
+            assert proc.poll() is None, "SIGINT stopped it"
+            os.kill(proc.pid, signal.SIGTERM)
+            _, err = proc.communicate(timeout=30)
+        finally:
+            reap(proc)
+    assert (proc.returncode, err.decode()) == (143, "webresearch: terminated\n")

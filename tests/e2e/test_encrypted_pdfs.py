@@ -20,6 +20,7 @@ import pytest
 from pypdf import PdfReader, PdfWriter
 
 from tests.conftest import CASES
+from tests.support.cli_runs import sigint_default
 from tests.support.http_server import LocalServer, Route, load_case
 from webresearch import Settings, Toolkit
 from webresearch.runtime.journal import MemoryJournal
@@ -95,6 +96,7 @@ def _cli(url: str, pythonpath: list[Path]) -> subprocess.CompletedProcess[str]:
     code = "import sys; from webresearch.cli.main import main; sys.argv[0] = 'webresearch'; main()"
     return subprocess.run(
         [sys.executable, "-c", code, "fetch", url, "--allow-private"],
+        preexec_fn=sigint_default,
         capture_output=True,
         text=True,
         timeout=120,

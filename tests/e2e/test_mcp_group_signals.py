@@ -37,6 +37,7 @@ from tests.support.cli_runs import (
     processes_mentioning,
     reap,
     running,
+    sigint_default,
     wait_for,
 )
 from tests.support.http_server import LocalServer
@@ -82,6 +83,7 @@ def _serve(tmp: Path, *args: str) -> subprocess.Popen[bytes]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,  # its own process group: the test signals that group
+        preexec_fn=sigint_default,  # SIGINT at its default, whatever ours is
     )
 
 

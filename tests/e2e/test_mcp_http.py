@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.support.cli_runs import sigint_default
 from tests.support.http_server import LocalServer
 from webresearch.cli.install_hint import editable_checkout
 from webresearch.cli.main import cli
@@ -73,6 +74,7 @@ async def test_clients_with_the_token_list_tools_and_read_a_local_page(
         text=True,
         timeout=EXCHANGE_TIMEOUT_S,
         check=True,
+        preexec_fn=sigint_default,
     )
     runs = [json.loads(line)["run_id"] for line in listed.stdout.splitlines()]
     assert len(runs) == 3 and all(r.startswith("mcp-") for r in runs)

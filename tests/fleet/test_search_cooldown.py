@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.api_server import ApiServer, json_response
-from tests.support.cli_runs import ROOT, cli_env
+from tests.support.cli_runs import ROOT, cli_env, sigint_default
 from tests.support.search_stubs import BRAVE, PLANTED_KEYS, SEARXNG, fixture_json
 
 pytestmark = pytest.mark.network
@@ -30,6 +30,7 @@ def _search(query: str, env: dict[str, str]) -> dict[str, object]:
         text=True,
         timeout=120,
         cwd=ROOT,
+        preexec_fn=sigint_default,
     )
     assert done.returncode == 0, done.stderr
     data: dict[str, object] = json.loads(done.stdout)

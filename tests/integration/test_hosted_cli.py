@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.api_server import ApiServer
+from tests.support.cli_runs import sigint_default
 from tests.support.hosted_stubs import FIRECRAWL_KEY, JINA_KEY, FirecrawlStub, JinaStub, StubPage
 from webresearch.cli.main import cli
 from webresearch.tools.page_text import UNTRUSTED_NOTICE
@@ -55,6 +56,7 @@ def fetch(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         timeout=60,
         env=env,
+        preexec_fn=sigint_default,
     )
 
 
@@ -113,6 +115,7 @@ def test_a_refused_url_exits_3_and_the_service_is_not_asked(api: ApiServer, tmp_
         text=True,
         timeout=60,
         env=env,
+        preexec_fn=sigint_default,
     )
     assert done.returncode == 3 and "error[blocked_address]" in done.stderr
     assert api.requests() == []

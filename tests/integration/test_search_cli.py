@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.api_server import ApiServer, json_response
+from tests.support.cli_runs import sigint_default
 from tests.support.http_server import LocalServer, Route, load_case
 from tests.support.search_stubs import BRAVE, SEARXNG, fixture_json
 
@@ -59,6 +60,7 @@ def _run(
         text=True,
         timeout=60,
         cwd=ROOT,
+        preexec_fn=sigint_default,
     )
 
 

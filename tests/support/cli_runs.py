@@ -1,5 +1,5 @@
-"""Running the CLI as a child process in tests: its environment, waiting, ending it, and
-finding the processes a run left (by a path only that run uses)."""
+"""Running the CLI as a child process in tests: its environment, its SIGINT, waiting, ending
+it, and finding the processes a run left (by a path only that run uses)."""
 
 from __future__ import annotations
 
@@ -23,6 +23,19 @@ def cli_env(tmp: Path) -> dict[str, str]:
         WEBRESEARCH_JOURNAL_URL="memory://",
     )
     return env
+
+
+def sigint_default() -> None:
+    """``preexec_fn`` for every CLI or MCP child a test starts: SIGINT back at ``SIG_DFL``
+    in the child, before it executes.
+
+    A suite run as a script's background job (``./.ci/run &``) inherits SIGINT ignored, and
+    so would every child it starts (an ignored signal survives ``exec``; ``restore_signals``
+    resets only SIGPIPE, SIGXFZ and SIGXFSZ). The CLI keeps an inherited ignored SIGINT
+    ignored, as a person's ``cmd &`` expects, so a test that stops it with SIGINT must start
+    it as a terminal would: with SIGINT at its default.
+    """
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def wait_for(predicate: Callable[[], bool], timeout_s: float) -> bool:

@@ -43,7 +43,7 @@ import contextlib
 import json
 import os
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -247,6 +247,27 @@ class JSONLinesJournal:
     ) -> list[JournalEvent]:
         return await self._io.run(self._query, run_id, tool, kind, since, limit)
 
+    async def scan(
+        self,
+        visit: Callable[[JournalEvent], None],
+        *,
+        run_id: str | None = None,
+        tool: str | None = None,
+        kind: str | None = None,
+        since: str | None = None,
+        limit: int | None = None,
+    ) -> None:
+        """Call ``visit`` with each event :meth:`query` would return (newest first with a
+        ``limit``, else oldest first) without holding them: the file is read a block at a
+        time, so memory stays constant whatever its size (``journal stats``). ``visit``
+        runs in the journal's thread; ``skipped_lines``, ``skipped_reasons`` and
+        ``read_all`` are set as by :meth:`query`.
+
+        Raises:
+            StorageError: the file cannot be read.
+        """
+        await self._io.run(self._scan, visit, run_id, tool, kind, since, limit)
+
     def _query(
         self,
         run_id: str | None,
@@ -256,9 +277,24 @@ class JSONLinesJournal:
         limit: int | None,
     ) -> list[JournalEvent]:
         out: list[JournalEvent] = []
+        self._scan(out.append, run_id, tool, kind, since, limit)
+        if limit:
+            out.reverse()
+        return out
+
+    def _scan(
+        self,
+        visit: Callable[[JournalEvent], None],
+        run_id: str | None,
+        tool: str | None,
+        kind: str | None,
+        since: str | None,
+        limit: int | None,
+    ) -> None:
         reasons: Counter[str] = Counter()
         floor = _floor(since) if limit else None
         older = 0  # events in a row older than ``floor``
+        found = 0
         self.read_all = True
         self.exists = self._fd is not None or self.path.exists()
         try:
@@ -276,17 +312,15 @@ class JSONLinesJournal:
                     self.read_all = False  # the lines before are older than ``since``
                     break
                 if matches(event, run_id, tool, kind, since):
-                    out.append(event)
-                    if limit and len(out) >= limit:
+                    visit(event)
+                    found += 1
+                    if limit and found >= limit:
                         self.read_all = False  # may be wrong when the first line matched
                         break
         except OSError as exc:
             raise StorageError(f"journal read failed: {exc.strerror}") from None
         self.skipped_lines = sum(reasons.values())
         self.skipped_reasons = dict(reasons.most_common())
-        if limit:
-            out.reverse()
-        return out
 
     def _newest_first(self) -> Iterator[tuple[int, int, dict[str, Any] | None]]:
         """``(offset, length, record or None)`` for each complete line, the last first."""

@@ -40,7 +40,8 @@ def main() -> None:
     then :class:`~.signals.StopSignals` once its module is loaded.
     """
     for stop in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(stop, _early_stop)
+        if stop != signal.SIGINT or signal.getsignal(stop) != signal.SIG_IGN:  # kept ignored
+            signal.signal(stop, _early_stop)
     try:
         from .signals import EXIT_INTERRUPTED, StopSignals, say_stopped
 

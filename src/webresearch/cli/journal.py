@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
@@ -18,12 +18,12 @@ if TYPE_CHECKING:
     from webresearch import Settings
 
 from .journal_view import (
+    StatsTally,
     aligned,
     calls_of,
     cut,
     format_calls,
     format_stats,
-    journal_stats,
     outcome_text,
     plain_number,
 )
@@ -214,8 +214,22 @@ class _Reader:
                 format of every command's error (``webresearch journal: error[storage]: …
                 (next step: …)``, a record with ``code`` when the logs are JSON).
         """
+        found: list[dict[str, Any]] = []
+        self._run_stoppable(self._read(kind, limit, keep, found.append, stream=False))
+        return found
+
+    def visit(
+        self, limit: int, each: Callable[[dict[str, Any]], None], *, keep: Sequence[str] = ()
+    ) -> None:
+        """Give ``each`` the newest ``limit`` events (of ``keep``'s kinds only, when given;
+        all are read and counted), in no promised order, without holding them when the
+        journal streams them (the JSON-lines and SQLite sinks' ``scan``): ``journal stats``
+        reads millions of events in constant memory. Raises as :meth:`read` does."""
+        self._run_stoppable(self._read(None, limit, keep, each, stream=True))
+
+    def _run_stoppable(self, work: Coroutine[Any, Any, None]) -> None:
         try:
-            return run_stoppable(self._read(kind, limit, keep))
+            run_stoppable(work)
         except ConfigurationError as exc:
             raise SettingsProblem(exc, self.command) from None
         except WebResearchError as exc:
@@ -223,8 +237,14 @@ class _Reader:
             raise click.exceptions.Exit(exit_code_for(exc)) from None
 
     async def _read(
-        self, kind: str | None, limit: int, keep: Sequence[str]
-    ) -> list[dict[str, Any]]:
+        self,
+        kind: str | None,
+        limit: int,
+        keep: Sequence[str],
+        each: Callable[[dict[str, Any]], None],
+        *,
+        stream: bool,
+    ) -> None:
         from webresearch import Toolkit
 
         async with Toolkit(self.settings, builders=[]) as toolkit:
@@ -244,9 +264,23 @@ class _Reader:
                     )
                 if run not in runs and matches:
                     run = matches[0]
-            found = await journal.query(
-                run_id=run, tool=self.tool, kind=kind, since=self.since, limit=limit
-            )
+            filters: dict[str, Any] = {
+                "run_id": run, "tool": self.tool, "kind": kind, "since": self.since, "limit": limit
+            }  # fmt: skip
+            found = 0
+
+            def take(event: Any) -> None:  # a JournalEvent (the runtime's type)
+                nonlocal found
+                found += 1
+                if not keep or event.kind in keep:
+                    each(event.to_dict())
+
+            scan = getattr(journal, "scan", None)
+            if stream and callable(scan):
+                await scan(take, **filters)  # ``take`` runs in the journal's thread
+            else:
+                for event in await journal.query(**filters):
+                    take(event)
             # The JSON-lines and SQLite sinks skip (and count, by reason) what is no event.
             reasons = getattr(journal, "skipped_reasons", None)
             self.reasons = dict(reasons) if isinstance(reasons, dict) else {}
@@ -254,8 +288,7 @@ class _Reader:
             # The file sinks create nothing when reading: a missing file is said so.
             self.missing = getattr(journal, "exists", True) is False
             read_all = getattr(journal, "read_all", None)
-            self.partial = read_all is False if isinstance(read_all, bool) else len(found) >= limit
-        return [event.to_dict() for event in found if not keep or event.kind in keep]
+            self.partial = read_all is False if isinstance(read_all, bool) else found >= limit
 
     def report_skipped(self) -> None:
         if self.skipped:
@@ -391,9 +424,10 @@ def stats(
       webresearch journal stats --run 3f2a9c1b7d4e --json
     """
     reader = _Reader(load_settings(ctx), "journal stats", run_id, tool, since)
-    events = reader.read(None, STATS_SCAN, keep=("tool.completed", "tool.failed"))
+    tally = StatsTally()
+    reader.visit(STATS_SCAN, tally.add, keep=("tool.completed", "tool.failed"))
     reader.report_skipped()
-    summary = journal_stats(events)
+    summary = tally.stats()
     if as_json:
         click.echo(json.dumps(summary.to_dict(), ensure_ascii=False))
         if reader.missing:

@@ -22,6 +22,7 @@ from webresearch.invisible import strip_invisible
 __all__ = [
     "Call",
     "JournalStats",
+    "StatsTally",
     "aligned",
     "calls_of",
     "cut",
@@ -309,42 +310,59 @@ class JournalStats:
         return data
 
 
-def journal_stats(events: Iterable[dict[str, Any]]) -> JournalStats:
-    """Stats of the calls closed in ``events`` (``tool.completed`` / ``tool.failed``)."""
-    calls = failed = cached = 0
-    errors: Counter[str] = Counter()
-    by_tool: Counter[str] = Counter()
-    spend: dict[str, float] = {}
-    cost = 0.0
-    for event in events:
+class StatsTally:
+    """:class:`JournalStats` summed one event at a time: :meth:`add` keeps counters only
+    (not the events), so ``journal stats`` reads a journal of any size in constant memory
+    (before, it held up to 2,000,000 events at once)."""
+
+    def __init__(self) -> None:
+        self.calls = self.failed = self.cached = 0
+        self.errors: Counter[str] = Counter()
+        self.by_tool: Counter[str] = Counter()
+        self.spend: dict[str, float] = {}
+        self.cost = 0.0
+
+    def add(self, event: dict[str, Any]) -> None:
+        """Count ``event`` when it closes a call (``tool.completed`` / ``tool.failed``)."""
         if event.get("kind") not in _CLOSING:
-            continue
-        calls += 1
-        by_tool[str(event.get("tool") or "")] += 1
+            return
+        self.calls += 1
+        self.by_tool[str(event.get("tool") or "")] += 1
         if event.get("kind") == "tool.failed" or event.get("outcome") not in (None, "ok"):
-            failed += 1
-            errors[str(event.get("error_code") or event.get("outcome") or "error")] += 1
-        cached += bool(event.get("cached"))
+            self.failed += 1
+            self.errors[str(event.get("error_code") or event.get("outcome") or "error")] += 1
+        self.cached += bool(event.get("cached"))
         spent = float(event.get("cost") or 0.0)
-        cost += spent
+        self.cost += spent
         details = event.get("details") or {}
         payees = details.get("costs") if isinstance(details, dict) else None
         if isinstance(payees, dict) and payees:
             for payee, value in payees.items():
                 if isinstance(value, int | float):
-                    spend[str(payee)] = spend.get(str(payee), 0.0) + float(value)
+                    self.spend[str(payee)] = self.spend.get(str(payee), 0.0) + float(value)
         elif spent:
             tool = str(event.get("tool") or "?")
-            spend[tool] = spend.get(tool, 0.0) + spent
-    return JournalStats(
-        calls=calls,
-        failed=failed,
-        errors=dict(errors.most_common()),
-        by_tool=dict(by_tool.most_common()),
-        cached=cached,
-        cost=round(cost, 9),
-        spend={k: round(v, 9) for k, v in sorted(spend.items(), key=lambda kv: -kv[1])},
-    )
+            self.spend[tool] = self.spend.get(tool, 0.0) + spent
+
+    def stats(self) -> JournalStats:
+        """The totals so far."""
+        return JournalStats(
+            calls=self.calls,
+            failed=self.failed,
+            errors=dict(self.errors.most_common()),
+            by_tool=dict(self.by_tool.most_common()),
+            cached=self.cached,
+            cost=round(self.cost, 9),
+            spend={k: round(v, 9) for k, v in sorted(self.spend.items(), key=lambda kv: -kv[1])},
+        )
+
+
+def journal_stats(events: Iterable[dict[str, Any]]) -> JournalStats:
+    """Stats of the calls closed in ``events`` (``tool.completed`` / ``tool.failed``)."""
+    tally = StatsTally()
+    for event in events:
+        tally.add(event)
+    return tally.stats()
 
 
 def format_stats(stats: JournalStats) -> list[str]:

@@ -34,37 +34,6 @@ LANGUAGE_FORM = "a language tag (BCP 47) like en, pt-BR or zh-Hans"
 COUNTRY_FORM = "a two-letter country code (ISO 3166-1 alpha-2) like us or de"
 
 
-#: Said on stderr before a search when no provider is set (SPEC §1.2: ddgs is the embedded
-#: default): the query then goes to public search engines, which a person may not expect.
-DEFAULT_PROVIDER_NOTICE = (
-    "note: no search provider is set, so ddgs (the keyless default) sends the query to "
-    "public search engines; set WEBRESEARCH_SEARCH_PROVIDER or WEBRESEARCH_SEARXNG_URL to "
-    "choose one (webresearch config show lists the settings)"
-)
-
-
-def default_provider_notice(settings: Settings) -> str | None:
-    """:data:`DEFAULT_PROVIDER_NOTICE` when web_search falls back to ddgs because nothing
-    chose a provider, else ``None``. The order is web_search's (``search.registry``):
-    ``search_providers``, then ``search_provider`` (``--provider``), then SearXNG when its
-    URL is set, then ddgs."""
-    from pydantic import SecretStr
-
-    from webresearch.config import ProviderOptions
-
-    class SearxngUrl(ProviderOptions):
-        """The one option of SearXNG's that chooses it without ``search_provider``."""
-
-        url: SecretStr | None = None
-
-    if settings.search_providers or (settings.search_provider or "").strip():
-        return None
-    url = settings.options("searxng", SearxngUrl).url
-    if url is not None and url.get_secret_value().strip():
-        return None
-    return DEFAULT_PROVIDER_NOTICE
-
-
 def accepted_arguments(toolkit: Toolkit, arguments: dict[str, object]) -> bool:
     """Whether web_search takes ``arguments`` (click's types: text and whole numbers), as
     its call would check them before any search: valid Unicode text (a lone surrogate from
@@ -204,6 +173,7 @@ def search(
     (Ctrl-C), 143 terminated (SIGTERM).
     """
     from webresearch import Toolkit
+    from webresearch.config.search_notice import default_provider_notice
 
     settings = load_settings(ctx)
     if provider:
@@ -248,6 +218,7 @@ def search(
 def _health(settings: Settings, provider: str | None, query: str | None, *, as_json: bool) -> int:
     """Run ``--test``: print each provider's line (or JSON); the exit code."""
     from webresearch import check_search
+    from webresearch.config.search_notice import default_provider_notice
 
     if query is not None and not query.strip():
         raise click.UsageError("QUERY must not be blank")

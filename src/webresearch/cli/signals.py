@@ -50,6 +50,12 @@ class Terminated(KeyboardInterrupt):
     browser is closed and its profile directory removed, the journal is flushed."""
 
 
+def ignored(signum: int) -> bool:
+    """Whether ``signum`` is SIGINT and ignored (``SIG_IGN``): the CLI then leaves it so,
+    here and in :func:`serve_until_signal`. SIGTERM is always owned."""
+    return signum == signal.SIGINT and signal.getsignal(signum) == signal.SIG_IGN
+
+
 def say_stopped(code: int) -> None:
     """The one line a stopped command prints."""
     say("terminated" if code == EXIT_TERMINATED else "interrupted")
@@ -70,12 +76,14 @@ class StopSignals:
     @classmethod
     def install(cls) -> StopSignals:
         """Own SIGINT and SIGTERM from now on (main thread only); the one already installed
-        is kept."""
+        is kept. A SIGINT the process was started with ignored (``SIG_IGN``: a job a script
+        started with ``cmd &``) stays ignored, as Python leaves it (session 10 review, 16)."""
         guard = cls.current()
         if guard is None:
             guard = cls()
             for signum in STOP_SIGNALS:
-                signal.signal(signum, guard._on_signal)
+                if not ignored(signum):
+                    signal.signal(signum, guard._on_signal)
         return guard
 
     @staticmethod
@@ -161,7 +169,8 @@ async def serve_until_signal(
         received.append(signum)
         task.cancel()
 
-    for signum in (signal.SIGINT, signal.SIGTERM):
+    owned = [signum for signum in STOP_SIGNALS if not ignored(signum)]
+    for signum in owned:
         loop.add_signal_handler(signum, stop, signum)
     try:
         await task
@@ -169,7 +178,7 @@ async def serve_until_signal(
         if not received:
             raise
     finally:
-        for signum in (signal.SIGINT, signal.SIGTERM):
+        for signum in owned:
             loop.remove_signal_handler(signum)
     if not received:
         return None

@@ -21,6 +21,12 @@ what it holds (the browser stops loading and closes a one-shot tab, a download i
 the journal records ``cancelled``) — the SDK's cancel scope would otherwise cancel every
 ``await`` of that cleanup again. While it runs, a :class:`~.progress.ProgressPump` sends
 progress notifications when the client asked for them.
+
+At the first web_search call, when no search provider is set and web_search falls back to
+ddgs (the keyless default: the query goes to public search engines), the server says so
+once on stderr, through its log (a warning of ``webresearch.mcp``; text or JSON as the
+command's logs are) — the line ``webresearch search`` says before a search. The protocol's
+own log messages are not used: 2026-07-28 deprecates them.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import asyncio
 import contextlib
 import dataclasses
 import hashlib
+import logging
 import uuid
 from pathlib import Path
 from typing import Any, Literal
@@ -48,12 +55,15 @@ from webresearch import (
     ToolUnavailable,
     __version__,
 )
+from webresearch.config.search_notice import default_provider_notice
 
 from .approval import Approver, PendingApprovals, back_channel_approver
 from .convert import call_result, mcp_tool
 from .progress import ProgressPump
 
 __all__ = ["CANCEL_GRACE_S", "SERVER_NAME", "WebResearchServer"]
+
+log = logging.getLogger("webresearch.mcp")
 
 SERVER_NAME = "webresearch"
 #: Seconds a cancelled call may take to stop its work and release it.
@@ -118,6 +128,7 @@ class WebResearchServer:
         self._calls: set[asyncio.Future[Any]] = set()
         self._handlers = 0  # tools/call handlers that have not returned yet
         self._stopping = False
+        self._search_noticed = False  # the default-provider line was considered (once)
         self.instructions = toolkit.instructions(self._run(self.run_id))
         self.server: Server[Any] = Server(
             SERVER_NAME,
@@ -241,6 +252,8 @@ class WebResearchServer:
         run = self.run_for(ctx)
         arguments = dict(params.arguments or {})
         report = pump.report if pump is not None else None
+        if params.name == "web_search":
+            self._notice_default_provider()
 
         async def call(approver: Approver) -> ToolResult:
             # the server's own wait (back channel or input-required) words the denial: the
@@ -261,6 +274,16 @@ class WebResearchServer:
         if isinstance(outcome, types.InputRequiredResult):
             return outcome
         return call_result(outcome)
+
+    def _notice_default_provider(self) -> None:
+        """Once per server, at the first web_search call and before it runs: the
+        default-provider line on stderr (a warning) when nothing chose a provider."""
+        if self._search_noticed:
+            return
+        self._search_noticed = True
+        notice = default_provider_notice(self.toolkit.settings)
+        if notice is not None:
+            log.warning("%s", notice)
 
 
 def _mcp_scope(scope: str) -> McpScope:

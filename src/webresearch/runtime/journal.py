@@ -209,7 +209,11 @@ def record_problem(record: dict[str, Any]) -> str | None:
 
 
 class Journal(Protocol):
-    """Where events go. Every method may raise ``StorageError``."""
+    """Where events go. Every method may raise ``StorageError``.
+
+    A sink may also offer ``scan(visit, *, run_id, tool, kind, since, limit)``: the events
+    :meth:`query` would return, given to ``visit`` one at a time without holding them (the
+    JSON-lines and SQLite sinks; ``journal stats`` uses it when present)."""
 
     async def append(self, event: JournalEvent) -> None:
         """Persist one event before returning."""

@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.cli_runs import sigint_default
+
 PAGE = "<html><body><main><h1>Long</h1>" + "<p>word " * 20000 + "</p></main></body></html>"
 
 
@@ -22,7 +24,11 @@ def test_a_batch_piped_into_a_reader_that_stops_ends_quietly(tmp_path: Path) -> 
     code = "import sys; from webresearch.cli.main import main; sys.argv[0] = 'webresearch'; main()"
     command = [sys.executable, "-c", code, "fetch", *pages, "--json", "--concurrency", "2"]
     with subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        preexec_fn=sigint_default,
     ) as proc:
         assert proc.stdout is not None and proc.stderr is not None
         assert proc.stdout.read(10)  # the reader takes a little, then goes away

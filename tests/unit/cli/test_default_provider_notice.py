@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from webresearch import Settings
 from webresearch.cli.main import cli
-from webresearch.cli.search import DEFAULT_PROVIDER_NOTICE, default_provider_notice
+from webresearch.config.search_notice import DEFAULT_PROVIDER_NOTICE, default_provider_notice
 
 ddgs = pytest.importorskip("ddgs")
 

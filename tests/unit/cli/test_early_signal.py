@@ -12,6 +12,8 @@ import sys
 
 import pytest
 
+from tests.support.cli_runs import sigint_default
+
 SCRIPT = """
 import os, signal, sys
 class Stop:
@@ -34,6 +36,6 @@ def test_a_stop_signal_while_the_guard_loads_is_one_line(sig: str, code: int, wo
         capture_output=True,
         text=True,
         timeout=60,
-        restore_signals=True,
+        preexec_fn=sigint_default,  # SIGINT at its default, whatever ours is
     )
     assert (done.returncode, done.stderr) == (code, f"webresearch: {word}\n")

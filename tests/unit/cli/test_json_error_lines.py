@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from tests.support.cli_runs import cli_env
+from tests.support.cli_runs import cli_env, sigint_default
 from webresearch.cli.main import cli
 
 ENV = {"WEBRESEARCH_JOURNAL_URL": "memory://", "WEBRESEARCH_LOG_FORMAT": None}
@@ -83,6 +83,7 @@ def test_a_usage_error_is_a_json_record_without_the_usage_block(
         capture_output=True,
         text=True,
         timeout=60,
+        preexec_fn=sigint_default,
     )
     assert done.returncode == 2
     (error,) = records(done.stderr)
@@ -99,6 +100,7 @@ def test_a_usage_error_in_text_logs_keeps_clicks_usage_block(tmp_path: Path) -> 
         capture_output=True,
         text=True,
         timeout=60,
+        preexec_fn=sigint_default,
     )
     assert done.returncode == 2
     assert done.stderr.startswith("Usage: webresearch [OPTIONS] COMMAND [ARGS]...")

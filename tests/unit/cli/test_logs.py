@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.support.cli_runs import cli_env
+from tests.support.cli_runs import cli_env, sigint_default
 from webresearch.cli.logs import JSONFormatter
 
 
@@ -44,6 +44,7 @@ def test_the_mcp_server_logs_json_lines_from_start_to_stop(tmp_path: Path) -> No
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=sigint_default,
     )
     try:
         assert proc.stderr is not None

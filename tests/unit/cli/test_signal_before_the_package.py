@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.cli_runs import sigint_default
+
 ROOT = Path(__file__).resolve().parents[3]
 
 #: Imported by the interpreter's ``site`` before the console script runs.
@@ -77,7 +79,7 @@ def test_a_stop_signal_while_the_package_loads_is_one_line(
         pass_fds=(write_end,),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        restore_signals=True,
+        preexec_fn=sigint_default,  # SIGINT at its default, whatever ours is
     )
     os.close(write_end)
     try:

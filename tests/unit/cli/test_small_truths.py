@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests.support.cli_runs import cli_env
+from tests.support.cli_runs import cli_env, sigint_default
 from webresearch.cli.install_hint import editable_checkout, fit_install_hints
 from webresearch.cli.main import cli
 
@@ -62,6 +62,7 @@ def _complete(tmp_path: Path, **variables: str) -> str:
         capture_output=True,
         text=True,
         timeout=60,
+        preexec_fn=sigint_default,
     )
     return done.stdout
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.cli_runs import sigint_default
 from webresearch import RunContext, Settings, Toolkit
 from webresearch.runtime.journal import arguments_hash, storable, truncate_utf8
 from webresearch.tools.base import CallContext, ToolEntry
@@ -112,6 +113,7 @@ def test_cli_arguments_that_are_not_utf8_give_one_line(tmp_path: Path, argv: lis
         capture_output=True,
         env=env,
         timeout=60,
+        preexec_fn=sigint_default,
     )
     err = done.stderr.decode(errors="replace")
     assert "Traceback" not in err
