@@ -1,0 +1,170 @@
+"""Copies of a block that the page's own style sheet hides at a desktop width. Pure functions
+over lxml trees.
+
+Site builders render a page once per screen size and let a media query pick the copy a
+reader sees: Framer writes each block three times (``<div class="ssr-variant hidden-1rq27kw
+hidden-12t0irv">``…) with ``@media (min-width: 1200px) {.hidden-1rq27kw {display:
+none!important}}`` in a ``<style>`` of the page, and other builders do the same with their
+own class names. The class names are the site's, so
+:mod:`~webresearch.extract.utility_classes` (the frameworks' fixed names) does not read them,
+and the extractor kept every copy: the article, its call to action and its footer came out
+three times (a WCXB dev article: 2,700 words of content, 5,500 more of copies).
+
+:func:`desktop_hidden_classes` reads the page's ``<style>`` elements for rules whose selector
+is a list of plain class selectors (``.a``, ``.a, .b``) and that set ``display: none``
+inside an ``@media`` rule with a width condition that holds in a window
+:data:`~webresearch.extract.utility_classes.DESKTOP_PX` wide (``min-width``, ``max-width``
+in ``px``/``em``/``rem``, ``width >= …`` ranges, ``screen``/``all``): a copy for another
+screen, not one a click or a script shows. A later rule that holds at that width and shows
+the class again (``display: block``) wins, as in the cascade; a class hidden by a rule
+outside any media query (``.hidden {display: none}``, which scripts toggle) is not read, nor
+a query of any other feature (``print``, ``orientation``, ``hover``, ``not …``).
+
+:func:`responsive_copies` lists the outermost elements carrying such a class — removed before
+the main content is chosen, since a desktop reader never sees them — unless they hold most of
+the page's text (:data:`MAX_HIDDEN_SHARE`: then the sheet is not read as a browser would and
+nothing is removed).
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from webresearch.extract.align import page_text_size
+from webresearch.extract.utility_classes import DESKTOP_PX
+
+__all__ = ["MAX_HIDDEN_SHARE", "desktop_hidden_classes", "responsive_copies"]
+
+#: Copies holding more than this share of the page's letters and digits are not removed.
+MAX_HIDDEN_SHARE = 0.75
+
+_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+_CLASS_LIST = re.compile(r"\s*\.(?:[-\w]|\\.)+(?:\s*,\s*\.(?:[-\w]|\\.)+)*\s*")
+_CLASS = re.compile(r"\.((?:[-\w]|\\.)+)")
+_DISPLAY = re.compile(r"(?:^|;)\s*display\s*:\s*([-\w]+)", re.I)
+_FEATURE = re.compile(r"\(\s*([^()]*?)\s*\)")
+_MIN_MAX = re.compile(r"(min|max)-width\s*:\s*([\d.]+)\s*(px|em|rem)")
+_RANGE = re.compile(r"width\s*(<=|>=|<|>)\s*([\d.]+)\s*(px|em|rem)")
+_MEDIA_TYPE = re.compile(r"(?:only\s+)?(screen|all)")
+
+
+def desktop_hidden_classes(doc: etree._Element) -> frozenset[str]:
+    """The class names the ``<style>`` elements of ``doc`` hide at a desktop width inside a
+    width media query (module docstring); empty for a page without such rules."""
+    verdicts: dict[str, tuple[bool, bool]] = {}  # class -> (hidden, by a width query)
+    for style in doc.iter("style"):
+        sheet = style.text or ""
+        if "@media" not in sheet or "none" not in sheet:
+            continue
+        _read_block(_COMMENT.sub("", sheet), None, verdicts)
+    return frozenset(
+        name for name, (hidden, responsive) in verdicts.items() if hidden and responsive
+    )
+
+
+def responsive_copies(doc: etree._Element, classes: frozenset[str]) -> list[etree._Element]:
+    """The outermost elements under the body of ``doc`` (the body excluded) with a class of
+    ``classes``, in document order; empty when there are none or when they hold more than
+    :data:`MAX_HIDDEN_SHARE` of the body's letters and digits."""
+    body = doc.find("body")
+    if not classes or body is None:
+        return []
+    found: list[etree._Element] = []
+    chosen: set[etree._Element] = set()
+    for el in body.iterdescendants():
+        klass = el.get("class") if isinstance(el.tag, str) else None
+        if not klass or not classes.intersection(klass.split()):
+            continue
+        if any(a in chosen for a in el.iterancestors()):
+            continue
+        found.append(el)
+        chosen.add(el)
+    if not found:
+        return []
+    hidden = sum(page_text_size(el) for el in found)
+    if hidden > MAX_HIDDEN_SHARE * page_text_size(body):
+        return []
+    return found
+
+
+def _read_block(text: str, media: bool | None, verdicts: dict[str, tuple[bool, bool]]) -> None:
+    """Read the rules of one block of a sheet, in order, into ``verdicts``. ``media``: whether
+    the block is inside a width media query that holds (``None``: outside any query)."""
+    pos = 0
+    while True:
+        start = text.find("{", pos)
+        if start < 0:
+            return
+        prelude = text[pos:start].strip()
+        end = _block_end(text, start)
+        inner = text[start + 1 : end]
+        pos = end + 1
+        if prelude.startswith("@"):
+            if prelude[:6].lower() == "@media":
+                if _query_holds(prelude[6:]):
+                    _read_block(inner, True, verdicts)
+            elif prelude[:9].lower() == "@supports" or prelude[:6].lower() == "@layer":
+                _read_block(inner, media, verdicts)
+            continue
+        display = _DISPLAY.findall(inner)
+        if not display or not _CLASS_LIST.fullmatch(prelude):
+            continue
+        hidden = display[-1].lower() == "none"
+        for name in _CLASS.findall(prelude):
+            name = name.replace("\\", "")
+            if hidden or name in verdicts:
+                verdicts[name] = (hidden, bool(media))
+
+
+def _block_end(text: str, start: int) -> int:
+    """Index of the ``}`` closing the block opened at ``start`` (the text's end if none)."""
+    depth = 0
+    for i in range(start, len(text)):
+        char = text[i]
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return len(text)
+
+
+def _query_holds(queries: str) -> bool:
+    """Whether a media query list holds in a desktop window, read only when each feature is a
+    width condition and the media type is ``screen``/``all`` (otherwise ``False``)."""
+    for query in queries.lower().split(","):
+        features = _FEATURE.findall(query)
+        rest = _FEATURE.sub(" ", query).replace(" and ", " ").strip()
+        if rest and not _MEDIA_TYPE.fullmatch(rest):
+            continue
+        if features and all(_width_holds(f) for f in features):
+            return True
+    return False
+
+
+def _width_holds(feature: str) -> bool:
+    """Whether one width feature (``min-width: 1200px``, ``width < 810px``) holds at
+    :data:`DESKTOP_PX`; ``False`` for any other feature."""
+    match = _MIN_MAX.fullmatch(feature)
+    if match:
+        px = _px(match.group(2), match.group(3))
+        return px <= DESKTOP_PX if match.group(1) == "min" else px >= DESKTOP_PX
+    match = _RANGE.fullmatch(feature)
+    if match:
+        px = _px(match.group(2), match.group(3))
+        op = match.group(1)
+        return {
+            "<": px > DESKTOP_PX,
+            "<=": px >= DESKTOP_PX,
+            ">": px < DESKTOP_PX,
+            ">=": px <= DESKTOP_PX,
+        }[op]
+    return False
+
+
+def _px(number: str, unit: str) -> float:
+    """A length in CSS pixels (``em`` and ``rem``: 16 px, the default font size)."""
+    return float(number) * (1 if unit == "px" else 16)
