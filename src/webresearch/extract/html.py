@@ -257,7 +257,7 @@ def _convert(
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
     hidden += closed_dialogs(body)  # a <dialog> without open is not rendered
-    hidden += placeholder_blocks(doc)  # "Lorem ipsum dolor sit amet" a template left
+    hidden += placeholder_blocks(doc, html)  # "Lorem ipsum dolor sit amet" a template left
     hidden += consent_banners(body, attributes)  # "We use cookies … Accept": never the content
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box
     hidden += page_widgets(body)  # "Was this page helpful?", "Edit this page", "Next »"

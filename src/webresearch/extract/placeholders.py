@@ -128,13 +128,23 @@ _BLOCKS = frozenset(
 )  # fmt: skip
 _WORD = re.compile(r"[^\W\d_]+")
 _FILLER = re.compile(r"lorem\s+ipsum", re.IGNORECASE)
+# how the filler is written (a page's markup may spell it in any case: searched without case
+# only when one of these is there)
+_SPELLINGS = ("orem ipsum", "orem Ipsum", "OREM IPSUM")
 
 
-def placeholder_blocks(doc: etree._Element) -> list[etree._Element]:
+def placeholder_blocks(doc: etree._Element, markup: str | None = None) -> list[etree._Element]:
     """The outermost placeholder blocks under the body of ``doc`` (module docstring), in
-    document order; nothing is removed yet. Empty on most pages (one substring search)."""
+    document order; nothing is removed yet. ``markup``: the served page, when ``doc`` was
+    parsed from it — three substring searches then skip the pages without the filler (most
+    of them); without it the body's text is searched."""
     body = doc.find("body")
-    if body is None or not _FILLER.search(etree.tostring(body, method="text", encoding="unicode")):
+    if body is None:
+        return []
+    if markup is not None:
+        if not any(spelling in markup for spelling in _SPELLINGS):
+            return []
+    elif not _FILLER.search(etree.tostring(body, method="text", encoding="unicode")):
         return []
     heading = " ".join(
         "".join(el.itertext()) for el in (doc.find(".//title"), doc.find(".//h1")) if el is not None
