@@ -18,7 +18,10 @@ settings. One holding an ``<h1>``, ``<main>`` or ``<article>`` stays (a page bui
 dialog is its content).
 
 Source of the rule: the WCXB dev article pages (a magazine's hidden "Republish this
-article" dialog, 600 words of guidelines, came out after the story).
+article" dialog, 600 words of guidelines, came out after the story: 0.71 → 0.96); no other
+dev page of any type, nor of Zyte dev, changes (the closed ``<dialog>`` elements of the dev
+pages — glossary pop-ups, "Talk to an expert" forms, cookie settings — were already left out
+by the extractor).
 """
 
 from __future__ import annotations
