@@ -79,7 +79,6 @@ from webresearch.extract.page_type import (
 )
 from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
-from webresearch.extract.photo_credits import credit_lines
 from webresearch.extract.placeholders import placeholder_blocks
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
 from webresearch.extract.responsive_copies import desktop_hidden_classes, responsive_copies
@@ -258,7 +257,6 @@ def _convert(
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
     hidden += closed_dialogs(body)  # a <dialog> without open is not rendered
-    hidden += credit_lines(body)  # "Photo: … / Shutterstock" under a picture
     hidden += placeholder_blocks(doc, html)  # "Lorem ipsum dolor sit amet" a template left
     hidden += consent_banners(body, attributes)  # "We use cookies … Accept": never the content
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box
