@@ -48,6 +48,7 @@ from webresearch.extract.closed_popups import closed_popups
 from webresearch.extract.code_labels import drop_code_labels
 from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
+from webresearch.extract.dialogs import closed_dialogs
 from webresearch.extract.formulas import show_formulas, tex_scripts
 from webresearch.extract.forum_chrome import drop_controls, drop_signatures
 from webresearch.extract.frames import (
@@ -79,7 +80,9 @@ from webresearch.extract.page_type import (
 )
 from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
+from webresearch.extract.placeholders import placeholder_blocks
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
+from webresearch.extract.responsive_copies import desktop_hidden_classes, responsive_copies
 from webresearch.extract.scan_index import read_attributes
 from webresearch.extract.shortcodes import strip_shortcodes
 from webresearch.extract.signup import signup_boxes, signup_forms
@@ -187,6 +190,8 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     declared = declared_types(doc)
     facts = product_facts(doc)
     tex_scripts(doc)  # MathJax 2's TeX in scripts: read before scripts are dropped
+    # a builder's copies of a block for other screen sizes (responsive_copies.py)
+    remove_elements(responsive_copies(doc, desktop_hidden_classes(doc)))
     drop_inert(doc)
     show_formulas(doc)  # MathML hidden for assistive technology is the formula
     body = doc.find("body")
@@ -255,6 +260,8 @@ def _convert(
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
+    hidden += closed_dialogs(body)  # a <dialog> without open is not rendered
+    hidden += placeholder_blocks(doc, html)  # "Lorem ipsum dolor sit amet" a template left
     hidden += consent_banners(body, attributes)  # "We use cookies … Accept": never the content
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box
     hidden += page_widgets(body)  # "Was this page helpful?", "Edit this page", "Next »"

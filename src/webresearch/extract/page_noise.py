@@ -61,6 +61,7 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.assistive_text import only_assistive_text
 from webresearch.extract.caseless import CaselessPattern
+from webresearch.extract.dialogs import is_dialog
 from webresearch.extract.formulas import holds_only_formula
 from webresearch.extract.hidden_copies import repeats_a_sibling
 from webresearch.extract.json_ld_body import inert_elements
@@ -377,12 +378,11 @@ def _hidden_by_markup(el: etree._Element) -> bool:
 
 
 def _is_collapsed_content(el: etree._Element, chars: int) -> bool:
-    """A hidden block of prose (a closed tab, accordion or "read more" panel) is content
-    a click shows; menus, dialogs, dropdowns and short notices are not (``chars``: its
-    letters and digits). A short hidden answer right after a visible question is content
-    too (an FAQ accordion), and so is a tab panel of any length (``role="tabpanel"``, WAI-ARIA
-    tabs pattern: "macOS" / "Windows" install steps)."""
-    if not chars:
+    """A hidden block of prose (a closed tab, accordion or "read more" panel: ``chars``
+    letters and digits) is content a click shows; menus, dialogs (dialogs.py), dropdowns and
+    short notices are not. A short hidden answer right after a visible question is content too
+    (an FAQ), and so is a tab panel of any length (``role="tabpanel"``: "macOS" / "Windows")."""
+    if not chars or is_dialog(el, chars):
         return False
     if chars < MIN_COLLAPSED_CHARS and el.get("role") != "tabpanel" and not _follows_question(el):
         return False

@@ -1,0 +1,99 @@
+"""A closed dialog (a hidden ``role="dialog"`` box, a ``<dialog>`` without ``open``) is left
+out; a hidden panel of prose that is no dialog (a closed tab) stays."""
+
+from __future__ import annotations
+
+from webresearch.extract.align import page_text_size
+from webresearch.extract.dialogs import closed_dialogs, is_dialog
+from webresearch.extract.html import extract_html
+from webresearch.extract.page_noise import hidden_blocks
+from webresearch.extract.parse import parse_html
+
+STORY = (
+    "<p>The town's orchard society planted forty pear trees along the river path this spring, "
+    "each one adopted by a family who waters it through the first two summers.</p>"
+    "<p>Volunteers prune the trees every February and keep a record of each tree's harvest, "
+    "which the society publishes on a board at the library.</p>"
+)
+# longer than a short notice: a hidden block of this much prose is read as a closed panel
+TERMS = (
+    "<h2>Reuse this story</h2><p>You may reprint this story in full on your own site or in "
+    "print, provided you credit the author and link back to the original page.</p><p>Do not "
+    "edit the text beyond changing references to time or place, and do not sell it.</p>"
+    "<p>Photographs from agencies may not be reused; ask the editors first when a picture "
+    "carries a credit line, and keep every caption as it was written.</p>"
+)
+PANEL = (
+    "<p>Winter care: wrap the young trunks with a pale guard against sunscald, and check the "
+    "stakes after every storm so the roots are not rocked loose in the wet soil.</p>"
+)
+
+
+def page(extra: str) -> str:
+    return (
+        "<html><head><title>Pear trees</title></head><body><main><article>"
+        f"<h1>Forty pear trees on the river path</h1>{STORY * 4}{extra}</article></main>"
+        "</body></html>"
+    )
+
+
+def markdown(extra: str) -> str:
+    return extract_html(page(extra), "http://127.0.0.1/pears").markdown
+
+
+def hidden_ids(extra: str) -> list[str | None]:
+    doc = parse_html(page(extra))
+    body = doc.find("body")
+    assert body is not None
+    return [el.get("id") for el in hidden_blocks(doc, page_text_size(body))]
+
+
+def test_a_hidden_dialog_is_a_hidden_block_not_collapsed_content() -> None:
+    dialog = f"<div id='d' role='dialog' aria-modal='true' style='display:none'>{TERMS}</div>"
+    wrapped = f"<div id='w' hidden><div aria-modal='true'>{TERMS}</div></div>"
+    assert hidden_ids(dialog) == ["d"]
+    assert hidden_ids(wrapped) == ["w"]
+    assert hidden_ids(f"<div id='p' role='tabpanel' hidden>{TERMS}</div>") == []  # a closed tab
+
+
+def test_a_hidden_dialog_of_prose_is_left_out() -> None:
+    dialog = f"<div role='dialog' aria-modal='true' style='display:none'>{TERMS}</div>"
+    assert "Forty pear trees" in markdown(dialog) or "orchard society" in markdown(dialog)
+    assert "reprint this story" not in markdown(dialog)
+
+
+def test_a_hidden_wrapper_around_a_dialog_is_left_out() -> None:
+    wrapped = f"<div hidden><div class='modal' aria-modal='true'>{TERMS}</div></div>"
+    assert "reprint this story" not in markdown(wrapped)
+
+
+def test_a_dialog_element_without_open_is_left_out() -> None:
+    assert "reprint this story" not in markdown(f"<dialog>{TERMS}</dialog>")
+    doc = parse_html(
+        f"<html><body><dialog open>{TERMS}</dialog><dialog>{PANEL}</dialog></body></html>"
+    )
+    body = doc.find("body")
+    assert body is not None
+    assert [d.get("open") for d in closed_dialogs(body)] == [None]  # the open one is shown
+
+
+def test_a_closed_panel_of_prose_stays() -> None:
+    tabs = (
+        f"<div class='tabs'><div role='tabpanel'>{STORY}</div>"
+        f"<div role='tabpanel' hidden>{PANEL}</div></div>"
+    )
+    assert "Winter care" in markdown(tabs)
+
+
+def test_is_dialog_reads_the_role_and_the_wrapped_share() -> None:
+    doc = parse_html(
+        f"<html><body><div id='a' role='alertdialog'>{TERMS}</div>"
+        f"<div id='b'><div role='dialog'><p>Close</p></div>{PANEL}</div>"
+        f"<dialog id='c'><h1>Whole page</h1></dialog></body></html>"
+    )
+    a, b = doc.get_element_by_id("a"), doc.get_element_by_id("b")
+    assert is_dialog(a, 100)
+    assert not is_dialog(b, 150)  # the dialog inside holds little of the block's text
+    body = doc.find("body")
+    assert body is not None
+    assert closed_dialogs(body) == []  # a dialog holding the page's <h1> stays
