@@ -38,6 +38,7 @@ from ..errors import (
 from ..redact import install_log_redaction, redact_url
 from .download import CappedBody, read_capped, too_large
 from .guard import SSRFGuard, describe_category
+from .locations import browser_location
 from .transport import GuardedTransport
 
 __all__ = [
@@ -362,8 +363,10 @@ class GuardedClient:
     def _next_hop(self, current: httpx2.URL, location: str) -> httpx2.URL:
         """The redirect target, through every string rule of the guard.
 
-        A Location the URL parser refuses is still judged by the host rules first (``0177.0.0.1``
-        is a refused IPv4 spelling, not a typo); anything else invalid is the site's fault.
+        The Location is first read as a browser reads it (``http:/\\host`` names ``host``,
+        :mod:`webresearch.net.locations`). A Location the URL parser refuses is still judged
+        by the host rules first (``0177.0.0.1`` is a refused IPv4 spelling, not a typo);
+        anything else invalid is the site's fault.
 
         Raises:
             BlockedAddress: the target is refused by the SSRF guard.
@@ -373,6 +376,7 @@ class GuardedClient:
             "the site sent a redirect to an invalid URL",
             hint="the site is broken; try another source",
         )
+        location = browser_location(location, current.scheme)  # ``\`` as ``/`` (locations.py)
         try:
             target = str(current.join(location))
         except (httpx2.InvalidURL, ValueError):
