@@ -5,7 +5,9 @@ Two kinds of secrets are handled:
 * secrets carried in URLs: query (and fragment) parameters whose name marks a credential
   (``token``, ``key``, ``passkey``, ``password``, ``sig``, ``auth`` … SPEC §1.1) and the
   password of a ``user:pass@`` userinfo. Their values become ``[REDACTED]``; the rest of the
-  URL is kept byte for byte.
+  URL is kept byte for byte. Some names are credentials only as a whole name (``code``,
+  ``ticket``, ``hash``), and ``state`` only beside an OAuth response (see
+  :func:`is_secret_parameter`).
 * known secret values (API keys from the settings): :class:`Redactor` replaces every
   occurrence in any text.
 
@@ -62,6 +64,27 @@ _SECRET_PARTS = frozenset(
         "authtoken",
     }
 )
+# Whole parameter names (case folded) that carry a credential, though as a part of a longer
+# name they do not (``country_code``, ``zip_code``, ``hashtag``):
+# * ``code``: the OAuth 2.0 authorization code, returned in the redirect URI's query
+#   (RFC 6749 §4.1.2); exchanged for an access token, so it is a bearer credential until used.
+# * ``ticket``: a CAS service or proxy ticket appended to the service URL (Apereo CAS
+#   Protocol 3.0 §2.2.4, §2.7); whoever presents it is logged in as the user.
+# * ``hash``: the HMAC or token of a signed one-time link (e-mail confirmation, password
+#   reset, download links) in many web frameworks; a content hash loses nothing by hiding.
+_SECRET_NAMES = frozenset({"code", "ticket", "hash"})
+# ``state`` is an opaque value, not a credential by RFC 6749 (§4.1.1), but §10.12 asks that
+# it bind the request to the user agent's authenticated state (a CSRF token or a hash of
+# the session cookie), and clients often carry a session or return URL in it. Redacted
+# beside an OAuth response's parameters (``code``, ``access_token``, ``id_token``), kept
+# elsewhere: ``?state=CA`` on a listing page is a filter a model must see to follow it.
+_OAUTH_STATE = "state"
+_OAUTH_RESPONSE = re.compile(
+    r"(?:[?&;#]|%3[Ff]|%26|%23|%3[Bb])(?:code|access_token|id_token)(?:=|%3[Dd])", re.I
+)
+# How far either side of a ``state`` parameter its URL is looked for (characters).
+_URL_WINDOW = 4096
+_URL_END = re.compile(r"[\s\"'<>`]")
 _NAME_SPLIT = re.compile(r"[_\-.\s\[\]]+")
 # camelCase boundaries: apiKey -> api key, accessToken -> access token
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -72,8 +95,13 @@ def is_secret_parameter(name: str) -> bool:
 
     Args:
         name: the raw (possibly percent-encoded) parameter name.
+
+    ``code``, ``ticket`` and ``hash`` count as a whole name only (module constants give the
+    sources); ``state`` is judged with its URL by :func:`redact_text`, not here.
     """
     decoded = unquote(name)
+    if decoded.lower() in _SECRET_NAMES:
+        return True
     spaced = _CAMEL.sub(" ", decoded)
     parts = [p for p in _NAME_SPLIT.split(spaced.lower()) if p]
     if not parts:
@@ -104,9 +132,27 @@ _USERINFO = re.compile(
 )
 
 
+def _in_oauth_response(m: re.Match[str]) -> bool:
+    """Whether the URL holding the parameter matched by ``m`` also carries an OAuth
+    response parameter (the URL: the run of text without whitespace or quotes around it)."""
+    text = m.string
+    lo = max(0, m.start() - _URL_WINDOW)
+    before = text[lo : m.start()]
+    starts = [i for i in (before.rfind(c) for c in " \t\n\r\"'<>`") if i >= 0]
+    lo += max(starts) + 1 if starts else 0
+    end = _URL_END.search(text, m.end(), m.end() + _URL_WINDOW)
+    hi = end.start() if end else min(len(text), m.end() + _URL_WINDOW)
+    return _OAUTH_RESPONSE.search(text, lo, hi) is not None
+
+
 def _redact_param(m: re.Match[str]) -> str:
     value = m.group("value")
-    if not value or _is_redacted(value) or not is_secret_parameter(m.group("name")):
+    if not value or _is_redacted(value):
+        return m.group(0)
+    name = m.group("name")
+    if not is_secret_parameter(name) and not (
+        unquote(name).lower() == _OAUTH_STATE and _in_oauth_response(m)
+    ):
         return m.group(0)
     return f"{m.group('sep')}{m.group('name')}{m.group('eq')}{REDACTED}"
 

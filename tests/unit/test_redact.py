@@ -35,6 +35,12 @@ SECRET = "S3CR3T-value_42"
         f"https://s3.example/o?X-Amz-Signature={SECRET}&X-Amz-Credential={SECRET}",
         f"see the file at 'https://cdn.example/f?passkey={SECRET}' please",
         f"https://h.example/?AUTH={SECRET}",
+        f"https://app.example/cb?code={SECRET}",  # RFC 6749 §4.1.2
+        f"https://app.example/cb?state={SECRET}&code=x",  # state beside an OAuth response
+        f"https://app.example/cb#state={SECRET}&access_token=x",
+        f"https://app.example/?next=https%3A%2F%2Fb%2Fcb%3Fcode%3Dx%26state%3D{SECRET}",
+        f"https://app.example/service?ticket={SECRET}",  # CAS 3.0 §2.2.4
+        f"https://app.example/confirm?id=7&hash={SECRET}",
     ],
 )
 def test_credentials_in_urls_are_redacted_wherever_they_appear(text: str) -> None:
@@ -53,6 +59,8 @@ def test_credentials_in_urls_are_redacted_wherever_they_appear(text: str) -> Non
         "mailto:anna@example.org",
         "https://user@example.org/path",
         "https://example.org:8443/path@segment",
+        "https://example.org/list?state=CA&page=2",  # no OAuth response: a filter
+        "https://example.org/?country_code=DE&zip_code=10115&hashtag=x",
     ],
 )
 def test_ordinary_urls_and_text_are_unchanged(text: str) -> None:
@@ -80,6 +88,11 @@ def test_redact_url_keeps_everything_else_byte_for_byte() -> None:
         ("keyword", False),
         ("monkey", False),
         ("page", False),
+        ("code", True),
+        ("Ticket", True),
+        ("hash", True),
+        ("country_code", False),
+        ("state", False),  # judged with its URL (redact_text)
     ],
 )
 def test_secret_parameter_names(name: str, secret: bool) -> None:

@@ -143,8 +143,11 @@ def _convert(body: bytes, content_type: str | None, url: str, scripted: bool) ->
         )  # fmt: skip
     if is_passthrough_mime(mime):
         decoded = decode_document(body, content_type, html=False)
+        # a stray NUL (text with a few is still text, see sniff.py) is shown as a browser
+        # shows it in a text/plain document: U+FFFD (HTML Standard, PLAINTEXT state)
+        text = decoded.text.replace("\x00", "\ufffd")
         return Converted(
-            "", decoded.text, mime, "passthrough", None, decoded.encoding, decoded.source, False
+            "", text, mime, "passthrough", None, decoded.encoding, decoded.source, False
         )
     if mime == "application/pdf":
         title, text = pdf_to_text(body)

@@ -29,6 +29,8 @@ import re
 from lxml import etree
 from lxml import html as lxml_html
 
+from webresearch.extract.nesting import flatten_deep_tree, unwrap_deep_tables
+
 __all__ = [
     "MAX_DEPTH",
     "VOID_ELEMENTS",
@@ -159,6 +161,8 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
 
     Returns:
         the root ``<html>`` element; an empty document gives ``<html><body/></html>``.
+        Tables nested deeper than :data:`~webresearch.extract.nesting.MAX_TABLE_DEPTH`
+        are ``<div>`` blocks (:mod:`webresearch.extract.nesting`).
     """
     text = _XML_DECLARATION.sub("", html, count=1)
     if _has_control(text):
@@ -188,6 +192,8 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
         for child in list(body.itersiblings()):
             body.append(child)
     unnest_void_elements(root)
+    flatten_deep_tree(root)  # deeper than 256 levels: text (nesting.py)
+    unwrap_deep_tables(root)  # tables in tables 6 levels down: blocks (nesting.py)
     return root
 
 

@@ -8,10 +8,13 @@ Bytes win over the header where the header can lie harmfully (SPEC §1.1, cases 
   a binary type (``image/png``…) is judged by its bytes alone, with :func:`text_kind`:
   HTML markers (``<!DOCTYPE html``, ``<html``, ``<head``, ``<body``, ``<frameset`` and the
   WHATWG list, after a BOM, whitespace and comments) make it HTML, ``<svg`` SVG, ``<?xml`` XML, text
-  without NUL bytes (unless UTF-16) and with few control bytes plain text; only bytes that
+  with binary data bytes (NUL included, UTF-16 aside) in at most 1% of it plain text; only bytes that
   are none of these keep the binary label. So text served as ``image/png`` is text;
-* a "text" body with NUL bytes in its first KiB is binary (``application/octet-stream``)
-  unless it is UTF-16 (a BOM, or a UTF-16 charset in the header);
+* a "text" body is binary (``application/octet-stream``) when more than 5% of its first
+  KiB are binary data bytes (WHATWG MIME Sniffing §3: 0x00–0x08, 0x0B, 0x0E–0x1A,
+  0x1C–0x1F), unless it is UTF-16 (a BOM, or a UTF-16 charset in the header). A share,
+  not any NUL: random bytes without a NUL (about 11% such bytes) are refused, and a page a
+  browser shows with a few stray NULs (the parser drops them) is read;
 * otherwise the header's type is kept (lower-cased, parameters dropped).
 
 :func:`text_kind` is the one rule web_fetch and fetch_image share
@@ -26,8 +29,11 @@ import re
 from typing import Literal
 
 __all__ = [
+    "LABELLED_TEXT_BINARY_SHARE",
     "SNIFF_BYTES",
+    "UNLABELLED_TEXT_BINARY_SHARE",
     "TextKind",
+    "binary_share",
     "describe_mime",
     "is_html_mime",
     "label_note",
@@ -38,8 +44,15 @@ __all__ = [
 #: What a body is as text (see :func:`text_kind`).
 TextKind = Literal["html", "svg", "xml", "text"]
 
-#: How much of the body is looked at for NUL bytes and markers.
+#: How much of the body is looked at for binary data bytes and markers.
 SNIFF_BYTES = 1024
+
+#: Share of binary data bytes in the first KiB above which a body *labelled* as text is
+#: binary. Random bytes hold about 27/255 ≈ 10.6% (100 ± 10 in a KiB); text in any
+#: ASCII-compatible encoding none (ISO-2022 uses ESC, not a binary data byte).
+LABELLED_TEXT_BINARY_SHARE = 0.05
+#: The same share for a body with no label or a binary one: there the bytes alone decide.
+UNLABELLED_TEXT_BINARY_SHARE = 0.01
 
 # (offset, signature, mime) — checked in order.
 _MAGIC: tuple[tuple[int, bytes, str], ...] = (
@@ -205,8 +218,8 @@ def text_kind(body: bytes, *, utf16: bool = False) -> TextKind | None:
     The one rule web_fetch and fetch_image share (module docstring): no magic number of a
     binary format (leading whitespace allowed); then ``html`` (HTML start or one of the
     WHATWG tags, after a BOM, whitespace, comments and an XML declaration), ``svg``,
-    ``xml`` (``<?xml``), else ``text`` when the first KiB has no NUL byte (UTF-16 aside)
-    and control bytes other than whitespace in at most 1% of it.
+    ``xml`` (``<?xml``), else ``text`` when binary data bytes (:func:`binary_share`, NUL
+    bytes counted unless UTF-16) are at most 1% of the first KiB.
 
     Args:
         body: the body, or at least its first 4 KiB.
@@ -225,9 +238,9 @@ def text_kind(body: bytes, *, utf16: bool = False) -> TextKind | None:
     if text.lstrip().startswith(b"<?xml"):
         return "html" if re.search(rb"<html[\s>]", text, re.I) else "xml"
     sample = text[:SNIFF_BYTES] if bom16 else head[:SNIFF_BYTES]
-    if b"\x00" in sample and not (utf16 or bom16):
-        return None
-    return None if _binary_looking(sample.replace(b"\x00", b"")) else "text"
+    if utf16 or bom16:
+        sample = sample.replace(b"\x00", b"")
+    return None if binary_share(sample) > UNLABELLED_TEXT_BINARY_SHARE else "text"
 
 
 #: The MIME type web_fetch reads each text kind as, when the header does not say.
@@ -250,8 +263,8 @@ def sniff_mime(body: bytes, content_type: str | None) -> str:
     Returns:
         a lower-case MIME type without parameters, e.g. ``"application/pdf"`` for PDF bytes
         labelled ``text/plain``, ``"text/html"`` for an HTML page labelled
-        ``application/octet-stream``, ``"application/octet-stream"`` for a "text" body with
-        NUL bytes, else the header's type (``"application/octet-stream"`` when there is none
+        ``application/octet-stream``, ``"application/octet-stream"`` for a "text" body whose
+        first KiB is more than 5% binary data bytes (:func:`binary_share`), else the header's type (``"application/octet-stream"`` when there is none
         and the body is binary, ``"text/plain"`` when it is text).
     """
     head = body[: SNIFF_BYTES * 4]
@@ -267,16 +280,22 @@ def sniff_mime(body: bytes, content_type: str | None) -> str:
         if kind is None:
             return "application/octet-stream" if declared in _GENERIC else declared
         return _KIND_MIME[kind]
-    if b"\x00" in head[:SNIFF_BYTES] and not utf16:
+    if not utf16 and binary_share(head[:SNIFF_BYTES]) > LABELLED_TEXT_BINARY_SHARE:
         return "application/octet-stream"
     return declared
 
 
-def _binary_looking(head: bytes) -> bool:
-    """Control characters other than whitespace in more than 1% of the first KiB."""
-    sample = head[:SNIFF_BYTES]
-    controls = sum(1 for b in sample if b < 0x20 and b not in (9, 10, 12, 13, 27))
-    return controls > len(sample) // 100
+_BINARY_DATA_BYTES = bytes([*range(0x00, 0x09), 0x0B, *range(0x0E, 0x1B), *range(0x1C, 0x20)])
+
+
+def binary_share(sample: bytes) -> float:
+    """The share (0.0–1.0) of ``sample``'s bytes that are *binary data bytes* as the WHATWG
+    MIME Sniffing Standard (§3, "Terminology") defines them: 0x00–0x08, 0x0B, 0x0E–0x1A,
+    0x1C–0x1F — control bytes other than tab, line feed, form feed, carriage return and
+    escape. 0.0 for an empty sample."""
+    if not sample:
+        return 0.0
+    return (len(sample) - len(sample.translate(None, _BINARY_DATA_BYTES))) / len(sample)
 
 
 def describe_mime(mime: str) -> str:

@@ -38,6 +38,7 @@ from ..errors import (
 from ..redact import install_log_redaction, redact_url
 from .download import CappedBody, read_capped, too_large
 from .guard import SSRFGuard, describe_category
+from .locations import browser_location
 from .transport import GuardedTransport
 
 __all__ = [
@@ -80,6 +81,9 @@ class FetchResponse:
         raw_bytes: bytes received on the wire for the final body.
         capped: True when the download cap cut the body.
         decoded: False when a declared Content-Encoding was wrong and the body kept as sent.
+        incomplete: the server closed the connection before the whole body arrived (fewer
+            bytes than its ``Content-Length``, a chunked body without its last chunk); the
+            body is what arrived. Only with ``allow_incomplete=True``.
         redirects: ``[(status, url), ...]`` for each redirect hop taken, in order.
         elapsed_s: seconds from the first request to the end of the body.
     """
@@ -94,6 +98,7 @@ class FetchResponse:
     decoded: bool = True
     redirects: list[tuple[int, str]] = field(default_factory=list)
     elapsed_s: float = 0.0
+    incomplete: bool = False
 
     @property
     def content_type(self) -> str | None:
@@ -224,6 +229,7 @@ class GuardedClient:
         headers: Mapping[str, str] | None = None,
         cap: int | None = None,
         allow_capped: bool = False,
+        allow_incomplete: bool = False,
         max_redirects: int | None = None,
         timeout_s: float | None = None,
         gate: HopGate | None = None,
@@ -235,6 +241,10 @@ class GuardedClient:
             headers: extra request headers (``Accept`` etc.).
             cap: decoded-body cap in bytes (default ``download_cap_bytes``).
             allow_capped: return a capped body instead of raising :class:`TooLarge`.
+            allow_incomplete: return the bytes that arrived, with ``incomplete=True``, when
+                the connection closes in the middle of the body (a reader that can use part
+                of a page); otherwise that is a :class:`NetworkError`. Robots.txt and API
+                answers keep the error: a cut rule file or JSON is not a smaller one.
             max_redirects: redirects followed for this call (default: the client's).
             timeout_s: seconds for this whole call, redirects and body included (default:
                 ``request_timeout_s``), e.g. a screenshot download's 20 s.
@@ -265,6 +275,7 @@ class GuardedClient:
                     started,
                     hops,
                     gate,
+                    allow_incomplete,
                 )
         except TimeoutError:
             raise Timeout(
@@ -281,6 +292,7 @@ class GuardedClient:
         started: float,
         max_redirects: int,
         gate: HopGate | None = None,
+        allow_incomplete: bool = False,
     ) -> FetchResponse:
         cookies = httpx2.Cookies()
         redirects: list[tuple[int, str]] = []
@@ -341,7 +353,7 @@ class GuardedClient:
                     current = self._next_hop(current, location)
                     redirects.append((response.status_code, str(current)))
                     continue
-                body = await self._read(response, cap, shown)
+                body, incomplete = await self._read(response, cap, shown, allow_incomplete)
             finally:
                 await response.aclose()
             if body.capped and not allow_capped:
@@ -357,13 +369,16 @@ class GuardedClient:
                 decoded=body.decoded,
                 redirects=redirects,
                 elapsed_s=time.monotonic() - started,
+                incomplete=incomplete,
             )
 
     def _next_hop(self, current: httpx2.URL, location: str) -> httpx2.URL:
         """The redirect target, through every string rule of the guard.
 
-        A Location the URL parser refuses is still judged by the host rules first (``0177.0.0.1``
-        is a refused IPv4 spelling, not a typo); anything else invalid is the site's fault.
+        The Location is first read as a browser reads it (``http:/\\host`` names ``host``,
+        :mod:`webresearch.net.locations`). A Location the URL parser refuses is still judged
+        by the host rules first (``0177.0.0.1`` is a refused IPv4 spelling, not a typo);
+        anything else invalid is the site's fault.
 
         Raises:
             BlockedAddress: the target is refused by the SSRF guard.
@@ -373,6 +388,7 @@ class GuardedClient:
             "the site sent a redirect to an invalid URL",
             hint="the site is broken; try another source",
         )
+        location = browser_location(location, current.scheme)  # ``\`` as ``/`` (locations.py)
         try:
             target = str(current.join(location))
         except (httpx2.InvalidURL, ValueError):
@@ -385,14 +401,29 @@ class GuardedClient:
         except InvalidArguments:
             raise invalid from None
 
-    async def _read(self, response: httpx2.Response, cap: int, shown: str) -> CappedBody:
+    async def _read(
+        self, response: httpx2.Response, cap: int, shown: str, allow_incomplete: bool
+    ) -> tuple[CappedBody, bool]:
+        """The body (capped) and whether the connection closed before all of it arrived
+        (only with ``allow_incomplete`` and some bytes received; else that raises)."""
+        cut = False
+
         async def chunks() -> AsyncIterator[bytes]:
+            nonlocal cut
             stream: Any = response.stream
-            async for part in stream:
-                yield part
+            received = 0
+            try:
+                async for part in stream:
+                    received += len(part)
+                    yield part
+            except (httpx2.RemoteProtocolError, httpcore2.RemoteProtocolError):
+                if not (allow_incomplete and received):
+                    raise
+                cut = True  # "peer closed connection without sending complete message body"
 
         try:
-            return await read_capped(chunks(), response.headers.get("content-encoding"), cap)
+            body = await read_capped(chunks(), response.headers.get("content-encoding"), cap)
+            return body, cut and not body.capped
         except WebResearchError:
             raise
         except Exception as exc:

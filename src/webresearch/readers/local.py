@@ -26,7 +26,13 @@ from typing import ClassVar
 from .. import progress
 from ..access import AccessPolicy
 from ..config import ProviderOptions
-from ..errors import BLOCKED_HINT, AntiBotChallenge, BlockedAddress, TooManyRedirects
+from ..errors import (
+    BLOCKED_HINT,
+    AntiBotChallenge,
+    BlockedAddress,
+    NetworkError,
+    TooManyRedirects,
+)
 from ..extract.challenge import is_challenge_page
 from ..extract.dispatch import Converted, convert, reads_from_a_prefix
 from ..extract.refresh import (
@@ -37,7 +43,7 @@ from ..extract.refresh import (
     reloads_itself,
 )
 from ..extract.sniff import is_html_mime, label_note, sniff_mime
-from ..net.client import FetchResponse, GuardedClient, HopGate, hop_refused
+from ..net.client import RETRY_HINT, FetchResponse, GuardedClient, HopGate, hop_refused
 from ..net.download import cap_text, too_large
 from ..net.http_status import WallClock, status_error, utc_now
 from ..redact import redact_text, redact_url
@@ -112,7 +118,7 @@ class LocalReader:
         deadline = loop.time() + self.client.request_timeout_s
         self.cpu.warm()  # the workers start during the download, not inside the budget left
         gate = self.access.hop_gate if self.access is not None else None
-        response = await self.client.get(url, allow_capped=True, gate=gate)
+        response = await self.client.get(url, allow_capped=True, allow_incomplete=True, gate=gate)
         document = await self.convert(response, timeout_s=deadline - loop.time())
         hops = len(response.redirects)
         while True:
@@ -135,7 +141,11 @@ class LocalReader:
                 )
             try:
                 target = await self.client.get(
-                    refresh.url, allow_capped=True, max_redirects=left, gate=_later_hops(gate)
+                    refresh.url,
+                    allow_capped=True,
+                    allow_incomplete=True,
+                    max_redirects=left,
+                    gate=_later_hops(gate),
                 )
             except BlockedAddress as exc:
                 raise hop_refused(exc, "the page's meta refresh leads") from None
@@ -190,6 +200,16 @@ class LocalReader:
             notes.append(
                 f"the page is larger than the {cap} download cap; only its first {cap} "
                 "were downloaded and converted"
+            )
+        if response.incomplete:
+            if not reads_from_a_prefix(sniff_mime(response.body, content_type)):
+                raise NetworkError(
+                    f"{shown} closed the connection before the whole file arrived",
+                    hint=RETRY_HINT,
+                )
+            notes.append(
+                f"the server closed the connection after {len(response.body)} bytes, before "
+                "the whole page arrived; this is the part that arrived"
             )
         # A new stage: a long conversion must not be reported as the download it followed.
         progress.report("converting the page")

@@ -111,3 +111,40 @@ def test_descriptions() -> None:
     assert describe_mime("application/pdf") == "a PDF document (application/pdf)"
     assert describe_mime("video/mp4") == "a video (video/mp4)"
     assert describe_mime("application/x-foo") == "a binary file (application/x-foo)"
+
+
+def _random_bytes_without_nul(size: int) -> bytes:
+    import random
+
+    rng = random.Random(7)
+    return bytes(rng.randrange(1, 256) for _ in range(size))
+
+
+@pytest.mark.parametrize("label", ["text/html", "text/plain", "text/html; charset=utf-8"])
+def test_random_bytes_without_a_nul_labelled_as_text_are_binary(label: str) -> None:
+    # about 11% of random bytes are WHATWG binary data bytes; none of them is a NUL here
+    body = _random_bytes_without_nul(8192)
+    assert b"\x00" not in body
+    assert sniff_mime(body, label) == "application/octet-stream"
+    assert sniff_mime(body, None) == "application/octet-stream"
+
+
+def test_a_page_with_a_few_stray_nuls_is_still_read_as_its_label_says() -> None:
+    from webresearch.extract.dispatch import convert
+
+    page = (
+        b"<html><head><title>Stray\x00bytes</title></head><body><p>Text\x00with a few\x00"
+        b"NUL bytes and words enough to be the content of a short page.</p></body></html>"
+    )
+    assert sniff_mime(page, "text/html") == "text/html"
+    converted = convert(page, "text/html", "http://127.0.0.1/p")
+    assert "\x00" not in converted.text and "\x00" not in converted.title
+    assert "NUL bytes and words enough" in converted.text
+    plain = b"A log file\x00 with one stray NUL in it, otherwise ordinary text lines.\n" * 4
+    assert sniff_mime(plain, "text/plain") == "text/plain"
+    assert "\x00" not in convert(plain, "text/plain", "http://127.0.0.1/log.txt").text
+
+
+def test_utf16_text_is_not_binary_for_its_nuls() -> None:
+    body = "plain text in UTF-16".encode("utf-16-le") * 20
+    assert sniff_mime(body, "text/plain; charset=utf-16le") == "text/plain"

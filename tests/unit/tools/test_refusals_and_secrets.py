@@ -151,3 +151,38 @@ async def test_a_non_http_url_is_journaled_as_a_bad_argument_after_the_same_gate
     failed = events[-1]
     assert failed.error_code == "invalid_arguments" and "refusal" not in failed.details
     assert failed.outcome != "refused"
+
+
+OAUTH_CODE = "OAUTH-CODE-PLANTED-0007"
+OAUTH_STATE = "OAUTH-STATE-PLANTED-0008"
+CAS_TICKET = "ST-CAS-TICKET-PLANTED-0009"
+LINK_HASH = "LINK-HASH-PLANTED-0010"
+
+
+async def test_oauth_and_cas_callback_parameters_never_reach_the_journal() -> None:
+    # RFC 6749 §4.1.2 (code, with state beside it), CAS 3.0 §2.2.4 (ticket), a signed link
+    settings = Settings.load(environ={}, allowed_networks=["127.0.0.1/32"], journal_url="memory://")
+    journal = MemoryJournal()
+    callback = f"/callback?code={OAUTH_CODE}&state={OAUTH_STATE}"
+    with LocalServer() as srv:
+        srv.routes["/login"] = Route(status=302, headers=[("Location", "{BASE}" + callback)])
+        srv.routes["/callback"] = Route(
+            headers=[("Content-Type", "text/html")],
+            body=(
+                f'<p>signed in; <a href="/confirm?id=7&hash={LINK_HASH}">confirm</a></p>'
+                f'<p><a href="/list?state=CA">California</a></p>'
+            ).encode(),
+        )
+        async with Toolkit(settings, journal=journal, builders=[web_fetch.build]) as tk:
+            fetched = await tk.call("web_fetch", {"url": f"{srv.base}/login"})
+            cas = await tk.call("web_fetch", {"url": f"{srv.base}/callback?ticket={CAS_TICKET}"})
+    assert fetched.ok and cas.ok
+    everything = " ".join(
+        [fetched.text, cas.text, repr(fetched.to_dict()), repr(cas.to_dict())]
+        + [repr(e.to_dict()) for e in journal.events]
+    )
+    for secret in (OAUTH_CODE, OAUTH_STATE, CAS_TICKET, LINK_HASH):
+        assert secret not in everything, secret
+    completed = [e for e in journal.events if e.kind == "tool.completed"]
+    assert completed and all(OAUTH_CODE not in repr(e.to_dict()) for e in completed)
+    assert "state=CA" in fetched.text  # a plain filter, not an OAuth response: kept
