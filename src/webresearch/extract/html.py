@@ -266,6 +266,7 @@ def _convert(
         main.kept_chars < MIN_KEPT_SHARE * page_chars
         and main.kept_chars < MAX_FALLBACK_KEPT_CHARS
         and not rest_is_boilerplate(body, main.kept_chars)
+        and not main.holds_landmark()  # the page's <main>, beside other offers (landmark_pass)
     ):
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
