@@ -79,6 +79,7 @@ from webresearch.extract.page_type import (
 from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
+from webresearch.extract.product_name import main_photo_name
 from webresearch.extract.scan_index import read_attributes
 from webresearch.extract.signup import signup_boxes, signup_forms
 from webresearch.extract.title import document_title
@@ -232,6 +233,7 @@ def _convert(
     shop = is_shop_page(doc, url, declared)
     if shop:
         drop_shop_widgets(body)  # user reviews, "similar items": never a product's content
+    photo = main_photo_name(body, facts) if shop else ""  # its main photo is content
     # The second opinion (main_content, step 4) fills gaps on pages other than declared
     # articles: there trafilatura is at its best, and the second parse would cost time.
     article = bool(declared & ARTICLE_TYPES)
@@ -274,7 +276,7 @@ def _convert(
         remove_elements(hidden + boxes)
         _remove_page_chrome(landmark)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
-        drop_noise_images(landmark, images, base, cards)
+        drop_noise_images(landmark, images, base, cards, photo)
         markdown = _tidy(
             _drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
         )
@@ -287,7 +289,7 @@ def _convert(
         remove_elements(boxes)
         drop_teasers(root)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
-        drop_noise_images(root, images, base, cards)
+        drop_noise_images(root, images, base, cards, photo)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         if markdown:
