@@ -169,6 +169,7 @@ def drop_noise_images(
     counts: Counter[str],
     base_url: str,
     cards: frozenset[etree._Element] = frozenset(),
+    product: str = "",
 ) -> None:
     """Remove from ``root`` (in place) every image that is not content (module docstring).
 
@@ -177,6 +178,9 @@ def drop_noise_images(
         counts: :func:`image_counts` of the whole page, taken before any pruning.
         base_url: what relative image addresses resolve against.
         cards: :func:`card_pictures` of the whole page, taken before any pruning.
+        product: a product page's product name (normalised letters and digits), else
+            empty: the first image whose alt text is that name is the product's main photo,
+            content though its alt text repeats the heading beside it (issue 13, point 3).
 
     Kept images get their ``src`` set to the resolved address without tracking parameters.
     """
@@ -194,7 +198,7 @@ def drop_noise_images(
             or (written and counts[written] > 1)
             or alt in seen_alts
             or img in cards
-            or not _is_content(img, src, texts)
+            or not _is_content(img, src, texts, bool(product) and alt == product)
         ):
             remove_keep_tail(img)
             continue
@@ -205,7 +209,11 @@ def drop_noise_images(
         img.set("src", strip_tracking_query(src))
 
 
-def _is_content(img: etree._Element, src: str, texts: dict[etree._Element, str]) -> bool:
+def _is_content(
+    img: etree._Element, src: str, texts: dict[etree._Element, str], photo: bool = False
+) -> bool:
+    """Rules 2–5 and 7 of the module docstring; ``photo``: the product's main photo, whose
+    alt text may repeat the product's name beside it."""
     button = next(img.iterancestors("button"), None)
     limit = MIN_IMAGE_PX if button is None else MAX_PICKER_IMAGE_PX
     for dim in ("width", "height"):
@@ -236,7 +244,7 @@ def _is_content(img: etree._Element, src: str, texts: dict[etree._Element, str])
         return True
     if len(_WORD.findall(alt)) < MIN_ALT_WORDS or _SLUG.search(alt) or _CAMERA_NAME.fullmatch(alt):
         return False
-    return not _repeats_context(img, alt, texts)
+    return photo or not _repeats_context(img, alt, texts)
 
 
 def _language_picker(img: etree._Element, button: etree._Element, path: str) -> bool:

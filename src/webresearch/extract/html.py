@@ -82,6 +82,7 @@ from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
 from webresearch.extract.placeholders import placeholder_blocks
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
+from webresearch.extract.product_name import main_photo_name
 from webresearch.extract.responsive_copies import desktop_hidden_classes, responsive_copies
 from webresearch.extract.scan_index import read_attributes
 from webresearch.extract.shortcodes import strip_shortcodes
@@ -240,6 +241,7 @@ def _convert(
     shop = is_shop_page(doc, url, declared)
     if shop:
         drop_shop_widgets(body)  # user reviews, "similar items": never a product's content
+    photo = main_photo_name(body, facts) if shop else ""  # its main photo is content
     # The second opinion (main_content, step 4) fills gaps on pages other than declared
     # articles: there trafilatura is at its best, and the second parse would cost time.
     article = bool(declared & ARTICLE_TYPES)
@@ -277,6 +279,7 @@ def _convert(
         main.kept_chars < MIN_KEPT_SHARE * page_chars
         and main.kept_chars < MAX_FALLBACK_KEPT_CHARS
         and not rest_is_boilerplate(body, main.kept_chars)
+        and not main.holds_landmark()  # the page's <main>, beside other offers (landmark_pass)
     ):
         share = 100 * main.kept_chars / page_chars
         fallback = f"main content kept {share:.0f}% of the page text"
@@ -284,7 +287,7 @@ def _convert(
         remove_elements(hidden + boxes)
         _remove_page_chrome(landmark)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
-        drop_noise_images(landmark, images, base, cards)
+        drop_noise_images(landmark, images, base, cards, photo)
         markdown = _tidy(
             _drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
         )
@@ -297,7 +300,7 @@ def _convert(
         remove_elements(boxes)
         drop_teasers(root)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
-        drop_noise_images(root, images, base, cards)
+        drop_noise_images(root, images, base, cards, photo)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         if markdown:

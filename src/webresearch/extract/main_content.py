@@ -8,8 +8,10 @@ trafilatura's simplified tree:
 1. trafilatura extracts from a copy of the parsed page: first its fast pass; only when that
    keeps little (:data:`CONFIDENT_CHARS`, :data:`CONFIDENT_SHARE`) the full pass with its
    readability and jusText second opinions (issue 13: no rescue pass when the first pass is
-   confident); in that copy a formula without TeX source is its text (trafilatura itself
-   deletes such MathML: :func:`_formulas_as_text`);
+   confident; the fast pass stands when the full pass left the page's explicit ``<main>``
+   for a list beside it: :mod:`webresearch.extract.landmark_pass`); in that copy a
+   formula without TeX source is its text (trafilatura itself deletes such MathML:
+   :func:`_formulas_as_text`);
 2. the text it kept is aligned, in document order, with the text nodes of the page
    (:mod:`webresearch.extract.align`);
 3. elements holding no kept text are removed, kept text nodes stay, images trafilatura kept
@@ -71,6 +73,7 @@ from webresearch.extract.align import Segment, align_segments, normalise, text_s
 from webresearch.extract.faq_answers import keep_faq_answers
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.forum import keep_thread, repeats_article
+from webresearch.extract.landmark_pass import explicit_landmark, holds_landmark, prefer_fast_pass
 from webresearch.extract.product_head import keep_product_head
 from webresearch.extract.product_name import product_h1
 from webresearch.extract.product_summary import keep_product_summary
@@ -203,6 +206,11 @@ class MainContent:
         Call before :meth:`root`."""
         return keep_visible_copies(self._segments, hidden) if self.aligned else 0
 
+    def holds_landmark(self) -> bool:
+        """True when the kept text is the page's explicit ``<main>`` content
+        (:func:`~webresearch.extract.landmark_pass.holds_landmark`). Call before :meth:`root`."""
+        return self.aligned and holds_landmark(self._segments, explicit_landmark(self._body))
+
 
 def find_main_content(
     doc: etree._Element, comments: bool = False, html: str | None = None
@@ -228,7 +236,10 @@ def find_main_content(
     total = sum(len(k) for k in streams)
     confident = total >= CONFIDENT_CHARS and total >= CONFIDENT_SHARE * page_chars
     if not confident:
+        fast = traf_body, streams
         traf_body, streams = _trafilatura(doc, False, comments)  # not confident: 2nd opinions
+        if not comments and prefer_fast_pass(segments, fast[1], streams, explicit_landmark(body)):
+            traf_body, streams = fast  # the full pass left the page's <main> (landmark_pass.py)
         total = sum(len(k) for k in streams)
     if traf_body is None or not streams:
         return None

@@ -36,7 +36,9 @@ WCXB (53 product pages, ground truth: the product block without the widgets):
   items<span class="clipped">Seller's other items</span></span>``, a price or a condition
   read twice ("UsedUsed"). WCXB dev product pages 0.679 → 0.683 (three eBay pages up,
   0.29 → 0.39 and 0.67 → 0.78; two down by at most 0.002), collection pages unchanged;
-* all four only on **shop pages** (:func:`is_shop_page`): a declared product (schema.org
+* **menus** (:func:`link_menus`): a ``<nav>`` of links only, short ("Home Garden Cart
+  (0)" kept above the product's name by trafilatura);
+* all five only on **shop pages** (:func:`is_shop_page`): a declared product (schema.org
   ``Product``/``ProductGroup`` in JSON-LD, ``og:type`` product or item, microdata
   ``itemtype=…/Product``) or a product's address (:func:`is_product_address`). Elsewhere
   a "review" class names an article (a review site's own review) or a business's reviews
@@ -72,12 +74,15 @@ __all__ = [
     "drop_shop_widgets",
     "is_product_address",
     "is_shop_page",
+    "link_menus",
     "product_grid",
     "recommendation_sections",
     "review_items",
     "tooltips",
 ]
 
+#: A shop's menu of links holds fewer letters and digits than this (not a product list).
+MAX_MENU_CHARS = 300
 #: A review block holds at least this many letters and digits (a sentence, not a star
 #: histogram's "5 stars 84%" row).
 MIN_REVIEW_CHARS = 40
@@ -169,11 +174,32 @@ def drop_shop_widgets(body: etree._Element) -> int:
     """
     doomed = _outermost(
         review_items(body) + recommendation_sections(body) + tooltips(body)
-        + assistive_copies(body)
+        + assistive_copies(body) + link_menus(body)
     )  # fmt: skip
     for el in doomed:
         remove_keep_tail(el)
     return len(doomed)
+
+
+def link_menus(root: etree._Element) -> list[etree._Element]:
+    """The shop's menus: each ``<nav>`` (or ``role="navigation"``) whose text is all link
+    text, under :data:`MAX_MENU_CHARS` letters and digits, and linking no part of the
+    page itself (a guide's table of contents stays) — "Home Garden Cart (0)" above a
+    product (review r-11, fault 7)."""
+    found: list[etree._Element] = []
+    for el in root.iter():
+        if not isinstance(el.tag, str) or not (
+            el.tag == "nav" or (el.get("role") or "").lower() == "navigation"
+        ):
+            continue
+        anchors = list(el.iter("a"))
+        if any(len(h := (a.get("href") or "").strip()) > 1 and h[0] == "#" for a in anchors):
+            continue  # the page's own table of contents, not the shop's menu
+        chars = page_text_size(el)
+        links = sum(page_text_size(a) for a in anchors)
+        if 0 < chars < MAX_MENU_CHARS and links >= chars:
+            found.append(el)
+    return found
 
 
 def review_items(root: etree._Element) -> list[etree._Element]:

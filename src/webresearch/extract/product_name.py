@@ -17,7 +17,7 @@ from lxml import etree
 from webresearch.extract.align import normalise
 from webresearch.extract.rescue import in_boilerplate
 
-__all__ = ["product_h1"]
+__all__ = ["main_photo_name", "product_h1"]
 
 
 def product_h1(body: etree._Element) -> etree._Element | None:
@@ -43,3 +43,15 @@ def product_h1(body: etree._Element) -> etree._Element | None:
         return None
     chosen = [h for h, text in named if text in said]
     return chosen[0] if len(chosen) == 1 else None
+
+
+def main_photo_name(body: etree._Element, facts: list[str]) -> str:
+    """The product's name as its main photo's alt text would say it (normalised), for
+    :func:`~webresearch.extract.content_images.drop_noise_images`: the declared name
+    (``facts``, :func:`~webresearch.extract.page_type.product_facts`), else the text of
+    :func:`product_h1`; empty when the page names no product."""
+    declared = [f for f in facts if not f.startswith("Price: ")]
+    if declared:
+        return normalise(declared[0])
+    h1 = product_h1(body)
+    return normalise("".join(h1.itertext())) if h1 is not None else ""

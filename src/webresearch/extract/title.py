@@ -5,7 +5,15 @@ page's own title is chosen by agreement of ``<title>`` with ``og:title`` (or
 ``twitter:title``, the publisher's statement of the page title without the site):
 
 1. the part of ``<title>`` (split at `` | ``, `` - ``, `` – ``, `` — ``, `` :: ``, `` · ``,
-   `` » ``) that ``og:title`` also says;
+   `` » ``) that ``og:title`` also says; else the part the page's own heading says — its
+   first ``<h1>`` outside the page header, navigation and links, or its JSON-LD
+   ``headline`` or the ``name`` of what it declares (a product, a job, an event; not the
+   site's organisation) — provided that part is at least half as long as what it drops: a
+   site's name is rarely twice as long as the page's ("Harvest festival returns - Valley
+   News" under the heading "Harvest festival returns"), and a logo set as ``<h1>`` must
+   not win; a dash-separated tail is cut only when the page's body names it too (a logo's
+   alt text, a footer): otherwise it may be a subtitle ("Grüße aus Köln — Übersicht");
+   the heading never overrides an ``og:title`` (they disagree: nothing is cut);
 2. else ``<title>`` without the parts naming the site (``og:site_name``, or the host name);
 3. else ``<title>`` as it is (a subtitle such as "Köln — Übersicht" is part of it), else
    ``og:title``, else the first ``<h1>``, else the first heading of any level.
@@ -18,6 +26,7 @@ All texts are whitespace-collapsed.
 
 from __future__ import annotations
 
+import json
 import re
 from urllib.parse import unquote, urlsplit
 
@@ -29,6 +38,12 @@ __all__ = ["document_title", "strip_site_name", "url_title"]
 
 _WS = re.compile(r"\s+")
 _HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+#: Where a site's logo or menu sits: an ``<h1>`` there is not the page's heading.
+_CHROME = frozenset({"header", "nav", "footer", "a", "aside"})
+#: JSON-LD types naming the site or a person, not the page.
+_SITE_TYPES = frozenset(
+    {"organization", "website", "breadcrumblist", "person", "brand", "corporation", "webpage"}
+)
 _SEPARATOR = re.compile(r"\s+(?:\||-|–|—|::|·|»|/)\s+|\s*\|\s*")
 
 
@@ -46,7 +61,93 @@ def document_title(doc: etree._Element, url: str = "") -> str:
         headings = (_collapse("".join(h.itertext())) for h in doc.iter(*_HEADINGS))
         return og_title or next((t for t in h1 if t), "") or next((t for t in headings if t), "")
     site = _meta(doc, ("og:site_name", "application-name"))
-    return strip_site_name(title, (og_title,), site, urlsplit(url).hostname or "")
+    host = urlsplit(url).hostname or ""
+    if og_title:  # the publisher's statement; a heading never overrides it
+        return strip_site_name(title, (og_title,), site, host)
+    return _by_heading(title, _page_headings(doc), doc) or strip_site_name(title, (), site, host)
+
+
+def _by_heading(title: str, headings: list[str], doc: etree._Element) -> str:
+    """The part of ``title`` one of ``headings`` says, at least half as long as the parts
+    it drops, and dropping a dash-separated tail only when the page names it elsewhere
+    (rule 1); empty when none does."""
+    parts = [p for p in _SEPARATOR.split(title) if p.strip()]
+    if len(parts) < 2:
+        return ""
+    for heading in headings:
+        wanted = normalise(heading)
+        if not wanted or wanted == normalise(title):
+            continue
+        for i in range(len(parts)):
+            for j in range(len(parts), i, -1):
+                if j - i < len(parts) and normalise(" ".join(parts[i:j])) == wanted:
+                    dropped = sum(len(normalise(p)) for p in parts[:i] + parts[j:])
+                    kept = _rejoin(title, parts[i], parts[j - 1])
+                    if 2 * len(wanted) >= dropped and _tail_is_site(title, kept, doc):
+                        return kept
+    return ""
+
+
+def _tail_is_site(title: str, kept: str, doc: etree._Element) -> bool:
+    """Whether what follows ``kept`` in ``title`` may be cut: nothing, a part after `` | ``
+    (or ``::``, ``·``, ``»``), or a dash-separated part the page's body also says (its
+    logo, header or footer: "Valley News"). A dash-separated subtitle the page does not
+    repeat is part of the title ("Grüße aus Köln — Übersicht" under "Grüße aus Köln")."""
+    end = title.find(kept) + len(kept)
+    tail = title[end:] if end >= len(kept) else ""
+    if not tail.strip() or tail.lstrip()[:1] in ("|", ":", "·", "»"):
+        return True
+    name = normalise(_SEPARATOR.sub(" ", tail, count=1))
+    body = doc.find("body")
+    if not name or body is None:
+        return False
+    texts = [t for h in body.iter("h1") for t in h.itertext()]
+    said = normalise(" ".join(body.itertext())).replace(normalise(" ".join(texts)), "", 1)
+    alts = normalise(" ".join(img.get("alt") or "" for img in body.iter("img")))
+    return name in said or name in alts
+
+
+def _page_headings(doc: etree._Element) -> list[str]:
+    """The page's statements of its own title: its first ``<h1>`` outside the page header,
+    navigation, footer and links, then its JSON-LD ``headline`` and declared ``name``s."""
+    found: list[str] = []
+    for h1 in doc.iter("h1"):
+        if (
+            not any(isinstance(a.tag, str) and a.tag in _CHROME for a in h1.iterancestors())
+            and h1.find(".//a") is None
+        ):
+            found.append(_collapse("".join(h1.itertext())))
+            break
+    for script in doc.iter("script"):
+        if (script.get("type") or "").strip().lower() == "application/ld+json":
+            try:
+                _ld_names(json.loads(script.text or ""), found, 0)
+            except (ValueError, RecursionError):
+                continue
+    return [t for t in found if t]
+
+
+def _ld_names(data: object, found: list[str], depth: int) -> None:
+    """Append to ``found`` the ``headline`` and the ``name`` of each JSON-LD object (in
+    ``@graph``, lists, nesting) whose ``@type`` is not the site's (an organisation, the
+    website, a breadcrumb, a person or a brand)."""
+    if depth > 4:
+        return
+    if isinstance(data, list):
+        for item in data[:50]:
+            _ld_names(item, found, depth + 1)
+        return
+    if not isinstance(data, dict):
+        return
+    kind = data.get("@type")
+    kinds = {k.lower() for k in (kind if isinstance(kind, list) else [kind]) if isinstance(k, str)}
+    for key in ("headline", "name"):
+        value = data.get(key)
+        if isinstance(value, str) and (key == "headline" or not kinds & _SITE_TYPES):
+            found.append(_collapse(value))
+    graph = data.get("@graph")
+    if graph is not None:
+        _ld_names(graph, found, depth + 1)
 
 
 def url_title(url: str) -> str:

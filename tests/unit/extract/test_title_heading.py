@@ -1,0 +1,52 @@
+"""The site's name is cut from <title> when the page's heading says the rest (review r-11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from webresearch.extract.html import document_title
+from webresearch.extract.parse import parse_html
+
+URL = "https://127.0.0.1/news/ferry"
+LD = '<script type="application/ld+json">{}</script>'
+
+
+@pytest.mark.parametrize(
+    ("head", "body", "title"),
+    [
+        ("<title>Ferry timetable changes - Lakeside Gazette</title>",
+         "<h1>Ferry timetable changes</h1><footer>© Lakeside Gazette</footer>",
+         "Ferry timetable changes"),
+        # a dash-separated subtitle the page does not repeat is part of the title
+        ("<title>Ferry timetable changes - Overview</title>",
+         "<h1>Ferry timetable changes</h1>", "Ferry timetable changes - Overview"),
+        ("<title>Lakeside Gazette | Ferry timetable changes</title>",
+         "<h1>Ferry timetable changes</h1>", "Ferry timetable changes"),
+        ("<title>Walnut Side Table 45 cm | TimberHouse</title>"
+         + LD.format('{"@type": "Product", "name": "Walnut Side Table 45 cm"}'),
+         "<div>no heading</div>", "Walnut Side Table 45 cm"),
+        ("<title>Ferry timetable changes - Lakeside Gazette</title>"
+         + LD.format('{"@graph": [{"@type": "Organization", "name": "Lakeside Gazette"},'
+                     ' {"@type": "NewsArticle", "headline": "Ferry timetable changes"}]}'),
+         "<img src='/logo.png' alt='Lakeside Gazette'>", "Ferry timetable changes"),
+        # disagreement: nothing is cut
+        ("<title>Ferry timetable changes - Lakeside Gazette</title>",
+         "<h1>Ferries on the lake</h1>", "Ferry timetable changes - Lakeside Gazette"),
+        # a logo set as <h1> in the page header, or a heading much shorter than the rest
+        ("<title>Ferry timetable changes - Lakeside Gazette</title>",
+         "<header><h1>Lakeside Gazette</h1></header>",
+         "Ferry timetable changes - Lakeside Gazette"),
+        ("<title>News - Lakeside Gazette and Shoreline Courier</title>",
+         "<h1>News</h1>", "News - Lakeside Gazette and Shoreline Courier"),
+        # og:title is the publisher's statement: a heading never overrides it
+        ("<title>Ferry timetable changes - Lakeside Gazette</title>"
+         "<meta property='og:title' content='Ferries: the new timetable'>",
+         "<h1>Ferry timetable changes</h1>", "Ferry timetable changes - Lakeside Gazette"),
+        # a separator inside the heading itself stays
+        ("<title>Lakeside Gazette | Before - After</title>", "<h1>Before - After</h1>",
+         "Before - After"),
+    ],
+)  # fmt: skip
+def test_the_heading_or_json_ld_cuts_the_site_name(head: str, body: str, title: str) -> None:
+    html = f"<html><head>{head}</head><body>{body}</body></html>"
+    assert document_title(parse_html(html), URL) == title
