@@ -32,6 +32,7 @@ __all__ = [
     "author_of",
     "date_of",
     "is_dateline",
+    "is_profile_link",
     "name_holder",
     "write_byline",
 ]
@@ -74,6 +75,11 @@ _LABEL = re.compile(
 #: "Founded: Dec 11, 2021", "Location: …": a card's labelled line, never the post's date.
 _LABELLED = re.compile(r"^[^\d:]{2,24}:\s*\S")
 _CELL_TAGS = frozenset({"td", "th", "li", "dd", "dt", "tr", "tbody", "table"})
+
+
+def is_profile_link(href: str) -> bool:
+    """True for the address of a member's page (``/members/…``, ``/u/…``, ``/@name``)."""
+    return bool(_PROFILE_HREF.search(href))
 
 
 def is_dateline(text: str) -> bool:

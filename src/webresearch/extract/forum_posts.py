@@ -42,6 +42,7 @@ from webresearch.extract.forum_bylines import (
     author_of,
     date_of,
     is_dateline,
+    is_profile_link,
     name_holder,
     write_byline,
 )
@@ -213,6 +214,24 @@ def holds_the_page(posts: list[Post], body: etree._Element) -> bool:
     return page_chars > 0 and held >= MIN_PAGE_SHARE * page_chars
 
 
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def _titled(post: Post) -> bool:
+    """True when the post's container has, outside its body, a heading linking to another
+    page (an item's title on a listing; a post's "Re: …" links to its own anchor, a card's
+    heading to the member's page)."""
+    inside = set(post.body.iter())
+    for heading in post.unit.iter(*_HEADINGS):
+        if heading in inside:
+            continue
+        for link in heading.iter("a"):
+            href = (link.get("href") or "").strip()
+            if href and not href.startswith("#") and not is_profile_link(href):
+                return True
+    return False
+
+
 def mark_thread(body: etree._Element, article: bool = False) -> bool:
     """Read a page not known as a thread by its posts: when posts found by structure hold
     most of the page (:func:`holds_the_page`) and the page declares no article, mark them
@@ -236,6 +255,8 @@ def mark_thread(body: etree._Element, article: bool = False) -> bool:
     dated = sum(1 for p in posts if date_of(p.unit, p.body))
     if dated < MIN_SIGNED_SHARE * len(posts):
         return False  # a thread dates its posts: an author's name alone is no post
+    if sum(1 for p in posts if _titled(p)) >= MIN_SIGNED_SHARE * len(posts):
+        return False  # stories each under a linked title: a listing, not a thread
     for post in posts:
         post.unit.set(POST_ATTR, "unit")
         post.body.set(POST_ATTR, "body")

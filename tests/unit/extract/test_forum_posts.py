@@ -108,3 +108,19 @@ def test_a_cards_membership_date_is_not_the_posts_date() -> None:
     text = unit.find("div[@class='t']")
     assert author_of(unit, text) == "heron"
     assert date_of(unit, text) == "May 5, 2026"
+
+
+def test_a_front_page_of_signed_stories_is_a_listing_not_a_thread() -> None:
+    stories = "".join(
+        f"<article class='story'><h2><a href='/story/{i}/pond-news'>Pond story {i}</a></h2>"
+        f"<div class='details'>Posted by <a href='/~editor{i}'>editor{i}</a> on Mar "
+        f"{i + 1}, 2026</div><div class='intro'><p>{text}</p></div></article>"
+        for i, text in enumerate(REPLIES)
+    )
+    page = f"<html><head><title>Pond news</title></head><body>{stories}</body></html>"
+    body = parse_html(page).find("body")
+    assert len(thread_posts(body)) == 3  # signed, dated, but each under its own title
+    markdown = extract_html(page, PAGE_URL).markdown
+    for i in range(3):
+        assert f"Pond story {i}" in markdown
+        assert f"editor{i} ·" not in markdown
