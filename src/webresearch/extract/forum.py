@@ -33,6 +33,11 @@ the first post only), → 0.774 with the bylines and without the rest of each po
 the same figure, 0.68 and below loses a page by −0.09); other page types unchanged (the
 rules run on thread pages only). Pages whose posts carry no microdata (phpBB, Invision,
 Flarum) keep trafilatura's comment extraction.
+
+A page that no address or declaration names a thread may still be one by its posts
+(:func:`webresearch.extract.forum_posts.mark_thread`): the posts found by structure are
+marked (:data:`POST_ATTR`) with an "author · date" line before each body, and
+:func:`keep_thread` keeps each body and its line and leaves the rest of each post out.
 """
 
 from __future__ import annotations
