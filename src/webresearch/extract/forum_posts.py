@@ -44,7 +44,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.align import letters_digits, page_text_size
 from webresearch.extract.forum import MIN_POSTS, POST_ATTR, post_bodies
 from webresearch.extract.forum_bylines import (
     author_of,
@@ -97,43 +97,57 @@ def _label(el: etree._Element) -> str:
     return f"{el.tag}.{classes[0]}" if classes else str(el.tag)
 
 
-def _text_sizes(root: etree._Element, run: int = 0) -> dict[etree._Element, int]:
-    """Letters and digits under each element of ``root``'s tree, counting only text nodes
-    of at least ``run`` of them (one bottom-up pass)."""
+def _text_sizes(
+    root: etree._Element,
+) -> tuple[dict[etree._Element, int], dict[etree._Element, int]]:
+    """Letters and digits under each element of ``root``'s tree: all of them, and those of
+    prose (text nodes of at least :data:`PROSE_RUN_CHARS`, not a dateline: "by gardener1 »
+    Mon Jun 01, 2026 10:01 am" is no prose). One bottom-up pass."""
 
-    def size(text: str | None) -> int:
-        n = len(normalise(text or ""))
-        if run and (n < run or is_dateline(text or "")):
-            return 0  # "by gardener1 » Mon Jun 01, 2026 10:01 am" is no prose
-        return n
+    def size(text: str | None) -> tuple[int, int]:
+        if not text or text.isspace():
+            return 0, 0
+        n = len(letters_digits(text))
+        return n, (n if n >= PROSE_RUN_CHARS and not is_dateline(text) else 0)
 
     sizes: dict[etree._Element, int] = {}
+    prose: dict[etree._Element, int] = {}
     for el in reversed(list(root.iter())):
-        own = size(el.text) if isinstance(el.tag, str) else 0
+        own, own_prose = size(el.text) if isinstance(el.tag, str) else (0, 0)
         for child in el:
-            own += sizes.get(child, 0) + size(child.tail)
+            tail, tail_prose = size(child.tail)
+            own += sizes.get(child, 0) + tail
+            own_prose += prose.get(child, 0) + tail_prose
         sizes[el] = own
-    return sizes
+        prose[el] = own_prose
+    return sizes, prose
 
 
-def thread_posts(body: etree._Element) -> list[Post]:
+def thread_posts(body: etree._Element, min_share: float = 0.0) -> list[Post]:
     """The posts of a thread under ``body`` (module docstring), in document order; empty
-    when fewer than :data:`MIN_POSTS` are found. Nothing is changed."""
+    when fewer than :data:`MIN_POSTS` are found. Nothing is changed.
+
+    ``min_share``: only containers found by structure holding together at least this share
+    of the page's letters and digits are read (the search is then cheap on other pages)."""
     marked = post_bodies(body)
     if marked:
         posts = [Post(u, b) for u, b in zip(_own_units(marked, body), marked, strict=True)]
         return posts if len(posts) >= MIN_POSTS else []
-    sizes = _text_sizes(body)
-    prose = _text_sizes(body, PROSE_RUN_CHARS)
+    sizes, prose = _text_sizes(body)
+    least = min_share * sizes.get(body, 0)
     best: list[Post] = []
     best_score = (0, 0)
     for parent in body.iter():
+        if sizes.get(parent, 0) < least or len(parent) < MIN_POSTS:
+            continue
         groups: dict[str, list[etree._Element]] = defaultdict(list)
         for child in parent:
             if isinstance(child.tag, str) and sizes.get(child, 0):
                 groups[_label(child)].append(child)
         for units in groups.values():
             if len(units) < max(MIN_POSTS, best_score[0]):
+                continue
+            if sum(sizes[u] for u in units) < least:
                 continue
             posts = _posts_of(units, prose if sum(prose[u] for u in units) else sizes)
             score = (len(posts), sum(sizes[p.unit] for p in posts))
@@ -257,7 +271,7 @@ def mark_thread(body: etree._Element, article: bool = False) -> bool:
     """
     if article:
         return False
-    posts = thread_posts(body)
+    posts = thread_posts(body, MIN_PAGE_SHARE)
     if not posts or not holds_the_page(posts, body):
         return False
     dated = sum(1 for p in posts if date_of(p.unit, p.body))
