@@ -33,6 +33,11 @@ the first post only), → 0.774 with the bylines and without the rest of each po
 the same figure, 0.68 and below loses a page by −0.09); other page types unchanged (the
 rules run on thread pages only). Pages whose posts carry no microdata (phpBB, Invision,
 Flarum) keep trafilatura's comment extraction.
+
+A page that no address or declaration names a thread may still be one by its posts
+(:func:`webresearch.extract.forum_posts.mark_thread`): the posts found by structure are
+marked (:data:`POST_ATTR`) with an "author · date" line before each body, and
+:func:`keep_thread` keeps each body and its line and leaves the rest of each post out.
 """
 
 from __future__ import annotations
@@ -40,10 +45,12 @@ from __future__ import annotations
 from lxml import etree
 
 from webresearch.extract.align import Segment, normalise
+from webresearch.extract.forum_bylines import BYLINE_ATTR
 
 __all__ = [
     "MIN_POSTS",
     "MIN_REPEATED_SHARE",
+    "POST_ATTR",
     "POST_TYPES",
     "keep_thread",
     "post_bodies",
@@ -59,6 +66,9 @@ MIN_POSTS = 2
 #: Comments whose blocks are found in the article's text for at least this share of their
 #: letters and digits repeat the article (:func:`repeats_article`).
 MIN_REPEATED_SHARE = 0.75
+#: The attribute marking a post's unit (``"unit"``) and its body (``"body"``) found by
+#: structure (:func:`webresearch.extract.forum_posts.mark_thread`).
+POST_ATTR = "data-wr-post"
 _BODY_PROPS = frozenset({"text", "articlebody"})
 _AUTHOR_PROPS = frozenset({"author", "creator"})
 _DATE_PROPS = frozenset({"datepublished", "datecreated", "datemodified"})
@@ -100,7 +110,7 @@ def post_bodies(body: etree._Element) -> list[etree._Element]:
     return found if len(found) >= MIN_POSTS else []
 
 
-def _post_units(body: etree._Element, posts: list[etree._Element]) -> list[etree._Element]:
+def post_units(body: etree._Element, posts: list[etree._Element]) -> list[etree._Element]:
     """Each post's unit: its ancestor right below the posts' lowest common ancestor (the
     post with its author card, signature and buttons)."""
     paths = [[*reversed(list(post.iterancestors())), post] for post in posts]
@@ -154,6 +164,51 @@ def _scope_of(item: etree._Element) -> str:
     return itemtype[0].rstrip("/").rsplit("/", 1)[-1].lower() if itemtype else ""
 
 
+def _keep_marked_posts(body: etree._Element, segments: list[Segment]) -> int:
+    """Mark what is content in a thread whose posts are marked (:data:`POST_ATTR`), in place.
+    (:func:`keep_thread` on a page read as a thread by its posts alone.)
+
+    Inside each post's unit (the post with its author card, signature and buttons): the
+    post body and its "author · date" line (:data:`~webresearch.extract.forum_bylines.BYLINE_ATTR`)
+    are kept, everything else (profile card, the original byline, signature, vote counts,
+    "reply"/"quote" buttons, remarks under a Q&A post) is left out. Text outside the units
+    keeps the extractor's decision.
+
+    Args:
+        body: the page's ``<body>``, its posts marked by
+            :func:`webresearch.extract.forum_posts.mark_thread`.
+        segments: the page's text segments (:func:`webresearch.extract.align.text_segments`),
+            already aligned with the extractor's text.
+
+    Returns:
+        the change in kept letters and digits (negative when more was left out than
+        added; 0 on a page without marked posts).
+    """
+    inside: set[etree._Element] = set()
+    in_unit: set[etree._Element] = set()
+    for el in body.iter():
+        if not isinstance(el.tag, str):
+            continue
+        mark = el.get(POST_ATTR)
+        if mark == "unit":
+            in_unit.update(el.iter())
+        elif mark == "body" or el.get(BYLINE_ATTR) is not None:
+            inside.update(el.iter())
+    change = 0
+    for seg in segments:
+        holder = seg.holder
+        if holder in inside:
+            keep = True
+        elif holder in in_unit:
+            keep = False
+        else:
+            continue
+        if keep != seg.kept:
+            seg.kept = keep
+            change += len(seg.norm) if keep else -len(seg.norm)
+    return change
+
+
 def keep_thread(body: etree._Element, segments: list[Segment]) -> int:
     """Mark what is content in a thread whose posts are marked with microdata, in place.
 
@@ -172,11 +227,13 @@ def keep_thread(body: etree._Element, segments: list[Segment]) -> int:
         the change in kept letters and digits (negative when more was left out than
         added; 0 on a page without marked posts).
     """
+    if body.find(f".//*[@{POST_ATTR}]") is not None:  # posts found by structure
+        return _keep_marked_posts(body, segments)
     posts = post_bodies(body)
     if not posts:
         return 0
     inside = {el for post in posts for el in post.iter()}
-    in_unit = {el for unit in _post_units(body, posts) for el in unit.iter()}
+    in_unit = {el for unit in post_units(body, posts) for el in unit.iter()}
     byline = _bylines(posts) - inside
     change = 0
     for seg in segments:

@@ -29,7 +29,13 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.tree import remove_keep_tail
 
-__all__ = ["MAX_CONTROL_WORDS", "SIGNATURE_CLASSES", "drop_controls", "drop_signatures"]
+__all__ = [
+    "MAX_CONTROL_WORDS",
+    "SIGNATURE_CLASSES",
+    "drop_controls",
+    "drop_forum_chrome",
+    "drop_signatures",
+]
 
 #: Class names forum software gives a member's signature block (module docstring).
 SIGNATURE_CLASSES = frozenset({"signature", "signaturecontainer", "message-signature", "sig_text"})
@@ -101,3 +107,10 @@ def drop_controls(body: etree._Element) -> int:
     for el in found:
         remove_keep_tail(el)
     return len(found)
+
+
+def drop_forum_chrome(body: etree._Element) -> None:
+    """Remove a thread's signatures (:func:`drop_signatures`) and buttons
+    (:func:`drop_controls`) under ``body``, in place (call only for a forum thread)."""
+    drop_signatures(body)
+    drop_controls(body)

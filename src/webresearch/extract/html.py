@@ -50,7 +50,8 @@ from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
 from webresearch.extract.dialogs import closed_dialogs
 from webresearch.extract.formulas import show_formulas, tex_scripts
-from webresearch.extract.forum_chrome import drop_controls, drop_signatures
+from webresearch.extract.forum_chrome import drop_forum_chrome
+from webresearch.extract.forum_posts import mark_thread
 from webresearch.extract.frames import (
     frames_markdown,
     frameset_of,
@@ -248,10 +249,10 @@ def _convert(
     # a shop prints blocks twice (phone and desktop copies); elsewhere a repeat is meant
     keep_repeats = article or not shop
     opinion = None if article else html
-    forum = looks_like_forum(doc, url, declared)
-    if forum:
-        drop_signatures(body)  # a member's signature under each post (forum_chrome.py)
-        drop_controls(body)  # "Click to expand...", "Quote", "Reply" buttons
+    # a thread by its address or declarations, else by its posts alone (forum_posts.py)
+    forum = looks_like_forum(doc, url, declared) or mark_thread(body, article)
+    if forum:  # members' signatures, "Quote"/"Reply" buttons (forum_chrome.py)
+        drop_forum_chrome(body)
     attributes = read_attributes(body)  # one walk for the scans below (scan_index.py)
     unhide_overflow_styles(body, attributes)  # trafilatura drops style="overflow:hidden" boxes
     open_accordion_questions(body)  # an FAQ's questions written into <button>s

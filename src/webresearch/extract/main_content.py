@@ -244,9 +244,10 @@ def find_main_content(
     if traf_body is None or not streams:
         return None
     placed = align_segments(segments, streams)
-    if comments:  # every post of a thread marked with microdata (extract/forum.py)
+    aligned = placed >= MIN_ALIGNED_SHARE * total  # a thread's cards left out do not undo it
+    if comments:  # every post of a thread, with its byline (extract/forum.py)
         placed += keep_thread(body, segments)
-    if placed < MIN_ALIGNED_SHARE * total:
+    if not aligned and placed < MIN_ALIGNED_SHARE * total:
         return MainContent(total, page_chars, False, body, segments, traf_body)
     gap = _gap(segments)
     if (
