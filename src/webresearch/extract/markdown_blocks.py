@@ -1,0 +1,128 @@
+"""Blocks of the markdown walk (:mod:`webresearch.extract.markdown`): paragraphs from inline
+runs, blank-line joins, and lists (``<ol start>``, ``<li value>``). Pure
+functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lxml import etree
+
+from webresearch.extract.markdown_inline import collapse_inline, escape_line_starts
+from webresearch.extract.markdown_tables import Cell, Row
+
+__all__ = ["Block", "as_blocks", "blocks_to_text", "item_text", "list_markdown", "to_int"]
+
+
+@dataclass(slots=True)
+class Block:
+    """Rendered block markdown.
+
+    ``item`` marks a list item (joined without blank lines), ``value`` its ``<li value>``
+    number, ``is_list`` a rendered list and ``only_list`` an item holding nothing but a list.
+    """
+
+    text: str
+    item: bool = False
+    value: int | None = None
+    is_list: bool = False
+    only_list: bool = False
+
+
+def to_int(value: str | None) -> int | None:
+    try:
+        return int((value or "").strip())
+    except ValueError:
+        return None
+
+
+def item_text(blocks: list[Block]) -> str:
+    """A list item's blocks: a nested list follows its line tightly, paragraphs are spaced."""
+    out: list[str] = []
+    for i, block in enumerate(blocks):
+        if i:
+            out.append("\n" if block.is_list else "\n\n")
+        out.append(block.text)
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+def as_blocks(items: Iterable[str | Block | Cell | Row]) -> list[Block]:
+    """Group inline runs into paragraphs; keep blocks; cells and rows become paragraphs."""
+    blocks: list[Block] = []
+    run: list[str] = []
+    for item in items:
+        if isinstance(item, str):
+            run.append(item)
+            continue
+        if run:
+            _flush_run(run, blocks)
+        if isinstance(item, Block):
+            blocks.append(item)
+        elif isinstance(item, Cell):
+            blocks.extend(Block(b) for b in item.blocks)
+        else:
+            blocks.extend(Block(b) for c in item.cells for b in c.blocks)
+    if run:
+        _flush_run(run, blocks)
+    return blocks
+
+
+def _flush_run(run: list[str], blocks: list[Block]) -> None:
+    """An inline run becomes a paragraph (when it holds text); ``run`` is emptied."""
+    text = "".join(run)
+    run.clear()  # indentation between blocks (most runs) collapses to nothing: not collapsed
+    if not text.isspace() and (text := collapse_inline(text).strip()):
+        blocks.append(Block(escape_line_starts(text)))
+
+
+def blocks_to_text(blocks: list[Block]) -> str:
+    """Join blocks with blank lines; consecutive list items join with single newlines."""
+    out: list[str] = []
+    prev: Block | None = None
+    for block in blocks:
+        if not block.text:
+            continue
+        if out:
+            out.append("\n" if (prev is not None and prev.item and block.item) else "\n\n")
+        out.append(block.text)
+        prev = block
+    return "".join(out)
+
+
+def list_markdown(el: etree._Element, tag: str, items: list[str | Block | Cell | Row]) -> str:
+    """A markdown list from ``<li>`` items (other content becomes items of its own).
+
+    ``<ol start>`` and ``<li value>`` numbering is kept; a list directly inside a list (no
+    ``<li>`` around it) nests under the item before it, and an item holding nothing but a
+    list contributes that list's items (no ``- - item`` lines).
+    """
+    ordered = tag == "ol"
+    start = to_int(el.get("start")) if ordered else None
+    number = start if start is not None else 1
+    lines: list[str] = []
+    indent = ""
+    for block in as_blocks(items):
+        if not block.text.strip():
+            continue
+        if block.is_list and not block.item and lines:
+            lines.append(_indent(block.text, indent))  # <ul><li>a</li><ul>…</ul></ul>
+            continue
+        if block.only_list:
+            lines.append(block.text)  # <li><ul>…</ul></li>: the inner items, once
+            continue
+        if ordered and block.value is not None:
+            number = block.value
+        marker = f"{number}. " if ordered else "- "
+        number += 1
+        indent = " " * len(marker)
+        lines.append(marker + _indent(block.text, indent)[len(indent) :])
+    return "\n".join(lines)
+
+
+def _indent(text: str, indent: str) -> str:
+    return "\n".join((indent + line) if line else "" for line in text.split("\n"))
