@@ -54,10 +54,10 @@ from webresearch.extract.markdown_inline import (
     image_markdown,
     is_permalink,
     math_text,
-    script_text,
 )
 from webresearch.extract.markdown_links import card_heading, link_markdown
 from webresearch.extract.markdown_prose import prose_marker
+from webresearch.extract.markdown_scripts import beside_script, following_char, script_text
 from webresearch.extract.markdown_tables import Cell, Row, cell_span, heading_is_bold, table_blocks
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
@@ -204,7 +204,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         else:
             out.extend(_card(el, items, heading, base_url))
     elif tag in ("sup", "sub"):
-        out.append(_script(items, tag))
+        out.append(_script(el, items, tag))
     elif tag in _EMPHASIS:  # inside one of its kind (<em>a<em>b</em></em>): one emphasis
         mark = _EMPHASIS[tag]
         inside = any(_EMPHASIS.get(f.tag) == mark for f in open_frames)
@@ -386,7 +386,10 @@ def _card(
     return [*items[:heading], Block(linked), *items[heading + 1 :]]
 
 
-def _script(items: list[str | Block | Cell | Row], tag: str) -> str:
-    """A superscript or subscript, unambiguous (:func:`markdown_inline.script_text`)."""
+def _script(el: etree._Element, items: list[str | Block | Cell | Row], tag: str) -> str:
+    """A superscript or subscript, unambiguous (:mod:`.markdown_scripts`)."""
     lead, text, trail = _inline_keep_edges(items)
-    return lead + script_text(text, tag) + trail if text else lead
+    if not text:
+        return lead
+    following = " " if trail else following_char(el)
+    return lead + script_text(text, tag, following, beside_script(el)) + trail

@@ -1,8 +1,6 @@
-r"""Inline notations of the markdown walk: sup/sub, MathML, permalinks. Pure functions.
+r"""Inline notations of the markdown walk: MathML, permalinks. Pure functions.
 
-* ``10<sup>6</sup>`` → ``10^6``, ``H<sub>2</sub>O`` → ``H_2O`` (never glued to the text before
-  them: flattening changes the numbers), ``x^{n+1}`` when the script has spaces or signs;
-  a symbol-only superscript (``™``, ``®``) stays as it is;
+* sup/sub: :mod:`webresearch.extract.markdown_scripts` (``10^6``, ``H_{2}O``, ``10^{n+1}``);
 * MathML → ``$LaTeX$`` from its TeX annotation or ``alttext``, else its text with scripts,
   fractions and roots written out (``a^2``, ``x_i``, ``(a + b)/2``, ``√x``:
   :mod:`webresearch.extract.mathml`);
@@ -59,7 +57,6 @@ __all__ = [
     "link_destination",
     "math_source",
     "math_text",
-    "script_text",
 ]
 
 _PERMALINK_CLASS = CaselessPattern(
@@ -73,20 +70,6 @@ EDIT_LINK = re.compile(
     r"|\s*\[edit\]\([^)]*\)",
     re.I,
 )
-_SYMBOLS_ONLY = re.compile(r"[™®©*†‡§°'′″]+")
-_SIMPLE_SCRIPT = re.compile(r"[\w.,′'+\-−]+")
-
-
-def script_text(text: str, tag: str) -> str:
-    """``text`` of a ``<sup>`` / ``<sub>`` (``tag``) as ``^text`` / ``_text`` (module docstring);
-    the ``_`` is text, escaped where it would pair into emphasis (:mod:`.markdown_prose`)."""
-    plain = plain_text(text)
-    if _SYMBOLS_ONLY.fullmatch(plain):
-        return text
-    mark = "^" if tag == "sup" else PROSE_UNDERSCORE
-    if _SIMPLE_SCRIPT.fullmatch(plain) or text.startswith(("[", PROSE_BRACKET)):
-        return f"{mark}{text}"
-    return f"{mark}{{{text}}}"
 
 
 def math_text(el: etree._Element) -> str:
