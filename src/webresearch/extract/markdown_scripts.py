@@ -53,8 +53,9 @@ def following_char(el: etree._Element) -> str:
     of a block."""
     node = el
     for _ in range(_MAX_CLIMB):
-        if node.tail:
-            return node.tail[0]
+        tail: str | None = node.tail
+        if tail:
+            return tail[0]
         sibling = node.getnext()
         while sibling is not None:
             tag = _tag(sibling)
@@ -65,8 +66,9 @@ def following_char(el: etree._Element) -> str:
             text = next((t for t in sibling.itertext() if t), "") if tag else ""
             if text:
                 return text[0]
-            if sibling.tail:
-                return sibling.tail[0]
+            tail = sibling.tail
+            if tail:
+                return tail[0]
             sibling = sibling.getnext()
         parent = node.getparent()
         if parent is None or _tag(parent) not in _INLINE:
