@@ -1,5 +1,5 @@
 """Blocks of the markdown walk (:mod:`webresearch.extract.markdown`): paragraphs from inline
-runs, blank-line joins, and lists (``<ol start>``, ``<li value>``). Pure
+runs, blank-line joins, and lists (``<ol start>``, ``<li value>``, ``<ol reversed>``). Pure
 functions.
 """
 
@@ -97,18 +97,23 @@ def blocks_to_text(blocks: list[Block]) -> str:
 def list_markdown(el: etree._Element, tag: str, items: list[str | Block | Cell | Row]) -> str:
     """A markdown list from ``<li>`` items (other content becomes items of its own).
 
-    ``<ol start>`` and ``<li value>`` numbering is kept; a list directly inside a list (no
-    ``<li>`` around it) nests under the item before it, and an item holding nothing but a
-    list contributes that list's items (no ``- - item`` lines).
+    ``<ol start>`` and ``<li value>`` numbering is kept, and ``<ol reversed>`` counts down
+    (from ``start``, else from its number of items; never below 0: a markdown list marker
+    has no sign); a list directly inside a list (no ``<li>`` around it) nests under the
+    item before it, and an item holding nothing but a list contributes that list's items
+    (no ``- - item`` lines). ``<ol type="a">`` / ``"I"`` keep numbers (markdown has no
+    letter or roman markers).
     """
     ordered = tag == "ol"
+    blocks = [b for b in as_blocks(items) if b.text.strip()]
     start = to_int(el.get("start")) if ordered else None
-    number = start if start is not None else 1
+    step = -1 if ordered and el.get("reversed") is not None else 1
+    if start is None:
+        start = 1 if step == 1 else _numbered(blocks)
+    number = start
     lines: list[str] = []
     indent = ""
-    for block in as_blocks(items):
-        if not block.text.strip():
-            continue
+    for block in blocks:
         if block.is_list and not block.item and lines:
             lines.append(_indent(block.text, indent))  # <ul><li>a</li><ul>…</ul></ul>
             continue
@@ -117,11 +122,20 @@ def list_markdown(el: etree._Element, tag: str, items: list[str | Block | Cell |
             continue
         if ordered and block.value is not None:
             number = block.value
-        marker = f"{number}. " if ordered else "- "
-        number += 1
+        marker = f"{max(number, 0)}. " if ordered else "- "
+        number += step
         indent = " " * len(marker)
         lines.append(marker + _indent(block.text, indent)[len(indent) :])
     return "\n".join(lines)
+
+
+def _numbered(blocks: list[Block]) -> int:
+    """How many of a list's blocks get a marker of their own (:func:`list_markdown`)."""
+    count = 0
+    for i, block in enumerate(blocks):
+        nested = block.is_list and not block.item and i > 0
+        count += not nested and not block.only_list
+    return count
 
 
 def _indent(text: str, indent: str) -> str:
