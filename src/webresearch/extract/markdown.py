@@ -51,9 +51,11 @@ from webresearch.extract.markdown_inline import (
     MATH_END,
     code_span,
     collapse_inline,
+    heading_text,
     image_markdown,
     is_permalink,
     math_text,
+    one_line,
 )
 from webresearch.extract.markdown_links import card_heading, link_markdown
 from webresearch.extract.markdown_prose import prose_marker
@@ -195,7 +197,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         elif heading_is_bold([(f.tag, f.el) for f in open_frames]):
             out.append(" " + _emphasis([text], "**") + " ")  # a heading in a cell: bold text
         else:
-            out.append(Block("#" * _HEADINGS[tag] + " " + text.replace("\n", " ")))
+            out.append(Block("#" * _HEADINGS[tag] + " " + heading_text(text)))
     elif tag == "a":
         in_heading = any(f.tag in _HEADINGS for f in open_frames)
         heading = None if in_heading else _first_heading(items)
@@ -294,7 +296,7 @@ def _inline(items: Iterable[str | Block | Cell | Row]) -> str:
         if isinstance(item, str):
             parts.append(item)
         elif isinstance(item, Block):
-            parts.append(" " + item.text.replace("\n", " ") + " ")
+            parts.append(" " + one_line(item.text) + " ")
         elif isinstance(item, Cell):
             parts.append(" " + " ".join(item.blocks) + " ")
         else:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from webresearch.extract.markdown_inline import collapse_inline, escape_line_starts
+from webresearch.extract.markdown_inline import collapse_inline, escape_line_starts, hard_breaks
 from webresearch.extract.markdown_tables import Cell, Row
 
 __all__ = ["Block", "as_blocks", "blocks_to_text", "item_text", "list_markdown", "to_int"]
@@ -77,7 +77,7 @@ def _flush_run(run: list[str], blocks: list[Block]) -> None:
     text = "".join(run)
     run.clear()  # indentation between blocks (most runs) collapses to nothing: not collapsed
     if not text.isspace() and (text := collapse_inline(text).strip()):
-        blocks.append(Block(escape_line_starts(text)))
+        blocks.append(Block(escape_line_starts(hard_breaks(text))))
 
 
 def blocks_to_text(blocks: list[Block]) -> str:

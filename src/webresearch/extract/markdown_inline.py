@@ -50,6 +50,8 @@ __all__ = [
     "escape_brackets",
     "escape_inline_text",
     "escape_line_starts",
+    "hard_breaks",
+    "heading_text",
     "holds_link",
     "image_markdown",
     "is_display_math",
@@ -57,6 +59,7 @@ __all__ = [
     "link_destination",
     "math_source",
     "math_text",
+    "one_line",
 ]
 
 _PERMALINK_CLASS = CaselessPattern(
@@ -128,15 +131,44 @@ _AFTER_MATH = re.compile("\x1d[ \t\n\r\u00a0]*(?=[,.;:!?)\\]])")
 
 
 def collapse_inline(text: str) -> str:
-    """Whitespace runs → one space; hard breaks (:data:`LINE_BREAK`) become newlines without
-    spaces around them; no space between a formula (:data:`MATH_END`) and the punctuation
-    after it."""
+    """Whitespace runs → one space; hard breaks (:data:`LINE_BREAK`) stay, without spaces
+    around them (``str.strip`` drops them at the edges, :func:`hard_breaks` writes them);
+    no space between a formula (:data:`MATH_END`) and the punctuation after it."""
     if MATH_END in text:
         text = _AFTER_MATH.sub("", text).replace(MATH_END, " ")
     text = _WS.sub(" ", text)
     if LINE_BREAK in text:
-        text = re.sub(" ?\x1e ?", "\n", text)
+        text = re.sub(" ?\x1e ?", LINE_BREAK, text)
     return text
+
+
+def hard_breaks(text: str) -> str:
+    """The line breaks (:data:`LINE_BREAK`) of a paragraph's collapsed, stripped text as
+    markdown: one as a CommonMark hard line break (§6.7: a backslash at the line's end,
+    seen by any renderer and kept by editors that strip trailing spaces), two or more in a
+    row (``<br><br>``) as a paragraph break."""
+    if LINE_BREAK not in text:
+        return text
+    return _BREAK_RUN.sub(lambda m: "\\\n" if len(m.group()) == 1 else "\n\n", text)
+
+
+def one_line(text: str) -> str:
+    """``text`` (inline markdown, maybe with hard breaks of :func:`hard_breaks` or
+    :data:`LINE_BREAK`) on one line: each break as a space (a heading's or a link's text)."""
+    return text.replace("\\\n", " ").replace("\n", " ").replace(LINE_BREAK, " ")
+
+
+_BREAK_RUN = re.compile("\x1e+")
+_CLOSING_HASHES = re.compile(r"(^|[ \t])(#+)$")
+
+
+def heading_text(text: str) -> str:
+    """A heading's inline ``text`` (edges stripped) for an ATX heading line: on one line
+    (:func:`one_line`), and a last run of ``#`` after a space escaped (``Tags ##`` →
+    ``Tags \\#\\#``): CommonMark §4.2 takes it as the optional closing sequence and drops
+    it."""
+    text = one_line(text)
+    return _CLOSING_HASHES.sub(lambda m: m.group(1) + "\\#" * len(m.group(2)), text)
 
 
 #: A control word or symbol: TeX's, left as it is.
