@@ -35,6 +35,8 @@ from webresearch.extract.markdown_blocks import (
     Block,
     as_blocks,
     blocks_to_text,
+    definition_list,
+    definition_part,
     item_text,
     list_markdown,
     to_int,
@@ -91,7 +93,7 @@ _PLAIN_BLOCKS = frozenset(
 )  # fmt: skip
 _PLAIN_INLINE = frozenset(
     {"span", "font", "small", "big", "label", "abbr", "time", "cite", "mark", "u", "bdi", "bdo",
-     "q", "ins", "nobr", "data", "acronym", "dfn"}
+     "ins", "nobr", "data", "acronym", "dfn"}
 )  # fmt: skip
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~", "strike": "~~"}
 _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
@@ -107,6 +109,9 @@ class _Frame:
     items: list[str | Block | Cell | Row] = field(default_factory=list)
     nested_tables: int = 0
     block_cells: int = 0
+    #: the last code span appended to ``items``: (its item, the text before it, its code)
+    code: tuple[str, str, str] | None = None
+    code_tag: str = ""
 
 
 def element_to_markdown(root: etree._Element, base_url: str) -> str:
@@ -205,6 +210,10 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
             out.append(_link(el, items, base_url, in_heading))
         else:
             out.extend(_card(el, items, heading, base_url))
+    elif tag == "q":  # a browser shows the quotation marks (inside another <q>: single)
+        lead, text, trail = _inline_keep_edges(items)
+        marks = "‘’" if any(f.tag == "q" for f in open_frames) else "“”"
+        out.append(lead + marks[0] + text + marks[1] + trail if text else lead)
     elif tag in ("sup", "sub"):
         out.append(_script(el, items, tag))
     elif tag in _EMPHASIS:  # inside one of its kind (<em>a<em>b</em></em>): one emphasis
@@ -215,7 +224,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         if any(f.tag in _CODE_INLINE for f in open_frames):
             out.extend(items)
         else:
-            _code_span(items, parent)
+            _code_span(items, parent, tag)
     elif tag in ("ul", "ol", "menu", "dir"):
         block = list_markdown(el, tag, items)
         if block:
@@ -233,9 +242,9 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     elif tag in ("dt", "dd"):
         text = blocks_to_text(as_blocks(items))
         if text:
-            out.append(Block(("**" + text + "**") if tag == "dt" and "\n" not in text else text))
+            out.append(definition_part(text, tag))
     elif tag == "dl":
-        text = "\n".join(b.text for b in as_blocks(items))
+        text = definition_list(as_blocks(items))
         if text:
             out.append(Block(text))
     elif tag == "blockquote":
@@ -345,14 +354,28 @@ def _add_inline(out: list[str | Block | Cell | Row], items: list[str | Block | C
     out.extend(items if first is None else [first, *items[1:]] if joined is None else items[1:])
 
 
-def _code_span(items: list[str | Block | Cell | Row], parent: _Frame) -> None:
-    """Appends the code span to the parent's items, a space after a code span right before it
-    (side by side, two spans would share one backtick string: CommonMark §6.1)."""
+def _code_span(items: list[str | Block | Cell | Row], parent: _Frame, tag: str) -> None:
+    """Appends the code span of a ``tag`` element to the parent's items; a code element right
+    after one of its kind (``<code>a</code><code>b</code>``) joins its span (`` `ab` ``):
+    side by side, two spans would share one backtick string (CommonMark §6.1), and a space
+    between them would be text the page does not have. Keys (``<kbd>``) stay apart, a
+    space between them (``Ctrl`` `` ` ``: two keys)."""
     lead, text, trail = _inline_keep_edges(items)
     last = parent.items[-1] if text and not lead and parent.items else None
+    joined = parent.code if tag != "kbd" and parent.code_tag == tag else None
+    if last is not None and joined is not None and joined[0] is last:
+        _, before, earlier = joined
+        text = earlier + text
+        item = before + code_span(text) + trail
+        parent.items[-1] = item
+        parent.code = (item, before, text) if not trail else None
+        return
     if isinstance(last, str) and last.endswith("`"):  # the page's backticks are marked
         lead = " "
-    parent.items.append(lead + code_span(text) + trail if text else lead)
+    item = lead + code_span(text) + trail if text else lead
+    parent.items.append(item)
+    parent.code = (item, lead, text) if text and not trail else None
+    parent.code_tag = tag
 
 
 def _link(

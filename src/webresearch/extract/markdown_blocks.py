@@ -13,7 +13,16 @@ from lxml import etree
 from webresearch.extract.markdown_inline import collapse_inline, escape_line_starts, hard_breaks
 from webresearch.extract.markdown_tables import Cell, Row
 
-__all__ = ["Block", "as_blocks", "blocks_to_text", "item_text", "list_markdown", "to_int"]
+__all__ = [
+    "Block",
+    "as_blocks",
+    "blocks_to_text",
+    "definition_list",
+    "definition_part",
+    "item_text",
+    "list_markdown",
+    "to_int",
+]
 
 
 @dataclass(slots=True)
@@ -29,6 +38,8 @@ class Block:
     value: int | None = None
     is_list: bool = False
     only_list: bool = False
+    #: ``"dt"`` / ``"dd"`` for a definition list's term / definition (:func:`definition_part`)
+    part: str = ""
 
 
 def to_int(value: str | None) -> int | None:
@@ -127,6 +138,31 @@ def list_markdown(el: etree._Element, tag: str, items: list[str | Block | Cell |
         indent = " " * len(marker)
         lines.append(marker + _indent(block.text, indent)[len(indent) :])
     return "\n".join(lines)
+
+
+def definition_part(text: str, tag: str) -> Block:
+    """A ``<dt>`` (``tag``) as its own line in bold (``**Term**``; as it is when it spans
+    lines), a ``<dd>`` as ``: definition`` with its further lines indented: the form of
+    PHP Markdown Extra and pandoc definition lists, readable as text by any other."""
+    if tag == "dt":
+        return Block("**" + text + "**" if "\n" not in text else text, part="dt")
+    return Block(": " + _indent(text, "  ")[2:], part="dd")
+
+
+def definition_list(blocks: list[Block]) -> str:
+    """A ``<dl>``'s blocks (:func:`definition_part`, or others): a group of terms and their
+    definitions on consecutive lines, groups (and other blocks) apart by a blank line."""
+    out: list[str] = []
+    prev = ""
+    for block in blocks:
+        if not block.text:
+            continue
+        if out:
+            tight = (prev == "dt" and block.part in ("dt", "dd")) or prev == block.part == "dd"
+            out.append("\n" if tight else "\n\n")
+        out.append(block.text)
+        prev = block.part
+    return "".join(out)
 
 
 def _numbered(blocks: list[Block]) -> int:

@@ -93,7 +93,7 @@ def test_nested_lists_are_indented_under_their_item() -> None:
 
 
 def test_definition_list() -> None:
-    assert md("<dl><dt>Term</dt><dd>Meaning</dd></dl>") == "**Term**\nMeaning"
+    assert md("<dl><dt>Term</dt><dd>Meaning</dd></dl>") == "**Term**\n: Meaning"
 
 
 def test_empty_list_items_are_dropped() -> None:

@@ -210,7 +210,7 @@ def test_a_cells_backslash_pipe_shows_as_written() -> None:
 @pytest.mark.parametrize(
     ("body", "expected", "code"),
     [
-        ("<code>foo</code><code>bar</code>", "`foo` `bar`", ["foo", "bar"]),
+        ("<code>foo</code><code>bar</code>", "`foobar`", ["foobar"]),  # review 11: one span
         ("<kbd>Ctrl</kbd><kbd>`</kbd>", "`Ctrl` `` ` ``", ["Ctrl", "`"]),
         ("<code>a</code> <code>b</code>", "`a` `b`", ["a", "b"]),
     ],

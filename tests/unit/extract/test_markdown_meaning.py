@@ -61,3 +61,19 @@ def test_a_break_and_a_paragraph_in_a_table_cell_are_both_br() -> None:
         "<tr><td>line one<br>line two</td><td>para one<p>para two</p></td></tr></table>"
     )
     assert out.splitlines()[2] == "| line one<br>line two | para one<br>para two |"
+
+
+def test_an_inline_quote_keeps_its_quotation_marks() -> None:
+    out = md("<p>She said <q>plant in <q>early</q> spring</q> twice.</p>")
+    assert out == "She said “plant in ‘early’ spring” twice."
+
+
+def test_adjacent_code_elements_join_one_span() -> None:
+    assert md("<p>Run <code>git</code><code>-C</code> now.</p>") == "Run `git-C` now."
+    assert md("<p>Run <code>a</code> <code>b</code>.</p>") == "Run `a` `b`."
+
+
+def test_a_definition_list_puts_terms_and_definitions_on_their_own_lines() -> None:
+    out = md("<dl><dt>Loam</dt><dd>Rich soil.</dd><dt>Clay</dt><dd>Heavy.</dd><dd>Wet.</dd></dl>")
+    assert out == "**Loam**\n: Rich soil.\n\n**Clay**\n: Heavy.\n: Wet."
+    assert "<strong>Loam</strong>\n: Rich soil.</p>" in rendered(out)
