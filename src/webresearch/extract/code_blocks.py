@@ -1,7 +1,8 @@
 """Code blocks → fenced markdown: ``<pre>`` (and its old cousins) becomes a fenced block
 whose info string comes from ``language-xxx`` / ``lang-xxx`` / ``highlight-xxx`` classes or
 ``data-lang`` of it or near it; whitespace is kept verbatim, entities are decoded, toolbar
-buttons and line-number gutters are left out. Pure functions, used by
+buttons and line-number gutters are left out, superscripts and subscripts keep their meaning
+(``mc^2``: :mod:`webresearch.extract.markdown_scripts`). Pure functions, used by
 :mod:`webresearch.extract.markdown`.
 """
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 import re
 
 from lxml import etree
+
+from webresearch.extract.markdown_scripts import SCRIPT_TAGS, code_script
 
 __all__ = ["PRE_TAGS", "fenced_code"]
 
@@ -53,8 +56,11 @@ def _code_language(el: etree._Element) -> str:
 
 
 def _code_text(el: etree._Element) -> str:
-    """Verbatim text of a ``<pre>``: ``<br>`` as newlines, buttons and gutters left out."""
+    """Verbatim text of a ``<pre>``: ``<br>`` as newlines, buttons and gutters left out,
+    ``<sup>`` / ``<sub>`` in the notation of prose (``mc^2``, ``H_{2}O``:
+    :mod:`.markdown_scripts`)."""
     parts: list[str] = []
+    scripts: list[int] = []  # where each open <sup>/<sub>'s text starts in parts
     walker = etree.iterwalk(el, events=("start", "end"))
     for event, node in walker:
         tag = node.tag.lower() if isinstance(node.tag, str) else ""
@@ -62,11 +68,17 @@ def _code_text(el: etree._Element) -> str:
             if node is not el and _is_code_noise(node, tag):
                 walker.skip_subtree()
                 continue
+            if tag in SCRIPT_TAGS and node is not el:
+                scripts.append(len(parts))
             if tag == "br":
                 parts.append("\n")
             elif node.text:
                 parts.append(node.text)
-        elif node is not el and node.tail:
+            continue
+        if tag in SCRIPT_TAGS and node is not el:
+            start = scripts.pop()
+            parts[start:] = [code_script("".join(parts[start:]), node)]
+        if node is not el and node.tail:
             parts.append(node.tail)
     return "".join(parts)
 

@@ -31,6 +31,16 @@ from typing import Any
 from lxml import etree
 
 from webresearch.extract.code_blocks import PRE_TAGS, fenced_code
+from webresearch.extract.markdown_blocks import (
+    Block,
+    as_blocks,
+    blocks_to_text,
+    definition_list,
+    definition_part,
+    item_text,
+    list_markdown,
+    to_int,
+)
 from webresearch.extract.markdown_escape import (
     Emphasis,
     beside_emphasis,
@@ -43,14 +53,15 @@ from webresearch.extract.markdown_inline import (
     MATH_END,
     code_span,
     collapse_inline,
-    escape_line_starts,
+    heading_text,
     image_markdown,
     is_permalink,
     math_text,
-    script_text,
+    one_line,
 )
 from webresearch.extract.markdown_links import card_heading, link_markdown
 from webresearch.extract.markdown_prose import prose_marker
+from webresearch.extract.markdown_scripts import beside_script, following_char, script_text
 from webresearch.extract.markdown_tables import Cell, Row, cell_span, heading_is_bold, table_blocks
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
@@ -82,26 +93,11 @@ _PLAIN_BLOCKS = frozenset(
 )  # fmt: skip
 _PLAIN_INLINE = frozenset(
     {"span", "font", "small", "big", "label", "abbr", "time", "cite", "mark", "u", "bdi", "bdo",
-     "q", "ins", "nobr", "data", "acronym", "dfn"}
+     "ins", "nobr", "data", "acronym", "dfn"}
 )  # fmt: skip
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*", "del": "~~", "s": "~~", "strike": "~~"}
 _CODE_INLINE = frozenset({"code", "kbd", "samp", "tt", "var"})
 _HEADING_LINE = re.compile(r"#{1,6} \S")
-
-
-@dataclass(slots=True)
-class _Block:
-    """Rendered block markdown.
-
-    ``item`` marks a list item (joined without blank lines), ``value`` its ``<li value>``
-    number, ``is_list`` a rendered list and ``only_list`` an item holding nothing but a list.
-    """
-
-    text: str
-    item: bool = False
-    value: int | None = None
-    is_list: bool = False
-    only_list: bool = False
 
 
 @dataclass(slots=True)
@@ -110,9 +106,12 @@ class _Frame:
 
     el: etree._Element
     tag: str
-    items: list[str | _Block | Cell | Row] = field(default_factory=list)
+    items: list[str | Block | Cell | Row] = field(default_factory=list)
     nested_tables: int = 0
     block_cells: int = 0
+    #: the last code span appended to ``items``: (its item, the text before it, its code)
+    code: tuple[str, str, str] | None = None
+    code_tag: str = ""
 
 
 def element_to_markdown(root: etree._Element, base_url: str) -> str:
@@ -159,7 +158,7 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
         _close(frame, parent, base_url, stack)
         if el.tail and el is not root:
             parent.items.append(prose_text(el.tail))
-    return resolve_markdown(_blocks_to_text(_as_blocks(stack[0].items)))
+    return resolve_markdown(blocks_to_text(as_blocks(stack[0].items)))
 
 
 # --------------------------------------------------------------------------- closing elements
@@ -170,7 +169,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     tag, el, items = frame.tag, frame.el, frame.items
     out = parent.items
     if tag in _PLAIN_BLOCKS:  # the most frequent elements first
-        out.extend(_as_blocks(items))
+        out.extend(as_blocks(items))
         return
     if tag in _PLAIN_INLINE:
         parent.nested_tables += frame.nested_tables
@@ -184,14 +183,14 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         return
     if tag == "#math":
         text = math_text(el)  # a display formula is a block of its own
-        out.append(_Block(text) if text.startswith("$$") else f" {text}{MATH_END}" if text else "")
+        out.append(Block(text) if text.startswith("$$") else f" {text}{MATH_END}" if text else "")
         return
     if tag == "#pre":
-        out.append(_Block(fenced_code(el)))
+        out.append(Block(fenced_code(el)))
     elif tag == "br":
         out.append(LINE_BREAK)
     elif tag == "hr":
-        out.append(_Block("---"))
+        out.append(Block("---"))
     elif tag == "img":
         image = image_markdown(el, base_url)
         if image:
@@ -203,7 +202,7 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         elif heading_is_bold([(f.tag, f.el) for f in open_frames]):
             out.append(" " + _emphasis([text], "**") + " ")  # a heading in a cell: bold text
         else:
-            out.append(_Block("#" * _HEADINGS[tag] + " " + text.replace("\n", " ")))
+            out.append(Block("#" * _HEADINGS[tag] + " " + heading_text(text)))
     elif tag == "a":
         in_heading = any(f.tag in _HEADINGS for f in open_frames)
         heading = None if in_heading else _first_heading(items)
@@ -211,8 +210,12 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
             out.append(_link(el, items, base_url, in_heading))
         else:
             out.extend(_card(el, items, heading, base_url))
+    elif tag == "q":  # a browser shows the quotation marks (inside another <q>: single)
+        lead, text, trail = _inline_keep_edges(items)
+        marks = "‘’" if any(f.tag == "q" for f in open_frames) else "“”"
+        out.append(lead + marks[0] + text + marks[1] + trail if text else lead)
     elif tag in ("sup", "sub"):
-        out.append(_script(items, tag))
+        out.append(_script(el, items, tag))
     elif tag in _EMPHASIS:  # inside one of its kind (<em>a<em>b</em></em>): one emphasis
         mark = _EMPHASIS[tag]
         inside = any(_EMPHASIS.get(f.tag) == mark for f in open_frames)
@@ -221,40 +224,40 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         if any(f.tag in _CODE_INLINE for f in open_frames):
             out.extend(items)
         else:
-            _code_span(items, parent)
+            _code_span(items, parent, tag)
     elif tag in ("ul", "ol", "menu", "dir"):
-        block = _list(el, tag, items)
+        block = list_markdown(el, tag, items)
         if block:
-            out.append(_Block(block, is_list=True))
+            out.append(Block(block, is_list=True))
     elif tag == "li":
-        blocks = [b for b in _as_blocks(items) if b.text]
+        blocks = [b for b in as_blocks(items) if b.text]
         out.append(
-            _Block(
-                _item_text(blocks),
+            Block(
+                item_text(blocks),
                 item=True,
-                value=_int(el.get("value")),
+                value=to_int(el.get("value")),
                 only_list=bool(blocks) and all(b.is_list for b in blocks),
             )
         )
     elif tag in ("dt", "dd"):
-        text = _blocks_to_text(_as_blocks(items))
+        text = blocks_to_text(as_blocks(items))
         if text:
-            out.append(_Block(("**" + text + "**") if tag == "dt" and "\n" not in text else text))
+            out.append(definition_part(text, tag))
     elif tag == "dl":
-        text = "\n".join(b.text for b in _as_blocks(items))
+        text = definition_list(as_blocks(items))
         if text:
-            out.append(_Block(text))
+            out.append(Block(text))
     elif tag == "blockquote":
-        text = _blocks_to_text(_as_blocks(items))
+        text = blocks_to_text(as_blocks(items))
         if text:
-            out.append(_Block("\n".join(("> " + line).rstrip() for line in text.split("\n"))))
+            out.append(Block("\n".join(("> " + line).rstrip() for line in text.split("\n"))))
     elif tag in ("td", "th"):
-        nested = sum(1 for i in items if isinstance(i, _Block))
+        nested = sum(1 for i in items if isinstance(i, Block))
         parent.block_cells += nested > 1
         parent.nested_tables += frame.nested_tables
         out.append(
             Cell(
-                [b.text for b in _as_blocks(items)],
+                [b.text for b in as_blocks(items)],
                 tag == "th",
                 cell_span(el.get("colspan")),
                 cell_span(el.get("rowspan")),
@@ -272,20 +275,20 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         for item in items:
             if isinstance(item, Row):
                 out.append(Row(item.cells, item.header or tag == "thead"))
-            elif isinstance(item, _Block):
+            elif isinstance(item, Block):
                 out.append(item)
     elif tag == "table":
-        caption = [i.text for i in items if isinstance(i, _Block)]
+        caption = [i.text for i in items if isinstance(i, Block)]
         rows = [i for i in items if isinstance(i, Row)]
         rendered = table_blocks(el, caption, rows, frame.nested_tables, frame.block_cells)
-        out.extend(_Block(b) for b in rendered)
+        out.extend(Block(b) for b in rendered)
         parent.nested_tables += 1 + frame.nested_tables
     elif tag in ("caption",):
-        text = _blocks_to_text(_as_blocks(items))
+        text = blocks_to_text(as_blocks(items))
         if text:
-            out.append(_Block(text))
+            out.append(Block(text))
     elif tag in _BLOCKS or tag in ("tr", "ul", "ol"):
-        out.extend(_as_blocks(items))
+        out.extend(as_blocks(items))
     else:  # inline or unknown: transparent
         parent.nested_tables += frame.nested_tables
         parent.block_cells += frame.block_cells
@@ -295,14 +298,14 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
 # --------------------------------------------------------------------------- inline content
 
 
-def _inline(items: Iterable[str | _Block | Cell | Row]) -> str:
+def _inline(items: Iterable[str | Block | Cell | Row]) -> str:
     """Flatten items to one line of inline markdown (blocks joined by spaces)."""
     parts: list[str] = []
     for item in items:
         if isinstance(item, str):
             parts.append(item)
-        elif isinstance(item, _Block):
-            parts.append(" " + item.text.replace("\n", " ") + " ")
+        elif isinstance(item, Block):
+            parts.append(" " + one_line(item.text) + " ")
         elif isinstance(item, Cell):
             parts.append(" " + " ".join(item.blocks) + " ")
         else:
@@ -310,7 +313,7 @@ def _inline(items: Iterable[str | _Block | Cell | Row]) -> str:
     return collapse_inline("".join(parts)).strip()
 
 
-def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str, str]:
+def _inline_keep_edges(items: list[str | Block | Cell | Row]) -> tuple[str, str, str]:
     """Inline text of ``items`` split into (leading space, text, trailing space); the trailing
     space of a text ending with a formula is :data:`MATH_END`, so that punctuation after
     the element (a link around a formula, then a full stop) follows without a space."""
@@ -325,7 +328,7 @@ def _inline_keep_edges(items: list[str | _Block | Cell | Row]) -> tuple[str, str
 
 
 def _emphasis(
-    items: list[str | _Block | Cell | Row], mark: str, el: Any = None, before: Sequence[Any] = ()
+    items: list[str | Block | Cell | Row], mark: str, el: Any = None, before: Sequence[Any] = ()
 ) -> str:
     """``el``'s markdown (``mark``: its delimiter; ``before``: the items before it) as
     :func:`.markdown_escape.element_emphasis` has it; glued: a letter or digit before it or
@@ -342,9 +345,7 @@ def _emphasis(
     return element_emphasis(lead, text, trail, mark, only, glued)
 
 
-def _add_inline(
-    out: list[str | _Block | Cell | Row], items: list[str | _Block | Cell | Row]
-) -> None:
+def _add_inline(out: list[str | Block | Cell | Row], items: list[str | Block | Cell | Row]) -> None:
     """Appends ``items`` to ``out``, the first as :func:`.markdown_escape.beside_emphasis`
     has it beside the last (joined with it: in its place)."""
     joined, first = beside_emphasis(out[-1], items[0]) if out and items else (None, None)
@@ -353,19 +354,33 @@ def _add_inline(
     out.extend(items if first is None else [first, *items[1:]] if joined is None else items[1:])
 
 
-def _code_span(items: list[str | _Block | Cell | Row], parent: _Frame) -> None:
-    """Appends the code span to the parent's items, a space after a code span right before it
-    (side by side, two spans would share one backtick string: CommonMark §6.1)."""
+def _code_span(items: list[str | Block | Cell | Row], parent: _Frame, tag: str) -> None:
+    """Appends the code span of a ``tag`` element to the parent's items; a code element right
+    after one of its kind (``<code>a</code><code>b</code>``) joins its span (`` `ab` ``):
+    side by side, two spans would share one backtick string (CommonMark §6.1), and a space
+    between them would be text the page does not have. Keys (``<kbd>``) stay apart, a
+    space between them (``Ctrl`` `` ` ``: two keys)."""
     lead, text, trail = _inline_keep_edges(items)
     last = parent.items[-1] if text and not lead and parent.items else None
+    joined = parent.code if tag != "kbd" and parent.code_tag == tag else None
+    if last is not None and joined is not None and joined[0] is last:
+        _, before, earlier = joined
+        text = earlier + text
+        item = before + code_span(text) + trail
+        parent.items[-1] = item
+        parent.code = (item, before, text) if not trail else None
+        return
     if isinstance(last, str) and last.endswith("`"):  # the page's backticks are marked
         lead = " "
-    parent.items.append(lead + code_span(text) + trail if text else lead)
+    item = lead + code_span(text) + trail if text else lead
+    parent.items.append(item)
+    parent.code = (item, lead, text) if text and not trail else None
+    parent.code_tag = tag
 
 
 def _link(
     el: etree._Element,
-    items: list[str | _Block | Cell | Row],
+    items: list[str | Block | Cell | Row],
     base_url: str,
     in_heading: bool = False,
 ) -> str:
@@ -375,125 +390,31 @@ def _link(
     return lead + body + trail if body else lead
 
 
-def _first_heading(items: list[str | _Block | Cell | Row]) -> int | None:
+def _first_heading(items: list[str | Block | Cell | Row]) -> int | None:
     """Index of the first heading block among a link's items (a link card), or ``None``."""
     for i, item in enumerate(items):
-        if isinstance(item, _Block) and _HEADING_LINE.match(item.text):
+        if isinstance(item, Block) and _HEADING_LINE.match(item.text):
             return i
     return None
 
 
 def _card(
-    el: etree._Element, items: list[str | _Block | Cell | Row], heading: int, base_url: str
-) -> list[str | _Block | Cell | Row]:
+    el: etree._Element, items: list[str | Block | Cell | Row], heading: int, base_url: str
+) -> list[str | Block | Cell | Row]:
     """A link card (``<a><h3>Title</h3><p>…</p></a>``) as ``### [Title](url)`` and the card's
     other blocks (a link text cannot hold a heading line, CommonMark §6.3); a heading's link
     into the page itself (an FAQ's anchor) is left out, as :func:`_link` does, and so is a
     card's link around a heading holding a link of its own (links do not nest)."""
     block = items[heading]
-    assert isinstance(block, _Block)
+    assert isinstance(block, Block)
     linked = card_heading(el.get("href"), block.text, base_url)
-    return [*items[:heading], _Block(linked), *items[heading + 1 :]]
+    return [*items[:heading], Block(linked), *items[heading + 1 :]]
 
 
-def _script(items: list[str | _Block | Cell | Row], tag: str) -> str:
-    """A superscript or subscript, unambiguous (:func:`markdown_inline.script_text`)."""
+def _script(el: etree._Element, items: list[str | Block | Cell | Row], tag: str) -> str:
+    """A superscript or subscript, unambiguous (:mod:`.markdown_scripts`)."""
     lead, text, trail = _inline_keep_edges(items)
-    return lead + script_text(text, tag) + trail if text else lead
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int((value or "").strip())
-    except ValueError:
-        return None
-
-
-def _item_text(blocks: list[_Block]) -> str:
-    """A list item's blocks: a nested list follows its line tightly, paragraphs are spaced."""
-    out: list[str] = []
-    for i, block in enumerate(blocks):
-        if i:
-            out.append("\n" if block.is_list else "\n\n")
-        out.append(block.text)
-    return "".join(out)
-
-
-# --------------------------------------------------------------------------- blocks
-
-
-def _as_blocks(items: Iterable[str | _Block | Cell | Row]) -> list[_Block]:
-    """Group inline runs into paragraphs; keep blocks; cells and rows become paragraphs."""
-    blocks: list[_Block] = []
-    run: list[str] = []
-    for item in items:
-        if isinstance(item, str):
-            run.append(item)
-            continue
-        if run:
-            _flush_run(run, blocks)
-        if isinstance(item, _Block):
-            blocks.append(item)
-        elif isinstance(item, Cell):
-            blocks.extend(_Block(b) for b in item.blocks)
-        else:
-            blocks.extend(_Block(b) for c in item.cells for b in c.blocks)
-    if run:
-        _flush_run(run, blocks)
-    return blocks
-
-
-def _flush_run(run: list[str], blocks: list[_Block]) -> None:
-    """An inline run becomes a paragraph (when it holds text); ``run`` is emptied."""
-    text = "".join(run)
-    run.clear()  # indentation between blocks (most runs) collapses to nothing: not collapsed
-    if not text.isspace() and (text := collapse_inline(text).strip()):
-        blocks.append(_Block(escape_line_starts(text)))
-
-
-def _blocks_to_text(blocks: list[_Block]) -> str:
-    """Join blocks with blank lines; consecutive list items join with single newlines."""
-    out: list[str] = []
-    prev: _Block | None = None
-    for block in blocks:
-        if not block.text:
-            continue
-        if out:
-            out.append("\n" if (prev is not None and prev.item and block.item) else "\n\n")
-        out.append(block.text)
-        prev = block
-    return "".join(out)
-
-
-def _list(el: etree._Element, tag: str, items: list[str | _Block | Cell | Row]) -> str:
-    """A markdown list from ``<li>`` items (other content becomes items of its own).
-
-    ``<ol start>`` and ``<li value>`` numbering is kept; a list directly inside a list (no
-    ``<li>`` around it) nests under the item before it, and an item holding nothing but a
-    list contributes that list's items (no ``- - item`` lines).
-    """
-    ordered = tag == "ol"
-    start = _int(el.get("start")) if ordered else None
-    number = start if start is not None else 1
-    lines: list[str] = []
-    indent = ""
-    for block in _as_blocks(items):
-        if not block.text.strip():
-            continue
-        if block.is_list and not block.item and lines:
-            lines.append(_indent(block.text, indent))  # <ul><li>a</li><ul>…</ul></ul>
-            continue
-        if block.only_list:
-            lines.append(block.text)  # <li><ul>…</ul></li>: the inner items, once
-            continue
-        if ordered and block.value is not None:
-            number = block.value
-        marker = f"{number}. " if ordered else "- "
-        number += 1
-        indent = " " * len(marker)
-        lines.append(marker + _indent(block.text, indent)[len(indent) :])
-    return "\n".join(lines)
-
-
-def _indent(text: str, indent: str) -> str:
-    return "\n".join((indent + line) if line else "" for line in text.split("\n"))
+    if not text:
+        return lead
+    following = " " if trail else following_char(el)
+    return lead + script_text(text, tag, following, beside_script(el)) + trail

@@ -1,8 +1,6 @@
-r"""Inline notations of the markdown walk: sup/sub, MathML, permalinks. Pure functions.
+r"""Inline notations of the markdown walk: MathML, permalinks. Pure functions.
 
-* ``10<sup>6</sup>`` → ``10^6``, ``H<sub>2</sub>O`` → ``H_2O`` (never glued to the text before
-  them: flattening changes the numbers), ``x^{n+1}`` when the script has spaces or signs;
-  a symbol-only superscript (``™``, ``®``) stays as it is;
+* sup/sub: :mod:`webresearch.extract.markdown_scripts` (``10^6``, ``H_{2}O``, ``10^{n+1}``);
 * MathML → ``$LaTeX$`` from its TeX annotation or ``alttext``, else its text with scripts,
   fractions and roots written out (``a^2``, ``x_i``, ``(a + b)/2``, ``√x``:
   :mod:`webresearch.extract.mathml`);
@@ -52,6 +50,8 @@ __all__ = [
     "escape_brackets",
     "escape_inline_text",
     "escape_line_starts",
+    "hard_breaks",
+    "heading_text",
     "holds_link",
     "image_markdown",
     "is_display_math",
@@ -59,7 +59,7 @@ __all__ = [
     "link_destination",
     "math_source",
     "math_text",
-    "script_text",
+    "one_line",
 ]
 
 _PERMALINK_CLASS = CaselessPattern(
@@ -73,20 +73,6 @@ EDIT_LINK = re.compile(
     r"|\s*\[edit\]\([^)]*\)",
     re.I,
 )
-_SYMBOLS_ONLY = re.compile(r"[™®©*†‡§°'′″]+")
-_SIMPLE_SCRIPT = re.compile(r"[\w.,′'+\-−]+")
-
-
-def script_text(text: str, tag: str) -> str:
-    """``text`` of a ``<sup>`` / ``<sub>`` (``tag``) as ``^text`` / ``_text`` (module docstring);
-    the ``_`` is text, escaped where it would pair into emphasis (:mod:`.markdown_prose`)."""
-    plain = plain_text(text)
-    if _SYMBOLS_ONLY.fullmatch(plain):
-        return text
-    mark = "^" if tag == "sup" else PROSE_UNDERSCORE
-    if _SIMPLE_SCRIPT.fullmatch(plain) or text.startswith(("[", PROSE_BRACKET)):
-        return f"{mark}{text}"
-    return f"{mark}{{{text}}}"
 
 
 def math_text(el: etree._Element) -> str:
@@ -145,15 +131,44 @@ _AFTER_MATH = re.compile("\x1d[ \t\n\r\u00a0]*(?=[,.;:!?)\\]])")
 
 
 def collapse_inline(text: str) -> str:
-    """Whitespace runs → one space; hard breaks (:data:`LINE_BREAK`) become newlines without
-    spaces around them; no space between a formula (:data:`MATH_END`) and the punctuation
-    after it."""
+    """Whitespace runs → one space; hard breaks (:data:`LINE_BREAK`) stay, without spaces
+    around them (``str.strip`` drops them at the edges, :func:`hard_breaks` writes them);
+    no space between a formula (:data:`MATH_END`) and the punctuation after it."""
     if MATH_END in text:
         text = _AFTER_MATH.sub("", text).replace(MATH_END, " ")
     text = _WS.sub(" ", text)
     if LINE_BREAK in text:
-        text = re.sub(" ?\x1e ?", "\n", text)
+        text = re.sub(" ?\x1e ?", LINE_BREAK, text)
     return text
+
+
+def hard_breaks(text: str) -> str:
+    """The line breaks (:data:`LINE_BREAK`) of a paragraph's collapsed, stripped text as
+    markdown: one as a CommonMark hard line break (§6.7: a backslash at the line's end,
+    seen by any renderer and kept by editors that strip trailing spaces), two or more in a
+    row (``<br><br>``) as a paragraph break."""
+    if LINE_BREAK not in text:
+        return text
+    return _BREAK_RUN.sub(lambda m: "\\\n" if len(m.group()) == 1 else "\n\n", text)
+
+
+def one_line(text: str) -> str:
+    """``text`` (inline markdown, maybe with hard breaks of :func:`hard_breaks` or
+    :data:`LINE_BREAK`) on one line: each break as a space (a heading's or a link's text)."""
+    return text.replace("\\\n", " ").replace("\n", " ").replace(LINE_BREAK, " ")
+
+
+_BREAK_RUN = re.compile("\x1e+")
+_CLOSING_HASHES = re.compile(r"(^|[ \t])(#+)$")
+
+
+def heading_text(text: str) -> str:
+    """A heading's inline ``text`` (edges stripped) for an ATX heading line: on one line
+    (:func:`one_line`), and a last run of ``#`` after a space escaped (``Tags ##`` →
+    ``Tags \\#\\#``): CommonMark §4.2 takes it as the optional closing sequence and drops
+    it."""
+    text = one_line(text)
+    return _CLOSING_HASHES.sub(lambda m: m.group(1) + "\\#" * len(m.group(2)), text)
 
 
 #: A control word or symbol: TeX's, left as it is.

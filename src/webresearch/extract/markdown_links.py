@@ -14,6 +14,7 @@ from webresearch.extract.markdown_inline import (
     escape_brackets,
     holds_link,
     link_destination,
+    one_line,
 )
 from webresearch.extract.urls import absolute_url
 
@@ -36,7 +37,7 @@ def link_markdown(href: str | None, text: str, base_url: str, in_heading: bool) 
     target = absolute_url(href, base_url)
     if target is None or (in_heading and same_page) or holds_link(text):
         return text
-    text = text.replace("\n", " ")
+    text = one_line(text)
     return f"[{escape_brackets(text)}]({link_destination(target)})"
 
 

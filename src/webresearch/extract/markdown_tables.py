@@ -147,7 +147,7 @@ def _grid(rows: list[Row]) -> list[list[str]]:
             if not cells:
                 break
             cell = cells.pop(0)
-            text = "<br>".join(b.replace("\n", " ") for b in cell.blocks if b)
+            text = "<br>".join(_cell_line(b) for b in cell.blocks if b)
             line.append(text.replace("|", "\\|"))
             for extra in range(cell.colspan):
                 if extra:
@@ -163,6 +163,13 @@ def _grid(rows: list[Row]) -> list[list[str]]:
     if width == 0:
         return []
     return [[c or "" for c in line] + [""] * (width - len(line)) for line in grid]
+
+
+def _cell_line(block: str) -> str:
+    """A block of a cell on the cell's one line: a hard line break (``\\`` at a line's end,
+    :func:`~webresearch.extract.markdown_inline.hard_breaks`) as ``<br>``, as a paragraph
+    break between the cell's blocks is; other line breaks as spaces."""
+    return block.replace("\\\n", "<br>").replace("\n", " ")
 
 
 def _gfm(grid: list[list[str]], header_rows: int) -> str:

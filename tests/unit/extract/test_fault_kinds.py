@@ -294,7 +294,7 @@ def test_superscripts_and_subscripts_stay_unambiguous() -> None:
         "<sup><a href='#fn1'>1</a></sup>; CraneCo<sup>®</sup> builds it.</p>"
     )
     out = md(article(body + PROSE))
-    assert "10^6 grams" in out and "H_2O" in out and "5 m^2" in out and "2^31−1" in out
+    assert "10^6 grams" in out and "H_{2}O" in out and "5 m^2" in out and "2^31−1" in out
     assert "Smith1" not in out and "Smith^[1](" in out
     assert "CraneCo®" in out
 

@@ -37,7 +37,7 @@ def test_headings_paragraphs_emphasis_and_breaks() -> None:
     out = md(
         "<h2>Title <em>here</em></h2><p>One <b>bold</b> and <i>it</i>,<br>next line.</p><hr><h6>Small</h6>"
     )
-    assert out == "## Title *here*\n\nOne **bold** and *it*,\nnext line.\n\n---\n\n###### Small"
+    assert out == "## Title *here*\n\nOne **bold** and *it*,\\\nnext line.\n\n---\n\n###### Small"
 
 
 def test_whitespace_is_collapsed_outside_code() -> None:
@@ -93,7 +93,7 @@ def test_nested_lists_are_indented_under_their_item() -> None:
 
 
 def test_definition_list() -> None:
-    assert md("<dl><dt>Term</dt><dd>Meaning</dd></dl>") == "**Term**\nMeaning"
+    assert md("<dl><dt>Term</dt><dd>Meaning</dd></dl>") == "**Term**\n: Meaning"
 
 
 def test_empty_list_items_are_dropped() -> None:
