@@ -191,7 +191,7 @@ def hidden_blocks(
         and (
             (flag is not None or el in styled)
             or bool(_HIDDEN_STYLE.search(style or ""))
-            or (style is not None and hides_box(style))  # zero size, opacity (overflow_styles.py)
+            or (style is not None and hides_box(style, el))  # zero size, font: overflow_styles
             or (utility_classes and hidden_by_class(klass or ""))
         )
         and not holds_only_formula(el)  # MathML for assistive technology (formulas.py)

@@ -157,7 +157,8 @@ def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
         the hidden elements (outermost or not), empty when no rule hides or a cap is hit.
     """
     css = _sheet_text(doc)
-    if not css or not _HIDE.search(css.lower()):
+    hides = len(_HIDE.findall(css.lower())) if css else 0
+    if not hides or hides > 2 * MAX_HIDING_RULES:  # (a rule may say both)
         return frozenset()
     hiding: list[tuple[_Rule, _Effect]] = []
     showing: list[_Rule] = []
