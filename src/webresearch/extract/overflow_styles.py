@@ -148,9 +148,9 @@ def hides_box(style: str, el: etree._Element | None = None) -> bool:
     ``overflow`` declaration stays).
     """
     lower = style.lower()
-    if el is not None and "font-size" in lower and not len(el) and (el.text or "").strip():
-        if _ZERO_FONT.search(style):
-            return True
+    bare_text = el is not None and not len(el) and bool((el.text or "").strip())
+    if bare_text and "font-size" in lower and _ZERO_FONT.search(style):
+        return True
     if not _MAYBE_HIDING.search(lower):
         return False  # most styles (one search, about 1 µs)
     if _NO_TEXT.search(style):
