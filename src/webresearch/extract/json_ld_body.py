@@ -26,9 +26,7 @@ spared script's text is rewritten to hold only its ``articleBody`` values that p
 also reads, are not checked, so they go). A script that is not valid JSON goes.
 
 :func:`inert_elements` lists what ``drop_inert`` removes: every script but such a checked
-JSON-LD one, styles, SVG in the body, the head's ``<noscript>`` and ``<link>`` elements, and
-``<template>`` elements (inert markup a script may copy, never shown: review 11) but a
-declarative shadow root's (``shadowrootmode``: the browser shows it in place). The
+JSON-LD one, styles, SVG in the body, the head's ``<noscript>`` and ``<link>`` elements. The
 spared script is never text of the page: the text walks
 (:func:`~webresearch.extract.align.text_segments`) and the markdown conversion skip scripts.
 (A predicate in the XPath instead cost up to 20 ms on a page of many scripts; this filter
@@ -66,10 +64,7 @@ MIN_VISIBLE_SHARE = 0.9
 #: "ignore all previous instructions …" — makes the script go, however long the rest).
 MAX_UNSEEN_RUN = 5
 
-_INERT_XPATH = etree.XPath(
-    "//script | //style | //body//svg | //head/noscript | //head/link"
-    " | //body//template[not(@shadowrootmode) and not(@shadowroot)]"
-)
+_INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
 _WORD = re.compile(r"\w+")
 _MARKUP = re.compile(r"<[^<>]*>")
 _UNSEEN_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title"})

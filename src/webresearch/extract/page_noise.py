@@ -187,7 +187,7 @@ def hidden_blocks(
     hidden = [
         el
         for el, klass, style, flag in _hiding_candidates(doc, attributes, styled)
-        if el.tag not in ("template", "noscript", "input", "option")
+        if el.tag not in ("noscript", "input", "option")
         and (
             (flag is not None or el in styled)
             or bool(_HIDDEN_STYLE.search(style or ""))
@@ -208,7 +208,7 @@ def hidden_blocks(
     return [
         el
         for el, chars in zip(outermost, sizes, strict=True)
-        if never_shown(el.get("class") or "")
+        if (never_shown(el.get("class") or "") or el.tag == "template")  # no click shows them
         or not _is_collapsed_content(el, chars)
         or only_assistive_text(el, chars)  # no click shows it (assistive_text.py)
         or repeats_a_sibling(el, chars)  # a copy of the block shown beside it

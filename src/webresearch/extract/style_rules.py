@@ -122,6 +122,8 @@ def _step(expr: XPathExpr) -> str:
 
 
 _TRANSLATOR = _RightToLeft()
+#: Templates (inert: the HTML Standard's UA sheet hides them) but a declarative shadow root's.
+_TEMPLATES = etree.XPath("//body//template[not(@shadowrootmode) and not(@shadowroot)]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,17 +156,19 @@ def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
         doc: the parsed page (``<html>``), its ``<style>`` elements still in it.
 
     Returns:
-        the hidden elements (outermost or not), empty when no rule hides or a cap is hit.
+        the hidden elements (outermost or not) and ``<template>`` elements (inert; not a shown
+        declarative shadow root's, ``shadowrootmode``); only those when no rule hides or past a cap.
     """
+    templates = frozenset(_TEMPLATES(doc))  # the UA sheet's `template {display: none}`
     css = _sheet_text(doc)
     hides = len(_HIDE.findall(css.lower())) if css else 0
     if not hides or hides > 2 * MAX_HIDING_RULES:  # (a rule may say both)
-        return frozenset()
+        return templates
     hiding: list[tuple[_Rule, _Effect]] = []
     showing: list[_Rule] = []
     rules = _rules(_COMMENT.sub(" ", css))
     if sum(rule.hides for rule in rules) > MAX_HIDING_RULES:
-        return frozenset()
+        return templates
     for rule in rules:
         if rule.hides and all(map(_screen_now, rule.context)):
             effect = _effect(rule.block)
@@ -173,18 +177,18 @@ def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
         if rule.shows and not any(map(_print_only, rule.context)):
             showing.append(rule)  # its block is parsed once its selector may matter
     if not hiding:
-        return frozenset()
+        return templates
     parsed = [(_selectors(rule.prelude), effect) for rule, effect in hiding]
     keys = {key for selectors, _ in parsed for s in selectors if (key := _subject_key(s))}
     if len(keys) > MAX_TESTS // 4:
-        return frozenset()
+        return templates
     index = _PageIndex.read(doc, keys)
     budget = [MAX_TESTS]
     hidden: dict[etree._Element, list[bool]] = {}  # [display, d. important, vis., v. imp.]
     for selectors, effect in parsed:
         matched = _matches(doc, selectors, index, None, budget)
         if matched is None:
-            return frozenset()
+            return templates
         for el in matched:
             state = hidden.setdefault(el, [False, False, False, False])
             if effect.display:
@@ -193,11 +197,9 @@ def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
             if effect.visibility:
                 state[2] = True
                 state[3] = state[3] or effect.visibility_important
-    if not hidden:
-        return frozenset()
-    if not _shown_again(doc, hidden, showing, index, budget):
-        return frozenset()
-    return frozenset(el for el, state in hidden.items() if _still_hidden(el, state))
+    if not hidden or not _shown_again(doc, hidden, showing, index, budget):
+        return templates
+    return templates | {el for el, state in hidden.items() if _still_hidden(el, state)}
 
 
 def _shown_again(
