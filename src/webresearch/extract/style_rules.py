@@ -29,10 +29,12 @@ What counts, a simplified cascade that leaves an element shown whenever it may b
   page loads).
 
 Cost. tinycss2 (the parser) is pure Python: a whole inlined stylesheet of 1 MB took seconds
-(WCXB dev: mean 120 ms a page, up to 6 s). So the sheet is first cut into rule blocks by a
-brace scan (comments removed; a string holding a brace may misplace one rule, which then
-matches nothing), and tinycss2 parses only the blocks that hold a hiding or showing
-declaration; a selector is only translated and matched when the class, id or tag of its
+(WCXB dev: mean 120 ms a page, up to 6 s). So the sheet is first cut into rule blocks by
+:func:`~webresearch.extract.css_blocks.rule_blocks` (comments removed; regular expressions:
+a run of flat rules is one match; a string holding a brace may misplace one rule, which then
+matches nothing), and only the blocks that hold a hiding or showing declaration are read
+(:func:`~webresearch.extract.css_blocks.declarations`: plain blocks split on ``;``, the
+rest by tinycss2); a selector is only translated and matched when the class, id or tag of its
 subject is on the page (one XPath finds the elements of every class the hiding rules name),
 and each is then tested on those elements alone; cssselect's combinators are rewritten as
 conditions on the subject (``_RightToLeft``). Caps: :data:`MAX_SHEET_CHARS` of style
@@ -43,14 +45,14 @@ nothing is hidden (the page is read as served).
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from dataclasses import dataclass
 
-import tinycss2
 from cssselect import ExpressionError, HTMLTranslator, SelectorError, parse
 from cssselect.parser import Class, CombinedSelector, Hash, Selector
 from cssselect.xpath import XPathExpr
 from lxml import etree
+
+from webresearch.extract.css_blocks import HIDE_DECLARATION, CssRule, declarations, rule_blocks
 
 __all__ = [
     "MAX_HIDING_RULES",
@@ -74,11 +76,7 @@ PAGE_TEST_COST = 100
 #: A longer selector is skipped.
 MAX_SELECTOR_CHARS = 300
 
-#: Searched in the lower-cased sheet: a literal start is found fast (``re.I`` is slow).
-_HIDE = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)")
-_SHOW = re.compile(r"display\s*:\s*(?!none\b)[a-z-]|visibility\s*:\s*visible")
 _COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
-_BRACE = re.compile(r"[{}]")
 _SCREEN_QUERY = re.compile(r"(?:only\s+)?(?:all|screen)", re.I)
 _PRINT_QUERY = re.compile(r"(?:only\s+)?print", re.I)
 _UNSAFE_SELECTOR = re.compile(r":(?:is|where|has|matches|any)\(|\bno-js\b", re.I)
@@ -127,18 +125,6 @@ _TEMPLATES = etree.XPath("//body//template[not(@shadowrootmode) and not(@shadowr
 
 
 @dataclass(frozen=True, slots=True)
-class _Rule:
-    """One qualified rule: its selector text, declaration text and enclosing at-rules, and
-    whether the block holds a hiding or a showing declaration (before parsing)."""
-
-    prelude: str
-    block: str
-    context: tuple[str, ...]
-    hides: bool
-    shows: bool
-
-
-@dataclass(frozen=True, slots=True)
 class _Effect:
     """What a rule's declarations say: ``display``/``visibility`` hidden (``True``), shown
     (``False``) or not said (``None``), each with its ``!important``."""
@@ -161,12 +147,12 @@ def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
     """
     templates = frozenset(_TEMPLATES(doc))  # the UA sheet's `template {display: none}`
     css = _sheet_text(doc)
-    hides = len(_HIDE.findall(css.lower())) if css else 0
+    hides = len(HIDE_DECLARATION.findall(css.lower())) if css else 0
     if not hides or hides > 2 * MAX_HIDING_RULES:  # (a rule may say both)
         return templates
-    hiding: list[tuple[_Rule, _Effect]] = []
-    showing: list[_Rule] = []
-    rules = _rules(_COMMENT.sub(" ", css))
+    hiding: list[tuple[CssRule, _Effect]] = []
+    showing: list[CssRule] = []
+    rules = rule_blocks(_COMMENT.sub(" ", css))
     if sum(rule.hides for rule in rules) > MAX_HIDING_RULES:
         return templates
     for rule in rules:
@@ -205,7 +191,7 @@ def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
 def _shown_again(
     doc: etree._Element,
     hidden: dict[etree._Element, list[bool]],
-    showing: list[_Rule],
+    showing: list[CssRule],
     index: _PageIndex,
     budget: list[int],
 ) -> bool:
@@ -268,60 +254,20 @@ def _sheet_text(doc: etree._Element) -> str:
     return "\n".join(parts)
 
 
-def _rules(css: str) -> list[_Rule]:
-    """The qualified rules of ``css`` whose block holds a hiding or showing declaration,
-    found by a brace scan (module docstring: tinycss2 over the whole sheet is too slow)."""
-    lower = css.lower()
-    if len(lower) != len(css):  # a letter whose lower case is longer (İ): positions move
-        lower = re.sub(r"[A-Z]+", lambda m: m.group().lower(), css)
-    hides = [m.start() for m in _HIDE.finditer(lower)]
-    shows = [m.start() for m in _SHOW.finditer(lower)]
-    found: list[_Rule] = []
-    stack: list[tuple[str, int]] = []  # the open blocks: prelude, where the block starts
-    start = 0
-    for match in _BRACE.finditer(css):
-        pos = match.start()
-        if css[pos] == "{":
-            prelude = css[start:pos]
-            stack.append((prelude[prelude.rfind(";") + 1 :].strip(), pos + 1))
-        elif stack:
-            prelude, begin = stack.pop()
-            hide, show = _any_between(hides, begin, pos), _any_between(shows, begin, pos)
-            if (
-                (hide or show)
-                and prelude
-                and not prelude.startswith("@")
-                and all(p.startswith("@") for p, _ in stack)  # CSS nesting: not read
-            ):
-                context = tuple(p for p, _ in stack)
-                found.append(_Rule(prelude, css[begin:pos], context, hide, show))
-        start = pos + 1
-    return found
-
-
-def _any_between(positions: list[int], low: int, high: int) -> bool:
-    index = bisect_left(positions, low)
-    return index < len(positions) and positions[index] < high
-
-
 def _effect(block: str) -> _Effect | None:
     """What a declaration block says of ``display`` and ``visibility`` (tinycss2); ``None``
     when it says neither. An ``!important`` declaration wins over a later plain one."""
     display: bool | None = None
     visibility: bool | None = None
     display_important = visibility_important = False
-    for node in tinycss2.parse_blocks_contents(block, skip_comments=True, skip_whitespace=True):
-        if node.type != "declaration":
-            continue
-        name = node.lower_name
+    for name, value, important in declarations(block):
         if name not in ("display", "visibility"):
             continue
-        value = tinycss2.serialize(node.value).strip().lower()
-        if name == "display" and (node.important or not display_important):
-            display, display_important = value == "none", node.important
-        elif name == "visibility" and (node.important or not visibility_important):
+        if name == "display" and (important or not display_important):
+            display, display_important = value == "none", important
+        elif name == "visibility" and (important or not visibility_important):
             visibility = value in ("hidden", "collapse")
-            visibility_important = node.important
+            visibility_important = important
     if display is None and visibility is None:
         return None
     return _Effect(display, display_important, visibility, visibility_important)
