@@ -120,8 +120,6 @@ def _step(expr: XPathExpr) -> str:
 
 
 _TRANSLATOR = _RightToLeft()
-#: Templates (inert: the HTML Standard's UA sheet hides them) but a declarative shadow root's.
-_TEMPLATES = etree.XPath("//body//template[not(@shadowrootmode) and not(@shadowroot)]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,7 +143,7 @@ def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
         the hidden elements (outermost or not) and ``<template>`` elements (inert; not a shown
         declarative shadow root's, ``shadowrootmode``); only those when no rule hides or past a cap.
     """
-    templates = frozenset(_TEMPLATES(doc))  # the UA sheet's `template {display: none}`
+    templates = _templates(doc)  # the UA sheet's `template {display: none}`
     css = _sheet_text(doc)
     hides = len(HIDE_DECLARATION.findall(css.lower())) if css else 0
     if not hides or hides > 2 * MAX_HIDING_RULES:  # (a rule may say both)
@@ -186,6 +184,17 @@ def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
     if not hidden or not _shown_again(doc, hidden, showing, index, budget):
         return templates
     return templates | {el for el, state in hidden.items() if _still_hidden(el, state)}
+
+
+def _templates(doc: etree._Element) -> frozenset[etree._Element]:
+    """The ``<template>`` elements in the body (inert: the HTML Standard's UA sheet hides
+    them) but a declarative shadow root's (``iter``: a tenth of an XPath's time)."""
+    return frozenset(
+        template
+        for body in doc.iter("body")
+        for template in body.iter("template")
+        if template.get("shadowrootmode") is None and template.get("shadowroot") is None
+    )
 
 
 def _shown_again(
