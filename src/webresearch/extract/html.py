@@ -88,6 +88,7 @@ from webresearch.extract.responsive_copies import desktop_hidden_classes, respon
 from webresearch.extract.scan_index import read_attributes
 from webresearch.extract.shortcodes import strip_shortcodes
 from webresearch.extract.signup import signup_boxes, signup_forms
+from webresearch.extract.style_rules import stylesheet_hidden
 from webresearch.extract.title import document_title
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import document_base_url
@@ -194,6 +195,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     tex_scripts(doc)  # MathJax 2's TeX in scripts: read before scripts are dropped
     # a builder's copies of a block for other screen sizes (responsive_copies.py)
     remove_elements(responsive_copies(doc, desktop_hidden_classes(doc)))
+    styled = stylesheet_hidden(doc)  # `.gone{display:none}`: read before styles are dropped
     drop_inert(doc)
     show_formulas(doc)  # MathML hidden for assistive technology is the formula
     body = doc.find("body")
@@ -205,7 +207,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         markdown = frames_markdown(frameset, base)
         return HtmlExtraction(title, markdown, "whole-page", "a frameset page without <noframes>")
     served = html if frameset is None else None  # noframes content: not the served page
-    result = _convert(doc, served, url, base, title, declared, facts)
+    result = _convert(doc, served, url, base, title, declared, facts, styled)
     if frameset is None:
         return result
     return replace(result, markdown=with_frame_list(result.markdown, frameset, base))
@@ -219,6 +221,7 @@ def _convert(
     title: str,
     declared: frozenset[str],
     facts: list[str],
+    styled: frozenset[etree._Element] = frozenset(),
 ) -> HtmlExtraction:
     """Steps 1-3 of the fallback chain over ``doc`` (module docstring).
 
@@ -230,6 +233,7 @@ def _convert(
         title: the page title.
         declared: the page's declared schema.org types.
         facts: the product's declared name and price lines.
+        styled: the elements the page's ``<style>`` rules hide (style_rules.py).
     """
     body = doc.find("body")
     if body is None:  # pragma: no cover - checked by the caller
@@ -259,7 +263,9 @@ def _convert(
     main = find_main_content(doc, comments=forum, html=opinion)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
-    hidden = hidden_blocks(doc, page_chars, utility_classes=not shop, attributes=attributes)
+    hidden = hidden_blocks(
+        doc, page_chars, utility_classes=not shop, attributes=attributes, styled=styled
+    )
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone

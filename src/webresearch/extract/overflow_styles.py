@@ -63,6 +63,8 @@ _STILL_HIDDEN = re.compile(
 _ZERO = r"[-+]?0*\.?0+(?:[a-z]+|%)?"
 #: The end of a declaration: an optional ``!important``, then ``;`` or the end.
 _END = r"\s*(?:!\s*important\s*)?(?:;|$)"
+#: A zero ``font-size`` declaration.
+_ZERO_FONT = re.compile(rf"(?:^|;)\s*font-size\s*:\s*{_ZERO}{_END}", re.I)
 #: What every style :func:`hides_box` accepts holds.
 _MAYBE_HIDING = re.compile(r"none|hidden|collapse|clip|-\d{4}")
 #: Declarations that hide a box's text whatever else the style says.
@@ -127,7 +129,7 @@ def unhide_overflow_styles(root: etree._Element, attributes: PageAttributes | No
     return changed
 
 
-def hides_box(style: str) -> bool:
+def hides_box(style: str, el: etree._Element | None = None) -> bool:
     """Whether an inline ``style`` keeps the element's text off the screen, in any case,
     with spaces or ``!important``: ``display: none``, ``visibility: hidden``/``collapse``,
     ``content-visibility: hidden``, a far negative offset (``left``, ``top`` or
@@ -137,14 +139,19 @@ def hides_box(style: str) -> bool:
     opens it (an accordion). A zero height alone hides nothing: the content overflows the
     box and is drawn. Not read as hiding, measured on WCXB dev: zero ``opacity`` (the
     start state of a script's fade-in: a hero banner, lazy images — three product and
-    service pages lost text, −0.06) and a zero ``font-size`` (a container's whitespace
-    fix, its children sized by the stylesheet).
+    service pages lost text, −0.06) and a zero ``font-size`` on a box with child elements (a
+    container's whitespace fix, its children sized by the stylesheet). A zero ``font-size`` on
+    ``el`` holding text and no child element (none to size it again) hides it (review 11).
 
     Used for :func:`~webresearch.extract.page_noise.hidden_blocks` (such a box is a hidden
     block, as one styled ``display: none``) and for :func:`unhide_overflow_styles` (its
     ``overflow`` declaration stays).
     """
-    if not _MAYBE_HIDING.search(style.lower()):
+    lower = style.lower()
+    bare_text = el is not None and not len(el) and bool((el.text or "").strip())
+    if bare_text and "font-size" in lower and _ZERO_FONT.search(style):
+        return True
+    if not _MAYBE_HIDING.search(lower):
         return False  # most styles (one search, about 1 µs)
     if _NO_TEXT.search(style):
         return True

@@ -1,27 +1,26 @@
 """Parts of a page that are never its content, removed before extraction. Pure functions.
 
-* **Inert elements** (:func:`drop_inert`): scripts, styles and SVG drawings.
-* **Hidden blocks** (:func:`hidden_blocks`): elements with the ``hidden`` attribute, an
-  inline ``display:none`` / ``visibility:hidden`` style (or one that shrinks or fades the box
-  to nothing: :func:`~webresearch.extract.overflow_styles.hides_box`), or the display utility classes of
+* **Inert elements** (:func:`drop_inert`): scripts, styles, SVG drawings and templates.
+* **Hidden blocks** (:func:`hidden_blocks`): elements with the ``hidden`` attribute, an inline
+  ``display:none`` / ``visibility:hidden`` style (or one that shrinks or fades the box to nothing:
+  :func:`~webresearch.extract.overflow_styles.hides_box`), the display utility classes of
   Bootstrap, Tailwind or Webflow that hide them on a desktop screen
-  (:mod:`webresearch.extract.utility_classes`: a phone-only copy of a block, a menu, a
-  gated copy of the article; not read on a shop's page, whose scripts show them. WCXB dev:
-  article +0.001, listing +0.005, collection +0.001, the other types and Zyte unchanged)
-  are not shown to a reader. They are
-  removed — unless the page without them is an empty app shell while they hold the text:
-  then the hidden, server-rendered block *is* the content (it waits for client-side
-  hydration; case 06), and everything stays. A hidden block of prose (a closed tab or
-  accordion panel: :data:`MIN_COLLAPSED_CHARS`, little link text) stays too: a click shows
-  it, and the corpora's ground truth counts it (product descriptions, forum posts). So
-  does a shorter one right after a visible question (an FAQ accordion's answer: the
-  element before it ends with "?", at most :data:`MAX_QUESTION_CHARS`): +0.003 on WCXB
-  dev product pages (the other page types unchanged). Webflow's never-shown classes
-  (``w-condition-invisible``, a form's after-sending messages) are left out even then: no
-  click shows them. Text trafilatura kept in a hidden microdata property whose visible
-  copy it dropped is kept at that copy (:mod:`webresearch.extract.visible_copies`). An
-  element holding only formulas is never a hidden block: it is MathML hidden from the eye
-  next to a picture of it (:mod:`webresearch.extract.formulas`).
+  (:mod:`webresearch.extract.utility_classes`: a phone-only copy of a block, a menu, a gated copy
+  of the article; not read on a shop's page, whose scripts show them. WCXB dev: article +0.001,
+  listing +0.005, collection +0.001, the other types and Zyte unchanged), or the page's own
+  ``<style>`` rules (:mod:`webresearch.extract.style_rules`) are not shown to a reader. They are
+  removed — unless the page without them is an empty app shell while they hold the text: then the
+  hidden, server-rendered block *is* the content (it waits for client-side hydration; case 06),
+  and everything stays. A hidden block of prose (a closed tab or accordion panel:
+  :data:`MIN_COLLAPSED_CHARS`, little link text) stays too: a click shows it, and the corpora's
+  ground truth counts it (product descriptions, forum posts). So does a shorter one right after a
+  visible question (an FAQ accordion's answer: the element before it ends with "?", at most
+  :data:`MAX_QUESTION_CHARS`): +0.003 on WCXB dev product pages (the other page types unchanged).
+  Webflow's never-shown classes (``w-condition-invisible``, a form's after-sending messages) are
+  left out even then: no click shows them. Text trafilatura kept in a hidden microdata property
+  whose visible copy it dropped is kept at that copy (:mod:`webresearch.extract.visible_copies`).
+  An element holding only formulas is never a hidden block: it is MathML hidden from the eye next
+  to a picture of it (:mod:`webresearch.extract.formulas`).
 * **Popup menus of links** (:func:`popup_menus`): a menu or dropdown widget — WAI-ARIA
   ``role="menu"``, GitHub's ``<details-menu>``, Bootstrap's ``dropdown-menu``, the panel a
   dropdown button opens (a class ``dropdown-panel``, ``dropdown-content(s)`` or
@@ -151,8 +150,10 @@ def hidden_blocks(
     page_chars: int,
     utility_classes: bool = True,
     attributes: PageAttributes | None = None,
+    styled: frozenset[etree._Element] = frozenset(),
 ) -> list[etree._Element]:
-    """The hidden blocks of ``doc`` to leave out (module docstring); nothing is removed yet.
+    """The hidden blocks of ``doc`` to leave out (module docstring: ``styled``, the elements the
+    page's ``<style>`` rules hide, are read as ``display:none``); nothing is removed yet.
 
     Args:
         doc: the parsed document (``<html>``), before anything is pruned.
@@ -186,12 +187,12 @@ def hidden_blocks(
 
     hidden = [
         el
-        for el, klass, style, flag in _hiding_candidates(doc, attributes)
-        if el.tag not in ("template", "noscript", "input", "option")
+        for el, klass, style, flag in _hiding_candidates(doc, attributes, styled)
+        if el.tag not in ("noscript", "input", "option")
         and (
-            flag is not None
+            (flag is not None or el in styled)
             or bool(_HIDDEN_STYLE.search(style or ""))
-            or (style is not None and hides_box(style))  # zero size, opacity (overflow_styles.py)
+            or (style is not None and hides_box(style, el))  # zero size, font: overflow_styles
             or (utility_classes and hidden_by_class(klass or ""))
         )
         and not holds_only_formula(el)  # MathML for assistive technology (formulas.py)
@@ -208,7 +209,7 @@ def hidden_blocks(
     return [
         el
         for el, chars in zip(outermost, sizes, strict=True)
-        if never_shown(el.get("class") or "")
+        if (never_shown(el.get("class") or "") or el.tag == "template")  # no click shows them
         or not _is_collapsed_content(el, chars)
         or only_assistive_text(el, chars)  # no click shows it (assistive_text.py)
         or repeats_a_sibling(el, chars)  # a copy of the block shown beside it
@@ -352,12 +353,11 @@ def remove_elements(elements: list[etree._Element]) -> None:
 
 
 def _hiding_candidates(
-    doc: etree._Element, attributes: PageAttributes | None
+    doc: etree._Element, attributes: PageAttributes | None, styled: frozenset[etree._Element]
 ) -> Iterator[tuple[etree._Element, str | None, str | None, str | None]]:
-    """The elements of the body that may be hidden, with their ``class``, ``style`` and
-    ``hidden`` attributes: those with a ``hidden`` or ``style`` attribute, or a class name
-    holding ``hidden``, ``d-`` or ``w-`` (display utilities), in document order, the body
-    itself left out. (A loop: the same XPath took twice as long.)"""
+    """The body's elements (not the body) that may be hidden, in document order, with their
+    ``class``, ``style``, ``hidden``: a ``hidden``/``style`` attribute, a class holding ``hidden``,
+    ``d-`` or ``w-`` (display utilities), or in ``styled`` (a loop: an XPath took twice as long)."""
     body = doc.find("body")
     if body is None:
         return
@@ -366,8 +366,8 @@ def _hiding_candidates(
     for el, klass, _, style, flag, _, _ in attributes.rows[1:]:  # rows[0]: the body
         if (
             (klass is not None and ("hidden" in klass or "d-" in klass or "w-" in klass))
-            or style is not None
-            or flag is not None
+            or (style is not None or flag is not None)
+            or (styled and el in styled)
         ):
             yield el, klass, style, flag
 
