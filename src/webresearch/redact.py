@@ -26,6 +26,7 @@ __all__ = [
     "RedactingFilter",
     "Redactor",
     "install_log_redaction",
+    "is_secret_key",
     "is_secret_parameter",
     "redact_text",
     "redact_url",
@@ -100,9 +101,19 @@ def is_secret_parameter(name: str) -> bool:
     sources); ``state`` is judged with its URL by :func:`redact_text`, not here.
     """
     decoded = unquote(name)
-    if decoded.lower() in _SECRET_NAMES:
-        return True
-    spaced = _CAMEL.sub(" ", decoded)
+    return decoded.lower() in _SECRET_NAMES or is_secret_key(decoded)
+
+
+def is_secret_key(name: str) -> bool:
+    """Whether a key of a structured value (a JSON object's member name, a header name)
+    marks a credential: :func:`is_secret_parameter`'s rule without the names that are
+    credentials only as URL parameters (``code``, ``ticket``, ``hash``): a journal detail's
+    ``code`` is an error code such as ``blocked_address``, a result's ``hash`` a digest.
+
+    Args:
+        name: the key as written (not percent-decoded).
+    """
+    spaced = _CAMEL.sub(" ", name)
     parts = [p for p in _NAME_SPLIT.split(spaced.lower()) if p]
     if not parts:
         return False

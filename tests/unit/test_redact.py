@@ -159,3 +159,26 @@ def test_endpoint_secrets_are_hidden_only_where_they_end(
 def test_keys_are_hidden_even_inside_longer_words() -> None:
     # a key followed by more characters still shows the key: hide it anyway
     assert Redactor(["fc-SECRETKEY123"])("token fc-SECRETKEY1234") == "token [REDACTED]4"
+
+
+def test_a_detail_named_code_is_an_error_code_not_an_oauth_code() -> None:
+    """``code`` is a credential only as a URL parameter (RFC 6749 §4.1.2): a journal detail's
+    ``code`` (``blocked_address``) and a digest under ``hash`` stay; inside a URL they go
+    (fresh-clone CI: every refusal's code had become [REDACTED])."""
+    from webresearch.redact import Redactor
+    from webresearch.tools.redaction import redact_json
+
+    detail = {
+        "code": "blocked_address",
+        "hash": "sha256:ab12",
+        "ticket": "T-1",
+        "api_key": "k-1",
+        "url": "https://a.test/cb?code=S4SECRET&x=1",
+    }
+    out = redact_json(detail, Redactor())
+    assert isinstance(out, dict)
+    assert out["code"] == "blocked_address"
+    assert out["hash"] == "sha256:ab12"
+    assert out["ticket"] == "T-1"
+    assert out["api_key"] == "[REDACTED]"
+    assert out["url"] == "https://a.test/cb?code=[REDACTED]&x=1"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..errors import WebResearchError
-from ..redact import REDACTED, is_secret_parameter
+from ..redact import REDACTED, is_secret_key
 from ..types import JSONValue
 
 __all__ = ["redact_json", "redacted_error"]
@@ -23,7 +23,7 @@ def redact_json(value: JSONValue, redact: Callable[[str], str]) -> JSONValue:
     if isinstance(value, dict):
         return {
             k: REDACTED
-            if is_secret_parameter(k) and isinstance(v, (str, int, float))
+            if is_secret_key(k) and isinstance(v, (str, int, float))
             else redact_json(v, redact)
             for k, v in value.items()
         }
