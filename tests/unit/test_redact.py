@@ -167,8 +167,9 @@ def test_a_detail_named_code_is_an_error_code_not_an_oauth_code() -> None:
     (fresh-clone CI: every refusal's code had become [REDACTED])."""
     from webresearch.redact import Redactor
     from webresearch.tools.redaction import redact_json
+    from webresearch.types import JSONValue
 
-    detail = {
+    detail: dict[str, JSONValue] = {
         "code": "blocked_address",
         "hash": "sha256:ab12",
         "ticket": "T-1",
