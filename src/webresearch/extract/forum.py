@@ -194,10 +194,19 @@ def _keep_marked_posts(body: etree._Element, segments: list[Segment]) -> int:
             in_unit.update(el.iter())
         elif mark == "body" or el.get(BYLINE_ATTR) is not None:
             inside.update(el.iter())
+    return _keep_units(segments, inside, in_unit)
+
+
+def _keep_units(
+    segments: list[Segment], kept: set[etree._Element], in_unit: set[etree._Element]
+) -> int:
+    """Keep each segment held by an element of ``kept``, leave out the rest of the post
+    units (``in_unit``); others keep the extractor's decision. Returns the change in kept
+    letters and digits."""
     change = 0
     for seg in segments:
         holder = seg.holder
-        if holder in inside:
+        if holder in kept:
             keep = True
         elif holder in in_unit:
             keep = False
@@ -235,19 +244,7 @@ def keep_thread(body: etree._Element, segments: list[Segment]) -> int:
     inside = {el for post in posts for el in post.iter()}
     in_unit = {el for unit in post_units(body, posts) for el in unit.iter()}
     byline = _bylines(posts) - inside
-    change = 0
-    for seg in segments:
-        holder = seg.holder
-        if holder in inside or (holder in byline and holder in in_unit):
-            keep = True
-        elif holder in in_unit:
-            keep = False
-        else:
-            continue
-        if keep != seg.kept:
-            seg.kept = keep
-            change += len(seg.norm) if keep else -len(seg.norm)
-    return change
+    return _keep_units(segments, inside | (byline & in_unit), in_unit)
 
 
 def repeats_article(comments: etree._Element, article_text: str) -> bool:

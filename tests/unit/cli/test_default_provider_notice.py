@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import ddgs
 import pytest
 from click.testing import CliRunner
 
 from webresearch import Settings
 from webresearch.cli.main import cli
 from webresearch.config.search_notice import DEFAULT_PROVIDER_NOTICE, default_provider_notice
-
-ddgs = pytest.importorskip("ddgs")
 
 ENV = {"WEBRESEARCH_JOURNAL_URL": "memory://", "WEBRESEARCH_SEARCH_PROVIDER": None}
 

@@ -11,6 +11,7 @@ import logging
 from collections.abc import Iterator
 from typing import Any
 
+import ddgs
 import pytest
 from mcp import Client
 
@@ -20,8 +21,6 @@ from webresearch import Settings, Toolkit
 from webresearch.config.search_notice import DEFAULT_PROVIDER_NOTICE
 from webresearch.mcp_server import WebResearchServer
 from webresearch.runtime.journal import MemoryJournal
-
-ddgs = pytest.importorskip("ddgs")
 
 MODES = pytest.mark.parametrize("mode", ["legacy", "auto"])
 
