@@ -7,6 +7,7 @@ tables, block content) are unwrapped into their cells' blocks.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from lxml import etree
@@ -22,6 +23,9 @@ __all__ = [
 ]
 
 MAX_TABLE_COLUMNS = 64
+
+#: A line break before a list item's marker (nested items are indented).
+_ITEM_LINE = re.compile(r"\n(?=[ ]*(?:[-*+]|\d{1,9}[.)]) )")
 
 
 @dataclass(slots=True)
@@ -167,9 +171,11 @@ def _grid(rows: list[Row]) -> list[list[str]]:
 
 def _cell_line(block: str) -> str:
     """A block of a cell on the cell's one line: a hard line break (``\\`` at a line's end,
-    :func:`~webresearch.extract.markdown_inline.hard_breaks`) as ``<br>``, as a paragraph
-    break between the cell's blocks is; other line breaks as spaces."""
-    return block.replace("\\\n", "<br>").replace("\n", " ")
+    :func:`~webresearch.extract.markdown_inline.hard_breaks`) and a line starting a list
+    item (``- a``, ``2. b``; a paragraph's line starting so is escaped) as ``<br>``, as a
+    paragraph break between the cell's blocks is; other line breaks as spaces. A list in a
+    cell so stays one item a line (``- one<br>- two``), not ``- one - two``."""
+    return _ITEM_LINE.sub("<br>", block.replace("\\\n", "<br>")).replace("\n", " ")
 
 
 def _gfm(grid: list[list[str]], header_rows: int) -> str:

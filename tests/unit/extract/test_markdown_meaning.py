@@ -77,3 +77,21 @@ def test_a_definition_list_puts_terms_and_definitions_on_their_own_lines() -> No
     out = md("<dl><dt>Loam</dt><dd>Rich soil.</dd><dt>Clay</dt><dd>Heavy.</dd><dd>Wet.</dd></dl>")
     assert out == "**Loam**\n: Rich soil.\n\n**Clay**\n: Heavy.\n: Wet."
     assert "<strong>Loam</strong>\n: Rich soil.</p>" in rendered(out)
+
+
+def test_a_list_in_a_table_cell_keeps_one_item_a_line() -> None:
+    out = md(
+        "<table><tr><th>A</th><th>B</th></tr><tr><td>Steps</td><td><p>Do this:</p>"
+        "<ul><li>one</li><li>two</li></ul><ol start='3'><li>three</li></ol></td></tr></table>"
+    )
+    assert out.splitlines()[2] == "| Steps | Do this:<br>- one<br>- two<br>3. three |"
+    html = rendered(out)
+    assert "<td>Do this:<br>- one<br>- two<br>3. three</td>" in html
+
+
+def test_a_cell_line_that_only_looks_like_an_item_stays_escaped() -> None:
+    out = md(
+        "<table><tr><th>A</th><th>B</th></tr><tr><td>x</td><td>ten<br>- not an item</td></tr>"
+        "</table>"
+    )
+    assert out.splitlines()[2] == "| x | ten<br>\\- not an item |"
