@@ -295,7 +295,7 @@ def fetch(
       webresearch fetch -i urls.txt --json --concurrency 8 > pages.jsonl
       curl -s https://example.org | webresearch fetch - --base-url https://example.org
       webresearch fetch saved/page.html --base-url https://example.org/page
-      webresearch fetch http://127.0.0.1:8000/ --allow-network 127.0.0.0/8
+      webresearch fetch http://127.0.0.1:8000/ --allow-network 127.0.0.1/32
       webresearch fetch https://example.org/private/ --respect-robots   # as an agent would
 
     Exit codes: 0 ok (every URL of a batch), 1 tool error, 2 usage error, 3 refused by

@@ -92,7 +92,7 @@ def image(
       webresearch image https://example.org/photo.jpg -o photo-for-model.jpg
       webresearch image screenshots/page.png --workspace ./run-42
       webresearch image scan.jpg --clip 0,2400,1200,300 -o small-print.png
-      webresearch image http://127.0.0.1:8000/a.png --allow-network 127.0.0.0/8 --json
+      webresearch image http://127.0.0.1:8000/a.png --allow-network 127.0.0.1/32 --json
       webresearch image shots/*.png --json > images.jsonl
 
     Exit codes: 0 ok (every input), 1 tool error, 2 usage error, 3 refused by policy;

@@ -48,7 +48,7 @@ def guard_options(func: F) -> F:
         "allow_network",
         multiple=True,
         metavar="CIDR",
-        help="Exempt this network from the SSRF guard (repeatable), e.g. 127.0.0.0/8.",
+        help="Exempt this network from the SSRF guard (repeatable), e.g. 127.0.0.1/32.",
     )(func)
     func = click.option(
         "--allow-private",

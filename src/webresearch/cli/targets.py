@@ -8,6 +8,7 @@ fetch_image and the browser tool word a URL without its scheme the same way
 from __future__ import annotations
 
 import io
+import ipaddress
 import os
 import re
 import stat
@@ -17,7 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 from webresearch import InvalidArguments
 
-from ..url_text import clean_url, scheme_hint
+from ..url_text import clean_url, scheme_hint, suggested_url
 
 __all__ = [
     "EMPTY_URL",
@@ -121,14 +122,46 @@ def path_hint(target: str, exc: OSError, what: str = "an HTML file") -> str:
     if isinstance(exc, IsADirectoryError):
         return f"give {what} inside it, not the directory"
     cleaned = clean_url(target)
-    hint = scheme_hint(cleaned[2:] if cleaned.startswith("//") else cleaned)
+    typed = cleaned[2:] if cleaned.startswith("//") else cleaned
+    hint = scheme_hint(typed)
     if hint is not None:
-        return hint
+        return hint + _local_note(suggested_url(typed))
     if os.name != "nt" and (windows := _WINDOWS_PATH.match(cleaned)) is not None:
         return _windows_hint(cleaned, windows.group())
     if isinstance(exc, FileNotFoundError):
         return "check the file's path, or give a URL with its scheme (https://…)"
     return "check that the file can be read"
+
+
+def _local_note(url: str | None) -> str:
+    """What follows :func:`scheme_hint` when the URL meant names this machine or an
+    internal network (``localhost``, ``127.0.0.1``, ``[::1]``, ``10.1.2.3``): the SSRF guard
+    refuses it unless exempted, so the next step names the option that exempts just that
+    address (``--allow-network 127.0.0.1/32``) — the name ``localhost`` is refused whatever
+    the settings, so its URL is given with ``127.0.0.1``. Empty for any other URL."""
+    if url is None:
+        return ""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:
+        return ""
+    if host.lower() == "localhost":
+        shown = parts._replace(netloc=parts.netloc.lower().replace("localhost", "127.0.0.1", 1))
+        return (
+            "; but the SSRF guard refuses local and loopback addresses unless exempted, and "
+            f"the name localhost always: give {shown.geturl()} --allow-network 127.0.0.1/32"
+        )
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return ""
+    if address.is_global:
+        return ""
+    return (
+        "; the SSRF guard refuses local and loopback addresses unless exempted: add "
+        f"--allow-network {address}/{address.max_prefixlen}"
+    )
 
 
 def _windows_hint(path: str, start: str) -> str:
@@ -145,11 +178,15 @@ def _windows_hint(path: str, start: str) -> str:
 
 def unreadable(target: str, exc: OSError, what: str = "an HTML file") -> InvalidArguments:
     """``cannot read TARGET: <reason>`` with :func:`path_hint`'s next step — the one wording
-    of a PATH that cannot be read, in ``fetch`` and ``image`` alike."""
-    return InvalidArguments(
-        f"cannot read {target}: {exc.strerror or type(exc).__name__}",
-        hint=path_hint(target, exc, what),
-    )
+    of a PATH that cannot be read, in ``fetch`` and ``image`` alike. A missing "file" that
+    is a URL typed without its scheme (``localhost:8765/x``) is named as neither."""
+    reason = exc.strerror or type(exc).__name__
+    cleaned = clean_url(target)
+    if isinstance(exc, FileNotFoundError) and suggested_url(
+        cleaned[2:] if cleaned.startswith("//") else cleaned
+    ):
+        reason = "it is neither a file here nor a URL with its scheme (http:// or https://)"
+    return InvalidArguments(f"cannot read {target}: {reason}", hint=path_hint(target, exc, what))
 
 
 def file_problem(target: str, what: str) -> InvalidArguments | None:

@@ -32,6 +32,8 @@ def format_step(step: str, facts: dict[str, object]) -> str:
     if step == "hop":
         status = f.get("status")
         head = f"hop {f.get('hop')}: GET {f.get('url')}"
+        if f.get("refused"):  # a redirect target the SSRF guard refused: never requested
+            return f"hop {f.get('hop')}: {f.get('url')} → {f.get('refused')}"
         return (
             f"{head} → {status if status is not None else 'no answer'} {_ms(f.get('ms'))}".rstrip()
         )

@@ -33,7 +33,7 @@ class NetworkSettings(Section):
     )
     allowed_networks: tuple[IPNetwork, ...] = Field(
         (),
-        description="CIDR networks exempted from the SSRF block list, e.g. 127.0.0.0/8.",
+        description="CIDR networks exempted from the SSRF block list, e.g. 127.0.0.1/32.",
     )
     # Outbound proxy (issue 20): trusted configuration, a secret (it may hold credentials).
     outbound_proxy: SecretStr | None = Field(

@@ -287,7 +287,7 @@ def parse_networks(value: Any) -> Any:
                 widened = ipaddress.ip_network(text, strict=False)
             except ValueError:
                 raise ValueError(
-                    f"not a CIDR network: {item!r} (e.g. 127.0.0.0/8, or ::1/128 for one address)"
+                    f"not a CIDR network: {item!r} (e.g. 127.0.0.1/32, or ::1/128 for IPv6 loopback)"
                 ) from exc
             raise ValueError(
                 f"{text} has host bits set; did you mean {widened} "

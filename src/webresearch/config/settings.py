@@ -3,7 +3,7 @@
 Precedence (highest first): explicit keyword arguments → environment → TOML file → defaults.
 
 * Environment: ``WEBRESEARCH_<FIELD>`` in upper case, e.g. ``WEBRESEARCH_ALLOW_PRIVATE=1``,
-  ``WEBRESEARCH_ALLOWED_NETWORKS=127.0.0.0/8,10.1.0.0/16`` (lists are comma-separated or
+  ``WEBRESEARCH_ALLOWED_NETWORKS=127.0.0.1/32,10.1.0.0/16`` (lists are comma-separated or
   a JSON list, dicts are JSON).
 * TOML: the file is ``path=`` or ``WEBRESEARCH_CONFIG``; top-level keys are field names, a
   table flattens with ``_`` (``[search] provider = "searxng"`` sets ``search_provider``), and

@@ -3,8 +3,9 @@
 SPEC §1.1: ``max_bytes`` is a budget of UTF-8 bytes of the converted text; ``offset`` skips
 bytes already read. A cut never splits a character and never exceeds the budget. For
 converted markdown it prefers a paragraph or line boundary when one is near, never leaves
-a fenced code block open (a closing fence is added, its bytes counted against the budget)
-and never starts or ends between a backslash and the character it escapes.
+a fenced code block open (a closing fence is added, its bytes counted against the budget),
+never starts or ends between a backslash and the character it escapes, and never ends
+inside a link (``[text](url``: the cut moves before the link).
 For pass-through data it cuts at the last character boundary, so the kept text is an exact
 prefix (case 16: ``B - 3 <= N <= B``).
 """
@@ -137,7 +138,8 @@ def _drop_last_heading(data: bytes, start: int, end: int, reopen: str) -> int:
 
 
 def _prefer_boundary(data: bytes, start: int, limit: int) -> int:
-    """Move ``limit`` back to a blank line, else a newline, within the lookback window."""
+    """Move ``limit`` back to a blank line, else a newline, within the lookback window;
+    else before a link it falls inside (within half the window, :func:`_outside_link`)."""
     floor = max(start + 1, limit - min(BOUNDARY_LOOKBACK_BYTES, (limit - start) // 4))
     para = data.rfind(b"\n\n", floor, limit)
     if para != -1:
@@ -145,7 +147,56 @@ def _prefer_boundary(data: bytes, start: int, limit: int) -> int:
     line = data.rfind(b"\n", floor, limit)
     if line != -1:
         return line + 1
-    return max(start + 1, _outside_escape(data, limit))
+    # a link may take back up to half the window: a broken one is worse than a shorter text
+    link_floor = max(start + 1, limit - min(BOUNDARY_LOOKBACK_BYTES, (limit - start) // 2))
+    return max(start + 1, _outside_link(data, link_floor, _outside_escape(data, limit)))
+
+
+def _outside_link(data: bytes, floor: int, pos: int) -> int:
+    """``pos`` moved back before a markdown link or image it falls inside (``[text](url``,
+    ``[text`` or ``![alt](src``), when the link starts after ``floor``: a window ending
+    there would hand on a broken link, its text without the target or a URL cut short.
+    Only the line up to ``pos`` is read (links do not span lines in converted markdown);
+    an escaped bracket (``\\[``) opens nothing. Otherwise ``pos`` unchanged."""
+    base = max(data.rfind(b"\n", floor, pos) + 1, floor)
+    # a cut between ``[text]`` and ``(url)`` is inside the link: read its ``(`` too
+    ahead = 1 if data[pos : pos + 1] == b"(" else 0
+    opener = _open_link(data[base : pos + ahead])
+    if opener is None or base + opener <= floor:
+        return pos
+    return base + opener
+
+
+def _open_link(text: bytes) -> int | None:
+    """Where the markdown link or image left open at the end of ``text`` starts (its ``[``,
+    or the ``!`` before it), else ``None``. Brackets are matched by depth, so a link around
+    an image (``[![alt](a.png)](page``) is found whole; a target is open while its
+    parentheses are (``(https://x.org/Foo_(bar)`` is)."""
+    stack: list[int] = []  # the ``[`` not yet closed
+    link: int | None = None  # the start of a link whose target is being read
+    depth = 0  # parentheses open in that target
+    i = 0
+    while i < len(text):
+        byte = text[i]
+        if byte == 0x5C:  # a backslash escapes the next character
+            i += 2
+            continue
+        if link is not None:
+            depth += (byte == 0x28) - (byte == 0x29)
+            if depth == 0:
+                link = None
+        elif byte == 0x5B:
+            stack.append(i)
+        elif byte == 0x5D and stack:
+            opened = stack.pop()
+            if text[i + 1 : i + 2] == b"(":
+                link, depth = opened, 1
+                i += 1
+        i += 1
+    start = stack[0] if stack else link  # a bracket still open holds the open link
+    if start is None:
+        return None
+    return start - (start > 0 and text[start - 1] == 0x21)
 
 
 def _outside_escape(data: bytes, pos: int) -> int:

@@ -50,6 +50,7 @@ from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
 from webresearch.extract.dialogs import closed_dialogs
 from webresearch.extract.formulas import show_formulas, tex_scripts
+from webresearch.extract.forum import post_bodies
 from webresearch.extract.forum_chrome import drop_forum_chrome
 from webresearch.extract.forum_posts import mark_thread
 from webresearch.extract.frames import (
@@ -253,8 +254,11 @@ def _convert(
     # a shop prints blocks twice (phone and desktop copies); elsewhere a repeat is meant
     keep_repeats = article or not shop
     opinion = None if article else html
-    # a thread by its address or declarations, else by its posts alone (forum_posts.py)
-    forum = looks_like_forum(doc, url, declared) or mark_thread(body, article)
+    # a thread by its address or declarations, else by its posts alone (forum_posts.py);
+    # one known by its address without microdata posts has them found by structure too
+    forum = looks_like_forum(doc, url, declared)
+    if not (forum and post_bodies(body)):
+        forum = mark_thread(body, article) or forum
     if forum:  # members' signatures, "Quote"/"Reply" buttons (forum_chrome.py)
         drop_forum_chrome(body)
     attributes = read_attributes(body)  # one walk for the scans below (scan_index.py)

@@ -207,7 +207,7 @@ class AddressPolicy:
     def broad_exemptions(self) -> list[str]:
         """A warning per allowed network that opens more than one kind of internal address.
 
-        An exemption is meant for one internal range (``127.0.0.0/8``, a company's
+        An exemption is meant for one internal range (``127.0.0.1/32``, a company's
         ``10.0.0.0/8``). A network overlapping an always-blocked range (link-local, where
         cloud metadata lives; unspecified; multicast; reserved) or three kinds of blocked
         ranges or more — ``0.0.0.0/0``, ``::/0`` — switches the SSRF guard off for them,
@@ -228,7 +228,7 @@ class AddressPolicy:
                     f"allowed network {net} exempts {_in_words(kinds)} addresses from the "
                     "SSRF guard"
                     + (f" ({'; '.join(notes)})" if notes else "")
-                    + "; list only the networks you mean, e.g. 127.0.0.0/8"
+                    + "; list only the networks you mean, e.g. 127.0.0.1/32"
                 )
         return out
 

@@ -43,6 +43,7 @@ from .transport import GuardedTransport
 
 __all__ = [
     "REDIRECT_STATUSES",
+    "REFUSED_HOP",
     "RETRY_HINT",
     "UNREACHABLE_HINT",
     "FetchResponse",
@@ -153,16 +154,43 @@ def translate_transport_error(exc: BaseException, shown_url: str) -> WebResearch
     return FetchError(f"fetching {shown_url} failed ({type(exc).__name__})")
 
 
-def hop_refused(exc: BlockedAddress, how: str) -> BlockedAddress:
+#: What stands for a redirect target the SSRF guard refused in an error's redirect chain:
+#: the hop is listed, its address never (SPEC §3 "Errors": no internal address in an error).
+REFUSED_HOP = "[refused by the SSRF guard]"
+
+
+def hop_refused(
+    exc: BlockedAddress, how: str, redirects: list[tuple[int, str]] | None = None
+) -> BlockedAddress:
     """The refusal of a hop the page chose (a redirect, a meta refresh), worded without the
     target's address: ``refused: <how> to an internal or reserved address (<category>;
-    SSRF guard)``."""
+    SSRF guard)``. ``redirects`` (``[(status, url), …]``, URLs redacted, the refused hop
+    last as :data:`REFUSED_HOP`) becomes its ``redirects`` detail, as ``exc``'s own does."""
     category = exc.details.get("category", "internal")
-    return BlockedAddress(
+    chain = redirects if redirects is not None else exc.details.get("redirects")
+    refused = BlockedAddress(
         f"refused: {how} to an internal or reserved address "
         f"({describe_category(str(category))}; SSRF guard)",
         hint=exc.hint,
         category=category,
+    )
+    if chain is not None:
+        refused.details["redirects"] = chain
+    return refused
+
+
+def _refused_chain(taken: list[tuple[int, str]], status: int) -> list[tuple[int, str]]:
+    """The redirect chain of a call whose next hop the SSRF guard refused: the hops taken
+    (``[(status, url), …]``, URLs redacted) and the refused one, its target withheld."""
+    return [(s, redact_url(u)) for s, u in taken] + [(status, REFUSED_HOP)]
+
+
+def _note_refused(hop: int, url: str, exc: BlockedAddress) -> None:
+    """The ``-vv`` line of a redirect hop the SSRF guard refused (the operator's own
+    terminal only, :mod:`webresearch.trace`: the URL is shown, redacted)."""
+    category = describe_category(str(exc.details.get("category", "internal")))
+    trace.note(
+        "hop", hop=hop, url=redact_url(url), refused=f"refused by the SSRF guard ({category})"
     )
 
 
@@ -331,8 +359,10 @@ class GuardedClient:
                     ms=(time.monotonic() - hop_started) * 1000,
                 )
             except BlockedAddress as exc:
-                if hop:
-                    raise hop_refused(exc, "the site redirected") from None
+                if hop:  # refused when resolved: the hop is listed, its address withheld
+                    _note_refused(hop, str(current), exc)
+                    chain = _refused_chain(redirects[:-1], redirects[-1][0])
+                    raise hop_refused(exc, "the site redirected", chain) from None
                 raise
             except WebResearchError:
                 raise
@@ -350,7 +380,11 @@ class GuardedClient:
                             hint="the site is in a redirect loop or needs a browser; try the final URL or another source",
                             redirects=[(s, redact_url(u)) for s, u in redirects],
                         )
-                    current = self._next_hop(current, location)
+                    try:
+                        current = self._next_hop(current, location, hop + 1)
+                    except BlockedAddress as exc:  # refused by its spelling: listed too
+                        exc.details["redirects"] = _refused_chain(redirects, response.status_code)
+                        raise
                     redirects.append((response.status_code, str(current)))
                     continue
                 body, incomplete = await self._read(response, cap, shown, allow_incomplete)
@@ -372,13 +406,16 @@ class GuardedClient:
                 incomplete=incomplete,
             )
 
-    def _next_hop(self, current: httpx2.URL, location: str) -> httpx2.URL:
+    def _next_hop(self, current: httpx2.URL, location: str, hop: int) -> httpx2.URL:
         """The redirect target, through every string rule of the guard.
 
         The Location is first read as a browser reads it (``http:/\\host`` names ``host``,
         :mod:`webresearch.net.locations`). A Location the URL parser refuses is still judged
         by the host rules first (``0177.0.0.1`` is a refused IPv4 spelling, not a typo);
         anything else invalid is the site's fault.
+
+        Args:
+            hop: the number of the hop it would be (1: the first redirect), for ``-vv``.
 
         Raises:
             BlockedAddress: the target is refused by the SSRF guard.
@@ -400,6 +437,9 @@ class GuardedClient:
             return self.guard.check_url(target, redirect=True).url
         except InvalidArguments:
             raise invalid from None
+        except BlockedAddress as exc:
+            _note_refused(hop, target, exc)
+            raise
 
     async def _read(
         self, response: httpx2.Response, cap: int, shown: str, allow_incomplete: bool

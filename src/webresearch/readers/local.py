@@ -43,7 +43,14 @@ from ..extract.refresh import (
     reloads_itself,
 )
 from ..extract.sniff import is_html_mime, label_note, sniff_mime
-from ..net.client import RETRY_HINT, FetchResponse, GuardedClient, HopGate, hop_refused
+from ..net.client import (
+    REFUSED_HOP,
+    RETRY_HINT,
+    FetchResponse,
+    GuardedClient,
+    HopGate,
+    hop_refused,
+)
 from ..net.download import cap_text, too_large
 from ..net.http_status import WallClock, status_error, utc_now
 from ..redact import redact_text, redact_url
@@ -148,7 +155,9 @@ class LocalReader:
                     gate=_later_hops(gate),
                 )
             except BlockedAddress as exc:
-                raise hop_refused(exc, "the page's meta refresh leads") from None
+                raise hop_refused(
+                    exc, "the page's meta refresh leads", _refresh_chain(document, shown, exc)
+                ) from None
             origin = document
             hops += 1 + len(target.redirects)
             document = await self.convert(target, timeout_s=deadline - loop.time())
@@ -266,6 +275,17 @@ class LocalReader:
         head = response.body[: HEAD_CHARS * 2].decode("utf-8", "replace")
         refresh = find_meta_refresh(head, response.url)
         return None if refresh is None or reloads_itself(refresh, response.url) else refresh
+
+
+def _refresh_chain(document: Document, shown: str, exc: BlockedAddress) -> list[tuple[int, str]]:
+    """The redirect chain of a call whose meta refresh the SSRF guard refused: the page's own
+    redirects, then the refresh — its target withheld when it was the hop refused, else
+    shown (``shown``: redacted) and followed by the refused chain it led to (``exc``'s)."""
+    chain = [(int(status), str(url)) for status, url in document["redirects"]]
+    later = exc.details.get("redirects")
+    if not isinstance(later, list):
+        return [*chain, (document["status"], REFUSED_HOP)]
+    return [*chain, (document["status"], shown), *later]
 
 
 def _later_hops(gate: HopGate | None) -> HopGate | None:

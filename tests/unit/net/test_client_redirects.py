@@ -10,7 +10,7 @@ import pytest
 from tests.support.fake_net import FakeConnector, FakeRequest, ScriptedResolver, http_response
 from webresearch.errors import BlockedAddress, TooManyRedirects
 from webresearch.net.addresses import AddressPolicy
-from webresearch.net.client import GuardedClient, hop_refused
+from webresearch.net.client import REFUSED_HOP, GuardedClient, hop_refused
 from webresearch.net.guard import SSRFGuard
 
 PUBLIC = "93.184.216.34"
@@ -200,11 +200,25 @@ async def test_a_port_out_of_range_is_an_invalid_argument() -> None:
 def test_a_refused_hop_words_its_category_as_the_guard_does(category: str, words: str) -> None:
     """Before: a meta refresh to fe80::1 said ``(link local; SSRF guard)``; the guard and
     every other refusal say ``link-local``."""
-    refused = hop_refused(
-        BlockedAddress("x", category=category), "the page's meta refresh leads"
-    )
+    refused = hop_refused(BlockedAddress("x", category=category), "the page's meta refresh leads")
     assert refused.message == (
         "refused: the page's meta refresh leads to an internal or reserved address "
         f"({words}; SSRF guard)"
     )
     assert refused.details["category"] == category
+
+
+async def test_a_hop_refused_when_resolved_is_listed_without_its_address() -> None:
+    def app(req: FakeRequest) -> bytes:
+        if req.target == "/start":
+            return redirect_to("/next?token=s3cr3t", 301)
+        return redirect_to("https://sneaky.example/")
+
+    client, _, _ = make(app, {"public.example": [PUBLIC], "sneaky.example": ["192.168.1.1"]})
+    with pytest.raises(BlockedAddress) as info:
+        await client.get("http://public.example/start")
+    assert info.value.details["redirects"] == [
+        (301, "http://public.example/next?token=[REDACTED]"),
+        (302, REFUSED_HOP),
+    ]
+    assert "sneaky" not in str(info.value.to_dict())

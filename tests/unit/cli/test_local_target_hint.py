@@ -1,0 +1,68 @@
+"""``fetch localhost:PORT/x`` (no scheme) names what went wrong — neither a file nor a URL
+with its scheme — and a next step that works: the URL meant, and the one option that lets
+the SSRF guard reach that local address (followed here against a real server)."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests.support.http_server import LocalServer, Route
+from webresearch.cli.main import cli
+
+ENV = {
+    "WEBRESEARCH_JOURNAL_URL": "memory://",
+    "WEBRESEARCH_SEARCH_PROVIDER": "none",
+    "WEBRESEARCH_RENDER": "never",
+}
+PAGE = b"<html><head><title>Local</title></head><body><p>Served on loopback.</p></body></html>"
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1"])
+def test_a_local_url_without_scheme_gets_a_next_step_that_works(
+    host: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with LocalServer({"/x": Route(200, [("Content-Type", "text/html")], PAGE)}) as server:
+        port = server.base.rsplit(":", 1)[1]
+        result = CliRunner().invoke(cli, ["fetch", f"{host}:{port}/x"], env=ENV)
+        assert result.exit_code == 2, result.stderr
+        said = result.stderr
+        assert "No such file" not in said
+        assert f"cannot read {host}:{port}/x: it is neither a file here nor a URL" in said
+        assert "SSRF guard refuses local and loopback addresses unless exempted" in said
+        assert "--allow-network 127.0.0.1/32" in said
+        # the step names a command that fetches the page
+        step = said.split("give ", 1)[1] if host == "localhost" else f"http://127.0.0.1:{port}/x"
+        args = shlex.split(step.rstrip(")\n")) if host == "localhost" else [step]
+        if host != "localhost":
+            args += ["--allow-network", "127.0.0.1/32"]
+        fetched = CliRunner().invoke(cli, ["fetch", *args], env=ENV)
+    assert fetched.exit_code == 0, fetched.stderr
+    assert "Served on loopback." in fetched.stdout
+
+
+@pytest.mark.parametrize(
+    ("target", "option"),
+    [("[::1]:8765/x", "--allow-network ::1/128"), ("10.0.0.5:8080/x", "10.0.0.5/32")],
+)
+def test_the_exemption_named_is_the_address_alone(
+    target: str, option: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["image", target], env=ENV)
+    assert result.exit_code == 2
+    assert option in result.stderr
+
+
+def test_a_public_url_without_scheme_gets_no_ssrf_note(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["fetch", "example.org/page"], env=ENV)
+    assert result.exit_code == 2
+    assert "a URL needs its scheme: https://example.org/page)" in result.stderr
+    assert "SSRF" not in result.stderr
