@@ -5,7 +5,9 @@ bytes already read. A cut never splits a character and never exceeds the budget.
 converted markdown it prefers a paragraph or line boundary when one is near, never leaves
 a fenced code block open (a closing fence is added, its bytes counted against the budget),
 never starts or ends between a backslash and the character it escapes, and never ends
-inside a link (``[text](url``: the cut moves before the link).
+inside a link (``[text](url``: the cut moves before the link); a window starting among a
+table's rows repeats the table's header and delimiter rows first (their bytes counted too,
+when they take at most half the budget).
 For pass-through data it cuts at the last character boundary, so the kept text is an exact
 prefix (case 16: ``B - 3 <= N <= B``).
 """
@@ -26,6 +28,8 @@ _PUNCTUATION = frozenset(b"!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
 #: A markdown ATX heading line (CommonMark §4.2), as bytes.
 _ATX_HEADING = re.compile(rb" {0,3}#{1,6}(?:[ \t]|$)")
+#: A GFM table's delimiter row (``|---|:--:|``), as this converter writes it.
+_TABLE_DELIMITER = re.compile(r"\|(?: ?:?-+:? ?\|)+$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +37,8 @@ class TextWindow:
     """A slice of a text, by UTF-8 byte positions.
 
     Attributes:
-        text: the kept text (plus a closing fence when the cut fell inside a code block).
+        text: the kept text (plus a closing fence when the cut fell inside a code block, and a
+            reopening fence or a table's header rows when ``start`` fell inside one).
         start: byte offset of the window in the whole text.
         end: byte offset just after the kept part of the whole text (``start`` + bytes kept,
             not counting an added fence).
@@ -83,7 +88,8 @@ def cut_window(text: str, offset: int, max_bytes: int, *, markdown: bool = False
         max_bytes: budget in bytes for the returned ``text`` (added fences included).
         markdown: the text is converted markdown: prefer a paragraph or line boundary within
             :data:`BOUNDARY_LOOKBACK_BYTES`, close a code block left open by the cut, and
-            reopen one that an ``offset`` starts inside. Otherwise (pass-through data) the
+            reopen one that an ``offset`` starts inside, and repeat the header rows of a table
+            it starts inside (:func:`_table_header`). Otherwise (pass-through data) the
             cut is at the last character boundary within the budget, so the kept text is an
             exact byte prefix of the rest of the text.
 
@@ -97,9 +103,14 @@ def cut_window(text: str, offset: int, max_bytes: int, *, markdown: bool = False
         start = _outside_escape(data, start)
     reopen = ""
     if markdown and start > 0:
-        fence = _open_fence(data[:start].decode("utf-8"))
+        before = data[:start].decode("utf-8")
+        fence = _open_fence(before)
         if fence is not None:
             reopen = fence + "\n"
+        else:
+            reopen = _table_header(before, data[start : start + 1])
+            if len(reopen.encode("utf-8")) > max_bytes // 2:
+                reopen = ""  # a header as long as the window would crowd its rows out
     budget = max(1, max_bytes - len(reopen.encode("utf-8")))
     if total - start <= budget:
         return TextWindow(reopen + data[start:].decode("utf-8"), start, total, total)
@@ -120,6 +131,23 @@ def cut_window(text: str, offset: int, max_bytes: int, *, markdown: bool = False
             closing = ("" if kept.endswith("\n") else "\n") + fence + "\n"
         kept += closing
     return TextWindow(kept, start, end, total)
+
+
+def _table_header(before: str, first: bytes) -> str:
+    """The header and delimiter rows (``| a | b |`` and ``|---|---|``, with their newline) of
+    the GFM table a window starting at a line boundary after ``before`` falls inside, when
+    its first line (starting with ``first``) is a row below them: a row without its header
+    is a list of cells whose columns mean nothing (review r-11). Else ``""``."""
+    if first != b"|" or not before.endswith("\n"):
+        return ""
+    lines = before[:-1].split("\n")
+    top = len(lines)
+    while top > 0 and lines[top - 1].startswith("|"):
+        top -= 1
+    rows = lines[top:]
+    if len(rows) < 2 or not _TABLE_DELIMITER.match(rows[1]):
+        return ""
+    return rows[0] + "\n" + rows[1] + "\n"
 
 
 def _drop_last_heading(data: bytes, start: int, end: int, reopen: str) -> int:
