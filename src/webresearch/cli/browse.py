@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         ToolResult,
     )
 
-from ..url_text import clean_url, not_web_url
+from ..url_text import clean_url, not_web_url, scheme_hint, suggested_url
 from .files import free_name, output_problem, write_file
 from .logs import say, say_error
 from .options import guard_options, load_settings, robots_option
@@ -52,7 +52,7 @@ from .render import (
     unavailable_exit,
 )
 from .signals import run_stoppable
-from .targets import EMPTY_URL
+from .targets import EMPTY_URL, local_note
 
 __all__ = [
     "ActionError",
@@ -251,7 +251,12 @@ def scheme_problem(arguments: dict[str, Any]) -> InvalidArguments | None:
     if not cleaned:
         return InvalidArguments(EMPTY_URL, hint="give an http:// or https:// URL")
     problem = not_web_url(cleaned)
-    return None if problem is None else InvalidArguments(problem[0], hint=problem[1])
+    if problem is None:
+        return None
+    hint = problem[1]
+    if "://" not in cleaned and scheme_hint(cleaned) is not None:
+        hint += local_note(suggested_url(cleaned))  # localhost:8765: the SSRF guard's step
+    return InvalidArguments(problem[0], hint=hint)
 
 
 def _backend_settings(settings: Settings, backend: str | None) -> Settings:

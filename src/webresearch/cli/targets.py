@@ -25,6 +25,7 @@ __all__ = [
     "empty_problem",
     "file_problem",
     "is_url",
+    "local_note",
     "local_targets",
     "path_hint",
     "read_file",
@@ -125,7 +126,7 @@ def path_hint(target: str, exc: OSError, what: str = "an HTML file") -> str:
     typed = cleaned[2:] if cleaned.startswith("//") else cleaned
     hint = scheme_hint(typed)
     if hint is not None:
-        return hint + _local_note(suggested_url(typed))
+        return hint + local_note(suggested_url(typed))
     if os.name != "nt" and (windows := _WINDOWS_PATH.match(cleaned)) is not None:
         return _windows_hint(cleaned, windows.group())
     if isinstance(exc, FileNotFoundError):
@@ -133,7 +134,7 @@ def path_hint(target: str, exc: OSError, what: str = "an HTML file") -> str:
     return "check that the file can be read"
 
 
-def _local_note(url: str | None) -> str:
+def local_note(url: str | None) -> str:
     """What follows :func:`scheme_hint` when the URL meant names this machine or an
     internal network (``localhost``, ``127.0.0.1``, ``[::1]``, ``10.1.2.3``): the SSRF guard
     refuses it unless exempted, so the next step names the option that exempts just that

@@ -66,3 +66,24 @@ def test_a_public_url_without_scheme_gets_no_ssrf_note(
     assert result.exit_code == 2
     assert "a URL needs its scheme: https://example.org/page)" in result.stderr
     assert "SSRF" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("typed", "step"),
+    [
+        ("localhost:8765", "http://127.0.0.1:8765 --allow-network 127.0.0.1/32"),
+        ("127.0.0.1:8765/x", "--allow-network 127.0.0.1/32"),
+    ],
+)
+def test_browse_a_local_url_without_scheme_names_the_exemption(typed: str, step: str) -> None:
+    result = CliRunner().invoke(cli, ["browse", typed], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert "SSRF guard refuses local and loopback addresses unless exempted" in result.stderr
+    assert step in result.stderr
+
+
+def test_browse_a_public_url_without_scheme_gets_no_ssrf_note() -> None:
+    result = CliRunner().invoke(cli, ["browse", "docs.example.org/guide"], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert "https://docs.example.org/guide" in result.stderr
+    assert "SSRF" not in result.stderr
