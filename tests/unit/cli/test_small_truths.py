@@ -99,7 +99,10 @@ def test_a_bad_url_to_browse_is_named_even_without_playwright(
     ("args", "words"),
     [
         (["example.org"], "next step: a URL needs its scheme: https://example.org)"),
-        (["localhost:8765"], "next step: a URL needs its scheme: http://localhost:8765; but the SSRF guard"),
+        (
+            ["localhost:8765"],
+            "next step: a URL needs its scheme: http://localhost:8765; but the SSRF guard",
+        ),
         (["   "], "an empty URL was given"),
         (["", "--do", "content"], "an empty URL was given"),
     ],
