@@ -5,6 +5,7 @@ text that reached the output (``hidden_chars_kept``), on small pages of our own.
 from __future__ import annotations
 
 from webresearch.extract.dispatch import Converted, convert
+from webresearch.extract.utility_classes import shown_on_another_screen
 
 URL = "https://harbour.example.org/2024/05/night-cranes.html"
 
@@ -157,3 +158,16 @@ def test_a_hidden_block_holding_the_pages_title_is_kept_and_counted() -> None:
     out = convert(html.encode(), "text/html", URL)
     assert "Paragraph 5 tells" in out.text
     assert out.hidden_chars_kept > 500
+
+
+def test_shown_on_another_screen_reads_every_breakpoint() -> None:
+    for classes, shown in (
+        ("d-none", False),  # hidden at every width
+        ("hidden", False),
+        ("d-block d-lg-none", True),  # a phone's copy
+        ("lg:hidden", True),
+        ("d-none d-xxl-block", True),  # a wide screen's
+        ("d-none d-md-block", False),  # shown on a desktop: not hidden there at all
+        ("w-condition-invisible", False),
+    ):
+        assert shown_on_another_screen(classes) is shown, classes
