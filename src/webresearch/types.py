@@ -83,6 +83,11 @@ class Document(PageText):
         render: ``none``, ``browser`` or ``service`` (:data:`RenderMode`).
         reader: the reader id (``local``, ``firecrawl``, ``jina`` or a plugin's).
         render_error: the error code when rendering in the browser failed (only then).
+        hidden_chars_kept: letters and digits of text the HTML page hides from its reader
+            that are in ``text`` — closed tab or accordion panels a control opens, an app
+            shell's hidden server-rendered content (0 when none). Set by the local
+            pipeline (``local`` reader, browser rendering); absent from a hosted reader's
+            document and from documents cached before it existed.
     """
 
     requested_url: str
@@ -103,6 +108,7 @@ class Document(PageText):
     render: RenderMode
     reader: str
     render_error: NotRequired[str]
+    hidden_chars_kept: NotRequired[int]
 
 
 @dataclass(frozen=True, slots=True)

@@ -95,6 +95,9 @@ async def test_06_hidden_server_rendered_article_is_kept(
     assert "ROUTE_UNKNOWN, POOL_DRAINING and ENVELOPE_TOO_LARGE" in body
     assert body.strip() not in ("Loading…", "")
     assert "window.__HYDRATE__" not in body
+    # kept, and said: the model reads text the page hides from its visitors (it could be
+    # instructions instead of an article)
+    assert result.meta["hidden_chars_kept"] > 400
 
 
 @pytest.mark.parametrize("case_server", ["10-short-pre-blocks-kept"], indirect=True)

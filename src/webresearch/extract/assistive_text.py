@@ -1,8 +1,8 @@
 """Hidden blocks written for screen readers only. Pure functions over lxml trees.
 
-A hidden block of prose is normally kept as collapsed content — a closed tab or accordion
-panel a click shows (:func:`~webresearch.extract.page_noise.hidden_blocks`). A hidden block
-whose every letter sits inside screen-reader-only elements is no such panel: the text was
+A hidden block of prose a control opens is kept as collapsed content — a closed tab or
+accordion panel a click shows (:func:`~webresearch.extract.page_noise.hidden_blocks`). A
+hidden block whose every letter sits inside screen-reader-only elements is no such panel: the text was
 written for assistive technology (the "visually hidden" pattern: Bootstrap's ``sr-only`` /
 ``visually-hidden``, WordPress's ``screen-reader-text``, GOV.UK's ``govuk-visually-hidden``),
 and hiding its container too (``d-none``, ``hidden``) says no click will ever show it. A

@@ -1,8 +1,8 @@
 """Closed dialogs: a box a button opens over the page, never the page's content. Pure functions
 over lxml trees.
 
-A hidden block of prose is normally kept as collapsed content — a closed tab or accordion
-panel a click shows in place (:func:`~webresearch.extract.page_noise.hidden_blocks`). A
+A hidden block of prose a control opens is kept as collapsed content — a closed tab or
+accordion panel a click shows in place (:func:`~webresearch.extract.page_noise.hidden_blocks`). A
 closed *dialog* is hidden too, but what a click shows is a box over the page: "Republish
 this article" and its licence terms, a sign-in or newsletter window, a share or download
 form. WAI-ARIA 1.2 names it: ``role="dialog"`` or ``"alertdialog"``, or

@@ -70,6 +70,10 @@ class Converted:
         markdown: ``True`` when ``text`` is converted markdown (cut at paragraph boundaries,
             code fences closed); ``False`` for pass-through data and PDF text (cut as is).
         hidden_chars_removed: invisible characters removed from the title and text.
+        hidden_chars_kept: letters and digits of text the HTML page hides that are in
+            ``text`` — a closed tab, accordion or disclosure panel, or an app shell's hidden
+            content (:mod:`webresearch.extract.kept_hidden`); 0 when none and for other
+            types. Hidden text nothing opens is left out.
     """
 
     title: str
@@ -81,6 +85,7 @@ class Converted:
     encoding_source: str | None
     markdown: bool
     hidden_chars_removed: int = 0
+    hidden_chars_kept: int = 0
 
 
 def is_passthrough_mime(mime: str) -> bool:
@@ -139,7 +144,7 @@ def _convert(body: bytes, content_type: str | None, url: str, scripted: bool) ->
         page = extract_html(decoded.text, url, scripted)
         return Converted(
             page.title, page.markdown, mime, page.extractor, page.fallback,
-            decoded.encoding, decoded.source, True,
+            decoded.encoding, decoded.source, True, hidden_chars_kept=page.hidden_chars_kept,
         )  # fmt: skip
     if is_passthrough_mime(mime):
         decoded = decode_document(body, content_type, html=False)

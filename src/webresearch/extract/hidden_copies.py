@@ -1,6 +1,6 @@
 """A hidden block that repeats a visible sibling is a second copy, never content. Pure functions.
 
-A hidden block of prose is normally kept: a click on a tab or an accordion shows it
+A hidden block of prose a control opens is kept: a click on a tab or an accordion shows it
 (:func:`~webresearch.extract.page_noise.hidden_blocks`). Some pages hide a *copy* of a block
 they show right beside it: Red Hat's documentation puts each code example twice in its
 ``<rh-code-block>`` — a ``<pre hidden>`` holding the raw text its copy button reads, then

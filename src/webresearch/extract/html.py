@@ -59,6 +59,7 @@ from webresearch.extract.frames import (
     open_noframes,
     with_frame_list,
 )
+from webresearch.extract.kept_hidden import hidden_runs, runs_in_output
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.marquee import collapse_marquees
@@ -68,7 +69,7 @@ from webresearch.extract.page_noise import (
     drop_page_toc,
     drop_teasers,
     headings_left_empty,
-    hidden_blocks,
+    hidden_verdicts,
     popup_menus,
     remove_elements,
     rest_is_boilerplate,
@@ -146,12 +147,16 @@ class HtmlExtraction:
         extractor: which step of the fallback chain produced ``markdown``.
         fallback: why a fallback step was taken, e.g. ``"main content kept 4% of the page
             text"``; ``None`` when main-content extraction was used.
+        hidden_chars_kept: letters and digits of text the page hides that are in
+            ``markdown`` (a closed tab or accordion panel, an app shell's hidden content:
+            :mod:`webresearch.extract.kept_hidden`); 0 when none.
     """
 
     title: str
     markdown: str
     extractor: Extractor
     fallback: str | None
+    hidden_chars_kept: int = 0
 
 
 def html_to_markdown(html: str, url: str) -> tuple[str, str]:
@@ -208,7 +213,9 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         markdown = frames_markdown(frameset, base)
         return HtmlExtraction(title, markdown, "whole-page", "a frameset page without <noframes>")
     served = html if frameset is None else None  # noframes content: not the served page
-    result = _convert(doc, served, url, base, title, declared, facts, styled)
+    runs: list[str] = []  # the text of the hidden blocks kept, read before pruning
+    result = _convert(doc, served, url, base, title, declared, facts, styled, runs)
+    result = replace(result, hidden_chars_kept=runs_in_output(runs, result.markdown))
     if frameset is None:
         return result
     return replace(result, markdown=with_frame_list(result.markdown, frameset, base))
@@ -223,6 +230,7 @@ def _convert(
     declared: frozenset[str],
     facts: list[str],
     styled: frozenset[etree._Element] = frozenset(),
+    hidden_text: list[str] | None = None,
 ) -> HtmlExtraction:
     """Steps 1-3 of the fallback chain over ``doc`` (module docstring).
 
@@ -235,6 +243,7 @@ def _convert(
         declared: the page's declared schema.org types.
         facts: the product's declared name and price lines.
         styled: the elements the page's ``<style>`` rules hide (style_rules.py).
+        hidden_text: filled with the text runs of the hidden blocks kept (kept_hidden.py).
     """
     body = doc.find("body")
     if body is None:  # pragma: no cover - checked by the caller
@@ -267,9 +276,11 @@ def _convert(
     main = find_main_content(doc, comments=forum, html=opinion)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
-    hidden = hidden_blocks(
+    hidden, kept = hidden_verdicts(
         doc, page_chars, utility_classes=not shop, attributes=attributes, styled=styled
     )
+    if hidden_text is not None:
+        hidden_text.extend(hidden_runs(kept))  # counted in the output (hidden_chars_kept)
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone

@@ -11,11 +11,12 @@
   ``<style>`` rules (:mod:`webresearch.extract.style_rules`) are not shown to a reader. They are
   removed — unless the page without them is an empty app shell while they hold the text: then the
   hidden, server-rendered block *is* the content (it waits for client-side hydration; case 06),
-  and everything stays. A hidden block of prose (a closed tab or accordion panel:
-  :data:`MIN_COLLAPSED_CHARS`, little link text) stays too: a click shows it, and the corpora's
-  ground truth counts it (product descriptions, forum posts). So does a shorter one right after a
-  visible question (an FAQ accordion's answer: the element before it ends with "?", at most
-  :data:`MAX_QUESTION_CHARS`): +0.003 on WCXB dev product pages (the other page types unchanged).
+  and everything stays (counted as kept hidden text: :mod:`webresearch.extract.kept_hidden`;
+  it may as well be instructions for the model). A hidden block of prose stays too where the
+  page's structure shows a control that opens it — a closed tab, accordion or disclosure
+  panel (:mod:`webresearch.extract.collapsed_panels`): a click shows it, and the corpora's
+  ground truth counts it (product descriptions, forum posts, FAQ answers). Hidden prose that
+  nothing opens goes (a prompt injection hides so): :func:`hidden_verdicts`.
   Webflow's never-shown classes (``w-condition-invisible``, a form's after-sending messages) are
   left out even then: no click shows them. Text trafilatura kept in a hidden microdata property
   whose visible copy it dropped is kept at that copy (:mod:`webresearch.extract.visible_copies`).
@@ -54,13 +55,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.assistive_text import only_assistive_text
 from webresearch.extract.caseless import CaselessPattern
-from webresearch.extract.dialogs import is_dialog
+from webresearch.extract.collapsed_panels import PanelControls, is_collapsed_content
 from webresearch.extract.formulas import holds_only_formula
 from webresearch.extract.hidden_copies import repeats_a_sibling
 from webresearch.extract.json_ld_body import inert_elements
@@ -73,11 +75,13 @@ from webresearch.extract.utility_classes import hidden_on_desktop, never_shown, 
 __all__ = [
     "MIN_TOC_LINKS",
     "SHELL_VISIBLE_CHARS",
+    "HiddenVerdicts",
     "drop_inert",
     "drop_page_toc",
     "drop_teasers",
     "headings_left_empty",
     "hidden_blocks",
+    "hidden_verdicts",
     "is_link_menu",
     "popup_menus",
     "remove_elements",
@@ -88,18 +92,12 @@ __all__ = [
 #: With fewer visible letters and digits than this, and more hidden than visible, the
 #: page is an app shell whose hidden blocks are its content.
 SHELL_VISIBLE_CHARS = 500
-#: A hidden block of at least this many letters and digits …
-MIN_COLLAPSED_CHARS = 200
-#: … with less than this share of link text is collapsed content (a tab, an accordion).
-MAX_COLLAPSED_LINK_SHARE = 0.3
 #: Outside the main content, at least this share of links and comments is boilerplate.
 MIN_BOILERPLATE_SHARE = 0.5
 #: A teaser block has at least this share of link text …
 MIN_TEASER_LINK_SHARE = 0.4
 #: … or fewer letters and digits than this.
 MAX_TEASER_CHARS = 300
-#: The visible question an FAQ answer follows has at most this many characters.
-MAX_QUESTION_CHARS = 200
 #: A popup menu of links has at least this many links …
 MIN_MENU_LINKS = 3
 #: … and at least this share of its letters and digits is link text (a menu, a dropdown) …
@@ -145,6 +143,19 @@ def drop_inert(doc: etree._Element) -> None:
     remove_elements(inert_elements(doc))  # JSON-LD articleBody spared (json_ld_body.py)
 
 
+class HiddenVerdicts(NamedTuple):
+    """The hidden blocks of a page, judged (:func:`hidden_verdicts`).
+
+    Attributes:
+        removed: the outermost hidden elements that are not content (to remove).
+        kept: the outermost hidden elements that stay: panels a control opens, or all of
+            them on an app shell (their text reaches the output hidden from the reader).
+    """
+
+    removed: list[etree._Element]
+    kept: list[etree._Element]
+
+
 def hidden_blocks(
     doc: etree._Element,
     page_chars: int,
@@ -152,8 +163,19 @@ def hidden_blocks(
     attributes: PageAttributes | None = None,
     styled: frozenset[etree._Element] = frozenset(),
 ) -> list[etree._Element]:
-    """The hidden blocks of ``doc`` to leave out (module docstring: ``styled``, the elements the
-    page's ``<style>`` rules hide, are read as ``display:none``); nothing is removed yet.
+    """The hidden blocks of ``doc`` to leave out (:func:`hidden_verdicts`'s ``removed``)."""
+    return hidden_verdicts(doc, page_chars, utility_classes, attributes, styled).removed
+
+
+def hidden_verdicts(
+    doc: etree._Element,
+    page_chars: int,
+    utility_classes: bool = True,
+    attributes: PageAttributes | None = None,
+    styled: frozenset[etree._Element] = frozenset(),
+) -> HiddenVerdicts:
+    """The hidden blocks of ``doc``, to leave out or to keep (module docstring: ``styled``,
+    those the page's ``<style>`` rules hide, read as ``display:none``); nothing is removed yet.
 
     Args:
         doc: the parsed document (``<html>``), before anything is pruned.
@@ -166,9 +188,9 @@ def hidden_blocks(
             (:mod:`~webresearch.extract.scan_index`); read from the tree when ``None``.
 
     Returns:
-        the outermost hidden elements that are not content; empty when there are none or
-        when the visible page is an empty shell. Pass them to :func:`remove_elements` once
-        the main content is chosen: the choice is made on the page as served.
+        the outermost hidden elements that are not content (``removed``: none on an empty
+        shell) and those that stay (``kept``), in document order. Remove ``removed`` once the
+        main content is chosen (:func:`remove_elements`): it is chosen on the page as served.
     """
     tailwind: list[bool] = []  # whether the page uses Tailwind, once a class needs it
     verdicts: dict[str, bool] = {}  # a page repeats its class lists: each read once
@@ -198,22 +220,26 @@ def hidden_blocks(
         and not holds_only_formula(el)  # MathML for assistive technology (formulas.py)
     ]
     if not hidden:
-        return []
-    hidden_set = set(hidden)
+        return HiddenVerdicts([], [])
+    hidden_set = frozenset(hidden)  # also read for a row of tab panes (collapsed_panels.py)
     outermost = [el for el in hidden if not any(a in hidden_set for a in el.iterancestors())]
     sizes = [page_text_size(el) for el in outermost]
     hidden_chars = sum(sizes)
     visible_chars = page_chars - hidden_chars
     if visible_chars < SHELL_VISIBLE_CHARS and hidden_chars > visible_chars:
-        return []  # an app shell: the hidden server-rendered block is the content
-    return [
-        el
-        for el, chars in zip(outermost, sizes, strict=True)
-        if (never_shown(el.get("class") or "") or el.tag == "template")  # no click shows them
-        or not _is_collapsed_content(el, chars)
-        or only_assistive_text(el, chars)  # no click shows it (assistive_text.py)
-        or repeats_a_sibling(el, chars)  # a copy of the block shown beside it
-    ]
+        return HiddenVerdicts([], outermost)  # an app shell: the hidden block is the content
+    controls = PanelControls(doc, hidden_set, styled)  # what opens a panel, read at the first one
+    removed, kept = HiddenVerdicts([], [])
+    for el, chars in zip(outermost, sizes, strict=True):
+        leave_out = (
+            (never_shown(el.get("class") or "") or el.tag == "template")  # no click shows them
+            or not is_collapsed_content(el, chars)
+            or only_assistive_text(el, chars)  # no click shows it (assistive_text.py)
+            or repeats_a_sibling(el, chars)  # a copy of the block shown beside it
+            or not controls.opens(el)  # hidden prose nothing opens (collapsed_panels.py)
+        )
+        (removed if leave_out else kept).append(el)
+    return HiddenVerdicts(removed, kept)
 
 
 def popup_menus(
@@ -375,32 +401,6 @@ def _hiding_candidates(
 def _hidden_by_markup(el: etree._Element) -> bool:
     """The ``hidden`` attribute or an inline ``display:none`` / ``visibility:hidden`` style."""
     return el.get("hidden") is not None or bool(_HIDDEN_STYLE.search(el.get("style") or ""))
-
-
-def _is_collapsed_content(el: etree._Element, chars: int) -> bool:
-    """A hidden block of prose (a closed tab, accordion or "read more" panel: ``chars``
-    letters and digits) is content a click shows; menus, dialogs (dialogs.py), dropdowns and
-    short notices are not. A short hidden answer right after a visible question is content too
-    (an FAQ), and so is a tab panel of any length (``role="tabpanel"``: "macOS" / "Windows")."""
-    if not chars or is_dialog(el, chars):
-        return False
-    if chars < MIN_COLLAPSED_CHARS and el.get("role") != "tabpanel" and not _follows_question(el):
-        return False
-    links = sum(len(normalise("".join(a.itertext()))) for a in el.iter("a"))
-    return links < MAX_COLLAPSED_LINK_SHARE * chars
-
-
-def _follows_question(el: etree._Element) -> bool:
-    """True when the element before ``el`` is a visible question (an FAQ accordion)."""
-    previous = el.getprevious()
-    while previous is not None and not isinstance(previous.tag, str):
-        previous = previous.getprevious()
-    if previous is None or _hidden_by_markup(previous):
-        return False
-    if hidden_on_desktop(previous.get("class") or "", tailwind=False):
-        return False
-    question = " ".join("".join(previous.itertext()).split())
-    return 0 < len(question) <= MAX_QUESTION_CHARS and question.endswith("?")
 
 
 def drop_page_toc(doc: etree._Element) -> int:

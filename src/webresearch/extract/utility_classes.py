@@ -30,7 +30,14 @@ import re
 
 from lxml import etree
 
-__all__ = ["DESKTOP_PX", "NEVER_SHOWN", "hidden_on_desktop", "never_shown", "uses_tailwind"]
+__all__ = [
+    "DESKTOP_PX",
+    "NEVER_SHOWN",
+    "hidden_on_desktop",
+    "never_shown",
+    "shown_on_another_screen",
+    "uses_tailwind",
+]
 
 #: The width of the reader's window, in CSS pixels (a common laptop screen).
 DESKTOP_PX = 1280
@@ -74,6 +81,27 @@ def hidden_on_desktop(class_attr: str, tailwind: bool = True) -> bool:
         ``False`` for an element without display utilities (its style sheet decides, and
         the default is to show it).
     """
+    return _hidden_at(class_attr, tailwind, DESKTOP_PX)
+
+
+def shown_on_another_screen(class_attr: str, tailwind: bool = True) -> bool:
+    """True when the display utilities in ``class_attr`` hide the element on a desktop but
+    show it in a narrower or wider window (``d-lg-none``: a phone's copy of a block; ``d-none
+    d-xxl-block``): some reader sees it. ``False`` for one hidden at every width (``d-none``,
+    Tailwind's bare ``hidden``) and for one not hidden on a desktop."""
+    if not hidden_on_desktop(class_attr, tailwind):
+        return False
+    widths = {0}
+    for name in class_attr.split():
+        found = _breakpoint_display(name, tailwind)
+        if found is not None:
+            widths.add(found[0])
+    return any(not _hidden_at(class_attr, tailwind, width) for width in widths)
+
+
+def _hidden_at(class_attr: str, tailwind: bool, window: int) -> bool:
+    """Whether the display utilities in ``class_attr`` hide the element in a window
+    ``window`` CSS pixels wide (or it is :func:`never_shown`)."""
     best = -1
     hidden = False
     for name in class_attr.split():
@@ -83,7 +111,7 @@ def hidden_on_desktop(class_attr: str, tailwind: bool = True) -> bool:
         if found is None:
             continue
         width, hides = found
-        if width > DESKTOP_PX:
+        if width > window:
             continue
         if width > best:
             best, hidden = width, hides

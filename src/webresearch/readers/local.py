@@ -263,6 +263,7 @@ class LocalReader:
             "render": "none",
             "reader": "local",
             "hidden_chars_removed": converted.hidden_chars_removed,
+            "hidden_chars_kept": converted.hidden_chars_kept,
         }
         if notes:
             document["notes"] = notes

@@ -309,6 +309,7 @@ class WebFetch:
             "fallback": converted.fallback,
             "render": "browser",
             "hidden_chars_removed": converted.hidden_chars_removed,
+            "hidden_chars_kept": converted.hidden_chars_kept,
         }
 
 

@@ -51,8 +51,10 @@ def test_hidden_screen_reader_details_of_cards_are_left_out(hide: str) -> None:
 
 
 def test_a_collapsed_panel_of_prose_stays() -> None:
+    # A panel a button opens (collapsed_panels.py: hidden prose nothing opens goes).
     panel = (
-        "<div class='d-none'><h2>Care</h2><p>Brush off dried mud, let the boots dry away from a fire and "
+        "<button aria-expanded='false' aria-controls='care'>Care notes</button>"
+        "<div class='d-none' id='care'><h2>Care</h2><p>Brush off dried mud, let the boots dry away from a fire and "
         "wax them again every few walks; the leather stays supple and keeps the water out for "
         "years if it is fed like this through every winter. Laces wear first: a spare pair "
         "comes in the box, and we replace worn hooks and eyelets free of charge.</p>"

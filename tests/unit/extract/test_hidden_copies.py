@@ -15,7 +15,7 @@ PROSE = (
     "<p>A watering schedule is a small text file; the timer reads it every morning and "
     "opens each valve for the minutes written next to the bed's name.</p>"
 )
-# long enough to be read as a closed panel's prose (page_noise.MIN_COLLAPSED_CHARS)
+# long enough to be read as a closed panel's prose (collapsed_panels.MIN_COLLAPSED_CHARS)
 CODE = "beds:\n" + "".join(
     f"  - name: {bed}\n    minutes: {minutes}\n    valve: north-{bed}\n"
     for bed, minutes in (
