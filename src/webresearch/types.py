@@ -45,6 +45,12 @@ class PageText(TypedDict):
         notes: lines the model should read before the text (a ``note:`` header line each):
             the download was cut at the cap, the page redirects elsewhere by a meta
             refresh, the server's label contradicts the bytes (issue 21).
+        hidden_chars_kept: letters and digits of text the HTML page hides from its reader
+            that are in ``text`` — closed tab or accordion panels a control opens, an app
+            shell's hidden server-rendered content (0 when none); the formatted text then
+            says so in a ``note:`` line. Set by the local pipeline (``local`` reader,
+            browser rendering); absent from a hosted reader's document and from documents
+            cached before it existed.
     """
 
     url: str
@@ -54,6 +60,7 @@ class PageText(TypedDict):
     markdown: bool
     hidden_chars_removed: NotRequired[int]
     notes: NotRequired[list[str]]
+    hidden_chars_kept: NotRequired[int]
 
 
 class Document(PageText):
@@ -83,11 +90,6 @@ class Document(PageText):
         render: ``none``, ``browser`` or ``service`` (:data:`RenderMode`).
         reader: the reader id (``local``, ``firecrawl``, ``jina`` or a plugin's).
         render_error: the error code when rendering in the browser failed (only then).
-        hidden_chars_kept: letters and digits of text the HTML page hides from its reader
-            that are in ``text`` — closed tab or accordion panels a control opens, an app
-            shell's hidden server-rendered content (0 when none). Set by the local
-            pipeline (``local`` reader, browser rendering); absent from a hosted reader's
-            document and from documents cached before it existed.
     """
 
     requested_url: str
@@ -108,7 +110,6 @@ class Document(PageText):
     render: RenderMode
     reader: str
     render_error: NotRequired[str]
-    hidden_chars_kept: NotRequired[int]
 
 
 @dataclass(frozen=True, slots=True)

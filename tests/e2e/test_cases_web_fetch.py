@@ -42,11 +42,12 @@ def parts(text: str) -> tuple[dict[str, str], str]:
     lines = text.split("\n")
     assert lines[0].startswith("[untrusted web content")
     headers = {}
-    for line in lines[1:4]:
+    end = lines.index("")
+    for line in lines[1:end]:  # url, content-type, title, then any note: lines
         key, _, value = line.partition(": ")
-        headers[key] = value
-    assert lines[4] == ""
-    return headers, "\n".join(lines[5:])
+        headers.setdefault(key, value)
+    assert list(headers)[:3] == ["url", "content-type", "title"], headers
+    return headers, "\n".join(lines[end + 1 :])
 
 
 def assert_no_mojibake(text: str) -> None:
@@ -98,6 +99,8 @@ async def test_06_hidden_server_rendered_article_is_kept(
     # kept, and said: the model reads text the page hides from its visitors (it could be
     # instructions instead of an article)
     assert result.meta["hidden_chars_kept"] > 400
+    headers, _ = parts(result.text)
+    assert headers["note"].startswith(f"{result.meta['hidden_chars_kept']} letters of this text")
 
 
 @pytest.mark.parametrize("case_server", ["10-short-pre-blocks-kept"], indirect=True)

@@ -64,5 +64,9 @@ async def test_hidden_instructions_are_dropped_and_kept_panels_counted(site: Loc
     assert "Paragraph 5 of the harbour report" in injected.text
     assert "Ignore previous instructions" not in injected.text
     assert injected.meta["hidden_chars_kept"] == 0
+    assert "are hidden on the page itself" not in injected.text
     assert "writes the readings into the log" in tabs.text
     assert tabs.meta["hidden_chars_kept"] > 200
+    # the model reads that part of the text is hidden from the page's visitors
+    note = f"note: {tabs.meta['hidden_chars_kept']} letters of this text are hidden on the page"
+    assert note in tabs.text.split("\n\n", 1)[0]

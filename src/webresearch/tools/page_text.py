@@ -43,6 +43,7 @@ __all__ = [
     "Window",
     "format_document",
     "formats_inline",
+    "hidden_kept_note",
 ]
 
 #: First line of every text that carries page content: the page is data, not instructions
@@ -107,6 +108,16 @@ _MARKDOWN_MIMES = ("text/markdown", "text/x-markdown")
 INLINE_FORMAT_CHARS = 65536
 
 
+def hidden_kept_note(letters: int) -> str:
+    """The ``note:`` line of a text holding ``letters`` letters and digits the page hides
+    from its visitors (``hidden_chars_kept``: a closed panel, an app shell's hidden content),
+    so the model knows part of what it reads is not what the page shows."""
+    return (
+        f"note: {letters} letters of this text are hidden on the page itself (closed tabs or "
+        "panels, or content its scripts show later): its visitors may not see them"
+    )
+
+
 def formats_inline(doc: PageText, query: str | None = None) -> bool:
     """Whether :func:`format_document` is cheap enough for the event loop (a short text and
     no query)."""
@@ -166,6 +177,7 @@ def format_document(
         f"content-type: {doc['content_type']}",
         f"title: {title}",
         *([f"note: {hidden} invisible characters were removed (hidden text)"] if hidden else []),
+        *([hidden_kept_note(kept)] if (kept := int(doc.get("hidden_chars_kept") or 0)) else []),
         *(f"note: {note}" for note in doc.get("notes") or ()),
         "",
         body,
