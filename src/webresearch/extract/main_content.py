@@ -70,6 +70,7 @@ from itertools import count
 from lxml import etree
 
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
+from webresearch.extract.card_titles import keep_card_titles
 from webresearch.extract.faq_answers import keep_faq_answers
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.forum import keep_thread, repeats_article
@@ -267,6 +268,7 @@ def find_main_content(
         placed += keep_quote_figures(body, segments)  # figure > blockquote (quote_figures.py)
         placed += keep_slide_prose(segments)  # listicle items set as slides (slide_prose.py)
         placed += keep_faq_answers(segments)  # bare <div> answers under questions (faq_answers.py)
+        placed += keep_card_titles(body, segments)  # a product card's name by its price
     _keep_formulas(segments)
     return MainContent(placed, page_chars, True, body, segments, traf_body)
 
