@@ -41,7 +41,7 @@ def parts(text: str) -> tuple[dict[str, str], str]:
     """(header lines, body) of a web_fetch output (after the untrusted-data line)."""
     lines = text.split("\n")
     assert lines[0].startswith("[untrusted web content")
-    headers = {}
+    headers: dict[str, str] = {}
     end = lines.index("")
     for line in lines[1:end]:  # url, content-type, title, then any note: lines
         key, _, value = line.partition(": ")
