@@ -45,6 +45,7 @@ from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
 from webresearch.extract.closed_popups import closed_popups
+from webresearch.extract.closing_sections import drop_author_bios, drop_comment_sections
 from webresearch.extract.code_labels import drop_code_labels
 from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
@@ -81,6 +82,7 @@ from webresearch.extract.page_type import (
 )
 from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
+from webresearch.extract.photo_credits import drop_credit_lines
 from webresearch.extract.placeholders import placeholder_blocks
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
 from webresearch.extract.product_name import main_photo_name
@@ -310,6 +312,9 @@ def _convert(
         drop_noise_images(root, images, base, cards, photo)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
+        markdown = drop_credit_lines(drop_author_bios(markdown))
+        if not forum:  # a thread's replies are its content
+            markdown = drop_comment_sections(markdown)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
