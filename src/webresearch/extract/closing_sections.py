@@ -27,7 +27,13 @@ import re
 
 from webresearch.extract.sections import closing_fence, heading_title
 
-__all__ = ["BIO_HEADING", "COMMENTS_HEADING", "MAX_BIO_WORDS", "drop_author_bios", "drop_comment_sections"]
+__all__ = [
+    "BIO_HEADING",
+    "COMMENTS_HEADING",
+    "MAX_BIO_WORDS",
+    "drop_author_bios",
+    "drop_comment_sections",
+]
 
 #: A bio section holds at most this many words (a longer one is an interview or a profile).
 MAX_BIO_WORDS = 150
@@ -46,8 +52,21 @@ COMMENTS_HEADING = re.compile(
     re.IGNORECASE,
 )
 
-_BIO_HINT = re.compile(r"author|writer|contributor|reviewer|written by|reviewed by|checked by", re.I)
-_COMMENTS_HINT = re.compile(r"comment|response|reply|discussion", re.I)
+#: Words without which no heading is a bio's (tested on the lowercased text: an alternation
+#: searched with IGNORECASE costs about 0.7 µs a character).
+_BIO_HINTS = (
+    "author",
+    "writer",
+    "contributor",
+    "reviewer",
+    "written by",
+    "reviewed by",
+    "checked by",
+)
+#: … and a comment section's.
+_COMMENTS_HINTS = ("comment", "response", "reply", "discussion")
+#: A heading-like line longer than this is never a bio's or a comment section's heading.
+_MAX_MARK_CHARS = 100
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*$")
 _BOLD_LINE = re.compile(r"^ {0,3}\*\*([^*\n]{1,80})\*\*:?[ \t]*$")
 #: A short line alone (no list, table, quote or link): a comment section's label.
@@ -61,9 +80,9 @@ _LINE_LEVEL = 7
 def drop_author_bios(markdown: str) -> str:
     """``markdown`` without its author-bio sections (module docstring); unchanged when it
     has none. Code blocks are never read as headings."""
-    if not _BIO_HINT.search(markdown):
-        return markdown  # the cheap test: every bio heading says one of these words
     lines = markdown.split("\n")
+    if not _candidates(lines, _BIO_HINTS):
+        return markdown  # the cheap test: no short line says one of these words
     marks = _marks(lines, bold=True)
     drop: set[int] = set()
     for index, (start, level, title) in enumerate(marks):
@@ -78,9 +97,9 @@ def drop_author_bios(markdown: str) -> str:
 def drop_comment_sections(markdown: str) -> str:
     """``markdown`` without its readers' comments (module docstring); unchanged when it has
     none. Call it only for a page that is not a forum thread."""
-    if not _COMMENTS_HINT.search(markdown):
-        return markdown
     lines = markdown.split("\n")
+    if not _candidates(lines, _COMMENTS_HINTS):
+        return markdown
     marks = _marks(lines, bold=True, bare=True)
     for index, (start, level, title) in enumerate(marks):
         if not COMMENTS_HEADING.fullmatch(title):
@@ -92,6 +111,17 @@ def drop_comment_sections(markdown: str) -> str:
         if _words("\n".join(lines[:start])) > _words("\n".join(section)):
             return _without(lines, set(range(start, end)))
     return markdown
+
+
+def _candidates(lines: list[str], hints: tuple[str, ...]) -> bool:
+    """Whether a short line says one of ``hints`` (lowercase): the cheap test before
+    headings are read."""
+    for line in lines:
+        if len(line) <= _MAX_MARK_CHARS:
+            lowered = line.lower()
+            if any(hint in lowered for hint in hints):
+                return True
+    return False
 
 
 def _marks(lines: list[str], *, bold: bool, bare: bool = False) -> list[tuple[int, int, str]]:
