@@ -62,6 +62,7 @@ from webresearch.extract.frames import (
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.marquee import collapse_marquees
+from webresearch.extract.meta_lines import drop_meta_lines
 from webresearch.extract.overflow_styles import unhide_overflow_styles
 from webresearch.extract.page_noise import (
     drop_inert,
@@ -82,7 +83,6 @@ from webresearch.extract.page_type import (
 )
 from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
-from webresearch.extract.photo_credits import drop_credit_lines
 from webresearch.extract.placeholders import placeholder_blocks
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
 from webresearch.extract.product_name import main_photo_name
@@ -312,7 +312,7 @@ def _convert(
         drop_noise_images(root, images, base, cards, photo)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
-        markdown = drop_credit_lines(drop_author_bios(markdown))
+        markdown = drop_meta_lines(drop_author_bios(markdown))
         if not forum:  # a thread's replies are its content
             markdown = drop_comment_sections(markdown)
         if markdown:

@@ -1,5 +1,5 @@
-"""Photo credits, author bios and readers' comments left out of an article
-(extract/photo_credits.py, extract/closing_sections.py), on small pages of our own."""
+"""Photo credits, page meta, author bios and readers' comments left out of an article
+(extract/meta_lines.py, extract/closing_sections.py), on small pages of our own."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 
 from webresearch.extract.closing_sections import drop_author_bios, drop_comment_sections
 from webresearch.extract.html import extract_html
-from webresearch.extract.photo_credits import drop_credit_lines
+from webresearch.extract.meta_lines import drop_meta_lines
 
 URL = "https://tidewater.example.org/notes/reading-a-tide-table"
 
@@ -57,12 +57,40 @@ def test_a_photo_credit_line_is_dropped(credit: str) -> None:
     ],
 )
 def test_a_caption_that_describes_the_picture_stays(caption: str) -> None:
-    assert drop_credit_lines(f"Some text.\n\n{caption}\n") == f"Some text.\n\n{caption}\n"
+    assert drop_meta_lines(f"Some text.\n\n{caption}\n") == f"Some text.\n\n{caption}\n"
 
 
 def test_credit_words_in_code_and_lists_stay() -> None:
     text = "```\nPhoto: a variable\n```\n\n- Photo: Mara Lindqvist\n"
-    assert drop_credit_lines(text) == text
+    assert drop_meta_lines(text) == text
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        "<p>Mara Lindqvist — 6 min read</p>",
+        "<p><em>Last updated on June 2, 2025 at 09:27 am</em></p>",
+        "<p>Advertisement - Page continues below</p>",
+        "<h3>Table of contents</h3>",
+    ],
+)
+def test_a_page_meta_line_is_dropped(meta: str) -> None:
+    out = md(meta)
+    assert "chart datum" in out and "slipway" in out
+    for words in ("min read", "Last updated", "Advertisement", "Table of contents"):
+        assert words not in out
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "The harbour office updated the table on June 2, 2025 after the survey.",
+        "## Contents",
+        "Read the minutes read aloud at the meeting.",
+    ],
+)
+def test_sentences_about_updates_and_a_bare_contents_title_stay(line: str) -> None:
+    assert drop_meta_lines(f"Some text.\n\n{line}\n") == f"Some text.\n\n{line}\n"
 
 
 BIO = (
