@@ -28,20 +28,25 @@ when it was updated or published ("Last updated on June 2, 2025", "Updated Feb. 
 update stays), an advertisement's label ("Advertisement - Page continues below") or the
 title of a table of contents ("Table of contents", "In this article", "On this page": its
 list of in-page links is removed before, :func:`~webresearch.extract.page_noise.drop_page_toc`)
-is the page's furniture. WCXB dev article pages: 30 pages up by up to 0.006, one down by
+is the page's furniture. A page with more than :data:`MAX_ENTRY_META_LINES` reading-time or
+date lines is a list of entries, each with its own: those stay (a blog index, WCXB dev
+listing 2972). WCXB dev article pages: 30 pages up by up to 0.006, one down by
 0.0004 (a "Table of contents" title the ground truth keeps); none of the 39 such lines in
 our outputs was in the ground truth. A bare "Contents" stays (a kit's "Contents" list).
 
-Cost: one pass over the lines; a short line (at most :data:`MAX_CREDIT_WORDS` words or so)
-naming a picture, a credit or an agency is matched against the pattern (about 0.1 ms a page). WCXB dev article pages (webresearch alone):
-15 pages change, 14 up, one down by 0.002 ("Photo via Pexels" the ground truth keeps).
+Photo credits, WCXB dev article pages (webresearch alone): 15 pages change, 14 up, one down
+by 0.002 ("Photo via Pexels" the ground truth keeps).
+
+Cost: one pass over the lines; only a short line naming a picture, a credit, an agency, a
+reading time, a date word or a contents title is matched against the patterns (about 0.1 ms
+a page, median of the WCXB dev article pages).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_CREDIT_WORDS", "drop_meta_lines"]
+__all__ = ["MAX_CREDIT_WORDS", "MAX_ENTRY_META_LINES", "drop_meta_lines"]
 
 #: A credit line has at most this many words (a name, an agency: a caption is longer).
 MAX_CREDIT_WORDS = 12
@@ -77,15 +82,22 @@ _MONTH_DATE = (
     r"(?:[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+[a-z]{3,9}\.?,?\s+\d{4}"
     r"|\d{4}-\d\d-\d\d|\d{1,2}/\d{1,2}/\d{2,4})(?:,?\s+(?:at\s+)?\d{1,2}:\d\d(?:\s*[ap]\.?m\.?)?)?"
 )
-_META = re.compile(
-    r"(?:advertisement|sponsored)(?:\s*[-–—:]\s*(?:page|story|article) continues below)?"
-    r"|(?:estimated\s+)?reading\s+time\s*:?(?:\s*\d+\s*min(?:ute)?s?\.?)?"
+#: An entry's meta: how long it takes to read, when it was updated or published.
+_ENTRY_META = re.compile(
+    r"(?:estimated\s+)?reading\s+time\s*:?(?:\s*\d+\s*min(?:ute)?s?\.?)?"
     r"|(?:[^\n]{0,40}?[\s•·|—-]+)?(?:\d+\s*)?min(?:ute)?s?\.?\s+read"
-    r"|(?:last\s+)?(?:updated|modified|published)(?:\s+on)?\s*:?\s+"
-    + _MONTH_DATE
-    + r"|table\s+of\s+contents|in\s+this\s+(?:article|post)|on\s+this\s+page",
+    r"|(?:last\s+)?(?:updated|modified|published)(?:\s+on)?\s*:?\s+" + _MONTH_DATE,
     re.IGNORECASE,
 )
+#: The page's furniture: an advertisement's label, a table of contents' title.
+_FURNITURE = re.compile(
+    r"(?:advertisement|sponsored)(?:\s*[-–—:]\s*(?:page|story|article) continues below)?"
+    r"|table\s+of\s+contents|in\s+this\s+(?:article|post)|on\s+this\s+page",
+    re.IGNORECASE,
+)
+#: An article says its reading time or date once or twice; more such lines are a list's
+#: entries (a blog index: "·1d ago·3 min read" under each title), and they stay.
+MAX_ENTRY_META_LINES = 2
 #: Words without which no line is page meta (tested lowercased, as :data:`_HINTS`).
 _META_HINTS = (
     "advertis",
@@ -109,18 +121,27 @@ _NOT_PARAGRAPH = ("#", "|", ">", "!", "[!", "```", "~~~", "- ", "* ", "+ ", "   
 def drop_meta_lines(markdown: str) -> str:
     """``markdown`` without its photo-credit and page-meta lines (module docstring);
     unchanged when it has none. Lines inside a fenced code block are never read."""
-    kept: list[str] = []
+    lines = markdown.split("\n")
+    drop: list[int] = []
+    entry_meta: list[int] = []
     fenced = False
-    dropped = False
-    for line in markdown.split("\n"):
+    for number, line in enumerate(lines):
         stripped = line.strip()
         if stripped.startswith(("```", "~~~")):
             fenced = not fenced
-        elif not fenced and (_is_credit(line, stripped) or _is_meta(stripped)):
-            dropped = True
-            continue
-        kept.append(line)
-    return "\n".join(kept) if dropped else markdown
+        elif not fenced:
+            credit = _is_credit(line, stripped)
+            kind = None if credit else _meta_kind(stripped)
+            if kind is _ENTRY_META:
+                entry_meta.append(number)
+            elif credit or kind is not None:
+                drop.append(number)
+    if len(entry_meta) <= MAX_ENTRY_META_LINES:
+        drop += entry_meta
+    if not drop:
+        return markdown
+    gone = set(drop)
+    return "\n".join(line for number, line in enumerate(lines) if number not in gone)
 
 
 def _is_credit(line: str, stripped: str) -> bool:
@@ -139,12 +160,16 @@ def _is_credit(line: str, stripped: str) -> bool:
     return len(_WORD.findall(plain)) <= MAX_CREDIT_WORDS and bool(_CREDIT.fullmatch(plain))
 
 
-def _is_meta(stripped: str) -> bool:
+def _meta_kind(stripped: str) -> re.Pattern[str] | None:
+    """:data:`_ENTRY_META` or :data:`_FURNITURE` when the line is only that, else ``None``."""
     if not stripped or len(stripped) > _MAX_META_CHARS:
-        return False
+        return None
     lowered = stripped.lower()
     if not any(hint in lowered for hint in _META_HINTS):
-        return False
+        return None
     plain = _LINK.sub(r"\1", stripped).replace("*", "").replace("\\", "")
     plain = _MARKS.sub("", plain, count=1).strip().strip("_").strip()
-    return bool(_META.fullmatch(plain))
+    for kind in (_ENTRY_META, _FURNITURE):
+        if kind.fullmatch(plain):
+            return kind
+    return None

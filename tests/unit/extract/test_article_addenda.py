@@ -138,3 +138,10 @@ def test_a_tutorial_section_about_comments_with_code_stays() -> None:
 def test_comments_are_not_dropped_when_they_outweigh_the_text() -> None:
     text = "Short post.\n\n## 2 Comments\n\n" + "A long reply from a reader. " * 20
     assert drop_comment_sections(text) == text
+
+
+def test_reading_times_under_each_entry_of_a_list_stay() -> None:
+    text = "".join(
+        f"## Post {n}\n\nA summary of post {n}.\n\n·1d ago·3 min read\n\n" for n in range(4)
+    )
+    assert drop_meta_lines(text) == text
