@@ -45,6 +45,7 @@ from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
 from webresearch.extract.closed_popups import closed_popups
+from webresearch.extract.closing_sections import drop_author_bios, drop_comment_sections
 from webresearch.extract.code_labels import drop_code_labels
 from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
@@ -63,6 +64,7 @@ from webresearch.extract.kept_hidden import hidden_runs, runs_in_output
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.marquee import collapse_marquees
+from webresearch.extract.meta_lines import drop_meta_lines
 from webresearch.extract.overflow_styles import unhide_overflow_styles
 from webresearch.extract.page_noise import (
     drop_inert,
@@ -325,6 +327,9 @@ def _convert(
         drop_noise_images(root, images, base, cards, photo)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
+        markdown = drop_meta_lines(drop_author_bios(markdown))
+        if not forum:  # a thread's replies are its content
+            markdown = drop_comment_sections(markdown)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
