@@ -74,6 +74,8 @@ MIN_REPEATED_SHARE = 0.75
 #: structure (:func:`webresearch.extract.forum_posts.mark_thread`).
 POST_ATTR = "data-wr-post"
 _BODY_PROPS = frozenset({"text", "articlebody"})
+#: ``el`` and its descendants that have an ``itemprop`` attribute, in document order.
+_WITH_ITEMPROP = etree.XPath("descendant-or-self::*[@itemprop]")
 _AUTHOR_PROPS = frozenset({"author", "creator"})
 _DATE_PROPS = frozenset({"datepublished", "datecreated", "datemodified"})
 #: A ``Comment`` inside one of these is a remark on a Q&A post, not a post of the thread
@@ -104,8 +106,10 @@ def post_bodies(body: etree._Element) -> list[etree._Element]:
     """
     found: list[etree._Element] = []
     inside: set[etree._Element] = set()
-    for el in body.iter():
-        if not isinstance(el.tag, str) or el in inside:
+    # only the elements with an itemprop, in document order (one XPath in C: a tenth of a
+    # Python walk over every element of a page without microdata)
+    for el in _WITH_ITEMPROP(body):
+        if el in inside:
             continue
         props = set((el.get("itemprop") or "").lower().split())
         if props & _BODY_PROPS and _is_post_body(el):

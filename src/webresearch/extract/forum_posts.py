@@ -112,14 +112,20 @@ def _text_sizes(
 
     sizes: dict[etree._Element, int] = {}
     prose: dict[etree._Element, int] = {}
-    for el in reversed(list(root.iter())):
-        own, own_prose = size(el.text) if isinstance(el.tag, str) else (0, 0)
-        for child in el:
-            tail, tail_prose = size(child.tail)
-            own += sizes.get(child, 0) + tail
-            own_prose += prose.get(child, 0) + tail_prose
+    # [letters and digits, of prose] of each open element: summed on the way up
+    stack: list[list[int]] = []
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        if event == "start":
+            stack.append(list(size(el.text)) if isinstance(el.tag, str) else [0, 0])
+            continue
+        own, own_prose = stack.pop()
         sizes[el] = own
         prose[el] = own_prose
+        if stack:
+            tail, tail_prose = size(el.tail)
+            parent = stack[-1]
+            parent[0] += own + tail
+            parent[1] += own_prose + tail_prose
     return sizes, prose
 
 

@@ -53,6 +53,8 @@ def unwrap_deep_tables(root: etree._Element, max_depth: int = MAX_TABLE_DEPTH) -
         the number of tables rewritten (0 on nearly every page).
     """
     rewritten = 0
+    if sum(1 for _ in root.iter("table")) <= max_depth:
+        return 0  # no table can have ``max_depth`` table ancestors (lxml's C tag filter)
     # (element, tables above it): an explicit stack, as the tree may be 2,000 levels deep
     stack: list[tuple[etree._Element, int]] = [(root, 0)]
     while stack:
@@ -96,6 +98,8 @@ def flatten_deep_tree(root: etree._Element, max_depth: int = MAX_TREE_DEPTH) -> 
         the number of elements flattened (0 on nearly every page).
     """
     flattened = 0
+    if not _deeper_than(root, max_depth):
+        return 0
     stack: list[tuple[etree._Element, int]] = [(root, 0)]
     while stack:
         el, depth = stack.pop()
@@ -109,6 +113,14 @@ def flatten_deep_tree(root: etree._Element, max_depth: int = MAX_TREE_DEPTH) -> 
             etree.strip_tags(el, "*")
             flattened += 1
     return flattened
+
+
+def _deeper_than(root: etree._Element, depth: int) -> bool:
+    """Whether an element ``depth`` levels below ``root`` has a child (an element, a comment
+    or a processing instruction: what ``len`` counts). One XPath, level by level in C, where
+    the walk of :func:`flatten_deep_tree` visits every element in Python."""
+    path = "/".join(["*"] * depth) + "/node()[not(self::text())]"
+    return bool(root.xpath(f"boolean({path})"))
 
 
 def _remove_keep_tail(el: etree._Element) -> None:

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cssselect import ExpressionError, HTMLTranslator, SelectorError, parse
 from cssselect.parser import Class, CombinedSelector, Hash, Selector
@@ -75,6 +76,8 @@ MAX_TESTS = 4000
 PAGE_TEST_COST = 100
 #: A longer selector is skipped.
 MAX_SELECTOR_CHARS = 300
+#: Declaration blocks, selector lists and translated selectors remembered (each cache).
+_CACHED = 4096
 
 _COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
 _SCREEN_QUERY = re.compile(r"(?:only\s+)?(?:all|screen)", re.I)
@@ -263,9 +266,11 @@ def _sheet_text(doc: etree._Element) -> str:
     return "\n".join(parts)
 
 
+@lru_cache(maxsize=_CACHED)
 def _effect(block: str) -> _Effect | None:
     """What a declaration block says of ``display`` and ``visibility`` (tinycss2); ``None``
-    when it says neither. An ``!important`` declaration wins over a later plain one."""
+    when it says neither. An ``!important`` declaration wins over a later plain one.
+    Remembered (a site's sheet and a framework's rules come back page after page)."""
     display: bool | None = None
     visibility: bool | None = None
     display_important = visibility_important = False
@@ -375,26 +380,50 @@ def _may_match(prelude: str, names: set[str]) -> bool:
     return False
 
 
-def _selectors(prelude: str) -> list[Selector]:
+@lru_cache(maxsize=_CACHED)
+def _selectors(prelude: str) -> tuple[Selector, ...]:
     """The selectors of the list ``prelude`` (cssselect); none for an invalid list (a
     browser drops the rule), one too long, or one using what is not read (module
-    docstring)."""
+    docstring). Remembered: the same objects come back for the same text, so their
+    translations are remembered too (:func:`_translated`)."""
     if len(prelude) > MAX_SELECTOR_CHARS * 10 or _UNSAFE_SELECTOR.search(prelude):
-        return []
+        return ()
     try:
         selectors = parse(prelude)
     except SelectorError:
-        return []
-    return [
+        return ()
+    return tuple(
         s
         for s in selectors
         if s.pseudo_element is None and len(repr(s.parsed_tree)) <= 4 * MAX_SELECTOR_CHARS
-    ]
+    )
+
+
+@lru_cache(maxsize=_CACHED)
+def _translated(selector: Selector) -> str | None:
+    """``selector`` as an XPath step (:class:`_RightToLeft`); ``None`` when it cannot be
+    translated, is a path or is longer than ``20 *`` :data:`MAX_SELECTOR_CHARS`."""
+    try:
+        expr = _TRANSLATOR.xpath(selector.parsed_tree)
+    except (ExpressionError, SelectorError):
+        return None
+    if expr.path or len(str(expr)) > 20 * MAX_SELECTOR_CHARS:
+        return None
+    return str(expr)
+
+
+@lru_cache(maxsize=_CACHED)
+def _subject_test(step: str) -> etree.XPath | None:
+    """The compiled ``boolean(self::step)``; ``None`` when lxml rejects it."""
+    try:
+        return etree.XPath(f"boolean(self::{step})")
+    except etree.XPathError:
+        return None
 
 
 def _matches(
     doc: etree._Element,
-    selectors: list[Selector],
+    selectors: tuple[Selector, ...],
     index: _PageIndex,
     pool: list[etree._Element] | None,
     budget: list[int],
@@ -411,17 +440,19 @@ def _matches(
         if budget[0] < cost:
             return None
         budget[0] -= cost
+        step = _translated(selector)
+        if step is None:
+            continue
         try:
-            expr = _TRANSLATOR.xpath(selector.parsed_tree)
-            if expr.path or len(str(expr)) > 20 * MAX_SELECTOR_CHARS:
-                continue
             if candidates is None:
-                result = doc.xpath(f"descendant-or-self::{expr}")
+                result = doc.xpath(f"descendant-or-self::{step}")
                 found.extend(el for el in result if isinstance(el, etree._Element))
             else:
-                test = etree.XPath(f"boolean(self::{expr})")
+                test = _subject_test(step)
+                if test is None:
+                    continue
                 found.extend(el for el in candidates if test(el))
-        except (ExpressionError, SelectorError, etree.XPathError):
+        except etree.XPathError:
             continue
     return found
 

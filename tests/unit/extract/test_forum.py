@@ -141,6 +141,23 @@ def test_post_bodies_need_two_posts_and_skip_remarks_on_qa_posts() -> None:
     assert ["".join(b.itertext()) for b in bodies] == ["q", "a"]
 
 
+def test_post_bodies_are_the_outermost_and_the_body_itself_may_be_one() -> None:
+    # only the elements with an itemprop are visited (one XPath): a text property inside a
+    # post body is no second post, and the searched element itself counts
+    markup = (
+        f"<div itemscope itemtype='{SCHEMA}DiscussionForumPosting'>"
+        "<div itemprop='articleBody'>first <span itemprop='text'>inner</span></div></div>"
+        f"<div itemscope itemtype='{SCHEMA}Comment'><span itemprop='author'>x</span>"
+        "<div itemprop='Text'>second</div></div>"
+    )
+    bodies = post_bodies(parse_html(markup).find("body"))
+    assert ["".join(b.itertext()) for b in bodies] == ["first inner", "second"]
+    outer = parse_html(f"<div itemscope itemtype='{SCHEMA}Comment'>{markup}</div>")
+    scoped = outer.find("body/div/div/div")
+    assert scoped is not None and scoped.get("itemprop") == "articleBody"
+    assert post_bodies(scoped) == []  # one post alone
+
+
 def test_comment_microdata_on_an_article_page_is_not_read_as_a_thread() -> None:
     story = (
         "The council approved the new cycle lanes on the river road after a two year "

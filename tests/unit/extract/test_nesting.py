@@ -77,3 +77,22 @@ def test_a_deep_tree_keeps_its_text_and_drops_deep_scripts() -> None:
     assert flatten_deep_tree(root, max_depth=3) == 1
     assert "".join(root.itertext()) == "abcd"
     assert max(len(list(e.iterancestors())) for e in root.iter()) == 3
+
+
+def test_seven_nested_tables_are_counted_past_the_quick_check() -> None:
+    # the walk is skipped when there are at most `max_depth` tables: seven nested ones
+    # (one more than the limit) still have their innermost one rewritten
+    root = etree.fromstring(
+        "<div>" + "<table><tr><td>" * 7 + "x" + "</td></tr></table>" * 7 + "</div>"
+    )
+    assert unwrap_deep_tables(root, max_depth=6) == 1
+    assert len(list(root.iter("table"))) == 6
+
+
+def test_a_comment_at_the_depth_limit_is_flattened_too() -> None:
+    # `len` counts a comment child: the quick depth check sees it as the walk does
+    root = etree.fromstring("<div>" + "<div>" * 3 + "a<!-- c -->b" + "</div>" * 3 + "</div>")
+    assert flatten_deep_tree(root, max_depth=3) == 1
+    assert "".join(root.itertext()) == "ab"
+    shallow = etree.fromstring("<div>" + "<div>" * 3 + "a b" + "</div>" * 3 + "</div>")
+    assert flatten_deep_tree(shallow, max_depth=3) == 0

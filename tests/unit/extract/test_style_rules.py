@@ -146,3 +146,20 @@ def test_zero_font_size_hides_bare_text_not_an_inline_block_container() -> None:
     markdown = _markdown(html)
     assert "GONE-ZERO-FONT" not in markdown
     assert "SHOWN-CELL-ONE" in markdown and "SHOWN-CELL-TWO" in markdown
+
+
+def test_a_rule_met_again_on_another_page_hides_that_page_s_block() -> None:
+    # the parsed selectors and declarations are remembered between pages: the second page
+    # gets its own elements hidden, not the first page's
+    style = ".promo-box > .inner{display:none}"
+    first = parse_html(_page(style, "<div class='promo-box'><p class='inner'>A</p></div>"))
+    second = parse_html(_page(style, "<div class='promo-box'><p class='inner'>B</p></div>"))
+    hidden_first, hidden_second = stylesheet_hidden(first), stylesheet_hidden(second)
+    assert [el.text for el in hidden_first] == ["A"]
+    assert [el.text for el in hidden_second] == ["B"]
+    assert "SHOWN-AGAIN" in _markdown(
+        _page(
+            ".box > .inner{display:none} .box > .inner.open{display:block}",
+            "<div class='box'><p class='inner open'>SHOWN-AGAIN note here.</p></div>",
+        )
+    )
