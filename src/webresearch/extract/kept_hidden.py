@@ -17,7 +17,7 @@ letters and digits are counted; the main-content extraction may still have left 
 out (a tab panel outside the article). A run is the text of one line of inline content —
 text nodes joined across inline elements (``<span>Ignore</span> <span>previ</span>`` is one
 run, so splitting a text into tags does not hide it from the count), cut at a block, a link,
-a line break or an image — as letters and digits (:func:`~webresearch.extract.align.normalise`),
+a line break or an image (an image's ``alt`` text is a run of its own) — as letters and digits (:func:`~webresearch.extract.align.normalise`),
 counted when at least :data:`MIN_RUN_CHARS` long. Shorter runs (a table cell, "Yes") are
 not counted: one would be found in any output by chance; a run the page also shows
 elsewhere is (the output cannot tell the copies apart). 0 when no hidden text was kept.
@@ -100,6 +100,9 @@ def hidden_runs(blocks: list[etree._Element]) -> list[str]:
             inline = tag.lower() in _INLINE
             if event == "start":
                 if not inline:
+                    cut()
+                if tag.lower() == "img" and el.get("alt"):
+                    current.append(el.get("alt") or "")  # ![alt](src): the model reads it
                     cut()
                 if tag and el.text:
                     current.append(el.text)
