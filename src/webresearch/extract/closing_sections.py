@@ -13,8 +13,15 @@
   "Leave a reply", "Add a comment", "Post a comment" or "Join the discussion" opens the
   readers' comments or the form to write one. A heading's section goes; a bare line (no
   heading level to end it) takes the rest of the text with it — comments are the last
-  thing on a page. Only after more text than it removes (an article precedes it), and
-  never a section holding code (a tutorial's "## Comments" about ``#`` comments).
+  thing on a page. Only after more text than it removes (an article precedes it), never a
+  section holding code (a tutorial's "## Comments" about ``#`` comments), and only a
+  section that reads as comments — dated or signed lines ("Posted by: Jane at March 3,
+  2024", "Jane says:", "Reply") — or as the short form to write one (review r-12: an
+  article's own "## Comments" section, an API's "## Responses" table went). "Responses"
+  counts only with a number ("3 Responses").
+* A bold line's bio ("**About the author**") is its first :data:`MAX_BOLD_BIO_BLOCKS`
+  blocks, a byline's ("**Written by**") its first block: the name (the intro after it
+  stays).
 
 Both run on markdown: no walk of the tree, one regular expression per heading-like line.
 WCXB dev article pages (webresearch alone): bios 4 pages up (+0.016 to +0.066), none
@@ -25,18 +32,24 @@ from __future__ import annotations
 
 import re
 
+from webresearch.extract.forum_bylines import is_dateline
 from webresearch.extract.sections import closing_fence, heading_title
 
 __all__ = [
     "BIO_HEADING",
     "COMMENTS_HEADING",
     "MAX_BIO_WORDS",
+    "MAX_BOLD_BIO_BLOCKS",
+    "MAX_FORM_WORDS",
+    "MIN_COMMENT_MARKS",
     "drop_author_bios",
     "drop_comment_sections",
 ]
 
 #: A bio section holds at most this many words (a longer one is an interview or a profile).
 MAX_BIO_WORDS = 150
+#: A bio under a bold line ("**About the author**") is at most this many blocks.
+MAX_BOLD_BIO_BLOCKS = 2
 
 #: A heading over the writer's (or reviewer's) card, matched against the whole heading.
 BIO_HEADING = re.compile(
@@ -47,7 +60,7 @@ BIO_HEADING = re.compile(
 )
 #: A heading or a line alone over readers' comments or the form to write one.
 COMMENTS_HEADING = re.compile(
-    r"\W*(?:(?:\d+|no|one)\s+)?(?:comments?|responses?)(?:\s*\(\d+\))?"
+    r"\W*(?:(?:\d+|no|one)\s+)?comments?(?:\s*\(\d+\))?|(?:\d+|no|one)\s+responses?"
     r"|leave a (?:reply|comment)|post a comment|add a comment|join the discussion\W*",
     re.IGNORECASE,
 )
@@ -75,6 +88,24 @@ _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)")
 _WORD = re.compile(r"[^\W_]+")
 #: The level given to a bold line or a bare line: below every heading.
 _LINE_LEVEL = 7
+#: A comment section this short asking for a name or an e-mail (or of a few words: "0
+#: Comments") is the form to write one ("Leave a reply · Your email address will not be
+#: published · Name · Email · Post comment"); any other must read as comments
+#: (:func:`_reads_as_comments`).
+MAX_FORM_WORDS = 120
+#: What the form to write a comment asks for (its section is short).
+_FORM_WORDS = re.compile(
+    r"\b(?:e-?mail|website|log ?in|sign ?in|submit|post comment|required|be the first"
+    r"|(?:add|leave|write) a (?:comment|reply))\b",
+    re.IGNORECASE,
+)
+#: Date or writer lines a longer comment section holds at least.
+MIN_COMMENT_MARKS = 2
+_COMMENT_MARK = re.compile(
+    r"(?:[^\W\d][\w .'-]{0,40}\s+(?:says|said|wrote)\s*:?|reply|reply ↓)", re.I
+)
+#: The bold line's section of a byline ("**Written by**" over a name) is one block.
+_BYLINE_TITLE = re.compile(r"\W*(?:(?:article |post )?\w+(?:[- ]\w+)? by)\W*", re.I)
 
 
 def drop_author_bios(markdown: str) -> str:
@@ -89,6 +120,9 @@ def drop_author_bios(markdown: str) -> str:
         if start in drop or not BIO_HEADING.fullmatch(title):
             continue
         end = _section_end(marks, index, level, len(lines))
+        if level == _LINE_LEVEL:  # a bold line has no level to end it: its first blocks
+            blocks = 1 if _BYLINE_TITLE.fullmatch(title) else MAX_BOLD_BIO_BLOCKS
+            end = _after_blocks(lines, start + 1, end, blocks)
         if _words("\n".join(lines[start + 1 : end])) <= MAX_BIO_WORDS:
             drop.update(range(start, end))
     return _without(lines, drop) if drop else markdown
@@ -108,9 +142,44 @@ def drop_comment_sections(markdown: str) -> str:
         section = lines[start:end]
         if any(line.lstrip().startswith(("```", "~~~")) for line in section):
             continue
-        if _words("\n".join(lines[:start])) > _words("\n".join(section)):
+        words = _words("\n".join(section))
+        body = "\n".join(section[1:])
+        form = words <= MAX_FORM_WORDS and (words <= 8 or _FORM_WORDS.search(body) is not None)
+        if not form and not _reads_as_comments(section[1:]):
+            continue  # prose under "Comments": an article's section about comments
+        if _words("\n".join(lines[:start])) > words:
             return _without(lines, set(range(start, end)))
     return markdown
+
+
+def _reads_as_comments(lines: list[str]) -> bool:
+    """Whether lines hold readers' comments: at least :data:`MIN_COMMENT_MARKS` short lines
+    that date a comment or name its writer ("March 3, 2024 at 9:14 am", "Jane says:",
+    "Reply")."""
+    marks = 0
+    for line in lines:
+        text = _LINK.sub(r"\1", line).strip().strip("*_#> ").strip()
+        if text and (is_dateline(text) or _COMMENT_MARK.fullmatch(text)):
+            marks += 1
+            if marks >= MIN_COMMENT_MARKS:
+                return True
+    return False
+
+
+def _after_blocks(lines: list[str], start: int, end: int, blocks: int) -> int:
+    """Where the first ``blocks`` blocks (runs of lines between blank lines) from ``start``
+    end, at most ``end``."""
+    seen = 0
+    inside = False
+    for number in range(start, end):
+        if lines[number].strip():
+            inside = True
+        elif inside:
+            seen += 1
+            inside = False
+            if seen == blocks:
+                return number
+    return end
 
 
 def _candidates(lines: list[str], hints: tuple[str, ...]) -> bool:

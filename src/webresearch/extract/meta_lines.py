@@ -14,7 +14,13 @@ emphasis, it has at most :data:`MAX_CREDIT_WORDS` words and is wholly one of:
   optional "credit"/"courtesy", then ``:``, "by", "via", "from" and a name;
 * "Credit: …", "Photo credit: …", "Courtesy (of) …";
 * a name followed by a stock agency or wire after ``/``, "via", "for" or a dash
-  ("… / Shutterstock", "… via Getty Images", "… - AP Photo").
+  ("… / Shutterstock", "… via Getty Images", "… - AP Photo");
+
+and it names someone (unless it ends with "/ Agency", a caption's credit): no number in it,
+and at most one lower-case word of more than three letters (a handle: "courtesy of gcmap")
+but a credit's own words ("photo", "courtesy", "artist", an agency's name…): "Credits: 4
+ECTS", "Credit: money a bank lends you", "She was a correspondent for Reuters" and "Photo:
+the bridge collapsed after the storm" are sentences and stay (review r-12).
 
 Headings, list items, table rows, quotes, images and code are never read. A caption that
 describes the picture ("Image 5: the feedback loop", "Photo 3 of the bridge at dusk seen
@@ -58,6 +64,8 @@ _AGENCY = (
     r"|adobe\s+stock|alamy(?:\s+stock\s+photo)?|unsplash|pexels|pixabay|thinkstock|dreamstime"
     r"|depositphotos|ap\s+photo|reuters|afp)"
 )
+#: A caption ending with its stock agency after a slash: a credit whatever it says first.
+_SLASH_AGENCY = re.compile(r"/\s*" + _AGENCY + r"\W*$", re.IGNORECASE)
 _CREDIT = re.compile(
     r"[(\[]?\s*(?:"
     r"(?:photo(?:graph)?|image|picture|illustration|header\s+image|featured\s+image)s?"
@@ -74,6 +82,52 @@ _HINTS = (
     "photo", "image", "picture", "illustration", "credit", "courtesy", "getty", "shutterstock",
     "istock", "stock", "unsplash", "pexels", "pixabay", "dreamstime", "reuters", "afp",
 )  # fmt: skip
+#: The lower-case words a credit line may hold (beside names, which are capitalised).
+_CREDIT_WORDS = frozenset(
+    [
+        "photo",
+        "photos",
+        "photograph",
+        "photographs",
+        "image",
+        "images",
+        "picture",
+        "pictures",
+        "illustration",
+        "illustrations",
+        "featured",
+        "header",
+        "credit",
+        "credits",
+        "courtesy",
+        "from",
+        "stock",
+        "with",
+        "artist",
+        "author",
+        "authors",
+        "photographer",
+        "photographers",
+        "family",
+        "staff",
+        "archive",
+        "archives",
+        "collection",
+        "getty",
+        "shutterstock",
+        "istock",
+        "istockphoto",
+        "adobe",
+        "alamy",
+        "unsplash",
+        "pexels",
+        "pixabay",
+        "thinkstock",
+        "dreamstime",
+        "depositphotos",
+        "reuters",
+    ]
+)
 #: A line with more spaces than this is a paragraph, never read further.
 _MAX_SPACES = 3 * MAX_CREDIT_WORDS
 _LINK = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)")
@@ -141,6 +195,12 @@ def drop_meta_lines(markdown: str) -> str:
     if not drop:
         return markdown
     gone = set(drop)
+    for number in drop:  # and a blank line beside it, so no run of blank lines is left
+        after, before = number + 1, number - 1
+        blank_after = after < len(lines) and not lines[after].strip() and after not in gone
+        blank_before = before < 0 or (not lines[before].strip() and before not in gone)
+        if blank_after and blank_before:
+            gone.add(after)
     return "\n".join(line for number, line in enumerate(lines) if number not in gone)
 
 
@@ -157,7 +217,18 @@ def _is_credit(line: str, stripped: str) -> bool:
     if not any(hint in lowered for hint in _HINTS):
         return False
     plain = _LINK.sub(r"\1", stripped).replace("*", "").replace("_", " ").strip(" \\")
-    return len(_WORD.findall(plain)) <= MAX_CREDIT_WORDS and bool(_CREDIT.fullmatch(plain))
+    words = _WORD.findall(plain)
+    if len(words) > MAX_CREDIT_WORDS or not _CREDIT.fullmatch(plain):
+        return False
+    if _SLASH_AGENCY.search(plain):
+        return True  # "Harbour wall at dusk / Shutterstock": a caption's credit, read so
+    # a credit names someone: no number, and no lower-case word but credit words (review
+    # r-12: "Credits: 4 ECTS", "Credit: money a bank lends you", "… a correspondent for
+    # Reuters", "Photo: the bridge collapsed after the storm" are sentences, not credits)
+    if any(word[0].isdigit() for word in words):
+        return False
+    unknown = [w for w in words if w[0].islower() and len(w) > 3 and w not in _CREDIT_WORDS]
+    return len(unknown) <= 1  # a handle ("courtesy of gcmap"), not a sentence
 
 
 def _meta_kind(stripped: str) -> re.Pattern[str] | None:
