@@ -130,8 +130,30 @@ def text_segments(body: etree._Element) -> Iterator[Segment]:
 
 def page_text_size(body: etree._Element) -> int:
     """Letters and digits of all text under ``body``, visible or hidden (not scripts)."""
-    # lower() may change the length (İ): sizes are those of the segments' text
-    return sum(len(norm.lower()) for _, _, norm in _text_nodes(body))
+    # The walk of _text_nodes, summing in place (no generator: this is read thousands of
+    # times per page, on the page and its parts). lower() may change the length (İ): sizes
+    # are those of the segments' text; an ASCII text's length does not change.
+    total = 0
+    walker = etree.iterwalk(body, events=("start", "end"))
+    for event, el in walker:
+        if event == "start":
+            tag = el.tag
+            if tag.__class__ is not str or tag.lower() in _NOT_TEXT:
+                walker.skip_subtree()
+                if tag.__class__ is str and tag.lower().rpartition("}")[2] == "math":
+                    total += len(letters_digits(formula_tex(el) or "".join(el.itertext())).lower())
+                continue
+            text = el.text
+        elif el is not body:
+            text = el.tail
+        else:
+            continue
+        if text and not text.isspace():
+            if text.isascii():
+                total += len(text.encode().translate(None, _ASCII_NON_WORD))
+            else:
+                total += len(_NON_WORD.sub("", text).lower())
+    return total
 
 
 def _text_nodes(body: etree._Element) -> Iterator[tuple[etree._Element, bool, str]]:
