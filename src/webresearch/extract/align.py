@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -36,6 +37,7 @@ __all__ = [
     "normalise",
     "page_text_size",
     "text_segments",
+    "text_size_exceeds",
 ]
 
 #: A short text node must continue exactly where the previous kept text ended.
@@ -57,6 +59,8 @@ _ASCII_NON_WORD = bytes(c for c in range(128) if not chr(c).isalnum()) + bytes(r
 #: Elements whose text is never page text. ``<noscript>`` is text here: some sites serve
 #: their content to crawlers in it (Discourse forums), and extractors may keep it.
 _NOT_TEXT = SKIPPED_TAGS - {"noscript"}
+#: :func:`_text_size` without a limit (more letters and digits than any page holds).
+_NO_LIMIT = sys.maxsize
 # A ``<math>`` is one text node here, its TeX source or else its text (as trafilatura reads
 # it: ``htmlprocessing.recover_math``), aligned with the text around it, so the formula and
 # the text after it (its tail) stay together.
@@ -130,9 +134,21 @@ def text_segments(body: etree._Element) -> Iterator[Segment]:
 
 def page_text_size(body: etree._Element) -> int:
     """Letters and digits of all text under ``body``, visible or hidden (not scripts)."""
-    # The walk of _text_nodes, summing in place (no generator: this is read thousands of
-    # times per page, on the page and its parts). lower() may change the length (İ): sizes
-    # are those of the segments' text; an ASCII text's length does not change.
+    return _text_size(body, _NO_LIMIT)
+
+
+def text_size_exceeds(body: etree._Element, limit: int) -> bool:
+    """``page_text_size(body) > limit``, the walk stopping as soon as it is (a large
+    ancestor of a small block need not be counted to the end)."""
+    return _text_size(body, limit) > limit
+
+
+def _text_size(body: etree._Element, limit: int) -> int:
+    """:func:`page_text_size`, or any count above ``limit`` once the walk has passed it.
+
+    The walk of :func:`_text_nodes`, summing in place (no generator: this is read thousands
+    of times per page, on the page and its parts). lower() may change the length (İ):
+    sizes are those of the segments' text; an ASCII text's length does not change."""
     total = 0
     walker = etree.iterwalk(body, events=("start", "end"))
     for event, el in walker:
@@ -153,6 +169,8 @@ def page_text_size(body: etree._Element) -> int:
                 total += len(text.encode().translate(None, _ASCII_NON_WORD))
             else:
                 total += len(_NON_WORD.sub("", text).lower())
+            if total > limit:
+                return total
     return total
 
 
