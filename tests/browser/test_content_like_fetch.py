@@ -62,3 +62,29 @@ async def test_snapshot_escapes_a_pipe_inside_a_table_cell(kit: Kit, pages: Site
     await kit.call(run, action="close")
     assert snapshot.ok, snapshot.text
     assert "alpha | a | b | pipe \\| inside" in snapshot.text, snapshot.text
+
+
+TABBED = b"""<!doctype html><html><head><title>Crane shifts</title></head><body><main>
+<h1>Crane shifts</h1><p>The harbour runs two shifts a day, and each shift keeps a log of every
+lift, every lock checked and every reading of the wind gauge at the top of the cranes.</p>
+<div role="tablist"><button role="tab" aria-controls="day">Day</button>
+<button role="tab" aria-controls="night">Night</button></div>
+<div id="day" role="tabpanel"><p>The day shift paints the cranes.</p></div>
+<div id="night" role="tabpanel" hidden><p>The night shift greases every rail, tests the boom
+brakes and writes the readings into the log the morning shift signs.</p></div>
+</main></body></html>"""
+
+
+async def test_content_says_when_it_holds_text_the_page_hides(chromium: Kit, sites: Sites) -> None:
+    """review n-12: web_fetch said it in a note, the browser's content did not."""
+    sites.site.routes["/like-fetch-tabs"] = Route(headers=HTML, body=TABBED)
+    run = RunContext()
+    opened = await chromium.call(run, action="open", url=f"{sites.site.base}/like-fetch-tabs")
+    assert opened.ok, opened.text
+    content = await chromium.call(run, action="content")
+    await chromium.call(run, action="close")
+    assert content.ok, content.text
+    assert "writes the readings into the log" in content.text
+    kept = content.meta["hidden_chars_kept"]
+    assert isinstance(kept, int) and kept > 50
+    assert f"note: {kept} letters of this text are hidden on the page itself" in content.text

@@ -139,7 +139,9 @@ def local_note(url: str | None) -> str:
     internal network (``localhost``, ``127.0.0.1``, ``[::1]``, ``10.1.2.3``): the SSRF guard
     refuses it unless exempted, so the next step names the option that exempts just that
     address (``--allow-network 127.0.0.1/32``) — the name ``localhost`` is refused whatever
-    the settings, so its URL is given with ``127.0.0.1``. Empty for any other URL."""
+    the settings, so its URL is given with ``127.0.0.1``. A link-local (cloud metadata),
+    unspecified, multicast or reserved address gets no exemption, only the refusal (review
+    r-12: the hint coached opening 169.254.169.254). Empty for any other URL."""
     if url is None:
         return ""
     try:
@@ -157,8 +159,13 @@ def local_note(url: str | None) -> str:
         address = ipaddress.ip_address(host)
     except ValueError:
         return ""
-    if address.is_global:
+    never = address.is_link_local or address.is_unspecified or address.is_multicast
+    if address.is_global and not never:
         return ""
+    if not address.is_loopback and (never or address.is_reserved or not address.is_private):
+        # link-local (the cloud metadata service), 0.0.0.0, multicast: no exemption is
+        # suggested for them (the guard's always-blocked categories)
+        return "; but the SSRF guard refuses this address: it is never a page to read"
     return (
         "; the SSRF guard refuses local and loopback addresses unless exempted: add "
         f"--allow-network {address}/{address.max_prefixlen}"

@@ -96,6 +96,7 @@ _CONTROL_ATTRIBUTES = ("aria-expanded", "aria-controls", "data-toggle", "data-bs
 _HOLDS_CONTROL = etree.XPath(".//button | .//*[@aria-expanded]")
 _NAMED_BY_CONTROLS = etree.XPath("//@aria-controls | //@data-target | //@data-bs-target")
 _NAMED_BY_LINKS = etree.XPath("//a/@href[starts-with(., '#')]")
+_WITH_ID = etree.XPath("//*[@id]")
 
 
 def is_collapsed_content(el: etree._Element, chars: int) -> bool:
@@ -145,6 +146,11 @@ class PanelControls:
         self._linked: set[str] = set()  # ids an in-page link names
         self._tailwind: bool | None = None
         self._titles: list[etree._Element] | None = None  # the page's <h1> elements
+        # read once a page (review r-12: per block, thousands of hidden blocks under one
+        # parent made these quadratic)
+        self._sizes: dict[etree._Element, int] = {}
+        self._ids: dict[str, list[etree._Element]] | None = None
+        self._rows: dict[tuple[etree._Element, str, str], bool] = {}
 
     def opens(self, el: etree._Element) -> bool:
         """True when the page's structure shows a control that opens the hidden ``el``, or
@@ -167,14 +173,21 @@ class PanelControls:
             if node is None or node.tag in ("body", "html"):
                 return False
             if level == 1:
-                chars = page_text_size(el)
+                chars = self._size(el)
             # an ancestor is the panel when it shows no more than a title beside the block
-            if level and text_size_exceeds(node, chars + MAX_QUESTION_CHARS):
+            if level and self._size(node) - chars > MAX_QUESTION_CHARS:
                 return False
             if self._is_panel(node, level):
                 return True
             node = node.getparent()
         return False
+
+    def _size(self, el: etree._Element) -> int:
+        """``page_text_size(el)``, read once (the tree is not changed while reading)."""
+        size = self._sizes.get(el)
+        if size is None:
+            size = self._sizes[el] = page_text_size(el)
+        return size
 
     def _read_controls(self) -> None:
         named: set[str] = set()
@@ -220,18 +233,25 @@ class PanelControls:
         return level == 0 and self._in_a_row_of_panels(node)
 
     def _is_control_id(self, ident: str) -> bool:
-        found = self._doc.xpath("//*[@id=$ident]", ident=ident)
-        return any(isinstance(c, etree._Element) and _is_control(c) for c in found)
+        if self._ids is None:
+            self._ids = {}
+            for el in _WITH_ID(self._doc):
+                self._ids.setdefault(el.get("id") or "", []).append(el)
+        return any(_is_control(c) for c in self._ids.get(ident, ()))
 
     def _in_a_row_of_panels(self, el: etree._Element) -> bool:
         """A sibling with ``el``'s tag and class, and one of the row shown (tab panes)."""
         klass, parent = el.get("class"), el.getparent()
         if not klass or parent is None:
             return False
-        row = [s for s in parent.iterchildren(el.tag) if s.get("class") == klass]
-        return len(row) >= 2 and any(
-            s not in self._hidden and not _hidden_by_markup(s) for s in row
-        )
+        key = (parent, str(el.tag), klass)
+        found = self._rows.get(key)
+        if found is None:
+            row = [s for s in parent.iterchildren(el.tag) if s.get("class") == klass]
+            found = self._rows[key] = len(row) >= 2 and any(
+                s not in self._hidden and not _hidden_by_markup(s) for s in row
+            )
+        return found
 
 
 def _holds_a_control(el: etree._Element) -> bool:

@@ -60,7 +60,7 @@ from webresearch.extract.frames import (
     open_noframes,
     with_frame_list,
 )
-from webresearch.extract.kept_hidden import hidden_runs, runs_in_output
+from webresearch.extract.kept_hidden import closed_details, hidden_runs, runs_in_output
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.marquee import collapse_marquees
@@ -282,7 +282,8 @@ def _convert(
         doc, page_chars, utility_classes=not shop, attributes=attributes, styled=styled
     )
     if hidden_text is not None:
-        hidden_text.extend(hidden_runs(kept))  # counted in the output (hidden_chars_kept)
+        # counted in the output (hidden_chars_kept), with closed <details> content
+        hidden_text.extend(hidden_runs(kept + closed_details(body)))
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone

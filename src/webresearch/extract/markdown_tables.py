@@ -26,6 +26,8 @@ MAX_TABLE_COLUMNS = 64
 
 #: A line break before a list item's marker (nested items are indented).
 _ITEM_LINE = re.compile(r"\n(?=[ ]*(?:[-*+]|\d{1,9}[.)]) )")
+#: A blank line inside a block (a list item's paragraphs), with the indentation after it.
+_PARAGRAPH_BREAK = re.compile(r"\n[ ]*\n[ ]*")
 
 
 @dataclass(slots=True)
@@ -172,10 +174,12 @@ def _grid(rows: list[Row]) -> list[list[str]]:
 def _cell_line(block: str) -> str:
     """A block of a cell on the cell's one line: a hard line break (``\\`` at a line's end,
     :func:`~webresearch.extract.markdown_inline.hard_breaks`) and a line starting a list
-    item (``- a``, ``2. b``; a paragraph's line starting so is escaped) as ``<br>``, as a
+    item (``- a``, ``2. b``; a paragraph's line starting so is escaped) or a paragraph break
+    inside the block (an item's second paragraph, its indentation dropped) as ``<br>``, as a
     paragraph break between the cell's blocks is; other line breaks as spaces. A list in a
     cell so stays one item a line (``- one<br>- two``), not ``- one - two``."""
-    return _ITEM_LINE.sub("<br>", block.replace("\\\n", "<br>")).replace("\n", " ")
+    text = _PARAGRAPH_BREAK.sub("<br>", block.replace("\\\n", "<br>"))
+    return _ITEM_LINE.sub("<br>", text).replace("\n", " ")
 
 
 def _gfm(grid: list[list[str]], header_rows: int) -> str:

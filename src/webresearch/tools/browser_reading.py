@@ -63,11 +63,14 @@ class ReadFacts(Window):
         extractor: what made the text (``main-content``, ``whole-page`` …).
         fallback: why an extraction fallback was taken, else ``None``.
         sha256: hex sha256 of the rendered HTML.
+        hidden_chars_kept: letters and digits of text the page hides (a closed panel) that
+            are in the text (web_fetch's ``hidden_chars_kept``; the text says so in a note).
     """
 
     extractor: str
     fallback: str | None
     sha256: str
+    hidden_chars_kept: int
 
 
 def page_header(url: str, title: str) -> list[str]:
@@ -166,6 +169,9 @@ async def read_rendered(
         "text": redact_text("\n\n".join(p for p in parts if p)),
         "markdown": True,
     }
+    kept = page.hidden_chars_kept + sum(f.hidden_chars_kept for f in framed)
+    if kept:  # closed panels the page hides: said to the model, as web_fetch says it
+        doc["hidden_chars_kept"] = kept
     note = empty_note or EMPTY_HTML_NOTE
     if formats_inline(doc):
         text, window = format_document(doc, offset, max_bytes, None, note)
@@ -180,6 +186,7 @@ async def read_rendered(
     facts: ReadFacts = {
         "extractor": page.extractor,
         "fallback": page.fallback,
+        "hidden_chars_kept": kept,
         "sha256": await cpu.sha256_hex(html.encode("utf-8", "replace")),
         **window,
     }

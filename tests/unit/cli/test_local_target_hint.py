@@ -87,3 +87,15 @@ def test_browse_a_public_url_without_scheme_gets_no_ssrf_note() -> None:
     assert result.exit_code == 2, result.output
     assert "https://docs.example.org/guide" in result.stderr
     assert "SSRF" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "typed", ["169.254.169.254/latest/meta-data", "0.0.0.0:8000/", "[fe80::1]:80/x", "224.0.0.1/x"]
+)
+def test_no_exemption_is_suggested_for_an_always_blocked_address(typed: str) -> None:
+    """review r-12: the hint said `--allow-network 169.254.169.254/32`, which opens the
+    cloud metadata service."""
+    result = CliRunner().invoke(cli, ["fetch", typed], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert "--allow-network" not in result.stderr
+    assert "the SSRF guard refuses this address" in result.stderr

@@ -95,3 +95,11 @@ def test_a_cell_line_that_only_looks_like_an_item_stays_escaped() -> None:
         "</table>"
     )
     assert out.splitlines()[2] == "| x | ten<br>\\- not an item |"
+
+
+def test_an_items_second_paragraph_in_a_cell_is_a_break_not_spaces() -> None:
+    out = md(
+        "<table><tr><th>A</th><th>B</th></tr><tr><td>x</td><td><ul><li><p>para one</p>"
+        "<p>more</p></li><li>two</li></ul></td></tr></table>"
+    )
+    assert out.splitlines()[2] == "| x | - para one<br>more<br>- two |"
