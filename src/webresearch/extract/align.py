@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import bisect
 import re
+import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -36,6 +37,7 @@ __all__ = [
     "normalise",
     "page_text_size",
     "text_segments",
+    "text_size_exceeds",
 ]
 
 #: A short text node must continue exactly where the previous kept text ended.
@@ -57,6 +59,8 @@ _ASCII_NON_WORD = bytes(c for c in range(128) if not chr(c).isalnum()) + bytes(r
 #: Elements whose text is never page text. ``<noscript>`` is text here: some sites serve
 #: their content to crawlers in it (Discourse forums), and extractors may keep it.
 _NOT_TEXT = SKIPPED_TAGS - {"noscript"}
+#: :func:`_text_size` without a limit (more letters and digits than any page holds).
+_NO_LIMIT = sys.maxsize
 # A ``<math>`` is one text node here, its TeX source or else its text (as trafilatura reads
 # it: ``htmlprocessing.recover_math``), aligned with the text around it, so the formula and
 # the text after it (its tail) stay together.
@@ -130,8 +134,44 @@ def text_segments(body: etree._Element) -> Iterator[Segment]:
 
 def page_text_size(body: etree._Element) -> int:
     """Letters and digits of all text under ``body``, visible or hidden (not scripts)."""
-    # lower() may change the length (İ): sizes are those of the segments' text
-    return sum(len(norm.lower()) for _, _, norm in _text_nodes(body))
+    return _text_size(body, _NO_LIMIT)
+
+
+def text_size_exceeds(body: etree._Element, limit: int) -> bool:
+    """``page_text_size(body) > limit``, the walk stopping as soon as it is (a large
+    ancestor of a small block need not be counted to the end)."""
+    return _text_size(body, limit) > limit
+
+
+def _text_size(body: etree._Element, limit: int) -> int:
+    """:func:`page_text_size`, or any count above ``limit`` once the walk has passed it.
+
+    The walk of :func:`_text_nodes`, summing in place (no generator: this is read thousands
+    of times per page, on the page and its parts). lower() may change the length (İ):
+    sizes are those of the segments' text; an ASCII text's length does not change."""
+    total = 0
+    walker = etree.iterwalk(body, events=("start", "end"))
+    for event, el in walker:
+        if event == "start":
+            tag = el.tag
+            if tag.__class__ is not str or tag.lower() in _NOT_TEXT:
+                walker.skip_subtree()
+                if tag.__class__ is str and tag.lower().rpartition("}")[2] == "math":
+                    total += len(letters_digits(formula_tex(el) or "".join(el.itertext())).lower())
+                continue
+            text = el.text
+        elif el is not body:
+            text = el.tail
+        else:
+            continue
+        if text and not text.isspace():
+            if text.isascii():
+                total += len(text.encode().translate(None, _ASCII_NON_WORD))
+            else:
+                total += len(_NON_WORD.sub("", text).lower())
+            if total > limit:
+                return total
+    return total
 
 
 def _text_nodes(body: etree._Element) -> Iterator[tuple[etree._Element, bool, str]]:

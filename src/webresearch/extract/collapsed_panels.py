@@ -61,7 +61,7 @@ import re
 
 from lxml import etree
 
-from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.align import normalise, page_text_size, text_size_exceeds
 from webresearch.extract.dialogs import is_dialog
 from webresearch.extract.utility_classes import (
     hidden_on_desktop,
@@ -257,7 +257,7 @@ class PanelControls:
 def _holds_a_control(el: etree._Element) -> bool:
     """A heading-sized element (at most :data:`MAX_QUESTION_CHARS` letters and digits)
     holding a button or an ``aria-expanded`` control: an accordion's header."""
-    return bool(_HOLDS_CONTROL(el)) and page_text_size(el) <= MAX_QUESTION_CHARS
+    return bool(_HOLDS_CONTROL(el)) and not text_size_exceeds(el, MAX_QUESTION_CHARS)
 
 
 def _role(el: etree._Element) -> str:

@@ -97,36 +97,49 @@ def _label(el: etree._Element) -> str:
     return f"{el.tag}.{classes[0]}" if classes else str(el.tag)
 
 
-def _text_sizes(
-    root: etree._Element,
-) -> tuple[dict[etree._Element, int], dict[etree._Element, int]]:
-    """Letters and digits under each element of ``root``'s tree: all of them, and those of
-    prose (text nodes of at least :data:`PROSE_RUN_CHARS`, not a dateline: "by gardener1 »
-    Mon Jun 01, 2026 10:01 am" is no prose). One bottom-up pass."""
-
-    def size(text: str | None) -> tuple[int, int]:
-        if not text or text.isspace():
-            return 0, 0
-        n = len(letters_digits(text))
-        return n, (n if n >= PROSE_RUN_CHARS and not is_dateline(text) else 0)
-
+def _text_sizes(root: etree._Element) -> dict[etree._Element, int]:
+    """Letters and digits under each element of ``root``'s tree (its text, its descendants'
+    text and tails; not its own tail). One bottom-up pass."""
     sizes: dict[etree._Element, int] = {}
-    prose: dict[etree._Element, int] = {}
-    # [letters and digits, of prose] of each open element: summed on the way up
-    stack: list[list[int]] = []
+    stack: list[int] = []  # letters and digits of each open element: summed on the way up
     for event, el in etree.iterwalk(root, events=("start", "end")):
         if event == "start":
-            stack.append(list(size(el.text)) if isinstance(el.tag, str) else [0, 0])
+            text = el.text if isinstance(el.tag, str) else None
+            stack.append(len(letters_digits(text)) if text and not text.isspace() else 0)
             continue
-        own, own_prose = stack.pop()
+        own = stack.pop()
         sizes[el] = own
-        prose[el] = own_prose
         if stack:
-            tail, tail_prose = size(el.tail)
-            parent = stack[-1]
-            parent[0] += own + tail
-            parent[1] += own_prose + tail_prose
-    return sizes, prose
+            tail = el.tail
+            stack[-1] += own + (len(letters_digits(tail)) if tail and not tail.isspace() else 0)
+    return sizes
+
+
+def _prose_sizes(units: list[etree._Element]) -> dict[etree._Element, int]:
+    """Letters and digits of prose under each element of the ``units``' trees: text nodes of
+    at least :data:`PROSE_RUN_CHARS`, not a dateline ("by gardener1 » Mon Jun 01, 2026
+    10:01 am" is no prose). Read only for a group that may be posts: one bottom-up pass
+    over each unit (an element's count never holds its own tail, so it is the same as in a
+    pass over the whole page)."""
+
+    def size(text: str | None) -> int:
+        if not text or text.isspace():
+            return 0
+        n = len(letters_digits(text))
+        return n if n >= PROSE_RUN_CHARS and not is_dateline(text) else 0
+
+    prose: dict[etree._Element, int] = {}
+    for unit in units:
+        stack: list[int] = []
+        for event, el in etree.iterwalk(unit, events=("start", "end")):
+            if event == "start":
+                stack.append(size(el.text) if isinstance(el.tag, str) else 0)
+                continue
+            own = stack.pop()
+            prose[el] = own
+            if stack:
+                stack[-1] += own + size(el.tail)
+    return prose
 
 
 def thread_posts(body: etree._Element, min_share: float = 0.0) -> list[Post]:
@@ -139,7 +152,7 @@ def thread_posts(body: etree._Element, min_share: float = 0.0) -> list[Post]:
     if marked:
         posts = [Post(u, b) for u, b in zip(_own_units(marked, body), marked, strict=True)]
         return posts if len(posts) >= MIN_POSTS else []
-    sizes, prose = _text_sizes(body)
+    sizes = _text_sizes(body)
     least = min_share * sizes.get(body, 0)
     best: list[Post] = []
     best_score = (0, 0)
@@ -155,6 +168,7 @@ def thread_posts(body: etree._Element, min_share: float = 0.0) -> list[Post]:
                 continue
             if sum(sizes[u] for u in units) < least:
                 continue
+            prose = _prose_sizes(units)
             posts = _posts_of(units, prose if sum(prose[u] for u in units) else sizes)
             score = (len(posts), sum(sizes[p.unit] for p in posts))
             if posts and score > best_score:

@@ -11,13 +11,33 @@ from webresearch.extract.align import (
     align_segments,
     letters_digits,
     normalise,
+    page_text_size,
     text_segments,
+    text_size_exceeds,
 )
 from webresearch.extract.parse import parse_html
 
 
 def segments(body: str) -> list[Segment]:
     return list(text_segments(parse_html(f"<html><body>{body}</body></html>").find("body")))
+
+
+_SIZED = (
+    "<div><p>Øre <b>İstanbul</b> tail</p><!-- a comment --><script>var x = 1;</script>"
+    "after <button>Go</button> end <math><mi>x</mi><mo>+</mo><mn>12</mn></math> more</div>"
+)
+
+
+def test_page_text_size_is_the_sum_of_the_segments() -> None:
+    body = parse_html(f"<html><body>{_SIZED}</body></html>").find("body")
+    assert page_text_size(body) == sum(len(s.norm) for s in text_segments(body))
+    assert page_text_size(body) == len("oreistanbultailafterendx12more") + 1  # İ lower-cased
+
+
+@pytest.mark.parametrize("limit", [0, 5, 30, 31, 32, 1000])
+def test_text_size_exceeds_says_whether_the_size_is_above_a_limit(limit: int) -> None:
+    body = parse_html(f"<html><body>{_SIZED}</body></html>").find("body")
+    assert text_size_exceeds(body, limit) is (page_text_size(body) > limit)
 
 
 def kept(segs: list[Segment]) -> list[str]:
