@@ -5,7 +5,8 @@ bytes already read. A cut never splits a character and never exceeds the budget.
 converted markdown it prefers a paragraph or line boundary when one is near, never leaves
 a fenced code block open (a closing fence is added, its bytes counted against the budget),
 never starts or ends between a backslash and the character it escapes, and never ends
-inside a link (``[text](url``: the cut moves before the link); a window starting among a
+inside a link (``[text](url``: the cut moves before the link, when the link starts within
+the last half of the window); a window starting among a
 table's rows repeats the table's header and delimiter rows first (their bytes counted too,
 when they take at most half the budget).
 For pass-through data it cuts at the last character boundary, so the kept text is an exact
