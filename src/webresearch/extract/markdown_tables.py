@@ -26,6 +26,9 @@ MAX_TABLE_COLUMNS = 64
 
 #: A line break before a list item's marker (nested items are indented).
 _ITEM_LINE = re.compile(r"\n(?=[ ]*(?:[-*+]|\d{1,9}[.)]) )")
+#: A fenced code block as the converter writes it (its info string ignored).
+_FENCED = re.compile(r"(?P<fence>`{3,}|~{3,})[^\n]*\n(?P<code>.*?)\n?(?P=fence)[ \t]*", re.S)
+_BACKTICKS = re.compile(r"`+")
 #: A blank line inside a block (a list item's paragraphs), with the indentation after it.
 _PARAGRAPH_BREAK = re.compile(r"\n[ ]*\n[ ]*")
 
@@ -177,9 +180,21 @@ def _cell_line(block: str) -> str:
     item (``- a``, ``2. b``; a paragraph's line starting so is escaped) or a paragraph break
     inside the block (an item's second paragraph, its indentation dropped) as ``<br>``, as a
     paragraph break between the cell's blocks is; other line breaks as spaces. A list in a
-    cell so stays one item a line (``- one<br>- two``), not ``- one - two``."""
+    cell so stays one item a line (``- one<br>- two``), not ``- one - two``; a fenced code
+    block's lines become code spans, one a line (review r-12: ``a foo<br>- b c``)."""
+    fenced = _FENCED.fullmatch(block)
+    if fenced is not None:  # a code block: each line a code span (a cell holds no block)
+        return "<br>".join(_code_span(line) for line in fenced["code"].split("\n") if line.strip())
     text = _PARAGRAPH_BREAK.sub("<br>", block.replace("\\\n", "<br>"))
     return _ITEM_LINE.sub("<br>", text).replace("\n", " ")
+
+
+def _code_span(code: str) -> str:
+    """``code`` as one inline code span (CommonMark §6.1: a backtick run longer than any
+    inside it, padded with a space when it starts or ends with a backtick)."""
+    ticks = "`" * (max((len(run) for run in _BACKTICKS.findall(code)), default=0) + 1)
+    pad = " " if code.startswith("`") or code.endswith("`") else ""
+    return f"{ticks}{pad}{code}{pad}{ticks}"
 
 
 def _gfm(grid: list[list[str]], header_rows: int) -> str:

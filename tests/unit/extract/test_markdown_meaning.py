@@ -103,3 +103,12 @@ def test_an_items_second_paragraph_in_a_cell_is_a_break_not_spaces() -> None:
         "<p>more</p></li><li>two</li></ul></td></tr></table>"
     )
     assert out.splitlines()[2] == "| x | - para one<br>more<br>- two |"
+
+
+def test_a_code_block_in_a_table_cell_is_one_code_span_a_line() -> None:
+    out = md(
+        "<table><tr><th>A</th><th>B</th></tr><tr><td>x</td>"
+        "<td><pre>a foo\n- b | c\nuse `x`</pre></td></tr></table>"
+    )
+    assert out.splitlines()[2] == "| x | `a foo`<br>`- b \\| c`<br>`` use `x` `` |"
+    assert "<code>- b | c</code>" in rendered(out)
