@@ -149,8 +149,12 @@ def local_note(url: str | None) -> str:
         host = parts.hostname or ""
     except ValueError:
         return ""
-    if host.lower() == "localhost":
-        shown = parts._replace(netloc=parts.netloc.lower().replace("localhost", "127.0.0.1", 1))
+    if host.lower().rstrip(".") == "localhost":  # "localhost." too (a fully qualified name)
+        try:
+            port = f":{parts.port}" if parts.port is not None else ""
+        except ValueError:
+            port = ""
+        shown = parts._replace(scheme="http", netloc=f"127.0.0.1{port}")
         return (
             "; but the SSRF guard refuses local and loopback addresses unless exempted, and "
             f"the name localhost always: give {shown.geturl()} --allow-network 127.0.0.1/32"

@@ -99,3 +99,11 @@ def test_no_exemption_is_suggested_for_an_always_blocked_address(typed: str) -> 
     assert result.exit_code == 2, result.output
     assert "--allow-network" not in result.stderr
     assert "the SSRF guard refuses this address" in result.stderr
+
+
+def test_localhost_with_a_trailing_dot_gets_the_loopback_step() -> None:
+    """review n-12: `localhost.:PORT/x` was suggested as https://localhost.:PORT/x, which the
+    guard refuses whatever the settings."""
+    result = CliRunner().invoke(cli, ["fetch", "localhost.:8765/x"], env=ENV)
+    assert result.exit_code == 2, result.output
+    assert "give http://127.0.0.1:8765/x --allow-network 127.0.0.1/32" in result.stderr
