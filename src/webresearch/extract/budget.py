@@ -176,6 +176,11 @@ def _prefer_boundary(data: bytes, start: int, limit: int) -> int:
     line = data.rfind(b"\n", floor, limit)
     if line != -1:
         return line + 1
+    # a table row longer than the lookback: cut before it, so the next window starts at a
+    # row (and repeats the header) instead of at the tail of this one
+    row = data.rfind(b"\n", start, limit) + 1
+    if row > start and data[row : row + 1] == b"|":
+        return row
     # a link may take back up to half the window: a broken one is worse than a shorter text
     link_floor = max(start + 1, limit - min(BOUNDARY_LOOKBACK_BYTES, (limit - start) // 2))
     return max(start + 1, _outside_link(data, link_floor, _outside_escape(data, limit)))

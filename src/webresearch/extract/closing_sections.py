@@ -42,6 +42,7 @@ __all__ = [
     "MAX_BOLD_BIO_BLOCKS",
     "MAX_FORM_WORDS",
     "MIN_COMMENT_MARKS",
+    "MIN_FORM_WORDS",
     "drop_author_bios",
     "drop_comment_sections",
 ]
@@ -88,17 +89,24 @@ _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)")
 _WORD = re.compile(r"[^\W_]+")
 #: The level given to a bold line or a bare line: below every heading.
 _LINE_LEVEL = 7
-#: A comment section this short asking for a name or an e-mail (or of a few words: "0
-#: Comments") is the form to write one ("Leave a reply · Your email address will not be
-#: published · Name · Email · Post comment"); any other must read as comments
-#: (:func:`_reads_as_comments`).
+#: A comment section this short is the form to write one when it says so ("Add a comment",
+#: "Your email address will not be published", "Post comment") or asks for two of an
+#: e-mail, a website, a login… (or when it has a few words: "0 Comments"); any other must
+#: read as comments (:func:`_reads_as_comments`).
 MAX_FORM_WORDS = 120
-#: What the form to write a comment asks for (its section is short).
-_FORM_WORDS = re.compile(
-    r"\b(?:e-?mail|website|log ?in|sign ?in|submit|post comment|required|be the first"
-    r"|(?:add|leave|write) a (?:comment|reply))\b",
+#: What only the form to write a comment says.
+_FORM_PHRASES = re.compile(
+    r"\b(?:post (?:a )?comment|be the first to comment|not be (?:published|displayed)"
+    r"|(?:add|leave|write|post) a (?:comment|reply)|your comment)\b",
     re.IGNORECASE,
 )
+#: What the form asks for (words a sentence uses too: two are needed).
+_FORM_WORDS = re.compile(
+    r"\b(?:e-?mail|website|log ?in|sign ?in|submit|required|name)\b", re.IGNORECASE
+)
+#: Distinct form words a short section holds to be the form (one is a sentence's word:
+#: "A short comment is required above every public function", review n-12b).
+MIN_FORM_WORDS = 2
 #: Date or writer lines a longer comment section holds at least.
 MIN_COMMENT_MARKS = 2
 _COMMENT_MARK = re.compile(
@@ -144,7 +152,9 @@ def drop_comment_sections(markdown: str) -> str:
             continue
         words = _words("\n".join(section))
         body = "\n".join(section[1:])
-        form = words <= MAX_FORM_WORDS and (words <= 8 or _FORM_WORDS.search(body) is not None)
+        asks = {m.group().lower() for m in _FORM_WORDS.finditer(body)}
+        says = _FORM_PHRASES.search(body) is not None or len(asks) >= MIN_FORM_WORDS
+        form = words <= 8 or (words <= MAX_FORM_WORDS and says)
         if not form and not _reads_as_comments(section[1:]):
             continue  # prose under "Comments": an article's section about comments
         if _words("\n".join(lines[:start])) > words:

@@ -60,7 +60,12 @@ from webresearch.extract.frames import (
     open_noframes,
     with_frame_list,
 )
-from webresearch.extract.kept_hidden import closed_details, hidden_runs, runs_in_output
+from webresearch.extract.kept_hidden import (
+    closed_details,
+    faded_blocks,
+    hidden_runs,
+    runs_in_output,
+)
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.marquee import collapse_marquees
@@ -283,7 +288,8 @@ def _convert(
     )
     if hidden_text is not None:
         # counted in the output (hidden_chars_kept), with closed <details> content
-        hidden_text.extend(hidden_runs(kept + closed_details(body)))
+        shown_later = closed_details(body) + faded_blocks(attributes.rows)
+        hidden_text.extend(hidden_runs(kept + shown_later))
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone

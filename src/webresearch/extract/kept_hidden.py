@@ -25,11 +25,14 @@ elsewhere is (the output cannot tell the copies apart). 0 when no hidden text wa
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from webresearch.extract.align import normalise
+from webresearch.extract.scan_index import AttributeRow
 
-__all__ = ["MIN_RUN_CHARS", "closed_details", "hidden_runs", "runs_in_output"]
+__all__ = ["MIN_RUN_CHARS", "closed_details", "faded_blocks", "hidden_runs", "runs_in_output"]
 
 #: The fewest letters and digits a hidden text run has to be counted (shorter ones recur).
 MIN_RUN_CHARS = 8
@@ -72,6 +75,25 @@ _INLINE = frozenset(
 _CLOSED_DETAILS = etree.XPath(".//details[not(@open)]/*[not(self::summary)]")
 
 
+#: An inline style that makes a box's text invisible without removing it: zero opacity, a
+#: zero (or 1px) font size, transparent text, a box scaled to nothing, a clip to nothing.
+_FADED = re.compile(
+    r"opacity\s*:\s*0*\.?0+\s*(?:;|!|$)|font-size\s*:\s*(?:0*\.?0+|1px)\s*(?:[a-z]+|%)?\s*(?:;|!|$)"
+    r"|(?<!-)color\s*:\s*transparent|transform\s*:\s*scale\(\s*0*\.?0+\s*\)"
+    r"|clip-path\s*:\s*inset\(\s*50%"
+)
+
+
+def faded_blocks(rows: list[AttributeRow]) -> list[etree._Element]:
+    """The elements whose inline ``style`` (``rows``: :func:`~webresearch.extract.scan_index.read_attributes`)
+    makes their text invisible but leaves it on the page — ``opacity: 0`` (a script's fade-in
+    start: kept, as it is usually shown a moment later), ``font-size: 0``, ``color:
+    transparent``, ``transform: scale(0)``, ``clip-path: inset(50%)``: their text is counted
+    as hidden text kept (review n-12b: an injection in an ``opacity:0`` block came with no
+    note)."""
+    return [row[0] for row in rows if row[3] and _FADED.search(row[3].lower())]
+
+
 def closed_details(body: etree._Element) -> list[etree._Element]:
     """The content of every ``<details>`` under ``body`` that is not ``open``: its children
     but the ``<summary>`` (text directly inside ``<details>`` is not read)."""
@@ -92,9 +114,11 @@ def hidden_runs(blocks: list[etree._Element]) -> list[str]:
         current.clear()
 
     chosen = set(blocks)
+    read: set[etree._Element] = set()
     for block in blocks:
-        if any(a in chosen for a in block.iterancestors()):
-            continue  # read with the block holding it
+        if block in read or any(a in chosen for a in block.iterancestors()):
+            continue  # read once, with the block holding it
+        read.add(block)
         for event, el in etree.iterwalk(block, events=("start", "end")):
             tag = el.tag if isinstance(el.tag, str) else ""
             inline = tag.lower() in _INLINE

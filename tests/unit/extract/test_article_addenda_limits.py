@@ -83,3 +83,13 @@ def test_a_sentence_about_credit_or_an_agency_stays(line: str) -> None:
 )
 def test_credit_lines_still_go(line: str) -> None:
     assert drop_meta_lines(f"{BODY}\n\n{line}\n\nThe end.") == f"{BODY}\n\nThe end."
+
+
+def test_a_short_prose_section_with_one_form_word_stays() -> None:
+    """review n-12b: "required" alone made a short "## Comments" section the comment form."""
+    section = (
+        "## Comments\n\nComments rot when code changes and they do not.\n\n"
+        "A short comment is required above every public function."
+    )
+    text = f"{BODY}\n\n{section}\n\n## More\n\nThe end."
+    assert drop_comment_sections(text) == text

@@ -50,3 +50,23 @@ def test_a_header_longer_than_half_the_budget_is_not_repeated() -> None:
     window = cut_window(TEXT, offset, 60, markdown=True)
     assert window.text.startswith("| 8010")
     assert len(window.text.encode()) <= 60
+
+
+def test_a_cut_inside_a_long_row_moves_to_the_rows_start() -> None:
+    """review n-12b: a window ended inside a long row, the next began with its lone ``|``
+    and no header."""
+    long_rows = "".join(f"| {i} | {'long cell text ' * 40}{i} |\n" for i in range(8))
+    text = "Intro.\n\n| N | Long |\n|---|---|\n" + long_rows
+    offset, windows = 0, []
+    while True:
+        window = cut_window(text, offset, 1000, markdown=True)
+        windows.append(window.text)
+        if not window.truncated:
+            break
+        offset = window.end
+    for piece in windows[1:]:
+        assert piece.startswith("| N | Long |\n|---|---|\n| "), piece[:40]
+    joined = "".join(
+        w.removeprefix("| N | Long |\n|---|---|\n") if i else w for i, w in enumerate(windows)
+    )
+    assert joined == text
