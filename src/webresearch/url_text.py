@@ -61,7 +61,7 @@ def _authority_ok(rest: str) -> tuple[str, bool] | None:
     if match is None:  # ``git@github.com:foo/bar`` (credentials), ``host:path``
         return None
     host = match.group("host")
-    local = host.lower() == "localhost" or _is_ip_literal(host)
+    local = host.lower().rstrip(".") == "localhost" or _is_ip_literal(host)
     if not local and ("." not in host or host.replace(".", "").isdigit()):
         return None  # ``8765``, ``page``: not a host name
     return host, local

@@ -90,3 +90,9 @@ async def test_web_fetch_tells_a_model_the_url_it_meant(
         result = await toolkit.call("web_fetch", {"url": url}, run=RunContext())
     assert result.error is not None and result.error.code == "invalid_arguments"
     assert result.error.hint == hint
+
+
+def test_localhost_with_a_trailing_dot_is_a_local_server() -> None:
+    """review n-12b: ``localhost.:8765`` got https, which a local server rarely speaks."""
+    assert suggested_url("localhost.:8765/x") == "http://localhost.:8765/x"
+    assert suggested_url("LOCALHOST.:8765") == "http://LOCALHOST.:8765"
