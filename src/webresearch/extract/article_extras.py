@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 
-from webresearch.extract.sections import closing_fence, heading_title
+from webresearch.extract.sections import MARKDOWN_LINK, closing_fence, heading_title, link_texts
 
 __all__ = ["PROMO_LABEL", "TEASER_HEADING", "drop_promo_paragraphs", "drop_teaser_sections"]
 
@@ -62,7 +62,6 @@ MIN_PROMO_LINK_SHARE = 0.8
 _EMPHASIS = re.compile(r"[*_]+")
 _LIST_ITEM = re.compile(r" {0,3}(?:[-*+]|\d{1,9}[.)]) ")
 _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*$")
-_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)")
 _LETTER = re.compile(r"[^\W_]")
 _ENTRY = re.compile(r"^ {0,3}(?:#{1,6} |[-*+] |\d{1,9}[.)] )", re.MULTILINE)
 
@@ -104,14 +103,14 @@ def drop_teaser_sections(markdown: str) -> str:
 
 
 def _letters(text: str) -> int:
-    return len(_LETTER.findall(_LINK.sub(r"\1", text)))
+    return len(_LETTER.findall(link_texts(text)))
 
 
 def _is_teaser_list(section: str) -> bool:
     """Links to other pages (:data:`MIN_LINK_SHARE`), or entries: two or more list items or
     headings (the content path often keeps a card's title without its link)."""
     total = _letters(section)
-    linked = sum(_letters(m.group(1)) for m in _LINK.finditer(section))
+    linked = sum(_letters(m.group(1)) for m in MARKDOWN_LINK.finditer(section))
     if total > 0 and linked >= MIN_LINK_SHARE * total:
         return True
     return len(_ENTRY.findall(section)) >= 2
@@ -168,7 +167,7 @@ def _is_label(paragraph: str) -> bool:
 
 def _mostly_links(text: str) -> bool:
     total = _letters(text)
-    linked = sum(_letters(m.group(1)) for m in _LINK.finditer(text))
+    linked = sum(_letters(m.group(1)) for m in MARKDOWN_LINK.finditer(text))
     return total > 0 and linked >= MIN_PROMO_LINK_SHARE * total
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import re
 
 from webresearch.extract.forum_bylines import is_dateline
-from webresearch.extract.sections import closing_fence, heading_title
+from webresearch.extract.sections import closing_fence, heading_title, link_texts
 
 __all__ = [
     "BIO_HEADING",
@@ -85,7 +85,6 @@ _ATX = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)[ \t]*$")
 _BOLD_LINE = re.compile(r"^ {0,3}\*\*([^*\n]{1,80})\*\*:?[ \t]*$")
 #: A short line alone (no list, table, quote or link): a comment section's label.
 _BARE_LINE = re.compile(r"^ {0,3}([^\W\d_][^*#\[\]|>\n]{0,40}?)[ \t]*$")
-_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)")
 _WORD = re.compile(r"[^\W_]+")
 #: The level given to a bold line or a bare line: below every heading.
 _LINE_LEVEL = 7
@@ -168,7 +167,7 @@ def _reads_as_comments(lines: list[str]) -> bool:
     "Reply")."""
     marks = 0
     for line in lines:
-        text = _LINK.sub(r"\1", line).strip().strip("*_#> ").strip()
+        text = link_texts(line).strip().strip("*_#> ").strip()
         if text and (is_dateline(text) or _COMMENT_MARK.fullmatch(text)):
             marks += 1
             if marks >= MIN_COMMENT_MARKS:
@@ -232,7 +231,7 @@ def _section_end(marks: list[tuple[int, int, str]], index: int, level: int, tota
 
 
 def _words(text: str) -> int:
-    return len(_WORD.findall(_LINK.sub(r"\1", text)))
+    return len(_WORD.findall(link_texts(text)))
 
 
 def _without(lines: list[str], drop: set[int]) -> str:

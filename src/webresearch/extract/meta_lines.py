@@ -52,6 +52,8 @@ from __future__ import annotations
 
 import re
 
+from webresearch.extract.sections import link_texts
+
 __all__ = ["MAX_CREDIT_WORDS", "MAX_ENTRY_META_LINES", "drop_meta_lines"]
 
 #: A credit line has at most this many words (a name, an agency: a caption is longer).
@@ -130,7 +132,6 @@ _CREDIT_WORDS = frozenset(
 )
 #: A line with more spaces than this is a paragraph, never read further.
 _MAX_SPACES = 3 * MAX_CREDIT_WORDS
-_LINK = re.compile(r"\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)")
 _WORD = re.compile(r"[^\W_]+")
 _MONTH_DATE = (
     r"(?:[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+[a-z]{3,9}\.?,?\s+\d{4}"
@@ -216,7 +217,7 @@ def _is_credit(line: str, stripped: str) -> bool:
     lowered = stripped.lower()
     if not any(hint in lowered for hint in _HINTS):
         return False
-    plain = _LINK.sub(r"\1", stripped).replace("*", "").replace("_", " ").strip(" \\")
+    plain = link_texts(stripped).replace("*", "").replace("_", " ").strip(" \\")
     words = _WORD.findall(plain)
     if len(words) > MAX_CREDIT_WORDS or not _CREDIT.fullmatch(plain):
         return False
@@ -238,7 +239,7 @@ def _meta_kind(stripped: str) -> re.Pattern[str] | None:
     lowered = stripped.lower()
     if not any(hint in lowered for hint in _META_HINTS):
         return None
-    plain = _LINK.sub(r"\1", stripped).replace("*", "").replace("\\", "")
+    plain = link_texts(stripped).replace("*", "").replace("\\", "")
     plain = _MARKS.sub("", plain, count=1).strip().strip("_").strip()
     for kind in (_ENTRY_META, _FURNITURE):
         if kind.fullmatch(plain):

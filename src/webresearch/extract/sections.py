@@ -26,12 +26,14 @@ from typing import NamedTuple
 
 __all__ = [
     "CHUNK_MAX_BYTES",
+    "MARKDOWN_LINK",
     "OUTLINE_TITLE_CHARS",
     "Chunk",
     "Heading",
     "Structure",
     "closing_fence",
     "heading_title",
+    "link_texts",
     "render_outline",
     "scan",
 ]
@@ -48,6 +50,8 @@ _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
 # Lines that cannot be the text of a setext heading: list items, quotes, tables, indented code.
 _NOT_PARAGRAPH = re.compile(r"^(?: {4}|\t| {0,3}(?:[-+*>|]|\d{1,9}[.)])(?:[ \t]|$))")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+#: A markdown link or image, its text holding brackets one level deep (``[![a](i)](p)``).
+MARKDOWN_LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\]]*\])*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__|`)")
 _SPACES = re.compile(r"\s+")
 
@@ -118,6 +122,13 @@ class _Line(NamedTuple):
     fence: str | None  # fence open at the start of this line (None: outside code)
     blank: bool
     code: bool  # inside a code block, or one of its fence lines
+
+
+def link_texts(markdown: str) -> str:
+    """``markdown`` with each link and image written as its text alone (``[Guide](u)`` ->
+    ``Guide``): what the line says, for counting its words or matching its wording (the
+    article passes: article_extras, closing_sections, meta_lines)."""
+    return MARKDOWN_LINK.sub(r"\1", markdown)
 
 
 def heading_title(raw: str) -> str:
