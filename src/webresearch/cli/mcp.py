@@ -131,9 +131,13 @@ def mcp(
       npx @modelcontextprotocol/inspector webresearch mcp     # try it in the MCP Inspector
 
     \b
-    Client configuration (Claude Desktop, Cursor, any MCP client using stdio):
+    Client configuration (Claude Desktop, Cursor, any MCP client using stdio);
+    webresearch is not on PyPI: give the absolute path of your checkout
       {"mcpServers": {"webresearch": {"command": "uvx",
-        "args": ["--from", "webresearch[mcp]", "webresearch", "mcp"]}}}
+        "args": ["--from", "/path/to/webresearch[mcp]", "webresearch", "mcp"]}}}
+    or, installed there with pip install '.[mcp]', its program:
+      {"mcpServers": {"webresearch": {"command": "/path/to/webresearch/.venv/bin/webresearch",
+        "args": ["mcp"]}}}
     """
     settings = load_settings(ctx, allow_private=allow_private, allow_network=allow_network)
     policy: dict[str, object] = {}
