@@ -11,7 +11,7 @@ view of the page that differs from the page in two ways; the page itself is neve
 * a hidden block our verdict keeps (a closed tab or accordion panel a control opens, an app
   shell's content: :func:`~webresearch.extract.page_noise.hidden_verdicts`) shows: its
   ``style``, ``hidden`` and ``aria-hidden`` attributes and the class tokens that say hidden
-  (``hidden``, ``hide``, ``hide-…``, ``…-hide-…``) are dropped. trafilatura deletes every
+  (``hidden…``, ``hide…``, ``…-hide-…``) are dropped. trafilatura deletes every
   ``display:none``, ``aria-hidden="true"`` or ``class="… hidden"`` element it meets
   (``OVERALL_DISCARD_XPATH``, readability's visibility test), so a panel the verdict kept —
   ``<div id="specs" style="display:none">`` under a tab with ``aria-controls="specs"`` —
@@ -36,8 +36,9 @@ __all__ = ["trafilatura_input"]
 _MATH_TAGS = ("math", "{http://www.w3.org/1998/Math/MathML}math")
 #: Attributes that hide an element from trafilatura (its discard XPath, readability).
 _HIDING_ATTRIBUTES = ("style", "hidden", "aria-hidden")
-#: Class tokens of trafilatura's hidden-class test that say "hidden".
-_HIDING_CLASS = re.compile(r"hidden|hide|hide-.*|.*-hide-.*")
+#: Class tokens trafilatura's hidden-class test reads as hidden (``^hide-``, `` hidden``,
+#: `` hide``, ``-hide-``: a token starting so, or holding ``-hide-``).
+_HIDING_CLASS = re.compile(r"hid(?:den|e).*|.*-hide-.*")
 
 
 def trafilatura_input(
