@@ -10,7 +10,7 @@ import click
 
 from webresearch import ConfigurationError
 
-from .install_hint import editable_checkout, fit_install_hints
+from .install_hint import fit_install_hints, source_checkout
 from .logs import say
 from .options import guard_options, load_settings
 from .signals import say_stopped, serve_until_signal
@@ -25,7 +25,7 @@ def _server_module() -> ModuleType:
             fit_install_hints(
                 f"the MCP server needs the mcp package ({exc.name} is missing): "
                 "pip install 'webresearch[mcp]'",
-                editable_checkout(),
+                source_checkout(),
             )
         ) from None
     return mcp_server
