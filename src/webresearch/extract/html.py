@@ -280,12 +280,13 @@ def _convert(
     attributes = read_attributes(body)  # one walk for the scans below (scan_index.py)
     unhide_overflow_styles(body, attributes)  # trafilatura drops style="overflow:hidden" boxes
     open_accordion_questions(body)  # an FAQ's questions written into <button>s
-    main = find_main_content(doc, comments=forum, html=opinion)
-    page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
     hidden, kept = hidden_verdicts(
-        doc, page_chars, utility_classes=not shop, attributes=attributes, styled=styled
+        doc, None, utility_classes=not shop, attributes=attributes, styled=styled
     )
+    # the verdicts decide what is hidden: trafilatura reads the blocks kept as shown
+    main = find_main_content(doc, comments=forum, html=opinion, shown=kept)
+    page_chars = main.page_chars if main is not None else page_text_size(body)
     if hidden_text is not None:
         # counted in the output (hidden_chars_kept), with closed <details> content
         shown_later = closed_details(body) + faded_blocks(attributes.rows)
