@@ -4,6 +4,8 @@ on small pages of our own."""
 from __future__ import annotations
 
 from webresearch.extract.html import extract_html
+from webresearch.extract.page_chrome import drop_kept_chrome
+from webresearch.extract.parse import parse_html
 
 URL = "https://tide-tables.example.net/harbours/"
 
@@ -60,3 +62,36 @@ def test_a_menu_holding_most_of_the_kept_text_is_the_content() -> None:
     sitemap = f"<nav class='sitemap'><h2>All harbours</h2><ul>{ROWS}</ul></nav>"
     text = md(f"{sitemap}<p>Tide times are given in local time.</p>")
     assert "Harbour 7 of the northern coast" in text
+
+
+def kept_after_chrome(inner: str) -> str:
+    """The text left of a pruned main content ``inner`` once its chrome is dropped."""
+    body = parse_html(f"<html><body>{inner}</body></html>").find("body")
+    assert body is not None
+    drop_kept_chrome(body)
+    return " ".join(" ".join(body.itertext()).split())
+
+
+def test_a_sidebar_of_links_beside_the_content_goes() -> None:
+    threads = "".join(
+        f"<div><a href='/p/{i}'>p/general</a> <a href='/p/{i}/t'>How do harbour pilots read "
+        f"the tables, part {i}?</a></div>"
+        for i in range(3)
+    )
+    sidebar = f"<aside class='w-full'><a href='/forums'>Trending threads</a>{threads}</aside>"
+    text = kept_after_chrome(f"<div><main><ul>{ROWS}</ul></main>{sidebar}</div>")
+    assert "Harbour 7 of the northern coast" in text
+    assert "Trending threads" not in text and "harbour pilots" not in text
+
+
+def test_an_aside_of_prose_or_inside_the_article_stays() -> None:
+    note = "<aside><p>Tide times are given in local time, summer time included.</p></aside>"
+    related = "<aside><a href='/h/9'>Harbour of the western isles</a></aside>"
+    text = kept_after_chrome(f"{note}<article><ul>{ROWS}</ul>{related}</article>")
+    assert "given in local time" in text and "western isles" in text
+
+
+def test_a_menu_of_the_pages_own_sections_stays() -> None:
+    toc = "<nav><a href='#north'>North</a> <a href='#south'>South</a></nav>"
+    text = md(f"{toc}<h2 id='north'>Harbours this week</h2><ul>{ROWS}</ul>")
+    assert "[North](" in text
