@@ -21,10 +21,7 @@ from urllib.parse import urlsplit
 
 import httpx2
 
-from ..errors import BlockedAddress, InvalidArguments, NetworkError
-from ..redact import redact_url
-from ..url_text import clean_url, scheme_hint, suggested_url
-from .addresses import (
+from ..addresses import (
     ALWAYS_BLOCKED_CATEGORIES,
     AddressPolicy,
     IPAddress,
@@ -32,6 +29,9 @@ from .addresses import (
     embedded_ipv4,
     judging_ipv4,
 )
+from ..errors import BlockedAddress, InvalidArguments, NetworkError
+from ..redact import redact_url
+from ..url_text import clean_url, scheme_hint, suggested_url
 from .hostnames import classify_host
 from .resolver import Resolver, system_resolver
 
@@ -70,7 +70,7 @@ def _address_hint(category: str | None, inner: str | None = None) -> str:
 
     ``allow_private`` never opens :data:`ALWAYS_BLOCKED_CATEGORIES` (link-local, cloud
     endpoint, unspecified, multicast, reserved, broadcast); ``allowed_networks`` opens any
-    (net/addresses.py). An IPv6 address embedding a blocked IPv4 address (``inner``: that
+    (addresses.py). An IPv6 address embedding a blocked IPv4 address (``inner``: that
     address's category; ``::ffff:127.0.0.1``, the 6to4 ``2002:7f00:1::``, an ISATAP
     identifier: :func:`~.addresses.judging_ipv4`) opens only when the IPv4 address passes too:
     both networks exempted, or ``allow_private`` when it opens the IPv4 kind. No address

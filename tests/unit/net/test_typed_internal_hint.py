@@ -10,9 +10,9 @@ import pytest
 
 from tests.support.fake_net import ScriptedResolver
 from webresearch import Settings, Toolkit
+from webresearch.addresses import AddressPolicy
 from webresearch.browser.policy import DomainPolicy, RequestPolicy
 from webresearch.errors import InvalidArguments
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
 
 #: (typed, its host): the host must not come back in the next step
