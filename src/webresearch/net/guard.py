@@ -31,7 +31,7 @@ from ..addresses import (
 )
 from ..errors import BlockedAddress, InvalidArguments, NetworkError
 from ..redact import redact_url
-from ..url_text import clean_url, scheme_hint, suggested_url
+from ..url_text import clean_url, scheme_hint, suggested_url, typed_host
 from .hostnames import classify_host
 from .resolver import Resolver, system_resolver
 
@@ -211,24 +211,30 @@ class SSRFGuard:
     def scheme_hint(self, text: str) -> str | None:
         """The next step for ``text``, a URL typed without its scheme or its ``//``
         (:func:`~webresearch.url_text.scheme_hint`: ``a URL needs its scheme: https://…``),
-        or ``None`` when it is not one. When the host of the URL meant is one the guard
-        refuses — a host-name rule (``localhost``, ``*.internal``) or an address the policy
-        does not exempt (``127.0.0.1``, ``169.254.169.254``) — the step says the address is
-        not allowed and names no URL (:data:`_INTERNAL_TYPED_HINT`); nothing is resolved."""
+        or ``None`` when it is not one. When the host a browser reads from it
+        (:func:`~webresearch.url_text.typed_host`) or the host of the URL meant is one the
+        guard refuses — a host-name or spelling rule (``localhost``, ``*.internal``,
+        ``127.1``, ``2130706433``) or an address the policy does not exempt (``127.0.0.1``,
+        ``169.254.169.254``), judged by :meth:`check_url` itself — the step says the
+        address is not allowed and names no URL (:data:`_INTERNAL_TYPED_HINT`); nothing is
+        resolved."""
+        host = typed_host(text)
         meant = suggested_url(text)
-        if meant is None:
-            return None
-        try:
-            host = urlsplit(meant).hostname or ""
-        except ValueError:
-            host = ""
-        verdict = classify_host(host) if host else None
-        if verdict is not None and (
-            verdict.refusal is not None
-            or (verdict.address is not None and not self.policy.verdict(verdict.address).allowed)
-        ):
-            return _INTERNAL_TYPED_HINT
+        for url in (f"http://{host}/" if host else None, meant):
+            if url is not None and self._refuses_host(url):
+                return _INTERNAL_TYPED_HINT
         return scheme_hint(text)
+
+    def _refuses_host(self, url: str) -> bool:
+        """Whether :meth:`check_url` refuses ``url`` (an absolute http URL) for its host: a
+        host rule or an address not exempted (no DNS)."""
+        try:
+            self.check_url(url)
+        except BlockedAddress as refused:
+            return refused.details.get("category") is not None
+        except (InvalidArguments, NetworkError):
+            return False
+        return False
 
     def check_url(self, url: str | httpx2.URL, *, redirect: bool = False) -> Target:
         """Apply every rule that needs no DNS: scheme, userinfo, host names, IP literals.
