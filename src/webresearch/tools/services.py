@@ -154,7 +154,7 @@ def open_journal(
         except ImportError:
             raise ConfigurationError(
                 "journal_url is postgresql://… but PostgreSQL support is not installed "
-                "(pip install 'webresearch[postgres]')"
+                "(pip install -e '.[postgres]' in the webresearch checkout)"
             ) from None
         return PostgresJournal(url, connect_timeout_s=connect_timeout_s, timeout_s=timeout_s)
     raise ConfigurationError(
