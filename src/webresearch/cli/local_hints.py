@@ -172,9 +172,9 @@ def refusal_step(target: str, error: WebResearchError | None, exempt: Exemptions
     address = _address(host)
     if address is None or exempt.covers(address):
         return None
-    network = exempt.opened_by(address)
     if never_exempted(address):
         return "use a public URL; the SSRF guard refuses this address: it is never a page to read"
+    network = exempt.opened_by(address)
     said = "exempts the network with allowed_networks"
     if network is None or said not in error.hint:
         return None  # (an IPv6 address embedding an IPv4 one: the guard names both)
