@@ -65,3 +65,15 @@ def test_a_photo_described_in_its_own_words_stays() -> None:
     )
     assert "A welder in the crane cabin" in out, out
     assert "painting the port logo" in out, out
+
+
+def test_an_alt_text_repeating_the_heading_over_it_is_dropped() -> None:
+    out = kept(
+        "<h2>Mobile crane MK-88, the relief unit</h2>"
+        "<div class='wp-block-image'><img src='/img/mk88.jpg' alt='MK-88 relief crane'></div>"
+        "<p>Figure 2.</p><div><img src='/img/f2.png' alt='Figure 2'></div>"
+        "<p>It lifts forty tonnes at twenty metres and drives to the quay on its own axles.</p>"
+    )
+    assert "Mobile crane MK-88" in out and "It lifts forty tonnes" in out, out
+    assert "![MK-88" not in out and "![Figure" not in out, out
+    assert "A crane boom lying on a barge" in out, out  # described in its own words
