@@ -352,3 +352,15 @@ def test_ten_thousand_levels_of_nesting_convert_without_recursion() -> None:
     out = md(html)
     assert "deep text" in out
     assert "after" in out
+
+
+def test_whitespace_beyond_ascii_in_an_address_is_percent_encoded() -> None:
+    # macOS screenshot names hold a narrow no-break space (U+202F) before "AM": left as
+    # written, a reader splitting at whitespace read the address's tail as prose
+    name = "Screen Shot 9.57\u202fAM\u00a0copy.png"
+    out = md(f"<p>See the chart: <img src='/img/{name}' alt='Costs by room'> and more.</p>")
+    assert (
+        "![Costs by room](https://example.org/img/Screen%20Shot%209.57%E2%80%AFAM%C2%A0copy.png)"
+        in out
+    ), out
+    assert re.search(r"!\[[^\]]*\]\(\S+\)", out), out
