@@ -6,8 +6,10 @@ CommonMark renderer resolves it back to itself
 brackets are escaped; a link never wraps text holding a link (CommonMark §6.3: links do not
 nest).
 
-A link into the page itself that is a footnote's reference mark (``<a href="#fn-16"><sup>[16]
-</sup></a>``: "^[16]", "[16]", "16") is written as its text alone, and a footnote's way back
+A link into the page itself that is a footnote's bracketed reference mark (``<a href="#fn-16">
+<sup>[16]</sup></a>``: "^[16]", "[16]", "(16)") is written as its text alone (the brackets
+say it is a reference; a bare "1" in ``<sup>`` stays a link, "Smith^[1](…#fn1)", not an
+exponent: session 12's rule for scripts), and a footnote's way back
 to it (``↩``, ``↩︎``, ``⤴``) not at all: the footnote's text is on the page the model reads,
 and the page's own address with a fragment, repeated at every reference, tells it nothing (a
 permalink mark is dropped for the same reason). WCXB dev: a 39-reference fitness guide
@@ -31,9 +33,9 @@ from webresearch.extract.urls import absolute_url
 
 __all__ = ["card_heading", "link_markdown"]
 
-#: A footnote reference's text: a number, perhaps superscript (``^``) and in brackets.
+#: A footnote reference's text: a number in brackets, perhaps superscript (``^``).
 #: (the page's ``[`` may still be marked: :mod:`.markdown_prose`)
-_FOOTNOTE_MARK = re.compile(rf"\^?[\[({PROSE_BRACKET}]?\^?\d{{1,4}}[\])]?")
+_FOOTNOTE_MARK = re.compile(rf"\^?(?:[\[{PROSE_BRACKET}]\^?\d{{1,4}}\]|\(\d{{1,4}}\))")
 #: A footnote's link back to its reference (↩ as text or emoji, ⤴, ↑, ^).
 _BACK_MARKS = frozenset({"\u21a9", "\u21a9\ufe0e", "\u21a9\ufe0f", "\u2934", "\u2191", "^"})
 

@@ -369,9 +369,9 @@ def test_whitespace_beyond_ascii_in_an_address_is_percent_encoded() -> None:
 def test_a_footnote_reference_into_the_page_is_its_mark_alone() -> None:
     out = md(
         "<p>Rest two days between sessions.<a class='fn-ref' href='#fn-16'><sup>[16]</sup></a>"
-        " Sleep matters too<a href='#fn-17'>17</a>; see <a href='https://x.org/s'>[18]</a>.</p>"
+        " Sleep matters too<a href='#fn-17'>(17)</a>; see <a href='https://x.org/s'>[18]</a>.</p>"
         "<ol><li id='fn-16'>A 2019 study of 40 runners. <a href='#ref-16'>↩︎</a></li></ol>"
     )
-    assert "sessions.^[16] Sleep matters too17; see [[18]](https://x.org/s)." in out, out
+    assert "sessions.^[16] Sleep matters too(17); see [[18]](https://x.org/s)." in out, out
     assert "#fn-" not in out and "#ref-" not in out and "↩" not in out, out
     assert "1. A 2019 study of 40 runners." in out, out
