@@ -12,7 +12,7 @@ The loop ends when the model answers without calling a tool; the answer goes to 
 progress to stderr. The API key comes from ``OPENAI_API_KEY`` (optional for local
 endpoints) and is never printed.
 
-Needs: ``pip install webresearch`` (httpx2 comes with it).
+Needs: ``pip install /path/to/webresearch`` (its checkout: webresearch is not on PyPI; httpx2 comes with it).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ because of a picture sends the same request as text at once and the (model, prov
 gets text from then on. The answer goes to stdout, progress to stderr; the key
 (``ANTHROPIC_API_KEY``) is never printed.
 
-Needs: ``pip install webresearch anthropic``.
+Needs: ``pip install /path/to/webresearch anthropic`` (its checkout: webresearch is not on PyPI).
 """
 
 from __future__ import annotations

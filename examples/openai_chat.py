@@ -12,7 +12,7 @@ the send: a provider that refuses the pictures gets the same request as text at 
 (model, provider) pair gets text from then on. The answer goes to stdout, progress to stderr;
 the key (``OPENAI_API_KEY``) is never printed.
 
-Needs: ``pip install webresearch openai``.
+Needs: ``pip install /path/to/webresearch openai`` (its checkout: webresearch is not on PyPI).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ because of a picture sends the same input as text at once and the (model, provid
 text from then on. The answer goes to stdout, progress to stderr; the key
 (``OPENAI_API_KEY``) is never printed.
 
-Needs: ``pip install webresearch openai``.
+Needs: ``pip install /path/to/webresearch openai`` (its checkout: webresearch is not on PyPI).
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ The MCP tool spec turns every webresearch tool into a LlamaIndex ``FunctionTool`
 to any agent (``FunctionAgent(tools=tools, llm=your_llm)``). This script calls ``web_fetch``
 through one of them and prints the page.
 
-Needs: ``pip install 'webresearch[mcp]' llama-index-tools-mcp``.
+Needs: ``pip install '/path/to/webresearch[mcp]' llama-index-tools-mcp``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
     OPENAI_API_KEY=sk-… python examples/mcp/openai_agents.py --model gpt-4.1-mini "…"
 
-Needs: ``pip install 'webresearch[mcp]' openai-agents``.
+Needs: ``pip install '/path/to/webresearch[mcp]' openai-agents``.
 """
 
 from __future__ import annotations

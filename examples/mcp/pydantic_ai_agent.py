@@ -2,7 +2,7 @@
 
     OPENAI_API_KEY=sk-… python examples/mcp/pydantic_ai_agent.py --model gpt-4.1-mini "…"
 
-Needs: ``pip install 'webresearch[mcp]' 'pydantic-ai-slim[mcp,openai]'``.
+Needs: ``pip install '/path/to/webresearch[mcp]' 'pydantic-ai-slim[mcp,openai]'``.
 """
 
 from __future__ import annotations

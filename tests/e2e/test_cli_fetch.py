@@ -90,8 +90,9 @@ def test_refusal_exits_3_with_one_line_on_stderr(site: LocalServer) -> None:
     code, out, err = run("fetch", f"{site.base}/")
     assert code == 3 and out == ""
     assert len(err.strip().splitlines()) == 1 and "error[blocked_address]" in err
-    # the exemptions are named as the options a person types, not the settings
-    assert "--allow-network CIDR or --allow-private" in err
+    # the exemptions are named as the options a person types, not the settings: the
+    # address typed exempted alone (cli/local_hints.py), not a placeholder CIDR
+    assert "--allow-network 127.0.0.1/32 or --allow-private" in err
     assert "allowed_networks" not in err and "allow_private" not in err
     assert "never" not in err  # one statement: refused unless an operator exempts it
     assert "(" not in err.split("(next step: ", 1)[1].rstrip().removesuffix(")")  # no nesting
@@ -100,7 +101,7 @@ def test_refusal_exits_3_with_one_line_on_stderr(site: LocalServer) -> None:
     data = json.loads(out)
     # … in every place the object says it: the error, its copy in meta and the text
     for hint in (data["error"]["hint"], data["meta"]["error"]["hint"], data["text"]):
-        assert code == 3 and "--allow-network CIDR or --allow-private" in hint
+        assert code == 3 and "--allow-network 127.0.0.1/32 or --allow-private" in hint
         assert "allowed_networks" not in hint and "allow_private" not in hint
 
 

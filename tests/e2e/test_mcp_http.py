@@ -17,7 +17,7 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.support.cli_runs import sigint_default
 from tests.support.http_server import LocalServer
-from webresearch.cli.install_hint import editable_checkout
+from webresearch.cli.install_hint import source_checkout
 from webresearch.cli.main import cli
 
 from .conftest import (
@@ -131,7 +131,9 @@ def test_without_the_mcp_extra_the_command_says_what_to_install(
     monkeypatch.setitem(sys.modules, "webresearch.mcp_server", None)
     result = CliRunner().invoke(cli, ["mcp"], env={"WEBRESEARCH_JOURNAL_URL": "memory://"})
     assert result.exit_code == 2
-    # the index form, or this editable checkout's form (cli/install_hint.py, issue 19)
-    checkout = editable_checkout()
+    # the index form, or this checkout's form (cli/install_hint.py, issue 19)
+    checkout = source_checkout()
     hint = f"pip install -e '{checkout}[mcp]'" if checkout else "pip install 'webresearch[mcp]'"
+    if checkout == "":  # no metadata: run from a source tree
+        hint = "pip install -e '.[mcp]' in the checkout"
     assert hint in result.stderr

@@ -1,10 +1,11 @@
 """Every MCP client snippet in README.md is valid and launches this package's server.
 
 For each ``<!-- mcp-config: NAME -->`` block: it parses (JSON or TOML), it has the client's
-shape, its command is ``uvx --from 'webresearch[…]'`` or ``pipx run --spec …`` naming extras
-that exist, the program is this package's console script, the CLI accepts the arguments,
-and every ``env`` name is a setting or an installed provider's option (no typo reaches a
-user's configuration).
+shape, its command is ``uvx --from '/path/to/webresearch[…]'`` (or ``pipx run --spec …``)
+naming a checkout's path — never the bare name, which would install whatever a package index
+holds under it: webresearch is not published — and extras that exist, the program is this
+package's console script, the CLI accepts the arguments, and every ``env`` name is a setting
+or an installed provider's option (no typo reaches a user's configuration).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 import click
 import pytest
+from click.testing import CliRunner
 
 from webresearch import Settings
 from webresearch.cli.main import cli
@@ -61,7 +63,8 @@ def check_launch(argv: list[str]) -> None:
     else:
         assert argv[:3] == ["pipx", "run", "--spec"], argv
         spec, program, args = argv[3], argv[4], argv[5:]
-    match = re.fullmatch(r"webresearch\[([\w,]+)\]", spec)
+    # a checkout's absolute path, never the bare name (a package index's, not ours)
+    match = re.fullmatch(r"/[^\[\]\s]*/webresearch\[([\w,]+)\]", spec)
     assert match, spec
     extras = set(match.group(1).split(","))
     assert "mcp" in extras and extras <= set(PYPROJECT["project"]["optional-dependencies"])
@@ -98,18 +101,32 @@ def test_the_inspector_line_and_the_one_line_launches_run_the_server() -> None:
     assert lang == "bash" and argv[:2] == ["npx", "@modelcontextprotocol/inspector"]
     check_launch(argv[2:])
     launches = re.findall(r"^((?:uvx|pipx) .*?webresearch mcp)", README, re.M)
-    assert len(launches) >= 2
+    assert launches
     for line in launches:
         check_launch(shlex.split(line))
+    # the pip route: install the checkout, then its program
+    assert re.search(r"^cd /path/to/webresearch && .*pip install '\.\[mcp\]'$", README, re.M)
+    assert re.search(r"^/path/to/webresearch/\.venv/bin/webresearch mcp\b", README, re.M)
+
+
+def test_no_install_line_names_the_bare_package() -> None:
+    """README and ``webresearch mcp --help`` never send anyone to a package index for
+    webresearch: the name is not ours there (review, session 13)."""
+    bare = re.compile(r"(?<![/\w.-])webresearch\[")  # ``webresearch[mcp]`` without a path
+    help_text = CliRunner().invoke(cli, ["mcp", "--help"]).output
+    assert "/path/to/webresearch[mcp]" in help_text
+    for text in (README, help_text):
+        assert not bare.search(text), bare.search(text)
 
 
 def test_a_bad_snippet_would_fail() -> None:
     # The checks can fail: an unknown extra, another program, an option mcp does not have.
     for argv in (
-        ["uvx", "--from", "webresearch[mcp,nope]", "webresearch", "mcp"],
-        ["uvx", "--from", "webresearch[mcp]", "other", "mcp"],
+        ["uvx", "--from", "/path/to/webresearch[mcp,nope]", "webresearch", "mcp"],
+        ["uvx", "--from", "/path/to/webresearch[mcp]", "other", "mcp"],
+        ["uvx", "--from", "webresearch[mcp]", "webresearch", "mcp"],  # the bare name
     ):
         with pytest.raises(AssertionError):
             check_launch(argv)
     with pytest.raises(click.UsageError):
-        check_launch(["uvx", "--from", "webresearch[mcp]", "webresearch", "mcp", "--nope"])
+        check_launch(["uvx", "--from", "/path/to/webresearch[mcp]", "webresearch", "mcp", "--x"])

@@ -79,8 +79,15 @@ def test_web_urls_pass_the_browser_scheme_check(url: str) -> None:
         ("example.org", "a URL needs its scheme: https://example.org"),
         ("https:/x.org/a", "a URL needs its scheme: https://x.org/a"),
         ("https:x.org", "a URL needs its scheme: https://x.org"),
-        ("http:localhost:8765/", "a URL needs its scheme: http://localhost:8765/"),
-        ("localhost:8765", "a URL needs its scheme: http://localhost:8765"),
+        # an internal host: no URL to retry (review, session 13; tests/unit/net/test_typed_internal_hint)
+        (
+            "http:localhost:8765/",
+            "this address is internal and not allowed (SSRF guard); use a public URL",
+        ),
+        (
+            "localhost:8765",
+            "this address is internal and not allowed (SSRF guard); use a public URL",
+        ),
     ],
 )
 async def test_web_fetch_tells_a_model_the_url_it_meant(

@@ -235,6 +235,8 @@ class RequestPolicy:
             ) from None
         if scheme not in ("http", "https"):  # the caller's argument, as for web_fetch
             message, hint = not_web_url(url) or ("not an http or https URL", "")
+            # ``localhost:8765``: an internal host gets no URL to retry (net/guard.py)
+            hint = self.guard.scheme_hint(url) or hint
             raise InvalidArguments(message, hint=hint or "give an http:// or https:// URL")
         verdict = await self.check(url)
         if not verdict.allowed and verdict.error is not None:

@@ -98,10 +98,11 @@ def batch_exit_code(results: Iterable[ToolResult]) -> int:
     return EXIT_OK
 
 
-def json_line(target: str, result: ToolResult, **extra: Any) -> str:
+def json_line(target: str, result: ToolResult, *, hint: str | None = None, **extra: Any) -> str:
     """One JSON Lines record: ``{"input": target, "ok": …, "text": …, "meta": …,
-    "error": {"code", "message", …} | null, …extra}``, on one line (no indentation)."""
-    data = {"input": target, **result_dict(result), **extra}
+    "error": {"code", "message", …} | null, …extra}``, on one line (no indentation);
+    ``hint``: the command's own next step after an error (:func:`.render.result_dict`)."""
+    data = {"input": target, **result_dict(result, hint), **extra}
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
 
 

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 from ..url_text import clean_url, not_web_url, scheme_hint, suggested_url
 from .files import free_name, output_problem, write_file
+from .local_hints import Exemptions, local_note
 from .logs import say, say_error
 from .options import guard_options, load_settings, robots_option
 from .render import (
@@ -52,7 +53,7 @@ from .render import (
     unavailable_exit,
 )
 from .signals import run_stoppable
-from .targets import EMPTY_URL, local_note
+from .targets import EMPTY_URL
 
 __all__ = [
     "ActionError",
@@ -236,14 +237,17 @@ def screenshot_file(file: str | None) -> str:
     return str(free_name(Path("."), DEFAULT_SCREENSHOT_STEM, ".png"))
 
 
-def scheme_problem(arguments: dict[str, Any]) -> InvalidArguments | None:
+def scheme_problem(
+    arguments: dict[str, Any], exempt: Exemptions | None = None
+) -> InvalidArguments | None:
     """The error of an ``open`` whose URL is not http(s), worded as the browser tool words it
     (``BrowserPolicy.check_navigation``), else ``None``. Checked before the backend is looked
     for, so a missing Playwright does not hide a bad argument, and for every line typed at
     the prompt, so ``open URL`` there says what ``browse URL`` says. The URL is cleaned as the
     WHATWG parser cleans it (outer spaces, tabs); an empty one and one typed without its
     scheme (``example.org``, ``localhost:8765``, which ``urlsplit`` reads as the scheme
-    ``localhost``) are worded as ``fetch`` words them (cli/targets.py)."""
+    ``localhost``) are worded as ``fetch`` words them (cli/targets.py), the exemption it
+    needs named unless ``exempt`` (the settings') covers it."""
     url = arguments.get("url")
     if arguments.get("action") != "open" or not isinstance(url, str):
         return None
@@ -255,7 +259,7 @@ def scheme_problem(arguments: dict[str, Any]) -> InvalidArguments | None:
         return None
     hint = problem[1]
     if "://" not in cleaned and scheme_hint(cleaned) is not None:
-        hint += local_note(suggested_url(cleaned))  # localhost:8765: the SSRF guard's step
+        hint += local_note(suggested_url(cleaned), exempt)  # localhost:8765: the guard's step
     return InvalidArguments(problem[0], hint=hint)
 
 
@@ -369,7 +373,7 @@ def browse(
             say_error(f"webresearch browse: {problem}", command="browse", code="usage")
             ctx.exit(EXIT_USAGE)
     for arguments, _file in parsed:  # a bad URL is reported whatever the backend's state
-        bad_url = scheme_problem(arguments)
+        bad_url = scheme_problem(arguments, Exemptions.of(settings))
         if bad_url is not None:
             show_error("browse", bad_url)
             ctx.exit(EXIT_USAGE)
@@ -414,7 +418,8 @@ async def _step(
     toolkit: Toolkit, run: RunContext, arguments: dict[str, Any], file: str | None, steps: _Steps
 ) -> int:
     as_json = steps.as_json
-    bad_url = scheme_problem(arguments)  # a line typed at the prompt: as `browse URL` says it
+    # a line typed at the prompt: as `browse URL` says it
+    bad_url = scheme_problem(arguments, Exemptions.of(toolkit.settings))
     if bad_url is not None:
         show_error("browse", bad_url)
         return EXIT_USAGE

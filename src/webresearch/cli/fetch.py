@@ -15,6 +15,7 @@ from webresearch import InvalidArguments, ToolResult
 from ..daemon_thread import in_daemon_thread
 from ..url_text import clean_url, scheme_hint
 from .batch import batch_exit_code, concurrency_option, json_line, read_targets, run_batch
+from .local_hints import Exemptions, refusal_step, scheme_typo
 from .options import guard_options, load_settings, robots_option
 from .render import (
     Progress,
@@ -345,6 +346,11 @@ def fetch(
     verbose = ctx.find_root().params.get("verbose") or 0
 
     limit = settings.download_cap_bytes + 1  # one byte past the cap: over it, not read whole
+    exempt = Exemptions.of(settings)  # named in the next step toward a local address
+
+    def step(target: str, result: ToolResult) -> str | None:
+        """The command's own next step after a refusal of ``target`` (local_hints.py)."""
+        return refusal_step(target, result.error, exempt)
 
     async def offline(target: str) -> ToolResult:
         # Read in a daemon thread: a signal never waits for a read that does not end.
@@ -358,7 +364,8 @@ def fetch(
         else:
             try:
                 data = await in_daemon_thread(
-                    partial(read_file, target, limit=limit), name="webresearch-read"
+                    partial(read_file, target, limit=limit, exempt=exempt),
+                    name="webresearch-read",
                 )
             except InvalidArguments as exc:  # not a regular file, or unreadable
                 return ToolResult.failure(exc)
@@ -377,13 +384,13 @@ def fetch(
 
     def emit(index: int, target: str, result: ToolResult) -> None:
         if as_json:
-            click.echo(json_line(target, result))
+            click.echo(json_line(target, result, hint=step(target, result)))
             return
         if result.ok:
             click.echo(result.text + ("\n" if index < len(items) - 1 else ""))
         else:
             assert result.error is not None
-            show_error("fetch", result.error, suffix=f" [{target}]")
+            show_error("fetch", result.error, suffix=f" [{target}]", hint=step(target, result))
 
     async def run() -> int:
         with reports_own_tool("web_fetch"):
@@ -400,6 +407,8 @@ def fetch(
             ) -> ToolResult:
                 if not is_url(target):
                     return await offline(target)
+                if (typo := scheme_typo(target, exempt)) is not None:  # ``http:/127.0.0.1/``
+                    return ToolResult.failure(typo)
                 with tracing_to_stderr(target, enabled=verbose >= 2):
                     return await toolkit.call(
                         "web_fetch", {"url": target, **arguments}, progress=progress
@@ -408,7 +417,7 @@ def fetch(
             if not batch:
                 with Progress(f"{title}: {items[0]}", quiet=quiet) as line:
                     result = await call(items[0], line.update)
-                return emit_result("fetch", result, as_json=as_json)
+                return emit_result("fetch", result, as_json=as_json, hint=step(items[0], result))
             results = await run_batch(items, call, emit, concurrency=concurrency, label=title)
         return batch_exit_code(results)
 

@@ -12,6 +12,7 @@ from webresearch import InvalidArguments, ToolResult
 
 from .batch import batch_exit_code, concurrency_option, json_line, run_batch
 from .files import output_problem, write_file
+from .local_hints import Exemptions, refusal_step, scheme_typo
 from .logs import say, say_error
 from .options import guard_options, load_settings, robots_option
 from .render import (
@@ -108,6 +109,7 @@ def image(
         respect_robots=respect_robots,
         in_process_cpu=True,
     )
+    exempt = Exemptions.of(settings)  # named in the next step toward a local address
     if (empty := empty_problem(targets)) is not None:  # ``image ""``: not the current dir
         raise click.UsageError(empty)
     try:  # ``file:///…`` (the path: line's file as a URL) is that file's path
@@ -144,19 +146,21 @@ def image(
         a workspace problem. Inside ``--workspace`` view_image's own words (paths relative
         to the workspace) stay, unless the target is a URL typed without its scheme."""
         if workspace is None:
-            return file_problem(target, "an image file")
+            return file_problem(target, "an image file", exempt)
         if scheme_hint(target) is not None and not (Path(workspace) / target).exists():
-            return unreadable(target, FileNotFoundError(2, "No such file or directory"))
+            missing = FileNotFoundError(2, "No such file or directory")
+            return unreadable(target, missing, "an image file", exempt)
         return None
 
     def emit(index: int, target: str, result: ToolResult) -> None:
+        step = refusal_step(target, result.error, exempt)  # the address typed, exempted
         if as_json:
-            click.echo(json_line(target, result))
+            click.echo(json_line(target, result, hint=step))
         elif result.ok:
             click.echo(result.text)
         else:
             assert result.error is not None
-            show_error("image", result.error, suffix=f" [{target}]")
+            show_error("image", result.error, suffix=f" [{target}]", hint=step)
 
     async def call() -> int:
         with reports_own_tool(*tools_used):
@@ -170,6 +174,8 @@ def image(
                 tool, arguments, run = plan(target)
                 if tool == "view_image" and (problem := missing(target)) is not None:
                     return ToolResult.failure(problem)  # worded as fetch words it
+                if tool == "fetch_image" and (typo := scheme_typo(target, exempt)) is not None:
+                    return ToolResult.failure(typo)  # ``http:/127.0.0.1/a.png``
                 return await toolkit.call(tool, arguments, run=run)
 
             if len(targets) > 1:
@@ -193,7 +199,8 @@ def image(
             payload["written"] = written
             click.echo(json.dumps(payload, ensure_ascii=False, indent=2, default=str))
             return EXIT_OK
-        code = emit_result("image", result, as_json=as_json)
+        step = refusal_step(target, result.error, exempt)
+        code = emit_result("image", result, as_json=as_json, hint=step)
         if written is not None:
             say(f"wrote {written['file']} ({written['bytes']} bytes)", prefix="")
         return code

@@ -1,11 +1,12 @@
 """Install hints that fit how webresearch was installed.
 
 The library's messages name the extra as ``pip install 'webresearch[browser]'`` (right for an
-install from PyPI). Someone running from a source checkout (``pip install -e .``) needs
-``pip install -e '<checkout>[browser]'`` instead: the package index form would install a
-second copy. :func:`fit_install_hints` rewrites the hints in a line the CLI prints when the
-installation is editable (PEP 610 ``direct_url.json``: ``dir_info.editable``), and names
-both forms when it cannot tell.
+install from a package index that holds webresearch). It is not published on PyPI — a package
+of that name there is someone else's —, so someone running from a checkout (``pip install
+.`` or ``pip install -e .``, as the README says) needs ``pip install -e '<checkout>[browser]'``
+instead. :func:`fit_install_hints` rewrites the hints in a line the CLI prints when the
+installation came from a directory (PEP 610 ``direct_url.json``: ``dir_info``), and names
+the checkout form alone when it cannot tell where the checkout is.
 """
 
 from __future__ import annotations
@@ -15,15 +16,16 @@ import re
 from importlib import metadata
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["editable_checkout", "fit_install_hints"]
+__all__ = ["fit_install_hints", "source_checkout"]
 
 _HINT = re.compile(r"(?:pip )?install '?webresearch\[([\w,-]+)\]'?")
 
 
-def editable_checkout(distribution: str = "webresearch") -> str | None:
-    """The checkout directory of an editable install, ``None`` for a regular install;
-    ``""`` when the package has no installed metadata (run from a source tree on
-    ``PYTHONPATH``)."""
+def source_checkout(distribution: str = "webresearch") -> str | None:
+    """The checkout directory webresearch was installed from (editable or not), ``None``
+    for an install from a package index or an archive; ``""`` when the package has no
+    installed metadata (run from a source tree on ``PYTHONPATH``) or the directory is not
+    a local path."""
     try:
         dist = metadata.distribution(distribution)
     except metadata.PackageNotFoundError:
@@ -35,8 +37,8 @@ def editable_checkout(distribution: str = "webresearch") -> str | None:
         data = json.loads(text)
     except ValueError:
         return None
-    if not (isinstance(data, dict) and (data.get("dir_info") or {}).get("editable")):
-        return None
+    if not (isinstance(data, dict) and isinstance(data.get("dir_info"), dict)):
+        return None  # an index's wheel or an archive: no checkout to name
     url = str(data.get("url") or "")
     return unquote(urlsplit(url).path) if url.startswith("file:") else ""
 
@@ -46,8 +48,9 @@ def fit_install_hints(line: str, checkout: str | None) -> str:
 
     Args:
         line: a message that may hold install hints.
-        checkout: :func:`editable_checkout`'s answer: ``None`` keeps the PyPI form, a path
-            gives ``pip install -e '<path>[X]'``, ``""`` (unknown checkout) names both forms.
+        checkout: :func:`source_checkout`'s answer: ``None`` keeps the index form, a path
+            gives ``pip install -e '<path>[X]'``, ``""`` (unknown checkout) the checkout
+            form run in it: ``pip install -e '.[X]' in the checkout``.
     """
     if checkout is None:
         return line
@@ -56,8 +59,6 @@ def fit_install_hints(line: str, checkout: str | None) -> str:
         extra = match.group(1)
         if checkout:
             return f"pip install -e '{checkout}[{extra}]'"
-        return (
-            f"pip install 'webresearch[{extra}]', or from a checkout: pip install -e '.[{extra}]'"
-        )
+        return f"pip install -e '.[{extra}]' in the checkout"
 
     return _HINT.sub(fit, line)

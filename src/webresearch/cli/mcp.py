@@ -10,7 +10,7 @@ import click
 
 from webresearch import ConfigurationError
 
-from .install_hint import editable_checkout, fit_install_hints
+from .install_hint import fit_install_hints, source_checkout
 from .logs import say
 from .options import guard_options, load_settings
 from .signals import say_stopped, serve_until_signal
@@ -25,7 +25,7 @@ def _server_module() -> ModuleType:
             fit_install_hints(
                 f"the MCP server needs the mcp package ({exc.name} is missing): "
                 "pip install 'webresearch[mcp]'",
-                editable_checkout(),
+                source_checkout(),
             )
         ) from None
     return mcp_server
@@ -131,9 +131,13 @@ def mcp(
       npx @modelcontextprotocol/inspector webresearch mcp     # try it in the MCP Inspector
 
     \b
-    Client configuration (Claude Desktop, Cursor, any MCP client using stdio):
+    Client configuration (Claude Desktop, Cursor, any MCP client using stdio);
+    webresearch is not on PyPI: give the absolute path of your checkout
       {"mcpServers": {"webresearch": {"command": "uvx",
-        "args": ["--from", "webresearch[mcp]", "webresearch", "mcp"]}}}
+        "args": ["--from", "/path/to/webresearch[mcp]", "webresearch", "mcp"]}}}
+    or, installed there with pip install '.[mcp]', its program:
+      {"mcpServers": {"webresearch": {"command": "/path/to/webresearch/.venv/bin/webresearch",
+        "args": ["mcp"]}}}
     """
     settings = load_settings(ctx, allow_private=allow_private, allow_network=allow_network)
     policy: dict[str, object] = {}

@@ -16,7 +16,7 @@ from webresearch import ConfigurationError, InvalidArguments, Refusal, WebResear
 if TYPE_CHECKING:
     from webresearch import Toolkit, ToolResult
 
-from .install_hint import editable_checkout, fit_install_hints
+from .install_hint import fit_install_hints, source_checkout
 from .logs import say_error
 from .signals import run_stoppable
 
@@ -96,27 +96,32 @@ def exit_code_for(error: WebResearchError | None) -> int:
     return EXIT_TOOL_ERROR
 
 
-def error_line(command: str, error: WebResearchError) -> str:
+def error_line(command: str, error: WebResearchError, hint: str | None = None) -> str:
     """One line for stderr: ``webresearch <command>: error[code]: message (next step: hint)``,
-    advice for a model in the words of the command line (:func:`for_a_person`)."""
+    advice for a model in the words of the command line (:func:`for_a_person`); ``hint``:
+    the command's own next step in place of the error's (``--allow-network 127.0.0.1/32``
+    for the address typed: :mod:`.local_hints`)."""
     line = f"webresearch {command}: error[{error.code}]: {for_a_person(error.message)}"
-    if error.hint:
+    if hint or error.hint:
         # The hint speaks to a model or an operator's settings
-        line += f" (next step: {for_a_person(error.hint, hint=True)})"
-    return fit_install_hints(" ".join(line.split()), editable_checkout())
+        line += f" (next step: {for_a_person(hint or error.hint or '', hint=True)})"
+    return fit_install_hints(" ".join(line.split()), source_checkout())
 
 
-def show_error(command: str, error: WebResearchError, *, suffix: str = "") -> None:
+def show_error(
+    command: str, error: WebResearchError, *, suffix: str = "", hint: str | None = None
+) -> None:
     """:func:`error_line` (and ``suffix``, e.g. `` [URL]``) on stderr, or its JSON record
     when the logs are JSON (:func:`.logs.say_error`)."""
-    say_error(error_line(command, error) + suffix, command=command, code=error.code)
+    say_error(error_line(command, error, hint) + suffix, command=command, code=error.code)
 
 
-def result_dict(result: ToolResult) -> dict[str, Any]:
+def result_dict(result: ToolResult, hint: str | None = None) -> dict[str, Any]:
     """``result.to_dict()`` with the error's message and next step in the words of the
     command line (``--allow-network CIDR``, not ``allowed_networks``; ``webresearch fetch``,
     not ``web_fetch``), as stderr gives them: in the error, in its copy under ``meta`` and
-    where the text says them (only they are reworded, never a page's words around them)."""
+    where the text says them (only they are reworded, never a page's words around them);
+    ``hint``: the command's own next step in place of the error's (:func:`error_line`)."""
     data = result.to_dict()
     error = data.get("error")
     if not isinstance(error, dict):
@@ -125,7 +130,8 @@ def result_dict(result: ToolResult) -> dict[str, Any]:
     for key in ("message", "hint"):
         said = error.get(key)
         if isinstance(said, str) and said:
-            reworded[key] = for_a_person(said, hint=key == "hint")
+            mine = hint if key == "hint" and hint else said  # the command's own step
+            reworded[key] = for_a_person(mine, hint=key == "hint")
     data["error"] = {**error, **reworded}
     meta = data.get("meta")
     meta_error = meta.get("error") if isinstance(meta, dict) else None
@@ -138,16 +144,16 @@ def result_dict(result: ToolResult) -> dict[str, Any]:
     return data
 
 
-def emit_result(command: str, result: ToolResult, *, as_json: bool) -> int:
-    """Print a tool result (text or JSON on stdout, errors on stderr); return the exit code."""
+def emit_result(command: str, result: ToolResult, *, as_json: bool, hint: str | None = None) -> int:
+    """Print a tool result (text or JSON on stdout, errors on stderr); return the exit code.
+    ``hint``: the command's own next step after an error, in place of the tool's."""
     if as_json:
-        click.echo(
-            json.dumps(result_dict(result), ensure_ascii=False, indent=2, default=_json_default)
-        )
+        data = result_dict(result, hint)
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=_json_default))
     elif result.ok:
         click.echo(for_a_person(result.text))
     if result.error is not None:
-        show_error(command, result.error)
+        show_error(command, result.error, hint=hint)
     return exit_code_for(result.error)
 
 
@@ -184,7 +190,7 @@ def unavailable_exit(command: str, toolkit: Toolkit, tool: str) -> int | None:
     reason = toolkit.unavailable.get(tool) or toolkit.not_configured.get(tool)
     if reason is None:
         return None
-    reason = fit_install_hints(reason, editable_checkout())
+    reason = fit_install_hints(reason, source_checkout())
     say_error(
         f"webresearch {command}: error[configuration]: {tool} is not available: {reason}",
         command=command,

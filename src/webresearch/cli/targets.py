@@ -2,13 +2,13 @@
 
 ``fetch`` and ``image`` decide alike and word the same problems alike; ``browse``, web_fetch,
 fetch_image and the browser tool word a URL without its scheme the same way
-(:func:`webresearch.url_text.scheme_hint`).
+(:func:`webresearch.url_text.scheme_hint`), but the tools name no URL of an internal host to a
+model; a person gets it with the exemption it needs (:mod:`.local_hints`).
 """
 
 from __future__ import annotations
 
 import io
-import ipaddress
 import os
 import re
 import stat
@@ -19,13 +19,13 @@ from urllib.parse import unquote, urlsplit
 from webresearch import InvalidArguments
 
 from ..url_text import clean_url, scheme_hint, suggested_url
+from .local_hints import Exemptions, url_step
 
 __all__ = [
     "EMPTY_URL",
     "empty_problem",
     "file_problem",
     "is_url",
-    "local_note",
     "local_targets",
     "path_hint",
     "read_file",
@@ -113,67 +113,27 @@ def is_url(target: str) -> bool:
     return _SCHEME_ONLY.match(cleaned) is not None and not os.path.lexists(target)
 
 
-def path_hint(target: str, exc: OSError, what: str = "an HTML file") -> str:
+def path_hint(
+    target: str, exc: OSError, what: str = "an HTML file", exempt: Exemptions | None = None
+) -> str:
     """The next step after a target could not be read as a file: a URL typed without its
     scheme (``example.org/page``) or with only its ``//`` (``//example.org/page``, RFC 3986
     §4.2's network-path reference) gets its URL form; a Windows path (``C:\\x.html``,
     ``\\\\server\\share``) on another system says so, with the drive's WSL mount; a path
     gets the file's problem (``what`` names the file a directory should hold: ``an image
-    file`` for ``image``)."""
+    file`` for ``image``). A local URL's step names the exemption ``exempt`` lacks
+    (:func:`~.local_hints.url_step`)."""
     if isinstance(exc, IsADirectoryError):
         return f"give {what} inside it, not the directory"
     cleaned = clean_url(target)
-    typed = cleaned[2:] if cleaned.startswith("//") else cleaned
-    hint = scheme_hint(typed)
+    hint = url_step(cleaned, exempt)
     if hint is not None:
-        return hint + local_note(suggested_url(typed))
+        return hint
     if os.name != "nt" and (windows := _WINDOWS_PATH.match(cleaned)) is not None:
         return _windows_hint(cleaned, windows.group())
     if isinstance(exc, FileNotFoundError):
         return "check the file's path, or give a URL with its scheme (https://…)"
     return "check that the file can be read"
-
-
-def local_note(url: str | None) -> str:
-    """What follows :func:`scheme_hint` when the URL meant names this machine or an
-    internal network (``localhost``, ``127.0.0.1``, ``[::1]``, ``10.1.2.3``): the SSRF guard
-    refuses it unless exempted, so the next step names the option that exempts just that
-    address (``--allow-network 127.0.0.1/32``) — the name ``localhost`` is refused whatever
-    the settings, so its URL is given with ``127.0.0.1``. A link-local (cloud metadata),
-    unspecified, multicast or reserved address gets no exemption, only the refusal (review
-    r-12: the hint coached opening 169.254.169.254). Empty for any other URL."""
-    if url is None:
-        return ""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-    except ValueError:
-        return ""
-    if host.lower().rstrip(".") == "localhost":  # "localhost." too (a fully qualified name)
-        try:
-            port = f":{parts.port}" if parts.port is not None else ""
-        except ValueError:
-            port = ""
-        shown = parts._replace(scheme="http", netloc=f"127.0.0.1{port}")
-        return (
-            "; but the SSRF guard refuses local and loopback addresses unless exempted, and "
-            f"the name localhost always: give {shown.geturl()} --allow-network 127.0.0.1/32"
-        )
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return ""
-    never = address.is_link_local or address.is_unspecified or address.is_multicast
-    if address.is_global and not never:
-        return ""
-    if not address.is_loopback and (never or address.is_reserved or not address.is_private):
-        # link-local (the cloud metadata service), 0.0.0.0, multicast: no exemption is
-        # suggested for them (the guard's always-blocked categories)
-        return "; but the SSRF guard refuses this address: it is never a page to read"
-    return (
-        "; the SSRF guard refuses local and loopback addresses unless exempted: add "
-        f"--allow-network {address}/{address.max_prefixlen}"
-    )
 
 
 def _windows_hint(path: str, start: str) -> str:
@@ -188,7 +148,9 @@ def _windows_hint(path: str, start: str) -> str:
     return hint + f" (under WSL: {mount}/{rest})"
 
 
-def unreadable(target: str, exc: OSError, what: str = "an HTML file") -> InvalidArguments:
+def unreadable(
+    target: str, exc: OSError, what: str = "an HTML file", exempt: Exemptions | None = None
+) -> InvalidArguments:
     """``cannot read TARGET: <reason>`` with :func:`path_hint`'s next step — the one wording
     of a PATH that cannot be read, in ``fetch`` and ``image`` alike. A missing "file" that
     is a URL typed without its scheme (``localhost:8765/x``) is named as neither."""
@@ -198,23 +160,32 @@ def unreadable(target: str, exc: OSError, what: str = "an HTML file") -> Invalid
         cleaned[2:] if cleaned.startswith("//") else cleaned
     ):
         reason = "it is neither a file here nor a URL with its scheme (http:// or https://)"
-    return InvalidArguments(f"cannot read {target}: {reason}", hint=path_hint(target, exc, what))
+    return InvalidArguments(
+        f"cannot read {target}: {reason}", hint=path_hint(target, exc, what, exempt)
+    )
 
 
-def file_problem(target: str, what: str) -> InvalidArguments | None:
+def file_problem(
+    target: str, what: str, exempt: Exemptions | None = None
+) -> InvalidArguments | None:
     """:func:`unreadable`'s error when ``target`` cannot be opened as a regular file
     (missing, a directory, no permission, a FIFO, device or socket), else ``None``. Opens
     and closes it without blocking; reads nothing."""
     try:
         os.close(_open_regular(target, what))
     except OSError as exc:
-        return unreadable(target, exc, what)
+        return unreadable(target, exc, what, exempt)
     except InvalidArguments as exc:
         return exc
     return None
 
 
-def read_file(target: str, what: str = "an HTML file", limit: int | None = None) -> bytes:
+def read_file(
+    target: str,
+    what: str = "an HTML file",
+    limit: int | None = None,
+    exempt: Exemptions | None = None,
+) -> bytes:
     """The bytes of the regular file ``target`` — the one way the CLI reads a PATH.
 
     Opening never blocks (``O_NONBLOCK``: opening a FIFO for reading would wait for a
@@ -225,6 +196,8 @@ def read_file(target: str, what: str = "an HTML file", limit: int | None = None)
         limit: read at most this many bytes (``None``: all). The caller passes its cap
             plus one, so a file over the cap is known as such without being read whole (a
             200 MB file was read whole before the 2 MiB cap applied: 269 MB peak RSS).
+        exempt: what the settings exempt from the SSRF guard, for the step after a URL
+            typed without its scheme (``localhost:8765/x``: :func:`path_hint`).
 
     Raises:
         InvalidArguments: it cannot be read (:func:`unreadable`'s wording) or is not a
@@ -236,7 +209,7 @@ def read_file(target: str, what: str = "an HTML file", limit: int | None = None)
             os.set_blocking(fd, True)
             return file.read() if limit is None else file.read(limit)
     except OSError as exc:
-        raise unreadable(target, exc, what) from None
+        raise unreadable(target, exc, what, exempt) from None
 
 
 def read_stdin(limit: int | None = None) -> bytes:

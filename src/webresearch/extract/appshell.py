@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import re
 
+from lxml import etree
+
+from webresearch.extract.align import text_size_exceeds
+
 __all__ = [
     "MAX_SHELL_TEXT_CHARS",
     "NEAR_EMPTY_TEXT_CHARS",
+    "SHELL_VISIBLE_CHARS",
+    "hides_its_content",
     "looks_like_app_shell",
     "only_shell_notices",
 ]
@@ -19,6 +25,9 @@ __all__ = [
 MAX_SHELL_TEXT_CHARS = 300
 #: With at most this many letters and digits, any script makes the page a shell.
 NEAR_EMPTY_TEXT_CHARS = 20
+#: With fewer visible letters and digits than this, and more hidden than visible, the
+#: page is an app shell whose hidden blocks are its content.
+SHELL_VISIBLE_CHARS = 500
 
 _MOUNT_POINT = re.compile(
     r"<(?:div|main|section)[^>]*\bid=[\"']?(?:root|app|__next|__nuxt|svelte|___gatsby|main-app|"
@@ -76,3 +85,21 @@ def looks_like_app_shell(html: str, markdown: str) -> bool:
     if scripts and len(text) <= NEAR_EMPTY_TEXT_CHARS:
         return True  # nothing to read but a "Loading…" and a script that will fill the page
     return external >= 2 or (bool(scripts) and script_bytes >= len(html) // 2)
+
+
+def hides_its_content(doc: etree._Element, hidden_chars: int, page_chars: int | None) -> bool:
+    """True when the page shows fewer than :data:`SHELL_VISIBLE_CHARS` letters and digits,
+    and fewer than its hidden blocks hold (``hidden_chars``): an app shell whose hidden,
+    server-rendered block is the content (:func:`~webresearch.extract.page_noise.hidden_verdicts`).
+
+    Args:
+        doc: the parsed page (``<html>``).
+        hidden_chars: letters and digits of its hidden blocks.
+        page_chars: letters and digits of all the text of its ``<body>``; ``None``: counted
+            here, only as far as the answer needs (the walk stops once the page has more).
+    """
+    shell_below = hidden_chars + min(SHELL_VISIBLE_CHARS, hidden_chars)
+    if page_chars is None:
+        body = doc.find("body")
+        return not text_size_exceeds(doc if body is None else body, shell_below - 1)
+    return page_chars < shell_below

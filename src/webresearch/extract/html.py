@@ -71,6 +71,7 @@ from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.marquee import collapse_marquees
 from webresearch.extract.meta_lines import drop_meta_lines
 from webresearch.extract.overflow_styles import unhide_overflow_styles
+from webresearch.extract.page_chrome import drop_kept_chrome, remove_page_chrome
 from webresearch.extract.page_noise import (
     drop_inert,
     drop_page_toc,
@@ -121,10 +122,6 @@ MIN_KEPT_SHARE = 0.05
 #: thread or product grid is a real article and stays.)
 MAX_FALLBACK_KEPT_CHARS = 1000
 
-#: A navigation, header, footer or sidebar holding more than this share of the page's text
-#: is kept by the whole-page conversion: it is where the content is.
-MAX_CHROME_SHARE = 0.3
-
 #: A paragraph of at least this many words repeating an earlier one is a second copy.
 MIN_REPEAT_WORDS = 6
 #: … unless this share of its words or more is link text: an item a listing shows twice.
@@ -139,9 +136,6 @@ _UI_LABEL = re.compile(
 )
 #: A markdown link: its text is what a reader sees.
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
-_PAGE_CHROME_TAGS = ("nav", "header", "footer", "aside", "menu")
-_PAGE_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menubar"})
-_CONSENT = re.compile(r"cookie|consent|gdpr|newsletter-popup|modal-backdrop", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,12 +274,13 @@ def _convert(
     attributes = read_attributes(body)  # one walk for the scans below (scan_index.py)
     unhide_overflow_styles(body, attributes)  # trafilatura drops style="overflow:hidden" boxes
     open_accordion_questions(body)  # an FAQ's questions written into <button>s
-    main = find_main_content(doc, comments=forum, html=opinion)
-    page_chars = main.page_chars if main is not None else page_text_size(body)
     # a shop's scripts show blocks its classes hide (stock notices, a variant's labels)
     hidden, kept = hidden_verdicts(
-        doc, page_chars, utility_classes=not shop, attributes=attributes, styled=styled
+        doc, None, utility_classes=not shop, attributes=attributes, styled=styled
     )
+    # the verdicts decide what is hidden: trafilatura reads the blocks kept as shown
+    main = find_main_content(doc, comments=forum, html=opinion, shown=kept)
+    page_chars = main.page_chars if main is not None else page_text_size(body)
     if hidden_text is not None:
         # counted in the output (hidden_chars_kept), with closed <details> content
         shown_later = closed_details(body) + faded_blocks(attributes.rows)
@@ -316,7 +311,7 @@ def _convert(
         fallback = f"main content kept {share:.0f}% of the page text"
     elif (landmark := item_page_landmark(body, main.kept_chars, declared, url)) is not None:
         remove_elements(hidden + boxes)
-        _remove_page_chrome(landmark)
+        remove_page_chrome(landmark)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
         drop_noise_images(landmark, images, base, cards, photo, title)
         markdown = _tidy(
@@ -329,6 +324,8 @@ def _convert(
         remove_elements(hidden)
         root = main.root()
         remove_elements(boxes)
+        if main.aligned:  # the site's menu or banner trafilatura kept (page_chrome.py)
+            drop_kept_chrome(root)
         drop_teasers(root)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
         drop_noise_images(root, images, base, cards, photo, title)
@@ -341,7 +338,7 @@ def _convert(
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
     remove_elements(hidden + boxes)
-    _remove_page_chrome(body)
+    remove_page_chrome(body)
     drop_noise_images(body, images, base, cards, title=title)
     markdown = _tidy(element_to_markdown(body, base), keep_repeats)
     if markdown:
@@ -436,40 +433,6 @@ def _repeats(text: str, block: str, seen: set[str]) -> bool:
         return True
     seen.add(key)
     return False
-
-
-def _remove_page_chrome(body: etree._Element) -> None:
-    """Remove navigation, page header/footer, sidebars and consent banners, in place.
-
-    A ``<header>`` or ``<footer>`` inside an ``<article>`` or ``<main>`` is part of the
-    content and stays, and so does any of them holding more than :data:`MAX_CHROME_SHARE`
-    of the page's text.
-    """
-    doomed: list[etree._Element] = []
-    for el in body.iter():
-        tag = _tag(el)
-        if not tag:
-            continue
-        role = (el.get("role") or "").lower()
-        if tag in _PAGE_CHROME_TAGS or role in _PAGE_CHROME_ROLES:
-            if tag in ("header", "footer") and any(
-                _tag(a) in ("article", "main") for a in el.iterancestors()
-            ):
-                continue
-            doomed.append(el)
-        elif (
-            _CONSENT.search((el.get("id") or "") + " " + (el.get("class") or ""))
-            and len(normalise("".join(el.itertext()))) < 2000
-        ):
-            doomed.append(el)
-    page_chars = page_text_size(body)
-    for el in doomed:
-        parent = el.getparent()
-        if parent is None:
-            continue
-        if page_text_size(el) > MAX_CHROME_SHARE * page_chars:
-            continue  # this "chrome" holds the page's text (an article in an <aside>)
-        remove_keep_tail(el)
 
 
 def _plain_text(body: etree._Element) -> str:

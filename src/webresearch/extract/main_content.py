@@ -11,7 +11,8 @@ trafilatura's simplified tree:
    confident; the fast pass stands when the full pass left the page's explicit ``<main>``
    for a list beside it: :mod:`webresearch.extract.landmark_pass`); in that copy a
    formula without TeX source is its text (trafilatura itself deletes such MathML:
-   :func:`_formulas_as_text`);
+   :mod:`webresearch.extract.traf_input`; there too a hidden block the hidden verdicts keep
+   shows);
 2. the text it kept is aligned, in document order, with the text nodes of the page
    (:mod:`webresearch.extract.align`);
 3. elements holding no kept text are removed, kept text nodes stay, images trafilatura kept
@@ -63,7 +64,7 @@ from __future__ import annotations
 
 import logging
 import re
-from copy import deepcopy
+from collections.abc import Collection
 from dataclasses import dataclass
 from itertools import count
 
@@ -72,7 +73,6 @@ from lxml import etree
 from webresearch.extract.align import Segment, align_segments, normalise, text_segments
 from webresearch.extract.card_titles import keep_card_titles
 from webresearch.extract.faq_answers import keep_faq_answers
-from webresearch.extract.formulas import formula_tex
 from webresearch.extract.forum import keep_thread, repeats_article
 from webresearch.extract.landmark_pass import explicit_landmark, holds_landmark, prefer_fast_pass
 from webresearch.extract.product_head import keep_product_head
@@ -81,6 +81,7 @@ from webresearch.extract.product_summary import keep_product_summary
 from webresearch.extract.quote_figures import keep_quote_figures
 from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
 from webresearch.extract.slide_prose import keep_slide_prose
+from webresearch.extract.traf_input import trafilatura_input
 from webresearch.extract.traf_pass import extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
 from webresearch.extract.tree import ancestor_where, remove_keep_tail
@@ -214,7 +215,10 @@ class MainContent:
 
 
 def find_main_content(
-    doc: etree._Element, comments: bool = False, html: str | None = None
+    doc: etree._Element,
+    comments: bool = False,
+    html: str | None = None,
+    shown: Collection[etree._Element] = (),
 ) -> MainContent | None:
     """Locate the main content of a parsed page (the page is not modified yet).
 
@@ -223,6 +227,9 @@ def find_main_content(
         comments: the page's comments are content (a forum thread's replies).
         html: the page's markup as parsed, for the second opinion (module docstring, step
             4); ``None`` or a forum thread (``comments``): trafilatura alone.
+        shown: hidden elements of ``doc`` that are content (the hidden verdicts' ``kept``:
+            :func:`~webresearch.extract.page_noise.hidden_verdicts`); trafilatura reads
+            them as shown (:mod:`webresearch.extract.traf_input`).
 
     Returns:
         where the main content is, or ``None`` when trafilatura finds none.
@@ -232,7 +239,7 @@ def find_main_content(
         return None
     segments = list(text_segments(body))
     page_chars = sum(len(s.norm) for s in segments)
-    doc = _formulas_as_text(doc)  # what trafilatura reads; the page itself is not changed
+    doc = trafilatura_input(doc, shown)  # what trafilatura reads; the page is not changed
     traf_body, streams = _trafilatura(doc, True, comments)
     total = sum(len(k) for k in streams)
     confident = total >= CONFIDENT_CHARS and total >= CONFIDENT_SHARE * page_chars
@@ -271,26 +278,6 @@ def find_main_content(
         placed += keep_card_titles(body, segments)  # a product card's name by its price
     _keep_formulas(segments)
     return MainContent(placed, page_chars, True, body, segments, traf_body)
-
-
-_MATH_TAGS = ("math", "{http://www.w3.org/1998/Math/MathML}math")
-
-
-def _formulas_as_text(doc: etree._Element) -> etree._Element:
-    """A copy of ``doc`` in which each ``<math>`` without TeX source is its text (as the
-    alignment reads it), or ``doc`` itself when there is none. trafilatura turns a formula
-    with TeX into that TeX (``htmlprocessing.recover_math``) but deletes the others: a link
-    around such a formula then reads as an empty link, and a short list holding it as a
-    menu, dropped whole with its other items (review: ``<li><a><math>w</math></a>.</li>``
-    took the next item's text with it)."""
-    if not any(not formula_tex(el) for el in doc.iter(*_MATH_TAGS)):
-        return doc
-    page = deepcopy(doc)
-    for math in [el for el in page.iter(*_MATH_TAGS) if not formula_tex(el)]:
-        text = " ".join("".join(math.itertext()).split())
-        math.tail = f"{text} {math.tail or ''}" if text else math.tail
-        remove_keep_tail(math)
-    return page
 
 
 def _keep_formulas(segments: list[Segment]) -> None:

@@ -16,7 +16,8 @@
   page's structure shows a control that opens it — a closed tab, accordion or disclosure
   panel (:mod:`webresearch.extract.collapsed_panels`): a click shows it, and the corpora's
   ground truth counts it (product descriptions, forum posts, FAQ answers). Hidden prose that
-  nothing opens goes (a prompt injection hides so): :func:`hidden_verdicts`.
+  nothing opens goes (a prompt injection hides so): :func:`hidden_verdicts`. The verdicts decide:
+  trafilatura reads the blocks kept as shown (:mod:`webresearch.extract.traf_input`).
   Webflow's never-shown classes (``w-condition-invisible``, a form's after-sending messages) are
   left out even then: no click shows them. Text trafilatura kept in a hidden microdata property
   whose visible copy it dropped is kept at that copy (:mod:`webresearch.extract.visible_copies`).
@@ -60,6 +61,7 @@ from typing import NamedTuple
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.appshell import SHELL_VISIBLE_CHARS, hides_its_content
 from webresearch.extract.assistive_text import only_assistive_text
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.collapsed_panels import PanelControls, is_collapsed_content
@@ -89,9 +91,6 @@ __all__ = [
     "visible_text_size",
 ]
 
-#: With fewer visible letters and digits than this, and more hidden than visible, the
-#: page is an app shell whose hidden blocks are its content.
-SHELL_VISIBLE_CHARS = 500
 #: Outside the main content, at least this share of links and comments is boilerplate.
 MIN_BOILERPLATE_SHARE = 0.5
 #: A teaser block has at least this share of link text …
@@ -158,7 +157,7 @@ class HiddenVerdicts(NamedTuple):
 
 def hidden_blocks(
     doc: etree._Element,
-    page_chars: int,
+    page_chars: int | None,
     utility_classes: bool = True,
     attributes: PageAttributes | None = None,
     styled: frozenset[etree._Element] = frozenset(),
@@ -169,7 +168,7 @@ def hidden_blocks(
 
 def hidden_verdicts(
     doc: etree._Element,
-    page_chars: int,
+    page_chars: int | None,
     utility_classes: bool = True,
     attributes: PageAttributes | None = None,
     styled: frozenset[etree._Element] = frozenset(),
@@ -179,7 +178,7 @@ def hidden_verdicts(
 
     Args:
         doc: the parsed document (``<html>``), before anything is pruned.
-        page_chars: letters and digits of the whole body's text.
+        page_chars: letters and digits of the whole body's text (``None``: counted as needed).
         utility_classes: read the display utility classes too
             (:mod:`~webresearch.extract.utility_classes`); ``False`` on a shop's page, whose
             scripts show the blocks they hide (stock notices, a chosen variant's labels:
@@ -224,10 +223,8 @@ def hidden_verdicts(
     hidden_set = frozenset(hidden)  # also read for a row of tab panes (collapsed_panels.py)
     outermost = [el for el in hidden if not any(a in hidden_set for a in el.iterancestors())]
     sizes = [page_text_size(el) for el in outermost]
-    hidden_chars = sum(sizes)
-    visible_chars = page_chars - hidden_chars
-    if visible_chars < SHELL_VISIBLE_CHARS and hidden_chars > visible_chars:
-        return HiddenVerdicts([], outermost)  # an app shell: the hidden block is the content
+    if hides_its_content(doc, sum(sizes), page_chars):  # an app shell (appshell.py):
+        return HiddenVerdicts([], outermost)  # the hidden block is the content
     controls = PanelControls(doc, hidden_set, styled)  # what opens a panel, read at the first one
     removed, kept = HiddenVerdicts([], [])
     for el, chars in zip(outermost, sizes, strict=True):

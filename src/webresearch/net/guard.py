@@ -23,7 +23,7 @@ import httpx2
 
 from ..errors import BlockedAddress, InvalidArguments, NetworkError
 from ..redact import redact_url
-from ..url_text import clean_url, scheme_hint
+from ..url_text import clean_url, scheme_hint, suggested_url
 from .addresses import (
     ALWAYS_BLOCKED_CATEGORIES,
     AddressPolicy,
@@ -52,6 +52,12 @@ _IPV6_RULE_HINT = (
     "use a public URL; the SSRF guard applies this rule whatever the settings, and an IPv6 "
     "address is written in brackets without a %zone suffix"
 )
+
+
+#: The next step after a URL typed without its scheme (or its ``//``) whose host the guard
+#: refuses (``localhost:8080/x``, ``169.254.169.254/x``): no URL to retry is suggested, the
+#: model is never coached toward an internal address (review, session 13).
+_INTERNAL_TYPED_HINT = "this address is internal and not allowed (SSRF guard); use a public URL"
 
 
 def _host_rule_hint(host: str) -> str:
@@ -192,15 +198,37 @@ class SSRFGuard:
                 ) from None
             raise InvalidArguments(
                 f"not a valid URL: {redact_url(str(url))[:200]} ({exc})",
-                hint=scheme_hint(str(url)),  # ``http:localhost:8765/``: the URL meant
+                hint=self.scheme_hint(str(url)),  # ``http:x.org:8765/``: the URL meant
             ) from None
         if not parsed.scheme or (parsed.scheme in ALLOWED_SCHEMES and not parsed.is_absolute_url):
             raise InvalidArguments(
                 f"the URL must be absolute (http:// or https://): {redact_url(str(url))[:200]}",
                 # ``example.org``, ``https:/x.org``: the URL meant, never fetched in its place
-                hint=scheme_hint(str(url)) or "give an http:// or https:// URL",
+                hint=self.scheme_hint(str(url)) or "give an http:// or https:// URL",
             )
         return parsed
+
+    def scheme_hint(self, text: str) -> str | None:
+        """The next step for ``text``, a URL typed without its scheme or its ``//``
+        (:func:`~webresearch.url_text.scheme_hint`: ``a URL needs its scheme: https://…``),
+        or ``None`` when it is not one. When the host of the URL meant is one the guard
+        refuses — a host-name rule (``localhost``, ``*.internal``) or an address the policy
+        does not exempt (``127.0.0.1``, ``169.254.169.254``) — the step says the address is
+        not allowed and names no URL (:data:`_INTERNAL_TYPED_HINT`); nothing is resolved."""
+        meant = suggested_url(text)
+        if meant is None:
+            return None
+        try:
+            host = urlsplit(meant).hostname or ""
+        except ValueError:
+            host = ""
+        verdict = classify_host(host) if host else None
+        if verdict is not None and (
+            verdict.refusal is not None
+            or (verdict.address is not None and not self.policy.verdict(verdict.address).allowed)
+        ):
+            return _INTERNAL_TYPED_HINT
+        return scheme_hint(text)
 
     def check_url(self, url: str | httpx2.URL, *, redirect: bool = False) -> Target:
         """Apply every rule that needs no DNS: scheme, userinfo, host names, IP literals.
@@ -218,7 +246,7 @@ class SSRFGuard:
         parsed = self.parse(url)
         shown = "the redirect target" if redirect else redact_url(str(parsed))
         if parsed.scheme not in ALLOWED_SCHEMES:
-            meant = None if redirect else scheme_hint(str(url))
+            meant = None if redirect else self.scheme_hint(str(url))
             if meant is not None:  # ``localhost:8765`` reads as the scheme ``localhost``
                 raise InvalidArguments(
                     f"the URL must be absolute (http:// or https://): {shown}", hint=meant

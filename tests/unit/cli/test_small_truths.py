@@ -3,6 +3,7 @@ search without a reachable provider naming the likely cause, shell completion.""
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.cli_runs import cli_env, sigint_default
-from webresearch.cli.install_hint import editable_checkout, fit_install_hints
+from webresearch.cli.install_hint import fit_install_hints, source_checkout
 from webresearch.cli.main import cli
 
 ENV = {"WEBRESEARCH_JOURNAL_URL": "memory://", "WEBRESEARCH_SEARCH_PROVIDER": "none"}
@@ -32,13 +33,41 @@ def test_install_hints_fit_the_installation() -> None:
     assert fit_install_hints(line, "/src/wr") == (
         "Playwright is not installed (pip install -e '/src/wr[browser]')"
     )
-    both = fit_install_hints(line, "")  # a checkout we cannot locate: both forms
-    assert "pip install 'webresearch[browser]'" in both and "pip install -e '.[browser]'" in both
+    # a checkout we cannot locate: its form alone, never the bare name (not on PyPI)
+    unknown = fit_install_hints(line, "")
+    assert "pip install -e '.[browser]' in the checkout" in unknown
+    assert "webresearch[" not in unknown
     bare = fit_install_hints("install webresearch[search] for ddgs", "/src/wr")
     assert bare == "pip install -e '/src/wr[search]' for ddgs"
     # this test environment is an editable install of this checkout (./scripts/test: pip -e)
-    checkout = editable_checkout()
+    checkout = source_checkout()
     assert checkout is None or checkout == "" or (Path(checkout) / "pyproject.toml").is_file()
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "expected"),
+    [
+        ({"url": "file:///src/wr", "dir_info": {}}, "/src/wr"),  # pip install . (review)
+        ({"url": "file:///src/wr", "dir_info": {"editable": True}}, "/src/wr"),
+        ({"url": "https://files.example/wr.whl", "archive_info": {}}, None),
+        (None, None),  # a wheel from an index
+    ],
+)
+def test_an_install_from_a_checkout_names_the_checkout(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    direct_url: dict[str, object] | None,
+    expected: str | None,
+) -> None:
+    """review, session 13: ``pip install .`` (the README's route) kept the bare-name hint,
+    which installs whatever a package index holds under that name."""
+    info = tmp_path / "fakewr-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakewr\nVersion: 1.0\n")
+    if direct_url is not None:
+        (info / "direct_url.json").write_text(json.dumps(direct_url))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert source_checkout("fakewr") == expected
 
 
 def test_search_without_a_reachable_provider_names_the_likely_cause() -> None:

@@ -171,3 +171,44 @@ def test_shown_on_another_screen_reads_every_breakpoint() -> None:
         ("w-condition-invisible", False),
     ):
         assert shown_on_another_screen(classes) is shown, classes
+
+
+def test_a_kept_panel_hidden_by_an_inline_style_reaches_the_markdown() -> None:
+    # Review: the verdict kept these panels, then trafilatura's discard XPath deleted every
+    # display:none / aria-hidden / "… hidden" element before the alignment saw it, so the
+    # panel never reached the markdown. The verdicts decide (extract/traf_input.py).
+    for panel in (
+        # tabs naming their panels (aria-controls)
+        "<div class='tabs'><button aria-controls='day'>Day shift</button>"
+        "<button aria-controls='night'>Night shift</button></div>"
+        "<div id='day'><p>The day shift greases the rails and the wheels of the crane.</p></div>"
+        f"<div id='night' style='display:none'><p>{PANEL}</p></div>",
+        # WAI-ARIA tab panels, the closed one display: none
+        "<div role='tablist'><button role='tab'>Day</button><button role='tab'>Night</button>"
+        "</div><div role='tabpanel'><p>The day shift greases the rails.</p></div>"
+        f"<div role='tabpanel' style='display: none'><p>{PANEL}</p></div>",
+        # an accordion's panel, aria-hidden and a hiding class as well
+        "<div><button aria-expanded='false' aria-controls='a1'>What does the shift check?"
+        f"</button><div id='a1' class='accordion-body hidden' aria-hidden='true' "
+        f"style='display:none'><p>{PANEL}</p></div></div>",
+    ):
+        out = page(PROSE + panel)
+        assert "writes each reading into the log" in out.text, panel
+        assert out.hidden_chars_kept > 200, panel  # counted (and so noted) as hidden text
+        assert "Paragraph 5 tells" in out.text
+
+
+def test_hidden_prose_no_control_opens_stays_out_when_styled_display_none() -> None:
+    for hiding in ("style='display:none'", "style='display: none' aria-hidden='true'"):
+        out = page(PROSE + f"<div {hiding}><p>{INJECTION}</p></div>")
+        assert "Ignore previous instructions" not in out.text, hiding
+        assert out.hidden_chars_kept == 0
+        # beside a kept panel too: only the panel shows
+        both = page(
+            PROSE + "<div role='tablist'><button role='tab'>Day</button><button role='tab'>Night"
+            "</button></div><div role='tabpanel'><p>The day shift greases the rails.</p></div>"
+            f"<div role='tabpanel' style='display:none'><p>{PANEL}</p></div>"
+            f"<div {hiding}><p>{INJECTION}</p></div>"
+        )
+        assert "writes each reading into the log" in both.text
+        assert "Ignore previous instructions" not in both.text, hiding

@@ -1,0 +1,181 @@
+"""The next step a person gets toward a local address: the URL meant, and the one
+``--allow-network`` exemption that opens it — or none.
+
+The SSRF guard refuses local and internal addresses unless exempted (``--allow-network
+CIDR``, ``--allow-private``). A person who typed such an address gets the exemption of that
+address alone (``--allow-network 127.0.0.1/32``), never a placeholder; none when the
+settings already exempt it (the URL alone is the step), and none for the addresses no page
+is ever read from (link-local — where cloud metadata lives —, unspecified, multicast,
+reserved: review r-12). The name ``localhost`` is refused whatever the settings: its step
+names ``127.0.0.1``. The model-facing words (web_fetch's hint) never suggest an internal URL
+(:meth:`~webresearch.net.guard.SSRFGuard.scheme_hint`); these are for the command line only.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from urllib.parse import SplitResult, urlsplit
+
+from webresearch import InvalidArguments, WebResearchError
+
+from ..url_text import clean_url, scheme_hint, suggested_url
+
+if TYPE_CHECKING:
+    from webresearch import Settings
+
+__all__ = ["Exemptions", "local_note", "refusal_step", "scheme_typo", "url_step"]
+
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+_LOOPBACK = ipaddress.IPv4Address("127.0.0.1")
+
+
+@dataclass(frozen=True, slots=True)
+class Exemptions:
+    """What the settings of the command exempt from the SSRF guard.
+
+    Attributes:
+        networks: ``allowed_networks`` (``--allow-network``), exempted exactly.
+        private: ``allow_private`` (``--allow-private``): private and loopback addresses,
+            never the always-refused kinds (:func:`never_exempted`).
+    """
+
+    networks: tuple[Network, ...] = ()
+    private: bool = False
+
+    @classmethod
+    def of(cls, settings: Settings) -> Exemptions:
+        """The exemptions of ``settings`` (the file's and the command line's together)."""
+        return cls(tuple(settings.allowed_networks), settings.allow_private)
+
+    def covers(self, address: Address) -> bool:
+        """Whether ``address`` is exempted already (no option to add for it)."""
+        if any(address.version == n.version and address in n for n in self.networks):
+            return True
+        return self.private and not never_exempted(address)
+
+
+def never_exempted(address: Address) -> bool:
+    """Link-local (cloud metadata), unspecified, multicast or reserved: no exemption is
+    ever suggested for it (the guard's always-refused kinds)."""
+    return (
+        address.is_link_local
+        or address.is_unspecified
+        or address.is_multicast
+        or (address.is_reserved and not address.is_loopback)
+    )
+
+
+def local_note(url: str | None, exempt: Exemptions | None = None) -> str:
+    """What follows :func:`~webresearch.url_text.scheme_hint` when the URL meant names this
+    machine or an internal network (``localhost``, ``127.0.0.1``, ``[::1]``, ``10.1.2.3``):
+    the option that exempts just that address (``--allow-network 127.0.0.1/32``) unless
+    ``exempt`` covers it already, ``127.0.0.1`` for the name ``localhost``, and only the
+    refusal for an address no exemption is suggested for. Empty for any other URL."""
+    exempt = exempt or Exemptions()
+    parts = _split(url)
+    if parts is None:
+        return ""
+    host = parts.hostname or ""
+    if host.lower().rstrip(".") == "localhost":  # "localhost." too (a fully qualified name)
+        shown = _on_loopback(parts)
+        if exempt.covers(_LOOPBACK):
+            return f"; but the SSRF guard refuses the name localhost always: give {shown}"
+        return (
+            "; but the SSRF guard refuses local and loopback addresses unless exempted, and "
+            f"the name localhost always: give {shown} --allow-network 127.0.0.1/32"
+        )
+    address = _address(host)
+    if address is None or (address.is_global and not never_exempted(address)):
+        return ""
+    if not address.is_loopback and (never_exempted(address) or not address.is_private):
+        return "; but the SSRF guard refuses this address: it is never a page to read"
+    if exempt.covers(address):
+        return ""  # the URL alone is the step: its address is exempted already
+    return (
+        "; the SSRF guard refuses local and loopback addresses unless exempted: add "
+        f"--allow-network {address}/{address.max_prefixlen}"
+    )
+
+
+def url_step(target: str, exempt: Exemptions | None = None) -> str | None:
+    """The next step for ``target`` typed without its scheme or its ``//``
+    (``localhost:8765/x``, ``http:/127.0.0.1:8765/x``, ``//example.org/a``): the URL meant
+    and :func:`local_note`'s exemption; ``None`` when it is no such URL."""
+    cleaned = clean_url(target)
+    typed = cleaned[2:] if cleaned.startswith("//") else cleaned
+    hint = scheme_hint(typed)
+    return None if hint is None else hint + local_note(suggested_url(typed), exempt)
+
+
+def scheme_typo(target: str, exempt: Exemptions) -> InvalidArguments | None:
+    """The error of a URL target written with its scheme but not its ``//``
+    (``http:/127.0.0.1:8765/x``, ``https:example.org``), with the person's next step
+    (:func:`url_step`), else ``None``. The command says it before any tool runs: the
+    tool's own words for a model name no internal URL."""
+    cleaned = clean_url(target)
+    if "://" in cleaned or suggested_url(cleaned) is None:
+        return None
+    return InvalidArguments(
+        f"the URL must be absolute (http:// or https://): {cleaned[:200]}",
+        hint=url_step(cleaned, exempt),
+    )
+
+
+def refusal_step(target: str, error: WebResearchError | None, exempt: Exemptions) -> str | None:
+    """The person's next step after the SSRF guard refused the URL ``target`` whose host is
+    an IP literal or ``localhost`` (the guard's hint names ``allowed_networks`` or no way
+    at all), else ``None`` (the hint stays). An address the settings exempt already was
+    refused for another reason (a redirect): ``None`` too.
+
+    Returns:
+        the guard's hint with the concrete option (``… with --allow-network 127.0.0.1/32 or
+        allow_private``), the loopback URL for ``localhost``, or only the refusal for an
+        address no exemption is suggested for.
+    """
+    if error is None or error.code != "blocked_address" or error.hint is None:
+        return None
+    parts = _split(clean_url(target))
+    if parts is None or parts.scheme.lower() not in ("http", "https"):
+        return None
+    host = parts.hostname or ""
+    if host.lower().rstrip(".") == "localhost" and error.details.get("category") == "host_rule":
+        step = "use a public URL; the SSRF guard refuses the name localhost whatever the settings"
+        option = "" if exempt.covers(_LOOPBACK) else " --allow-network 127.0.0.1/32"
+        return f"{step}: give {_on_loopback(parts)}{option}"
+    address = _address(host)
+    said = "exempts the network with allowed_networks"
+    if address is None or exempt.covers(address) or said not in error.hint:
+        return None  # (an IPv6 address embedding an IPv4 one: the guard names both)
+    if never_exempted(address):
+        return "use a public URL; the SSRF guard refuses this address: it is never a page to read"
+    option = f"--allow-network {address}/{address.max_prefixlen}"
+    return error.hint.replace(said, f"exempts this address with {option}")
+
+
+def _split(url: str | None) -> SplitResult | None:
+    if url is None:
+        return None
+    try:
+        return urlsplit(url)
+    except ValueError:
+        return None
+
+
+def _on_loopback(parts: SplitResult) -> str:
+    """``parts`` (a ``localhost`` URL) as the plain-http URL of ``127.0.0.1``."""
+    try:
+        port = f":{parts.port}" if parts.port is not None else ""
+    except ValueError:  # out of range: the guard says so when it is typed
+        port = ""
+    return parts._replace(scheme="http", netloc=f"127.0.0.1{port}").geturl()
+
+
+def _address(host: str) -> Address | None:
+    try:
+        return ipaddress.ip_address(host)
+    except ValueError:
+        return None

@@ -1,0 +1,139 @@
+"""A page's own navigation, banner and footer: not its content. Pure functions over lxml.
+
+Two passes:
+
+* :func:`remove_page_chrome`, for the whole-page conversion and a listing's ``<main>``:
+  navigation, page header and footer, sidebars and consent banners go;
+* :func:`drop_kept_chrome`, for the main content trafilatura chose: when its pick is the
+  page's body with the site's menu in it (a chart, a schedule or a catalogue laid out as
+  one long page), the site's ``<nav>`` menus, ``role="banner"`` header, page footer and
+  sidebar of links it kept go (see the function). Source: WCXB dev, where such chrome led
+  trafilatura's pick on listings (a supplier catalogue's whole mega-menu, 0.70 → 1.0) and
+  other types: 61 pages up, 5 down (at most −0.052: a breadcrumb the ground truth
+  holds as the page's name); Zyte dev unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.tree import remove_keep_tail
+
+__all__ = [
+    "MAX_CHROME_SHARE",
+    "MAX_KEPT_CHROME_SHARE",
+    "MIN_SIDEBAR_LINK_SHARE",
+    "drop_kept_chrome",
+    "remove_page_chrome",
+]
+
+#: A navigation, header, footer or sidebar holding more than this share of the page's text
+#: is kept by the whole-page conversion: it is where the content is.
+MAX_CHROME_SHARE = 0.3
+#: Kept chrome holding more than this share of the kept text stays: it is the content.
+MAX_KEPT_CHROME_SHARE = 0.5
+#: An ``<aside>`` outside the article is a sidebar when this share of its text is links.
+MIN_SIDEBAR_LINK_SHARE = 0.5
+
+_PAGE_CHROME_TAGS = ("nav", "header", "footer", "aside", "menu")
+_PAGE_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menubar"})
+_KEPT_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "menubar"})
+_CONSENT = re.compile(r"cookie|consent|gdpr|newsletter-popup|modal-backdrop", re.I)
+
+
+def _tag(el: etree._Element) -> str:
+    return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def _in_content(el: etree._Element) -> bool:
+    return any(_tag(a) in ("article", "main") for a in el.iterancestors())
+
+
+def _in_page(el: etree._Element) -> bool:
+    """True when ``el`` has links and all go to places on the page (``#care``): a menu of
+    the page's own sections."""
+    hrefs = [(a.get("href") or "").strip() for a in el.iter("a")]
+    return bool(hrefs) and all(h.startswith("#") and len(h) > 1 for h in hrefs)
+
+
+def remove_page_chrome(body: etree._Element) -> None:
+    """Remove navigation, page header/footer, sidebars and consent banners, in place.
+
+    A ``<header>`` or ``<footer>`` inside an ``<article>`` or ``<main>`` is part of the
+    content and stays, and so does any of them holding more than :data:`MAX_CHROME_SHARE`
+    of the page's text.
+    """
+    doomed: list[etree._Element] = []
+    for el in body.iter():
+        tag = _tag(el)
+        if not tag:
+            continue
+        role = (el.get("role") or "").lower()
+        if tag in _PAGE_CHROME_TAGS or role in _PAGE_CHROME_ROLES:
+            if tag in ("header", "footer") and _in_content(el):
+                continue
+            doomed.append(el)
+        elif (
+            _CONSENT.search((el.get("id") or "") + " " + (el.get("class") or ""))
+            and len(normalise("".join(el.itertext()))) < 2000
+        ):
+            doomed.append(el)
+    page_chars = page_text_size(body)
+    for el in doomed:
+        parent = el.getparent()
+        if parent is None:
+            continue
+        if page_text_size(el) > MAX_CHROME_SHARE * page_chars:
+            continue  # this "chrome" holds the page's text (an article in an <aside>)
+        remove_keep_tail(el)
+
+
+def drop_kept_chrome(root: etree._Element) -> int:
+    """Remove the site's menus, banner and footer from the pruned main content ``root``.
+
+    Goes: a ``<nav>`` or ``role="navigation"``/``"menubar"`` element, a ``role="banner"``
+    or ``"contentinfo"`` one, a ``<header>`` or ``<footer>`` outside any ``<article>``
+    and ``<main>``, and an ``<aside>`` outside them whose text is at least
+    :data:`MIN_SIDEBAR_LINK_SHARE` link text (a sidebar of links) — unless it holds an ``<h1>`` (the page's own heading), only links to
+    places on the page (a menu of its own sections) or more than
+    :data:`MAX_KEPT_CHROME_SHARE` of the kept text (then it is the content).
+
+    Returns:
+        the letters and digits removed.
+    """
+    kept = page_text_size(root)
+    doomed: list[etree._Element] = []
+    walker = etree.iterwalk(root, events=("start",))
+    for _, el in walker:
+        tag = _tag(el)
+        if not tag:
+            continue
+        role = (el.get("role") or "").lower()
+        if tag in ("header", "footer") and role not in _KEPT_CHROME_ROLES and _in_content(el):
+            continue
+        if tag == "aside" and not _in_content(el) and _linked_share(el) >= MIN_SIDEBAR_LINK_SHARE:
+            doomed.append(el)  # a sidebar of links ("Trending", "Related")
+            walker.skip_subtree()
+        elif tag in ("nav", "header", "footer") or role in _KEPT_CHROME_ROLES:
+            doomed.append(el)  # outermost only: what is inside goes with it
+            walker.skip_subtree()
+    removed = 0
+    for el in doomed:
+        if el.getparent() is None or next(el.iter("h1"), None) is not None or _in_page(el):
+            continue
+        size = page_text_size(el)
+        if size > MAX_KEPT_CHROME_SHARE * kept:
+            continue
+        removed += size
+        remove_keep_tail(el)
+    return removed
+
+
+def _linked_share(el: etree._Element) -> float:
+    """The share of ``el``'s letters and digits that are link text (1.0 when it has none)."""
+    total = len(normalise("".join(el.itertext())))
+    linked = sum(len(normalise("".join(a.itertext()))) for a in el.iter("a"))
+    return linked / total if total else 1.0

@@ -1,0 +1,78 @@
+"""The page as trafilatura reads it. Pure functions over lxml trees.
+
+trafilatura decides what the main content is (:mod:`webresearch.extract.main_content`) on a
+view of the page that differs from the page in two ways; the page itself is never changed:
+
+* a formula (``<math>``) without TeX source is its text, as the alignment reads it:
+  trafilatura turns a formula with TeX into that TeX (``htmlprocessing.recover_math``) but
+  deletes the others, and a link around such a formula then reads as an empty link, a short
+  list holding it as a menu, dropped whole with its other items (review:
+  ``<li><a><math>w</math></a>.</li>`` took the next item's text with it);
+* a hidden block our verdict keeps (a closed tab or accordion panel a control opens, an app
+  shell's content: :func:`~webresearch.extract.page_noise.hidden_verdicts`) shows: its
+  ``style``, ``hidden`` and ``aria-hidden`` attributes and the class tokens that say hidden
+  (``hidden…``, ``hide…``, ``…-hide-…``) are dropped. trafilatura deletes every
+  ``display:none``, ``aria-hidden="true"`` or ``class="… hidden"`` element it meets
+  (``OVERALL_DISCARD_XPATH``, readability's visibility test), so a panel the verdict kept —
+  ``<div id="specs" style="display:none">`` under a tab with ``aria-controls="specs"`` —
+  never reached the markdown (review: the verdict and the discard disagreed, the discard
+  won). Hidden blocks the verdict removes, and hidden elements inside a kept one, are left
+  as they are: trafilatura's discard still applies to them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from copy import deepcopy
+
+from lxml import etree
+
+from webresearch.extract.formulas import formula_tex
+from webresearch.extract.tree import remove_keep_tail
+
+__all__ = ["trafilatura_input"]
+
+_MATH_TAGS = ("math", "{http://www.w3.org/1998/Math/MathML}math")
+#: Attributes that hide an element from trafilatura (its discard XPath, readability).
+_HIDING_ATTRIBUTES = ("style", "hidden", "aria-hidden")
+#: Class tokens trafilatura's hidden-class test reads as hidden (``^hide-``, `` hidden``,
+#: `` hide``, ``-hide-``: a token starting so, or holding ``-hide-``).
+_HIDING_CLASS = re.compile(r"hid(?:den|e).*|.*-hide-.*")
+
+
+def trafilatura_input(
+    doc: etree._Element, shown: Collection[etree._Element] = ()
+) -> etree._Element:
+    """A copy of ``doc`` with its formulas without TeX as text and the hidden blocks in
+    ``shown`` unhidden (module docstring), or ``doc`` itself when neither applies.
+
+    Args:
+        doc: the parsed page (``<html>``); not modified.
+        shown: hidden elements of ``doc`` that are content (the verdict's ``kept``).
+    """
+    formulas = any(not formula_tex(el) for el in doc.iter(*_MATH_TAGS))
+    if not formulas and not shown:
+        return doc
+    page = deepcopy(doc)
+    if shown:
+        wanted = set(shown)
+        # a deep copy has the same shape: the n-th element of each walk is the same node
+        for original, copied in zip(doc.iter(), page.iter(), strict=True):
+            if original in wanted:
+                _unhide(copied)
+    for math in [el for el in page.iter(*_MATH_TAGS) if not formula_tex(el)]:
+        text = " ".join("".join(math.itertext()).split())
+        math.tail = f"{text} {math.tail or ''}" if text else math.tail
+        remove_keep_tail(math)
+    return page
+
+
+def _unhide(el: etree._Element) -> None:
+    """Drop what hides ``el`` from trafilatura (module docstring), in place."""
+    for name in _HIDING_ATTRIBUTES:
+        el.attrib.pop(name, None)
+    klass = el.get("class")
+    if klass is not None:
+        tokens = [t for t in klass.split() if not _HIDING_CLASS.fullmatch(t)]
+        el.set("class", " ".join(tokens))

@@ -1,0 +1,97 @@
+"""The site's menu, banner and footer inside trafilatura's pick go (extract/page_chrome.py),
+on small pages of our own."""
+
+from __future__ import annotations
+
+from webresearch.extract.html import extract_html
+from webresearch.extract.page_chrome import drop_kept_chrome
+from webresearch.extract.parse import parse_html
+
+URL = "https://tide-tables.example.net/harbours/"
+
+ROWS = "".join(
+    f"<li><a href='/harbour/{i}'>Harbour {i} of the northern coast</a> — high water at "
+    f"0{i}:15 and 1{i}:40, the pilot boat leaves one hour before the flood tide.</li>"
+    for i in range(8)
+)
+
+BANNER = (
+    "<header class='site-header' role='banner'><div class='brand'>Tide Tables Online</div>"
+    "<ul class='menu'><li><a href='/'>Home</a></li><li><a href='/charts'>Charts</a></li>"
+    "<li><a href='/almanac'>Almanac</a></li><li><a href='/shop'>Shop</a></li>"
+    "<li><a href='/login'>Sign in</a></li></ul></header>"
+)
+MENU = (
+    "<div class='menu-bar' role='navigation'><a href='/north'>North coast</a> "
+    "<a href='/south'>South coast</a> <a href='/islands'>Islands</a></div>"
+)
+FOOTER = (
+    "<footer class='site-footer'><p>Copyright Tide Tables Online, all rights reserved</p>"
+    "<a href='/privacy'>Privacy policy</a></footer>"
+)
+
+
+def md(inner: str) -> str:
+    html = (
+        "<html><head><title>Harbour tides</title></head><body><div id='page'>"
+        f"{inner}</div></body></html>"
+    )
+    result = extract_html(html, URL)
+    assert result.extractor == "main-content"
+    return result.markdown
+
+
+def test_site_banner_menu_and_footer_kept_by_trafilatura_go() -> None:
+    text = md(f"{BANNER}{MENU}<h2>Harbours this week</h2><ul>{ROWS}</ul>{FOOTER}")
+    assert "Harbour 7 of the northern coast" in text
+    assert text.startswith("## Harbours this week")
+    for chrome in ("Tide Tables Online", "Sign in", "South coast", "Privacy policy"):
+        assert chrome not in text
+
+
+def test_a_page_header_holding_the_h1_stays() -> None:
+    header = (
+        "<header class='page-header'><h1>Harbour tides of the week</h1>"
+        "<nav><a href='/'>Home</a> › <a href='/harbours/'>Harbours</a></nav></header>"
+    )
+    text = md(f"{header}<ul>{ROWS}</ul>")
+    assert "Harbour tides of the week" in text
+
+
+def test_a_menu_holding_most_of_the_kept_text_is_the_content() -> None:
+    sitemap = f"<nav class='sitemap'><h2>All harbours</h2><ul>{ROWS}</ul></nav>"
+    text = md(f"{sitemap}<p>Tide times are given in local time.</p>")
+    assert "Harbour 7 of the northern coast" in text
+
+
+def kept_after_chrome(inner: str) -> str:
+    """The text left of a pruned main content ``inner`` once its chrome is dropped."""
+    body = parse_html(f"<html><body>{inner}</body></html>").find("body")
+    assert body is not None
+    drop_kept_chrome(body)
+    return " ".join(" ".join(body.itertext()).split())
+
+
+def test_a_sidebar_of_links_beside_the_content_goes() -> None:
+    threads = "".join(
+        f"<div><a href='/p/{i}'>p/general</a> <a href='/p/{i}/t'>How do harbour pilots read "
+        f"the tables, part {i}?</a></div>"
+        for i in range(3)
+    )
+    sidebar = f"<aside class='w-full'><a href='/forums'>Trending threads</a>{threads}</aside>"
+    text = kept_after_chrome(f"<div><main><ul>{ROWS}</ul></main>{sidebar}</div>")
+    assert "Harbour 7 of the northern coast" in text
+    assert "Trending threads" not in text and "harbour pilots" not in text
+
+
+def test_an_aside_of_prose_or_inside_the_article_stays() -> None:
+    note = "<aside><p>Tide times are given in local time, summer time included.</p></aside>"
+    related = "<aside><a href='/h/9'>Harbour of the western isles</a></aside>"
+    text = kept_after_chrome(f"{note}<article><ul>{ROWS}</ul>{related}</article>")
+    assert "given in local time" in text and "western isles" in text
+
+
+def test_a_menu_of_the_pages_own_sections_stays() -> None:
+    toc = "<nav><a href='#north'>North</a> <a href='#south'>South</a></nav>"
+    text = md(f"{toc}<h2 id='north'>Harbours this week</h2><ul>{ROWS}</ul>")
+    assert "[North](" in text
