@@ -313,7 +313,7 @@ def _convert(
         remove_elements(hidden + boxes)
         remove_page_chrome(landmark)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
-        drop_noise_images(landmark, images, base, cards, photo)
+        drop_noise_images(landmark, images, base, cards, photo, title)
         markdown = _tidy(
             _drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
         )
@@ -328,7 +328,7 @@ def _convert(
             drop_kept_chrome(root)
         drop_teasers(root)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
-        drop_noise_images(root, images, base, cards, photo)
+        drop_noise_images(root, images, base, cards, photo, title)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         markdown = drop_meta_lines(drop_author_bios(markdown))
@@ -339,7 +339,7 @@ def _convert(
         fallback = "main content was empty"
     remove_elements(hidden + boxes)
     remove_page_chrome(body)
-    drop_noise_images(body, images, base, cards)
+    drop_noise_images(body, images, base, cards, title=title)
     markdown = _tidy(element_to_markdown(body, base), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
