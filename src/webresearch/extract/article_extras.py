@@ -7,7 +7,10 @@
   is promotion, not the article, when it is links or a list of entries and follows more
   text than it holds (not "Recommended reading" or "Related resources": a course's reading
   is its content): the heading and everything under it, up to the next
-  heading of the same or a higher level, is dropped. :func:`~webresearch.extract.page_noise.drop_teasers`
+  heading of the same or a higher level, is dropped; so is such a heading left with nothing
+  under it (the content path dropped its links as link-dense: "## Related content" over the
+  next section's heading, "## Related Post" ending the text; WCXB dev article: 4 pages up,
+  none down). :func:`~webresearch.extract.page_noise.drop_teasers`
   catches such blocks by their class names; these have none it knows ("recent-posts-wrapper",
   Tailwind utility classes only, a Squarespace text block). A bare "Related" heading is not
   one: on a scholar's page it heads prose about related work (WCXB dev article 0406). The
@@ -93,7 +96,8 @@ def drop_teaser_sections(markdown: str) -> str:
             continue
         end = next((n for n, lv, _ in headings[index + 1 :] if lv <= level), len(lines))
         section = "\n".join(lines[start + 1 : end])
-        if _is_teaser_list(section) and _letters(
+        empty = not _letters(section)  # its list was left out as link-dense: the title stays
+        if (empty or _is_teaser_list(section)) and _letters(
             "\n".join(lines[n] for n in range(start) if n not in drop)
         ) > _letters(section):
             drop.update(range(start, end))

@@ -16,6 +16,16 @@ the block (:func:`_in_code_box`).
 
 Measured on the 52 WCXB documentation development pages (session 9): labels on 2 pages
 (MDN, Vue's VitePress docs), +0.0063 F1 summed; no other page type changed.
+
+A code block's **line-number gutter** drawn as a column of its own, outside the ``<pre>``
+(``<div class="w-8 …"><div>1</div><div>2</div>…</div>`` beside the code's box, React code
+viewers), came out as a paragraph of numbers "1 2 3 … 19" per block.
+:func:`drop_code_labels` removes it too: an element whose children are at least
+:data:`MIN_GUTTER_LINES` ``<div>`` or ``<span>`` elements without children, holding the
+numbers 1, 2, 3 … in order and nothing else, with no other text (:func:`line_gutters`).
+Table rows and lists are never read (a table's header "1 2 3", a pager's links).
+WCXB dev: one article page up (0.930 → 0.951: the gutters of its code viewers), no other page
+changed.
 """
 
 from __future__ import annotations
@@ -25,10 +35,13 @@ from lxml import etree
 from webresearch.extract.code_blocks import fenced_code
 from webresearch.extract.tree import remove_keep_tail
 
-__all__ = ["MAX_LABEL_CHARS", "code_labels", "drop_code_labels"]
+__all__ = ["MAX_LABEL_CHARS", "MIN_GUTTER_LINES", "code_labels", "drop_code_labels", "line_gutters"]
 
 #: The longest text read as a label (characters, spaces at the ends left out).
 MAX_LABEL_CHARS = 30
+#: A line-number gutter numbers at least this many lines.
+MIN_GUTTER_LINES = 3
+_GUTTER_CELLS = frozenset({"div", "span"})
 
 
 def _info_string(pre: etree._Element) -> str:
@@ -111,7 +124,32 @@ def code_labels(doc: etree._Element) -> list[etree._Element]:
     return labels
 
 
+def line_gutters(doc: etree._Element) -> list[etree._Element]:
+    """The line-number gutters of ``doc`` drawn outside a ``<pre>`` (module docstring)."""
+    gutters: list[etree._Element] = []
+    for cell in doc.iter("div", "span"):
+        if len(cell) or (cell.text or "").strip() != "1" or cell.getprevious() is not None:
+            continue  # a gutter's first number is its parent's first child
+        column = cell.getparent()
+        if column is not None and _is_gutter(column):
+            gutters.append(column)
+    return gutters
+
+
+def _is_gutter(column: etree._Element) -> bool:
+    """Children ``<div>``/``<span>`` without children numbered 1, 2, 3 …, nothing else."""
+    if len(column) < MIN_GUTTER_LINES or (column.text or "").strip():
+        return False
+    for number, cell in enumerate(column, start=1):
+        if cell.tag not in _GUTTER_CELLS or len(cell) or (cell.tail or "").strip():
+            return False
+        if (cell.text or "").strip() != str(number):
+            return False
+    return True
+
+
 def drop_code_labels(doc: etree._Element) -> None:
-    """Remove the :func:`code_labels` of ``doc`` in place (their tail text stays)."""
-    for label in code_labels(doc):
+    """Remove the :func:`code_labels` and :func:`line_gutters` of ``doc`` in place (their
+    tail text stays)."""
+    for label in code_labels(doc) + line_gutters(doc):
         remove_keep_tail(label)

@@ -166,7 +166,7 @@ def thread_posts(body: etree._Element, min_share: float = 0.0) -> list[Post]:
         for units in groups.values():
             if len(units) < max(MIN_POSTS, best_score[0]):
                 continue
-            if sum(sizes[u] for u in units) < least:
+            if sum(sizes[u] for u in units) < least or not _may_be_posts(units):
                 continue
             prose = _prose_sizes(units)
             posts = _posts_of(units, prose if sum(prose[u] for u in units) else sizes)
@@ -174,6 +174,16 @@ def thread_posts(body: etree._Element, min_share: float = 0.0) -> list[Post]:
             if posts and score > best_score:
                 best, best_score = posts, score
     return best
+
+
+def _may_be_posts(units: list[etree._Element]) -> bool:
+    """False when too few of the containers can hold a post (:func:`_posts_of` would find
+    none, read without reading their text): a post's body lies below its container and its
+    poster's name outside that body (:func:`~webresearch.extract.forum_bylines.author_of`),
+    so its container holds at least two elements — at least two children, or one child
+    with children of its own. A group of paragraphs holding a link each is no thread."""
+    room = sum(1 for u in units if len(u) > 1 or (len(u) == 1 and len(u[0]) > 0))
+    return room >= MIN_POSTS and room >= MIN_SIGNED_SHARE * len(units)
 
 
 def _own_units(bodies: list[etree._Element], body: etree._Element) -> list[etree._Element]:

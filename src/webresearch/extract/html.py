@@ -315,7 +315,7 @@ def _convert(
         remove_elements(hidden + boxes)
         remove_page_chrome(landmark)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
-        drop_noise_images(landmark, images, base, cards, photo)
+        drop_noise_images(landmark, images, base, cards, photo, title)
         written[:] = rendered_pieces(landmark, shown)
         markdown = _tidy(
             _drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
@@ -331,7 +331,7 @@ def _convert(
             drop_kept_chrome(root)
         drop_teasers(root)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
-        drop_noise_images(root, images, base, cards, photo)
+        drop_noise_images(root, images, base, cards, photo, title)
         # trafilatura's own tree holds no element of the page: its runs found in the output
         written[:] = rendered_pieces(root, shown) if main.aligned else hidden_runs(shown)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
@@ -344,7 +344,7 @@ def _convert(
         fallback = "main content was empty"
     remove_elements(hidden + boxes)
     remove_page_chrome(body)
-    drop_noise_images(body, images, base, cards)
+    drop_noise_images(body, images, base, cards, title=title)
     written[:] = rendered_pieces(body, shown)
     markdown = _tidy(element_to_markdown(body, base), keep_repeats)
     if markdown:

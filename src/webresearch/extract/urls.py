@@ -3,13 +3,17 @@
 Every link target the model sees is absolute (``https://…``, ``mailto:…``, ``tel:…``), resolved
 against the page's final URL or its ``<base href>``; script and data addresses are dropped
 (the link keeps its text); characters that would break markdown link syntax (spaces,
-parentheses, angle brackets) are percent-encoded, so no ``<…>`` wrapping is ever needed.
+parentheses, angle brackets) are percent-encoded, so no ``<…>`` wrapping is ever needed —
+and so is any other whitespace character (U+202F, the narrow no-break space of macOS
+screenshot names "… 9.57 AM.png", U+00A0, U+3000), as a browser's address bar encodes
+it: a reader splitting at whitespace (a model's tokenizer, a markdown tool matching runs
+of non-space) no longer reads the address's tail as prose.
 """
 
 from __future__ import annotations
 
 import re
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 from lxml import etree
 
@@ -17,7 +21,20 @@ __all__ = ["absolute_url", "document_base_url", "image_source", "link_target"]
 
 _KEPT_SCHEMES = frozenset({"http", "https", "ftp", "mailto", "tel"})
 _STRIP = re.compile(r"[\t\n\r]")
-_ESCAPES = str.maketrans({" ": "%20", "(": "%28", ")": "%29", "<": "%3C", ">": "%3E", '"': "%22"})
+#: Whitespace beyond ASCII (the ASCII kinds are stripped or in :data:`_ESCAPES`).
+_WIDE_SPACE = re.compile(r"[^\S\t\n\r\f\v ]")
+_ESCAPES = str.maketrans(
+    {
+        " ": "%20",
+        "\f": "%0C",
+        "\v": "%0B",
+        "(": "%28",
+        ")": "%29",
+        "<": "%3C",
+        ">": "%3E",
+        '"': "%22",
+    }
+)
 _PLACEHOLDER = re.compile(
     r"^data:|(?:^|/)(?:blank|spacer|pixel|transparent|placeholder|lazy)[^/]*\.(?:gif|png|svg)$",
     re.I,
@@ -58,10 +75,14 @@ def absolute_url(href: str | None, base_url: str) -> str | None:
 
 
 def link_target(address: str) -> str:
-    """``address`` with the characters that would break a markdown link target (spaces,
-    parentheses, angle brackets, double quotes) percent-encoded; the rest as written (a
-    non-ASCII letter stays a letter, as a browser's address bar shows it)."""
-    return address.translate(_ESCAPES)
+    """``address`` with the characters that would break a markdown link target (spaces and
+    every other whitespace character, parentheses, angle brackets, double quotes)
+    percent-encoded (UTF-8); the rest as written (a non-ASCII letter stays a letter, as a
+    browser's address bar shows it)."""
+    address = address.translate(_ESCAPES)
+    if address.isascii() or not _WIDE_SPACE.search(address):
+        return address
+    return _WIDE_SPACE.sub(lambda m: quote(m.group(0), safe=""), address)
 
 
 def document_base_url(root: etree._Element, page_url: str) -> str:

@@ -164,3 +164,10 @@ def test_a_label_over_more_links_than_text_before_it_stays() -> None:
 )
 def test_paragraphs_that_stay(text: str) -> None:
     assert drop_promo_paragraphs(text) == text
+
+
+def test_a_teaser_heading_left_with_nothing_under_it_goes() -> None:
+    # Its links were left out as link-dense; the heading alone says nothing of the article.
+    story = "# Story\n\nThe whole article body, long enough to be the page's own text."
+    text = f"{story}\n\n## **Related content**\n\n## How we help\n\nKept.\n\n## Related Post\n"
+    assert drop_teaser_sections(text) == f"{story}\n\n## How we help\n\nKept."

@@ -80,3 +80,22 @@ def test_a_paragraph_naming_the_language_in_the_texts_flow_is_kept() -> None:
     assert "written in\n\njs\n\n```js\nplant('bean', 4)" in markdown
     doc = lxml_html.fromstring(f"<div>{INTRO}<p>js</p><pre class='language-js'>x()</pre></div>")
     assert code_labels(doc) == []
+
+
+def test_a_line_number_gutter_beside_a_code_box_is_left_out() -> None:
+    gutter = "".join(f"<div class='h-5 px-2'>{n}</div>" for n in range(1, 8))
+    viewer = (
+        f"<div class='flex'><div class='w-8 font-mono'>{gutter}</div>"
+        "<div class='overflow-auto'><pre><code>bed = Bed(width=2)\nbed.plant('tomato')"
+        "</code></pre></div></div>"
+    )
+    steps = "<table><tr><th>1</th><th>2</th><th>3</th></tr><tr><td>dig</td><td>sow</td>"
+    steps += "<td>water</td></tr></table>"
+    page = (
+        "<html><head><title>Beds</title></head><body><article><h1>Beds</h1>"
+        f"{INTRO}{viewer}{OUTRO}{steps}{INTRO}</article></body></html>"
+    )
+    out = extract_html(page, "https://garden.example.com/beds").markdown
+    assert "bed.plant('tomato')" in out, out
+    assert "5" not in out.replace("bed", ""), out  # no "1 2 3 4 5 6 7" paragraph
+    assert "| 1 | 2 | 3 |" in out, out  # a table's numbered header stays

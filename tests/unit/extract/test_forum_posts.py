@@ -124,3 +124,20 @@ def test_a_front_page_of_signed_stories_is_a_listing_not_a_thread() -> None:
     for i in range(3):
         assert f"Pond story {i}" in markdown
         assert f"editor{i} ·" not in markdown
+
+
+def test_containers_too_small_for_a_body_and_a_name_are_no_posts() -> None:
+    # each paragraph holds one link and nothing else: no room for a body beside a byline,
+    # so the group is left before its text is read; a thread with two-element posts is found
+    page = "".join(
+        f"<p><a href='/members/user{i}'>user{i}</a></p>" for i in range(6)
+    )  # links to members' pages, yet no post bodies
+    body = parse_html(f"<html><body><div>{page}</div></body></html>").find("body")
+    assert thread_posts(body, 0.6) == []
+    posts = "".join(
+        f"<div class='post'><a href='/members/user{i}'>user{i}</a>"
+        f"<p>Reply number {i} says the ferry to the island runs late every single day.</p></div>"
+        for i in range(3)
+    )
+    body = parse_html(f"<html><body><div>{posts}</div></body></html>").find("body")
+    assert [post.body.tag for post in thread_posts(body, 0.6)] == ["p", "p", "p"]

@@ -352,3 +352,26 @@ def test_ten_thousand_levels_of_nesting_convert_without_recursion() -> None:
     out = md(html)
     assert "deep text" in out
     assert "after" in out
+
+
+def test_whitespace_beyond_ascii_in_an_address_is_percent_encoded() -> None:
+    # macOS screenshot names hold a narrow no-break space (U+202F) before "AM": left as
+    # written, a reader splitting at whitespace read the address's tail as prose
+    name = "Screen Shot 9.57\u202fAM\u00a0copy.png"
+    out = md(f"<p>See the chart: <img src='/img/{name}' alt='Costs by room'> and more.</p>")
+    assert (
+        "![Costs by room](https://example.org/img/Screen%20Shot%209.57%E2%80%AFAM%C2%A0copy.png)"
+        in out
+    ), out
+    assert re.search(r"!\[[^\]]*\]\(\S+\)", out), out
+
+
+def test_a_footnote_reference_into_the_page_is_its_mark_alone() -> None:
+    out = md(
+        "<p>Rest two days between sessions.<a class='fn-ref' href='#fn-16'><sup>[16]</sup></a>"
+        " Sleep matters too<a href='#fn-17'>(17)</a>; see <a href='https://x.org/s'>[18]</a>.</p>"
+        "<ol><li id='fn-16'>A 2019 study of 40 runners. <a href='#ref-16'>↩︎</a></li></ol>"
+    )
+    assert "sessions.^[16] Sleep matters too(17); see [[18]](https://x.org/s)." in out, out
+    assert "#fn-" not in out and "#ref-" not in out and "↩" not in out, out
+    assert "1. A 2019 study of 40 runners." in out, out
