@@ -10,7 +10,7 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-__all__ = ["clean_url", "not_web_url", "scheme_hint", "suggested_url"]
+__all__ = ["clean_url", "not_web_url", "scheme_hint", "suggested_url", "typed_host"]
 
 #: ASCII tab and newline, which the WHATWG URL parser removes anywhere in the input.
 _TAB_OR_NEWLINE = str.maketrans("", "", "\t\n\r")
@@ -56,6 +56,10 @@ def _authority_ok(rest: str) -> tuple[str, bool] | None:
     """``(host, local)`` of the authority at the start of ``rest`` when it is one a URL could
     have without credentials (a dotted name, ``localhost`` or an IP literal, an optional
     decimal port), else ``None``; ``local`` is ``localhost`` or an IP literal."""
+    if re.search(r"[\\@]", re.split(r"[/?#]", rest, maxsplit=1)[0]):
+        # ``127.0.0.1\@example.org``: credentials to urlsplit, the host 127.0.0.1 to a
+        # browser (a backslash ends its authority): no such URL is suggested (review r-13a)
+        return None
     authority = re.split(r"[/\\?#]", rest, maxsplit=1)[0]
     match = _HOST_PORT.fullmatch(authority)
     if match is None:  # ``git@github.com:foo/bar`` (credentials), ``host:path``
@@ -94,6 +98,28 @@ def suggested_url(text: str) -> str | None:
     _host, local = authority
     has_port = re.match(r"[^/?#]*:\d", cleaned) is not None
     return f"{'http' if local and has_port else 'https'}://{cleaned}"
+
+
+def typed_host(text: str) -> str | None:
+    """The ``host[:port]`` a browser reads from ``text``, a URL typed without its scheme or
+    its ``//`` (``127.1:8080/x`` -> ``127.1:8080``; ``http:/10.0.0.1\\@x.org/`` ->
+    ``10.0.0.1``: a backslash ends the authority as ``/`` does; ``user@10.0.0.1/x`` ->
+    ``10.0.0.1``), for the SSRF guard to judge before any URL is suggested. ``None`` for a
+    full URL, another scheme (``javascript:x``), a path (``./x``, ``/x``, ``~/x``) and a
+    word with neither a dot nor a port (``weather``: a query, not a host)."""
+    cleaned = clean_url(text)
+    web = _WEB_SCHEME_NO_SLASHES.match(cleaned)
+    if web is not None:
+        rest = cleaned[web.end() :]
+    elif "://" in cleaned or cleaned.startswith((".", "/", "~", "\\")):
+        return None
+    else:
+        rest = cleaned
+    authority = re.split(r"[/\\?#]", rest, maxsplit=1)[0].rpartition("@")[2]
+    match = _HOST_PORT.fullmatch(authority)  # ``javascript:alert(1)``: no port, no host
+    if match is None or not ("." in authority or match.group("port") or web is not None):
+        return None
+    return authority
 
 
 def scheme_hint(text: str) -> str | None:

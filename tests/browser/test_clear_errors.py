@@ -12,11 +12,11 @@ import pytest
 from tests.browser.conftest import Kit, Sites, browser_settings
 from tests.support.http_server import Route
 from webresearch import ConfigurationError, RunContext, Toolkit, ToolResult
+from webresearch.addresses import AddressPolicy
 from webresearch.browser.backend import BackendConfig, PlaywrightBackend
 from webresearch.browser.base import SessionConfig
 from webresearch.browser.launch_args import chromium_problem
 from webresearch.browser.policy import DomainPolicy, RequestPolicy
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

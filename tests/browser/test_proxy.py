@@ -16,9 +16,9 @@ import pytest_asyncio
 
 from tests.browser.traps import SECRET, EchoServer, TCPTrap, WebSocketServer
 from tests.support.fake_net import FakeConnector, ScriptedResolver, http_response
+from webresearch.addresses import AddressPolicy
 from webresearch.browser.policy import DomainPolicy, RequestPolicy
 from webresearch.browser.proxy import GuardedProxy, ProxyRefusal
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
 
 

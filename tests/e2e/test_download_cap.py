@@ -20,7 +20,7 @@ from tests.conftest import CASES
 from tests.support.http_server import LocalServer, Route, load_case
 from tests.support.tiny_png import png_bytes
 from webresearch import Settings, Toolkit
-from webresearch.net.addresses import AddressPolicy
+from webresearch.addresses import AddressPolicy
 from webresearch.net.client import GuardedClient
 from webresearch.net.guard import SSRFGuard
 from webresearch.runtime.journal import MemoryJournal

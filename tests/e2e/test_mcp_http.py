@@ -131,9 +131,13 @@ def test_without_the_mcp_extra_the_command_says_what_to_install(
     monkeypatch.setitem(sys.modules, "webresearch.mcp_server", None)
     result = CliRunner().invoke(cli, ["mcp"], env={"WEBRESEARCH_JOURNAL_URL": "memory://"})
     assert result.exit_code == 2
-    # the index form, or this checkout's form (cli/install_hint.py, issue 19)
+    # this checkout's form, or where it came from (cli/install_hint.py, issue 19)
     checkout = source_checkout()
-    hint = f"pip install -e '{checkout}[mcp]'" if checkout else "pip install 'webresearch[mcp]'"
+    hint = (
+        f"pip install -e '{checkout}[mcp]'"
+        if checkout
+        else "install the extra mcp from where you installed webresearch"
+    )
     if checkout == "":  # no metadata: run from a source tree
         hint = "pip install -e '.[mcp]' in the checkout"
     assert hint in result.stderr

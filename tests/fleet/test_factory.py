@@ -143,7 +143,7 @@ def test_a_missing_driver_is_a_configuration_error(monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(sys.modules, "webresearch.backends.postgres_journal", None)
     with pytest.raises(ConfigurationError) as info:
         open_state(REDIS_URL)
-    assert "webresearch[redis]" in info.value.message and "s3cr3t" not in info.value.message
+    assert "'.[redis]'" in info.value.message and "s3cr3t" not in info.value.message
     with pytest.raises(ConfigurationError) as info:
         open_journal(PG_URL)
-    assert "webresearch[postgres]" in info.value.message and "pg-s3cret" not in info.value.message
+    assert "'.[postgres]'" in info.value.message and "pg-s3cret" not in info.value.message

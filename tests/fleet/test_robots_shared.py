@@ -12,9 +12,9 @@ import pytest
 from tests.support.http_server import LocalServer, Route
 from webresearch.access import RobotsChecker
 from webresearch.access.robots_rules import ROBOTS_TTL_S, UNREACHABLE_RETRY_S
+from webresearch.addresses import AddressPolicy
 from webresearch.backends.state import StateBackend
 from webresearch.errors import RobotsDisallowed
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.client import GuardedClient
 from webresearch.net.guard import SSRFGuard
 

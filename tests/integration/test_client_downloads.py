@@ -16,8 +16,8 @@ import pytest
 
 from tests.support.fake_net import ScriptedResolver
 from tests.support.http_server import LocalServer, Route
+from webresearch.addresses import AddressPolicy
 from webresearch.errors import BlockedAddress, Timeout, TooLarge
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.client import GuardedClient
 from webresearch.net.guard import SSRFGuard
 

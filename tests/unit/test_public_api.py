@@ -16,6 +16,7 @@ def test_public_members_are_exactly_these() -> None:
     public = {n for n in dir(webresearch) if not n.startswith("_")} - {
         # subpackages are importable but not part of the flat facade
         "access",
+        "addresses",
         "adapters",
         "backends",
         "browser",

@@ -273,6 +273,6 @@ def open_state(
     except ImportError:
         raise ConfigurationError(
             "state_url is redis://… but Redis support is not installed "
-            "(pip install 'webresearch[redis]')"
+            "(pip install -e '.[redis]' in the webresearch checkout)"
         ) from None
     return RedisState(raw, prefix=prefix, connect_timeout_s=connect_timeout_s, timeout_s=timeout_s)

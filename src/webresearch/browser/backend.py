@@ -73,7 +73,7 @@ CLOSE_WAIT_S = 5.0
 
 
 def playwright_available() -> bool:
-    """True when Playwright for Python can be imported (``pip install webresearch[browser]``)."""
+    """True when Playwright for Python can be imported (the ``browser`` extra)."""
     import importlib.util
 
     return importlib.util.find_spec("playwright") is not None
@@ -169,7 +169,8 @@ class PlaywrightBackend:
             from playwright.async_api import async_playwright
         except ImportError:
             raise ConfigurationError(
-                "Playwright is not installed (pip install 'webresearch[browser]')"
+                "Playwright is not installed "
+                "(pip install -e '.[browser]' in the webresearch checkout)"
             ) from None
         self._check_installed()
         name = backend_name(self.config.kind)
@@ -222,7 +223,10 @@ class PlaywrightBackend:
         if kind == "chromium":
             problem = chromium_problem(self.config.chromium_path)
         elif kind == "lightpanda" and find_lightpanda() is None:
-            problem = "Lightpanda is not installed (pip install 'webresearch[lightpanda]')"
+            problem = (
+                "Lightpanda is not installed "
+                "(pip install -e '.[lightpanda]' in the webresearch checkout)"
+            )
         elif kind == "cdp" and not self.config.cdp_url:
             problem = "browser_backend is cdp but browser_cdp_url is not set"
         elif kind not in ("chromium", "lightpanda", "cdp"):

@@ -21,7 +21,7 @@ of windows AND workers, EventSource, beacons, preconnects — reaches the networ
 * the proxy never connects to its own listening ports or to ports registered with
   :meth:`GuardedProxy.exclude_port` (the browser's DevTools port) on this host, however the
   host is spelled (``127.0.0.1``, ``[::ffff:7f00:1]``, ``[::7f00:1]``, ``[64:ff9b::7f00:1]``,
-  ``0.0.0.0``, ``[::]``: :func:`~webresearch.net.addresses.reaches_this_host`), even when
+  ``0.0.0.0``, ``[::]``: :func:`~webresearch.addresses.reaches_this_host`), even when
   ``allow_private`` or ``allowed_networks`` let loopback through.
 
 A proxy may have several listeners, each with an *owner* (a session key, or ``None`` for the
@@ -42,8 +42,8 @@ from typing import Any
 import h11
 import httpcore2
 
+from ..addresses import reaches_this_host
 from ..errors import BlockedAddress, InvalidArguments, NetworkError, WebResearchError
-from ..net.addresses import reaches_this_host
 from ..net.transport import GuardedNetworkBackend
 from .policy import RequestPolicy, describe_request, reword_refusal
 from .proxy_http import (

@@ -5,8 +5,11 @@ The SSRF guard refuses local and internal addresses unless exempted (``--allow-n
 CIDR``, ``--allow-private``). A person who typed such an address gets the exemption of that
 address alone (``--allow-network 127.0.0.1/32``), never a placeholder; none when the
 settings already exempt it (the URL alone is the step), and none for the addresses no page
-is ever read from (link-local — where cloud metadata lives —, unspecified, multicast,
-reserved: review r-12). The name ``localhost`` is refused whatever the settings: its step
+is ever read from (link-local — where cloud metadata lives —, a cloud's metadata service,
+unspecified, multicast, reserved, broadcast: review r-12). Every address is judged by the
+guard's own table and rule (:mod:`webresearch.addresses`), never by Python's address
+flags, so a hint and the guard cannot disagree (review r-13a: ``fd00:ec2::254``, AWS's
+metadata service, was offered its ``/128``). The name ``localhost`` is refused whatever the settings: its step
 names ``127.0.0.1``. The model-facing words (web_fetch's hint) never suggest an internal URL
 (:meth:`~webresearch.net.guard.SSRFGuard.scheme_hint`); these are for the command line only.
 """
@@ -20,14 +23,20 @@ from urllib.parse import SplitResult, urlsplit
 
 from webresearch import InvalidArguments, WebResearchError
 
+from ..addresses import (
+    ALWAYS_BLOCKED_CATEGORIES,
+    AddressPolicy,
+    IPAddress,
+    blocked_category,
+    judging_ipv4,
+)
 from ..url_text import clean_url, scheme_hint, suggested_url
 
 if TYPE_CHECKING:
     from webresearch import Settings
 
-__all__ = ["Exemptions", "local_note", "refusal_step", "scheme_typo", "url_step"]
+__all__ = ["Exemptions", "local_note", "never_exempted", "refusal_step", "scheme_typo", "url_step"]
 
-Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 _LOOPBACK = ipaddress.IPv4Address("127.0.0.1")
@@ -41,6 +50,8 @@ class Exemptions:
         networks: ``allowed_networks`` (``--allow-network``), exempted exactly.
         private: ``allow_private`` (``--allow-private``): private and loopback addresses,
             never the always-refused kinds (:func:`never_exempted`).
+
+    Both are read as the guard reads them (:class:`~webresearch.addresses.AddressPolicy`).
     """
 
     networks: tuple[Network, ...] = ()
@@ -51,21 +62,34 @@ class Exemptions:
         """The exemptions of ``settings`` (the file's and the command line's together)."""
         return cls(tuple(settings.allowed_networks), settings.allow_private)
 
-    def covers(self, address: Address) -> bool:
-        """Whether ``address`` is exempted already (no option to add for it)."""
-        if any(address.version == n.version and address in n for n in self.networks):
-            return True
-        return self.private and not never_exempted(address)
+    def covers(self, address: IPAddress) -> bool:
+        """Whether the guard lets ``address`` through with these settings already (no
+        option to add for it)."""
+        return self.policy(()).verdict(address).allowed
+
+    def policy(self, more: tuple[Network, ...]) -> AddressPolicy:
+        """The guard's rule for these settings with the networks ``more`` exempted too."""
+        return AddressPolicy(allow_private=self.private, allowed_networks=self.networks + more)
+
+    def opened_by(self, address: IPAddress) -> Network | None:
+        """The network of ``address`` alone (``/32``, ``/128``) when exempting it lets the
+        guard through to ``address`` with these settings; ``None`` when the address is
+        never exempted (:func:`never_exempted`) or needs more (an IPv6 address embedding a
+        blocked IPv4 one also needs that one)."""
+        if never_exempted(address):
+            return None
+        alone = ipaddress.ip_network(address)
+        return alone if self.policy((alone,)).verdict(address).allowed else None
 
 
-def never_exempted(address: Address) -> bool:
-    """Link-local (cloud metadata), unspecified, multicast or reserved: no exemption is
-    ever suggested for it (the guard's always-refused kinds)."""
-    return (
-        address.is_link_local
-        or address.is_unspecified
-        or address.is_multicast
-        or (address.is_reserved and not address.is_loopback)
+def never_exempted(address: IPAddress) -> bool:
+    """Whether ``address`` is of a kind ``allow_private`` never opens in the guard's table
+    (:data:`~webresearch.addresses.ALWAYS_BLOCKED_CATEGORIES`: link-local, a cloud's
+    metadata service, unspecified, multicast, reserved, broadcast), itself or the IPv4
+    address it embeds (``::ffff:169.254.169.254``): no exemption is ever suggested for it."""
+    inner = judging_ipv4(address)
+    return any(
+        blocked_category(a) in ALWAYS_BLOCKED_CATEGORIES for a in (address, inner) if a is not None
     )
 
 
@@ -89,15 +113,14 @@ def local_note(url: str | None, exempt: Exemptions | None = None) -> str:
             f"the name localhost always: give {shown} --allow-network 127.0.0.1/32"
         )
     address = _address(host)
-    if address is None or (address.is_global and not never_exempted(address)):
-        return ""
-    if not address.is_loopback and (never_exempted(address) or not address.is_private):
+    if address is None or exempt.covers(address):
+        return ""  # a public address, or one exempted already: the URL alone is the step
+    option = exempt.opened_by(address)
+    if option is None:
         return "; but the SSRF guard refuses this address: it is never a page to read"
-    if exempt.covers(address):
-        return ""  # the URL alone is the step: its address is exempted already
     return (
         "; the SSRF guard refuses local and loopback addresses unless exempted: add "
-        f"--allow-network {address}/{address.max_prefixlen}"
+        f"--allow-network {option}"
     )
 
 
@@ -147,13 +170,15 @@ def refusal_step(target: str, error: WebResearchError | None, exempt: Exemptions
         option = "" if exempt.covers(_LOOPBACK) else " --allow-network 127.0.0.1/32"
         return f"{step}: give {_on_loopback(parts)}{option}"
     address = _address(host)
-    said = "exempts the network with allowed_networks"
-    if address is None or exempt.covers(address) or said not in error.hint:
-        return None  # (an IPv6 address embedding an IPv4 one: the guard names both)
+    if address is None or exempt.covers(address):
+        return None
     if never_exempted(address):
         return "use a public URL; the SSRF guard refuses this address: it is never a page to read"
-    option = f"--allow-network {address}/{address.max_prefixlen}"
-    return error.hint.replace(said, f"exempts this address with {option}")
+    network = exempt.opened_by(address)
+    said = "exempts the network with allowed_networks"
+    if network is None or said not in error.hint:
+        return None  # (an IPv6 address embedding an IPv4 one: the guard names both)
+    return error.hint.replace(said, f"exempts this address with --allow-network {network}")
 
 
 def _split(url: str | None) -> SplitResult | None:
@@ -174,7 +199,7 @@ def _on_loopback(parts: SplitResult) -> str:
     return parts._replace(scheme="http", netloc=f"127.0.0.1{port}").geturl()
 
 
-def _address(host: str) -> Address | None:
+def _address(host: str) -> IPAddress | None:
     try:
         return ipaddress.ip_address(host)
     except ValueError:

@@ -24,7 +24,7 @@ def _server_module() -> ModuleType:
         raise click.UsageError(
             fit_install_hints(
                 f"the MCP server needs the mcp package ({exc.name} is missing): "
-                "pip install 'webresearch[mcp]'",
+                "pip install -e '.[mcp]' in the webresearch checkout",
                 source_checkout(),
             )
         ) from None

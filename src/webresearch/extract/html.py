@@ -64,7 +64,9 @@ from webresearch.extract.kept_hidden import (
     closed_details,
     faded_blocks,
     hidden_runs,
-    runs_in_output,
+    outermost,
+    pieces_in_output,
+    rendered_pieces,
 )
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
@@ -214,9 +216,9 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         markdown = frames_markdown(frameset, base)
         return HtmlExtraction(title, markdown, "whole-page", "a frameset page without <noframes>")
     served = html if frameset is None else None  # noframes content: not the served page
-    runs: list[str] = []  # the text of the hidden blocks kept, read before pruning
-    result = _convert(doc, served, url, base, title, declared, facts, styled, runs)
-    result = replace(result, hidden_chars_kept=runs_in_output(runs, result.markdown))
+    pieces: list[str] = []  # the text of the hidden blocks kept that is written
+    result = _convert(doc, served, url, base, title, declared, facts, styled, pieces)
+    result = replace(result, hidden_chars_kept=pieces_in_output(pieces, result.markdown))
     if frameset is None:
         return result
     return replace(result, markdown=with_frame_list(result.markdown, frameset, base))
@@ -244,7 +246,8 @@ def _convert(
         declared: the page's declared schema.org types.
         facts: the product's declared name and price lines.
         styled: the elements the page's ``<style>`` rules hide (style_rules.py).
-        hidden_text: filled with the text runs of the hidden blocks kept (kept_hidden.py).
+        hidden_text: filled with the text of the hidden blocks kept that is in the tree
+            written as the output (kept_hidden.py).
     """
     body = doc.find("body")
     if body is None:  # pragma: no cover - checked by the caller
@@ -281,10 +284,9 @@ def _convert(
     # the verdicts decide what is hidden: trafilatura reads the blocks kept as shown
     main = find_main_content(doc, comments=forum, html=opinion, shown=kept)
     page_chars = main.page_chars if main is not None else page_text_size(body)
-    if hidden_text is not None:
-        # counted in the output (hidden_chars_kept), with closed <details> content
-        shown_later = closed_details(body) + faded_blocks(attributes.rows)
-        hidden_text.extend(hidden_runs(kept + shown_later))
+    # counted where they reach the output (hidden_chars_kept), with closed <details> content
+    shown = outermost(kept + closed_details(body) + faded_blocks(attributes.rows))
+    written = hidden_text if hidden_text is not None else []
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
@@ -314,6 +316,7 @@ def _convert(
         remove_page_chrome(landmark)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
         drop_noise_images(landmark, images, base, cards, photo, title)
+        written[:] = rendered_pieces(landmark, shown)
         markdown = _tidy(
             _drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
         )
@@ -329,6 +332,8 @@ def _convert(
         drop_teasers(root)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
         drop_noise_images(root, images, base, cards, photo, title)
+        # trafilatura's own tree holds no element of the page: its runs found in the output
+        written[:] = rendered_pieces(root, shown) if main.aligned else hidden_runs(shown)
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         markdown = drop_meta_lines(drop_author_bios(markdown))
@@ -340,6 +345,7 @@ def _convert(
     remove_elements(hidden + boxes)
     remove_page_chrome(body)
     drop_noise_images(body, images, base, cards, title=title)
+    written[:] = rendered_pieces(body, shown)
     markdown = _tidy(element_to_markdown(body, base), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)

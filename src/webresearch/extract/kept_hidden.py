@@ -12,15 +12,24 @@ A closed ``<details>`` element's content (all but its ``<summary>``) is counted 
 a browser shows it only after a click (HTML §4.11.1), so a model reading it reads what the
 page's visitors did not see (:func:`closed_details`).
 
-The count is made on the output itself: a kept block's text runs found in the output's
-letters and digits are counted; the main-content extraction may still have left the block
-out (a tab panel outside the article). A run is the text of one line of inline content —
-text nodes joined across inline elements (``<span>Ignore</span> <span>previ</span>`` is one
-run, so splitting a text into tags does not hide it from the count), cut at a block, a link,
-a line break or an image (an image's ``alt`` text is a run of its own) — as letters and digits (:func:`~webresearch.extract.align.normalise`),
-counted when at least :data:`MIN_RUN_CHARS` long. Shorter runs (a table cell, "Yes") are
-not counted: one would be found in any output by chance; a run the page also shows
-elsewhere is (the output cannot tell the copies apart). 0 when no hidden text was kept.
+The count is made on the tree that becomes the output (:func:`rendered_pieces`): every text
+node (and image ``alt`` text) of a kept block still in the content tree when it is written as
+markdown — the main content after pruning, the ``<main>`` landmark, or the whole page — is a
+piece, counted when the output holds it (:func:`pieces_in_output`: a paragraph the markdown
+tidying dropped is not). No piece is too short: a panel of ``<br>``-separated words, a
+sentence split by a hidden letter (``Ignore<span hidden>q</span> previous``: the letter goes,
+the rest is one text) or cut into ``<span>``s are counted letter by letter (review r-13a: a
+whole line had to match the output, so any of these came with no note). Text a kept block
+shares with the visible page is counted only where it is the block's own copy.
+
+When the alignment failed and trafilatura's own tree is rendered, no element of the page is
+in it: the kept blocks' text runs (:func:`hidden_runs`) found in the output are counted
+instead. A run is the text of inline content — text nodes joined across inline elements
+and line breaks (``<span>Ignore</span> <span>previ</span>`` is one run), cut at a block, a
+link or an image (an image's ``alt`` text is a run of its own) — as letters and digits
+(:func:`~webresearch.extract.align.normalise`), counted when at least :data:`MIN_RUN_CHARS`
+long: a shorter one (a table cell, "Yes") would be found in any output by chance. 0 when no
+hidden text was kept.
 """
 
 from __future__ import annotations
@@ -30,9 +39,18 @@ import re
 from lxml import etree
 
 from webresearch.extract.align import normalise
+from webresearch.extract.markdown import SKIPPED_TAGS
 from webresearch.extract.scan_index import AttributeRow
 
-__all__ = ["MIN_RUN_CHARS", "closed_details", "faded_blocks", "hidden_runs", "runs_in_output"]
+__all__ = [
+    "MIN_RUN_CHARS",
+    "closed_details",
+    "faded_blocks",
+    "hidden_runs",
+    "outermost",
+    "pieces_in_output",
+    "rendered_pieces",
+]
 
 #: The fewest letters and digits a hidden text run has to be counted (shorter ones recur).
 MIN_RUN_CHARS = 8
@@ -44,6 +62,7 @@ _INLINE = frozenset(
         "abbr",
         "b",
         "bdi",
+        "br",
         "bdo",
         "cite",
         "code",
@@ -70,6 +89,7 @@ _INLINE = frozenset(
         "tt",
         "u",
         "var",
+        "wbr",
     ]
 )
 _CLOSED_DETAILS = etree.XPath(".//details[not(@open)]/*[not(self::summary)]")
@@ -100,10 +120,76 @@ def closed_details(body: etree._Element) -> list[etree._Element]:
     return list(_CLOSED_DETAILS(body))
 
 
+def outermost(blocks: list[etree._Element]) -> list[etree._Element]:
+    """``blocks`` without repeats and without those inside another of them, in their order."""
+    chosen = set(blocks)
+    seen: set[etree._Element] = set()
+    found: list[etree._Element] = []
+    for block in blocks:
+        if block in seen or any(a in chosen for a in block.iterancestors()):
+            continue
+        seen.add(block)
+        found.append(block)
+    return found
+
+
+def rendered_pieces(root: etree._Element, blocks: list[etree._Element]) -> list[str]:
+    """The text of ``blocks`` (the hidden blocks kept, from :func:`outermost`) that is in
+    ``root``, the tree about to be written as markdown: each text node and image ``alt``
+    text as letters and digits, lower-case, in document order, none too short to count;
+    the text of scripts, buttons and the like (never written) left out. When ``root`` lies
+    inside a block, all of ``root``'s text."""
+    chosen = set(blocks)
+    if root in chosen or any(a in chosen for a in root.iterancestors()):
+        return _pieces(root)
+    pieces: list[str] = []
+    for block in blocks:
+        if any(a is root for a in block.iterancestors()):  # still in the rendered tree
+            pieces.extend(_pieces(block))
+    return pieces
+
+
+def _pieces(block: etree._Element) -> list[str]:
+    pieces: list[str] = []
+    walker = etree.iterwalk(block, events=("start", "end"))
+    for event, el in walker:
+        tag = el.tag.lower() if isinstance(el.tag, str) else ""
+        if event == "start":
+            if tag == "img" and el.get("alt"):
+                pieces.append(normalise(el.get("alt") or ""))  # ![alt](src): the model reads it
+            if tag and tag in SKIPPED_TAGS and tag != "math":  # as element_to_markdown
+                if tag != "button":  # a button's images are written
+                    walker.skip_subtree()
+                continue
+            if tag and el.text:
+                pieces.append(normalise(el.text))
+        elif el is not block and el.tail:
+            pieces.append(normalise(el.tail))
+    return [p for p in pieces if p]
+
+
+def pieces_in_output(pieces: list[str], output: str) -> int:
+    """Letters and digits of the ``pieces`` (from :func:`rendered_pieces` or
+    :func:`hidden_runs`) found in ``output`` (the markdown or text made from the page),
+    looked for in order from where the previous one was found; 0 when there are none."""
+    if not pieces:
+        return 0
+    text = normalise(output)
+    found = pos = 0
+    for piece in pieces:
+        at = text.find(piece, pos)
+        if at < 0:
+            at = text.find(piece)  # out of order (a table's cells), or left out
+        if at >= 0:
+            found += len(piece)
+            pos = at + len(piece)
+    return found
+
+
 def hidden_runs(blocks: list[etree._Element]) -> list[str]:
     """The text runs of ``blocks`` (the hidden blocks kept; module docstring), as letters and
-    digits, lower-case, each of at least :data:`MIN_RUN_CHARS`; read before the page is
-    pruned."""
+    digits, lower-case, each of at least :data:`MIN_RUN_CHARS`; for an output made from
+    trafilatura's own tree."""
     runs: list[str] = []
     current: list[str] = []
 
@@ -113,12 +199,7 @@ def hidden_runs(blocks: list[etree._Element]) -> list[str]:
             runs.append(run)
         current.clear()
 
-    chosen = set(blocks)
-    read: set[etree._Element] = set()
-    for block in blocks:
-        if block in read or any(a in chosen for a in block.iterancestors()):
-            continue  # read once, with the block holding it
-        read.add(block)
+    for block in outermost(blocks):
         for event, el in etree.iterwalk(block, events=("start", "end")):
             tag = el.tag if isinstance(el.tag, str) else ""
             inline = tag.lower() in _INLINE
@@ -137,12 +218,3 @@ def hidden_runs(blocks: list[etree._Element]) -> list[str]:
                 current.append(el.tail)
         cut()
     return runs
-
-
-def runs_in_output(runs: list[str], output: str) -> int:
-    """Letters and digits of the ``runs`` (from :func:`hidden_runs`) found in ``output`` (the
-    markdown or text made from the page); 0 when there are none."""
-    if not runs:
-        return 0
-    text = normalise(output)
-    return sum(len(run) for run in runs if run in text)

@@ -11,13 +11,17 @@ view of the page that differs from the page in two ways; the page itself is neve
 * a hidden block our verdict keeps (a closed tab or accordion panel a control opens, an app
   shell's content: :func:`~webresearch.extract.page_noise.hidden_verdicts`) shows: its
   ``style``, ``hidden`` and ``aria-hidden`` attributes and the class tokens that say hidden
-  (``hidden…``, ``hide…``, ``…-hide-…``) are dropped. trafilatura deletes every
-  ``display:none``, ``aria-hidden="true"`` or ``class="… hidden"`` element it meets
-  (``OVERALL_DISCARD_XPATH``, readability's visibility test), so a panel the verdict kept —
-  ``<div id="specs" style="display:none">`` under a tab with ``aria-controls="specs"`` —
-  never reached the markdown (review: the verdict and the discard disagreed, the discard
-  won). Hidden blocks the verdict removes, and hidden elements inside a kept one, are left
-  as they are: trafilatura's discard still applies to them.
+  (``hidden…``, ``hide…``, ``…-hide-…``) are dropped, and ``hidden`` is cut out of its
+  ``id`` (``hidden-specs`` reads ``-specs``: nothing but trafilatura reads the view's ids,
+  and its other id tests — ``article``, ``content`` — still see the rest). trafilatura
+  deletes every ``display:none``, ``aria-hidden="true"``, ``class="… hidden"`` or
+  ``id="…hidden…"`` element it meets (``OVERALL_DISCARD_XPATH``, readability's visibility
+  test), so a panel the verdict kept — ``<div id="specs" style="display:none">`` under a
+  tab with ``aria-controls="specs"``, ``<div id="hidden-specs">`` under
+  ``aria-controls="hidden-specs"`` (review r-13a) — never reached the markdown (review:
+  the verdict and the discard disagreed, the discard won). Hidden blocks the verdict
+  removes, and hidden elements inside a kept one, are left as they are: trafilatura's
+  discard still applies to them.
 """
 
 from __future__ import annotations
@@ -72,6 +76,12 @@ def _unhide(el: etree._Element) -> None:
     """Drop what hides ``el`` from trafilatura (module docstring), in place."""
     for name in _HIDING_ATTRIBUTES:
         el.attrib.pop(name, None)
+    ident = el.get("id")
+    if ident is not None and "hidden" in ident:  # re:test(@id|@style, 'hidden')
+        if ident.replace("hidden", ""):
+            el.set("id", ident.replace("hidden", ""))
+        else:
+            del el.attrib["id"]
     klass = el.get("class")
     if klass is not None:
         tokens = [t for t in klass.split() if not _HIDING_CLASS.fullmatch(t)]

@@ -1,4 +1,5 @@
-"""The webresearch tools as LangChain tools (``pip install 'webresearch[langchain]'``).
+"""The webresearch tools as LangChain tools (``pip install -e '.[langchain]'`` in the
+webresearch checkout).
 
     from webresearch import Settings, Toolkit
     from webresearch.integrations.langchain import langchain_tools

@@ -1,6 +1,6 @@
 """A plugin for Simon Willison's ``llm``: the webresearch tools as ``llm`` tools.
 
-    pip install 'webresearch[llm]'          # registers the plugin (entry point "llm")
+    pip install -e '.[llm]'   # in the webresearch checkout: registers the plugin ("llm")
     llm -T web_fetch "What does https://example.org say about itself?"
     llm -T web_search -T web_fetch --td "…"   # --td shows each call
 

@@ -21,10 +21,7 @@ from urllib.parse import urlsplit
 
 import httpx2
 
-from ..errors import BlockedAddress, InvalidArguments, NetworkError
-from ..redact import redact_url
-from ..url_text import clean_url, scheme_hint, suggested_url
-from .addresses import (
+from ..addresses import (
     ALWAYS_BLOCKED_CATEGORIES,
     AddressPolicy,
     IPAddress,
@@ -32,6 +29,9 @@ from .addresses import (
     embedded_ipv4,
     judging_ipv4,
 )
+from ..errors import BlockedAddress, InvalidArguments, NetworkError
+from ..redact import redact_url
+from ..url_text import clean_url, scheme_hint, suggested_url, typed_host
 from .hostnames import classify_host
 from .resolver import Resolver, system_resolver
 
@@ -70,7 +70,7 @@ def _address_hint(category: str | None, inner: str | None = None) -> str:
 
     ``allow_private`` never opens :data:`ALWAYS_BLOCKED_CATEGORIES` (link-local, cloud
     endpoint, unspecified, multicast, reserved, broadcast); ``allowed_networks`` opens any
-    (net/addresses.py). An IPv6 address embedding a blocked IPv4 address (``inner``: that
+    (addresses.py). An IPv6 address embedding a blocked IPv4 address (``inner``: that
     address's category; ``::ffff:127.0.0.1``, the 6to4 ``2002:7f00:1::``, an ISATAP
     identifier: :func:`~.addresses.judging_ipv4`) opens only when the IPv4 address passes too:
     both networks exempted, or ``allow_private`` when it opens the IPv4 kind. No address
@@ -211,24 +211,30 @@ class SSRFGuard:
     def scheme_hint(self, text: str) -> str | None:
         """The next step for ``text``, a URL typed without its scheme or its ``//``
         (:func:`~webresearch.url_text.scheme_hint`: ``a URL needs its scheme: https://…``),
-        or ``None`` when it is not one. When the host of the URL meant is one the guard
-        refuses — a host-name rule (``localhost``, ``*.internal``) or an address the policy
-        does not exempt (``127.0.0.1``, ``169.254.169.254``) — the step says the address is
-        not allowed and names no URL (:data:`_INTERNAL_TYPED_HINT`); nothing is resolved."""
+        or ``None`` when it is not one. When the host a browser reads from it
+        (:func:`~webresearch.url_text.typed_host`) or the host of the URL meant is one the
+        guard refuses — a host-name or spelling rule (``localhost``, ``*.internal``,
+        ``127.1``, ``2130706433``) or an address the policy does not exempt (``127.0.0.1``,
+        ``169.254.169.254``), judged by :meth:`check_url` itself — the step says the
+        address is not allowed and names no URL (:data:`_INTERNAL_TYPED_HINT`); nothing is
+        resolved."""
+        host = typed_host(text)
         meant = suggested_url(text)
-        if meant is None:
-            return None
-        try:
-            host = urlsplit(meant).hostname or ""
-        except ValueError:
-            host = ""
-        verdict = classify_host(host) if host else None
-        if verdict is not None and (
-            verdict.refusal is not None
-            or (verdict.address is not None and not self.policy.verdict(verdict.address).allowed)
-        ):
-            return _INTERNAL_TYPED_HINT
+        for url in (f"http://{host}/" if host else None, meant):
+            if url is not None and self._refuses_host(url):
+                return _INTERNAL_TYPED_HINT
         return scheme_hint(text)
+
+    def _refuses_host(self, url: str) -> bool:
+        """Whether :meth:`check_url` refuses ``url`` (an absolute http URL) for its host: a
+        host rule or an address not exempted (no DNS)."""
+        try:
+            self.check_url(url)
+        except BlockedAddress as refused:
+            return refused.details.get("category") is not None
+        except (InvalidArguments, NetworkError):
+            return False
+        return False
 
     def check_url(self, url: str | httpx2.URL, *, redirect: bool = False) -> Target:
         """Apply every rule that needs no DNS: scheme, userinfo, host names, IP literals.

@@ -24,7 +24,7 @@ import ipaddress
 import re
 from dataclasses import dataclass
 
-from .addresses import IPAddress
+from ..addresses import IPAddress
 
 __all__ = [
     "INTERNAL_SUFFIXES",

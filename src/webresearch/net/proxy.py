@@ -46,8 +46,8 @@ import h11
 import httpcore2
 import socksio
 
+from ..addresses import IPAddress
 from ..errors import ConfigurationError, NetworkError
-from .addresses import IPAddress
 from .transport import TCPOnlyBackend
 
 __all__ = ["ProxyConfig", "ProxyConnector", "outbound_connector", "parse_proxy_url"]

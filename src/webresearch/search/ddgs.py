@@ -244,7 +244,8 @@ class DdgsProvider:
         """
         if not is_installed():
             raise ConfigurationError(
-                "the ddgs provider needs the ddgs package: pip install 'webresearch[search]'",
+                "the ddgs provider needs the ddgs package: "
+                "pip install -e '.[search]' in the webresearch checkout",
                 hint="tell the operator; continue without web search",
             )
         return cls(timeout_s=settings.search_timeout_s)

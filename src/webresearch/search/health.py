@@ -67,8 +67,8 @@ async def check_search(
     ids = providers or resolve_provider_ids(settings)
     if not ids:
         log.warning(
-            "no search provider: install webresearch[search] for the keyless "
-            "default, or set WEBRESEARCH_SEARCH_PROVIDER"
+            "no search provider: install the search extra for the keyless default (pip install "
+            "-e '.[search]' in the webresearch checkout), or set WEBRESEARCH_SEARCH_PROVIDER"
         )
         return [ProviderCheck("", False, "configuration")]
     options = SearchOptions(

@@ -305,7 +305,8 @@ class Unavailable:
 
     Attributes:
         tool: the tool name.
-        reason: one line for the log, e.g. ``"Pillow is not installed (pip install webresearch[images])"``.
+        reason: one line for the log, e.g. ``"Pillow is not installed (pip install -e
+            '.[images]' in the webresearch checkout)"``.
         quiet: the tool is opt-in and the settings simply do not choose it (e.g. no
             screenshot service): nothing is missing, so nothing is logged.
     """

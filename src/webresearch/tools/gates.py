@@ -44,7 +44,7 @@ def image_gate(*, needs_network: bool, needs_workspace: bool) -> Gate:
 def pillow_missing() -> str | None:
     """Why images cannot be prepared in this process, or ``None`` when Pillow is there."""
     if importlib.util.find_spec("PIL") is None:
-        return "Pillow is not installed (pip install 'webresearch[images]')"
+        return "Pillow is not installed (pip install -e '.[images]' in the webresearch checkout)"
     return None
 
 
@@ -67,12 +67,17 @@ def backend_unavailable_reason(services: Services) -> str | None:
     if browser_off(services):
         return BROWSER_OFF
     if not playwright_available():
-        return "Playwright is not installed (pip install 'webresearch[browser]')"
+        return (
+            "Playwright is not installed (pip install -e '.[browser]' in the webresearch checkout)"
+        )
     kind = settings.browser_backend
     if kind == "chromium":
         return chromium_problem(settings.chromium_path)
     if kind == "lightpanda" and find_lightpanda() is None:
-        return "Lightpanda is not installed (pip install 'webresearch[lightpanda]')"
+        return (
+            "Lightpanda is not installed "
+            "(pip install -e '.[lightpanda]' in the webresearch checkout)"
+        )
     if kind == "cdp" and settings.browser_cdp_url is None:
         return "browser_backend is cdp but browser_cdp_url is not set"
     return None

@@ -14,12 +14,12 @@ import asyncio
 
 import httpx2
 
+from ..addresses import AddressPolicy
 from ..config import DEFAULT_DOWNLOAD_CAP_BYTES, DEFAULT_MAX_BYTES, MAX_MAX_BYTES, Settings
 from ..daemon_thread import in_daemon_thread
 from ..errors import InvalidArguments, TooLarge, UnsupportedContent, WebResearchError
 from ..extract.dispatch import reads_from_a_prefix
 from ..extract.sniff import sniff_mime
-from ..net.addresses import AddressPolicy
 from ..net.client import FetchResponse, GuardedClient
 from ..net.download import cap_text
 from ..net.guard import SSRFGuard

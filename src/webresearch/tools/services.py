@@ -28,6 +28,7 @@ from pydantic import SecretStr
 
 from ..access import AccessPolicy, DomainPolicy, RobotsChecker
 from ..access.robots_rules import with_product_token
+from ..addresses import AddressPolicy
 from ..backends.state import (
     FailOpenCache,
     FailOpenCooldowns,
@@ -38,7 +39,6 @@ from ..backends.state import (
 )
 from ..config import ProviderOptions, Settings
 from ..errors import ConfigurationError
-from ..net.addresses import AddressPolicy
 from ..net.client import GuardedClient
 from ..net.guard import SSRFGuard
 from ..net.http_status import WallClock, utc_now
@@ -154,7 +154,7 @@ def open_journal(
         except ImportError:
             raise ConfigurationError(
                 "journal_url is postgresql://… but PostgreSQL support is not installed "
-                "(pip install 'webresearch[postgres]')"
+                "(pip install -e '.[postgres]' in the webresearch checkout)"
             ) from None
         return PostgresJournal(url, connect_timeout_s=connect_timeout_s, timeout_s=timeout_s)
     raise ConfigurationError(

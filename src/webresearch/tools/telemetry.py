@@ -25,8 +25,9 @@ are never recorded: they may hold what the journal redacts. Metrics: the convent
 ``gen_ai.execute_tool.duration`` histogram (seconds) and a ``webresearch.tool.calls`` counter,
 both by tool and ``error.type``.
 
-``opentelemetry-api`` is optional (``pip install 'webresearch[otel]'``): without it every
-span is a no-op and only the in-process counts (:meth:`CallTelemetry.counts`) are kept.
+``opentelemetry-api`` is optional (``pip install -e '.[otel]'`` in the webresearch checkout):
+without it every span is a no-op and only the in-process counts
+(:meth:`CallTelemetry.counts`) are kept.
 With the API but no SDK configured, the API's own no-op provider applies; an application
 that configures a tracer or meter provider (even after the Toolkit was built) gets the spans.
 """

@@ -84,7 +84,8 @@ WEB_SEARCH = ToolSpec(
 
 #: Why web_search is not registered when no provider is configured or installed.
 NO_PROVIDER = (
-    "no search provider: install webresearch[search] for the keyless default (ddgs), "
+    "no search provider: install the search extra for the keyless default (ddgs: "
+    "pip install -e '.[search]' in the webresearch checkout), "
     "or set WEBRESEARCH_SEARCH_PROVIDER / WEBRESEARCH_SEARXNG_URL"
 )
 

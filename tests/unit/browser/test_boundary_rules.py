@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from webresearch.addresses import AddressPolicy
 from webresearch.browser.base import SessionConfig
 from webresearch.browser.launch import launch
 from webresearch.browser.launch_args import PROXY_ENV, chromium_args, lightpanda_args
@@ -33,7 +34,6 @@ from webresearch.errors import (
     NetworkError,
     UnsupportedContent,
 )
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
 from webresearch.tools.browser_reading import readiness_note
 

@@ -10,13 +10,13 @@ from collections.abc import Callable
 import pytest
 
 from webresearch import BrowserError, ConfigurationError, Settings
+from webresearch.addresses import AddressPolicy
 from webresearch.browser.discovery import normalize_cdp_url, websocket_url
 from webresearch.browser.policy import DomainPolicy, RequestPolicy
 from webresearch.browser.probe import PROBE_CLIP, has_probe_box, png_pixel
 from webresearch.browser.sessions import SessionTable, session_key
 from webresearch.browser.snapshot import parse_ref, render_snapshot
 from webresearch.extract.appshell import looks_like_app_shell
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
 from webresearch.tools.browser_actions import action_risk
 

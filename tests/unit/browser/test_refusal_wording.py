@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from webresearch.addresses import AddressPolicy
 from webresearch.browser.policy import (
     DomainPolicy,
     RequestPolicy,
@@ -13,7 +14,6 @@ from webresearch.browser.policy import (
     reword_refusal,
 )
 from webresearch.errors import WebResearchError
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
 
 INTERNAL = ("10.0.0.1", "169.254.169.254", "127.0.0.2", "::1", "192.168.1.5")

@@ -6,6 +6,7 @@ refusal said ``--allow-network CIDR``)."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import shlex
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.http_server import LocalServer, Route
+from webresearch.cli.local_hints import Exemptions
 from webresearch.cli.main import cli
 
 ENV = {
@@ -108,13 +110,54 @@ def test_a_typed_internal_urls_refusal_names_its_own_exemption(url: str, option:
         "http://0.0.0.0:8765/",
         "http://[fe80::1]/x",
         "http://224.0.0.1/x",
+        # review r-13a: the guard's table, not Python's flags (these were offered /32)
+        "http://[fd00:ec2::254]/latest/meta-data/",  # AWS metadata over IPv6
+        "http://168.63.129.16/x",  # Azure WireServer
+        "http://100.100.100.200/x",  # Alibaba Cloud metadata
+        "http://0.1.2.3/x",  # 'this network'
+        "http://192.0.0.8/x",  # IETF protocol assignments
+        "http://192.88.99.1/x",  # 6to4 relay anycast
+        "http://[::ffff:169.254.169.254]/x",  # metadata inside an IPv4-mapped address
+        "[fd00:ec2::254]/x",
+        "http:/[fd00:ec2::254]/x",
+        "0.1.2.3:80/x",
+        "100.100.100.200/latest/meta-data",
+        "http:/168.63.129.16/x",
     ],
 )
 def test_no_exemption_is_suggested_for_an_always_refused_address(target: str) -> None:
-    code, _, err = run("fetch", target)
-    assert code in (2, 3), err
-    assert "--allow-network" not in err and "CIDR" not in err, err
-    assert "never a page to read" in step(err)
+    for settings in ([], ["--allow-private"], ["--allow-network", "192.0.2.0/24"]):
+        code, _, err = run("fetch", target, *settings)
+        assert code in (2, 3), err
+        assert "--allow-network" not in step(err) and "CIDR" not in err, err
+        assert "never a page to read" in step(err), (settings, err)
+    code, out, _ = run("fetch", target, "--json")
+    if code == 3:  # refused by the guard (one typed without its scheme is a usage error)
+        data = json.loads(out)
+        for hint in (data["error"]["hint"], data["meta"]["error"]["hint"], data["text"]):
+            assert "--allow-network" not in hint and "never a page to read" in hint, hint
+
+
+@pytest.mark.parametrize(
+    "address",
+    [
+        "fd00:ec2::254",
+        "168.63.129.16",
+        "100.100.100.200",
+        "0.1.2.3",
+        "192.0.0.8",
+        "192.88.99.1",
+        "169.254.169.254",
+        "::ffff:169.254.169.254",
+        "::",
+        "224.0.0.1",
+    ],
+)
+def test_allow_private_does_not_cover_an_always_refused_address(address: str) -> None:
+    exempt = Exemptions(private=True)
+    assert not exempt.covers(ipaddress.ip_address(address))
+    assert exempt.covers(ipaddress.ip_address("10.1.2.3"))
+    assert exempt.covers(ipaddress.ip_address("fd12::1"))  # unique local: private
 
 
 def test_image_and_browse_name_the_same_steps(

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from click.testing import CliRunner
 
+from webresearch.addresses import AddressPolicy
 from webresearch.cli.main import cli
 from webresearch.config.network import NetworkSettings
-from webresearch.net.addresses import AddressPolicy
 
 ENV = {"WEBRESEARCH_JOURNAL_URL": "memory://", "WEBRESEARCH_SEARCH_PROVIDER": "none"}
 

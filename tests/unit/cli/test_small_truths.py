@@ -4,6 +4,7 @@ search without a reachable provider naming the likely cause, shell completion.""
 from __future__ import annotations
 
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -28,8 +29,7 @@ def test_tools_says_which_option_hides_a_tool() -> None:
 
 
 def test_install_hints_fit_the_installation() -> None:
-    line = "Playwright is not installed (pip install 'webresearch[browser]')"
-    assert fit_install_hints(line, None) == line  # a regular install: the index form
+    line = "Playwright is not installed (pip install -e '.[browser]' in the webresearch checkout)"
     assert fit_install_hints(line, "/src/wr") == (
         "Playwright is not installed (pip install -e '/src/wr[browser]')"
     )
@@ -39,6 +39,12 @@ def test_install_hints_fit_the_installation() -> None:
     assert "webresearch[" not in unknown
     bare = fit_install_hints("install webresearch[search] for ddgs", "/src/wr")
     assert bare == "pip install -e '/src/wr[search]' for ddgs"
+    # review r-13a: a wheel, a git URL or an index install (no checkout) never gets the
+    # bare name either, which installs whatever an index holds under it
+    for hint in (line, "pip install 'webresearch[browser]'"):
+        fitted = fit_install_hints(hint, None)
+        assert "webresearch[" not in fitted and "'.[" not in fitted, fitted
+        assert "install the extra browser from where you installed webresearch" in fitted
     # this test environment is an editable install of this checkout (./scripts/test: pip -e)
     checkout = source_checkout()
     assert checkout is None or checkout == "" or (Path(checkout) / "pyproject.toml").is_file()
@@ -148,3 +154,19 @@ def test_browse_words_a_url_without_scheme_as_fetch_does(
     assert words in result.stderr
     assert "relative" not in result.stderr and "not localhost" not in result.stderr
     assert "Playwright" not in result.stderr
+
+
+def test_the_librarys_messages_never_name_the_bare_package() -> None:
+    """review r-13a: gates, the llm plugin and web_search's no-provider reason still said
+    ``pip install 'webresearch[x]'`` (webresearch is not on PyPI)."""
+    import webresearch
+
+    root = Path(webresearch.__file__).parent
+    bare = re.compile(r"(?<![/\w.-])webresearch\[")
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for path in sorted(root.rglob("*.py"))
+        for n, text in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if bare.search(text) and "install_hint.py" not in path.name
+    ]
+    assert found == []

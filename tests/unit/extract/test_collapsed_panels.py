@@ -198,6 +198,20 @@ def test_a_kept_panel_hidden_by_an_inline_style_reaches_the_markdown() -> None:
         assert "Paragraph 5 tells" in out.text
 
 
+def test_a_kept_panel_whose_id_says_hidden_reaches_the_markdown() -> None:
+    """review r-13a (3): trafilatura's discard XPath also deletes an element whose ``id``
+    holds ``hidden`` (``re:test(@id|@style, 'hidden')``): a panel its control names
+    ``hidden-specs`` was kept by the verdict and lost all the same."""
+    for ident in ("hidden-specs", "specs-hidden", "panelhidden2"):
+        panel = (
+            f"<button aria-controls='{ident}'>Specs</button>"
+            f"<div id='{ident}' style='display:none'><p>{PANEL}</p></div>"
+        )
+        out = page(PROSE + panel)
+        assert "writes each reading into the log" in out.text, ident
+        assert out.hidden_chars_kept > 200, ident
+
+
 def test_hidden_prose_no_control_opens_stays_out_when_styled_display_none() -> None:
     for hiding in ("style='display:none'", "style='display: none' aria-hidden='true'"):
         out = page(PROSE + f"<div {hiding}><p>{INJECTION}</p></div>")

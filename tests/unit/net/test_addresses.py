@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from webresearch.net.addresses import (
+from webresearch.addresses import (
     ALWAYS_BLOCKED_CATEGORIES,
     BLOCKED_NETWORKS,
     AddressPolicy,

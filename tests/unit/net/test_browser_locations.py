@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.support.http_server import LocalServer, Route
+from webresearch.addresses import AddressPolicy
 from webresearch.errors import BlockedAddress
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.client import GuardedClient
 from webresearch.net.guard import SSRFGuard
 from webresearch.net.locations import browser_location

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from tests.support.fake_net import FakeConnector, FakeRequest, ScriptedResolver, http_response
+from webresearch.addresses import AddressPolicy
 from webresearch.errors import BlockedAddress, TooManyRedirects
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.client import REFUSED_HOP, GuardedClient, hop_refused
 from webresearch.net.guard import SSRFGuard
 

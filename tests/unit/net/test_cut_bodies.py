@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from webresearch import Settings, Toolkit
+from webresearch.addresses import AddressPolicy
 from webresearch.errors import NetworkError
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.client import GuardedClient
 from webresearch.net.guard import SSRFGuard
 from webresearch.runtime.journal import MemoryJournal

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.support.fake_net import ScriptedResolver
+from webresearch.addresses import AddressPolicy
 from webresearch.errors import BlockedAddress, InvalidArguments, NetworkError
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard, clean_url
 
 PUBLIC = "93.184.216.34"

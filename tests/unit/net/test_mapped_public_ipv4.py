@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from tests.support.fake_net import ScriptedResolver
+from webresearch.addresses import AddressPolicy
 from webresearch.errors import BlockedAddress
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
 
 

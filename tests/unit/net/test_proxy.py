@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.support.fake_net import FakeConnector, FakeRequest, ScriptedResolver, http_response
+from webresearch.addresses import AddressPolicy
 from webresearch.errors import ConfigurationError, NetworkError
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.client import GuardedClient
 from webresearch.net.guard import SSRFGuard
 from webresearch.net.proxy import ProxyConfig, ProxyConnector, outbound_connector, parse_proxy_url

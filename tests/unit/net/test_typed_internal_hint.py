@@ -10,9 +10,9 @@ import pytest
 
 from tests.support.fake_net import ScriptedResolver
 from webresearch import Settings, Toolkit
+from webresearch.addresses import AddressPolicy
 from webresearch.browser.policy import DomainPolicy, RequestPolicy
 from webresearch.errors import InvalidArguments
-from webresearch.net.addresses import AddressPolicy
 from webresearch.net.guard import SSRFGuard
 
 #: (typed, its host): the host must not come back in the next step
@@ -28,6 +28,12 @@ INTERNAL = [
     ("http:/127.0.0.1:8765/x", "127.0.0.1"),  # the scheme without its //
     ("http:169.254.169.254/x", "169.254.169.254"),
     ("https:localhost/x", "localhost"),
+    # review r-13a: spellings the guard reads as 127.0.0.1, and a host before a backslash
+    ("127.1:8080/x", "127.1"),
+    ("2130706433:8080/x", "2130706433"),
+    ("127.0.0.1\\@example.org/x", "127.0.0.1"),
+    ("example.org@127.0.0.1/x", "127.0.0.1"),
+    ("http:/127.0.0.1\\@example.org/x", "127.0.0.1"),
 ]
 
 
@@ -51,6 +57,26 @@ def test_a_public_host_typed_without_scheme_keeps_its_url() -> None:
     with pytest.raises(InvalidArguments) as info:
         guard().check_url("example.org/page")
     assert info.value.hint == "a URL needs its scheme: https://example.org/page"
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["example.org\\@example.net/x", "user@example.org/x", "http:/example.org\\@example.net/x"],
+)
+def test_no_url_with_credentials_or_a_backslash_in_its_authority_is_suggested(typed: str) -> None:
+    """review r-13a: ``127.0.0.1\\@example.org/x`` was answered with the URL
+    ``https://127.0.0.1\\@example.org/x``: credentials to Python, the host 127.0.0.1 to a
+    browser."""
+    with pytest.raises(InvalidArguments) as info:
+        guard().check_url(typed)
+    hint = info.value.hint or ""
+    assert "@" not in hint and "\\" not in hint, hint
+
+
+def test_a_word_is_not_called_an_internal_address() -> None:
+    with pytest.raises(InvalidArguments) as info:
+        guard().check_url("weather")
+    assert "not allowed" not in (info.value.hint or "")
 
 
 def test_an_exempted_address_keeps_its_url() -> None:

@@ -160,7 +160,9 @@ def test_from_settings_without_the_package(monkeypatch: pytest.MonkeyPatch) -> N
     from webresearch.search import ddgs as module
 
     monkeypatch.setattr(module, "is_installed", lambda: False)
-    with pytest.raises(ConfigurationError, match=r"pip install 'webresearch\[search\]'"):
+    with pytest.raises(
+        ConfigurationError, match=r"pip install -e '\.\[search\]' in the webresearch checkout"
+    ):
         DdgsProvider.from_settings(Settings.load(environ={}))
 
 

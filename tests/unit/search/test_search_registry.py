@@ -194,7 +194,10 @@ def test_without_ddgs_and_without_configuration_web_search_is_not_registered(
     ]
     # an explicit ddgs choice on such a machine says how to install it
     explicit = Toolkit(Settings.load(environ={}, journal_url="memory://", search_provider="ddgs"))
-    assert "pip install 'webresearch[search]'" in explicit.unavailable["web_search"]
+    assert (
+        "pip install -e '.[search]' in the webresearch checkout"
+        in (explicit.unavailable["web_search"])
+    )
 
 
 def test_is_installed_survives_a_finder_that_refuses(monkeypatch: pytest.MonkeyPatch) -> None:

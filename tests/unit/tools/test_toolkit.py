@@ -93,7 +93,7 @@ async def test_missing_optional_dependency_removes_the_tool_with_one_log_line(
 ) -> None:
     def needs_pillow(services: Services) -> Unavailable:
         return Unavailable(
-            "fetch_image", "Pillow is not installed (pip install 'webresearch[images]')"
+            "fetch_image", "Pillow is not installed (pip install -e '.[images]' in the checkout)"
         )
 
     with caplog.at_level(logging.INFO, logger="webresearch"):

@@ -1,5 +1,9 @@
 """Which IP addresses a model-chosen request may reach (SPEC §2). Pure: no sockets, no DNS.
 
+The one table and rule: the SSRF guard (:mod:`webresearch.net.guard`) refuses by it, and the
+command line's next steps (:mod:`webresearch.cli.local_hints`) judge a typed address by it,
+so a hint never offers an exemption the guard would not honour.
+
 The block list is an explicit table, not ``ipaddress.is_private``/``is_global``: in Python
 3.11 those miss 100.64.0.0/10 (shared address space, RFC 6598) and call several reserved
 ranges global.
