@@ -152,9 +152,15 @@ class PanelControls:
         self._ids: dict[str, list[etree._Element]] | None = None
         self._rows: dict[tuple[etree._Element, str, str], bool] = {}
 
-    def opens(self, el: etree._Element) -> bool:
+    def opens(self, el: etree._Element, within: etree._Element | None = None) -> bool:
         """True when the page's structure shows a control that opens the hidden ``el``, or
-        a reader with another screen sees it (module docstring)."""
+        a reader with another screen sees it (module docstring).
+
+        Args:
+            el: a hidden element of the page.
+            within: the kept hidden block holding ``el``, if any: its own evidence (and its
+                ancestors') opens that block, not ``el``, which stays hidden once it is open.
+        """
         if self._named is None:
             self._read_controls()
         if self._on_another_screen(el):
@@ -170,7 +176,7 @@ class PanelControls:
         node: etree._Element | None = el
         chars = 0  # the hidden block's letters and digits, read for an ancestor
         for level in range(MAX_PANEL_LEVELS + 1):
-            if node is None or node.tag in ("body", "html"):
+            if node is None or node is within or node.tag in ("body", "html"):
                 return False
             if level == 1:
                 chars = self._size(el)
