@@ -231,7 +231,7 @@ def hidden_verdicts(
     hidden_set = frozenset(hidden)  # also read for a row of tab panes (collapsed_panels.py)
     holders = {el: _hidden_holder(el, hidden_set) for el in hidden}
     sizes = {el: page_text_size(el) for el in hidden if holders[el] is None}  # the outermost
-    if hides_its_content(doc, sum(sizes.values()), page_chars):  # an app shell (appshell.py):
+    if hides_its_content(doc, sum(sizes.values()), page_chars, sizes):  # an app shell:
         return HiddenVerdicts([], list(sizes))  # its hidden blocks are the content, whole
     controls = PanelControls(doc, hidden_set, styled)  # what opens a panel, read at the first one
     removed, kept = HiddenVerdicts([], [])
