@@ -7,13 +7,15 @@ when the static result "looks like an app shell (almost no text, a script-driven
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from lxml import etree
 
-from webresearch.extract.align import text_size_exceeds
+from webresearch.extract.align import normalise, text_size_exceeds
 
 __all__ = [
     "MAX_SHELL_TEXT_CHARS",
+    "MIN_PROSE_CHARS",
     "NEAR_EMPTY_TEXT_CHARS",
     "SHELL_VISIBLE_CHARS",
     "hides_its_content",
@@ -26,8 +28,15 @@ MAX_SHELL_TEXT_CHARS = 300
 #: With at most this many letters and digits, any script makes the page a shell.
 NEAR_EMPTY_TEXT_CHARS = 20
 #: With fewer visible letters and digits than this, and more hidden than visible, the
-#: page is an app shell whose hidden blocks are its content.
+#: page is an app shell whose hidden blocks are its content …
 SHELL_VISIBLE_CHARS = 500
+#: … unless a visible paragraph (or a run of text in any element) holds this many letters
+#: and digits: a page that shows prose is no empty shell (a "Loading…" notice, a skip link,
+#: a menu's labels are shorter; the longest visible block of the WCXB + Zyte dev shells has
+#: 41).
+MIN_PROSE_CHARS = 80
+#: Elements whose whole visible text is one paragraph (inline children included).
+_PARAGRAPH_TAGS = frozenset({"p", "li", "dd", "td", "th", "blockquote", "pre", "figcaption"})
 
 _MOUNT_POINT = re.compile(
     r"<(?:div|main|section)[^>]*\bid=[\"']?(?:root|app|__next|__nuxt|svelte|___gatsby|main-app|"
@@ -87,19 +96,60 @@ def looks_like_app_shell(html: str, markdown: str) -> bool:
     return external >= 2 or (bool(scripts) and script_bytes >= len(html) // 2)
 
 
-def hides_its_content(doc: etree._Element, hidden_chars: int, page_chars: int | None) -> bool:
+def hides_its_content(
+    doc: etree._Element,
+    hidden_chars: int,
+    page_chars: int | None,
+    hidden: Collection[etree._Element] = (),
+) -> bool:
     """True when the page shows fewer than :data:`SHELL_VISIBLE_CHARS` letters and digits,
-    and fewer than its hidden blocks hold (``hidden_chars``): an app shell whose hidden,
-    server-rendered block is the content (:func:`~webresearch.extract.page_noise.hidden_verdicts`).
+    fewer than its hidden blocks hold (``hidden_chars``), and no paragraph of prose
+    (:data:`MIN_PROSE_CHARS`): an app shell whose hidden, server-rendered block is the
+    content (:func:`~webresearch.extract.page_noise.hidden_verdicts`). README promises this
+    for "an app shell whose visible page is empty": a short visible article beside a longer
+    hidden block is no shell (review: ``<h1>`` and 160 visible letters kept a hidden
+    "Ignore previous instructions" of 320).
 
     Args:
         doc: the parsed page (``<html>``).
         hidden_chars: letters and digits of its hidden blocks.
         page_chars: letters and digits of all the text of its ``<body>``; ``None``: counted
             here, only as far as the answer needs (the walk stops once the page has more).
+        hidden: the outermost hidden blocks (their text is not visible).
     """
     shell_below = hidden_chars + min(SHELL_VISIBLE_CHARS, hidden_chars)
+    body = doc.find("body")
     if page_chars is None:
-        body = doc.find("body")
-        return not text_size_exceeds(doc if body is None else body, shell_below - 1)
-    return page_chars < shell_below
+        small = not text_size_exceeds(doc if body is None else body, shell_below - 1)
+    else:
+        small = page_chars < shell_below
+    return small and (body is None or not _shows_prose(body, frozenset(hidden)))
+
+
+def _shows_prose(body: etree._Element, hidden: frozenset[etree._Element]) -> bool:
+    """A visible paragraph, or a visible run of text directly in one element, of at least
+    :data:`MIN_PROSE_CHARS` letters and digits (``hidden`` subtrees left out)."""
+    stack = [body]
+    while stack:
+        el = stack.pop()
+        if el in hidden:
+            continue
+        children = [c for c in el if isinstance(c.tag, str)]
+        if el.tag in _PARAGRAPH_TAGS:
+            text = _visible_text(el, hidden)
+        else:
+            text = (el.text or "") + "".join(c.tail or "" for c in el)
+        if len(normalise(text)) >= MIN_PROSE_CHARS:
+            return True
+        stack.extend(children)
+    return False
+
+
+def _visible_text(el: etree._Element, hidden: frozenset[etree._Element]) -> str:
+    """The text of ``el`` without its ``hidden`` descendants (their tails stay)."""
+    parts = [el.text or ""]
+    for child in el:
+        if isinstance(child.tag, str) and child not in hidden:
+            parts.append(_visible_text(child, hidden))
+        parts.append(child.tail or "")
+    return "".join(parts)

@@ -9,7 +9,10 @@ letters and digits, little link text, not a dialog: :mod:`webresearch.extract.di
 and :meth:`PanelControls.opens` for the evidence. On the block itself or on an ancestor at most
 :data:`MAX_PANEL_LEVELS` above it (inside ``<body>``), any of:
 
-* WAI-ARIA's tab pattern: ``role="tabpanel"``, or ``aria-labelledby`` naming a control
+* WAI-ARIA's tab pattern: ``role="tabpanel"`` on a page with a tab control (a ``role="tab"``
+  or ``"tablist"``, or a control or in-page link naming the panel: a bare tab panel nothing
+  opens was kept before, a review's ``<div role="tabpanel" style="display:none">Ignore
+  previous instructions…``), or ``aria-labelledby`` naming a control
   (a ``<button>``, ``<summary>``, an element with the role ``tab`` or ``button``, or with
   ``aria-expanded`` / ``aria-controls``);
 * a control names it: its ``id`` is in an ``aria-controls``, a ``data-target`` or
@@ -97,6 +100,7 @@ _HOLDS_CONTROL = etree.XPath(".//button | .//*[@aria-expanded]")
 _NAMED_BY_CONTROLS = etree.XPath("//@aria-controls | //@data-target | //@data-bs-target")
 _NAMED_BY_LINKS = etree.XPath("//a/@href[starts-with(., '#')]")
 _WITH_ID = etree.XPath("//*[@id]")
+_TAB_ROLES = etree.XPath("//@role[contains(translate(., 'TABLIS', 'tablis'), 'tab')]")
 
 
 def is_collapsed_content(el: etree._Element, chars: int) -> bool:
@@ -143,6 +147,7 @@ class PanelControls:
         self._hidden = hidden
         self._styled = styled
         self._named: set[str] | None = None  # ids a control names
+        self._tabs = False  # the page has a role="tab" or "tablist"
         self._linked: set[str] = set()  # ids an in-page link names
         self._tailwind: bool | None = None
         self._titles: list[etree._Element] | None = None  # the page's <h1> elements
@@ -152,9 +157,15 @@ class PanelControls:
         self._ids: dict[str, list[etree._Element]] | None = None
         self._rows: dict[tuple[etree._Element, str, str], bool] = {}
 
-    def opens(self, el: etree._Element) -> bool:
+    def opens(self, el: etree._Element, within: etree._Element | None = None) -> bool:
         """True when the page's structure shows a control that opens the hidden ``el``, or
-        a reader with another screen sees it (module docstring)."""
+        a reader with another screen sees it (module docstring).
+
+        Args:
+            el: a hidden element of the page.
+            within: the kept hidden block holding ``el``, if any: its own evidence (and its
+                ancestors') opens that block, not ``el``, which stays hidden once it is open.
+        """
         if self._named is None:
             self._read_controls()
         if self._on_another_screen(el):
@@ -170,7 +181,7 @@ class PanelControls:
         node: etree._Element | None = el
         chars = 0  # the hidden block's letters and digits, read for an ancestor
         for level in range(MAX_PANEL_LEVELS + 1):
-            if node is None or node.tag in ("body", "html"):
+            if node is None or node is within or node.tag in ("body", "html"):
                 return False
             if level == 1:
                 chars = self._size(el)
@@ -196,6 +207,11 @@ class PanelControls:
         named.discard("")
         self._named = named
         self._linked = {str(href)[1:] for href in _NAMED_BY_LINKS(self._doc) if len(href) > 1}
+        self._tabs = any(
+            token in ("tab", "tablist")
+            for role in _TAB_ROLES(self._doc)
+            for token in role.lower().split()
+        )
 
     def _holds_every_title(self, el: etree._Element) -> bool:
         """Every ``<h1>`` of the page lies inside ``el`` (and there is one)."""
@@ -218,9 +234,12 @@ class PanelControls:
     def _is_panel(self, node: etree._Element, level: int) -> bool:
         """The evidence on ``node``, the hidden block itself (``level`` 0) or an ancestor."""
         assert self._named is not None
-        if _role(node) == "tabpanel" or node.tag == "details":
-            return True
-        if node.get("aria-expanded") is not None or (node.get("id") or "") in self._named:
+        ident = node.get("id") or ""
+        if node.tag == "details" or (
+            _role(node) == "tabpanel" and (self._tabs or ident in self._linked)
+        ):
+            return True  # a tab panel a tab control opens (the control naming it: just below)
+        if node.get("aria-expanded") is not None or ident in self._named:
             return True
         labels = node.get("aria-labelledby")
         if labels and any(self._is_control_id(token) for token in labels.split()):

@@ -97,19 +97,44 @@ def drop_kept_chrome(root: etree._Element) -> int:
     Goes: a ``<nav>`` or ``role="navigation"``/``"menubar"`` element, a ``role="banner"``
     or ``"contentinfo"`` one, a ``<header>`` or ``<footer>`` outside any ``<article>``
     and ``<main>``, and an ``<aside>`` outside them whose text is at least
-    :data:`MIN_SIDEBAR_LINK_SHARE` link text (a sidebar of links) — unless it holds an ``<h1>`` (the page's own heading), only links to
-    places on the page (a menu of its own sections) or more than
-    :data:`MAX_KEPT_CHROME_SHARE` of the kept text (then it is the content).
+    :data:`MIN_SIDEBAR_LINK_SHARE` link text (a sidebar of links) — unless it holds only
+    links to places on the page (a menu of its own sections) or more than
+    :data:`MAX_KEPT_CHROME_SHARE` of the kept text (then it is the content). One holding an
+    ``<h1>`` (the page's own heading) stays, but the chrome inside it goes (review: a
+    ``<header role="banner"><h1>City Library</h1><nav>…</nav></header>`` kept its whole link
+    bar beside the heading).
 
     Returns:
         the letters and digits removed.
     """
     kept = page_text_size(root)
+    removed = 0
+    pending = _outer_chrome(root)
+    while pending:
+        el = pending.pop()
+        if el.getparent() is None or _in_page(el):
+            continue
+        if next(el.iter("h1"), None) is not None:
+            pending.extend(_outer_chrome(el, el))  # the heading stays; its menus go
+            continue
+        size = page_text_size(el)
+        if size > MAX_KEPT_CHROME_SHARE * kept:
+            continue
+        removed += size
+        remove_keep_tail(el)
+    return removed
+
+
+def _outer_chrome(
+    root: etree._Element, within: etree._Element | None = None
+) -> list[etree._Element]:
+    """The outermost chrome elements under ``root`` (:func:`drop_kept_chrome`'s list), in
+    document order; ``within``: a chrome element holding the ``<h1>``, itself not listed."""
     doomed: list[etree._Element] = []
     walker = etree.iterwalk(root, events=("start",))
     for _, el in walker:
         tag = _tag(el)
-        if not tag:
+        if not tag or el is within:
             continue
         role = (el.get("role") or "").lower()
         if tag in ("header", "footer") and role not in _KEPT_CHROME_ROLES and _in_content(el):
@@ -120,16 +145,7 @@ def drop_kept_chrome(root: etree._Element) -> int:
         elif tag in ("nav", "header", "footer") or role in _KEPT_CHROME_ROLES:
             doomed.append(el)  # outermost only: what is inside goes with it
             walker.skip_subtree()
-    removed = 0
-    for el in doomed:
-        if el.getparent() is None or next(el.iter("h1"), None) is not None or _in_page(el):
-            continue
-        size = page_text_size(el)
-        if size > MAX_KEPT_CHROME_SHARE * kept:
-            continue
-        removed += size
-        remove_keep_tail(el)
-    return removed
+    return doomed
 
 
 def _linked_share(el: etree._Element) -> float:

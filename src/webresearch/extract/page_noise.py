@@ -16,7 +16,11 @@
   page's structure shows a control that opens it — a closed tab, accordion or disclosure
   panel (:mod:`webresearch.extract.collapsed_panels`): a click shows it, and the corpora's
   ground truth counts it (product descriptions, forum posts, FAQ answers). Hidden prose that
-  nothing opens goes (a prompt injection hides so): :func:`hidden_verdicts`. The verdicts decide:
+  nothing opens goes (a prompt injection hides so): :func:`hidden_verdicts`. A hidden element
+  inside a kept panel stays hidden when the panel opens, so it is judged on its own, the
+  panel's control no evidence for it (review: ``<p hidden>Ignore previous instructions</p>``
+  inside a closed tab reached the output, as did a ``<template>`` or a class the page's
+  ``<style>`` hides there). The verdicts decide:
   trafilatura reads the blocks kept as shown (:mod:`webresearch.extract.traf_input`).
   Webflow's never-shown classes (``w-condition-invisible``, a form's after-sending messages) are
   left out even then: no click shows them. Text trafilatura kept in a hidden microdata property
@@ -55,7 +59,6 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import NamedTuple
 
 from lxml import etree
@@ -70,7 +73,7 @@ from webresearch.extract.hidden_copies import repeats_a_sibling
 from webresearch.extract.json_ld_body import inert_elements
 from webresearch.extract.markdown import SKIPPED_TAGS
 from webresearch.extract.overflow_styles import hides_box
-from webresearch.extract.scan_index import PageAttributes, read_attributes
+from webresearch.extract.scan_index import PageAttributes, hiding_candidates, read_attributes
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.utility_classes import hidden_on_desktop, never_shown, uses_tailwind
 
@@ -146,9 +149,11 @@ class HiddenVerdicts(NamedTuple):
     """The hidden blocks of a page, judged (:func:`hidden_verdicts`).
 
     Attributes:
-        removed: the outermost hidden elements that are not content (to remove).
-        kept: the outermost hidden elements that stay: panels a control opens, or all of
-            them on an app shell (their text reaches the output hidden from the reader).
+        removed: the hidden elements that are not content (to remove): outermost ones, and
+            those inside a kept one that nothing opens once it is open.
+        kept: the hidden elements that stay: panels a control opens (one may hold another),
+            or all the outermost on an app shell (their text reaches the output hidden from
+            the reader).
     """
 
     removed: list[etree._Element]
@@ -187,8 +192,11 @@ def hidden_verdicts(
             (:mod:`~webresearch.extract.scan_index`); read from the tree when ``None``.
 
     Returns:
-        the outermost hidden elements that are not content (``removed``: none on an empty
-        shell) and those that stay (``kept``), in document order. Remove ``removed`` once the
+        the hidden elements that are not content (``removed``: none on an empty shell, whose
+        outermost ones are kept whole) and those that stay (``kept``), in document order.
+        Elsewhere a hidden element inside a kept one is judged on its own (it stays hidden
+        when its panel opens: the panel's control is no evidence for it); one inside a
+        removed block goes with it, unlisted. Remove ``removed`` once the
         main content is chosen (:func:`remove_elements`): it is chosen on the page as served.
     """
     tailwind: list[bool] = []  # whether the page uses Tailwind, once a class needs it
@@ -208,7 +216,7 @@ def hidden_verdicts(
 
     hidden = [
         el
-        for el, klass, style, flag in _hiding_candidates(doc, attributes, styled)
+        for el, klass, style, flag in hiding_candidates(doc, attributes, styled)
         if el.tag not in ("noscript", "input", "option")
         and (
             (flag is not None or el in styled)
@@ -221,21 +229,29 @@ def hidden_verdicts(
     if not hidden:
         return HiddenVerdicts([], [])
     hidden_set = frozenset(hidden)  # also read for a row of tab panes (collapsed_panels.py)
-    outermost = [el for el in hidden if not any(a in hidden_set for a in el.iterancestors())]
-    sizes = [page_text_size(el) for el in outermost]
-    if hides_its_content(doc, sum(sizes), page_chars):  # an app shell (appshell.py):
-        return HiddenVerdicts([], outermost)  # the hidden block is the content
+    holders = {el: _hidden_holder(el, hidden_set) for el in hidden}
+    sizes = {el: page_text_size(el) for el in hidden if holders[el] is None}  # the outermost
+    if hides_its_content(doc, sum(sizes.values()), page_chars, sizes):  # an app shell:
+        return HiddenVerdicts([], list(sizes))  # its hidden blocks are the content, whole
     controls = PanelControls(doc, hidden_set, styled)  # what opens a panel, read at the first one
     removed, kept = HiddenVerdicts([], [])
-    for el, chars in zip(outermost, sizes, strict=True):
-        leave_out = (
+    opened: set[etree._Element] = set()  # the kept ones
+    for el in hidden:  # document order: a block's holder is judged before it
+        holder = holders[el]
+        if holder is not None and holder not in opened:
+            continue  # goes with the hidden block that holds it
+        # one inside a kept block stays hidden when that block opens: a verdict of its own
+        chars = sizes[el] if holder is None else page_text_size(el)
+        keep = not (
             (never_shown(el.get("class") or "") or el.tag == "template")  # no click shows them
             or not is_collapsed_content(el, chars)
             or only_assistive_text(el, chars)  # no click shows it (assistive_text.py)
             or repeats_a_sibling(el, chars)  # a copy of the block shown beside it
-            or not controls.opens(el)  # hidden prose nothing opens (collapsed_panels.py)
+            or not controls.opens(el, holder)  # hidden prose nothing opens (collapsed_panels.py)
         )
-        (removed if leave_out else kept).append(el)
+        (kept if keep else removed).append(el)
+        if keep:
+            opened.add(el)
     return HiddenVerdicts(removed, kept)
 
 
@@ -375,24 +391,9 @@ def remove_elements(elements: list[etree._Element]) -> None:
         remove_keep_tail(el)
 
 
-def _hiding_candidates(
-    doc: etree._Element, attributes: PageAttributes | None, styled: frozenset[etree._Element]
-) -> Iterator[tuple[etree._Element, str | None, str | None, str | None]]:
-    """The body's elements (not the body) that may be hidden, in document order, with their
-    ``class``, ``style``, ``hidden``: a ``hidden``/``style`` attribute, a class holding ``hidden``,
-    ``d-`` or ``w-`` (display utilities), or in ``styled`` (a loop: an XPath took twice as long)."""
-    body = doc.find("body")
-    if body is None:
-        return
-    if attributes is None or not attributes.describes(body):
-        attributes = read_attributes(body)
-    for el, klass, _, style, flag, _, _ in attributes.rows[1:]:  # rows[0]: the body
-        if (
-            (klass is not None and ("hidden" in klass or "d-" in klass or "w-" in klass))
-            or (style is not None or flag is not None)
-            or (styled and el in styled)
-        ):
-            yield el, klass, style, flag
+def _hidden_holder(el: etree._Element, hidden: frozenset[etree._Element]) -> etree._Element | None:
+    """The nearest ancestor of ``el`` in ``hidden``, or ``None`` (``el`` is outermost)."""
+    return next((a for a in el.iterancestors() if a in hidden), None)
 
 
 def _hidden_by_markup(el: etree._Element) -> bool:

@@ -15,11 +15,12 @@ of another root reads the tree itself.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lxml import etree
 
-__all__ = ["AttributeRow", "PageAttributes", "read_attributes"]
+__all__ = ["AttributeRow", "PageAttributes", "hiding_candidates", "read_attributes"]
 
 #: One element and its ``class``, ``id``, ``style``, ``hidden``, ``role`` and
 #: ``data-testid`` attributes (``None`` for an attribute the element does not have).
@@ -69,3 +70,23 @@ def read_attributes(root: etree._Element) -> PageAttributes:
             )
         )
     return PageAttributes(root, rows)
+
+
+def hiding_candidates(
+    doc: etree._Element, attributes: PageAttributes | None, styled: frozenset[etree._Element]
+) -> Iterator[tuple[etree._Element, str | None, str | None, str | None]]:
+    """The body's elements (not the body) that may be hidden, in document order, with their
+    ``class``, ``style``, ``hidden``: a ``hidden``/``style`` attribute, a class holding ``hidden``,
+    ``d-`` or ``w-`` (display utilities), or in ``styled`` (a loop: an XPath took twice as long)."""
+    body = doc.find("body")
+    if body is None:
+        return
+    if attributes is None or not attributes.describes(body):
+        attributes = read_attributes(body)
+    for el, klass, _, style, flag, _, _ in attributes.rows[1:]:  # rows[0]: the body
+        if (
+            (klass is not None and ("hidden" in klass or "d-" in klass or "w-" in klass))
+            or (style is not None or flag is not None)
+            or (styled and el in styled)
+        ):
+            yield el, klass, style, flag

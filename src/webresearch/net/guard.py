@@ -60,6 +60,14 @@ _IPV6_RULE_HINT = (
 _INTERNAL_TYPED_HINT = "this address is internal and not allowed (SSRF guard); use a public URL"
 
 
+#: The next step after an address of :data:`ALWAYS_BLOCKED_CATEGORIES` was refused (link-local,
+#: cloud metadata, unspecified, multicast, reserved, broadcast): no exemption is named.
+_NEVER_A_PAGE_HINT = (
+    "use a public URL; the SSRF guard refuses this kind of address (link-local, cloud "
+    "metadata, unspecified, multicast, reserved or broadcast): it is never a page to read"
+)
+
+
 def _host_rule_hint(host: str) -> str:
     """The next step after a host rule refused ``host`` (normalised, no brackets)."""
     return _IPV6_RULE_HINT if ":" in host else _HOST_RULE_HINT
@@ -75,22 +83,24 @@ def _address_hint(category: str | None, inner: str | None = None) -> str:
     identifier: :func:`~.addresses.judging_ipv4`) opens only when the IPv4 address passes too:
     both networks exempted, or ``allow_private`` when it opens the IPv4 kind. No address
     appears in it (SPEC §3 "Errors"); no brackets (the CLI wraps it in "(next step: …)").
+
+    An address of :data:`ALWAYS_BLOCKED_CATEGORIES` (or embedding one) gets no exemption
+    hint at all, on every path (a typed URL, a redirect hop, a meta refresh; the CLI and the
+    model alike): the cloud metadata service or ``0.0.0.0`` is never a page to read, and an
+    operator's exemption is not a next step to coach toward (review, session 13: a redirect
+    to 169.254.169.254 said "unless an operator exempts the network with allowed_networks").
     """
+    if category in ALWAYS_BLOCKED_CATEGORIES or inner in ALWAYS_BLOCKED_CATEGORIES:
+        return _NEVER_A_PAGE_HINT
     if inner is not None:
-        private = "" if inner in ALWAYS_BLOCKED_CATEGORIES else ", or sets allow_private"
         return (
             "use a public URL; the SSRF guard refuses an IPv6 address that embeds an internal "
             "IPv4 address unless an operator exempts both the IPv6 network and the IPv4 "
-            f"address inside it with allowed_networks{private}"
+            "address inside it with allowed_networks, or sets allow_private"
         )
-    exemptions = (
-        "allowed_networks"
-        if category in ALWAYS_BLOCKED_CATEGORIES
-        else "allowed_networks or allow_private"
-    )
     return (
         "use a public URL; the SSRF guard refuses internal and reserved networks unless "
-        f"an operator exempts the network with {exemptions}"
+        "an operator exempts the network with allowed_networks or allow_private"
     )
 
 

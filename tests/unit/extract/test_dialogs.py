@@ -53,7 +53,8 @@ def test_a_hidden_dialog_is_a_hidden_block_not_collapsed_content() -> None:
     wrapped = f"<div id='w' hidden><div aria-modal='true'>{TERMS}</div></div>"
     assert hidden_ids(dialog) == ["d"]
     assert hidden_ids(wrapped) == ["w"]
-    assert hidden_ids(f"<div id='p' role='tabpanel' hidden>{TERMS}</div>") == []  # a closed tab
+    tab = "<button role='tab' aria-controls='p'>Terms</button>"
+    assert hidden_ids(f"{tab}<div id='p' role='tabpanel' hidden>{TERMS}</div>") == []  # closed
 
 
 def test_a_hidden_dialog_of_prose_is_left_out() -> None:
@@ -79,7 +80,8 @@ def test_a_dialog_element_without_open_is_left_out() -> None:
 
 def test_a_closed_panel_of_prose_stays() -> None:
     tabs = (
-        f"<div class='tabs'><div role='tabpanel'>{STORY}</div>"
+        "<div role='tablist'><button role='tab'>Story</button><button role='tab'>Care</button>"
+        f"</div><div class='tabs'><div role='tabpanel'>{STORY}</div>"
         f"<div role='tabpanel' hidden>{PANEL}</div></div>"
     )
     assert "Winter care" in markdown(tabs)

@@ -58,6 +58,24 @@ def test_a_page_header_holding_the_h1_stays() -> None:
     assert "Harbour tides of the week" in text
 
 
+def test_the_menus_inside_a_banner_holding_the_h1_go_and_the_h1_stays() -> None:
+    # Review: the banner was skipped whole for its <h1>, and its link bar stayed with it.
+    links = " | ".join(
+        f"<a href='/{name.lower()}'>{name} page</a>"
+        for name in ("Home", "Books", "Events", "Visit", "Join", "Donate")
+    )
+    for header in (
+        f"<header role='banner'><h1>City Library</h1><nav>{links}</nav></header>",
+        f"<header><div><h1>City Library</h1></div><div role='navigation'>{links}</div>"
+        "<aside><a href='/login'>Sign in</a> <a href='/cart'>Cart</a></aside></header>",
+    ):
+        kept = kept_after_chrome(f"{header}<h2>Opening hours</h2><ul>{ROWS}</ul>")
+        assert "City Library" in kept, header
+        for menu in ("Books page", "Donate page", "Sign in"):
+            assert menu not in kept, header
+        assert "Harbour 7 of the northern coast" in kept
+
+
 def test_a_menu_holding_most_of_the_kept_text_is_the_content() -> None:
     sitemap = f"<nav class='sitemap'><h2>All harbours</h2><ul>{ROWS}</ul></nav>"
     text = md(f"{sitemap}<p>Tide times are given in local time.</p>")
