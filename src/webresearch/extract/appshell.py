@@ -21,6 +21,7 @@ __all__ = [
     "hides_its_content",
     "looks_like_app_shell",
     "only_shell_notices",
+    "runs_scripts",
 ]
 
 #: A shell shows at most this many letters and digits once converted.
@@ -50,6 +51,10 @@ _NEEDS_JS = re.compile(
     re.I,
 )
 _SCRIPT = re.compile(r"<script\b[^>]*>(.*?)</script\s*>", re.I | re.S)
+# a <script> that runs (not a JSON-LD or JSON data island), or a <template> a script stamps
+_RUNNING_SCRIPT = re.compile(
+    r"<script\b(?![^>]*\btype=[\"']?application/(?:ld\+)?json)|<template\b", re.I
+)
 _SHELL_NOISE = re.compile(
     r"loading|please\s*wait|(?:you need to )?enable javascript(?: to run this app)?|[\W_]", re.I
 )
@@ -96,11 +101,20 @@ def looks_like_app_shell(html: str, markdown: str) -> bool:
     return external >= 2 or (bool(scripts) and script_bytes >= len(html) // 2)
 
 
+def runs_scripts(html: str) -> bool:
+    """True when the page can fill itself in: it carries a ``<script>`` that runs (not a
+    JSON data island) or a ``<template>`` (its content counts: SPEC), a client-side mount point (``<div id="root">``, ``__NEXT_DATA__``…)
+    or asks for JavaScript. A page without any of these is no app shell, whatever it hides.
+    """
+    return bool(_RUNNING_SCRIPT.search(html) or _MOUNT_POINT.search(html) or _NEEDS_JS.search(html))
+
+
 def hides_its_content(
     doc: etree._Element,
     hidden_chars: int,
     page_chars: int | None,
     hidden: Collection[etree._Element] = (),
+    script_driven: bool = False,
 ) -> bool:
     """True when the page shows fewer than :data:`SHELL_VISIBLE_CHARS` letters and digits,
     fewer than its hidden blocks hold (``hidden_chars``), and no paragraph of prose
@@ -116,7 +130,10 @@ def hides_its_content(
         page_chars: letters and digits of all the text of its ``<body>``; ``None``: counted
             here, only as far as the answer needs (the walk stops once the page has more).
         hidden: the outermost hidden blocks (their text is not visible).
+        script_driven: the page runs scripts (:func:`runs_scripts`); ``False``: never a shell.
     """
+    if not script_driven:
+        return False
     shell_below = hidden_chars + min(SHELL_VISIBLE_CHARS, hidden_chars)
     body = doc.find("body")
     if page_chars is None:

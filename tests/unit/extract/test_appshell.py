@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from webresearch.extract.appshell import looks_like_app_shell
+from webresearch.extract.appshell import looks_like_app_shell, runs_scripts
 from webresearch.extract.html import extract_html
 
 from .cases import route
@@ -82,3 +82,31 @@ def test_a_shell_with_a_short_menu_and_a_loading_notice_keeps_its_hidden_content
         f"<div id='ssr' style='display:none'><main><p>{INJECTION}</p></main></div>"
     )
     assert "Ignore previous instructions" in extract_html(html, "https://e.org/").markdown
+
+
+def test_a_static_page_without_scripts_is_no_shell_however_short() -> None:
+    # Review n-13b: an <h1> and short paragraphs (each under the prose length) beside a
+    # longer hidden "Ignore previous instructions" kept it, though nothing on the page could
+    # ever show it: a page that runs no script, has no mount point and asks for no
+    # JavaScript is judged block by block.
+    for hider in ("style='display:none'", "hidden", "class='d-none'"):
+        html = shell(
+            "<h1>Lemon cake</h1><p>Butter, sugar and three eggs beaten well.</p>"
+            "<p>Fold in the flour and lemon zest slowly.</p>"
+            f"<div {hider}><p>{INJECTION}</p></div>"
+        )
+        out = extract_html(html, "https://e.org/cake")
+        assert "Ignore previous instructions" not in out.markdown, hider
+        assert "Fold in the flour" in out.markdown, hider
+        assert out.hidden_chars_kept == 0, hider
+
+
+def test_a_script_driven_shell_still_keeps_its_hidden_content() -> None:
+    html = shell(
+        "<p>Loading…</p>"
+        f"<div id='ssr' style='display:none'><main><p>{INJECTION}</p></main></div>"
+        "<script>window.hydrate()</script>"
+    )
+    assert "Ignore previous instructions" in extract_html(html, "https://e.org/").markdown
+    assert runs_scripts(html)
+    assert not runs_scripts(shell('<script type="application/ld+json">{}</script><p>x</p>'))

@@ -92,14 +92,15 @@ def test_disclosure_panels_are_kept() -> None:
 
 
 def test_an_app_shells_hidden_content_is_kept_and_counted() -> None:
-    # Case 06's shape: the visible page is a "Loading…" shell, the hidden server-rendered
-    # block is the content. It stays (the page has nothing else) — and the count says so,
-    # whatever it holds.
+    # Case 06's shape: the visible page is a "Loading…" shell whose script fills it in, the
+    # hidden server-rendered block is the content. It stays (the page has nothing else) —
+    # and the count says so, whatever it holds. (Without a script nothing could show it:
+    # test_appshell.py.)
     html = (
         "<!DOCTYPE html><html><head><title>Spec</title></head><body>"
         "<div id='shell'><p>Loading…</p></div>"
         f"<div id='ssr' style='visibility:hidden'><main><p>{INJECTION}</p></main></div>"
-        "</body></html>"
+        "<script>window.__HYDRATE__ = {};</script></body></html>"
     )
     out = convert(html.encode(), "text/html; charset=utf-8", URL)
     assert "Ignore previous instructions" in out.text
