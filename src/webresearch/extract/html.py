@@ -64,7 +64,6 @@ from webresearch.extract.kept_hidden import (
     closed_details,
     faded_blocks,
     hidden_runs,
-    outermost,
     pieces_in_output,
     rendered_pieces,
 )
@@ -102,7 +101,7 @@ from webresearch.extract.shortcodes import strip_shortcodes
 from webresearch.extract.signup import signup_boxes, signup_forms
 from webresearch.extract.style_rules import stylesheet_hidden
 from webresearch.extract.title import document_title
-from webresearch.extract.tree import remove_keep_tail
+from webresearch.extract.tree import outermost, remove_keep_tail
 from webresearch.extract.urls import document_base_url
 
 __all__ = [

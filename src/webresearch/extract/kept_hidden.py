@@ -41,13 +41,13 @@ from lxml import etree
 from webresearch.extract.align import normalise
 from webresearch.extract.markdown import SKIPPED_TAGS
 from webresearch.extract.scan_index import AttributeRow
+from webresearch.extract.tree import outermost
 
 __all__ = [
     "MIN_RUN_CHARS",
     "closed_details",
     "faded_blocks",
     "hidden_runs",
-    "outermost",
     "pieces_in_output",
     "rendered_pieces",
 ]
@@ -118,19 +118,6 @@ def closed_details(body: etree._Element) -> list[etree._Element]:
     """The content of every ``<details>`` under ``body`` that is not ``open``: its children
     but the ``<summary>`` (text directly inside ``<details>`` is not read)."""
     return list(_CLOSED_DETAILS(body))
-
-
-def outermost(blocks: list[etree._Element]) -> list[etree._Element]:
-    """``blocks`` without repeats and without those inside another of them, in their order."""
-    chosen = set(blocks)
-    seen: set[etree._Element] = set()
-    found: list[etree._Element] = []
-    for block in blocks:
-        if block in seen or any(a in chosen for a in block.iterancestors()):
-            continue
-        seen.add(block)
-        found.append(block)
-    return found
 
 
 def rendered_pieces(root: etree._Element, blocks: list[etree._Element]) -> list[str]:

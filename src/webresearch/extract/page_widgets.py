@@ -42,6 +42,7 @@ import re
 from lxml import etree
 
 from webresearch.extract.align import normalise
+from webresearch.extract.tree import outermost
 
 __all__ = ["MAX_META_CHARS", "MAX_WIDGET_CHARS", "MAX_WIDGET_ELEMENTS", "page_widgets"]
 
@@ -154,7 +155,7 @@ def page_widgets(root: etree._Element) -> list[etree._Element]:
                 found.append(block)
         elif _is_pager(link, label):
             found.append(_alone_in(link))
-    return _outermost(found)
+    return outermost(found)
 
 
 def _feedback_widget(
@@ -236,13 +237,3 @@ def _alone_in(link: etree._Element) -> etree._Element:
     if _start(parent, MAX_META_CHARS) == _start(link, MAX_META_CHARS):
         return parent
     return link
-
-
-def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
-    chosen = set(elements)
-    out: list[etree._Element] = []
-    for el in elements:
-        if el in out or any(a in chosen for a in el.iterancestors()):
-            continue
-        out.append(el)
-    return out

@@ -63,7 +63,7 @@ from lxml import etree
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.assistive_text import ASSISTIVE_CLASS
 from webresearch.extract.page_noise import visible_text_size
-from webresearch.extract.tree import remove_keep_tail
+from webresearch.extract.tree import outermost, remove_keep_tail
 
 __all__ = [
     "MAX_SECTION_SHARE",
@@ -172,7 +172,7 @@ def drop_shop_widgets(body: etree._Element) -> int:
     Returns:
         how many blocks were removed.
     """
-    doomed = _outermost(
+    doomed = outermost(
         review_items(body) + recommendation_sections(body) + tooltips(body)
         + assistive_copies(body) + link_menus(body)
     )  # fmt: skip
@@ -220,7 +220,7 @@ def review_items(root: etree._Element) -> list[etree._Element]:
     for items in groups.values():
         if len(items) >= 2:
             found.extend(el for el in items if page_text_size(el) >= MIN_REVIEW_CHARS)
-    return _outermost(found)
+    return outermost(found)
 
 
 def recommendation_sections(root: etree._Element) -> list[etree._Element]:
@@ -232,13 +232,13 @@ def recommendation_sections(root: etree._Element) -> list[etree._Element]:
         if text and len(text) <= 80 and _RECOMMENDATION.fullmatch(text):
             total = total or visible_text_size(root)
             found.append(_section_of(heading, total))
-    return _outermost(found)
+    return outermost(found)
 
 
 def tooltips(root: etree._Element) -> list[etree._Element]:
     """The tooltips under ``root``: elements whose first ``role`` token is ``tooltip``
     (module docstring), outermost first."""
-    return _outermost(
+    return outermost(
         [role.getparent() for role in _ROLES(root) if str(role).split()[:1] == ["tooltip"]]
     )
 
@@ -255,7 +255,7 @@ def assistive_copies(root: etree._Element) -> list[etree._Element]:
         own = normalise("".join(el.itertext()))
         if own and normalise(_text_without(parent, el)) == own:
             found.append(el)
-    return _outermost(found)
+    return outermost(found)
 
 
 def _text_without(parent: etree._Element, skip: etree._Element) -> str:
@@ -315,15 +315,3 @@ def _section_of(heading: etree._Element, total: int) -> etree._Element:
         if visible_text_size(parent) >= MAX_SECTION_SHARE * total:
             return block
         block = parent
-
-
-def _outermost(elements: list[etree._Element]) -> list[etree._Element]:
-    chosen = set(elements)
-    seen: set[etree._Element] = set()
-    out: list[etree._Element] = []
-    for el in elements:
-        if el in seen or any(a in chosen for a in el.iterancestors()):
-            continue
-        seen.add(el)
-        out.append(el)
-    return out

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from lxml import etree
 
-__all__ = ["ancestor_where", "remove_keep_tail"]
+__all__ = ["ancestor_where", "outermost", "remove_keep_tail"]
 
 
 def remove_keep_tail(el: etree._Element) -> None:
@@ -50,4 +50,17 @@ def ancestor_where(
         el = el.getparent()
     for node in path:
         memo[node] = found
+    return found
+
+
+def outermost(blocks: list[etree._Element]) -> list[etree._Element]:
+    """``blocks`` without repeats and without those inside another of them, in their order."""
+    chosen = set(blocks)
+    seen: set[etree._Element] = set()
+    found: list[etree._Element] = []
+    for block in blocks:
+        if block in seen or any(a in chosen for a in block.iterancestors()):
+            continue
+        seen.add(block)
+        found.append(block)
     return found
