@@ -114,7 +114,7 @@ def hides_its_content(
     hidden_chars: int,
     page_chars: int | None,
     hidden: Collection[etree._Element] = (),
-    script_driven: bool = False,
+    html: str | None = None,
 ) -> bool:
     """True when the page shows fewer than :data:`SHELL_VISIBLE_CHARS` letters and digits,
     fewer than its hidden blocks hold (``hidden_chars``), and no paragraph of prose
@@ -130,9 +130,12 @@ def hides_its_content(
         page_chars: letters and digits of all the text of its ``<body>``; ``None``: counted
             here, only as far as the answer needs (the walk stops once the page has more).
         hidden: the outermost hidden blocks (their text is not visible).
-        script_driven: the page runs scripts (:func:`runs_scripts`); ``False``: never a shell.
+        html: the decoded page, read by :func:`runs_scripts` only once the page is small
+            enough to be a shell (a search over the whole page: a twentieth of an
+            extraction when run on every page); ``None`` or a page that runs no script:
+            never a shell.
     """
-    if not script_driven:
+    if html is None:
         return False
     shell_below = hidden_chars + min(SHELL_VISIBLE_CHARS, hidden_chars)
     body = doc.find("body")
@@ -140,7 +143,9 @@ def hides_its_content(
         small = not text_size_exceeds(doc if body is None else body, shell_below - 1)
     else:
         small = page_chars < shell_below
-    return small and (body is None or not _shows_prose(body, frozenset(hidden)))
+    return (
+        small and runs_scripts(html) and (body is None or not _shows_prose(body, frozenset(hidden)))
+    )
 
 
 def _shows_prose(body: etree._Element, hidden: frozenset[etree._Element]) -> bool:

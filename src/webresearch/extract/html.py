@@ -41,7 +41,7 @@ from lxml import etree
 from webresearch.extract.accordion_questions import open_accordion_questions
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
-from webresearch.extract.appshell import looks_like_app_shell, runs_scripts
+from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
 from webresearch.extract.closed_popups import closed_popups
@@ -283,7 +283,7 @@ def _convert(
         utility_classes=not shop,
         attributes=attributes,
         styled=styled,
-        script_driven=html is not None and runs_scripts(html),
+        html=html,
     )
     # the verdicts decide what is hidden: trafilatura reads the blocks kept as shown
     main = find_main_content(doc, comments=forum, html=opinion, shown=kept)

@@ -177,7 +177,7 @@ def hidden_verdicts(
     utility_classes: bool = True,
     attributes: PageAttributes | None = None,
     styled: frozenset[etree._Element] = frozenset(),
-    script_driven: bool = False,
+    html: str | None = None,
 ) -> HiddenVerdicts:
     """The hidden blocks of ``doc``, to leave out or to keep (module docstring: ``styled``,
     those the page's ``<style>`` rules hide, read as ``display:none``); nothing is removed yet.
@@ -191,7 +191,7 @@ def hidden_verdicts(
             WCXB dev product −0.0005 with them).
         attributes: the body's attributes read once for several scans
             (:mod:`~webresearch.extract.scan_index`); read from the tree when ``None``.
-        script_driven: the page runs scripts (``appshell.runs_scripts``): else never a shell.
+        html: the decoded page: one that runs no script is never a shell (``None``: never).
 
     Returns:
         the hidden elements that are not content (``removed``: none on an empty shell, whose
@@ -233,7 +233,7 @@ def hidden_verdicts(
     hidden_set = frozenset(hidden)  # also read for a row of tab panes (collapsed_panels.py)
     holders = {el: _hidden_holder(el, hidden_set) for el in hidden}
     sizes = {el: page_text_size(el) for el in hidden if holders[el] is None}  # the outermost
-    if hides_its_content(doc, sum(sizes.values()), page_chars, sizes, script_driven):
+    if hides_its_content(doc, sum(sizes.values()), page_chars, sizes, html):
         return HiddenVerdicts([], list(sizes))  # an app shell: its hidden blocks, whole
     controls = PanelControls(doc, hidden_set, styled)  # what opens a panel, read at the first one
     removed, kept = HiddenVerdicts([], [])
