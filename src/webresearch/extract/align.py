@@ -17,7 +17,6 @@ Repeated text ("Meal 1", a menu item repeating a heading) is thus placed at the 
 from __future__ import annotations
 
 import bisect
-import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,6 +25,13 @@ from lxml import etree
 
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.markdown import SKIPPED_TAGS
+from webresearch.extract.text_count import (
+    ASCII_LOWER,
+    ASCII_NON_WORD,
+    NON_WORD,
+    letters_digits,
+    serialized_size,
+)
 
 __all__ = [
     "LONG_SEGMENT_CHARS",
@@ -35,6 +41,7 @@ __all__ = [
     "kept_span",
     "letters_digits",
     "normalise",
+    "page_segments",
     "page_text_size",
     "text_segments",
     "text_size_exceeds",
@@ -52,10 +59,6 @@ LOOKAHEAD_SEGMENTS = 4
 #: Above this many segments × kept characters, anchors are not searched (cost bound).
 ANCHOR_BUDGET = 200_000_000
 
-_NON_WORD = re.compile(r"[\W_]+")
-# The ASCII bytes that are not letters or digits, and every non-ASCII byte (never in ASCII
-# text): what :func:`letters_digits` deletes from an ASCII text.
-_ASCII_NON_WORD = bytes(c for c in range(128) if not chr(c).isalnum()) + bytes(range(128, 256))
 #: Elements whose text is never page text. ``<noscript>`` is text here: some sites serve
 #: their content to crawlers in it (Discourse forums), and extractors may keep it.
 _NOT_TEXT = SKIPPED_TAGS - {"noscript"}
@@ -100,26 +103,13 @@ def kept_span(segments: list[Segment]) -> tuple[int, int]:
     return first, last
 
 
-def letters_digits(text: str) -> str:
-    """The letters and digits of ``text`` (what is left when ``[\\W_]+`` runs are removed).
-
-    An ASCII text (``str.isascii`` reads a flag: no scan), nine text nodes in ten on the
-    Zyte and WCXB development pages, has its other bytes deleted by ``bytes.translate``:
-    half the time of the pattern, whose ``\\W`` looks up each character's Unicode class.
-    For ASCII, ``\\w`` is exactly ``[A-Za-z0-9_]``, so the result is the same.
-    """
-    if text.isascii():
-        return text.encode().translate(None, _ASCII_NON_WORD).decode()
-    return _NON_WORD.sub("", text)
-
-
 def normalise(text: str) -> str:
     """Letters and digits of ``text``, lower-cased (the alignment alphabet)."""
     if text.isascii():
         return letters_digits(text).lower()
     # Whitespace goes first with str.split (C speed): the pattern then has far fewer runs
     # to cut (a quarter faster on a page's text).
-    return _NON_WORD.sub("", "".join(text.split())).lower()
+    return NON_WORD.sub("", "".join(text.split())).lower()
 
 
 def _tag(el: etree._Element) -> str:
@@ -132,8 +122,46 @@ def text_segments(body: etree._Element) -> Iterator[Segment]:
         yield Segment(el, tail, norm.lower())
 
 
+def page_segments(body: etree._Element) -> list[Segment]:
+    """``list(text_segments(body))``, built in one loop (no generators: read on every
+    page, a segment per text node)."""
+    segments: list[Segment] = []
+    append = segments.append
+    walker = etree.iterwalk(body, events=("start", "end"))
+    for event, el in walker:
+        if event == "start":
+            tag = el.tag
+            if tag.__class__ is not str or tag.lower() in _NOT_TEXT:
+                walker.skip_subtree()
+                if tag.__class__ is str and tag.lower().rpartition("}")[2] == "math":
+                    norm = letters_digits(formula_tex(el) or "".join(el.itertext()))
+                    if norm:
+                        append(Segment(el, False, norm.lower()))
+                continue
+            text = el.text
+            tail = False
+        elif el is not body:
+            text = el.tail
+            tail = True
+        else:
+            continue
+        if text and not text.isspace():
+            if text.isascii():  # letters_digits and lower() in one translate
+                norm = text.encode().translate(ASCII_LOWER, ASCII_NON_WORD).decode()
+            else:
+                norm = NON_WORD.sub("", text).lower()
+            if norm:
+                append(Segment(el, tail, norm))
+    return segments
+
+
 def page_text_size(body: etree._Element) -> int:
     """Letters and digits of all text under ``body``, visible or hidden (not scripts)."""
+    tag = body.tag
+    if tag.__class__ is str and tag.lower() not in _NOT_TEXT:
+        size = serialized_size(body, _NOT_TEXT, _math_size, lower=True)
+        if size is not None:
+            return size
     return _text_size(body, _NO_LIMIT)
 
 
@@ -166,12 +194,19 @@ def _text_size(body: etree._Element, limit: int) -> int:
             continue
         if text and not text.isspace():
             if text.isascii():
-                total += len(text.encode().translate(None, _ASCII_NON_WORD))
+                total += len(text.encode().translate(None, ASCII_NON_WORD))
             else:
-                total += len(_NON_WORD.sub("", text).lower())
+                total += len(NON_WORD.sub("", text).lower())
             if total > limit:
                 return total
     return total
+
+
+def _math_size(el: etree._Element) -> int:
+    """What a skipped element counts: a ``<math>`` its TeX source, else its text; others 0."""
+    if str(el.tag).lower() != "math":
+        return 0
+    return len(letters_digits(formula_tex(el) or "".join(el.itertext())).lower())
 
 
 def _text_nodes(body: etree._Element) -> Iterator[tuple[etree._Element, bool, str]]:

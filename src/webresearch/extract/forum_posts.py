@@ -40,6 +40,7 @@ ground truth leaves out (5049 holds only the opening post: 0.99 → 0.58) — no
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lxml import etree
@@ -54,6 +55,7 @@ from webresearch.extract.forum_bylines import (
     name_holder,
     write_byline,
 )
+from webresearch.extract.text_count import serialized_size
 
 __all__ = [
     "MIN_BODY_SHARE",
@@ -115,6 +117,40 @@ def _text_sizes(root: etree._Element) -> dict[etree._Element, int]:
     return sizes
 
 
+def _heavy_chain(
+    body: etree._Element, share: float
+) -> tuple[list[etree._Element], dict[etree._Element, int]] | None:
+    """The elements holding at least ``share`` (more than half) of ``body``'s letters and
+    digits, from ``body`` down, with the sizes (:func:`_text_sizes`) of the body, of them
+    and of their children; ``None`` when they cannot be counted from serialized text
+    (:func:`~webresearch.extract.text_count.serialized_size`).
+
+    Two elements holding more than half of the text each cannot lie side by side: those
+    holding that much are a chain of ancestors, and a group of sibling posts holding that
+    much has its parent on it. Only the chain's children are counted here, in C, instead of
+    every element of the page in a Python walk (the thread search runs on every page)."""
+    total = serialized_size(body)
+    if total is None:
+        return None
+    sizes = {body: total}
+    chain: list[etree._Element] = []
+    least = share * total
+    node: etree._Element | None = body if total else None
+    while node is not None:
+        chain.append(node)
+        heavy = None
+        for child in node:
+            if isinstance(child.tag, str):
+                size = serialized_size(child)
+                if size is None:
+                    return None
+                sizes[child] = size
+                if size >= least:
+                    heavy = child
+        node = heavy
+    return chain, sizes
+
+
 def _prose_sizes(units: list[etree._Element]) -> dict[etree._Element, int]:
     """Letters and digits of prose under each element of the ``units``' trees: text nodes of
     at least :data:`PROSE_RUN_CHARS`, not a dateline ("by gardener1 » Mon Jun 01, 2026
@@ -152,11 +188,16 @@ def thread_posts(body: etree._Element, min_share: float = 0.0) -> list[Post]:
     if marked:
         posts = [Post(u, b) for u, b in zip(_own_units(marked, body), marked, strict=True)]
         return posts if len(posts) >= MIN_POSTS else []
-    sizes = _text_sizes(body)
+    heavy = _heavy_chain(body, min_share) if min_share > 0.5 else None
+    if heavy is None:
+        sizes = _text_sizes(body)
+        parents: Iterable[etree._Element] = body.iter()
+    else:
+        parents, sizes = heavy
     least = min_share * sizes.get(body, 0)
     best: list[Post] = []
     best_score = (0, 0)
-    for parent in body.iter():
+    for parent in parents:
         if sizes.get(parent, 0) < least or len(parent) < MIN_POSTS:
             continue
         groups: dict[str, list[etree._Element]] = defaultdict(list)
@@ -168,6 +209,9 @@ def thread_posts(body: etree._Element, min_share: float = 0.0) -> list[Post]:
                 continue
             if sum(sizes[u] for u in units) < least or not _may_be_posts(units):
                 continue
+            if heavy is not None:  # the sizes inside the containers, read now
+                for unit in units:
+                    sizes.update(_text_sizes(unit))
             prose = _prose_sizes(units)
             posts = _posts_of(units, prose if sum(prose[u] for u in units) else sizes)
             score = (len(posts), sum(sizes[p.unit] for p in posts))

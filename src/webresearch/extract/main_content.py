@@ -70,7 +70,7 @@ from itertools import count
 
 from lxml import etree
 
-from webresearch.extract.align import Segment, align_segments, normalise, text_segments
+from webresearch.extract.align import Segment, align_segments, normalise, page_segments
 from webresearch.extract.card_titles import keep_card_titles
 from webresearch.extract.faq_answers import keep_faq_answers
 from webresearch.extract.forum import keep_thread, repeats_article
@@ -237,7 +237,7 @@ def find_main_content(
     body = doc.find("body")
     if body is None:
         return None
-    segments = list(text_segments(body))
+    segments = page_segments(body)
     page_chars = sum(len(s.norm) for s in segments)
     doc = trafilatura_input(doc, shown)  # what trafilatura reads; the page is not changed
     traf_body, streams = _trafilatura(doc, True, comments)

@@ -315,18 +315,20 @@ class _PageIndex:
     @classmethod
     def read(cls, doc: etree._Element, keys: set[tuple[str, str]]) -> _PageIndex:
         """The elements that have the classes and ids of ``keys`` (``("class", name)``,
-        ``("id", name)``): the page's ``class`` values are read in one XPath and searched
-        with one expression (an XPath ``contains`` a name was 200 ms on a large page)."""
+        ``("id", name)``): the page's ``class`` values are read in one XPath and looked
+        up in a set (an XPath ``contains`` a name was 200 ms on a large page)."""
         classes: dict[str, list[etree._Element]] = {}
         ids: dict[str, list[etree._Element]] = {}
         wanted = {name for kind, name in keys if kind == "class"}
         if wanted:
-            names = "|".join(re.escape(n) for n in sorted(wanted, key=len, reverse=True))
-            holds = re.compile(rf"(?:^|\s)(?:{names})(?=\s|$)").search
+            disjoint = (
+                wanted.isdisjoint
+            )  # (a set: one expression over the values took three times as long)
             for value in doc.xpath("//@class"):
-                if holds(value):
+                names = value.split()
+                if not disjoint(names):
                     el = value.getparent()
-                    for name in set(value.split()) & wanted:
+                    for name in set(names) & wanted:
                         classes.setdefault(name, []).append(el)
         named = {name for kind, name in keys if kind == "id"}
         if named:
