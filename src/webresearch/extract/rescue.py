@@ -241,6 +241,8 @@ def _is_card_grid(el: etree._Element) -> bool:
     """At least :data:`MIN_GRID_CARDS` children, every one a card: a link wrapping a
     paragraph (its description) and a title beside it (a docs site's "Accept payments
     without code — Use Payment Links to …" tiles; trafilatura drops them as link text)."""
+    if len(el) < MIN_GRID_CARDS:  # (comments counted: read for every <div> of the page)
+        return False
     children = [c for c in el if isinstance(c.tag, str)]
     if len(children) < MIN_GRID_CARDS:
         return False

