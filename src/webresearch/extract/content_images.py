@@ -65,7 +65,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from lxml import etree
 
-from webresearch.extract.align import normalise, text_segments
+from webresearch.extract.align import normalise, text_size_exceeds
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import image_source
@@ -381,13 +381,9 @@ def _card_picture(
 
 def _holds_at_least(node: etree._Element, letters: int) -> bool:
     """True when the text under ``node`` holds ``letters`` letters and digits or more (as
-    :func:`~webresearch.extract.align.page_text_size` counts; stops reading there)."""
-    seen = 0
-    for segment in text_segments(node):
-        seen += len(segment.norm)
-        if seen >= letters:
-            return True
-    return False
+    :func:`~webresearch.extract.align.page_text_size` counts; stops reading there), for
+    ``letters`` of 1 or more."""
+    return text_size_exceeds(node, letters - 1)
 
 
 def _is_page_link(a: etree._Element) -> bool:
