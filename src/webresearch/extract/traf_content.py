@@ -86,7 +86,17 @@ def _delete_by_link_density(
     deletions = []
     len_threshold = 200 if favor_precision else 100
     depth_threshold = 1 if favor_precision else 3
+    # link_density_test answers (False, False) for an element without a <ref> inside (its
+    # first test): only the elements holding one are asked (most are not, on most pages)
+    linking: set[etree._Element] = set()
+    for ref in subtree.iter("ref"):
+        for ancestor in ref.iterancestors():
+            if ancestor in linking:
+                break  # and its ancestors are there too
+            linking.add(ancestor)
     for elem in subtree.iter(tagname):
+        if elem not in linking:
+            continue
         result, short_with_links = link_density_test(elem, favor_precision)
         if result or (
             backtracking
