@@ -72,7 +72,12 @@ from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.marquee import collapse_marquees
 from webresearch.extract.meta_lines import drop_meta_lines
 from webresearch.extract.overflow_styles import unhide_overflow_styles
-from webresearch.extract.page_chrome import drop_kept_chrome, remove_page_chrome
+from webresearch.extract.page_chrome import (
+    banner_heading,
+    drop_kept_chrome,
+    remove_page_chrome,
+    restore_heading,
+)
 from webresearch.extract.page_noise import (
     drop_inert,
     drop_page_toc,
@@ -317,7 +322,10 @@ def _convert(
         fallback = f"main content kept {share:.0f}% of the page text"
     elif (landmark := item_page_landmark(body, main.kept_chars, declared, url)) is not None:
         remove_elements(hidden + boxes)
+        heading = banner_heading(body)
         remove_page_chrome(landmark)
+        if heading is not None:
+            restore_heading(landmark, heading)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
         drop_noise_images(landmark, images, base, cards, photo, title)
         written[:] = rendered_pieces(landmark, shown)
@@ -329,10 +337,13 @@ def _convert(
         fallback = "main landmark was empty"
     else:
         remove_elements(hidden)
+        heading = banner_heading(body)  # the <h1> in the banner beside <main>
         root = main.root()
         remove_elements(boxes)
         if main.aligned:  # the site's menu or banner trafilatura kept (page_chrome.py)
             drop_kept_chrome(root)
+        if heading is not None:
+            restore_heading(root, heading)
         drop_teasers(root)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
         drop_noise_images(root, images, base, cards, photo, title)
@@ -347,7 +358,10 @@ def _convert(
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
     remove_elements(hidden + boxes)
+    heading = banner_heading(body)
     remove_page_chrome(body)
+    if heading is not None:
+        restore_heading(body, heading)
     drop_noise_images(body, images, base, cards, title=title)
     written[:] = rendered_pieces(body, shown)
     markdown = _tidy(element_to_markdown(body, base), keep_repeats)
