@@ -177,9 +177,8 @@ def banner_heading(body: etree._Element) -> etree._Element | None:
     ("Garden Notes" in "Growing tomatoes | Garden Notes", shorter than half of the rest).
     Call before the page is pruned (the banner goes with it).
     """
-    main = main_landmark(body)
-    h1s = list(body.iter("h1"))
-    if main is None or len(h1s) != 1:
+    h1s = list(body.iter("h1"))  # the cheap tests first: this runs on every page
+    if len(h1s) != 1:
         return None
     h1 = h1s[0]
     banner = next(
@@ -192,11 +191,14 @@ def banner_heading(body: etree._Element) -> etree._Element | None:
     )
     if banner is None or _in_content(banner) or h1.find(".//a") is not None:
         return None
-    if any(a is banner for a in main.iterancestors()):
-        return None  # a banner wrapping the page's <main> is not beside it
-    order = {id(el): i for i, el in enumerate(body.iter())}
-    if order[id(banner)] > order[id(main)]:
-        return None
+    main = main_landmark(body)
+    if main is None or any(a is banner for a in main.iterancestors()):
+        return None  # no <main>, or a banner wrapping it (not beside it)
+    for el in body.iter():  # the banner must come first
+        if el is banner:
+            break
+        if el is main:
+            return None
     said = normalise("".join(h1.itertext()))
     if not said or len(said) > MAX_BANNER_HEADING_CHARS:
         return None

@@ -157,3 +157,13 @@ def test_a_linked_or_second_h1_in_the_banner_is_not_the_pages_heading() -> None:
     )
     text = extract_html(two, url).markdown
     assert text.startswith("# Growing tomatoes on a balcony") and "Garden Notes" not in text
+
+
+def test_a_banner_after_main_gives_no_heading() -> None:
+    page = TOMATO_PAGE.format(title="Garden Notes", h1="Growing tomatoes on a balcony")
+    head, marker, rest = page.partition("<header role='banner'>")
+    banner, _, after = rest.partition("</header>")
+    end = after.index("</main>") + len("</main>")
+    late = f"{head}{after[:end]}{marker}{banner}</header>{after[end:]}"
+    text = extract_html(late, "https://garden-notes.example.net/tomatoes").markdown
+    assert text.startswith("Tomatoes need")
