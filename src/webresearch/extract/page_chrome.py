@@ -20,6 +20,7 @@ finds it and :func:`restore_heading` puts it back above the kept content.
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -165,7 +166,7 @@ def _linked_share(el: etree._Element) -> float:
     return linked / total if total else 1.0
 
 
-def banner_heading(body: etree._Element) -> etree._Element | None:
+def banner_heading(body: etree._Element, url: str) -> etree._Element | None:
     """The page's heading when it sits in the site's banner beside its ``<main>``: a copy
     of the ``<h1>``, without its tail; ``None`` when there is none such.
 
@@ -173,8 +174,9 @@ def banner_heading(body: etree._Element) -> etree._Element | None:
     element outside any ``<article>`` and ``<main>`` that comes before the page's
     ``<main>`` (or ``role="main"``), hold no link (a logo linking home) and no more than
     :data:`MAX_BANNER_HEADING_CHARS` letters and digits; and it must not be the site's
-    name: ``og:site_name``, or what the page's ``<title>`` holds only as its lesser part
-    ("Garden Notes" in "Growing tomatoes | Garden Notes", shorter than half of the rest).
+    name: ``og:site_name``, what the page's ``<title>`` holds as its lesser part ("Lakeside
+    Gazette" in "Ferry timetable changes - Lakeside Gazette": no more than the rest), or
+    what the page's address ``url`` spells (``lakesidegazette.example``).
     Call before the page is pruned (the banner goes with it).
     """
     h1s = list(body.iter("h1"))  # the cheap tests first: this runs on every page
@@ -207,8 +209,10 @@ def banner_heading(body: etree._Element) -> etree._Element | None:
     if said == site:
         return None
     wanted = normalise(root.findtext(".//title") or "")
-    if said != wanted and said in wanted and 2 * len(said) < len(wanted) - len(said):
+    if said != wanted and said in wanted and len(said) <= len(wanted) - len(said):
         return None  # the site's name, as the title says it beside the page's
+    if said in normalise(urlsplit(url).hostname or ""):
+        return None  # the site's name, as its address says it (lakesidegazette.example)
     copy = etree.Element("h1")
     copy.text = " ".join("".join(h1.itertext()).split())
     return copy

@@ -167,3 +167,13 @@ def test_a_banner_after_main_gives_no_heading() -> None:
     late = f"{head}{after[:end]}{marker}{banner}</header>{after[end:]}"
     text = extract_html(late, "https://garden-notes.example.net/tomatoes").markdown
     assert text.startswith("Tomatoes need")
+
+
+def test_a_site_name_set_as_the_banners_h1_is_not_the_pages_heading() -> None:
+    # the title says it as its lesser part, or the address spells it
+    for title, h1, url in (
+        ("Tomatoes on a balcony - Garden Notes", "Garden Notes", "https://gn.example.net/t"),
+        ("Tomatoes on a balcony", "Garden Notes", "https://www.gardennotes.example/t"),
+    ):
+        text = extract_html(TOMATO_PAGE.format(title=title, h1=h1), url).markdown
+        assert text.startswith("Tomatoes need"), (title, text[:40])
