@@ -2,6 +2,9 @@
 
 The SSRF guard, every tool taking a URL and the command line's URL-or-PATH decision use
 the one rule, so what is decided on, checked, fetched and shown is the same string.
+The words for a URL typed without its scheme whose host is internal
+(:data:`INTERNAL_TYPED_HINT`) and the names of internal networks (:data:`INTERNAL_SUFFIXES`)
+live here too, so the guard's step for a model and the command line's for a person agree.
 """
 
 from __future__ import annotations
@@ -10,7 +13,25 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
-__all__ = ["clean_url", "not_web_url", "scheme_hint", "suggested_url", "typed_host"]
+__all__ = [
+    "INTERNAL_SUFFIXES",
+    "INTERNAL_TYPED_HINT",
+    "clean_url",
+    "not_web_url",
+    "scheme_hint",
+    "suggested_url",
+    "typed_host",
+]
+
+#: Name suffixes that always point inside a network (the SSRF guard refuses them whatever
+#: the settings: :mod:`webresearch.net.hostnames`).
+INTERNAL_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa")
+
+#: The next step after a URL typed without its scheme (or its ``//``) whose host the guard
+#: refuses and no setting the person may type opens (``metadata.google.internal/x``,
+#: ``169.254.169.254/x``): no URL to retry is suggested — the one wording of the command
+#: line and of web_fetch, fetch_image and the browser for a model (review, session 13).
+INTERNAL_TYPED_HINT = "this address is internal and not allowed (SSRF guard); use a public URL"
 
 #: ASCII tab and newline, which the WHATWG URL parser removes anywhere in the input.
 _TAB_OR_NEWLINE = str.maketrans("", "", "\t\n\r")

@@ -64,7 +64,7 @@ async def test_the_model_is_not_told_an_always_blocked_hop_can_be_exempted(
     result = await toolkit.call("web_fetch", {"url": site.base + path})
     assert result.error is not None and result.error.code == "blocked_address", result.text
     hint = result.error.hint or ""
-    assert "never a page to read" in hint, hint
+    assert "refuses this kind of address (link-local" in hint, hint
     for exemption in ("exempt", "allowed_networks", "allow_private"):
         assert exemption not in result.text, result.text
     assert "169.254" not in result.text and "0.0.0.0" not in result.text
@@ -77,7 +77,7 @@ def test_the_cli_names_no_exemption_for_an_always_blocked_hop(site: LocalServer,
     )
     assert result.exit_code != 0
     assert "blocked_address" in result.output, result.output
-    assert "never a page to read" in result.output, result.output
+    assert "refuses this kind of address (link-local" in result.output, result.output
     for exemption in ("exempt", "--allow-network", "--allow-private", "allowed_networks"):
         assert exemption not in result.output.split("next step:", 1)[1], result.output
 

@@ -35,9 +35,9 @@ if TYPE_CHECKING:
         ToolResult,
     )
 
-from ..url_text import clean_url, not_web_url, scheme_hint, suggested_url
+from ..url_text import clean_url, not_web_url, scheme_hint
 from .files import free_name, output_problem, write_file
-from .local_hints import Exemptions, local_note
+from .local_hints import Exemptions, url_step
 from .logs import say, say_error
 from .options import guard_options, load_settings, robots_option
 from .render import (
@@ -259,7 +259,7 @@ def scheme_problem(
         return None
     hint = problem[1]
     if "://" not in cleaned and scheme_hint(cleaned) is not None:
-        hint += local_note(suggested_url(cleaned), exempt)  # localhost:8765: the guard's step
+        hint = url_step(cleaned, exempt) or hint  # localhost:8765: the exemption it needs
     return InvalidArguments(problem[0], hint=hint)
 
 

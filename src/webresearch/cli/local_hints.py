@@ -4,9 +4,11 @@
 The SSRF guard refuses local and internal addresses unless exempted (``--allow-network
 CIDR``, ``--allow-private``). A person who typed such an address gets the exemption of that
 address alone (``--allow-network 127.0.0.1/32``), never a placeholder; none when the
-settings already exempt it (the URL alone is the step), and none for the addresses no page
-is ever read from (link-local — where cloud metadata lives —, a cloud's metadata service,
-unspecified, multicast, reserved, broadcast: review r-12). Every address is judged by the
+settings already exempt it (the URL alone is the step), and none for the kinds
+``--allow-private`` never opens (link-local — where cloud metadata lives —, a cloud's
+metadata service, unspecified, multicast, reserved, broadcast: review r-12); typed without
+its scheme, such an address — or a name of an internal network, ``metadata.google.internal``
+— gets no URL either, only that it is not allowed, in web_fetch's words. Every address is judged by the
 guard's own table and rule (:mod:`webresearch.addresses`), never by Python's address
 flags, so a hint and the guard cannot disagree (review r-13a: ``fd00:ec2::254``, AWS's
 metadata service, was offered its ``/128``). The name ``localhost`` is refused whatever the settings: its step
@@ -30,12 +32,26 @@ from ..addresses import (
     blocked_category,
     judging_ipv4,
 )
-from ..url_text import clean_url, scheme_hint, suggested_url
+from ..url_text import (
+    INTERNAL_SUFFIXES,
+    INTERNAL_TYPED_HINT,
+    clean_url,
+    scheme_hint,
+    suggested_url,
+)
 
 if TYPE_CHECKING:
     from webresearch import Settings
 
-__all__ = ["Exemptions", "local_note", "never_exempted", "refusal_step", "scheme_typo", "url_step"]
+__all__ = [
+    "Exemptions",
+    "local_note",
+    "never_exempted",
+    "refusal_step",
+    "refused_outright",
+    "scheme_typo",
+    "url_step",
+]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
@@ -116,8 +132,8 @@ def local_note(url: str | None, exempt: Exemptions | None = None) -> str:
     if address is None or exempt.covers(address):
         return ""  # a public address, or one exempted already: the URL alone is the step
     option = exempt.opened_by(address)
-    if option is None:
-        return "; but the SSRF guard refuses this address: it is never a page to read"
+    if option is None:  # an IPv6 address embedding an internal IPv4 one
+        return "; but the SSRF guard refuses this address: it embeds an internal IPv4 address"
     return (
         "; the SSRF guard refuses local and loopback addresses unless exempted: add "
         f"--allow-network {option}"
@@ -127,11 +143,33 @@ def local_note(url: str | None, exempt: Exemptions | None = None) -> str:
 def url_step(target: str, exempt: Exemptions | None = None) -> str | None:
     """The next step for ``target`` typed without its scheme or its ``//``
     (``localhost:8765/x``, ``http:/127.0.0.1:8765/x``, ``//example.org/a``): the URL meant
-    and :func:`local_note`'s exemption; ``None`` when it is no such URL."""
+    and :func:`local_note`'s exemption; for a host no option the person may type opens
+    (:func:`refused_outright`: ``metadata.google.internal/x``, ``169.254.169.254/x``) only
+    that it is not allowed, as web_fetch tells a model — no URL; ``None`` when it is no
+    such URL."""
     cleaned = clean_url(target)
     typed = cleaned[2:] if cleaned.startswith("//") else cleaned
     hint = scheme_hint(typed)
-    return None if hint is None else hint + local_note(suggested_url(typed), exempt)
+    if hint is None:
+        return None
+    meant = suggested_url(typed)
+    if refused_outright(meant, exempt or Exemptions()):
+        return INTERNAL_TYPED_HINT
+    return hint + local_note(meant, exempt)
+
+
+def refused_outright(url: str | None, exempt: Exemptions) -> bool:
+    """Whether the guard refuses ``url``'s host and no exemption is suggested for it: a
+    name of an internal network other than ``localhost`` (``*.internal`` — where
+    ``metadata.google.internal`` is —, ``*.local``, ``*.lan``, ``*.home.arpa``,
+    ``*.localhost``: refused whatever the settings) or an address of a kind
+    :func:`never_exempted` that ``exempt`` does not cover."""
+    parts = _split(url)
+    host = ((parts.hostname or "") if parts is not None else "").lower().rstrip(".")
+    if host.endswith(INTERNAL_SUFFIXES):
+        return True
+    address = _address(host)
+    return address is not None and never_exempted(address) and not exempt.covers(address)
 
 
 def scheme_typo(target: str, exempt: Exemptions) -> InvalidArguments | None:
@@ -156,8 +194,8 @@ def refusal_step(target: str, error: WebResearchError | None, exempt: Exemptions
 
     Returns:
         the guard's hint with the concrete option (``… with --allow-network 127.0.0.1/32 or
-        allow_private``), the loopback URL for ``localhost``, or only the refusal for an
-        address no exemption is suggested for.
+        allow_private``) or the loopback URL for ``localhost``; ``None`` (the guard's own
+        step: the kind refused, no exemption) for an address no exemption is suggested for.
     """
     if error is None or error.code != "blocked_address" or error.hint is None:
         return None
@@ -173,7 +211,7 @@ def refusal_step(target: str, error: WebResearchError | None, exempt: Exemptions
     if address is None or exempt.covers(address):
         return None
     if never_exempted(address):
-        return "use a public URL; the SSRF guard refuses this address: it is never a page to read"
+        return None  # the guard's own step: the kind refused, no exemption named
     network = exempt.opened_by(address)
     said = "exempts the network with allowed_networks"
     if network is None or said not in error.hint:

@@ -10,7 +10,7 @@ import click
 
 from webresearch import ConfigurationError
 
-from .install_hint import fit_install_hints, source_checkout
+from .install_hint import Installation, fit_install_hints
 from .logs import say
 from .options import guard_options, load_settings
 from .signals import say_stopped, serve_until_signal
@@ -20,12 +20,12 @@ def _server_module() -> ModuleType:
     """``webresearch.mcp_server``, or a usage error naming the extra to install."""
     try:
         import webresearch.mcp_server as mcp_server
-    except ImportError as exc:  # the optional ``mcp`` SDK (or one of its parts) is missing
+    except ImportError:  # the optional ``mcp`` SDK (or one of its parts) is missing
         raise click.UsageError(
             fit_install_hints(
-                f"the MCP server needs the mcp package ({exc.name} is missing): "
+                "the MCP server needs the mcp extra: "  # not its missing part (starlette…)
                 "pip install -e '.[mcp]' in the webresearch checkout",
-                source_checkout(),
+                Installation.of(),
             )
         ) from None
     return mcp_server

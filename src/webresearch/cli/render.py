@@ -16,7 +16,7 @@ from webresearch import ConfigurationError, InvalidArguments, Refusal, WebResear
 if TYPE_CHECKING:
     from webresearch import Toolkit, ToolResult
 
-from .install_hint import fit_install_hints, source_checkout
+from .install_hint import Installation, fit_install_hints
 from .logs import say_error
 from .signals import run_stoppable
 
@@ -105,7 +105,7 @@ def error_line(command: str, error: WebResearchError, hint: str | None = None) -
     if hint or error.hint:
         # The hint speaks to a model or an operator's settings
         line += f" (next step: {for_a_person(hint or error.hint or '', hint=True)})"
-    return fit_install_hints(" ".join(line.split()), source_checkout())
+    return fit_install_hints(" ".join(line.split()), Installation.of())
 
 
 def show_error(
@@ -190,7 +190,7 @@ def unavailable_exit(command: str, toolkit: Toolkit, tool: str) -> int | None:
     reason = toolkit.unavailable.get(tool) or toolkit.not_configured.get(tool)
     if reason is None:
         return None
-    reason = fit_install_hints(reason, source_checkout())
+    reason = fit_install_hints(reason, Installation.of())
     say_error(
         f"webresearch {command}: error[configuration]: {tool} is not available: {reason}",
         command=command,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .install_hint import fit_install_hints, source_checkout
+from .install_hint import Installation, fit_install_hints
 from .options import load_settings
 from .render import reports_own_tool
 from .signals import run_stoppable
@@ -109,8 +109,8 @@ def _print_missing(missing: dict[str, str]) -> None:
     """Tools this installation, these settings or this run do not offer, and why."""
     click.echo("Not available:")
     width = max(len(name) for name in missing)
-    checkout = source_checkout()
+    where = Installation.of()
     for name, reason in sorted(missing.items()):
         option = next((o for words, o in _OPTION_FOR.items() if words in reason), None)
-        reason = fit_install_hints(reason, checkout)
+        reason = fit_install_hints(reason, where)
         click.echo(f"  {name.ljust(width)}  {reason}" + (f" ({option})" if option else ""))

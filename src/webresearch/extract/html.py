@@ -71,8 +71,14 @@ from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.marquee import collapse_marquees
 from webresearch.extract.meta_lines import drop_meta_lines
+from webresearch.extract.offscreen_text import offscreen_classes, offscreen_text
 from webresearch.extract.overflow_styles import unhide_overflow_styles
-from webresearch.extract.page_chrome import drop_kept_chrome, remove_page_chrome
+from webresearch.extract.page_chrome import (
+    banner_heading,
+    drop_kept_chrome,
+    remove_page_chrome,
+    restore_heading,
+)
 from webresearch.extract.page_noise import (
     drop_inert,
     drop_page_toc,
@@ -204,6 +210,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
     # a builder's copies of a block for other screen sizes (responsive_copies.py)
     remove_elements(responsive_copies(doc, desktop_hidden_classes(doc)))
     styled = stylesheet_hidden(doc)  # `.gone{display:none}`: read before styles are dropped
+    away = offscreen_classes(doc)  # `.sr-only{position:absolute;left:-9999px}`: likewise
     drop_inert(doc)
     show_formulas(doc)  # MathML hidden for assistive technology is the formula
     body = doc.find("body")
@@ -216,7 +223,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         return HtmlExtraction(title, markdown, "whole-page", "a frameset page without <noframes>")
     served = html if frameset is None else None  # noframes content: not the served page
     pieces: list[str] = []  # the text of the hidden blocks kept that is written
-    result = _convert(doc, served, url, base, title, declared, facts, styled, pieces)
+    result = _convert(doc, served, url, base, title, declared, facts, (styled, away), pieces)
     result = replace(result, hidden_chars_kept=pieces_in_output(pieces, result.markdown))
     if frameset is None:
         return result
@@ -231,7 +238,7 @@ def _convert(
     title: str,
     declared: frozenset[str],
     facts: list[str],
-    styled: frozenset[etree._Element] = frozenset(),
+    styles: tuple[frozenset[etree._Element], frozenset[str]] = (frozenset(), frozenset()),
     hidden_text: list[str] | None = None,
 ) -> HtmlExtraction:
     """Steps 1-3 of the fallback chain over ``doc`` (module docstring).
@@ -244,7 +251,8 @@ def _convert(
         title: the page title.
         declared: the page's declared schema.org types.
         facts: the product's declared name and price lines.
-        styled: the elements the page's ``<style>`` rules hide (style_rules.py).
+        styles: the elements the page's ``<style>`` rules hide (style_rules.py) and the
+            classes they move off the screen (offscreen_text.py).
         hidden_text: filled with the text of the hidden blocks kept that is in the tree
             written as the output (kept_hidden.py).
     """
@@ -282,14 +290,17 @@ def _convert(
         None,
         utility_classes=not shop,
         attributes=attributes,
-        styled=styled,
+        styled=styles[0],
         html=html,
     )
+    # a paragraph for screen readers only goes; a sentence there is noted (offscreen_text.py)
+    away, noted = offscreen_text(attributes.rows, styles[1], kept)
+    hidden += away
     # the verdicts decide what is hidden: trafilatura reads the blocks kept as shown
     main = find_main_content(doc, comments=forum, html=opinion, shown=kept)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
-    shown = outermost(kept + closed_details(body) + faded_blocks(attributes.rows))
+    shown = outermost(kept + noted + closed_details(body) + faded_blocks(attributes.rows))
     written = hidden_text if hidden_text is not None else []
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
@@ -317,7 +328,10 @@ def _convert(
         fallback = f"main content kept {share:.0f}% of the page text"
     elif (landmark := item_page_landmark(body, main.kept_chars, declared, url)) is not None:
         remove_elements(hidden + boxes)
+        heading = banner_heading(body, url)
         remove_page_chrome(landmark)
+        if heading is not None:
+            restore_heading(landmark, heading)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
         drop_noise_images(landmark, images, base, cards, photo, title)
         written[:] = rendered_pieces(landmark, shown)
@@ -329,10 +343,13 @@ def _convert(
         fallback = "main landmark was empty"
     else:
         remove_elements(hidden)
+        heading = banner_heading(body, url)  # the <h1> in the banner beside <main>
         root = main.root()
         remove_elements(boxes)
         if main.aligned:  # the site's menu or banner trafilatura kept (page_chrome.py)
             drop_kept_chrome(root)
+        if heading is not None:
+            restore_heading(root, heading)
         drop_teasers(root)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
         drop_noise_images(root, images, base, cards, photo, title)
@@ -347,7 +364,10 @@ def _convert(
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
     remove_elements(hidden + boxes)
+    heading = banner_heading(body, url)
     remove_page_chrome(body)
+    if heading is not None:
+        restore_heading(body, heading)
     drop_noise_images(body, images, base, cards, title=title)
     written[:] = rendered_pieces(body, shown)
     markdown = _tidy(element_to_markdown(body, base), keep_repeats)

@@ -11,23 +11,32 @@ Two passes:
   trafilatura's pick on listings (a supplier catalogue's whole mega-menu, 0.70 → 1.0) and
   other types: 61 pages up, 5 down (at most −0.052: a breadcrumb the ground truth
   holds as the page's name); Zyte dev unchanged.
+
+The page's heading may sit in that banner, beside the ``<main>`` trafilatura picked
+(``<header><h1>Story</h1><nav>…</nav></header><main>…</main>``): :func:`banner_heading`
+finds it and :func:`restore_heading` puts it back above the kept content.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urlsplit
 
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.page_type import main_landmark
 from webresearch.extract.tree import remove_keep_tail
 
 __all__ = [
+    "MAX_BANNER_HEADING_CHARS",
     "MAX_CHROME_SHARE",
     "MAX_KEPT_CHROME_SHARE",
     "MIN_SIDEBAR_LINK_SHARE",
+    "banner_heading",
     "drop_kept_chrome",
     "remove_page_chrome",
+    "restore_heading",
 ]
 
 #: A navigation, header, footer or sidebar holding more than this share of the page's text
@@ -35,6 +44,8 @@ __all__ = [
 MAX_CHROME_SHARE = 0.3
 #: Kept chrome holding more than this share of the kept text stays: it is the content.
 MAX_KEPT_CHROME_SHARE = 0.5
+#: A banner ``<h1>`` longer than this (letters and digits) is not a heading.
+MAX_BANNER_HEADING_CHARS = 200
 #: An ``<aside>`` outside the article is a sidebar when this share of its text is links.
 MIN_SIDEBAR_LINK_SHARE = 0.5
 
@@ -153,3 +164,70 @@ def _linked_share(el: etree._Element) -> float:
     total = len(normalise("".join(el.itertext())))
     linked = sum(len(normalise("".join(a.itertext()))) for a in el.iter("a"))
     return linked / total if total else 1.0
+
+
+def banner_heading(body: etree._Element, url: str) -> etree._Element | None:
+    """The page's heading when it sits in the site's banner beside its ``<main>``: a copy
+    of the ``<h1>``, without its tail; ``None`` when there is none such.
+
+    The ``<h1>`` must be the page's only one, inside a ``<header>`` or ``role="banner"``
+    element outside any ``<article>`` and ``<main>`` that comes before the page's
+    ``<main>`` (or ``role="main"``), hold no link (a logo linking home) and no more than
+    :data:`MAX_BANNER_HEADING_CHARS` letters and digits; and it must not be the site's
+    name: ``og:site_name``, what the page's ``<title>`` holds as its lesser part ("Lakeside
+    Gazette" in "Ferry timetable changes - Lakeside Gazette": no more than the rest), or
+    what the page's address ``url`` spells (``lakesidegazette.example``).
+    Call before the page is pruned (the banner goes with it).
+    """
+    h1s = list(body.iter("h1"))  # the cheap tests first: this runs on every page
+    if len(h1s) != 1:
+        return None
+    h1 = h1s[0]
+    banner = next(
+        (
+            a
+            for a in h1.iterancestors()
+            if _tag(a) == "header" or (a.get("role") or "").lower() == "banner"
+        ),
+        None,
+    )
+    if banner is None or _in_content(banner) or h1.find(".//a") is not None:
+        return None
+    main = main_landmark(body)
+    if main is None or any(a is banner for a in main.iterancestors()):
+        return None  # no <main>, or a banner wrapping it (not beside it)
+    for el in body.iter():  # the banner must come first
+        if el is banner:
+            break
+        if el is main:
+            return None
+    said = normalise("".join(h1.itertext()))
+    if not said or len(said) > MAX_BANNER_HEADING_CHARS:
+        return None
+    root = body.getroottree()
+    site = normalise(" ".join(m.get("content") or "" for m in root.iter("meta") if _site(m)))
+    if said == site:
+        return None
+    wanted = normalise(root.findtext(".//title") or "")
+    if said != wanted and said in wanted and len(said) <= len(wanted) - len(said):
+        return None  # the site's name, as the title says it beside the page's
+    if said in normalise(urlsplit(url).hostname or ""):
+        return None  # the site's name, as its address says it (lakesidegazette.example)
+    copy = etree.Element("h1")
+    copy.text = " ".join("".join(h1.itertext()).split())
+    return copy
+
+
+def _site(meta: etree._Element) -> bool:
+    return (meta.get("property") or meta.get("name") or "").lower() == "og:site_name"
+
+
+def restore_heading(root: etree._Element, heading: etree._Element) -> bool:
+    """Put ``heading`` (from :func:`banner_heading`) first in the kept content ``root``
+    unless it already holds an ``<h1>``; whether it was put there."""
+    if next(root.iter("h1"), None) is not None:
+        return False
+    heading.tail = root.text
+    root.text = None
+    root.insert(0, heading)
+    return True

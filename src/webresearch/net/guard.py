@@ -31,7 +31,7 @@ from ..addresses import (
 )
 from ..errors import BlockedAddress, InvalidArguments, NetworkError
 from ..redact import redact_url
-from ..url_text import clean_url, scheme_hint, suggested_url, typed_host
+from ..url_text import INTERNAL_TYPED_HINT, clean_url, scheme_hint, suggested_url, typed_host
 from .hostnames import classify_host
 from .resolver import Resolver, system_resolver
 
@@ -54,17 +54,14 @@ _IPV6_RULE_HINT = (
 )
 
 
-#: The next step after a URL typed without its scheme (or its ``//``) whose host the guard
-#: refuses (``localhost:8080/x``, ``169.254.169.254/x``): no URL to retry is suggested, the
-#: model is never coached toward an internal address (review, session 13).
-_INTERNAL_TYPED_HINT = "this address is internal and not allowed (SSRF guard); use a public URL"
-
-
 #: The next step after an address of :data:`ALWAYS_BLOCKED_CATEGORIES` was refused (link-local,
-#: cloud metadata, unspecified, multicast, reserved, broadcast): no exemption is named.
+#: cloud metadata, unspecified, multicast, reserved, broadcast): no exemption is named. It
+#: does not say the address is never read either: ``allow_private`` never opens it, but an
+#: operator's ``allowed_networks`` entry covering it does (with a warning at start-up) —
+#: not a step to coach toward (review, session 13).
 _NEVER_A_PAGE_HINT = (
     "use a public URL; the SSRF guard refuses this kind of address (link-local, cloud "
-    "metadata, unspecified, multicast, reserved or broadcast): it is never a page to read"
+    "metadata, unspecified, multicast, reserved or broadcast)"
 )
 
 
@@ -86,8 +83,8 @@ def _address_hint(category: str | None, inner: str | None = None) -> str:
 
     An address of :data:`ALWAYS_BLOCKED_CATEGORIES` (or embedding one) gets no exemption
     hint at all, on every path (a typed URL, a redirect hop, a meta refresh; the CLI and the
-    model alike): the cloud metadata service or ``0.0.0.0`` is never a page to read, and an
-    operator's exemption is not a next step to coach toward (review, session 13: a redirect
+    model alike): ``allow_private`` never opens the cloud metadata service or ``0.0.0.0``,
+    and an operator's exemption is not a next step to coach toward (review, session 13: a redirect
     to 169.254.169.254 said "unless an operator exempts the network with allowed_networks").
     """
     if category in ALWAYS_BLOCKED_CATEGORIES or inner in ALWAYS_BLOCKED_CATEGORIES:
@@ -226,13 +223,13 @@ class SSRFGuard:
         guard refuses — a host-name or spelling rule (``localhost``, ``*.internal``,
         ``127.1``, ``2130706433``) or an address the policy does not exempt (``127.0.0.1``,
         ``169.254.169.254``), judged by :meth:`check_url` itself — the step says the
-        address is not allowed and names no URL (:data:`_INTERNAL_TYPED_HINT`); nothing is
+        address is not allowed and names no URL (:data:`~webresearch.url_text.INTERNAL_TYPED_HINT`); nothing is
         resolved."""
         host = typed_host(text)
         meant = suggested_url(text)
         for url in (f"http://{host}/" if host else None, meant):
             if url is not None and self._refuses_host(url):
-                return _INTERNAL_TYPED_HINT
+                return INTERNAL_TYPED_HINT
         return scheme_hint(text)
 
     def _refuses_host(self, url: str) -> bool:

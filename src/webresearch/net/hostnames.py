@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from ..addresses import IPAddress
+from ..url_text import INTERNAL_SUFFIXES
 
 __all__ = [
     "INTERNAL_SUFFIXES",
@@ -36,8 +37,6 @@ __all__ = [
     "normalize_host",
 ]
 
-#: Name suffixes that always point inside a network.
-INTERNAL_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa")
 
 _DOTTED_DECIMAL = re.compile(
     r"^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$"

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 from tests.support.http_server import LocalServer, Route
 from webresearch.cli.local_hints import Exemptions
 from webresearch.cli.main import cli
+from webresearch.url_text import INTERNAL_TYPED_HINT as INTERNAL
 
 ENV = {
     "WEBRESEARCH_JOURNAL_URL": "memory://",
@@ -130,12 +131,17 @@ def test_no_exemption_is_suggested_for_an_always_refused_address(target: str) ->
         code, _, err = run("fetch", target, *settings)
         assert code in (2, 3), err
         assert "--allow-network" not in step(err) and "CIDR" not in err, err
-        assert "never a page to read" in step(err), (settings, err)
+        said = step(err)
+        if code == 3:  # refused by the guard: the kind refused, nothing false ("never read")
+            assert "refuses this kind of address (link-local" in said, (settings, err)
+        else:  # typed without its scheme: no URL to retry (review: metadata names too)
+            assert said == INTERNAL, (settings, err)
+        assert "never" not in said and "://" not in said, (settings, err)
     code, out, _ = run("fetch", target, "--json")
     if code == 3:  # refused by the guard (one typed without its scheme is a usage error)
         data = json.loads(out)
         for hint in (data["error"]["hint"], data["meta"]["error"]["hint"], data["text"]):
-            assert "--allow-network" not in hint and "never a page to read" in hint, hint
+            assert "--allow-network" not in hint and "refuses this kind of address" in hint, hint
 
 
 @pytest.mark.parametrize(

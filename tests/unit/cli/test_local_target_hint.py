@@ -4,6 +4,7 @@ the SSRF guard reach that local address (followed here against a real server).""
 
 from __future__ import annotations
 
+import ipaddress
 import shlex
 from pathlib import Path
 
@@ -11,7 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.http_server import LocalServer, Route
+from webresearch.cli.local_hints import Exemptions, url_step
 from webresearch.cli.main import cli
+from webresearch.url_text import INTERNAL_TYPED_HINT
 
 ENV = {
     "WEBRESEARCH_JOURNAL_URL": "memory://",
@@ -98,7 +101,41 @@ def test_no_exemption_is_suggested_for_an_always_blocked_address(typed: str) -> 
     result = CliRunner().invoke(cli, ["fetch", typed], env=ENV)
     assert result.exit_code == 2, result.output
     assert "--allow-network" not in result.stderr
-    assert "the SSRF guard refuses this address" in result.stderr
+    assert f"(next step: {INTERNAL_TYPED_HINT})" in result.stderr  # no URL to retry
+    assert "://" not in result.stderr.split("next step:", 1)[1]
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "metadata.google.internal/computeMetadata/v1/",  # review n-13b: got https://…
+        "http:/metadata.google.internal/x",
+        "printer.lan/status",
+        "nas.home.arpa:5000/x",
+        "app.localhost:3000/",
+    ],
+)
+@pytest.mark.parametrize("command", ["fetch", "browse", "image"])
+def test_a_typed_internal_name_gets_the_refusal_and_no_url(command: str, typed: str) -> None:
+    """A name of an internal network is refused whatever the settings: the step says so in
+    web_fetch's words and names no URL and no option (nothing is resolved or fetched)."""
+    for settings in ([], ["--allow-private"], ["--allow-network", "127.0.0.1/32"]):
+        result = CliRunner().invoke(cli, [command, typed, *settings], env=ENV)
+        assert result.exit_code == 2, result.output
+        said = result.stderr.split("next step:", 1)[1]
+        assert INTERNAL_TYPED_HINT in said, (settings, result.stderr)
+        assert "://" not in said and "--allow" not in said, (settings, result.stderr)
+
+
+def test_an_exempted_link_local_address_typed_without_scheme_gets_its_url() -> None:
+    """Only the settings' own exemption (never suggested) opens it: then the URL is the
+    step (unit level: nothing is fetched)."""
+    exempt = Exemptions((ipaddress.ip_network("169.254.0.0/16"),))
+    assert (
+        url_step("169.254.169.254/x", exempt) == "a URL needs its scheme: https://169.254.169.254/x"
+    )
+    assert url_step("169.254.169.254/x") == INTERNAL_TYPED_HINT
+    assert url_step("metadata.google.internal/x", exempt) == INTERNAL_TYPED_HINT
 
 
 def test_localhost_with_a_trailing_dot_gets_the_loopback_step() -> None:

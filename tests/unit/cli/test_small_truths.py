@@ -14,7 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 from tests.support.cli_runs import cli_env, sigint_default
-from webresearch.cli.install_hint import fit_install_hints, source_checkout
+from webresearch.cli.install_hint import (
+    Installation,
+    environment_pip,
+    fit_install_hints,
+    source_checkout,
+)
 from webresearch.cli.main import cli
 
 ENV = {"WEBRESEARCH_JOURNAL_URL": "memory://", "WEBRESEARCH_SEARCH_PROVIDER": "none"}
@@ -30,19 +35,20 @@ def test_tools_says_which_option_hides_a_tool() -> None:
 
 def test_install_hints_fit_the_installation() -> None:
     line = "Playwright is not installed (pip install -e '.[browser]' in the webresearch checkout)"
-    assert fit_install_hints(line, "/src/wr") == (
+    linked = Installation("/src/wr", editable=True, pip="pip")
+    assert fit_install_hints(line, linked) == (
         "Playwright is not installed (pip install -e '/src/wr[browser]')"
     )
     # a checkout we cannot locate: its form alone, never the bare name (not on PyPI)
-    unknown = fit_install_hints(line, "")
+    unknown = fit_install_hints(line, Installation("", pip="pip"))
     assert "pip install -e '.[browser]' in the checkout" in unknown
     assert "webresearch[" not in unknown
-    bare = fit_install_hints("install webresearch[search] for ddgs", "/src/wr")
+    bare = fit_install_hints("install webresearch[search] for ddgs", linked)
     assert bare == "pip install -e '/src/wr[search]' for ddgs"
     # review r-13a: a wheel, a git URL or an index install (no checkout) never gets the
     # bare name either, which installs whatever an index holds under it
     for hint in (line, "pip install 'webresearch[browser]'"):
-        fitted = fit_install_hints(hint, None)
+        fitted = fit_install_hints(hint, Installation(None))
         assert "webresearch[" not in fitted and "'.[" not in fitted, fitted
         assert "install the extra browser from where you installed webresearch" in fitted
     # this test environment is an editable install of this checkout (./scripts/test: pip -e)
@@ -74,6 +80,62 @@ def test_an_install_from_a_checkout_names_the_checkout(
         (info / "direct_url.json").write_text(json.dumps(direct_url))
     monkeypatch.syspath_prepend(str(tmp_path))
     assert source_checkout("fakewr") == expected
+
+
+@pytest.mark.parametrize(
+    ("direct_url", "hint"),
+    [
+        # review, session 13: a copy installed with `pip install .` was told `pip install -e`
+        ({"url": "file:///src/wr", "dir_info": {}}, "{pip} install '/src/wr[browser]'"),
+        (
+            {"url": "file:///src/wr", "dir_info": {"editable": False}},
+            "{pip} install '/src/wr[browser]'",
+        ),
+        (
+            {"url": "file:///src/wr", "dir_info": {"editable": True}},
+            "{pip} install -e '/src/wr[browser]'",
+        ),
+        (
+            {"url": "https://files.example/wr.whl", "archive_info": {}},
+            "install the extra browser from where you installed webresearch",
+        ),
+    ],
+)
+def test_the_hint_installs_as_webresearch_was_installed_with_this_environments_pip(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    direct_url: dict[str, object],
+    hint: str,
+) -> None:
+    info = tmp_path / "fakewr-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakewr\nVersion: 1.0\n")
+    (info / "direct_url.json").write_text(json.dumps(direct_url))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    line = "Pillow is not installed (pip install -e '.[browser]' in the webresearch checkout)"
+    fitted = fit_install_hints(line, Installation.of("fakewr"))
+    assert fitted == f"Pillow is not installed ({hint.format(pip=environment_pip())})"
+
+
+def test_the_pip_named_is_this_environments() -> None:
+    """review, session 13: the bare ``pip`` on the PATH may install into another Python."""
+    pip = environment_pip()
+    if sys.prefix != sys.base_prefix and (Path(sys.prefix) / "bin" / "pip").is_file():
+        assert pip == str(Path(sys.prefix) / "bin" / "pip")
+    else:
+        assert pip.endswith(" -m pip") and sys.executable in pip
+    assert pip != "pip"
+
+
+def test_without_the_mcp_extra_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    """review, session 13: the error named a missing part (starlette), not what to add."""
+    monkeypatch.setitem(sys.modules, "webresearch.mcp_server", None)  # as if not installed
+    result = CliRunner().invoke(cli, ["mcp"], env=ENV)
+    assert result.exit_code == 2
+    said = " ".join(result.stderr.split())
+    assert "the MCP server needs the mcp extra: " in said, said
+    assert "[mcp]" in said or "install the extra mcp" in said
+    assert "missing" not in said and "mcp_server" not in said
 
 
 def test_search_without_a_reachable_provider_names_the_likely_cause() -> None:

@@ -113,3 +113,67 @@ def test_a_menu_of_the_pages_own_sections_stays() -> None:
     toc = "<nav><a href='#north'>North</a> <a href='#south'>South</a></nav>"
     text = md(f"{toc}<h2 id='north'>Harbours this week</h2><ul>{ROWS}</ul>")
     assert "[North](" in text
+
+
+TOMATO_PAGE = (
+    "<html><head><title>{title}</title></head><body>"
+    "<header role='banner'><h1>{h1}</h1><nav><a href='/'>Home</a> "
+    "<a href='/garden'>Garden</a> <a href='/about'>About</a></nav></header><main>"
+    "<p>Tomatoes need at least six hours of direct sun a day, so a south-facing balcony is "
+    "ideal. Pick a compact variety bred for containers and a pot of twenty litres.</p>"
+    "<p>Water deeply when the top few centimetres of soil are dry, and feed every two weeks "
+    "with a potassium-rich fertiliser once the first flowers appear.</p>"
+    "<p>Harvest when the fruit is fully coloured and slightly soft to the touch; ripe "
+    "tomatoes keep best at room temperature, away from direct sunlight.</p>"
+    "</main><footer><p>Copyright 2026 Garden Notes</p></footer></body></html>"
+)
+
+
+def test_the_h1_in_a_banner_beside_main_heads_the_content() -> None:
+    # Review n-13b: the banner was never kept, so the article's heading was lost.
+    page = TOMATO_PAGE.format(title="Garden Notes", h1="Growing tomatoes on a balcony")
+    result = extract_html(page, "https://garden-notes.example.net/tomatoes")
+    assert result.extractor == "main-content"
+    assert result.markdown.startswith("# Growing tomatoes on a balcony\n\nTomatoes need")
+    assert "Home" not in result.markdown and "Copyright" not in result.markdown
+
+
+def test_a_banner_h1_repeating_the_title_is_said_once_and_a_site_name_not_at_all() -> None:
+    url = "https://garden-notes.example.net/tomatoes"
+    heading = "Growing tomatoes on a balcony"
+    same = extract_html(TOMATO_PAGE.format(title=heading, h1=heading), url)
+    assert same.title == heading and not same.markdown.startswith("#")  # the title line says it
+    title = f"{heading} | Garden Notes"
+    site = extract_html(TOMATO_PAGE.format(title=title, h1="Garden Notes"), url)
+    assert not site.markdown.startswith("#") and site.markdown.startswith("Tomatoes need")
+
+
+def test_a_linked_or_second_h1_in_the_banner_is_not_the_pages_heading() -> None:
+    url = "https://garden-notes.example.net/tomatoes"
+    logo = TOMATO_PAGE.format(title="Tomatoes", h1="<a href='/'>Garden Notes</a>")
+    assert extract_html(logo, url).markdown.startswith("Tomatoes need")
+    two = TOMATO_PAGE.format(title="Tomatoes", h1="Garden Notes").replace(
+        "<main>", "<main><h1>Growing tomatoes on a balcony</h1>"
+    )
+    text = extract_html(two, url).markdown
+    assert text.startswith("# Growing tomatoes on a balcony") and "Garden Notes" not in text
+
+
+def test_a_banner_after_main_gives_no_heading() -> None:
+    page = TOMATO_PAGE.format(title="Garden Notes", h1="Growing tomatoes on a balcony")
+    head, marker, rest = page.partition("<header role='banner'>")
+    banner, _, after = rest.partition("</header>")
+    end = after.index("</main>") + len("</main>")
+    late = f"{head}{after[:end]}{marker}{banner}</header>{after[end:]}"
+    text = extract_html(late, "https://garden-notes.example.net/tomatoes").markdown
+    assert text.startswith("Tomatoes need")
+
+
+def test_a_site_name_set_as_the_banners_h1_is_not_the_pages_heading() -> None:
+    # the title says it as its lesser part, or the address spells it
+    for title, h1, url in (
+        ("Tomatoes on a balcony - Garden Notes", "Garden Notes", "https://gn.example.net/t"),
+        ("Tomatoes on a balcony", "Garden Notes", "https://www.gardennotes.example/t"),
+    ):
+        text = extract_html(TOMATO_PAGE.format(title=title, h1=h1), url).markdown
+        assert text.startswith("Tomatoes need"), (title, text[:40])
