@@ -42,6 +42,7 @@ from webresearch.extract.accordion_questions import open_accordion_questions
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
 from webresearch.extract.appshell import looks_like_app_shell
+from webresearch.extract.article_end import drop_after_article
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
 from webresearch.extract.closed_popups import closed_popups
@@ -334,6 +335,7 @@ def _convert(
         if main.aligned:  # the site's menu or banner trafilatura kept (page_chrome.py)
             drop_kept_chrome(root)
         drop_teasers(root)
+        drop_after_article(root)  # a call to action, a bio after the article (article_end.py)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
         drop_noise_images(root, images, base, cards, photo, title)
         # trafilatura's own tree holds no element of the page: its runs found in the output
