@@ -335,7 +335,8 @@ def _convert(
         if main.aligned:  # the site's menu or banner trafilatura kept (page_chrome.py)
             drop_kept_chrome(root)
         drop_teasers(root)
-        drop_after_article(root)  # a call to action, a bio after the article (article_end.py)
+        if not shop:  # a shop's delivery and returns lines follow its description
+            drop_after_article(root)  # a call to action, a bio after the article (article_end.py)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
         drop_noise_images(root, images, base, cards, photo, title)
         # trafilatura's own tree holds no element of the page: its runs found in the output
