@@ -42,6 +42,7 @@ from webresearch.extract.accordion_questions import open_accordion_questions
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
 from webresearch.extract.appshell import looks_like_app_shell
+from webresearch.extract.article_end import drop_after_article
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
 from webresearch.extract.closed_popups import closed_popups
@@ -351,6 +352,8 @@ def _convert(
         if heading is not None:
             restore_heading(root, heading)
         drop_teasers(root)
+        if not shop:  # a shop's delivery and returns lines follow its description
+            drop_after_article(root)  # a call to action, a bio after the article (article_end.py)
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
         drop_noise_images(root, images, base, cards, photo, title)
         # trafilatura's own tree holds no element of the page: its runs found in the output
