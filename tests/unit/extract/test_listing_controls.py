@@ -48,6 +48,17 @@ def test_a_listings_sort_filter_and_count_labels_are_left_out() -> None:
         assert label not in out
 
 
+def test_a_cards_action_buttons_are_left_out() -> None:
+    actions = (
+        "<div class='actions'><a href='#'><span>Quick view</span></a>"
+        "<button><span>Add to cart</span></button><label>Compare</label></div>"
+    )
+    out = md(page("", "").replace("</p></li>", "</p>" + actions + "</li>"))
+    assert "Green tea blend 7" in out
+    for label in ("Quick view", "Add to cart", "Compare"):
+        assert label not in out
+
+
 def test_words_of_a_sentence_and_headings_of_a_section_stay() -> None:
     out = md(
         page(
@@ -55,10 +66,10 @@ def test_words_of_a_sentence_and_headings_of_a_section_stay() -> None:
             "<h2>Filters</h2><p>Each <a href='/filter'>filter</a> of our kettles is steel; "
             "to sort the leaves, use the <a href='/sieve'>Sort</a> sieve.</p>"
             "<p>The <code>Filter</code> class reads the list.</p><h3>Filter</h3>"
-            "<p>Our water filter holds 12 items of charcoal.</p>",
+            "<p>Our water filter holds 12 items of charcoal.</p><p>Compare</p>",
         )
     )
-    for text in ("## Filters", "### Filter", "sieve", "`Filter` class", "12 items of charcoal"):
+    for text in ("## Filters", "### Filter", "sieve", "`Filter` class", "12 items", "Compare"):
         assert text in out
 
 
