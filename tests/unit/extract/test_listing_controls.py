@@ -50,13 +50,22 @@ def test_a_listings_sort_filter_and_count_labels_are_left_out() -> None:
 
 def test_a_cards_action_buttons_are_left_out() -> None:
     actions = (
-        "<div class='actions'><a href='#'><span>Quick view</span></a>"
-        "<button><span>Add to cart</span></button><label>Compare</label></div>"
+        "<div class='actions'><span class='btn'>Quick view</span> "
+        "<span class='btn'>Add to cart</span></div>"
     )
     out = md(page("", "").replace("</p></li>", "</p>" + actions + "</li>"))
     assert "Green tea blend 7" in out
-    for label in ("Quick view", "Add to cart", "Compare"):
+    for label in ("Quick view", "Add to cart"):
         assert label not in out
+
+
+def test_one_word_actions_are_read_on_a_control_only() -> None:
+    body = lxml_html.fromstring(
+        "<div><p>Compare</p><label>Compare</label><a href='/wishlist/add'>+ Wishlist</a>"
+        "</div><p>Quick Shop 5 colors</p></div>"
+    )
+    found = [" ".join(el.itertext()) for el in listing_controls(body)]
+    assert found == ["Compare", "+ Wishlist", "Quick Shop 5 colors"]
 
 
 def test_words_of_a_sentence_and_headings_of_a_section_stay() -> None:
