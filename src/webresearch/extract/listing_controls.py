@@ -28,8 +28,8 @@ Nothing inside ``<pre>``, ``<code>``, ``<table>``, nothing holding ``<code>`` (a
 word): only an element holding the label alone is listed.
 
 Removed after the main content is chosen, with the hidden blocks (``extract_html``). WCXB
-dev: collection 0.7253 → 0.7263 with the toolbar labels (12 pages up, to +0.022; 3 down by at
-most 0.002, whose ground truths keep the count "81,539 results"), → 0.7290 with the card
+dev: collection 0.7252 → 0.7264 with the toolbar labels (12 pages up, to +0.022; 3 down by at
+most 0.002, whose ground truths keep the count "81,539 results"), → 0.7286 with the card
 actions (4 pages up: a shop's 43 "Quick view View Options" +0.12; one down −0.023: a
 headphone grid whose swatch pictures now pass the image filter), product +0.0001 (one page
 up), listing one page −0.0003, other types and Zyte unchanged. The scan reads the own text of the candidate elements (lxml's tag filter)
