@@ -14,6 +14,17 @@ framework and not by the site:
   class name of sites without Tailwind (a forum's preloaded post, shown by a script), so
   Tailwind's classes are read only on a page that uses its breakpoint prefixes
   (:func:`uses_tailwind`);
+* frameworks whose classes hide a block **in one range of widths** only (each range its own
+  class, so no cascade between them): **Bootstrap 3** (``getbootstrap.com/docs/3.4/css``,
+  responsive utilities) and **WPBakery** (``vc_`` prefix) ``hidden-xs`` (< 768 px), ``-sm``
+  (768–991), ``-md`` (992–1199), ``-lg`` (≥ 1200); **Elementor** ``elementor-hidden-mobile``
+  (< 768), ``-tablet`` (768–1024), ``-laptop`` (1025–1366), ``-desktop`` (≥ 1025),
+  ``-widescreen`` (≥ 2400); **Bulma** ``is-hidden-mobile`` (< 769), ``-tablet`` (≥ 769),
+  ``-tablet-only`` (769–1023), ``-touch`` (< 1024), ``-desktop`` (≥ 1024), ``-desktop-only``
+  (1024–1215), ``-widescreen`` (≥ 1216), ``-widescreen-only`` (1216–1407), ``-fullhd``
+  (≥ 1408). A site builder writes a block once per screen size with these (a WordPress
+  page's two columns of prose, one ``vc_hidden-md vc_hidden-sm vc_hidden-xs``, the other
+  ``vc_hidden-lg …``): read as the desktop reader sees it, the prose comes once;
 * **Webflow** (its ``webflow.css``): ``w-condition-invisible`` is an element the site's CMS
   conditions left out of this page; ``w-form-done`` and ``w-form-fail`` are a form's
   messages after it was sent.
@@ -46,6 +57,27 @@ NEVER_SHOWN = frozenset({"w-condition-invisible", "w-form-done", "w-form-fail"})
 
 _BOOTSTRAP = {"": 0, "sm": 576, "md": 768, "lg": 992, "xl": 1200, "xxl": 1400}
 _TAILWIND = {"": 0, "sm": 640, "md": 768, "lg": 1024, "xl": 1280, "2xl": 1536}
+_INF = 1 << 30
+_BS3 = {"xs": (0, 768), "sm": (768, 992), "md": (992, 1200), "lg": (1200, _INF)}
+#: class -> [first, last + 1) CSS pixels of window in which it hides its element
+_RANGES: dict[str, tuple[int, int]] = {
+    **{f"hidden-{bp}": span for bp, span in _BS3.items()},
+    **{f"vc_hidden-{bp}": span for bp, span in _BS3.items()},
+    "elementor-hidden-mobile": (0, 768),
+    "elementor-hidden-tablet": (768, 1025),
+    "elementor-hidden-laptop": (1025, 1367),
+    "elementor-hidden-desktop": (1025, _INF),
+    "elementor-hidden-widescreen": (2400, _INF),
+    "is-hidden-mobile": (0, 769),
+    "is-hidden-tablet": (769, _INF),
+    "is-hidden-tablet-only": (769, 1024),
+    "is-hidden-touch": (0, 1024),
+    "is-hidden-desktop": (1024, _INF),
+    "is-hidden-desktop-only": (1024, 1216),
+    "is-hidden-widescreen": (1216, _INF),
+    "is-hidden-widescreen-only": (1216, 1408),
+    "is-hidden-fullhd": (1408, _INF),
+}
 _SHOWN = (
     "block|flex|inline|inline-block|inline-flex|grid|inline-grid|table|table-row|table-cell|"
     "contents|flow-root|list-item"
@@ -96,6 +128,9 @@ def shown_on_another_screen(class_attr: str, tailwind: bool = True) -> bool:
         found = _breakpoint_display(name, tailwind)
         if found is not None:
             widths.add(found[0])
+        span = _RANGES.get(name)
+        if span is not None:
+            widths.update(edge for edge in span if edge < _INF)
     return any(not _hidden_at(class_attr, tailwind, width) for width in widths)
 
 
@@ -107,6 +142,9 @@ def _hidden_at(class_attr: str, tailwind: bool, window: int) -> bool:
     for name in class_attr.split():
         if name in NEVER_SHOWN:
             return True
+        span = _RANGES.get(name)
+        if span is not None and span[0] <= window < span[1]:
+            return True  # these frameworks hide with !important, whatever else says
         found = _breakpoint_display(name, tailwind)
         if found is None:
             continue

@@ -44,6 +44,14 @@ def md(inner: str) -> str:
         ("max-lg:hidden", False),
         ("overflow-hidden", False),
         ("hidden-xs", False),
+        ("col hidden-lg", True),  # Bootstrap 3: hidden from 1200 px up
+        ("hidden-md hidden-sm", False),
+        ("vc_hidden-lg vc_hidden-xs", True),  # WPBakery
+        ("elementor-hidden-desktop", True),
+        ("elementor-hidden-tablet elementor-hidden-mobile", False),
+        ("is-hidden-desktop-only", False),  # Bulma: 1024-1215 px
+        ("is-hidden-widescreen-only", True),  # Bulma: 1216-1407 px
+        ("is-hidden-touch", False),
         ("w-condition-invisible", True),
         ("w-form-done", True),
         ("", False),
@@ -81,6 +89,23 @@ def test_blocks_hidden_on_a_desktop_screen_are_dropped() -> None:
     assert "Desktop note" in out
     for text in ("Phone note", "phone menu", "submission has been received"):
         assert text not in out
+
+
+def test_a_block_written_once_per_screen_size_is_read_once() -> None:
+    # A page builder writes the prose once per screen size, each copy hidden in the other
+    # ranges of widths (WPBakery's vc_hidden-*, Bootstrap 3's hidden-*, Elementor's and
+    # Bulma's): a desktop reader sees the first copy only.
+    out = md(
+        "<div class='vc_hidden-md vc_hidden-sm vc_hidden-xs'>" + PROSE + "</div>"
+        "<div class='vc_hidden-lg vc_hidden-sm vc_hidden-xs'>" + PROSE + "</div>"
+        "<div class='hidden-lg'><p>Phone and tablet crane schedule.</p></div>"
+        "<div class='elementor-hidden-desktop'><p>Swipe for more cranes.</p></div>"
+        "<div class='elementor-hidden-mobile'><p>Desktop crane schedule.</p></div>"
+    )
+    assert out.count("Paragraph 3 tells") == 1
+    assert "Desktop crane schedule" in out
+    assert "Phone and tablet" not in out
+    assert "Swipe for more" not in out
 
 
 def test_a_closed_accordion_panel_hidden_by_a_class_stays() -> None:

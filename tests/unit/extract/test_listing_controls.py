@@ -1,0 +1,91 @@
+"""A listing's sort and filter controls and result count (extract/listing_controls.py), on
+small pages of our own."""
+
+from __future__ import annotations
+
+from lxml import html as lxml_html
+
+from webresearch.extract.html import extract_html
+from webresearch.extract.listing_controls import listing_controls
+
+URL = "https://tea.example.org/collections/green-teas"
+
+
+def card(n: int) -> str:
+    return (
+        f"<li class='card'><a href='/products/tea-{n}'><h3>Green tea blend {n}</h3></a>"
+        f"<p>A mild green tea from the hills, picked in spring, batch {n}.</p>"
+        f"<p class='price'>${n + 4}.50</p></li>"
+    )
+
+
+def page(toolbar: str, body: str = "") -> str:
+    return (
+        "<!DOCTYPE html><html><head><title>Green teas</title></head><body>"
+        "<header><nav><a href='/'>Home</a> <a href='/teas'>Teas</a></nav></header>"
+        "<main><h1>Green teas</h1><p>Our green teas come from small farms; each is picked "
+        "by hand and dried the same day, so the leaves keep their colour and taste.</p>"
+        f"{toolbar}<ul class='grid'>{''.join(card(n) for n in range(8))}</ul>{body}</main>"
+        "<footer><p>© 2024 Tea House</p></footer></body></html>"
+    )
+
+
+def md(html: str) -> str:
+    return extract_html(html, URL).markdown
+
+
+def test_a_listings_sort_filter_and_count_labels_are_left_out() -> None:
+    out = md(
+        page(
+            "<div class='toolbar'><p class='count'>Showing 1–8 of 29 results</p>"
+            "<button class='filter-toggle'><span>Filters</span></button>"
+            "<label for='order'>Sort by:</label><select id='order'><option>Featured</option>"
+            "</select><span>Sort: Best Match</span><div><span>48 products</span></div></div>"
+        )
+    )
+    assert "Green tea blend 7" in out
+    for label in ("Showing 1–8", "Filters", "Sort by", "Best Match", "48 products"):
+        assert label not in out
+
+
+def test_a_cards_action_buttons_are_left_out() -> None:
+    actions = (
+        "<div class='actions'><span class='btn'>Quick view</span> "
+        "<span class='btn'>Add to cart</span></div>"
+    )
+    out = md(page("", "").replace("</p></li>", "</p>" + actions + "</li>"))
+    assert "Green tea blend 7" in out
+    for label in ("Quick view", "Add to cart"):
+        assert label not in out
+
+
+def test_one_word_actions_are_read_on_a_control_only() -> None:
+    body = lxml_html.fromstring(
+        "<div><p>Compare</p><label>Compare</label><a href='/wishlist/add'>+ Wishlist</a>"
+        "</div><p>Quick Shop 5 colors</p></div>"
+    )
+    found = [" ".join(el.itertext()) for el in listing_controls(body)]
+    assert found == ["Compare", "+ Wishlist", "Quick Shop 5 colors"]
+
+
+def test_words_of_a_sentence_and_headings_of_a_section_stay() -> None:
+    out = md(
+        page(
+            "",
+            "<h2>Filters</h2><p>Each <a href='/filter'>filter</a> of our kettles is steel; "
+            "to sort the leaves, use the <a href='/sieve'>Sort</a> sieve.</p>"
+            "<p>The <code>Filter</code> class reads the list.</p><h3>Filter</h3>"
+            "<p>Our water filter holds 12 items of charcoal.</p><p>Compare</p>",
+        )
+    )
+    for text in ("## Filters", "### Filter", "sieve", "`Filter` class", "12 items", "Compare"):
+        assert text in out
+
+
+def test_a_bare_word_is_a_control_only_on_a_control() -> None:
+    body = lxml_html.fromstring(
+        "<div><p>Sort</p><div class='facet-bar'><span>Filter</span></div>"
+        "<a href='?view=grid'>View:</a><p>12 items</p><p>1 to 1.9</p></div>"
+    )
+    found = [" ".join(el.itertext()) for el in listing_controls(body)]
+    assert found == ["Filter", "View:", "12 items"]
