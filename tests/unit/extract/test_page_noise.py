@@ -95,12 +95,13 @@ def test_a_block_written_once_per_screen_size_is_read_once() -> None:
     # A page builder writes the prose once per screen size, each copy hidden in the other
     # ranges of widths (WPBakery's vc_hidden-*, Bootstrap 3's hidden-*, Elementor's and
     # Bulma's): a desktop reader sees the first copy only.
+    # (the desktop line comes first: a short line after the article is article_end's)
     out = md(
+        "<div class='elementor-hidden-mobile'><p>Desktop crane schedule.</p></div>"
         "<div class='vc_hidden-md vc_hidden-sm vc_hidden-xs'>" + PROSE + "</div>"
         "<div class='vc_hidden-lg vc_hidden-sm vc_hidden-xs'>" + PROSE + "</div>"
         "<div class='hidden-lg'><p>Phone and tablet crane schedule.</p></div>"
         "<div class='elementor-hidden-desktop'><p>Swipe for more cranes.</p></div>"
-        "<div class='elementor-hidden-mobile'><p>Desktop crane schedule.</p></div>"
     )
     assert out.count("Paragraph 3 tells") == 1
     assert "Desktop crane schedule" in out
