@@ -21,8 +21,10 @@ rendered when the container is clearly the article and what follows is small and
 * **the tail goes** when it holds text (at most :data:`MAX_TAIL_SHARE` of the article's prose
   words), at most :data:`MAX_TAIL_PARAGRAPHS` text blocks of :data:`LONG_BLOCK_WORDS` words
   or more (an FAQ or a second part of the article after a layout break has more), and no
-  reference material: no ``<pre>``, ``<dl>`` or ``<table>`` and fewer than
-  :data:`MAX_TAIL_CODES` ``<code>`` elements (a library's API index under its overview).
+  reference material: no ``<pre>``, ``<dl>`` or ``<table>``, fewer than
+  :data:`MAX_TAIL_CODES` ``<code>`` elements (a library's API index under its overview) and
+  no paragraph that is code alone (a function's signature after its description; review
+  r-14).
 
 Measured on the WCXB dev part (webresearch alone, before → after): article 0.9541 → 0.9560
 (35 pages up, by up to +0.16 — a consultancy's article followed by its services' cards —,
@@ -153,7 +155,11 @@ def _is_content(tail: list[etree._Element]) -> bool:
         tag = el.tag
         if tag in _REFERENCE:
             return True
-        codes += tag == "code"
+        if tag == "code":
+            codes += 1
+            parent = el.getparent()
+            if parent is not None and parent.tag == "p" and _only_code(parent, el):
+                return True  # a signature written as its own paragraph
         if (
             tag in _TEXT_BLOCKS
             and not any(child.tag in _BLOCKS for child in el)
@@ -161,3 +167,9 @@ def _is_content(tail: list[etree._Element]) -> bool:
         ):
             long_blocks += 1
     return codes >= MAX_TAIL_CODES or long_blocks > MAX_TAIL_PARAGRAPHS
+
+
+def _only_code(block: etree._Element, code: etree._Element) -> bool:
+    """Whether ``code`` is all the text of ``block``."""
+    whole = "".join(block.itertext()).strip()
+    return bool(whole) and whole == "".join(code.itertext()).strip()

@@ -27,6 +27,10 @@ Nothing inside ``<pre>``, ``<code>``, ``<table>``, nothing holding ``<code>`` (a
 ``Filter`` class), nothing with words right before or after it in its parent (a sentence's
 word): only an element holding the label alone is listed.
 
+A bare count ("81 results"), a card's action and a heading label count only on a control
+(a button, a link, a form, a sort/filter block: review r-14 found a player's "312 matches",
+a numbered step "Add to cart" and a docs heading "Filter by" removed).
+
 Removed after the main content is chosen, with the hidden blocks (``extract_html``). WCXB
 dev: collection 0.7252 → 0.7264 with the toolbar labels (12 pages up, to +0.022; 3 down by at
 most 0.002, whose ground truths keep the count "81,539 results"), → 0.7286 with the card
@@ -68,7 +72,7 @@ _SORT = re.compile(
 #: product or a function named "Filter" says the word in its text).
 _BARE = re.compile(r"(?:sort|filters?|view)\s*:?|compare|\+?\s*wish\s*list|favou?rite", re.I)
 _CONTROL_TAGS = frozenset({"button", "label", "a", "summary", "legend", "form", "select"})
-_CONTROL_NAME = re.compile(r"sort|filter|facet|refine|toolbar", re.I)
+_CONTROL_NAME = re.compile(r"sort|filter|facet|refine|toolbar|btn|button|action|cart|count", re.I)
 _ACTION_WORDS = (
     r"(?:quick\s*(?:view|shop|add|look)|add\s+to\s+(?:cart|bag|basket|wish\s*list|favou?rites|compare)|"
     r"(?:view|choose|select)\s+options|save\s+for\s+later)"
@@ -80,6 +84,8 @@ _HEADING_LABEL = re.compile(
     r"(?:filter|refine)\s+by|(?:sort|filter)\s*(?:&|and|\+|/)\s*(?:sort|filter)s?", re.I
 )
 _COMBINED = re.compile(r"(?:sort|filter)\s*(?:&|and|\+|/)\s*(?:sort|filter)s?\s*:?", re.I)
+#: A count of one page of many ("1–16 of 29", "12 of 40"): a listing's, wherever it stands.
+_OUT_OF = re.compile(r"\d\s*(?:of|out of)\s*\d", re.I)
 _CANDIDATE_TAGS = (
     "p", "span", "div", "label", "button", "a", "strong", "b", "legend", "summary", "li",
     "h2", "h3", "h4", "h5", "h6",
@@ -112,11 +118,13 @@ def listing_controls(root: etree._Element) -> list[etree._Element]:
         if not head or not (head[0].isdigit() or head.startswith(_STARTS)):
             continue
         label = _label(el)
-        if label is None or not _is_control(label, el.tag in _HEADINGS):
-            if label is None or el.tag in _HEADINGS or not _BARE.fullmatch(label):
-                continue
-            if not _in_control(el):
-                continue
+        if label is None:
+            continue
+        kind = _kind(label, el.tag in _HEADINGS)
+        if kind is None and (el.tag in _HEADINGS or not _BARE.fullmatch(label)):
+            continue
+        if kind != "plain" and not _in_control(el):
+            continue  # "312 matches" in a career record, "Add to cart" as a step of a list
         if _in_running_text(el) or el.find(".//code") is not None:
             continue  # "instances of `Filter` can be added": a word of a sentence
         if not any(anc.tag in _VERBATIM for anc in el.iterancestors()):
@@ -136,7 +144,8 @@ def _in_running_text(el: etree._Element) -> bool:
 
 def _in_control(el: etree._Element) -> bool:
     """True when ``el`` or one of its three nearest ancestors is a control (a button, a
-    label, a link, a form) or names a sort, filter or facet block in its class or id."""
+    label, a link, a form, ``role=button``) or names a sort, filter, facet, button, action,
+    cart or count block in its class or id."""
     node: etree._Element | None = el
     for _ in range(4):
         if node is None or not isinstance(node.tag, str):
@@ -144,6 +153,8 @@ def _in_control(el: etree._Element) -> bool:
         if node.tag in _CONTROL_TAGS:
             return True
         if _CONTROL_NAME.search((node.get("class") or "") + " " + (node.get("id") or "")):
+            return True
+        if (node.get("role") or "").lower() in ("button", "toolbar", "search"):
             return True
         node = node.getparent()
     return False
@@ -161,13 +172,17 @@ def _label(el: etree._Element) -> str | None:
     return " ".join(" ".join(parts).split())
 
 
-def _is_control(label: str, heading: bool) -> bool:
-    """True when ``label`` is a result count or a sort/filter label (a heading: only the plural
-    and combined labels)."""
+def _kind(label: str, heading: bool) -> str | None:
+    """``"plain"`` when ``label`` is a control on any element (a "Showing 1–16 of 29
+    results" count, a sort or filter label), ``"on-control"`` when it is one only on a control
+    (a bare "81 results", a card's "Add to cart", a heading "Sort and filter": review r-14,
+    a player's "312 matches" and a docs section "## Filter by" are text), else ``None``."""
     if heading:
-        return bool(_HEADING_LABEL.fullmatch(label.rstrip(":").strip()))
-    if (label[:1].isdigit() or label[:4].lower() in ("show", "disp", "view")) and _COUNT.fullmatch(
-        label
-    ):
-        return True
-    return bool(_SORT.fullmatch(label) or _COMBINED.fullmatch(label) or _ACTION.fullmatch(label))
+        return "on-control" if _HEADING_LABEL.fullmatch(label.rstrip(":").strip()) else None
+    lower = label[:4].lower()
+    if (label[:1].isdigit() or lower in ("show", "disp", "view")) and _COUNT.fullmatch(label):
+        strong = lower in ("show", "disp", "view") or _OUT_OF.search(label)
+        return "plain" if strong else "on-control"
+    if _SORT.fullmatch(label) or _COMBINED.fullmatch(label):
+        return "plain"
+    return "on-control" if _ACTION.fullmatch(label) else None

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.assistive_text import ASSISTIVE_CLASS
 from webresearch.extract.page_type import main_landmark
 from webresearch.extract.tree import remove_keep_tail
 
@@ -46,6 +47,14 @@ MAX_CHROME_SHARE = 0.3
 MAX_KEPT_CHROME_SHARE = 0.5
 #: A banner ``<h1>`` longer than this (letters and digits) is not a heading.
 MAX_BANNER_HEADING_CHARS = 200
+#: A declaration that may hide a box or its text (any of them: the heading is then left as
+#: the banner was, out; review r-14: a screen-reader-only ``<h1>`` became the page heading).
+_HIDING_STYLE = re.compile(
+    r"display|visibility|opacity|clip|position|indent|font-size|color|transform|"
+    r"height|width|overflow|filter|scale",
+    re.I,
+)
+_HIDING_CLASS = re.compile(r"hidden|hide|invisible|off-?screen|sr-|clip", re.I)
 #: An ``<aside>`` outside the article is a sidebar when this share of its text is links.
 MIN_SIDEBAR_LINK_SHARE = 0.5
 
@@ -166,7 +175,9 @@ def _linked_share(el: etree._Element) -> float:
     return linked / total if total else 1.0
 
 
-def banner_heading(body: etree._Element, url: str) -> etree._Element | None:
+def banner_heading(
+    body: etree._Element, url: str, away: frozenset[str] = frozenset()
+) -> etree._Element | None:
     """The page's heading when it sits in the site's banner beside its ``<main>``: a copy
     of the ``<h1>``, without its tail; ``None`` when there is none such.
 
@@ -176,7 +187,10 @@ def banner_heading(body: etree._Element, url: str) -> etree._Element | None:
     :data:`MAX_BANNER_HEADING_CHARS` letters and digits; and it must not be the site's
     name: ``og:site_name``, what the page's ``<title>`` holds as its lesser part ("Lakeside
     Gazette" in "Ferry timetable changes - Lakeside Gazette": no more than the rest), or
-    what the page's address ``url`` spells (``lakesidegazette.example``).
+    what the page's address ``url`` spells (``lakesidegazette.example``). Nor may it, an element
+    inside it or one around it up to the banner look hidden in any way (:func:`_may_be_hidden`;
+    ``away``: the classes the page's ``<style>`` moves off the screen): a hidden ``<h1>``
+    written first would be hidden text the note does not count.
     Call before the page is pruned (the banner goes with it).
     """
     h1s = list(body.iter("h1"))  # the cheap tests first: this runs on every page
@@ -192,6 +206,9 @@ def banner_heading(body: etree._Element, url: str) -> etree._Element | None:
         None,
     )
     if banner is None or _in_content(banner) or h1.find(".//a") is not None:
+        return None
+    around = [h1, *h1.iterdescendants(), *_up_to(h1, banner)]
+    if any(_may_be_hidden(el, away) for el in around):
         return None
     main = main_landmark(body)
     if main is None or any(a is banner for a in main.iterancestors()):
@@ -216,6 +233,30 @@ def banner_heading(body: etree._Element, url: str) -> etree._Element | None:
     copy = etree.Element("h1")
     copy.text = " ".join("".join(h1.itertext()).split())
     return copy
+
+
+def _up_to(el: etree._Element, top: etree._Element) -> list[etree._Element]:
+    """The ancestors of ``el`` up to and including ``top``."""
+    found = []
+    for a in el.iterancestors():
+        found.append(a)
+        if a is top:
+            break
+    return found
+
+
+def _may_be_hidden(el: etree._Element, away: frozenset[str]) -> bool:
+    """Whether ``el`` may be hidden: ``hidden``/``aria-hidden``, a style declaration that
+    can hide (:data:`_HIDING_STYLE`), a screen-reader-only class, a class named for hiding or
+    one of ``away`` (the page's off-screen classes). Errs towards hidden."""
+    if el.get("hidden") is not None or (el.get("aria-hidden") or "").lower() == "true":
+        return True
+    if _HIDING_STYLE.search(el.get("style") or ""):
+        return True
+    classes = (el.get("class") or "").split()
+    return any(
+        c in away or ASSISTIVE_CLASS.fullmatch(c) or _HIDING_CLASS.search(c) for c in classes
+    )
 
 
 def _site(meta: etree._Element) -> bool:

@@ -94,3 +94,24 @@ def test_a_page_of_small_text_boxes_has_no_article_container() -> None:
     assert body is not None
     assert drop_after_article(body) == 0
     assert "Book a free orchard visit" in text(body)
+
+
+def test_a_signature_written_as_its_own_paragraph_after_the_article_stays() -> None:
+    """Review r-14: an API page's signature block is reference material, not a teaser."""
+    signature = (
+        "<div class='api'><h3>Signature</h3>"
+        "<p><code>orchard.prune(tree, season=None)</code></p></div>"
+    )
+    root = tree(signature)
+    assert drop_after_article(root) == 0
+    assert "orchard.prune(tree, season=None)" in text(root)
+
+
+def test_inline_code_in_a_sentence_of_the_tail_is_not_a_signature() -> None:
+    teaser = (
+        "<div class='box'><h3>More from the journal</h3>"
+        "<p>Read how we use <code>shears</code> on young trees next month.</p></div>"
+    )
+    root = tree(teaser)
+    assert drop_after_article(root) > 0
+    assert "young trees next month" not in text(root)

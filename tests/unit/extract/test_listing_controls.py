@@ -62,7 +62,7 @@ def test_a_cards_action_buttons_are_left_out() -> None:
 def test_one_word_actions_are_read_on_a_control_only() -> None:
     body = lxml_html.fromstring(
         "<div><p>Compare</p><label>Compare</label><a href='/wishlist/add'>+ Wishlist</a>"
-        "</div><p>Quick Shop 5 colors</p></div>"
+        "</div><button>Quick Shop 5 colors</button><p>Add to cart</p></div>"
     )
     found = [" ".join(el.itertext()) for el in listing_controls(body)]
     assert found == ["Compare", "+ Wishlist", "Quick Shop 5 colors"]
@@ -85,7 +85,33 @@ def test_words_of_a_sentence_and_headings_of_a_section_stay() -> None:
 def test_a_bare_word_is_a_control_only_on_a_control() -> None:
     body = lxml_html.fromstring(
         "<div><p>Sort</p><div class='facet-bar'><span>Filter</span></div>"
-        "<a href='?view=grid'>View:</a><p>12 items</p><p>1 to 1.9</p></div>"
+        "<a href='?view=grid'>View:</a><p>12 items</p><p class='result-count'>48 items</p>"
+        "<p>1 to 1.9</p><p>12 of 40 items</p></div>"
     )
     found = [" ".join(el.itertext()) for el in listing_controls(body)]
-    assert found == ["Filter", "View:", "12 items"]
+    assert found == ["Filter", "View:", "48 items", "12 of 40 items"]
+
+
+def test_counts_actions_and_headings_in_text_are_not_controls() -> None:
+    # Review r-14: a player's "312 matches", a numbered step "Add to cart" and a docs
+    # section "## Sort and filter" were removed on any page.
+    out = md(
+        page(
+            "",
+            "<h2>Career record</h2><ul><li>312 matches</li><li>145 goals</li></ul>"
+            "<h2>Sort and filter</h2><p>The table sorts by any column you click twice.</p>"
+            "<h3>Filter by</h3><p>Type in the box above a column to narrow it.</p>"
+            "<ol><li>Choose options</li><li>Add to cart</li><li>Pay at the checkout</li></ol>"
+            "<p>12 articles</p><p>Save for later</p>",
+        )
+    )
+    for text in (
+        "312 matches",
+        "## Sort and filter",
+        "### Filter by",
+        "1. Choose options",
+        "2. Add to cart",
+        "12 articles",
+        "Save for later",
+    ):
+        assert text in out, text
