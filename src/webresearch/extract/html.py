@@ -109,7 +109,7 @@ from webresearch.extract.shortcodes import strip_shortcodes
 from webresearch.extract.signup import signup_boxes, signup_forms
 from webresearch.extract.style_rules import stylesheet_hidden
 from webresearch.extract.title import document_title
-from webresearch.extract.tree import outermost, remove_keep_tail
+from webresearch.extract.tree import held_elements, outermost, remove_keep_tail
 from webresearch.extract.urls import document_base_url
 
 __all__ = [
@@ -201,6 +201,15 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         bad markup.
     """
     doc = parse_html(html)
+    held = held_elements(doc)  # one Python object per element for every pass (tree.py)
+    try:
+        return _extract(doc, html, url, scripted)
+    finally:
+        held.clear()
+
+
+def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlExtraction:
+    """:func:`extract_html` over the parsed page ``doc`` (changed in place)."""
     if scripted:
         for noscript in list(doc.iter("noscript")):
             remove_keep_tail(noscript)
