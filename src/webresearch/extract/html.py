@@ -48,6 +48,7 @@ from webresearch.extract.author_cards import author_cards
 from webresearch.extract.closed_popups import closed_popups
 from webresearch.extract.closing_sections import drop_author_bios, drop_comment_sections
 from webresearch.extract.code_labels import drop_code_labels
+from webresearch.extract.collector import collector_paused
 from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
 from webresearch.extract.dialogs import closed_dialogs
@@ -200,12 +201,13 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         title, markdown, the extractor used and the reason for a fallback. Never raises for
         bad markup.
     """
-    doc = parse_html(html)
-    held = held_elements(doc)  # one Python object per element for every pass (tree.py)
-    try:
-        return _extract(doc, html, url, scripted)
-    finally:
-        held.clear()
+    with collector_paused():  # no cyclic garbage collection inside a page (collector.py)
+        doc = parse_html(html)
+        held = held_elements(doc)  # one Python object per element for every pass (tree.py)
+        try:
+            return _extract(doc, html, url, scripted)
+        finally:
+            held.clear()
 
 
 def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlExtraction:
