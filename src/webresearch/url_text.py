@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import ipaddress
 import re
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 __all__ = [
     "INTERNAL_SUFFIXES",
     "INTERNAL_TYPED_HINT",
     "clean_url",
+    "host_as_read",
     "not_web_url",
     "scheme_hint",
     "suggested_url",
@@ -52,6 +53,10 @@ _FILE_SUFFIXES = (
     ".ini", ".log", ".rst", ".epub",
 )  # fmt: skip
 
+#: What a host may hold once read (WHATWG: any other character is a forbidden domain code
+#: point, or none a DNS name has): letters, digits, ``.``, ``-`` and ``_``.
+_HOST_READ = re.compile(r"[a-z0-9._-]+")
+
 #: A host (a name with a dot, ``localhost`` or an IP literal) and an optional decimal port.
 _HOST_PORT = re.compile(r"(?P<host>\[[0-9A-Fa-f:.]+\]|[^\s:@\[\]]+)(?::(?P<port>\d{1,5}))?")
 
@@ -63,6 +68,27 @@ def clean_url(url: str) -> str:
     ``http://x/`` (a space inside the URL is kept and percent-encoded as usual).
     """
     return url.strip(_C0_OR_SPACE).translate(_TAB_OR_NEWLINE)
+
+
+def host_as_read(host: str) -> str:
+    """``host`` (a URL's host, without port or brackets) as a browser reads it before judging
+    it: percent-escapes decoded as UTF-8 and the name made ASCII (IDNA), in lower case —
+    the WHATWG URL Standard's "host parser" (steps 4-5: ``169%2e254.169.254`` is
+    ``169.254.169.254``, ``169.254.169.254%2e`` ``169.254.169.254.``, ``%31%32%37.0.0.1``
+    ``127.0.0.1``, ``１２７．０．０．１`` ``127.0.0.1``). An IPv6 literal (it holds ``:``) is
+    not decoded there, and a host that reads as no name (``a%2fb``: a ``/``) is returned
+    as given, in lower case: a browser fails to parse it, so it names no host."""
+    lowered = host.lower()
+    if ":" in host or (host.isascii() and "%" not in host):
+        return lowered
+    read = unquote(host, errors="replace")
+    if not read.isascii():
+        try:
+            read = read.encode("idna").decode("ascii")
+        except UnicodeError:
+            return lowered
+    read = read.lower()
+    return read if _HOST_READ.fullmatch(read) else lowered
 
 
 def _is_ip_literal(host: str) -> bool:
@@ -125,7 +151,8 @@ def typed_host(text: str) -> str | None:
     """The ``host[:port]`` a browser reads from ``text``, a URL typed without its scheme or
     its ``//`` (``127.1:8080/x`` -> ``127.1:8080``; ``http:/10.0.0.1\\@x.org/`` ->
     ``10.0.0.1``: a backslash ends the authority as ``/`` does; ``user@10.0.0.1/x`` ->
-    ``10.0.0.1``), for the SSRF guard to judge before any URL is suggested. ``None`` for a
+    ``10.0.0.1``), its host as read (:func:`host_as_read`: ``169%2e254.169.254/x`` ->
+    ``169.254.169.254``), for the SSRF guard to judge before any URL is suggested. ``None`` for a
     full URL, another scheme (``javascript:x``), a path (``./x``, ``/x``, ``~/x``) and a
     word with neither a dot nor a port (``weather``: a query, not a host)."""
     cleaned = clean_url(text)
@@ -140,7 +167,9 @@ def typed_host(text: str) -> str | None:
     match = _HOST_PORT.fullmatch(authority)  # ``javascript:alert(1)``: no port, no host
     if match is None or not ("." in authority or match.group("port") or web is not None):
         return None
-    return authority
+    host, port = match.group("host"), match.group("port")
+    read = host if host.startswith("[") else host_as_read(host)
+    return read if port is None else f"{read}:{port}"
 
 
 def scheme_hint(text: str) -> str | None:

@@ -36,6 +36,7 @@ from ..url_text import (
     INTERNAL_SUFFIXES,
     INTERNAL_TYPED_HINT,
     clean_url,
+    host_as_read,
     scheme_hint,
     suggested_url,
 )
@@ -119,8 +120,8 @@ def local_note(url: str | None, exempt: Exemptions | None = None) -> str:
     parts = _split(url)
     if parts is None:
         return ""
-    host = parts.hostname or ""
-    if host.lower().rstrip(".") == "localhost":  # "localhost." too (a fully qualified name)
+    host = _host(parts)
+    if host == "localhost":  # "localhost." too (a fully qualified name)
         shown = _on_loopback(parts)
         if exempt.covers(_LOOPBACK):
             return f"; but the SSRF guard refuses the name localhost always: give {shown}"
@@ -165,7 +166,7 @@ def refused_outright(url: str | None, exempt: Exemptions) -> bool:
     ``*.localhost``: refused whatever the settings) or an address of a kind
     :func:`never_exempted` that ``exempt`` does not cover."""
     parts = _split(url)
-    host = ((parts.hostname or "") if parts is not None else "").lower().rstrip(".")
+    host = _host(parts) if parts is not None else ""
     if host.endswith(INTERNAL_SUFFIXES):
         return True
     address = _address(host)
@@ -226,6 +227,13 @@ def _split(url: str | None) -> SplitResult | None:
         return urlsplit(url)
     except ValueError:
         return None
+
+
+def _host(parts: SplitResult) -> str:
+    """The host of ``parts`` as a browser reads it (:func:`~webresearch.url_text.host_as_read`:
+    ``169%2e254.169.254`` is 169.254.169.254, review r-15), without trailing dots (as the
+    guard judges it)."""
+    return host_as_read(parts.hostname or "").rstrip(".")
 
 
 def _on_loopback(parts: SplitResult) -> str:

@@ -105,6 +105,7 @@ from webresearch.extract.placeholders import placeholder_blocks
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
 from webresearch.extract.product_name import main_photo_name
 from webresearch.extract.responsive_copies import desktop_hidden_classes, responsive_copies
+from webresearch.extract.same_colour import same_colour_blocks, same_colour_classes
 from webresearch.extract.scan_index import read_attributes
 from webresearch.extract.shortcodes import strip_shortcodes
 from webresearch.extract.signup import signup_boxes, signup_forms
@@ -224,6 +225,7 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
     remove_elements(responsive_copies(doc, desktop_hidden_classes(doc)))
     styled = stylesheet_hidden(doc)  # `.gone{display:none}`: read before styles are dropped
     away = offscreen_classes(doc)  # `.sr-only{position:absolute;left:-9999px}`: likewise
+    tint = same_colour_classes(doc)  # `.x{color:#fff;background:#fff}`: likewise
     drop_inert(doc)
     show_formulas(doc)  # MathML hidden for assistive technology is the formula
     body = doc.find("body")
@@ -236,7 +238,7 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
         return HtmlExtraction(title, markdown, "whole-page", "a frameset page without <noframes>")
     served = html if frameset is None else None  # noframes content: not the served page
     pieces: list[str] = []  # the text of the hidden blocks kept that is written
-    result = _convert(doc, served, url, base, title, declared, facts, (styled, away), pieces)
+    result = _convert(doc, served, url, base, title, declared, facts, (styled, away, tint), pieces)
     result = replace(result, hidden_chars_kept=pieces_in_output(pieces, result.markdown))
     if frameset is None:
         return result
@@ -251,7 +253,11 @@ def _convert(
     title: str,
     declared: frozenset[str],
     facts: list[str],
-    styles: tuple[frozenset[etree._Element], frozenset[str]] = (frozenset(), frozenset()),
+    styles: tuple[frozenset[etree._Element], frozenset[str], frozenset[str]] = (
+        frozenset(),
+        frozenset(),
+        frozenset(),
+    ),
     hidden_text: list[str] | None = None,
 ) -> HtmlExtraction:
     """Steps 1-3 of the fallback chain over ``doc`` (module docstring).
@@ -265,7 +271,8 @@ def _convert(
         declared: the page's declared schema.org types.
         facts: the product's declared name and price lines.
         styles: the elements the page's ``<style>`` rules hide (style_rules.py) and the
-            classes they move off the screen (offscreen_text.py).
+            classes they move off the screen (offscreen_text.py) and paint in the colour of
+            their background (same_colour.py).
         hidden_text: filled with the text of the hidden blocks kept that is in the tree
             written as the output (kept_hidden.py).
     """
@@ -313,7 +320,8 @@ def _convert(
     main = find_main_content(doc, comments=forum, html=opinion, shown=kept)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
-    shown = outermost(kept + noted + closed_details(body) + faded_blocks(attributes.rows))
+    faded = faded_blocks(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
+    shown = outermost(kept + noted + closed_details(body) + faded)  # white on white too
     written = hidden_text if hidden_text is not None else []
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens

@@ -1,0 +1,176 @@
+"""Text written in the colour of its own background (white on white): kept, and counted as
+hidden text kept. Pure functions over lxml trees.
+
+A page may hide text from its visitors by painting it in the colour behind it —
+``<p style="color:#fff;background:#fff">`` — while a model reading the page's text reads it
+(review n-14, fault 5: an instruction written white on white came with no note). Like the
+other ways of making text invisible while leaving it on the page (``opacity: 0``,
+``font-size: 0``, ``color: transparent``: :func:`~webresearch.extract.kept_hidden.faded_blocks`),
+such an element is kept as it is and its text is counted in ``hidden_chars_kept`` (the
+``note:`` line): the same colour may be a design slip, a hover state read out of context, or
+a block whose picture background the colour was meant for, so nothing is dropped on it.
+
+Only what can be told without computing the page's styles counts, so a reader's contrast is
+never guessed (:func:`same_colour_blocks`):
+
+* the element's own ``style`` sets ``color`` and ``background`` / ``background-color`` to
+  the same opaque colour;
+* a rule of the page's ``<style>`` whose selector is one class alone (no pseudo-class: a
+  ``:hover`` state is not the page as shown) sets both to the same colour
+  (:func:`same_colour_classes`; media queries are not told apart);
+* the element's own ``style`` sets ``color``, and the nearest ancestor whose ``style`` sets
+  a background sets it to that colour, with no ``class`` or ``id`` on the element or on any
+  element between (a stylesheet could paint another background there: the ancestor must be
+  a clear one).
+
+A background is a colour alone (``background: #fff``); one with a picture or a gradient
+(``background: #fff url(sky.jpg)``) is no plain colour, and ``transparent``, a colour with
+an alpha below 1, ``inherit`` or ``currentcolor`` are never compared. Colours are compared
+as RGB: ``#fff``, ``#ffffff``, ``#FFFFFFFF``, ``rgb(255, 255, 255)``, ``rgb(255 255 255 /
+1)`` and ``white`` are one colour; another name is compared as written.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml import etree
+
+from webresearch.extract.scan_index import AttributeRow
+
+__all__ = ["MAX_SHEET_CHARS", "same_colour_blocks", "same_colour_classes"]
+
+#: The most ``<style>`` text read for same-colour classes (characters).
+MAX_SHEET_CHARS = 500_000
+
+#: One declaration: its property and value (``!important`` dropped later).
+_DECLARATION = re.compile(r"(?:^|;)\s*(color|background|background-color)\s*:\s*([^;]+)")
+_HEX = re.compile(r"#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})")
+_RGB = re.compile(
+    r"rgba?\(\s*(\d{1,3})\s*[, ]\s*(\d{1,3})\s*[, ]\s*(\d{1,3})\s*(?:[,/]\s*([\d.]+%?)\s*)?\)"
+)
+#: A selector that is one class alone (``.note``), nothing before or after.
+_ONE_CLASS = re.compile(r"\s*\.(-?[_a-zA-Z][\w-]*)\s*")
+#: The CSS basic colour keywords (CSS Color Module Level 4 §6.1), as hex.
+_NAMED = {
+    "white": "#ffffff", "black": "#000000", "silver": "#c0c0c0", "gray": "#808080",
+    "grey": "#808080", "red": "#ff0000", "maroon": "#800000", "yellow": "#ffff00",
+    "olive": "#808000", "lime": "#00ff00", "green": "#008000", "aqua": "#00ffff",
+    "cyan": "#00ffff", "teal": "#008080", "blue": "#0000ff", "navy": "#000080",
+    "fuchsia": "#ff00ff", "magenta": "#ff00ff", "purple": "#800080",
+}  # fmt: skip
+#: Values that name no colour of their own (never compared).
+_NOT_A_COLOUR = frozenset(
+    {"transparent", "inherit", "initial", "unset", "revert", "currentcolor", "none"}
+)
+
+
+def _colour(value: str) -> str | None:
+    """``value`` (lower case) as ``#rrggbb`` when it is one opaque colour, else ``None``; a
+    name not in :data:`_NAMED` as written."""
+    value = value.replace("!important", "").strip()
+    if not value or value in _NOT_A_COLOUR or (" " in value and not value.startswith("rgb")):
+        return None  # a keyword, or several values (a picture, a gradient, a position)
+    if (hex_match := _HEX.fullmatch(value)) is not None:
+        digits = hex_match.group(1)
+        if len(digits) in (3, 4):
+            digits = "".join(d * 2 for d in digits)
+        if len(digits) == 8 and digits[6:] != "ff":
+            return None  # see-through
+        return "#" + digits[:6]
+    if (rgb := _RGB.fullmatch(value)) is not None:
+        alpha = rgb.group(4)
+        if alpha is not None and alpha not in ("1", "1.0", "100%"):
+            return None
+        channels = [int(rgb.group(i)) for i in (1, 2, 3)]
+        if max(channels) > 255:
+            return None
+        return "#" + "".join(f"{c:02x}" for c in channels)
+    if value.isalpha():
+        return _NAMED.get(value, value)
+    return None
+
+
+def _colours(block: str) -> tuple[str | None, str | None]:
+    """The text colour and the plain background colour a declaration block sets (the last
+    of each wins; a background with more than a colour is ``None``)."""
+    text: str | None = None
+    background: str | None = None
+    for prop, value in _DECLARATION.findall(block.lower()):
+        if prop == "color":
+            text = _colour(value)
+        else:
+            background = _colour(value)
+    return text, background
+
+
+def _same(block: str) -> bool:
+    text, background = _colours(block)
+    return text is not None and text == background
+
+
+def same_colour_classes(doc: etree._Element) -> frozenset[str]:
+    """The class names the page's ``<style>`` elements paint in the colour of their own
+    background: a rule whose every selector is one class alone and whose block sets both
+    to the same colour (module docstring). Read before the page's styles are dropped; at
+    most :data:`MAX_SHEET_CHARS` of them."""
+    found: set[str] = set()
+    size = 0
+    for style in doc.iter("style"):
+        sheet = (style.text or "")[: MAX_SHEET_CHARS - size]
+        size += len(sheet)
+        lower = sheet.lower()
+        done = -1
+        at = lower.find("background")
+        while at >= 0:  # a handful a sheet: only their rules are read
+            opened = lower.rfind("{", 0, at)
+            if at > done and opened >= 0 and lower.rfind("}", 0, at) < opened:
+                done = lower.find("}", at)
+                if done < 0:
+                    break
+                if _same(lower[opened + 1 : done]):
+                    start = max(sheet.rfind(c, 0, opened) for c in "{};") + 1
+                    names = [_ONE_CLASS.fullmatch(s) for s in sheet[start:opened].split(",")]
+                    if all(names):
+                        found.update(m.group(1) for m in names if m is not None)
+            at = lower.find("background", at + 10)
+        if size >= MAX_SHEET_CHARS:
+            break
+    return frozenset(found)
+
+
+def same_colour_blocks(rows: list[AttributeRow], classes: frozenset[str]) -> list[etree._Element]:
+    """The elements whose text is painted in the colour of their background (module
+    docstring), in document order.
+
+    Args:
+        rows: the page's attribute rows (:func:`~webresearch.extract.scan_index.read_attributes`).
+        classes: the class names its stylesheet paints so (:func:`same_colour_classes`).
+    """
+    found: list[etree._Element] = []
+    for el, klass, ident, style, *_ in rows:
+        if classes and klass and not classes.isdisjoint(klass.split()):
+            found.append(el)
+            continue
+        if not style or "color" not in style.lower():
+            continue
+        text, background = _colours(style)
+        if text is None:
+            continue
+        if background is None and "background" not in style.lower() and not (klass or ident):
+            background = _clear_background(el)
+        if text == background:
+            found.append(el)
+    return found
+
+
+def _clear_background(el: etree._Element) -> str | None:
+    """The plain background colour of the nearest ancestor of ``el`` whose ``style`` sets a
+    background, when no element between has a ``class`` or an ``id``; else ``None``."""
+    for ancestor in el.iterancestors():
+        style = (ancestor.get("style") or "").lower()
+        if "background" in style:
+            return _colours(style)[1]
+        if ancestor.get("class") or ancestor.get("id") or ancestor.tag in ("body", "html"):
+            return None
+    return None
