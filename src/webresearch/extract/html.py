@@ -61,6 +61,7 @@ from webresearch.extract.frames import (
     open_noframes,
     with_frame_list,
 )
+from webresearch.extract.hub_cards import open_hub_cards
 from webresearch.extract.kept_hidden import (
     closed_details,
     faded_blocks,
@@ -264,6 +265,7 @@ def _convert(
     fallback: str | None = None
     images = image_counts(doc)
     cards = card_pictures(doc)  # before pruning: a card's link may go, its picture stay
+    open_hub_cards(body, url)  # a hub's cards to its sub-pages read as links (hub_cards.py)
     drop_page_toc(doc)
     drop_code_labels(doc)  # "js" over a ```js block (code_labels.py)
     shop = is_shop_page(doc, url, declared)
