@@ -31,6 +31,7 @@ import re
 from lxml import etree
 
 from webresearch.extract.align import page_text_size
+from webresearch.extract.scan_index import PageAttributes
 
 __all__ = ["MIN_DIALOG_SHARE", "OPEN_CLASSES", "closed_dialogs", "is_dialog"]
 
@@ -65,16 +66,28 @@ def is_dialog(el: etree._Element, chars: int) -> bool:
     )
 
 
-def closed_dialogs(body: etree._Element) -> list[etree._Element]:
+def closed_dialogs(
+    body: etree._Element, attributes: PageAttributes | None = None
+) -> list[etree._Element]:
     """The outermost ``<dialog>`` elements under ``body`` without ``open`` and the closed
-    framework modals (module docstring), in document order; nothing is removed yet."""
-    dialogs = [d for d in body.iter("dialog") if d.get("open") is None]
-    modals = [m for m in _MODALS(body) if isinstance(m, etree._Element) and _closed_modal(m)]
-    closed = set(dialogs + modals)
-    if modals:  # in document order again
-        dialogs = [el for el in body.iter() if el in closed]
+    framework modals (module docstring), in document order; nothing is removed yet.
+    ``attributes``: the page's attribute index (scan_index.py), read instead of the tree
+    when it describes ``body``."""
+    if attributes is not None and attributes.describes(body):
+        closed = [
+            row[0]
+            for row in attributes.rows
+            if (row[0].tag == "dialog" and row[0].get("open") is None)
+            or (row[1] is not None and "modal" in row[1] and _closed_modal(row[0]))
+        ]
+    else:
+        closed = [d for d in body.iter("dialog") if d.get("open") is None]
+        closed += [m for m in _MODALS(body) if isinstance(m, etree._Element) and _closed_modal(m)]
+        if len(closed) > 1:  # in document order again
+            order = set(closed)
+            closed = [el for el in body.iter() if el in order]
     found: list[etree._Element] = []
-    for dialog in dialogs:
+    for dialog in closed:
         if any(a in found for a in dialog.iterancestors()):
             continue  # inside another closed box: that one goes
         if next(dialog.iter("h1", "main", "article"), None) is None:
@@ -84,7 +97,8 @@ def closed_dialogs(body: etree._Element) -> list[etree._Element]:
 
 def _closed_modal(el: etree._Element) -> bool:
     """A framework's ``.modal`` box, not opened by a class or an inline display."""
-    if set((el.get("class") or "").split()) & OPEN_CLASSES or _SHOWN.search(el.get("style") or ""):
+    classes = set((el.get("class") or "").split())
+    if "modal" not in classes or classes & OPEN_CLASSES or _SHOWN.search(el.get("style") or ""):
         return False
     parts: set[str] = set()
     for inner in el.iterdescendants():

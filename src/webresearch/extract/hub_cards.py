@@ -66,7 +66,15 @@ def open_hub_cards(body: etree._Element, url: str) -> int:
     if parent is None:
         return 0
     host = _host(url)
-    cards = [a for a in body.iter("a") if _below(a.get("href"), url, host, parent) and _is_card(a)]
+    cards: list[etree._Element] = []
+    seen: set[etree._Element] = set()
+    for heading in body.iter(*_HEADINGS):  # from the headings up: a page has few of them
+        a = next(heading.iterancestors("a"), None)
+        if a is None or a in seen:
+            continue
+        seen.add(a)
+        if _below(a.get("href"), url, host, parent) and _is_card(a):
+            cards.append(a)
     for card in cards:
         _open(card)
     return len(cards)
