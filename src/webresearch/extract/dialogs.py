@@ -26,14 +26,26 @@ by the extractor).
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from webresearch.extract.align import page_text_size
+from webresearch.extract.scan_index import PageAttributes
 
-__all__ = ["MIN_DIALOG_SHARE", "closed_dialogs", "is_dialog"]
+__all__ = ["MIN_DIALOG_SHARE", "OPEN_CLASSES", "closed_dialogs", "is_dialog"]
 
 #: A dialog inside a hidden block makes the block a dialog when it holds this share of its text.
 MIN_DIALOG_SHARE = 0.8
+
+#: Classes a framework's script adds to a ``.modal`` it opens (module docstring).
+OPEN_CLASSES = frozenset({"show", "in", "is-active", "is-open", "open", "active"})
+
+_MODALS = etree.XPath(".//*[contains(concat(' ', normalize-space(@class), ' '), ' modal ')]")
+#: A Bootstrap modal's box, and Bulma's backdrop beside its box.
+_BOOTSTRAP_PART = "modal-dialog"
+_BULMA_PARTS = ("modal-background", "modal-content", "modal-card")
+_SHOWN = re.compile(r"display\s*:\s*(?!none)[a-z]", re.I)
 
 _DIALOGS = etree.XPath(
     ".//*[@role='dialog' or @role='alertdialog' or @aria-modal='true'] | .//dialog"
@@ -54,16 +66,47 @@ def is_dialog(el: etree._Element, chars: int) -> bool:
     )
 
 
-def closed_dialogs(body: etree._Element) -> list[etree._Element]:
-    """The outermost ``<dialog>`` elements under ``body`` without ``open`` (module
-    docstring), in document order; nothing is removed yet."""
+def closed_dialogs(
+    body: etree._Element, attributes: PageAttributes | None = None
+) -> list[etree._Element]:
+    """The outermost ``<dialog>`` elements under ``body`` without ``open`` and the closed
+    framework modals (module docstring), in document order; nothing is removed yet.
+    ``attributes``: the page's attribute index (scan_index.py), read instead of the tree
+    when it describes ``body``."""
+    if attributes is not None and attributes.describes(body):
+        closed = [
+            row[0]
+            for row in attributes.rows
+            if (row[0].tag == "dialog" and row[0].get("open") is None)
+            or (row[1] is not None and "modal" in row[1] and _closed_modal(row[0]))
+        ]
+    else:
+        closed = [d for d in body.iter("dialog") if d.get("open") is None]
+        closed += [m for m in _MODALS(body) if isinstance(m, etree._Element) and _closed_modal(m)]
+        if len(closed) > 1:  # in document order again
+            order = set(closed)
+            closed = [el for el in body.iter() if el in order]
     found: list[etree._Element] = []
-    for dialog in body.iter("dialog"):
-        if dialog.get("open") is not None or any(a in found for a in dialog.iterancestors()):
-            continue
+    for dialog in closed:
+        if any(a in found for a in dialog.iterancestors()):
+            continue  # inside another closed box: that one goes
         if next(dialog.iter("h1", "main", "article"), None) is None:
             found.append(dialog)
     return found
+
+
+def _closed_modal(el: etree._Element) -> bool:
+    """A framework's ``.modal`` box, not opened by a class or an inline display."""
+    classes = set((el.get("class") or "").split())
+    if "modal" not in classes or classes & OPEN_CLASSES or _SHOWN.search(el.get("style") or ""):
+        return False
+    parts: set[str] = set()
+    for inner in el.iterdescendants():
+        if isinstance(inner.tag, str):
+            parts.update((inner.get("class") or "").split())
+    return _BOOTSTRAP_PART in parts or (
+        _BULMA_PARTS[0] in parts and bool(parts.intersection(_BULMA_PARTS[1:]))
+    )
 
 
 def _names_dialog(el: etree._Element) -> bool:

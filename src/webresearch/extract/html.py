@@ -62,6 +62,7 @@ from webresearch.extract.frames import (
     open_noframes,
     with_frame_list,
 )
+from webresearch.extract.hub_cards import open_hub_cards
 from webresearch.extract.kept_hidden import (
     closed_details,
     faded_blocks,
@@ -282,6 +283,7 @@ def _convert(
     fallback: str | None = None
     images = image_counts(doc)
     cards = card_pictures(doc)  # before pruning: a card's link may go, its picture stay
+    open_hub_cards(body, url)  # a hub's cards to its sub-pages read as links (hub_cards.py)
     drop_page_toc(doc)
     drop_code_labels(doc)  # "js" over a ```js block (code_labels.py)
     shop = is_shop_page(doc, url, declared)
@@ -326,7 +328,7 @@ def _convert(
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
-    hidden += closed_dialogs(body)  # a <dialog> without open is not rendered
+    hidden += closed_dialogs(body, attributes)  # a <dialog> without open is not rendered
     hidden += placeholder_blocks(doc, html)  # "Lorem ipsum dolor sit amet" a template left
     hidden += consent_banners(body, attributes)  # "We use cookies … Accept": never the content
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box

@@ -70,6 +70,7 @@ from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.collapsed_panels import PanelControls, is_collapsed_content
 from webresearch.extract.formulas import holds_only_formula
 from webresearch.extract.hidden_copies import repeats_a_sibling
+from webresearch.extract.hub_cards import is_hub_card_box
 from webresearch.extract.json_ld_body import inert_elements
 from webresearch.extract.markdown import SKIPPED_TAGS
 from webresearch.extract.overflow_styles import hides_box
@@ -452,17 +453,16 @@ def drop_teasers(root: etree._Element) -> int:
     """Remove teaser blocks from the content about to be rendered, in place.
 
     A block whose class or id names it "related", "teaser", "recommended", "read next",
-    "more stories", a photo gallery or a video player, and whose text is mostly links or
-    short captions (:data:`MIN_TEASER_LINK_SHARE` of link text, or under
-    :data:`MAX_TEASER_CHARS` letters and digits), is a promotion of other pages, not part of
-    the article it follows.
-
+    "more stories", a photo gallery or a video player, and whose text is mostly links or short
+    captions (:data:`MIN_TEASER_LINK_SHARE` of link text, or under :data:`MAX_TEASER_CHARS`
+    letters and digits), is a promotion of other pages, not part of the article it follows
+    (a hub's card to its own sub-page is its content, whatever its class: hub_cards.py).
     Returns:
         how many blocks were removed.
     """
     doomed: list[etree._Element] = []
     for el in _NAMED_XPATH(root):
-        if el.tag in ("a", "span", "img", "p"):
+        if el.tag in ("a", "span", "img", "p") or is_hub_card_box(el):
             continue
         names = f"{el.get('id') or ''} {el.get('class') or ''}"
         if not _TEASER_NAME.search(names) or any(d in doomed for d in el.iterancestors()):

@@ -99,3 +99,62 @@ def test_is_dialog_reads_the_role_and_the_wrapped_share() -> None:
     body = doc.find("body")
     assert body is not None
     assert closed_dialogs(body) == []  # a dialog holding the page's <h1> stays
+
+
+def modal(classes: str, inner: str = "modal-dialog", style: str = "") -> str:
+    return (
+        f"<div class='{classes}' tabindex='-1'{style}><div class='{inner}'>"
+        f"<div class='modal-content'><div class='modal-body'>{TERMS}</div></div></div></div>"
+    )
+
+
+NOTICE = (
+    "<h6>Help us keep this site free</h6><p>This site is free for everyone because advertising "
+    "pays for it. Please support us by opting in to relevant advertising.</p><p>We value your "
+    "privacy. We and our partners use cookies and other technologies to store and access "
+    "information on your device and to measure our audience.</p>"
+)
+SERVICES = "".join(
+    f"<div class='row'><div class='col'><h2>Service {n}</h2><p>Our team of trained gardeners "
+    "visits your orchard every season to prune, feed and check each tree for disease, and "
+    "writes you a short report.</p></div></div>"
+    for n in range(4)
+)
+
+
+def service_page(box: str) -> str:
+    return extract_html(
+        "<html><head><title>Orchard care</title></head><body><div class='container'>"
+        f"<h1>Orchard care</h1>{SERVICES}</div><footer><p>© 2026 Orchard</p></footer>{box}"
+        "</body></html>",
+        "http://127.0.0.1/care",
+    ).markdown
+
+
+def test_a_closed_framework_modal_is_left_out() -> None:
+    # Bootstrap's stylesheet hides .modal until a script opens it: no inline style says so
+    bootstrap = (
+        "<div class='modal fade'><div class='modal-dialog'><div class='modal-content'>"
+        f"<div class='modal-body'>{NOTICE}</div></div></div></div>"
+    )
+    bulma = (
+        "<div class='modal'><div class='modal-background'></div>"
+        f"<div class='modal-content'>{NOTICE}</div></div>"
+    )
+    for box in (bootstrap, bulma):
+        text = service_page(box)
+        assert "value your privacy" not in text
+        assert "prune, feed and check" in text
+
+
+def test_an_open_modal_or_a_component_named_modal_is_no_closed_dialog() -> None:
+    shown = (
+        modal("modal fade show"),
+        modal("modal", style=" style='display: block'"),
+        modal("modal is-active"),
+        modal("modal", inner="panel"),  # without the framework's box the class names a part
+    )
+    doc = parse_html(f"<html><body>{''.join(shown)}{modal('modal fade')}</body></html>")
+    body = doc.find("body")
+    assert body is not None
+    assert [d.get("class") for d in closed_dialogs(body)] == ["modal fade"]
