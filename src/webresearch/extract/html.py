@@ -365,7 +365,8 @@ def _convert(
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         markdown = drop_meta_lines(drop_author_bios(markdown))
         if not forum:  # a thread's replies are its content, "Posted by" lines its structure
-            markdown = drop_comment_sections(markdown if shop else drop_bylines(markdown))
+            markdown = drop_comment_sections(markdown)  # (its "Posted by" lines: comments)
+            markdown = markdown if shop else drop_bylines(markdown)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
