@@ -84,7 +84,6 @@ from webresearch.extract.page_chrome import (
 )
 from webresearch.extract.page_noise import (
     drop_inert,
-    drop_page_toc,
     drop_teasers,
     headings_left_empty,
     hidden_verdicts,
@@ -92,6 +91,7 @@ from webresearch.extract.page_noise import (
     remove_elements,
     rest_is_boilerplate,
 )
+from webresearch.extract.page_toc import drop_page_toc
 from webresearch.extract.page_type import (
     ARTICLE_TYPES,
     declared_types,
@@ -265,7 +265,8 @@ def _convert(
     fallback: str | None = None
     images = image_counts(doc)
     cards = card_pictures(doc)  # before pruning: a card's link may go, its picture stay
-    drop_page_toc(doc)
+    # "In this article": links to the headings that follow (an article's, page_toc.py)
+    drop_page_toc(doc, url if declared & ARTICLE_TYPES else "", base)
     drop_code_labels(doc)  # "js" over a ```js block (code_labels.py)
     shop = is_shop_page(doc, url, declared)
     if shop:
