@@ -45,6 +45,7 @@ from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_end import drop_after_article
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
+from webresearch.extract.bylines import drop_bylines
 from webresearch.extract.closed_popups import closed_popups
 from webresearch.extract.closing_sections import drop_author_bios, drop_comment_sections
 from webresearch.extract.code_labels import drop_code_labels
@@ -85,7 +86,6 @@ from webresearch.extract.page_chrome import (
 )
 from webresearch.extract.page_noise import (
     drop_inert,
-    drop_page_toc,
     drop_teasers,
     headings_left_empty,
     hidden_verdicts,
@@ -93,6 +93,7 @@ from webresearch.extract.page_noise import (
     remove_elements,
     rest_is_boilerplate,
 )
+from webresearch.extract.page_toc import drop_page_toc
 from webresearch.extract.page_type import (
     ARTICLE_TYPES,
     declared_types,
@@ -284,7 +285,8 @@ def _convert(
     images = image_counts(doc)
     cards = card_pictures(doc)  # before pruning: a card's link may go, its picture stay
     open_hub_cards(body, url)  # a hub's cards to its sub-pages read as links (hub_cards.py)
-    drop_page_toc(doc)
+    # "In this article": links to the headings that follow (an article's, page_toc.py)
+    drop_page_toc(doc, url if declared & ARTICLE_TYPES else "", base)
     drop_code_labels(doc)  # "js" over a ```js block (code_labels.py)
     shop = is_shop_page(doc, url, declared)
     if shop:
@@ -384,8 +386,9 @@ def _convert(
         markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         markdown = drop_meta_lines(drop_author_bios(markdown))
-        if not forum:  # a thread's replies are its content
-            markdown = drop_comment_sections(markdown)
+        if not forum:  # a thread's replies are its content, "Posted by" lines its structure
+            markdown = drop_comment_sections(markdown)  # (its "Posted by" lines: comments)
+            markdown = markdown if shop else drop_bylines(markdown)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"

@@ -33,7 +33,7 @@ when it was updated or published ("Last updated on June 2, 2025", "Updated Feb. 
 2025", "Published: Jul 15, 2019" — a date, at most a time after it: a sentence about an
 update stays), an advertisement's label ("Advertisement - Page continues below") or the
 title of a table of contents ("Table of contents", "In this article", "On this page": its
-list of in-page links is removed before, :func:`~webresearch.extract.page_noise.drop_page_toc`)
+list of in-page links is removed before, :func:`~webresearch.extract.page_toc.drop_page_toc`)
 is the page's furniture. A page with more than :data:`MAX_ENTRY_META_LINES` reading-time or
 date lines is a list of entries, each with its own: those stay (a blog index, WCXB dev
 listing 2972). WCXB dev article pages: 30 pages up by up to 0.006, one down by

@@ -51,9 +51,8 @@
   article +0.0001, the other types and Zyte dev unchanged (5 pages change, none down).
 * **Teaser blocks** (:func:`drop_teasers`): "related stories", "read next", galleries and
   video players inside the chosen content.
-* **The page's own table of contents** (:func:`drop_page_toc`): a list or navigation block
-  of at least :data:`MIN_TOC_LINKS` links, almost all to anchors of this page that exist
-  (``href="#section"`` with an element ``id="section"``), repeats the headings that follow.
+
+The page's own table of contents is :mod:`webresearch.extract.page_toc`'s.
 """
 
 from __future__ import annotations
@@ -79,11 +78,9 @@ from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.utility_classes import hidden_on_desktop, never_shown, uses_tailwind
 
 __all__ = [
-    "MIN_TOC_LINKS",
     "SHELL_VISIBLE_CHARS",
     "HiddenVerdicts",
     "drop_inert",
-    "drop_page_toc",
     "drop_teasers",
     "headings_left_empty",
     "hidden_blocks",
@@ -107,14 +104,9 @@ MIN_MENU_LINKS = 3
 MIN_MENU_LINK_SHARE = 0.3
 #: … or this share (a listbox, a dialog: most are not navigation).
 MIN_POPUP_LINK_SHARE = 0.8
-#: A table of contents has at least this many in-page links …
-MIN_TOC_LINKS = 3
-#: … and at least this share of its links point at anchors of the page.
-MIN_TOC_ANCHOR_SHARE = 0.8
 
 _HIDDEN_STYLE = CaselessPattern(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b")
 _HIDDEN_BELOW = etree.XPath(".//*[@hidden or @style]")
-_ANCHOR_LINKS = etree.XPath("count(//body//a[starts-with(@href, '#')])")
 _NAMED_XPATH = etree.XPath(".//*[@class or @id]")
 #: The class of the panel a dropdown button opens (module docstring).
 _DROPDOWN_PANEL = re.compile(r"(?:^|[-_])dropdown-(?:panel|contents?|container)$")
@@ -128,11 +120,6 @@ _TEASER_NAME = CaselessPattern(
     r"related|teaser|recommend|read-?next|more-?(?:stories|articles|news)|you-?may-?(?:also-?)?like|"
     r"also-?read|popular-?(?:posts|stories)|trending|gallery|slideshow|carousel|video-?player|"
     r"jw-?player|vjs|outbrain|taboola|promo"
-)
-_TOC_HEADING = re.compile(
-    r"\W*(?:table of contents|contents|on this page|in this (?:article|page|section)|"
-    r"jump to|page contents|sections?)\W*",
-    re.I,
 )
 
 
@@ -404,25 +391,6 @@ def _hidden_by_markup(el: etree._Element) -> bool:
     return el.get("hidden") is not None or bool(_HIDDEN_STYLE.search(el.get("style") or ""))
 
 
-def drop_page_toc(doc: etree._Element) -> int:
-    """Remove the page's own tables of contents (module docstring) in place.
-
-    Returns:
-        how many were removed.
-    """
-    if _ANCHOR_LINKS(doc) < MIN_TOC_LINKS:
-        return 0
-    ids = {value for value in doc.xpath("//body//@id")}
-    removed = 0
-    for el in list(doc.iter("ul", "ol", "nav")):
-        if el.getparent() is None or not _is_toc(el, ids):
-            continue
-        block = _toc_block(el)
-        remove_keep_tail(block)
-        removed += 1
-    return removed
-
-
 def rest_is_boilerplate(body: etree._Element, kept_chars: int) -> bool:
     """True when the page text outside the main content is mostly links and comments.
 
@@ -473,28 +441,3 @@ def drop_teasers(root: etree._Element) -> int:
             doomed.append(el)
     remove_elements(doomed)
     return len(doomed)
-
-
-def _is_toc(el: etree._Element, ids: set[str]) -> bool:
-    links = list(el.iter("a"))
-    if len(links) < MIN_TOC_LINKS:
-        return False
-    anchors = sum(
-        1 for a in links if (a.get("href") or "").startswith("#") and a.get("href", "")[1:] in ids
-    )
-    if anchors < MIN_TOC_ANCHOR_SHARE * len(links):
-        return False
-    text = len("".join(el.itertext()).split())
-    link_words = sum(len("".join(a.itertext()).split()) for a in links)
-    return link_words >= 0.7 * text
-
-
-def _toc_block(el: etree._Element) -> etree._Element:
-    """The list itself, or its container when that holds only a "Contents" title besides."""
-    parent = el.getparent()
-    if parent is None or parent.tag in ("body", "main", "article"):
-        return el
-    rest = "".join(parent.itertext()).replace("".join(el.itertext()), "")
-    if not rest.strip() or _TOC_HEADING.fullmatch(rest.strip()):
-        return parent
-    return el

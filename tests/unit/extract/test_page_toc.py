@@ -1,0 +1,105 @@
+"""The page's own table of contents left out (extract/page_toc.py), on small pages of our
+own: links written as ``#section`` or as the page's own address with that fragment."""
+
+from __future__ import annotations
+
+import pytest
+
+from webresearch.extract.html import extract_html
+from webresearch.extract.page_toc import drop_page_toc
+from webresearch.extract.parse import parse_html
+
+URL = "https://quayside.example.net/journal/winter-moorings/"
+
+SECTIONS = ("chain", "buoy", "shackles")
+
+
+def section_text(name: str) -> str:
+    return "".join(
+        f"<p>The {name} {i}: a winter mooring needs a heavier riser chain than a summer one, "
+        f"because the gales that come in from the west pull the buoy sideways for days.</p>"
+        for i in range(3)
+    )
+
+
+ARTICLE = "<meta property='og:type' content='article'>"
+
+
+def page(href: str, head: str = ARTICLE) -> str:
+    toc = "".join(
+        f"<li><a href='{href.format(name)}'>Checking the {name} in winter</a></li>"
+        for name in SECTIONS
+    )
+    body = "".join(
+        f"<h2 id='{name}'>Checking the {name} in winter</h2>{section_text(name)}"
+        for name in SECTIONS
+    )
+    return (
+        f"<!DOCTYPE html><html><head><title>Winter moorings</title>{head}</head><body>"
+        "<header><nav><a href='/'>Home</a> <a href='/journal'>Journal</a></nav></header>"
+        f"<main><article><h1>Winter moorings</h1><p>What to check before the gales.</p>"
+        f"<p>Jump to a section:</p><ol class='lwptoc'>{toc}</ol>{body}</article></main>"
+        "<footer><p>© 2024 Quayside Journal</p></footer></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "href",
+    [
+        "#{}",
+        URL + "#{}",  # the page's own address, as a scroll-to plugin writes it
+        "/journal/winter-moorings/#{}",
+        "/journal/winter-moorings#{}",
+    ],
+)
+def test_a_table_of_contents_linking_this_pages_headings_is_dropped(href: str) -> None:
+    # fetched with a campaign's query the links do not carry
+    out = extract_html(page(href), URL + "?srsltid=AbC123").markdown
+    assert "## Checking the buoy in winter" in out and "heavier riser chain" in out
+    assert out.count("Checking the buoy in winter") == 1
+    assert "](" not in out
+
+
+def test_links_to_another_pages_sections_are_not_a_table_of_contents() -> None:
+    doc = parse_html(page("https://quayside.example.net/journal/summer-moorings/#{}"))
+    assert drop_page_toc(doc, URL) == 0
+    assert len(doc.xpath("//ol[@class='lwptoc']")) == 1
+
+
+def test_fragments_naming_no_element_of_the_page_are_not_a_table_of_contents() -> None:
+    doc = parse_html(page(URL + "#{}-notes"))
+    assert drop_page_toc(doc, URL) == 0
+
+
+def test_on_a_page_not_declaring_an_article_only_hash_links_make_a_table_of_contents() -> None:
+    # a service page's list of offers, each linking to its section, is its overview
+    out = extract_html(page(URL + "#{}", head=""), URL).markdown
+    assert "[Checking the buoy in winter](" in out
+
+
+def test_a_list_of_terms_all_linking_to_one_section_stays() -> None:
+    terms = "".join(
+        f"<li><a href='#arguments'><code>{name}</code></a> string</li>"
+        for name in ("host", "port", "user", "timeout")
+    )
+    doc = parse_html(
+        f"<html><body><ul class='args'>{terms}</ul><h2 id='arguments'>Arguments</h2>"
+        "<p>Each argument is a string.</p></body></html>"
+    )
+    assert drop_page_toc(doc, URL) == 0
+
+
+def test_an_outline_of_arguments_with_their_types_stays() -> None:
+    # each argument links to its own section, its type is written beside the link: a
+    # reference's outline, not a list of links (words of adjacent items are counted apart)
+    items = "".join(
+        f"<li><a href='#{name}'><code>{name}</code></a> string</li>"
+        for name in ("host", "port", "user", "timeout")
+    )
+    sections = "".join(f"<h3 id='{name}'>{name}</h3><p>A string.</p>" for name in ("host",))
+    doc = parse_html(
+        "<html><body><ul class='outline'>"
+        f"{items}</ul>{sections}<h3 id='port'>port</h3><h3 id='user'>user</h3>"
+        "<h3 id='timeout'>timeout</h3></body></html>"
+    )
+    assert drop_page_toc(doc, URL) == 0
