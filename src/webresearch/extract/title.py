@@ -34,7 +34,7 @@ from lxml import etree
 
 from webresearch.extract.align import normalise
 
-__all__ = ["document_title", "strip_site_name", "url_title"]
+__all__ = ["document_title", "names_site", "strip_site_name", "url_title"]
 
 _WS = re.compile(r"\s+")
 _HEADINGS = ("h2", "h3", "h4", "h5", "h6")
@@ -45,6 +45,7 @@ _SITE_TYPES = frozenset(
     {"organization", "website", "breadcrumblist", "person", "brand", "corporation", "webpage"}
 )
 _SEPARATOR = re.compile(r"\s+(?:\||-|–|—|::|·|»|/)\s+|\s*\|\s*")
+_LEADING_THE = re.compile(r"^\s*the\s+", re.I)
 
 
 def document_title(doc: etree._Element, url: str = "") -> str:
@@ -195,6 +196,39 @@ def strip_site_name(title: str, witnesses: tuple[str, ...], site: str, host: str
 
 def _names_site(part: str, names: set[str]) -> bool:
     return any(part == name or (name in part and len(part) <= len(name) + 4) for name in names)
+
+
+def names_site(text: str, doc: etree._Element, url: str, own: str) -> bool:
+    """Whether ``text``, a heading set in the site's banner, is the site's name rather than
+    the page's own title ``own`` (:func:`document_title`).
+
+    It is not when it is ``own``. It is when, a leading "The" aside, it is the site's
+    declared name (``og:site_name``; not ``application-name``, which a news portal set to
+    the story's title) or a part of it, or a part of the page's host name ("The Lakeside
+    Gazette" on ``www.lakesidegazette.example``); or when it is a part of ``<title>`` (split
+    as :func:`strip_site_name` splits it) outside ``own`` — or, when ``own`` is the whole
+    ``<title>`` (nothing told the site's part), a part after the first: a title names the
+    page first and its site last ("Ferry fares rise | The Lakeside Gazette", however long
+    the site's name). Review: the banner's "The Lakeside Gazette" was written as the
+    heading of the page "Ferry fares rise".
+    """
+    said = normalise(text)
+    bare = normalise(_LEADING_THE.sub("", text))
+    page = normalise(own)
+    if not said or not bare or said == page:
+        return False  # the page's own title (a home page's may be its site's name too)
+    site = normalise(_meta(doc, ("og:site_name",)))
+    if site and bare in site:
+        return True
+    if bare in normalise(urlsplit(url).hostname or ""):
+        return True
+    title = _title_element(doc)
+    parts = [normalise(p) for p in _SEPARATOR.split(title) if p.strip()]
+    if len(parts) < 2 or said not in parts:
+        return False
+    if page and page != normalise(title):  # the site's part is known: outside the page's
+        return said not in page
+    return parts.index(said) > 0
 
 
 def _rejoin(title: str, first: str, last: str) -> str:
