@@ -64,8 +64,10 @@ MIN_SIDEBAR_LINK_SHARE = 0.5
 _PAGE_CHROME_TAGS = ("nav", "header", "footer", "aside", "menu")
 _PAGE_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menubar"})
 _KEPT_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "menubar"})
-#: What names a site's logo, on the ``<h1>``, in it or around it below the banner.
-_LOGO = re.compile(r"logo|brand|site[-_]?(?:title|name)", re.I)
+#: A class, id or image address naming a site's logo, on the ``<h1>``, in it or around it
+#: below the banner: "logo", "site-title", "site-name", "navbar-brand", "site-branding" (a
+#: word ending in "brand": not "product-brand-and-title").
+_LOGO = re.compile(r"logo|site[-_]?(?:title|name)|(?:^|[-_])brand(?:ing)?$", re.I)
 _NOT_TEXT = frozenset({"script", "style", "noscript", "template"})
 _CONSENT = re.compile(r"cookie|consent|gdpr|newsletter-popup|modal-backdrop", re.I)
 
@@ -220,7 +222,7 @@ def banner_heading(
     links = [el for el in (*inside, *above) if _tag(el) == "a"]
     if any(not _to_page(a.get("href") or "", url) for a in links):
         return None  # a logo linking home, a section's name linking to it
-    if any(_LOGO.search(_naming(el)) for el in (*inside, *above[:-1])):
+    if any(_LOGO.search(n) for el in (*inside, *above[:-1]) for n in _naming(el)):
         return None  # the banner itself may be the "masthead"; what is in it names a logo
     if any(_may_be_hidden(el, away) for el in (*inside, *above)):
         return None
@@ -252,12 +254,12 @@ def _to_page(href: str, url: str) -> bool:
     )
 
 
-def _naming(el: etree._Element) -> str:
-    """What names ``el``: its class and id, and an image's address and text."""
-    names = [el.get("class") or "", el.get("id") or ""]
+def _naming(el: etree._Element) -> list[str]:
+    """What names ``el``: its classes and id, and an image's address and text."""
+    names = [*(el.get("class") or "").split(), el.get("id") or ""]
     if _tag(el) == "img":
         names += [el.get("src") or "", el.get("alt") or ""]
-    return " ".join(names)
+    return names
 
 
 def _leads_content(body: etree._Element, banner: etree._Element) -> bool:

@@ -129,3 +129,10 @@ def test_a_banner_h1_linking_elsewhere_is_not_the_heading() -> None:
     home = "https://lg-news.example/"
     h1 = "<h1><a href='/'>Harbour Daily</a></h1>"
     assert first_line(page(h1, "Ferry fares rise"), home).startswith(FIRST)  # home on home
+
+
+def test_a_class_only_mentioning_a_brand_does_not_make_the_h1_a_logo() -> None:
+    h1 = "<div class='navbar-brand'><h1>Harbour Daily</h1></div>"
+    assert first_line(page(h1, "Ferry fares rise"), OTHER).startswith(FIRST)
+    h1 = "<div class='story-brand-and-title'><h1>Ferry fares rise on the north shore</h1></div>"
+    assert first_line(page(h1, "The Lakeside Gazette")) == "# Ferry fares rise on the north shore"
