@@ -40,6 +40,7 @@ _WS = re.compile(r"\s+")
 _HEADINGS = ("h2", "h3", "h4", "h5", "h6")
 #: Where a site's logo or menu sits: an ``<h1>`` there is not the page's heading.
 _CHROME = frozenset({"header", "nav", "footer", "a", "aside"})
+_CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo"})
 #: JSON-LD types naming the site or a person, not the page.
 _SITE_TYPES = frozenset(
     {"organization", "website", "breadcrumblist", "person", "brand", "corporation", "webpage"}
@@ -110,13 +111,12 @@ def _tail_is_site(title: str, kept: str, doc: etree._Element) -> bool:
 
 def _page_headings(doc: etree._Element) -> list[str]:
     """The page's statements of its own title: its first ``<h1>`` outside the page header,
-    navigation, footer and links, then its JSON-LD ``headline`` and declared ``name``s."""
+    navigation, footer (the elements or their ARIA roles: a ``<div role="banner">``'s
+    site name was taken for the page's title) and links, then its JSON-LD ``headline`` and
+    declared ``name``s."""
     found: list[str] = []
     for h1 in doc.iter("h1"):
-        if (
-            not any(isinstance(a.tag, str) and a.tag in _CHROME for a in h1.iterancestors())
-            and h1.find(".//a") is None
-        ):
+        if not any(_is_chrome(a) for a in h1.iterancestors()) and h1.find(".//a") is None:
             found.append(_collapse("".join(h1.itertext())))
             break
     for script in doc.iter("script"):
@@ -126,6 +126,14 @@ def _page_headings(doc: etree._Element) -> list[str]:
             except (ValueError, RecursionError):
                 continue
     return [t for t in found if t]
+
+
+def _is_chrome(el: etree._Element) -> bool:
+    """Whether ``el`` is where a site's logo or menu sits: :data:`_CHROME`, or its ARIA
+    role (``role="banner"``, ``"navigation"``, ``"contentinfo"``: the same landmarks)."""
+    if not isinstance(el.tag, str):
+        return False
+    return el.tag in _CHROME or (el.get("role") or "").lower() in _CHROME_ROLES
 
 
 def _ld_names(data: object, found: list[str], depth: int) -> None:

@@ -136,3 +136,11 @@ def test_a_class_only_mentioning_a_brand_does_not_make_the_h1_a_logo() -> None:
     assert first_line(page(h1, "Ferry fares rise"), OTHER).startswith(FIRST)
     h1 = "<div class='story-brand-and-title'><h1>Ferry fares rise on the north shore</h1></div>"
     assert first_line(page(h1, "The Lakeside Gazette")) == "# Ferry fares rise on the north shore"
+
+
+def test_a_site_name_in_a_role_banner_block_is_not_taken_for_the_pages_title() -> None:
+    html = page("<h1>The Lakeside Gazette</h1>", "Ferry fares rise | The Lakeside Gazette")
+    html = html.replace("<header class='site-header'>", "<div role='banner'>")
+    result = extract_html(html.replace("</header>", "</div>"), OTHER)
+    assert result.title != "The Lakeside Gazette" and "Ferry fares rise" in result.title
+    assert result.markdown.startswith(FIRST)
