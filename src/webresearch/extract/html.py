@@ -354,7 +354,7 @@ def _convert(
         fallback = f"main content kept {share:.0f}% of the page text"
     elif (landmark := item_page_landmark(body, main.kept_chars, declared, url)) is not None:
         remove_elements(hidden + boxes)
-        heading = banner_heading(body, url, styles[1])
+        heading = banner_heading(body, url, styles[1], title)
         remove_page_chrome(landmark)
         if heading is not None:
             restore_heading(landmark, heading)
@@ -369,7 +369,7 @@ def _convert(
         fallback = "main landmark was empty"
     else:
         remove_elements(hidden)
-        heading = banner_heading(body, url, styles[1])  # the <h1> in the banner beside <main>
+        heading = banner_heading(body, url, styles[1], title)  # the <h1> in the banner
         root = main.root()
         remove_elements(boxes)
         if main.aligned:  # the site's menu or banner trafilatura kept (page_chrome.py)
@@ -393,7 +393,7 @@ def _convert(
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
     remove_elements(hidden + boxes)
-    heading = banner_heading(body, url, styles[1])
+    heading = banner_heading(body, url, styles[1], title)
     remove_page_chrome(body)
     if heading is not None:
         restore_heading(body, heading)

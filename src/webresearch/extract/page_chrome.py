@@ -12,21 +12,24 @@ Two passes:
   other types: 61 pages up, 5 down (at most −0.052: a breadcrumb the ground truth
   holds as the page's name); Zyte dev unchanged.
 
-The page's heading may sit in that banner, beside the ``<main>`` trafilatura picked
-(``<header><h1>Story</h1><nav>…</nav></header><main>…</main>``): :func:`banner_heading`
-finds it and :func:`restore_heading` puts it back above the kept content.
+The page's heading may sit in that banner, before the content trafilatura picked
+(``<header><h1>Story</h1><nav>…</nav></header><main>…</main>``, or an ``<article>`` or
+plain blocks in place of ``<main>``): :func:`banner_heading` finds it — the page's own
+title, never the site's name or logo — and :func:`restore_heading` puts it back above the
+kept content.
 """
 
 from __future__ import annotations
 
 import re
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
 
 from webresearch.extract.align import normalise, page_text_size
 from webresearch.extract.assistive_text import ASSISTIVE_CLASS
 from webresearch.extract.page_type import main_landmark
+from webresearch.extract.title import names_site
 from webresearch.extract.tree import remove_keep_tail
 
 __all__ = [
@@ -61,6 +64,11 @@ MIN_SIDEBAR_LINK_SHARE = 0.5
 _PAGE_CHROME_TAGS = ("nav", "header", "footer", "aside", "menu")
 _PAGE_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "search", "menubar"})
 _KEPT_CHROME_ROLES = frozenset({"navigation", "banner", "contentinfo", "menubar"})
+#: A class, id or image address naming a site's logo, on the ``<h1>``, in it or around it
+#: below the banner: "logo", "site-title", "site-name", "navbar-brand", "site-branding" (a
+#: word ending in "brand": not "product-brand-and-title").
+_LOGO = re.compile(r"logo|site[-_]?(?:title|name)|(?:^|[-_])brand(?:ing)?$", re.I)
+_NOT_TEXT = frozenset({"script", "style", "noscript", "template"})
 _CONSENT = re.compile(r"cookie|consent|gdpr|newsletter-popup|modal-backdrop", re.I)
 
 
@@ -176,22 +184,24 @@ def _linked_share(el: etree._Element) -> float:
 
 
 def banner_heading(
-    body: etree._Element, url: str, away: frozenset[str] = frozenset()
+    body: etree._Element, url: str, away: frozenset[str] = frozenset(), title: str = ""
 ) -> etree._Element | None:
-    """The page's heading when it sits in the site's banner beside its ``<main>``: a copy
-    of the ``<h1>``, without its tail; ``None`` when there is none such.
+    """The page's heading when it sits in the site's banner before its content: a copy of
+    the ``<h1>``'s text, without its tail or links; ``None`` when there is none such.
 
     The ``<h1>`` must be the page's only one, inside a ``<header>`` or ``role="banner"``
-    element outside any ``<article>`` and ``<main>`` that comes before the page's
-    ``<main>`` (or ``role="main"``), hold no link (a logo linking home) and no more than
-    :data:`MAX_BANNER_HEADING_CHARS` letters and digits; and it must not be the site's
-    name: ``og:site_name``, what the page's ``<title>`` holds as its lesser part ("Lakeside
-    Gazette" in "Ferry timetable changes - Lakeside Gazette": no more than the rest), or
-    what the page's address ``url`` spells (``lakesidegazette.example``). Nor may it, an element
-    inside it or one around it up to the banner look hidden in any way (:func:`_may_be_hidden`;
-    ``away``: the classes the page's ``<style>`` moves off the screen): a hidden ``<h1>``
-    written first would be hidden text the note does not count.
-    Call before the page is pruned (the banner goes with it).
+    element outside any ``<article>`` and ``<main>`` that comes before the page's content
+    (:func:`_leads_content`), and hold no more than :data:`MAX_BANNER_HEADING_CHARS`
+    letters and digits. A link in it or around it must go to the page itself (the story's
+    permalink: review, ``<h1><a href="/this-page">`` was dropped): one going elsewhere, home
+    above all, makes it the site's logo, and so does a class or an image in or around it
+    naming one (:data:`_LOGO`). Nor may it be the site's name by what the page says of it
+    (:func:`~webresearch.extract.title.names_site`, with ``title`` the page's own title:
+    review, "The Lakeside Gazette" headed the page "Ferry fares rise | The Lakeside
+    Gazette"). Nor may it, an element inside it or one around it up to the banner look
+    hidden in any way (:func:`_may_be_hidden`; ``away``: the classes the page's ``<style>``
+    moves off the screen): a hidden ``<h1>`` written first would be hidden text the note
+    does not count. Call before the page is pruned (the banner goes with it).
     """
     h1s = list(body.iter("h1"))  # the cheap tests first: this runs on every page
     if len(h1s) != 1:
@@ -205,34 +215,94 @@ def banner_heading(
         ),
         None,
     )
-    if banner is None or _in_content(banner) or h1.find(".//a") is not None:
+    if banner is None or _in_content(banner):
         return None
-    around = [h1, *h1.iterdescendants(), *_up_to(h1, banner)]
-    if any(_may_be_hidden(el, away) for el in around):
+    inside = [h1, *h1.iterdescendants()]
+    above = _up_to(h1, banner)
+    links = [el for el in (*inside, *above) if _tag(el) == "a"]
+    if any(not _to_page(a.get("href") or "", url) for a in links):
+        return None  # a logo linking home, a section's name linking to it
+    if any(_LOGO.search(n) for el in (*inside, *above[:-1]) for n in _naming(el)):
+        return None  # the banner itself may be the "masthead"; what is in it names a logo
+    if any(_may_be_hidden(el, away) for el in (*inside, *above)):
         return None
-    main = main_landmark(body)
-    if main is None or any(a is banner for a in main.iterancestors()):
-        return None  # no <main>, or a banner wrapping it (not beside it)
-    for el in body.iter():  # the banner must come first
-        if el is banner:
-            break
-        if el is main:
-            return None
     said = normalise("".join(h1.itertext()))
-    if not said or len(said) > MAX_BANNER_HEADING_CHARS:
+    if not said or len(said) > MAX_BANNER_HEADING_CHARS or not _leads_content(body, banner):
         return None
-    root = body.getroottree()
-    site = normalise(" ".join(m.get("content") or "" for m in root.iter("meta") if _site(m)))
-    if said == site:
+    text = " ".join("".join(h1.itertext()).split())
+    if names_site(text, body.getroottree().getroot(), url, title):
         return None
-    wanted = normalise(root.findtext(".//title") or "")
-    if said != wanted and said in wanted and len(said) <= len(wanted) - len(said):
-        return None  # the site's name, as the title says it beside the page's
-    if said in normalise(urlsplit(url).hostname or ""):
-        return None  # the site's name, as its address says it (lakesidegazette.example)
     copy = etree.Element("h1")
-    copy.text = " ".join("".join(h1.itertext()).split())
+    copy.text = text
     return copy
+
+
+def _to_page(href: str, url: str) -> bool:
+    """Whether ``href`` goes to the page at ``url`` itself (its address or path; the
+    fragment aside, a query only if the page's own), not to the site's root."""
+    href = href.strip()
+    if not href or href.startswith("#"):
+        return False
+    page = urlsplit(url)
+    target = urlsplit(urljoin(url, href))
+    path = target.path.rstrip("/")
+    return (
+        bool(path)
+        and path == page.path.rstrip("/")
+        and target.netloc.lower().removeprefix("www.") == page.netloc.lower().removeprefix("www.")
+        and target.query in ("", page.query)
+    )
+
+
+def _naming(el: etree._Element) -> list[str]:
+    """What names ``el``: its classes and id, and an image's address and text."""
+    names = [*(el.get("class") or "").split(), el.get("id") or ""]
+    if _tag(el) == "img":
+        names += [el.get("src") or "", el.get("alt") or ""]
+    return names
+
+
+def _leads_content(body: etree._Element, banner: etree._Element) -> bool:
+    """Whether ``banner`` comes before the page's content, beside it: before the page's
+    ``<main>`` (``role="main"``), else its first ``<article>`` outside the banner, and not
+    around it; on a page with neither, before most of the page's text, holding less of it
+    than follows (review: the same banner was left out on a page without ``<main>``)."""
+    content = main_landmark(body)
+    if content is None:
+        content = next(
+            (a for a in body.iter("article") if not any(b is banner for b in a.iterancestors())),
+            None,
+        )
+    if content is not None:
+        if any(a is banner for a in content.iterancestors()):
+            return False  # a banner wrapping it (not beside it)
+        for el in body.iter():  # the banner must come first
+            if el is banner:
+                return True
+            if el is content:
+                return False
+        return False
+    before = _text_before(body, banner)
+    inside = page_text_size(banner)
+    after = page_text_size(body) - before - inside
+    return after > before and after > inside
+
+
+def _text_before(body: etree._Element, el: etree._Element) -> int:
+    """Letters and digits of the page's text before ``el`` (scripts and styles aside)."""
+    ancestors = set(el.iterancestors())
+    size = 0
+    walker = etree.iterwalk(body, events=("start",))
+    for _, node in walker:
+        if node is el:
+            break
+        if node not in ancestors:
+            size += len(normalise(node.tail or ""))
+        if _tag(node) in _NOT_TEXT:
+            walker.skip_subtree()
+        elif _tag(node):
+            size += len(normalise(node.text or ""))
+    return size
 
 
 def _up_to(el: etree._Element, top: etree._Element) -> list[etree._Element]:
@@ -257,10 +327,6 @@ def _may_be_hidden(el: etree._Element, away: frozenset[str]) -> bool:
     return any(
         c in away or ASSISTIVE_CLASS.fullmatch(c) or _HIDING_CLASS.search(c) for c in classes
     )
-
-
-def _site(meta: etree._Element) -> bool:
-    return (meta.get("property") or meta.get("name") or "").lower() == "og:site_name"
 
 
 def restore_heading(root: etree._Element, heading: etree._Element) -> bool:

@@ -34,17 +34,19 @@ from lxml import etree
 
 from webresearch.extract.align import normalise
 
-__all__ = ["document_title", "strip_site_name", "url_title"]
+__all__ = ["document_title", "names_site", "strip_site_name", "url_title"]
 
 _WS = re.compile(r"\s+")
 _HEADINGS = ("h2", "h3", "h4", "h5", "h6")
 #: Where a site's logo or menu sits: an ``<h1>`` there is not the page's heading.
 _CHROME = frozenset({"header", "nav", "footer", "a", "aside"})
+_CHROME_ROLES = frozenset({"banner", "navigation", "contentinfo"})
 #: JSON-LD types naming the site or a person, not the page.
 _SITE_TYPES = frozenset(
     {"organization", "website", "breadcrumblist", "person", "brand", "corporation", "webpage"}
 )
 _SEPARATOR = re.compile(r"\s+(?:\||-|–|—|::|·|»|/)\s+|\s*\|\s*")
+_LEADING_THE = re.compile(r"^\s*the\s+", re.I)
 
 
 def document_title(doc: etree._Element, url: str = "") -> str:
@@ -109,13 +111,12 @@ def _tail_is_site(title: str, kept: str, doc: etree._Element) -> bool:
 
 def _page_headings(doc: etree._Element) -> list[str]:
     """The page's statements of its own title: its first ``<h1>`` outside the page header,
-    navigation, footer and links, then its JSON-LD ``headline`` and declared ``name``s."""
+    navigation, footer (the elements or their ARIA roles: a ``<div role="banner">``'s
+    site name was taken for the page's title) and links, then its JSON-LD ``headline`` and
+    declared ``name``s."""
     found: list[str] = []
     for h1 in doc.iter("h1"):
-        if (
-            not any(isinstance(a.tag, str) and a.tag in _CHROME for a in h1.iterancestors())
-            and h1.find(".//a") is None
-        ):
+        if not any(_is_chrome(a) for a in h1.iterancestors()) and h1.find(".//a") is None:
             found.append(_collapse("".join(h1.itertext())))
             break
     for script in doc.iter("script"):
@@ -125,6 +126,14 @@ def _page_headings(doc: etree._Element) -> list[str]:
             except (ValueError, RecursionError):
                 continue
     return [t for t in found if t]
+
+
+def _is_chrome(el: etree._Element) -> bool:
+    """Whether ``el`` is where a site's logo or menu sits: :data:`_CHROME`, or its ARIA
+    role (``role="banner"``, ``"navigation"``, ``"contentinfo"``: the same landmarks)."""
+    if not isinstance(el.tag, str):
+        return False
+    return el.tag in _CHROME or (el.get("role") or "").lower() in _CHROME_ROLES
 
 
 def _ld_names(data: object, found: list[str], depth: int) -> None:
@@ -195,6 +204,39 @@ def strip_site_name(title: str, witnesses: tuple[str, ...], site: str, host: str
 
 def _names_site(part: str, names: set[str]) -> bool:
     return any(part == name or (name in part and len(part) <= len(name) + 4) for name in names)
+
+
+def names_site(text: str, doc: etree._Element, url: str, own: str) -> bool:
+    """Whether ``text``, a heading set in the site's banner, is the site's name rather than
+    the page's own title ``own`` (:func:`document_title`).
+
+    It is not when it is ``own``. It is when, a leading "The" aside, it is the site's
+    declared name (``og:site_name``; not ``application-name``, which a news portal set to
+    the story's title) or a part of it, or a part of the page's host name ("The Lakeside
+    Gazette" on ``www.lakesidegazette.example``); or when it is a part of ``<title>`` (split
+    as :func:`strip_site_name` splits it) outside ``own`` — or, when ``own`` is the whole
+    ``<title>`` (nothing told the site's part), a part after the first: a title names the
+    page first and its site last ("Ferry fares rise | The Lakeside Gazette", however long
+    the site's name). Review: the banner's "The Lakeside Gazette" was written as the
+    heading of the page "Ferry fares rise".
+    """
+    said = normalise(text)
+    bare = normalise(_LEADING_THE.sub("", text))
+    page = normalise(own)
+    if not said or not bare or said == page:
+        return False  # the page's own title (a home page's may be its site's name too)
+    site = normalise(_meta(doc, ("og:site_name",)))
+    if site and bare in site:
+        return True
+    if bare in normalise(urlsplit(url).hostname or ""):
+        return True
+    title = _title_element(doc)
+    parts = [normalise(p) for p in _SEPARATOR.split(title) if p.strip()]
+    if len(parts) < 2 or said not in parts:
+        return False
+    if page and page != normalise(title):  # the site's part is known: outside the page's
+        return said not in page
+    return parts.index(said) > 0
 
 
 def _rejoin(title: str, first: str, last: str) -> str:
