@@ -143,6 +143,9 @@ _UI_LABEL = re.compile(
     r"skip to (?:main )?content|back to top|toggle navigation|(?:open|close) menu)\W*",
     re.I,
 )
+#: The note of a page trafilatura kept whole (``MainContent.whole_body``): converted as a
+#: whole page is, from its markup, without its menus, banner, footer and controls.
+_NO_MAIN = "no main content found: the page's text kept whole"
 #: A markdown link: its text is what a reader sees.
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
@@ -365,6 +368,8 @@ def _convert(
         markdown = drop_meta_lines(drop_author_bios(markdown))
         if not forum:  # a thread's replies are its content
             markdown = drop_comment_sections(markdown)
+        if markdown and main.whole_body:  # trafilatura's last resort: said as a fallback
+            return HtmlExtraction(title, _with_facts(markdown, facts), "whole-page", _NO_MAIN)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
