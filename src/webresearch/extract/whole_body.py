@@ -18,7 +18,7 @@ the whole page on one line, called the main content (review, session 15). Instea
 page is then rendered from its markup, its menus, banner and listing controls dropped
 (``extract_html``), and said to be the whole page.
 
-WCXB dev (webresearch alone, 756 pages): 18 pages (11 listings and collections) end in that
+WCXB dev (webresearch alone, 756 pages): 18 pages (9 listings, 4 collections) end in that
 last resort; 4 change (on the others the text was all placed before). Collection +0.0005 (a
 shop's category page +0.023: its facet links, in the ground truth, now kept), listing −0.014
 (3 pages down: a team schedule −0.58 whose ground truth holds the option labels of its team
