@@ -16,18 +16,8 @@ A frameset page is read through its ``<noframes>`` content, then named a framese
 frames' links unless that content links them all; with no ``<noframes>`` content, it is
 only named so (:mod:`webresearch.extract.frames`).
 
-On a shop page (:func:`~webresearch.extract.product.is_shop_page`), a paragraph of
-:data:`MIN_REPEAT_WORDS` words or more that repeats an earlier one word for word is left
-out: a shop renders a block twice (one copy for phones, one for desktops, a
-stylesheet shows one), the reader sees it once. Quotations stay, and so do paragraphs of
-mostly link text (a listing shows one item in two places), and a page declaring an
-article keeps them all (a meal plan repeats its entries day after day: one Zyte dev page
-0.99 → 0.72 without this exception). WCXB dev: product 0.659 → 0.666
-(12 pages up, 3 down by at most 0.003), collection 0.700 → 0.704 (7 up, 5 down: item cards
-repeating "Or fastest delivery Wed, Mar 18"). Of the 122 paragraphs repeated in the dev
-product and collection outputs before, the ground truth holds 62 once, 39 not at all and
-21 more than once (mostly such item-card lines). Only shop pages: elsewhere a repeat is
-meant (a manual's chapters each ending with the same note lost all but the first).
+On a shop page, second copies of paragraphs are left out
+(:mod:`webresearch.extract.markdown_tidy`).
 """
 
 from __future__ import annotations
@@ -74,6 +64,7 @@ from webresearch.extract.kept_hidden import (
 from webresearch.extract.listing_controls import listing_controls
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
+from webresearch.extract.markdown_tidy import UI_LABEL, drop_title_heading, tidy_markdown
 from webresearch.extract.marquee import collapse_marquees
 from webresearch.extract.meta_lines import drop_meta_lines
 from webresearch.extract.offscreen_text import offscreen_classes, offscreen_text
@@ -135,20 +126,10 @@ MIN_KEPT_SHARE = 0.05
 #: thread or product grid is a real article and stays.)
 MAX_FALLBACK_KEPT_CHARS = 1000
 
-#: A paragraph of at least this many words repeating an earlier one is a second copy.
-MIN_REPEAT_WORDS = 6
-#: … unless this share of its words or more is link text: an item a listing shows twice.
-MAX_REPEAT_LINK_SHARE = 0.5
-
 _WS = re.compile(r"\s+")
-_WORD = re.compile(r"[^\W_]+")
-_UI_LABEL = re.compile(
-    r"(?:#{1,6} )?\W*(?:loading|please wait|advertisement|advertising|sponsored(?: content)?|"
-    r"skip to (?:main )?content|back to top|toggle navigation|(?:open|close) menu)\W*",
-    re.I,
-)
-#: A markdown link: its text is what a reader sees.
-_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+#: The note of a page trafilatura kept whole (``MainContent.whole_body``): converted as a
+#: whole page is, from its markup, without its menus, banner, footer and controls.
+_NO_MAIN = "no main content found: the page's text kept whole"
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,8 +342,8 @@ def _convert(
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
         drop_noise_images(landmark, images, base, cards, photo, title)
         written[:] = rendered_pieces(landmark, shown)
-        markdown = _tidy(
-            _drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
+        markdown = tidy_markdown(
+            drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
         )
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
@@ -383,12 +364,14 @@ def _convert(
         drop_noise_images(root, images, base, cards, photo, title)
         # trafilatura's own tree holds no element of the page: its runs found in the output
         written[:] = rendered_pieces(root, shown) if main.aligned else hidden_runs(shown)
-        markdown = _tidy(_drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
+        markdown = tidy_markdown(drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         markdown = drop_meta_lines(drop_author_bios(markdown))
         if not forum:  # a thread's replies are its content, "Posted by" lines its structure
             markdown = drop_comment_sections(markdown)  # (its "Posted by" lines: comments)
             markdown = markdown if shop else drop_bylines(markdown)
+        if markdown and main.whole_body:  # trafilatura's last resort: said as a fallback
+            return HtmlExtraction(title, _with_facts(markdown, facts), "whole-page", _NO_MAIN)
         if markdown:
             return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
@@ -399,11 +382,11 @@ def _convert(
         restore_heading(body, heading)
     drop_noise_images(body, images, base, cards, title=title)
     written[:] = rendered_pieces(body, shown)
-    markdown = _tidy(element_to_markdown(body, base), keep_repeats)
+    markdown = tidy_markdown(element_to_markdown(body, base), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
     text = _plain_text(body)
-    if _UI_LABEL.fullmatch(text):
+    if UI_LABEL.fullmatch(text):
         text = ""  # a skip link or "Loading…" alone: a page its scripts never drew
     return HtmlExtraction(
         title, text, "plain-text", (fallback + "; " if fallback else "") + "whole page was empty"
@@ -438,60 +421,6 @@ def _tag(el: etree._Element) -> str:
 
 def _collapse(text: str) -> str:
     return _WS.sub(" ", text).strip()
-
-
-def _drop_title_heading(markdown: str, title: str) -> str:
-    """Drop a first heading that only repeats the title (the title line already shows it).
-
-    The heading counts as a repeat when it is the title, or the title without the site
-    name around it ("Story headline" under the title "Story headline | Site").
-    """
-    if not markdown.startswith("#") or not title:
-        return markdown
-    first, _, rest = markdown.partition("\n")
-    heading = normalise(re.sub(r"\]\([^)]*\)", "]", first.lstrip("#")))
-    wanted = normalise(title)
-    repeats = heading == wanted or (len(heading) >= max(12, len(wanted) // 2) and heading in wanted)
-    if heading and repeats and rest.strip():
-        return rest.lstrip("\n")
-    return markdown
-
-
-def _tidy(markdown: str, keep_repeats: bool) -> str:
-    """Drop paragraphs and headings that are only a widget label ("Loading…",
-    "Advertisement", a "Skip to main content" link) and, unless ``keep_repeats`` (every
-    page but a shop page not declaring an article), second copies of paragraphs (module
-    docstring). One pass over the blocks; fenced code is never touched.
-    """
-    kept: list[str] = []
-    seen: set[str] = set()
-    in_code = False
-    for block in markdown.split("\n\n"):
-        fences = sum(1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~")))
-        if not in_code and not fences:
-            text = _LINK.sub(r"\1", block)
-            if _UI_LABEL.fullmatch(text):
-                continue
-            if not keep_repeats and not block.startswith(">") and _repeats(text, block, seen):
-                continue  # a quotation quotes: it is never a second copy
-        kept.append(block)
-        if fences % 2:
-            in_code = not in_code
-    return "\n\n".join(kept)
-
-
-def _repeats(text: str, block: str, seen: set[str]) -> bool:
-    """Whether ``block`` (``text``: its words, links unwrapped) repeats a paragraph in
-    ``seen``; a paragraph long enough and not mostly link text is added to ``seen``."""
-    size = len(_WORD.findall(text))
-    linked = sum(len(_WORD.findall(m)) for m in _LINK.findall(block))
-    if size < MIN_REPEAT_WORDS or linked >= MAX_REPEAT_LINK_SHARE * size:
-        return False
-    key = normalise(text)
-    if key in seen:
-        return True
-    seen.add(key)
-    return False
 
 
 def _plain_text(body: etree._Element) -> str:

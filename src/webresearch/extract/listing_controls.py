@@ -21,6 +21,14 @@ full match, whitespace collapsed, case ignored):
   wishlist", "Choose options", "Save for later"; "Compare" and "+ Wishlist" only on a
   control.
 
+* **a filter's drop-down names**: the ``<label>`` of a ``<select>`` (it holds it, or names
+  it by ``for``) inside a block whose class or id names a sort, filter, facet or refine
+  block (:data:`MAX_FILTER_DEPTH` ancestors up): "Material", "Brand". The drop-down and
+  its options are never written (markdown.py skips form fields): its name alone, over the
+  items, reads as a stray word (review, session 15: "Material" above a shop's grid of
+  teapots). A checkbox's label stays: it is a choice the reader sees (WCXB dev: a shop's
+  facets "Apple, Beats, Sony…" are in the ground truth, −0.033 on that page without them).
+
 A heading is read only for the combined labels ("## Sort and Filter", "Refine by"): a page
 about template filters or a product named "Filter" keeps its heading "## Filters".
 Nothing inside ``<pre>``, ``<code>``, ``<table>``, nothing holding ``<code>`` (an API's
@@ -48,10 +56,13 @@ from lxml import etree
 
 from webresearch.extract.tree import outermost
 
-__all__ = ["MAX_CHOICE_WORDS", "listing_controls"]
+__all__ = ["MAX_CHOICE_WORDS", "MAX_FILTER_DEPTH", "listing_controls"]
 
 #: "Sort by: Price, low to high": at most this many words name the chosen order.
 MAX_CHOICE_WORDS = 5
+#: A form field's label is a filter's when a block this many ancestors up or nearer names a
+#: sort, filter or facet block (``<div class="filters"><div class="group"><label>``).
+MAX_FILTER_DEPTH = 5
 #: Labels are short: an element's text is read only up to this many characters.
 _MAX_LABEL_CHARS = 60
 
@@ -71,6 +82,7 @@ _SORT = re.compile(
 #: One word that is a control only on a control ("Sort" on a button; a page about a
 #: product or a function named "Filter" says the word in its text).
 _BARE = re.compile(r"(?:sort|filters?|view)\s*:?|compare|\+?\s*wish\s*list|favou?rite", re.I)
+_FILTER_BLOCK = re.compile(r"sort|filter|facet|refine", re.I)
 _CONTROL_TAGS = frozenset({"button", "label", "a", "summary", "legend", "form", "select"})
 _CONTROL_NAME = re.compile(r"sort|filter|facet|refine|toolbar|btn|button|action|cart|count", re.I)
 _ACTION_WORDS = (
@@ -129,7 +141,31 @@ def listing_controls(root: etree._Element) -> list[etree._Element]:
             continue  # "instances of `Filter` can be added": a word of a sentence
         if not any(anc.tag in _VERBATIM for anc in el.iterancestors()):
             found.append(el)
-    return outermost(found)
+    return outermost(found + _filter_field_labels(root))
+
+
+def _filter_field_labels(root: etree._Element) -> list[etree._Element]:
+    """The labels of drop-downs inside a sort, filter or facet block (module docstring)."""
+    found: list[etree._Element] = []
+    menus: set[str] | None = None  # the ids of the <select>s, read once a label names one
+    for el in root.iter("label"):
+        named = el.get("for")
+        if named is not None and menus is None:
+            menus = {m.get("id") or "" for m in root.iter("select")}
+        names_menu = named is not None and named in (menus or set())
+        if not names_menu and el.find(".//select") is None:
+            continue  # a checkbox's, a text box's label, or some text set in a <label>
+        if _label(el) is None or _in_running_text(el):
+            continue
+        node = el.getparent()
+        for _ in range(MAX_FILTER_DEPTH):
+            if node is None or not isinstance(node.tag, str):
+                break
+            if _FILTER_BLOCK.search((node.get("class") or "") + " " + (node.get("id") or "")):
+                found.append(el)
+                break
+            node = node.getparent()
+    return found
 
 
 def _in_running_text(el: etree._Element) -> bool:

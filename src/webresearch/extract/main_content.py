@@ -86,6 +86,7 @@ from webresearch.extract.traf_pass import extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
 from webresearch.extract.tree import ancestor_where, remove_keep_tail
 from webresearch.extract.visible_copies import keep_visible_copies
+from webresearch.extract.whole_body import keep_whole_body
 
 __all__ = ["MainContent", "find_main_content"]
 
@@ -116,10 +117,19 @@ logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
 logging.getLogger("htmldate").setLevel(logging.CRITICAL)
 
 
-def _trafilatura(
-    doc: etree._Element, fast: bool, comments: bool
-) -> tuple[etree._Element | None, list[str]]:
-    """trafilatura's tree (article, then comments) and the text of each, or ``(None, [])``.
+@dataclass(frozen=True, slots=True)
+class _Pass:
+    """What one trafilatura pass kept: its tree (article, then comments), the text of each
+    (normalised), and whether the tree is its last resort, the page's whole text
+    (:func:`~webresearch.extract.traf_pass.is_whole_body_dump`)."""
+
+    body: etree._Element | None
+    streams: list[str]
+    whole_body: bool = False
+
+
+def _trafilatura(doc: etree._Element, fast: bool, comments: bool) -> _Pass:
+    """trafilatura's pass over ``doc`` (nothing kept: no tree, no texts).
 
     ``fast`` skips trafilatura's second opinions (readability-lxml, then jusText);
     ``comments`` keeps the comment section (on a forum thread the replies are the content).
@@ -128,9 +138,9 @@ def _trafilatura(
     try:
         result = extraction_pass(doc, fast, comments)
     except (ValueError, TypeError, RecursionError, etree.LxmlError):
-        return None, []
+        return _Pass(None, [])
     if result is None:
-        return None, []
+        return _Pass(None, [])
     body = result.body
     text = _tree_text(body)
     thread = result.comments
@@ -138,12 +148,12 @@ def _trafilatura(
         comments_text = _tree_text(thread)
         if comments_text and comments_text not in text:
             if text in comments_text:  # the article is part of the comments: keep those
-                return thread, [comments_text]
+                return _Pass(thread, [comments_text])
             if repeats_article(thread, text):  # one thread read twice: its posts are kept
-                return thread, [comments_text]
+                return _Pass(thread, [comments_text])
             body.append(thread)
-            return body, [s for s in (text, comments_text) if s]
-    return body, [text] if text else []
+            return _Pass(body, [s for s in (text, comments_text) if s], result.whole_body)
+    return _Pass(body, [text] if text else [], result.whole_body)
 
 
 def _tree_text(tree: etree._Element) -> str:
@@ -185,6 +195,9 @@ class MainContent:
         page_chars: letters and digits of all the page's text, visible or hidden.
         aligned: ``True`` when the content was placed on the original page (it will be
             rendered from the original markup); ``False`` when trafilatura's own tree is used.
+        whole_body: trafilatura found no main content and kept the page's whole text
+            (module docstring): the kept text is the page, less what trafilatura's cleaning
+            left out (footers, asides, cookie banners).
     """
 
     kept_chars: int
@@ -193,6 +206,7 @@ class MainContent:
     _body: etree._Element
     _segments: list[Segment]
     _traf_body: etree._Element
+    whole_body: bool = False
 
     def root(self) -> etree._Element:
         """The element to render: the page's ``<body>`` pruned in place, or trafilatura's
@@ -240,22 +254,28 @@ def find_main_content(
     segments = page_segments(body)
     page_chars = sum(len(s.norm) for s in segments)
     doc = trafilatura_input(doc, shown)  # what trafilatura reads; the page is not changed
-    traf_body, streams = _trafilatura(doc, True, comments)
-    total = sum(len(k) for k in streams)
+    kept = _trafilatura(doc, True, comments)
+    total = sum(len(k) for k in kept.streams)
     confident = total >= CONFIDENT_CHARS and total >= CONFIDENT_SHARE * page_chars
     if not confident:
-        fast = traf_body, streams
-        traf_body, streams = _trafilatura(doc, False, comments)  # not confident: 2nd opinions
-        if not comments and prefer_fast_pass(segments, fast[1], streams, explicit_landmark(body)):
-            traf_body, streams = fast  # the full pass left the page's <main> (landmark_pass.py)
-        total = sum(len(k) for k in streams)
+        fast = kept
+        kept = _trafilatura(doc, False, comments)  # not confident: 2nd opinions
+        if not comments and prefer_fast_pass(
+            segments, fast.streams, kept.streams, explicit_landmark(body)
+        ):
+            kept = fast  # the full pass left the page's <main> (landmark_pass.py)
+        total = sum(len(k) for k in kept.streams)
+    traf_body, streams = kept.body, kept.streams
     if traf_body is None or not streams:
         return None
-    placed = align_segments(segments, streams)
+    if kept.whole_body:  # trafilatura's last resort: no choice to align (whole_body.py)
+        placed = keep_whole_body(body, segments)
+    else:
+        placed = align_segments(segments, streams)
     aligned = placed >= MIN_ALIGNED_SHARE * total  # a thread's cards left out do not undo it
     if comments:  # every post of a thread, with its byline (extract/forum.py)
         placed += keep_thread(body, segments)
-    if not aligned and placed < MIN_ALIGNED_SHARE * total:
+    if not aligned and placed < MIN_ALIGNED_SHARE * total and not kept.whole_body:
         return MainContent(total, page_chars, False, body, segments, traf_body)
     gap = _gap(segments)
     if (
@@ -264,8 +284,8 @@ def find_main_content(
         and gap >= FILL_GAP_SHARE * placed
         and _gap(segments, PROSE_RUN_CHARS) >= FILL_PROSE_SHARE * gap
     ):  # holes of prose in the article: the full pass fills them
-        _, full = _trafilatura(doc, False, comments)
-        placed += _fill_span(segments, full, prose_only=True)
+        full = _trafilatura(doc, False, comments)
+        placed += _fill_span(segments, full.streams, prose_only=True)
     if html is not None and not comments:
         placed += _fill_from_second_opinion(segments, html)
     if not comments:  # price, rating and options under a product's <h1> (product_head.py)
@@ -277,7 +297,7 @@ def find_main_content(
         placed += keep_faq_answers(segments)  # bare <div> answers under questions (faq_answers.py)
         placed += keep_card_titles(body, segments)  # a product card's name by its price
     _keep_formulas(segments)
-    return MainContent(placed, page_chars, True, body, segments, traf_body)
+    return MainContent(placed, page_chars, True, body, segments, traf_body, kept.whole_body)
 
 
 def _keep_formulas(segments: list[Segment]) -> None:

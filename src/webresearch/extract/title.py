@@ -16,7 +16,11 @@ page's own title is chosen by agreement of ``<title>`` with ``og:title`` (or
    the heading never overrides an ``og:title`` (they disagree: nothing is cut);
 2. else ``<title>`` without the parts naming the site (``og:site_name``, or the host name);
 3. else ``<title>`` as it is (a subtitle such as "Köln — Übersicht" is part of it), else
-   ``og:title``, else the first ``<h1>``, else the first heading of any level.
+   ``og:title``, else the first ``<h1>``, else the heading of the highest level the page
+   uses when it is the only one of that level: several ``<h2>``s side by side are a
+   listing's items or an article's sections, none of them names the page (a shop's grid
+   without ``<title>`` and ``<h1>`` was titled by its first card's name, and that card's
+   heading then dropped from the content as a repeat of the title: review, session 15).
 
 A document with none of these (plain text, JSON, a bare page) is named as a browser's tab
 names it: by the last segment of its address, else its host (:func:`url_title`).
@@ -60,13 +64,22 @@ def document_title(doc: etree._Element, url: str = "") -> str:
     og_title = _meta(doc, ("og:title", "twitter:title"))
     if not title:
         h1 = (_collapse("".join(h.itertext())) for h in doc.iter("h1"))
-        headings = (_collapse("".join(h.itertext())) for h in doc.iter(*_HEADINGS))
-        return og_title or next((t for t in h1 if t), "") or next((t for t in headings if t), "")
+        return og_title or next((t for t in h1 if t), "") or _lone_top_heading(doc)
     site = _meta(doc, ("og:site_name", "application-name"))
     host = urlsplit(url).hostname or ""
     if og_title:  # the publisher's statement; a heading never overrides it
         return strip_site_name(title, (og_title,), site, host)
     return _by_heading(title, _page_headings(doc), doc) or strip_site_name(title, (), site, host)
+
+
+def _lone_top_heading(doc: etree._Element) -> str:
+    """The text of the page's only non-empty heading of the highest level it uses
+    (``<h2>``–``<h6>``); empty when that level has several (module docstring, rule 3)."""
+    for level in _HEADINGS:
+        texts = [t for h in doc.iter(level) if (t := _collapse("".join(h.itertext())))]
+        if texts:
+            return texts[0] if len(texts) == 1 else ""
+    return ""
 
 
 def _by_heading(title: str, headings: list[str], doc: etree._Element) -> str:

@@ -47,6 +47,7 @@ __all__ = [
     "basic_cleaning_targets",
     "comment_section_targets",
     "extraction_pass",
+    "is_whole_body_dump",
     "page_text_bound",
     "page_text_length",
     "raw_prune_targets",
@@ -86,10 +87,31 @@ class TrafilaturaResult:
     Attributes:
         body: the main content's tree (a ``<body>`` element).
         comments: the comment section's tree (an empty ``<body>`` without comments).
+        whole_body: ``body`` is trafilatura's last resort (:func:`is_whole_body_dump`): the
+            text of the whole page, found no main content in it.
     """
 
     body: etree._Element
     comments: etree._Element
+    whole_body: bool = False
+
+
+def is_whole_body_dump(body: etree._Element) -> bool:
+    """Whether ``body`` (a tree trafilatura kept) is its baseline's last resort: one ``<p>``
+    holding the text of the page's whole ``<body>`` (navigation, banner, every control's
+    label), one text run a line (``baseline.baseline``, "default strategy").
+
+    trafilatura falls back on its baseline when its extraction keeps fewer than
+    ``min_extracted_size`` (250) characters; the baseline's other sources (JSON-LD bodies,
+    ``<article>``s, paragraphs, a product's description) write each text whitespace-collapsed
+    (``trim``, ``block_text``): only the whole body's text, its runs joined with newlines,
+    holds one. It is no decision about the content: the whole page, less than a reader sees
+    of it (no headings, no links, no item separated from the next).
+    """
+    if len(body) != 1:
+        return False
+    only = body[0]
+    return only.tag == "p" and not len(only) and "\n" in (only.text or "")
 
 
 def extraction_pass(doc: etree._Element, fast: bool, comments: bool) -> TrafilaturaResult | None:
@@ -118,15 +140,16 @@ def extraction_pass(doc: etree._Element, fast: bool, comments: bool) -> Trafilat
         if body is None:
             return None
         thread = getattr(result, "commentsbody", None)
-        return TrafilaturaResult(body, etree.Element("body") if thread is None else thread)
+        thread = etree.Element("body") if thread is None else thread
+        return TrafilaturaResult(body, thread, is_whole_body_dump(body))
     options = copy(_extractor(fast, comments))  # a copy: the settings are never shared
     try:
-        body, text, thread, thread_text = _sequence(doc, options)
+        body, text, thread, thread_text, dump = _sequence(doc, options)
     except (TypeError, ValueError):
         return None
     if len(text) < options.min_output_size and len(thread_text) < options.min_output_comm_size:
         return None
-    return TrafilaturaResult(body, thread)
+    return TrafilaturaResult(body, thread, dump)
 
 
 @cache
@@ -294,9 +317,10 @@ def _pruned(doc: etree._Element, comments: bool) -> etree._Element:
 
 def _sequence(
     doc: etree._Element, options: Extractor
-) -> tuple[etree._Element, str, etree._Element, str]:
+) -> tuple[etree._Element, str, etree._Element, str, bool]:
     """``trafilatura.core.trafilatura_sequence(copy(doc), options)`` (module docstring);
-    ``doc`` is not modified."""
+    ``doc`` is not modified. The last item: the body kept is the baseline's whole-body
+    text (:func:`is_whole_body_dump`)."""
     from trafilatura.baseline import baseline
     from trafilatura.core import (
         ESCALATION_ACCEPT_RATIO,
@@ -323,6 +347,7 @@ def _sequence(
 
     commentsbody, temp_comments = etree.Element("body"), ""
     forum_posts = None
+    dump = False
     if options.comments:
         commentsbody, temp_comments, cleaned_tree = extract_comments(cleaned_tree, options)
         if temp_comments and is_forum:
@@ -345,6 +370,7 @@ def _sequence(
         if b_len > len(temp_text):
             postbody, temp_text = b_body, b_text
             forum_posts = None
+            dump = is_whole_body_dump(b_body)
 
     if (
         options.focus == "balanced"
@@ -375,9 +401,9 @@ def _sequence(
                 j_text = ""
         len_text, r_len, j_len = len(temp_text), len(r_text), len(j_text)
         if j_len > r_len and j_len > ESCALATION_JUSTEXT_RATIO * len_text:
-            postbody, temp_text, forum_posts = j_body, j_text, None
+            postbody, temp_text, forum_posts, dump = j_body, j_text, None, False
         elif r_len >= options.min_extracted_size and r_len > ESCALATION_ACCEPT_RATIO * len_text:
-            postbody, temp_text, forum_posts = r_body, r_text, None
+            postbody, temp_text, forum_posts, dump = r_body, r_text, None, False
 
     if forum_posts is not None:
         existing = "\n".join(filter(None, (_elem_text(el) for el in postbody)))
@@ -386,4 +412,4 @@ def _sequence(
             postbody.extend(salvaged)
             temp_text = " ".join(postbody.itertext()).strip()
 
-    return postbody, temp_text, commentsbody, temp_comments
+    return postbody, temp_text, commentsbody, temp_comments, dump

@@ -115,3 +115,21 @@ def test_counts_actions_and_headings_in_text_are_not_controls() -> None:
         "Save for later",
     ):
         assert text in out, text
+
+
+def test_a_filters_drop_down_names_are_controls() -> None:
+    # review, session 15: "Material" above a shop's grid (its <select> is never written)
+    body = lxml_html.fromstring(
+        "<div><div class='collection-filters'><div class='group'><div class='field'>"
+        "<label for='material'>Material</label><select id='material'><option>Any</option>"
+        "</select></div><label>Glaze <select><option>Any</option></select></label></div></div>"
+        # a checkbox's label is a choice the reader sees; a text box's, a label of no
+        # field, one in a sentence, a drop-down's outside a filter block stay too
+        "<div class='facets'><label><input type='checkbox'> Cast iron (4)</label>"
+        "<label for='q'>Search</label><input id='q'><label>Oak</label>"
+        "<p>Pick <label for='size'>a size</label> first</p><select id='size'></select></div>"
+        "<form class='product-form'><label for='colour'>Colour</label><select id='colour'>"
+        "</select></form></div>"
+    )
+    found = [(el.text or "").strip() for el in listing_controls(body)]
+    assert found == ["Material", "Glaze"]

@@ -50,3 +50,19 @@ LD = '<script type="application/ld+json">{}</script>'
 def test_the_heading_or_json_ld_cuts_the_site_name(head: str, body: str, title: str) -> None:
     html = f"<html><head>{head}</head><body>{body}</body></html>"
     assert document_title(parse_html(html), URL) == title
+
+
+@pytest.mark.parametrize(
+    ("body", "title"),
+    [
+        # a lone heading of the highest level used names the page
+        ("<h2>Opening hours</h2><h3>Weekdays</h3><h3>Weekends</h3>", "Opening hours"),
+        ("<h3>Opening hours</h3><h4>Weekdays</h4>", "Opening hours"),
+        # several of that level are a listing's items or an article's sections
+        ("<h2><a href='/a'>Oak bird feeder</a></h2><h2><a href='/b'>Cedar nest box</a></h2>", ""),
+        ("<h2>Weekdays</h2><p>9 to 5</p><h2>Weekends</h2><p>10 to 4</p><h3>Holidays</h3>", ""),
+    ],
+)  # fmt: skip
+def test_without_title_and_h1_only_a_lone_top_heading_names_the_page(body: str, title: str) -> None:
+    html = f"<html><head></head><body><nav>Menu</nav>{body}</body></html>"
+    assert document_title(parse_html(html), URL) == title
