@@ -15,7 +15,10 @@ items, table rows, quotes and code are never read: a changelog's "## March 3, 20
 entry, a list of dates is a timeline — and the text has at most :data:`MAX_BYLINE_LINES`
 of them: more are a list's entries (a blog index, a thread's posts: each with its author and
 date), and they stay. The caller leaves a forum thread alone (its posts' "Posted by" lines
-are the thread's structure).
+are the thread's structure). The line must sit among the text's first or last
+:data:`EDGE_BLOCKS` blocks, where page meta is printed, and not answer a sub-heading or a
+line ending in ":" (review r-15: an event's "## When" over its date, a museum's "By Car"
+directions in the middle of its page).
 
 A byline is "by" (after "written", "posted", "text", "words", "reviewed", "edited", "story"
 at most) and a name — one to :data:`MAX_NAME_WORDS` words, each capitalised or an initial,
@@ -38,10 +41,12 @@ import re
 
 from webresearch.extract.sections import link_texts
 
-__all__ = ["MAX_BYLINE_LINES", "MAX_NAME_WORDS", "drop_bylines"]
+__all__ = ["EDGE_BLOCKS", "MAX_BYLINE_LINES", "MAX_NAME_WORDS", "drop_bylines"]
 
 #: An article says its byline and date once or twice (top and bottom); more are entries'.
 MAX_BYLINE_LINES = 2
+#: A byline or date line is one of the article's first or last this many blocks (lines).
+EDGE_BLOCKS = 3
 #: A byline's name (or names) has at most this many words.
 MAX_NAME_WORDS = 8
 #: Longer lines are never read.
@@ -74,6 +79,7 @@ _NAME_JOINERS = frozenset(["and", "&"])
 _NAME_SPLIT = re.compile(r"[\s,]+")
 #: Lines that are structure, not a paragraph: headings, tables, quotes, images, lists, code.
 _NOT_PARAGRAPH = ("#", "|", ">", "!", "[!", "```", "~~~", "- ", "* ", "+ ", "    ", "\t")
+_STRONG = ("**", "__")
 _NUMBERED = re.compile(r"\d+[.)]\s")
 #: How a byline starts (lowercased, after emphasis).
 _STARTS = ("by", "written", "posted", "text", "words", "reviewed", "edited", "story")
@@ -100,6 +106,9 @@ def drop_bylines(markdown: str) -> str:
             dated += 1
     if not found or len(found) + dated > MAX_BYLINE_LINES:
         return markdown
+    found = _at_an_edge(lines, found)
+    if not found:
+        return markdown
     gone = set(found)
     for number in found:  # and a blank line beside it, so no run of blank lines is left
         after, before = number + 1, number - 1
@@ -108,6 +117,24 @@ def drop_bylines(markdown: str) -> str:
         if blank_after and blank_before:
             gone.add(after)
     return "\n".join(line for number, line in enumerate(lines) if number not in gone)
+
+
+def _at_an_edge(lines: list[str], found: list[int]) -> list[int]:
+    """The lines of ``found`` among the first or last :data:`EDGE_BLOCKS` blocks and not
+    introduced by a sub-heading or a line ending in ":" (review r-15: "## When" over an
+    event's date, "The closing date is:" over it, "**By Car**" in a page's directions)."""
+    blocks = [n for n, line in enumerate(lines) if line.strip()]
+    rank = {n: i for i, n in enumerate(blocks)}
+    kept: list[int] = []
+    for number in found:
+        i = rank[number]
+        if EDGE_BLOCKS <= i < len(blocks) - EDGE_BLOCKS:
+            continue  # a meta line sits above or under the text, not inside it
+        before = lines[blocks[i - 1]].strip() if i else ""
+        if before.endswith(":") or before.startswith("##"):
+            continue  # the line answers what comes before it
+        kept.append(number)
+    return kept
 
 
 def _is_byline(line: str, stripped: str) -> bool:
@@ -120,6 +147,8 @@ def _is_byline(line: str, stripped: str) -> bool:
         or _NUMBERED.match(stripped)
     ):
         return False
+    if len(stripped) > 4 and stripped[:2] in _STRONG and stripped.endswith(stripped[:2]):
+        return False  # a bold line is a label heading what follows ("**By Car**": review r-15)
     plain = link_texts(stripped).replace("*", "").replace("_", " ").replace("\\", "").strip()
     lowered = plain.lower()
     dated = plain[:1].isdigit() or lowered[:3] in _DATE_STARTS

@@ -87,11 +87,19 @@ def closed_dialogs(
             order = set(closed)
             closed = [el for el in body.iter() if el in order]
     found: list[etree._Element] = []
+    whole = -1  # the page's letters and digits, counted once a modal needs them
     for dialog in closed:
         if any(a in found for a in dialog.iterancestors()):
             continue  # inside another closed box: that one goes
-        if next(dialog.iter("h1", "main", "article"), None) is None:
-            found.append(dialog)
+        if next(dialog.iter("h1", "main", "article"), None) is not None:
+            continue
+        if dialog.tag != "dialog":
+            # a fragment fetched alone (a "quick view", terms loaded into a modal) or a page
+            # that opens its modal on load: the box is the page's text (review r-15 M2)
+            whole = page_text_size(body) if whole < 0 else whole
+            if whole and page_text_size(dialog) >= MIN_DIALOG_SHARE * whole:
+                continue
+        found.append(dialog)
     return found
 
 

@@ -104,3 +104,18 @@ def test_an_events_date_among_dated_entries_stays() -> None:
         "[Tide Talks](/events/tides)\n\nFeb 18–Apr 25, 2026\n\nPlymouth\n"
     )
     assert drop_bylines(events) == events
+
+
+def test_a_date_or_by_line_that_is_content_stays() -> None:
+    """Review r-15: an event's date under "## When", a date after a lead-in ending in ":",
+    a bold "By Car" label, and a by-line in the middle of a long text are content."""
+    event = "Intro.\n\n## When\n\nSaturday, June 14, 2025\n\n## Where\n\nTown Hall"
+    assert drop_bylines(event) == event
+    closing = "Apply by post.\n\nThe closing date for applications is:\n\nMarch 12, 2025"
+    assert drop_bylines(closing) == closing
+    directions = "Getting here.\n\n**By Car**\n\nTake the A40 west.\n\n**By Bus**\n\nBus 12."
+    assert drop_bylines(directions) == directions
+    middle = "\n\n".join(
+        ["One.", "Two.", "Three.", "By Appointment Only", "Four.", "Five.", "Six."]
+    )
+    assert drop_bylines(middle) == middle

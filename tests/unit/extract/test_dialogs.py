@@ -158,3 +158,20 @@ def test_an_open_modal_or_a_component_named_modal_is_no_closed_dialog() -> None:
     body = doc.find("body")
     assert body is not None
     assert [d.get("class") for d in closed_dialogs(body)] == ["modal fade"]
+
+
+def test_a_page_whose_text_is_all_in_a_closed_modal_keeps_it() -> None:
+    """Review r-15 M2: a terms fragment fetched alone is the modal; it is the page."""
+    prose = (
+        "<p>Members may cancel a mooring booking up to two days before arrival and receive "
+        "a full refund of the harbour fee, less the card charge.</p>"
+    )
+    for box in (
+        f"<div class='modal'><div class='modal-dialog'><h2>Mooring terms</h2>{prose}</div></div>",
+        f"<div class='modal'><div class='modal-background'></div>"
+        f"<div class='modal-card'><h2>Mooring terms</h2>{prose}</div></div>",
+    ):
+        html = f"<html><head><title>Terms</title></head><body>{box}</body></html>"
+        out = extract_html(html, "https://harbour.example/terms")
+        assert "cancel a mooring booking" in out.markdown
+        assert out.fallback is None or "empty" not in out.fallback
