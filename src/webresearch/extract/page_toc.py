@@ -25,6 +25,9 @@ its own section) read as link text alone and went (WCXB dev documentation 0686 â
 first version). WCXB dev (webresearch alone, against main cefb306): article 4563 +0.017 (its
 "Pros / Cons" list of links above the article), product 0612 +0.002; the other pages, types
 and Zyte dev unchanged.
+
+A list whose items are themselves the targets of the page's links is its notes, each item
+linking back to its mark in the text: it stays (review r-15).
 """
 
 from __future__ import annotations
@@ -115,7 +118,23 @@ def _is_toc(el: etree._Element, ids: set[str], base: str, page: tuple[str, str] 
     # "source stringdestination string")
     text = len(" ".join(el.itertext()).split())
     link_words = sum(len(" ".join(a.itertext()).split()) for a in links)
-    return link_words >= MIN_TOC_LINK_WORDS * text
+    return link_words >= MIN_TOC_LINK_WORDS * text and not _is_notes(el)
+
+
+def _is_notes(el: etree._Element) -> bool:
+    """True when most of the list's items are themselves the targets of in-page links: a
+    list of footnotes whose items link back to their marks in the text, not a table of
+    contents (whose items are never linked to; review r-15)."""
+    items = [li for li in el.iter("li")]
+    if not items:
+        return False
+    targets = {
+        href[1:]
+        for href in el.getroottree().xpath("//body//a/@href")
+        if isinstance(href, str) and href.startswith("#")
+    }
+    noted = sum(1 for li in items if any(n.get("id") in targets for n in li.iter()))
+    return noted >= MIN_TOC_ANCHOR_SHARE * len(items)
 
 
 def _toc_block(el: etree._Element) -> etree._Element:

@@ -225,7 +225,7 @@ def names_site(text: str, doc: etree._Element, url: str, own: str) -> bool:
 
     It is not when it is ``own``. It is when, a leading "The" aside, it is the site's
     declared name (``og:site_name``; not ``application-name``, which a news portal set to
-    the story's title) or a part of it, or a part of the page's host name ("The Lakeside
+    the story's title) or at least half of it, or half of one of the page's host name's labels ("The Lakeside
     Gazette" on ``www.lakesidegazette.example``); or when it is a part of ``<title>`` (split
     as :func:`strip_site_name` splits it) outside ``own`` — or, when ``own`` is the whole
     ``<title>`` (nothing told the site's part), a part after the first: a title names the
@@ -239,9 +239,9 @@ def names_site(text: str, doc: etree._Element, url: str, own: str) -> bool:
     if not said or not bare or said == page:
         return False  # the page's own title (a home page's may be its site's name too)
     site = normalise(_meta(doc, ("og:site_name",)))
-    if site and bare in site:
+    if site and _most_of(bare, site):
         return True
-    if bare in normalise(urlsplit(url).hostname or ""):
+    if any(_most_of(bare, normalise(label)) for label in (urlsplit(url).hostname or "").split(".")):
         return True
     title = _title_element(doc)
     parts = [normalise(p) for p in _SEPARATOR.split(title) if p.strip()]
@@ -250,6 +250,12 @@ def names_site(text: str, doc: etree._Element, url: str, own: str) -> bool:
     if page and page != normalise(title):  # the site's part is known: outside the page's
         return said not in page
     return parts.index(said) > 0
+
+
+def _most_of(part: str, name: str) -> bool:
+    """Whether ``part`` is in ``name`` and at least half of it: "Opinion" is not the site
+    "Daily Opinion Review", "art" not the host ``smartphonesdaily`` (review r-15)."""
+    return bool(name) and part in name and 2 * len(part) >= len(name)
 
 
 def _rejoin(title: str, first: str, last: str) -> str:

@@ -144,3 +144,16 @@ def test_a_site_name_in_a_role_banner_block_is_not_taken_for_the_pages_title() -
     result = extract_html(html.replace("</header>", "</div>"), OTHER)
     assert result.title != "The Lakeside Gazette" and "Ferry fares rise" in result.title
     assert result.markdown.startswith(FIRST)
+
+
+def test_a_heading_that_is_a_small_part_of_the_site_name_is_not_the_site_name() -> None:
+    """Review r-15: "Opinion" under og:site_name "Daily Opinion Review" is a section's name."""
+    doc = parse_html(
+        "<html><head><title>Opinion pieces</title>"
+        '<meta property="og:site_name" content="Daily Opinion Review"></head><body></body></html>'
+    )
+    assert not names_site(
+        "Opinion", doc, "https://dailyopinionreview.example/opinion", "Opinion pieces"
+    )
+    assert not names_site("Art", doc, "https://smartphonesdaily.example/art", "Art news")
+    assert names_site("Daily Opinion Review", doc, "https://x.example/opinion", "Opinion pieces")

@@ -103,3 +103,22 @@ def test_an_outline_of_arguments_with_their_types_stays() -> None:
         "<h3 id='timeout'>timeout</h3></body></html>"
     )
     assert drop_page_toc(doc, URL) == 0
+
+
+def test_a_list_of_notes_linking_back_to_their_marks_is_no_table_of_contents() -> None:
+    """Review r-15: each note links back to its mark; the marks link to the notes."""
+    prose = (
+        "<p>Winter fares on the lake ferries rose twice in ten years, and both rises followed "
+        "a hard winter that closed the northern landing for weeks.</p>"
+    )
+    marks = "".join(f'<sup id="r{i}"><a href="#n{i}">{i}</a></sup> text' for i in (1, 2, 3))
+    notes = "".join(
+        f'<li id="n{i}"><a href="#r{i}">Harbour Board, Annual Report {2010 + i}</a></li>'
+        for i in (1, 2, 3)
+    )
+    html = (
+        "<html><head><title>Ferry fares</title></head><body><main><article><h1>Ferry fares</h1>"
+        f"{prose}<p>Fares{marks}.</p><ol>{notes}</ol></article></main></body></html>"
+    )
+    out = extract_html(html, "https://lake.example/essays/fares").markdown
+    assert "Annual Report 2013" in out
