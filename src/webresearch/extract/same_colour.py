@@ -44,6 +44,8 @@ __all__ = ["MAX_SHEET_CHARS", "same_colour_blocks", "same_colour_classes"]
 MAX_SHEET_CHARS = 500_000
 
 #: One declaration: its property and value (``!important`` dropped later).
+#: A background picture or gradient set apart from the colour.
+_PICTURE = re.compile(r"background-image\s*:\s*(?!none\b|initial\b)[^;\s]", re.I)
 _DECLARATION = re.compile(r"(?:^|;)\s*(color|background|background-color)\s*:\s*([^;]+)")
 _HEX = re.compile(r"#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})")
 _RGB = re.compile(
@@ -101,6 +103,8 @@ def _colours(block: str) -> tuple[str | None, str | None]:
             text = _colour(value)
         else:
             background = _colour(value)
+    if _PICTURE.search(block):
+        background = None  # text on a picture painted over the colour (review r-15)
     return text, background
 
 

@@ -53,6 +53,16 @@ def test_text_in_the_colour_of_its_background_is_kept_and_counted(hidden: str, s
             "",
         ),
         (f"<p style='color:#fff'>{INJECTION}</p>", ""),  # no background said
+        # a picture set apart from the colour, on the block around the text (review r-15)
+        (
+            "<section style='background-color:#ffffff;background-image:url(/hero.jpg)'>"
+            f"<p style='color:#fff'>{INJECTION}</p></section>",
+            "",
+        ),
+        (
+            f"<p style='color:#fff;background-color:#fff;background-image:url(/a.jpg)'>{INJECTION}</p>",
+            "",
+        ),
     ],
 )
 def test_other_colours_are_not_counted(shown: str, sheet: str) -> None:
