@@ -102,7 +102,8 @@ def _is_ip_literal(host: str) -> bool:
 def _authority_ok(rest: str) -> tuple[str, bool] | None:
     """``(host, local)`` of the authority at the start of ``rest`` when it is one a URL could
     have without credentials (a dotted name, ``localhost`` or an IP literal, an optional
-    decimal port), else ``None``; ``local`` is ``localhost`` or an IP literal."""
+    decimal port), else ``None``; ``local`` is ``localhost`` or an IP literal as read
+    (:func:`host_as_read`)."""
     if re.search(r"[\\@]", re.split(r"[/?#]", rest, maxsplit=1)[0]):
         # ``127.0.0.1\@example.org``: credentials to urlsplit, the host 127.0.0.1 to a
         # browser (a backslash ends its authority): no such URL is suggested (review r-13a)
@@ -112,7 +113,8 @@ def _authority_ok(rest: str) -> tuple[str, bool] | None:
     if match is None:  # ``git@github.com:foo/bar`` (credentials), ``host:path``
         return None
     host = match.group("host")
-    local = host.lower().rstrip(".") == "localhost" or _is_ip_literal(host)
+    read = host_as_read(host).rstrip(".")  # ``%31%32%37.0.0.1``, ``loc%61lhost`` (r-15)
+    local = read == "localhost" or _is_ip_literal(host) or _is_ip_literal(read)
     if not local and ("." not in host or host.replace(".", "").isdigit()):
         return None  # ``8765``, ``page``: not a host name
     return host, local

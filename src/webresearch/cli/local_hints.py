@@ -115,7 +115,10 @@ def local_note(url: str | None, exempt: Exemptions | None = None) -> str:
     machine or an internal network (``localhost``, ``127.0.0.1``, ``[::1]``, ``10.1.2.3``):
     the option that exempts just that address (``--allow-network 127.0.0.1/32``) unless
     ``exempt`` covers it already, ``127.0.0.1`` for the name ``localhost``, and only the
-    refusal for an address no exemption is suggested for. Empty for any other URL."""
+    refusal for an address no exemption is suggested for. A local address typed in a
+    spelling the guard refuses whatever the settings (``%31%32%37.0.0.1``) gets its plain
+    spelling to give (:func:`_plain_spelling`), not an exemption alone. Empty for any other
+    URL."""
     exempt = exempt or Exemptions()
     parts = _split(url)
     if parts is None:
@@ -130,6 +133,17 @@ def local_note(url: str | None, exempt: Exemptions | None = None) -> str:
             f"the name localhost always: give {shown} --allow-network 127.0.0.1/32"
         )
     address = _address(host)
+    plain = _plain_spelling(parts, address)
+    if plain is not None and address is not None:  # ``%31%32%37.0.0.1``: refused as typed
+        option = exempt.opened_by(address)
+        if exempt.covers(address):
+            return f"; but the SSRF guard refuses this spelling of {address} always: give {plain}"
+        if option is None:
+            return "; but the SSRF guard refuses this address whatever the settings"
+        return (
+            "; but the SSRF guard refuses local and loopback addresses unless exempted, and "
+            f"this spelling of {address} always: give {plain} --allow-network {option}"
+        )
     if address is None or exempt.covers(address):
         return ""  # a public address, or one exempted already: the URL alone is the step
     option = exempt.opened_by(address)
@@ -195,7 +209,9 @@ def refusal_step(target: str, error: WebResearchError | None, exempt: Exemptions
 
     Returns:
         the guard's hint with the concrete option (``… with --allow-network 127.0.0.1/32 or
-        allow_private``) or the loopback URL for ``localhost``; ``None`` (the guard's own
+        allow_private``) or the loopback URL for ``localhost`` (as read: ``loc%61lhost``)
+        and for a local address refused for its spelling (``%31%32%37.0.0.1``: the plain
+        one); ``None`` (the guard's own
         step: the kind refused, no exemption) for an address no exemption is suggested for.
     """
     if error is None or error.code != "blocked_address" or error.hint is None:
@@ -203,12 +219,19 @@ def refusal_step(target: str, error: WebResearchError | None, exempt: Exemptions
     parts = _split(clean_url(target))
     if parts is None or parts.scheme.lower() not in ("http", "https"):
         return None
-    host = parts.hostname or ""
-    if host.lower().rstrip(".") == "localhost" and error.details.get("category") == "host_rule":
+    host = _host(parts)  # ``loc%61lhost`` is localhost (review r-15)
+    by_rule = error.details.get("category") == "host_rule"
+    if host == "localhost" and by_rule:
         step = "use a public URL; the SSRF guard refuses the name localhost whatever the settings"
         option = "" if exempt.covers(_LOOPBACK) else " --allow-network 127.0.0.1/32"
         return f"{step}: give {_on_loopback(parts)}{option}"
     address = _address(host)
+    plain = _plain_spelling(parts, address)
+    if by_rule and plain is not None and address is not None and not never_exempted(address):
+        network = exempt.opened_by(address)
+        option = "" if exempt.covers(address) else f" --allow-network {network}"
+        step = f"use a public URL; the SSRF guard refuses this spelling of {address} always"
+        return None if network is None else f"{step}: give {plain}{option}"
     if address is None or exempt.covers(address):
         return None
     if never_exempted(address):
@@ -238,11 +261,31 @@ def _host(parts: SplitResult) -> str:
 
 def _on_loopback(parts: SplitResult) -> str:
     """``parts`` (a ``localhost`` URL) as the plain-http URL of ``127.0.0.1``."""
+    return _on_host(parts, "127.0.0.1", "http")
+
+
+def _plain_spelling(parts: SplitResult, address: IPAddress | None) -> str | None:
+    """``parts`` with its host spelled as the guard reads an address when the host typed
+    is another spelling of ``address``, a local IPv4 address (``%31%32%37.0.0.1``, a
+    zero-width space before ``127.0.0.1``, ``127.0.0.1%2e``), else ``None``. The guard
+    judges the host as typed (its HTTP client keeps percent-escapes): hostnames.py refuses
+    every numeric IPv4 spelling but plain dotted decimal whatever the settings, and a name
+    holding ``%`` is invalid — an exemption alone is a dead end (review r-15)."""
+    if not isinstance(address, ipaddress.IPv4Address) or Exemptions().covers(address):
+        return None  # IPv6 hosts are not decoded (host_as_read); a public address
+    if (parts.hostname or "").rstrip(".") == str(address):
+        return None  # plain dotted decimal (trailing dots and case do not matter)
+    return _on_host(parts, str(address), parts.scheme.lower())
+
+
+def _on_host(parts: SplitResult, host: str, scheme: str) -> str:
+    """``parts`` with the host ``host``, its port and the scheme ``scheme``, without
+    credentials."""
     try:
         port = f":{parts.port}" if parts.port is not None else ""
     except ValueError:  # out of range: the guard says so when it is typed
         port = ""
-    return parts._replace(scheme="http", netloc=f"127.0.0.1{port}").geturl()
+    return parts._replace(scheme=scheme, netloc=f"{host}{port}").geturl()
 
 
 def _address(host: str) -> IPAddress | None:
