@@ -35,7 +35,6 @@ from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_end import drop_after_article
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
-from webresearch.extract.bylines import drop_bylines
 from webresearch.extract.closed_popups import closed_popups
 from webresearch.extract.closing_sections import drop_author_bios, drop_comment_sections
 from webresearch.extract.code_labels import drop_code_labels
@@ -367,9 +366,8 @@ def _convert(
         markdown = tidy_markdown(drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         markdown = drop_meta_lines(drop_author_bios(markdown))
-        if not forum:  # a thread's replies are its content, "Posted by" lines its structure
-            markdown = drop_comment_sections(markdown)  # (its "Posted by" lines: comments)
-            markdown = markdown if shop else drop_bylines(markdown)
+        if not forum:  # a thread's replies are its content
+            markdown = drop_comment_sections(markdown)
         if markdown and main.whole_body:  # trafilatura's last resort: said as a fallback
             return HtmlExtraction(title, _with_facts(markdown, facts), "whole-page", _NO_MAIN)
         if markdown:
