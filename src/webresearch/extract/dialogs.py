@@ -67,12 +67,13 @@ def is_dialog(el: etree._Element, chars: int) -> bool:
 
 
 def closed_dialogs(
-    body: etree._Element, attributes: PageAttributes | None = None
+    body: etree._Element, attributes: PageAttributes | None = None, page_chars: int = -1
 ) -> list[etree._Element]:
     """The outermost ``<dialog>`` elements under ``body`` without ``open`` and the closed
     framework modals (module docstring), in document order; nothing is removed yet.
     ``attributes``: the page's attribute index (scan_index.py), read instead of the tree
-    when it describes ``body``."""
+    when it describes ``body``. ``page_chars``: the page's letters and digits when the
+    caller has counted them (negative: counted here, once a modal needs them)."""
     if attributes is not None and attributes.describes(body):
         closed = [
             row[0]
@@ -87,7 +88,7 @@ def closed_dialogs(
             order = set(closed)
             closed = [el for el in body.iter() if el in order]
     found: list[etree._Element] = []
-    whole = -1  # the page's letters and digits, counted once a modal needs them
+    whole = page_chars
     for dialog in closed:
         if any(a in found for a in dialog.iterancestors()):
             continue  # inside another closed box: that one goes

@@ -310,7 +310,7 @@ def _convert(
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
-    hidden += closed_dialogs(body, attributes)  # a <dialog> without open is not rendered
+    hidden += closed_dialogs(body, attributes, page_chars)  # a <dialog> without open: unseen
     hidden += placeholder_blocks(doc, html)  # "Lorem ipsum dolor sit amet" a template left
     hidden += consent_banners(body, attributes)  # "We use cookies … Accept": never the content
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box
