@@ -20,7 +20,8 @@ trafilatura's simplified tree:
    (:mod:`webresearch.extract.rescue`: code blocks, data tables, headings, a list after a
    lead-in ending with a colon, a grid of link cards under a section heading); a formula
    (``<math>``) between two kept texts stays with them, and one that is not kept goes only
-   with the block around it.
+   with the block around it; a ``<time>`` (trafilatura deletes them all) stays when its
+   line is kept (:mod:`webresearch.extract.inline_dates`).
 
 4. a second opinion fills gaps (Bevendorff et al., "An Empirical Comparison of Web Content
    Extraction Algorithms", SIGIR 2023: an ensemble of heuristic extractors beats each of
@@ -74,6 +75,7 @@ from webresearch.extract.align import Segment, align_segments, normalise, page_s
 from webresearch.extract.card_titles import keep_card_titles
 from webresearch.extract.faq_answers import keep_faq_answers
 from webresearch.extract.forum import keep_thread, repeats_article
+from webresearch.extract.inline_dates import keep_inline_dates
 from webresearch.extract.landmark_pass import explicit_landmark, holds_landmark, prefer_fast_pass
 from webresearch.extract.product_head import keep_product_head
 from webresearch.extract.product_name import product_h1
@@ -297,6 +299,7 @@ def find_main_content(
         placed += keep_faq_answers(segments)  # bare <div> answers under questions (faq_answers.py)
         placed += keep_card_titles(body, segments)  # a product card's name by its price
     _keep_formulas(segments)
+    placed += keep_inline_dates(segments)  # a <time> in a kept line (inline_dates.py)
     return MainContent(placed, page_chars, True, body, segments, traf_body, kept.whole_body)
 
 

@@ -3,7 +3,10 @@ needs when and by whom a page was written; the markdown is where it reads them).
 
 from __future__ import annotations
 
+from webresearch.extract.align import page_segments
 from webresearch.extract.html import extract_html
+from webresearch.extract.inline_dates import keep_inline_dates
+from webresearch.extract.parse import parse_html
 
 PROSE = "".join(
     f"<p>Paragraph {i}: for the first time in forty years a family of otters has been seen "
@@ -22,3 +25,40 @@ def test_a_byline_and_a_date_line_under_the_title_stay() -> None:
     assert "By Jane Doe" in out
     assert "30 November 2026" in out
     assert "Paragraph 5" in out
+
+
+def test_the_date_of_a_byline_written_in_a_time_element_stays() -> None:
+    # trafilatura deletes every <time>: the line kept without its date read "By Jane Doe ·"
+    html = (
+        "<html><head><title>Otters return to the river</title></head><body><main><article>"
+        "<h1>Otters return to the river</h1>"
+        '<p>By Jane Doe · <time datetime="2026-12-01">Dec 1, 2026</time></p>'
+        f"{PROSE}</article></main></body></html>"
+    )
+    out = extract_html(html, "https://river.example/news/otters").markdown
+    assert "By Jane Doe · Dec 1, 2026" in out
+
+
+def test_a_date_in_a_span_of_its_own_inside_the_byline_stays() -> None:
+    html = (
+        "<html><head><title>Otters return to the river</title></head><body><main><article>"
+        "<h1>Otters return to the river</h1>"
+        '<div class="meta"><span class="author">By Jane Doe</span> '
+        '<span class="date">updated <time><b>1 Dec</b> 2026</time></span></div>'
+        f"{PROSE}</article></main></body></html>"
+    )
+    out = extract_html(html, "https://river.example/news/otters").markdown
+    assert "updated **1 Dec** 2026" in out or "updated 1 Dec 2026" in out
+
+
+def test_a_date_whose_block_holds_no_kept_text_is_not_added() -> None:
+    body = parse_html(
+        "<html><body><p>Kept line <time>Dec 1</time></p>"
+        "<div><time>Nov 2</time></div><p>Other <em><time>Oct 3</time></em></p></body></html>"
+    ).find("body")
+    assert body is not None
+    segments = page_segments(body)
+    for seg in segments:
+        seg.kept = seg.norm in ("keptline", "other")
+    assert keep_inline_dates(segments) == len("dec1") + len("oct3")
+    assert [s.norm for s in segments if s.kept] == ["keptline", "dec1", "other", "oct3"]
