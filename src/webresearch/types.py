@@ -51,6 +51,10 @@ class PageText(TypedDict):
             says so in a ``note:`` line. Set by the local pipeline (``local`` reader,
             browser rendering); absent from a hosted reader's document and from documents
             cached before it existed.
+        hidden_chars_invisible: how many of ``hidden_chars_kept`` the page draws so that no
+            visitor sees them (in its background's colour, transparent, zero-sized, off the
+            screen for screen readers) rather than in a closed panel or a block its scripts
+            show later; the ``note:`` line tells the two apart. Absent when 0.
     """
 
     url: str
@@ -61,6 +65,7 @@ class PageText(TypedDict):
     hidden_chars_removed: NotRequired[int]
     notes: NotRequired[list[str]]
     hidden_chars_kept: NotRequired[int]
+    hidden_chars_invisible: NotRequired[int]
 
 
 class Document(PageText):

@@ -74,6 +74,9 @@ class Converted:
             ``text`` — a closed tab, accordion or disclosure panel, or an app shell's hidden
             content (:mod:`webresearch.extract.kept_hidden`); 0 when none and for other
             types. Hidden text nothing opens is left out.
+        invisible_chars_kept: how many of ``hidden_chars_kept`` the page draws invisibly
+            (its background's colour, transparent, zero-sized, off the screen) rather than
+            in a closed panel (``HtmlExtraction.invisible_chars_kept``).
     """
 
     title: str
@@ -86,6 +89,7 @@ class Converted:
     markdown: bool
     hidden_chars_removed: int = 0
     hidden_chars_kept: int = 0
+    invisible_chars_kept: int = 0
 
 
 def is_passthrough_mime(mime: str) -> bool:
@@ -145,6 +149,7 @@ def _convert(body: bytes, content_type: str | None, url: str, scripted: bool) ->
         return Converted(
             page.title, page.markdown, mime, page.extractor, page.fallback,
             decoded.encoding, decoded.source, True, hidden_chars_kept=page.hidden_chars_kept,
+            invisible_chars_kept=page.invisible_chars_kept,
         )  # fmt: skip
     if is_passthrough_mime(mime):
         decoded = decode_document(body, content_type, html=False)

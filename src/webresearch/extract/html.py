@@ -144,6 +144,12 @@ class HtmlExtraction:
         hidden_chars_kept: letters and digits of text the page hides that are in
             ``markdown`` (a closed tab or accordion panel, an app shell's hidden content:
             :mod:`webresearch.extract.kept_hidden`); 0 when none.
+        invisible_chars_kept: how many of ``hidden_chars_kept`` the page draws so that no
+            visitor sees them — in the colour of its background, transparent, zero-sized or
+            faded out (:mod:`webresearch.extract.same_colour`,
+            :func:`~webresearch.extract.kept_hidden.faded_blocks`), or moved off the screen
+            for screen readers (:mod:`webresearch.extract.offscreen_text`) — rather than in a
+            closed panel or a block its scripts show later; 0 when none.
     """
 
     title: str
@@ -151,6 +157,7 @@ class HtmlExtraction:
     extractor: Extractor
     fallback: str | None
     hidden_chars_kept: int = 0
+    invisible_chars_kept: int = 0
 
 
 def html_to_markdown(html: str, url: str) -> tuple[str, str]:
@@ -220,8 +227,12 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
         return HtmlExtraction(title, markdown, "whole-page", "a frameset page without <noframes>")
     served = html if frameset is None else None  # noframes content: not the served page
     pieces: list[str] = []  # the text of the hidden blocks kept that is written
-    result = _convert(doc, served, url, base, title, declared, facts, (styled, away, tint), pieces)
-    result = replace(result, hidden_chars_kept=pieces_in_output(pieces, result.markdown))
+    unseen: list[str] = []  # … of those of them drawn invisibly (same_colour.py, …)
+    styles = (styled, away, tint)
+    result = _convert(doc, served, url, base, title, declared, facts, styles, pieces, unseen)
+    kept = pieces_in_output(pieces, result.markdown)
+    invisible = min(kept, pieces_in_output(unseen, result.markdown))
+    result = replace(result, hidden_chars_kept=kept, invisible_chars_kept=invisible)
     if frameset is None:
         return result
     return replace(result, markdown=with_frame_list(result.markdown, frameset, base))
@@ -241,6 +252,7 @@ def _convert(
         frozenset(),
     ),
     hidden_text: list[str] | None = None,
+    invisible_text: list[str] | None = None,
 ) -> HtmlExtraction:
     """Steps 1-3 of the fallback chain over ``doc`` (module docstring).
 
@@ -256,7 +268,8 @@ def _convert(
             classes they move off the screen (offscreen_text.py) and paint in the colour of
             their background (same_colour.py).
         hidden_text: filled with the text of the hidden blocks kept that is in the tree
-            written as the output (kept_hidden.py).
+            written as the output (kept_hidden.py); ``invisible_text``: likewise for the
+            blocks drawn invisibly or off the screen (``HtmlExtraction.invisible_chars_kept``).
     """
     body = doc.find("body")
     if body is None:  # pragma: no cover - checked by the caller
@@ -306,7 +319,15 @@ def _convert(
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
     faded = faded_blocks(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
     shown = outermost(kept + noted + closed_details(body) + faded)  # white on white too
+    invisible = outermost(noted + faded)  # never drawn for a visitor, unlike a closed panel
     written = hidden_text if hidden_text is not None else []
+    unseen = invisible_text if invisible_text is not None else []
+
+    def write_hidden(root: etree._Element | None) -> None:
+        """The kept hidden text in ``root``, the tree written (``None``: trafilatura's own)."""
+        written[:] = rendered_pieces(root, shown) if root is not None else hidden_runs(shown)
+        unseen[:] = rendered_pieces(root, invisible) if root is not None else hidden_runs(invisible)
+
     menus = popup_menus(body, attributes)  # a language or tag picker: links a click shows
     menus += closed_popups(body, html, attributes)  # a category flyout a collapsed button opens
     hidden += menus + headings_left_empty(menus)  # "## Download" over a dropdown alone
@@ -340,7 +361,7 @@ def _convert(
             restore_heading(landmark, heading)
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
         drop_noise_images(landmark, images, base, cards, photo, title)
-        written[:] = rendered_pieces(landmark, shown)
+        write_hidden(landmark)
         markdown = tidy_markdown(
             drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
         )
@@ -362,7 +383,7 @@ def _convert(
         collapse_marquees(root)  # a ticker's item read once, not hundreds of times
         drop_noise_images(root, images, base, cards, photo, title)
         # trafilatura's own tree holds no element of the page: its runs found in the output
-        written[:] = rendered_pieces(root, shown) if main.aligned else hidden_runs(shown)
+        write_hidden(root if main.aligned else None)
         markdown = tidy_markdown(drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         markdown = drop_meta_lines(drop_author_bios(markdown))
@@ -379,7 +400,7 @@ def _convert(
     if heading is not None:
         restore_heading(body, heading)
     drop_noise_images(body, images, base, cards, title=title)
-    written[:] = rendered_pieces(body, shown)
+    write_hidden(body)
     markdown = tidy_markdown(element_to_markdown(body, base), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)

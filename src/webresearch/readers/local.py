@@ -267,6 +267,8 @@ class LocalReader:
         }
         if notes:
             document["notes"] = notes
+        if converted.invisible_chars_kept:  # white on white, off the screen (types.py)
+            document["hidden_chars_invisible"] = converted.invisible_chars_kept
         return document
 
     @staticmethod

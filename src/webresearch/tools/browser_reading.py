@@ -172,6 +172,9 @@ async def read_rendered(
     kept = page.hidden_chars_kept + sum(f.hidden_chars_kept for f in framed)
     if kept:  # closed panels the page hides: said to the model, as web_fetch says it
         doc["hidden_chars_kept"] = kept
+    invisible = page.invisible_chars_kept + sum(f.invisible_chars_kept for f in framed)
+    if invisible:  # white on white, off the screen: the note says which kind
+        doc["hidden_chars_invisible"] = invisible
     note = empty_note or EMPTY_HTML_NOTE
     if formats_inline(doc):
         text, window = format_document(doc, offset, max_bytes, None, note)

@@ -108,13 +108,29 @@ _MARKDOWN_MIMES = ("text/markdown", "text/x-markdown")
 INLINE_FORMAT_CHARS = 65536
 
 
-def hidden_kept_note(letters: int) -> str:
+#: What a page's closed panels are, in the hidden-text note (``hidden_chars_kept``).
+_CLOSED = "closed tabs or panels, or content its scripts show later"
+#: What its invisible text is (``hidden_chars_invisible``: same_colour.py, offscreen_text.py).
+_INVISIBLE = "text drawn invisibly: in its background's colour, transparent, tiny or off the screen"
+
+
+def hidden_kept_note(letters: int, invisible: int = 0) -> str:
     """The ``note:`` line of a text holding ``letters`` letters and digits the page hides
-    from its visitors (``hidden_chars_kept``: a closed panel, an app shell's hidden content),
-    so the model knows part of what it reads is not what the page shows."""
+    from its visitors (``hidden_chars_kept``), so the model knows part of what it reads is not
+    what the page shows; ``invisible`` of them (``hidden_chars_invisible``) are drawn so that
+    no visitor sees them (white on white, off the screen) rather than in a closed panel or an
+    app shell's hidden content. The note says which kind, with the count of each when both."""
+    invisible = max(0, min(invisible, letters))
+    closed = letters - invisible
+    if not invisible:
+        kinds, see = _CLOSED, "may not see them"
+    elif not closed:
+        kinds, see = _INVISIBLE, "do not see them"
+    else:
+        kinds, see = f"{closed} in {_CLOSED}; {invisible} in {_INVISIBLE}", "may not see them"
     return (
-        f"note: {letters} letters of this text are hidden on the page itself (closed tabs or "
-        "panels, or content its scripts show later): its visitors may not see them"
+        f"note: {letters} letters of this text are hidden on the page itself ({kinds}): "
+        f"its visitors {see}"
     )
 
 
@@ -177,7 +193,11 @@ def format_document(
         f"content-type: {doc['content_type']}",
         f"title: {title}",
         *([f"note: {hidden} invisible characters were removed (hidden text)"] if hidden else []),
-        *([hidden_kept_note(kept)] if (kept := int(doc.get("hidden_chars_kept") or 0)) else []),
+        *(
+            [hidden_kept_note(kept, int(doc.get("hidden_chars_invisible") or 0))]
+            if (kept := int(doc.get("hidden_chars_kept") or 0))
+            else []
+        ),
         *(f"note: {note}" for note in doc.get("notes") or ()),
         "",
         body,

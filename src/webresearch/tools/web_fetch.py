@@ -298,7 +298,7 @@ class WebFetch:
             timeout_s=self.services.settings.request_timeout_s,
             what="converting the rendered page",
         )
-        return {
+        rendered: Document = {
             **doc,
             "url": redact_url(final),
             "final_url": redact_url(final),
@@ -311,6 +311,10 @@ class WebFetch:
             "hidden_chars_removed": converted.hidden_chars_removed,
             "hidden_chars_kept": converted.hidden_chars_kept,
         }
+        rendered.pop("hidden_chars_invisible", None)  # the static page's count
+        if converted.invisible_chars_kept:
+            rendered["hidden_chars_invisible"] = converted.invisible_chars_kept
+        return rendered
 
 
 def _wants_render(mode: str, response: FetchResponse, doc: Document) -> bool:

@@ -1,0 +1,73 @@
+"""The hidden-text note says what kind of hidden text was kept — a closed panel a click
+opens, or text the page draws in its background's colour (or off the screen) that no
+visitor sees — with the count of each (review, session 15: white-on-white text was called
+"closed tabs or panels"), on pages of our own."""
+
+from __future__ import annotations
+
+from webresearch.extract.html import extract_html
+from webresearch.tools.page_text import format_document, hidden_kept_note
+from webresearch.types import PageText
+
+from .test_offscreen_text import INJECTION, URL, page
+
+PANEL = (
+    "<h2>Crossings</h2><div class='tabs'>"
+    "<button aria-controls='day' aria-selected='true'>Day</button>"
+    "<button aria-controls='night' aria-selected='false'>Night</button></div>"
+    "<div id='day'><p>The day ferries leave every hour from the north harbour.</p></div>"
+    "<div id='night' hidden><p>The night ferry leaves the north harbour at eleven and reaches "
+    "the island a little after one, when the harbour office on the quay is already closed, "
+    "so tickets for it are sold on board by the purser, in cash or by card, until the ship "
+    "leaves the breakwater behind.</p></div>"
+)
+WHITE = f"<p style='color:#fff;background:#fff'>{INJECTION}</p>"
+
+
+def _letters(text: str) -> int:
+    return sum(c.isalnum() for c in text)
+
+
+def test_white_on_white_text_is_counted_as_invisible() -> None:
+    result = extract_html(page(WHITE), URL)
+    assert result.hidden_chars_kept >= _letters(INJECTION)
+    assert result.invisible_chars_kept == result.hidden_chars_kept
+
+
+def test_a_closed_panel_is_not_invisible_text() -> None:
+    result = extract_html(page(PANEL), URL)
+    assert "night ferry" in result.markdown and result.hidden_chars_kept > 100
+    assert result.invisible_chars_kept == 0
+
+
+def test_both_kinds_are_counted_apart() -> None:
+    result = extract_html(page(PANEL + WHITE), URL)
+    assert "night ferry" in result.markdown and "bank password" in result.markdown
+    assert result.invisible_chars_kept >= _letters(INJECTION)
+    assert result.hidden_chars_kept - result.invisible_chars_kept > 100
+
+
+def test_the_note_names_the_kind_of_hidden_text() -> None:
+    closed = hidden_kept_note(120)
+    assert "closed tabs or panels" in closed and "colour" not in closed
+    white = hidden_kept_note(90, 90)
+    assert "background's colour" in white and "closed tabs" not in white
+    both = hidden_kept_note(210, 90)
+    assert "120 in closed tabs or panels" in both and "90 in text drawn invisibly" in both
+    for note in (closed, white, both):
+        assert note.startswith(f"note: {note.split()[1]} letters of this text are hidden")
+
+
+def test_the_formatted_page_says_white_on_white_text_is_invisible() -> None:
+    result = extract_html(page(WHITE), URL)
+    doc: PageText = {
+        "url": URL,
+        "content_type": "text/html",
+        "title": result.title,
+        "text": result.markdown,
+        "markdown": True,
+        "hidden_chars_kept": result.hidden_chars_kept,
+        "hidden_chars_invisible": result.invisible_chars_kept,
+    }
+    text, _window = format_document(doc, 0, 10_000)
+    assert "background's colour" in text and "closed tabs or panels" not in text
