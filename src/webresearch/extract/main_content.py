@@ -73,6 +73,7 @@ from lxml import etree
 
 from webresearch.extract.align import Segment, align_segments, normalise, page_segments
 from webresearch.extract.card_titles import keep_card_titles
+from webresearch.extract.dialog_titles import keep_dialog_title
 from webresearch.extract.faq_answers import keep_faq_answers
 from webresearch.extract.forum import keep_thread, repeats_article
 from webresearch.extract.inline_dates import keep_inline_dates
@@ -298,6 +299,7 @@ def find_main_content(
         placed += keep_slide_prose(segments)  # listicle items set as slides (slide_prose.py)
         placed += keep_faq_answers(segments)  # bare <div> answers under questions (faq_answers.py)
         placed += keep_card_titles(body, segments)  # a product card's name by its price
+        placed += keep_dialog_title(segments)  # a modal that is the page: its title
     _keep_formulas(segments)
     placed += keep_inline_dates(segments)  # a <time> in a kept line (inline_dates.py)
     return MainContent(placed, page_chars, True, body, segments, traf_body, kept.whole_body)

@@ -3,7 +3,8 @@ out; a hidden panel of prose that is no dialog (a closed tab) stays."""
 
 from __future__ import annotations
 
-from webresearch.extract.align import page_text_size
+from webresearch.extract.align import page_segments, page_text_size
+from webresearch.extract.dialog_titles import keep_dialog_title
 from webresearch.extract.dialogs import closed_dialogs, is_dialog
 from webresearch.extract.html import extract_html
 from webresearch.extract.page_noise import hidden_blocks
@@ -175,3 +176,40 @@ def test_a_page_whose_text_is_all_in_a_closed_modal_keeps_it() -> None:
         out = extract_html(html, "https://harbour.example/terms")
         assert "cancel a mooring booking" in out.markdown
         assert out.fallback is None or "empty" not in out.fallback
+
+
+def test_the_title_of_a_modal_that_is_the_page_stays() -> None:
+    """Review (session 15): Bootstrap's ``h5.modal-title`` over the box was lost."""
+    prose = "".join(
+        f"<p>Rule {n}: members may cancel a mooring booking up to two days before arrival and "
+        "receive a full refund of the harbour fee, less the card charge.</p>"
+        for n in range(3)
+    )
+    close = "<button type='button' class='btn-close' aria-label='Close'></button>"
+    for box in (
+        "<div class='modal fade' tabindex='-1'><div class='modal-dialog'>"
+        "<div class='modal-content'><div class='modal-header'>"
+        f"<h5 class='modal-title'>Mooring terms</h5>{close}</div>"
+        f"<div class='modal-body'>{prose}</div></div></div></div>",
+        "<div role='dialog' aria-labelledby='t'><div class='head'>"
+        f"<span id='t'>Mooring terms</span>{close}</div><div>{prose}</div></div>",
+    ):
+        html = f"<html><head><title>Terms</title></head><body>{box}</body></html>"
+        out = extract_html(html, "https://harbour.example/terms").markdown
+        assert "Mooring terms" in out, box
+        assert out.index("Mooring terms") < out.index("Rule 0")
+
+
+def test_a_modal_title_is_not_added_when_the_content_kept_is_outside_the_box() -> None:
+    body = parse_html(
+        "<html><body><p>The article</p><div class='modal'><div class='modal-dialog'>"
+        "<h5 class='modal-title'>Sign in</h5><p>Your email</p></div></div></body></html>"
+    ).find("body")
+    assert body is not None
+    segments = page_segments(body)
+    for seg in segments:
+        seg.kept = seg.norm in ("thearticle", "youremail")
+    assert keep_dialog_title(segments) == 0
+    for seg in segments:
+        seg.kept = seg.norm == "youremail"
+    assert keep_dialog_title(segments) == len("signin")
