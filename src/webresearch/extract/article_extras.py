@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 
+from webresearch.extract.markdown_tidy import join_kept_lines
 from webresearch.extract.sections import MARKDOWN_LINK, closing_fence, heading_title, link_texts
 
 __all__ = ["PROMO_LABEL", "TEASER_HEADING", "drop_promo_paragraphs", "drop_teaser_sections"]
@@ -103,7 +104,7 @@ def drop_teaser_sections(markdown: str) -> str:
             drop.update(range(start, end))
     if not drop:
         return markdown
-    return "\n".join(line for n, line in enumerate(lines) if n not in drop).strip("\n")
+    return join_kept_lines(lines, drop).strip("\n")  # one blank line between blocks left
 
 
 def _letters(text: str) -> int:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import re
 
 from webresearch.extract.forum_bylines import is_dateline
+from webresearch.extract.markdown_tidy import join_kept_lines
 from webresearch.extract.sections import closing_fence, heading_title, link_texts
 
 __all__ = [
@@ -235,4 +236,4 @@ def _words(text: str) -> int:
 
 
 def _without(lines: list[str], drop: set[int]) -> str:
-    return "\n".join(line for n, line in enumerate(lines) if n not in drop).strip("\n")
+    return join_kept_lines(lines, drop).strip("\n")  # one blank line between blocks left

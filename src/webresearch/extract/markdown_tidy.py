@@ -17,6 +17,7 @@ meant (a manual's chapters each ending with the same note lost all but the first
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from webresearch.extract.align import normalise
 
@@ -25,6 +26,7 @@ __all__ = [
     "MIN_REPEAT_WORDS",
     "UI_LABEL",
     "drop_title_heading",
+    "join_kept_lines",
     "tidy_markdown",
 ]
 
@@ -95,3 +97,26 @@ def _repeats(text: str, block: str, seen: set[str]) -> bool:
         return True
     seen.add(key)
     return False
+
+
+def join_kept_lines(lines: list[str], drop: Collection[int]) -> str:
+    """``lines`` joined without those whose numbers are in ``drop``, and without the blank
+    lines a removal leaves doubled: the blocks around removed lines are one blank line
+    apart, and no blank line is left at the start or the end where lines were removed
+    (review n-15: "# Title", two meta lines removed, a stray blank line under the title).
+    A blank line not beside a removal is never touched (a code block keeps its own)."""
+    out: list[str] = []
+    cut = False  # a line was removed since the last kept line that is not blank
+    for number, line in enumerate(lines):
+        if number in drop:
+            cut = True
+            continue
+        if not line.strip():
+            if cut and (not out or not out[-1].strip()):
+                continue
+        else:
+            cut = False
+        out.append(line)
+    while cut and out and not out[-1].strip():
+        out.pop()
+    return "\n".join(out)

@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import re
 
+from webresearch.extract.markdown_tidy import join_kept_lines
 from webresearch.extract.sections import link_texts
 
 __all__ = ["MAX_CREDIT_WORDS", "MAX_ENTRY_META_LINES", "drop_meta_lines"]
@@ -195,14 +196,7 @@ def drop_meta_lines(markdown: str) -> str:
         drop += entry_meta
     if not drop:
         return markdown
-    gone = set(drop)
-    for number in drop:  # and a blank line beside it, so no run of blank lines is left
-        after, before = number + 1, number - 1
-        blank_after = after < len(lines) and not lines[after].strip() and after not in gone
-        blank_before = before < 0 or (not lines[before].strip() and before not in gone)
-        if blank_after and blank_before:
-            gone.add(after)
-    return "\n".join(line for number, line in enumerate(lines) if number not in gone)
+    return join_kept_lines(lines, set(drop))  # one blank line between the blocks left
 
 
 def _is_credit(line: str, stripped: str) -> bool:
