@@ -43,6 +43,10 @@ _C0_OR_SPACE = "".join(map(chr, range(0x21)))
 #: ``https:x.org``, ``http:\\x.org``): WHATWG reads the slashes (or backslashes) as optional
 #: for these special schemes ("special authority ignore slashes state").
 _WEB_SCHEME_NO_SLASHES = re.compile(r"(https?):(?!//)[/\\]*", re.IGNORECASE)
+#: ``http//`` / ``https//`` before a host: the scheme typed without its colon
+#: (``http//example.org/x``, review n-15). No parser reads it as a URL (a relative path to
+#: WHATWG and to the command line's PATH), so it is only ever a suggestion's source.
+_WEB_SCHEME_NO_COLON = re.compile(r"(https?)//(?=[^/\\])", re.IGNORECASE)
 
 #: Endings of a file name (no top-level domain is spelled so): ``page.html`` and
 #: ``IMG_0042.jpg`` are paths. Pictures and documents too: ``image`` reads the former.
@@ -124,7 +128,8 @@ def suggested_url(text: str) -> str | None:
     """The http(s) URL meant by ``text`` typed without its scheme or its ``//``, else ``None``.
 
     ``https:/x.org`` -> ``https://x.org``; ``http:localhost:8765/`` -> ``http://localhost:8765/``;
-    ``example.org/page`` -> ``https://example.org/page``; ``localhost:8765`` and
+    ``example.org/page`` -> ``https://example.org/page``; ``http//example.org/x`` (no colon)
+    -> ``http://example.org/x``; ``localhost:8765`` and
     ``127.0.0.1:8765`` -> ``http://…`` (a local server with a port speaks plain HTTP far more
     often); ``http:8765`` (no host), ``git@github.com:foo/bar`` (credentials),
     ``page.html``, ``./x``, ``/x`` and ``~/x`` (paths) -> ``None``. Never a URL with
@@ -137,6 +142,10 @@ def suggested_url(text: str) -> str | None:
         if _authority_ok(rest) is None:
             return None
         return f"{web.group(1).lower()}://{rest}"
+    colonless = _WEB_SCHEME_NO_COLON.match(cleaned)
+    if colonless is not None:
+        rest = cleaned[colonless.end() :]
+        return None if _authority_ok(rest) is None else f"{colonless.group(1).lower()}://{rest}"
     if "://" in cleaned or cleaned.startswith((".", "/", "~", "\\")):
         return None
     if cleaned.split("/", 1)[0].lower().endswith(_FILE_SUFFIXES):
@@ -158,7 +167,7 @@ def typed_host(text: str) -> str | None:
     full URL, another scheme (``javascript:x``), a path (``./x``, ``/x``, ``~/x``) and a
     word with neither a dot nor a port (``weather``: a query, not a host)."""
     cleaned = clean_url(text)
-    web = _WEB_SCHEME_NO_SLASHES.match(cleaned)
+    web = _WEB_SCHEME_NO_SLASHES.match(cleaned) or _WEB_SCHEME_NO_COLON.match(cleaned)
     if web is not None:
         rest = cleaned[web.end() :]
     elif "://" in cleaned or cleaned.startswith((".", "/", "~", "\\")):

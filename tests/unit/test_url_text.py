@@ -18,6 +18,12 @@ from webresearch.url_text import not_web_url, scheme_hint, suggested_url
         ("http:localhost:8765/", "http://localhost:8765/"),
         ("http:127.0.0.1:8765/", "http://127.0.0.1:8765/"),
         ("HTTPS:/x.org/a", "https://x.org/a"),
+        # http(s) without its colon (review n-15: read as a file path, no URL suggested)
+        ("http//example.org/x", "http://example.org/x"),
+        ("HTTPS//x.org", "https://x.org"),
+        ("http//localhost:8765/", "http://localhost:8765/"),
+        ("http//page", None),
+        ("http///x.org", None),
         # no scheme at all
         ("example.org", "https://example.org"),
         ("www.example.org/page.html", "https://www.example.org/page.html"),

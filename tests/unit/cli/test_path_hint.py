@@ -19,6 +19,8 @@ from webresearch.cli.targets import is_url, path_hint
         ("http:127.0.0.1:8765/", FileNotFoundError(2, "x"), "scheme: http://127.0.0.1:8765/"),
         ("https:/example.org/a", FileNotFoundError(2, "x"), "scheme: https://example.org/a"),
         ("missing.html", FileNotFoundError(2, "x"), "check the file's path"),
+        # review n-15: the scheme without its colon
+        ("http//example.org/x", FileNotFoundError(2, "x"), "scheme: http://example.org/x"),
         ("/no/dir/file.html", FileNotFoundError(2, "x"), "check the file's path"),
         ("./site", IsADirectoryError(21, "x"), "not the directory"),
         ("locked.html", PermissionError(13, "x"), "can be read"),

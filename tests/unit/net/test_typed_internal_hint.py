@@ -34,6 +34,9 @@ INTERNAL = [
     ("127.0.0.1\\@example.org/x", "127.0.0.1"),
     ("example.org@127.0.0.1/x", "127.0.0.1"),
     ("http:/127.0.0.1\\@example.org/x", "127.0.0.1"),
+    # review n-15: the scheme without its colon
+    ("http//169.254.169.254/x", "169.254.169.254"),
+    ("https//localhost:8080/x", "localhost"),
 ]
 
 
