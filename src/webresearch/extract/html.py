@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from typing import Literal
+from urllib.parse import urlsplit
 
 from lxml import etree
 
@@ -189,8 +190,11 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
 
     Returns:
         title, markdown, the extractor used and the reason for a fallback. Never raises for
-        bad markup.
+        bad markup, nor for a ``url`` that does not parse (``http://[bad/x``): the page is
+        read without it — links resolve against the page's ``<base href>`` alone, and a
+        link that cannot be made absolute keeps its text without its target.
     """
+    url = url if _parses(url) else ""  # a bad base must not fail the extraction (review)
     with collector_paused():  # no cyclic garbage collection inside a page (collector.py)
         doc = parse_html(html)
         held = held_elements(doc)  # one Python object per element for every pass (tree.py)
@@ -198,6 +202,16 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
             return _extract(doc, html, url, scripted)
         finally:
             held.clear()
+
+
+def _parses(url: str) -> bool:
+    """Whether ``url`` splits as a URL with a valid port (``urlsplit`` raises ``ValueError``
+    for ``http://[bad/x``, ``.port`` for ``http://x.org:99999/``)."""
+    try:
+        _ = urlsplit(url).port
+    except ValueError:
+        return False
+    return True
 
 
 def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlExtraction:
