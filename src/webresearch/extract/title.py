@@ -20,7 +20,12 @@ page's own title is chosen by agreement of ``<title>`` with ``og:title`` (or
    uses when it is the only one of that level: several ``<h2>``s side by side are a
    listing's items or an article's sections, none of them names the page (a shop's grid
    without ``<title>`` and ``<h1>`` was titled by its first card's name, and that card's
-   heading then dropped from the content as a repeat of the title: review, session 15).
+   heading then dropped from the content as a repeat of the title: review, session 15);
+   a heading over readers' comments, replies or related posts ("Comments", "3 Replies",
+   "Related posts": :data:`~webresearch.extract.closing_sections.COMMENTS_HEADING`,
+   :data:`~webresearch.extract.article_extras.TEASER_HEADING`) names a section after the
+   page's content, never the page (review r-15 L7: a page without ``<title>`` and ``<h1>``
+   was titled "Comments" by its trailing ``<h2>``).
 
 A document with none of these (plain text, JSON, a bare page) is named as a browser's tab
 names it: by the last segment of its address, else its host (:func:`url_title`).
@@ -37,6 +42,8 @@ from urllib.parse import unquote, urlsplit
 from lxml import etree
 
 from webresearch.extract.align import normalise
+from webresearch.extract.article_extras import TEASER_HEADING
+from webresearch.extract.closing_sections import COMMENTS_HEADING
 
 __all__ = ["document_title", "names_site", "strip_site_name", "url_title"]
 
@@ -51,6 +58,8 @@ _SITE_TYPES = frozenset(
 )
 _SEPARATOR = re.compile(r"\s+(?:\||-|–|—|::|·|»|/)\s+|\s*\|\s*")
 _LEADING_THE = re.compile(r"^\s*the\s+", re.I)
+#: Replies under a post ("Replies", "3 replies", "Replies (4)"), beside COMMENTS_HEADING.
+_REPLIES = re.compile(r"\W*(?:(?:\d+|no|one)\s+)?repl(?:y|ies)(?:\s*\(\d+\))?\W*", re.I)
 
 
 def document_title(doc: etree._Element, url: str = "") -> str:
@@ -78,8 +87,13 @@ def _lone_top_heading(doc: etree._Element) -> str:
     for level in _HEADINGS:
         texts = [t for h in doc.iter(level) if (t := _collapse("".join(h.itertext())))]
         if texts:
-            return texts[0] if len(texts) == 1 else ""
+            return texts[0] if len(texts) == 1 and not _closing_heading(texts[0]) else ""
     return ""
+
+
+def _closing_heading(text: str) -> bool:
+    """Whether ``text`` heads readers' comments, replies or related posts (rule 3)."""
+    return any(p.fullmatch(text) for p in (COMMENTS_HEADING, _REPLIES, TEASER_HEADING))
 
 
 def _by_heading(title: str, headings: list[str], doc: etree._Element) -> str:

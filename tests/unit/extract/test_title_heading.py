@@ -61,6 +61,13 @@ def test_the_heading_or_json_ld_cuts_the_site_name(head: str, body: str, title: 
         # several of that level are a listing's items or an article's sections
         ("<h2><a href='/a'>Oak bird feeder</a></h2><h2><a href='/b'>Cedar nest box</a></h2>", ""),
         ("<h2>Weekdays</h2><p>9 to 5</p><h2>Weekends</h2><p>10 to 4</p><h3>Holidays</h3>", ""),
+        # a heading over comments, replies or related posts names no page (review r-15 L7)
+        ("<p>The office opens at eight.</p><h2>Comments</h2><p>Thanks! Ann</p>", ""),
+        ("<p>The office opens at eight.</p><h2>3 Comments</h2><p>Thanks! Ann</p>", ""),
+        ("<p>The office opens at eight.</p><h2>Replies (2)</h2><p>Thanks! Ann</p>", ""),
+        ("<p>The office opens at eight.</p><h3>Related posts</h3><p>Ferry times</p>", ""),
+        ("<p>The office opens at eight.</p><h2>Leave a Reply</h2><form></form>", ""),
+        ("<h2>Comment policy</h2><p>Be kind.</p>", "Comment policy"),
     ],
 )  # fmt: skip
 def test_without_title_and_h1_only_a_lone_top_heading_names_the_page(body: str, title: str) -> None:
