@@ -91,3 +91,35 @@ def test_questions_set_as_headings_in_buttons_are_kept_without_a_panel() -> None
     assert "Can I extend my rental?" in markdown
     assert "Do you deliver?" in markdown
     assert "Subscribe" not in markdown
+
+
+def test_a_question_button_opens_the_panel_right_after_it() -> None:
+    """The W3Schools accordion (``<button class="accordion">`` then ``<div class="panel">``)
+    and a button alone in a ``role="heading"`` wrapper before its panel (Squarespace)."""
+    w3 = "".join(
+        f"<button class='accordion'>{q}</button><div class='panel'><p>{a}</p></div>"
+        for q, a in ANSWERS
+    )
+    square = (
+        "<ul><li class='accordion-item'><p role='heading' aria-level='3'>"
+        "<button aria-expanded='false'><span>Can I pay in instalments?</span>"
+        "<div class='icon'></div></button></p><div class='dropdown' role='region'>"
+        "<p>You can split the price of a repair over three monthly payments at no extra cost "
+        "when it comes to more than one hundred pounds.</p></div></li></ul>"
+    )
+    html = (
+        "<html><head><title>Bicycle repairs</title></head><body><main><h1>Bicycle repairs</h1>"
+        "<p>We service every kind of bicycle in our workshop by the station, from a "
+        "child's first bike to a touring bike that has crossed a continent.</p>"
+        "<p>Bring it in without an appointment, or book a collection from your door on any "
+        "weekday morning; a quote comes before any work starts.</p>"
+        f"<h2>Frequently asked questions</h2>{w3}{square}"
+        "<button class='accordion'>Why not?</button><div class='panel'><a href='/x'>X</a></div>"
+        "</main></body></html>"
+    )
+    markdown = extract_html(html, "https://cycles.example/repairs").markdown
+    assert "How long does a repair take?" in markdown
+    assert "Do you repair electric bikes?" in markdown
+    assert "Can I pay in instalments?" in markdown
+    assert "three monthly payments" in markdown
+    assert "Why not?" not in markdown
