@@ -19,7 +19,10 @@ paragraph text) that
   tab's table of numbers or a video player does not count) — or, naming no panel that
   exists, holds its question as a heading (``<button><h3>Can I extend my rental?</h3>
   </button>``: the accordion header of WAI-ARIA's pattern, whose answers a script loads;
-  WCXB dev service +0.0007, two pages up, none down);
+  WCXB dev service +0.0007, two pages up, none down) or inside a heading (``<h3><button
+  aria-controls="radix-1">…?</button></h3>``: the pattern as WAI-ARIA's own example and
+  Radix's ``Accordion.Header`` write it, the closed panel not rendered or left empty:
+  WCXB dev product +0.0003, collection +0.0001, three pages up, none down);
 * holds a question: some text, at most :data:`MAX_QUESTION_CHARS` letters and digits,
   ending with a question mark, and no control of its own inside (a nested button, a form
   field). Accordions of titles ("Reduce storage spend", "Running Shoes Buying Guide")
@@ -102,12 +105,14 @@ def open_accordion_questions(body: etree._Element) -> int:
         if ids is None:
             ids = {el.get("id") or "": el for el in body.iter() if el.get("id") is not None}
         panel = _panel(trigger, ids)
+        if panel is not None and not "".join(panel.itertext()).strip():
+            panel = None  # a closed panel a script fills (Radix renders it empty)
         if panel is None and not _names_panel(trigger):
             panel = _next_panel(trigger)  # the W3Schools and Squarespace accordions
             if panel is not None and not _holds_prose(panel):
                 panel = None
         if panel is None:  # answers a script loads: a question set as a heading
-            if next(trigger.iter(*_HEADINGS), None) is None:
+            if not _heading_question(trigger):
                 continue
         elif _inside(panel, trigger) or _inside(trigger, panel) or not _holds_prose(panel):
             continue
@@ -126,6 +131,16 @@ def _panel(trigger: etree._Element, ids: dict[str, etree._Element]) -> etree._El
             if panel is not None:
                 return panel
     return None
+
+
+def _heading_question(trigger: etree._Element) -> bool:
+    """Whether the question is a heading: one inside the button, or the button inside one
+    (WAI-ARIA's accordion pattern, Radix's ``Accordion.Header``: ``<h3><button>…</button>
+    </h3>``)."""
+    if next(trigger.iter(*_HEADINGS), None) is not None:
+        return True
+    parent = trigger.getparent()
+    return parent is not None and parent.tag in _HEADINGS
 
 
 def _in_heading(trigger: etree._Element) -> bool:

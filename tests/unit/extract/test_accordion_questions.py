@@ -123,3 +123,20 @@ def test_a_question_button_opens_the_panel_right_after_it() -> None:
     assert "Can I pay in instalments?" in markdown
     assert "three monthly payments" in markdown
     assert "Why not?" not in markdown
+
+
+def test_a_question_button_inside_a_heading_whose_closed_panel_is_empty() -> None:
+    """WAI-ARIA's accordion as Radix renders it: ``<h3><button aria-controls>`` over a panel
+    left empty until it opens."""
+    items = "".join(
+        f"<div data-state='closed'><h3><button aria-controls='r{i}' aria-expanded='false'>"
+        f"{q}</button></h3><div id='r{i}' role='region' hidden=''></div></div>"
+        for i, (q, _) in enumerate(ANSWERS)
+    )
+    body = etree.fromstring(
+        f"<body><main><h2>Questions</h2>{items}"
+        "<h3><button aria-controls='t'>Why not?</button></h3>"
+        "<div id='t'><a href='/x'>A link, not an answer</a></div></main></body>"
+    )
+    assert open_accordion_questions(body) == 2
+    assert [b.text for b in body.iter("button")] == ["Why not?"]
