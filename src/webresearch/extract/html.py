@@ -56,6 +56,7 @@ from webresearch.extract.frames import (
 from webresearch.extract.hub_cards import open_hub_cards
 from webresearch.extract.kept_hidden import (
     closed_details,
+    closed_details_marked_hidden,
     faded_blocks,
     hidden_runs,
     pieces_in_output,
@@ -327,8 +328,10 @@ def _convert(
     # a paragraph for screen readers only goes; a sentence there is noted (offscreen_text.py)
     away, noted = offscreen_text(attributes.rows, styles[1], kept)
     hidden += away
-    # the verdicts decide what is hidden: trafilatura reads the blocks kept as shown
-    main = find_main_content(doc, comments=forum, html=opinion, shown=kept)
+    # the verdicts decide what is hidden: trafilatura reads the blocks kept as shown, and a
+    # closed <details> answer whose script marks it aria-hidden (kept_hidden.py)
+    opens = kept + closed_details_marked_hidden(body)
+    main = find_main_content(doc, comments=forum, html=opinion, shown=opens)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
     faded = faded_blocks(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])

@@ -81,7 +81,7 @@ from webresearch.extract.landmark_pass import explicit_landmark, holds_landmark,
 from webresearch.extract.product_head import keep_product_head
 from webresearch.extract.product_name import product_h1
 from webresearch.extract.product_summary import keep_product_summary
-from webresearch.extract.quote_figures import keep_quote_figures
+from webresearch.extract.quote_figures import keep_quote_figures, keep_quote_sources
 from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
 from webresearch.extract.slide_prose import keep_slide_prose
 from webresearch.extract.traf_input import trafilatura_input
@@ -296,6 +296,7 @@ def find_main_content(
         placed += keep_product_summary(body, segments, h1)  # a head left out whole
         placed += keep_product_head(body, segments, h1)
         placed += keep_quote_figures(body, segments)  # figure > blockquote (quote_figures.py)
+        placed += keep_quote_sources(body, segments)  # its <figcaption>: who said it
         placed += keep_slide_prose(segments)  # listicle items set as slides (slide_prose.py)
         placed += keep_faq_answers(segments)  # bare <div> answers under questions (faq_answers.py)
         placed += keep_card_titles(body, segments)  # a product card's name by its price

@@ -91,3 +91,52 @@ def test_questions_set_as_headings_in_buttons_are_kept_without_a_panel() -> None
     assert "Can I extend my rental?" in markdown
     assert "Do you deliver?" in markdown
     assert "Subscribe" not in markdown
+
+
+def test_a_question_button_opens_the_panel_right_after_it() -> None:
+    """The W3Schools accordion (``<button class="accordion">`` then ``<div class="panel">``)
+    and a button alone in a ``role="heading"`` wrapper before its panel (Squarespace)."""
+    w3 = "".join(
+        f"<button class='accordion'>{q}</button><div class='panel'><p>{a}</p></div>"
+        for q, a in ANSWERS
+    )
+    square = (
+        "<ul><li class='accordion-item'><p role='heading' aria-level='3'>"
+        "<button aria-expanded='false'><span>Can I pay in instalments?</span>"
+        "<div class='icon'></div></button></p><div class='dropdown' role='region'>"
+        "<p>You can split the price of a repair over three monthly payments at no extra cost "
+        "when it comes to more than one hundred pounds.</p></div></li></ul>"
+    )
+    html = (
+        "<html><head><title>Bicycle repairs</title></head><body><main><h1>Bicycle repairs</h1>"
+        "<p>We service every kind of bicycle in our workshop by the station, from a "
+        "child's first bike to a touring bike that has crossed a continent.</p>"
+        "<p>Bring it in without an appointment, or book a collection from your door on any "
+        "weekday morning; a quote comes before any work starts.</p>"
+        f"<h2>Frequently asked questions</h2>{w3}{square}"
+        "<button class='accordion'>Why not?</button><div class='panel'><a href='/x'>X</a></div>"
+        "</main></body></html>"
+    )
+    markdown = extract_html(html, "https://cycles.example/repairs").markdown
+    assert "How long does a repair take?" in markdown
+    assert "Do you repair electric bikes?" in markdown
+    assert "Can I pay in instalments?" in markdown
+    assert "three monthly payments" in markdown
+    assert "Why not?" not in markdown
+
+
+def test_a_question_button_inside_a_heading_whose_closed_panel_is_empty() -> None:
+    """WAI-ARIA's accordion as Radix renders it: ``<h3><button aria-controls>`` over a panel
+    left empty until it opens."""
+    items = "".join(
+        f"<div data-state='closed'><h3><button aria-controls='r{i}' aria-expanded='false'>"
+        f"{q}</button></h3><div id='r{i}' role='region' hidden=''></div></div>"
+        for i, (q, _) in enumerate(ANSWERS)
+    )
+    body = etree.fromstring(
+        f"<body><main><h2>Questions</h2>{items}"
+        "<h3><button aria-controls='t'>Why not?</button></h3>"
+        "<div id='t'><a href='/x'>A link, not an answer</a></div></main></body>"
+    )
+    assert open_accordion_questions(body) == 2
+    assert [b.text for b in body.iter("button")] == ["Why not?"]
