@@ -45,6 +45,12 @@ _BADGE = re.compile(
     r"sale!?|on\s+sale|back\s+in\s+stock|coming\s+soon",
     re.I,
 )
+#: The elements a badge is set in (lxml's tag filter: the page's other elements are skipped
+#: in C).
+_BADGE_TAGS = (
+    "span", "div", "p", "a", "li", "em", "strong", "b", "i", "small", "mark", "label",
+    "button", "h2", "h3", "h4", "h5", "h6",
+)  # fmt: skip
 _VERBATIM = frozenset({"table", "pre", "code", "kbd", "samp"})
 _WS = re.compile(r"\s+")
 
@@ -60,9 +66,9 @@ def card_badges(root: etree._Element) -> list[etree._Element]:
         the elements holding nothing but a badge label repeated on the page.
     """
     found: dict[str, list[etree._Element]] = defaultdict(list)
-    for el in root.iter():
+    for el in root.iter(*_BADGE_TAGS):
         text = el.text
-        if not text or len(text) > _MAX_BADGE_CHARS or len(el) or not isinstance(el.tag, str):
+        if not text or len(text) > _MAX_BADGE_CHARS or len(el):
             continue
         label = _WS.sub(" ", text).strip()
         if not label or not _BADGE.fullmatch(label) or not _alone(el) or _verbatim(el, root):
