@@ -36,6 +36,7 @@ from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_end import drop_after_article
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
+from webresearch.extract.card_badges import card_badges
 from webresearch.extract.closed_popups import closed_popups
 from webresearch.extract.closing_sections import drop_author_bios, drop_comment_sections
 from webresearch.extract.code_labels import drop_code_labels
@@ -354,6 +355,7 @@ def _convert(
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box
     hidden += page_widgets(body)  # "Was this page helpful?", "Edit this page", "Next »"
     hidden += listing_controls(body)  # "Sort by: Featured", "Showing 1–16 of 29 results"
+    hidden += card_badges(body)  # "Sold out", "New arrival" on card after card (card_badges.py)
     hidden += api_item_chrome(body, attributes)  # "1.0.0 · Source" beside an API item
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped
         main.prefer_visible_copies(hidden)

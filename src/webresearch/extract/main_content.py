@@ -73,6 +73,7 @@ from lxml import etree
 
 from webresearch.extract.align import Segment, align_segments, normalise, page_segments
 from webresearch.extract.card_titles import keep_card_titles
+from webresearch.extract.category_head import keep_category_head
 from webresearch.extract.dialog_titles import keep_dialog_title
 from webresearch.extract.faq_answers import keep_faq_answers
 from webresearch.extract.forum import keep_thread, repeats_article
@@ -295,6 +296,7 @@ def find_main_content(
         h1 = product_h1(body)  # the product's name (product_name.py)
         placed += keep_product_summary(body, segments, h1)  # a head left out whole
         placed += keep_product_head(body, segments, h1)
+        placed += keep_category_head(body, segments, h1)  # a listing's name and intro
         placed += keep_quote_figures(body, segments)  # figure > blockquote (quote_figures.py)
         placed += keep_quote_sources(body, segments)  # its <figcaption>: who said it
         placed += keep_slide_prose(segments)  # listicle items set as slides (slide_prose.py)

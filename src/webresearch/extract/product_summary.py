@@ -38,7 +38,7 @@ from webresearch.extract.align import Segment
 from webresearch.extract.product_head import MAX_HEAD_CHARS, is_price_line
 from webresearch.extract.rescue import in_boilerplate
 
-__all__ = ["MAX_PARAGRAPHS", "PROSE_CHARS", "keep_product_summary"]
+__all__ = ["MAX_PARAGRAPHS", "PROSE_CHARS", "keep_product_summary", "prose_block"]
 
 #: A summary has at most this many paragraphs of prose: more is an article's body.
 MAX_PARAGRAPHS = 3
@@ -117,7 +117,7 @@ def keep_product_summary(
         if not priced:
             priced = is_price_line(seg, body)  # the name, then its price, then prose
             continue
-        block = _prose_block(seg, body)
+        block = prose_block(seg, body)
         if block is not None and priced:
             blocks.setdefault(block, []).append(seg)
     paragraphs = [
@@ -140,7 +140,7 @@ def _in_heading(el: etree._Element | None, body: etree._Element) -> bool:
     return False
 
 
-def _prose_block(seg: Segment, body: etree._Element) -> etree._Element | None:
+def prose_block(seg: Segment, body: etree._Element) -> etree._Element | None:
     """The block whose prose the text is part of, or ``None`` for a text in a link, a
     control or page chrome."""
     el = seg.holder

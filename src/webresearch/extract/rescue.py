@@ -5,7 +5,13 @@ trafilatura drops some blocks inside an article that a reader needs
 (:func:`rescue_blocks`, between the first and the last text it kept):
 
 * code blocks (a ``code-toolbar`` or ``widget`` class, a very short ``<pre>``) and data
-  tables (a partly kept data table is kept whole, never row by row);
+  tables (a partly kept data table is kept whole, never row by row). A table whose text is
+  mostly link text is a data table too when its first row names its columns (``<th>``
+  cells) over rows of data cells: a list page's table of laureates or releases links every
+  name to its page, and trafilatura drops it by link density (issue 13: a listing's items
+  are its content); a menu laid out as a table has no column headers, a navigation box's
+  first row is one title cell. WCXB dev: listing +0.008 (a "List of …" page 0.33 → 0.81),
+  article +0.0001 (a moving-company list +0.03), no page down, other types and Zyte unchanged;
 * headings whose following text was kept, and the page's own ``<h1>`` right before the
   first kept text — also inside a ``<header>`` that holds that first kept text (a service
   page's hero: "Like Slack but without any limits" over the kept lead sentence; the page
@@ -57,6 +63,7 @@ __all__ = [
     "MAX_PLAIN_ITEMS",
     "MAX_PLAIN_ITEM_CHARS",
     "MIN_GRID_CARDS",
+    "MIN_LINKED_ROWS",
     "PARTIAL_TABLE_SHARE",
     "in_boilerplate",
     "rescue_blocks",
@@ -65,6 +72,8 @@ __all__ = [
 
 #: A data table with at least this share of its text kept is kept whole.
 PARTIAL_TABLE_SHARE = 0.3
+#: A table of links under column headers is a data table with at least this many data rows.
+MIN_LINKED_ROWS = 3
 #: A grid of link cards has at least this many (:func:`_is_card_grid`).
 MIN_GRID_CARDS = 3
 #: The page's own ``<h1>`` right before the first kept text is kept when at most this many
@@ -100,7 +109,8 @@ def in_boilerplate(el: etree._Element, stop: etree._Element) -> bool:
 
 
 def _is_data_table(table: etree._Element) -> bool:
-    """A table worth rescuing: several rows and columns, no nested table, not mostly links."""
+    """A table worth rescuing: several rows and columns, no nested table, not mostly links
+    — or, mostly links, under a row of column headers (:func:`_has_column_headers`)."""
     if table.find(".//table") is not None:
         return False
     rows = table.findall(".//tr")
@@ -111,7 +121,20 @@ def _is_data_table(table: etree._Element) -> bool:
         return False
     text = normalise(table.text_content())
     links = sum(len(normalise(a.text_content())) for a in table.iter("a"))
-    return bool(text) and links < 0.5 * len(text)
+    return bool(text) and (links < 0.5 * len(text) or _has_column_headers(rows))
+
+
+def _has_column_headers(rows: list[etree._Element]) -> bool:
+    """True when the first row names the columns (at least two cells, all ``<th>``) over at
+    least :data:`MIN_LINKED_ROWS` rows of data cells: a list page's table of laureates, of
+    cities or of releases, whose cells link each name to its page (module docstring). A menu
+    laid out as a table has no column headers; a navigation box's first row is one title
+    cell over rows of links."""
+    head = [c for c in rows[0] if _tag(c) in ("td", "th")]
+    if len(head) < 2 or any(_tag(c) != "th" for c in head):
+        return False
+    data = [r for r in rows[1:] if r.find("td") is not None]
+    return len(data) >= MIN_LINKED_ROWS
 
 
 def rescue_blocks(

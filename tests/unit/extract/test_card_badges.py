@@ -1,0 +1,58 @@
+"""A listing's card badges ("Sold out", "New arrival" on card after card) are not content
+(card_badges.py)."""
+
+from __future__ import annotations
+
+from lxml import etree
+
+from webresearch.extract.card_badges import card_badges
+from webresearch.extract.html import extract_html
+
+URL = "https://shop.example.org/collections/teapots"
+
+INTRO = (
+    "<p>Our teapots are thrown by hand in a small workshop by the river, glazed in two "
+    "firings and tested for drips before they leave us. A new range arrives each spring.</p>"
+)
+
+
+def _card(i: int, badge: str) -> str:
+    return (
+        f"<li class='card'><a href='/products/pot-{i}'>Stoneware teapot number {i}</a>"
+        f"{badge}<span class='price'>$4{i}.00</span></li>"
+    )
+
+
+def _page(badges: list[str]) -> str:
+    cards = "".join(_card(i, b) for i, b in enumerate(badges))
+    return (
+        "<!DOCTYPE html><html><head><title>Teapots</title></head><body>"
+        "<nav><a href='/'>Home</a> <a href='/sale'>Offers</a></nav>"
+        f"<main><h1>Teapots</h1>{INTRO}<ul class='grid'>{cards}</ul></main>"
+        "<footer><p>© Example shop</p></footer></body></html>"
+    )
+
+
+def test_a_badge_on_card_after_card_goes() -> None:
+    sold = "<span class='badge'>Sold out</span>"
+    markdown = extract_html(_page([sold, "", sold, sold, "", ""]), URL).markdown
+    assert "Stoneware teapot number 5" in markdown and "$45.00" in markdown
+    assert "Sold out" not in markdown
+    assert "A new range arrives each spring." in markdown
+
+
+def test_a_single_badge_or_a_word_of_a_sentence_stays() -> None:
+    root = etree.fromstring(
+        "<div><span>Sold out</span><p>This is <b>New</b> and <b>New</b> and <b>New</b>.</p>"
+        "<table><tr><td>New</td></tr><tr><td>New</td></tr><tr><td>New</td></tr></table></div>"
+    )
+    assert card_badges(root) == []
+
+
+def test_repeated_badges_are_listed() -> None:
+    root = etree.fromstring(
+        "<ul>"
+        + "".join(f"<li><a href='/p{i}'>Pot {i}</a><em> 3 Colors </em></li>" for i in range(3))
+        + "</ul>"
+    )
+    assert [el.text for el in card_badges(root)] == [" 3 Colors "] * 3
