@@ -67,6 +67,7 @@ from lxml import etree
 
 from webresearch.extract.align import normalise, text_size_exceeds
 from webresearch.extract.caseless import CaselessPattern
+from webresearch.extract.image_neighbours import repeats_reading_neighbours
 from webresearch.extract.tree import remove_keep_tail
 from webresearch.extract.urls import image_source
 
@@ -279,7 +280,11 @@ def _is_content(
         return True
     if len(_WORD.findall(alt)) < MIN_ALT_WORDS or _SLUG.search(alt) or _CAMERA_NAME.fullmatch(alt):
         return False
-    return photo or not (_repeats_context(img, alt, texts) or _repeats_neighbours(img, alt))
+    return photo or not (
+        _repeats_context(img, alt, texts)
+        or _repeats_neighbours(img, alt)
+        or repeats_reading_neighbours(img, alt)  # past more wrappers (image_neighbours.py)
+    )
 
 
 def _repeats_title(img: etree._Element, title: list[str]) -> bool:

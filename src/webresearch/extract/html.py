@@ -69,6 +69,7 @@ from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
 from webresearch.extract.markdown_tidy import UI_LABEL, drop_title_heading, tidy_markdown
 from webresearch.extract.marquee import collapse_marquees
 from webresearch.extract.meta_lines import drop_meta_lines
+from webresearch.extract.mojibake import repair_mojibake
 from webresearch.extract.offscreen_text import offscreen_classes, offscreen_text
 from webresearch.extract.overflow_styles import unhide_overflow_styles
 from webresearch.extract.page_chrome import (
@@ -197,6 +198,7 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         link that cannot be made absolute keeps its text without its target.
     """
     url = url if _parses(url) else ""  # a bad base must not fail the extraction (review)
+    html = repair_mojibake(html)  # UTF-8 read as Latin-1 once too often (mojibake.py)
     with collector_paused():  # no cyclic garbage collection inside a page (collector.py)
         doc = parse_html(html)
         held = held_elements(doc)  # one Python object per element for every pass (tree.py)

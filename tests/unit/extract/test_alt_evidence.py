@@ -77,3 +77,30 @@ def test_an_alt_text_repeating_the_heading_over_it_is_dropped() -> None:
     assert "Mobile crane MK-88" in out and "It lifts forty tonnes" in out, out
     assert "![MK-88" not in out and "![Figure" not in out, out
     assert "A crane boom lying on a barge" in out, out  # described in its own words
+
+
+def test_an_alt_text_repeating_a_heading_several_wrappers_away_is_dropped() -> None:
+    # a review's product chart: the title in its own wrapper, the photo four wrappers down
+    # in a caption-less lightbox figure beside its button (image_neighbours.py)
+    out = kept(
+        "<div class='chart'><div class='chart-item'><div class='title-wrap'>"
+        "<h2>Quay Cam 3 – Best camera for the pier</h2></div>"
+        "<div class='pros-cons'><div class='image-outer'><div class='image-inner'>"
+        "<figure class='lightbox'><img src='/img/quay-cam-3.jpg' "
+        "alt='Quay Cam 3 - Best camera for the pier'><button type='button'></button>"
+        "</figure></div></div><div class='pros'><h3>Pros</h3><ul><li>Sharp at night</li>"
+        "<li>Salt-proof housing</li></ul></div></div></div></div>"
+    )
+    assert "Quay Cam 3 – Best camera for the pier" in out and "Salt-proof" in out, out
+    assert "![Quay Cam" not in out, out
+    assert "A crane boom lying on a barge" in out, out  # described in its own words
+
+
+def test_an_alt_text_with_words_of_its_own_beside_a_heading_stays() -> None:
+    out = kept(
+        "<div class='item'><div class='title-wrap'><h2>Quay Cam 3</h2></div>"
+        "<div class='image-outer'><div class='image-inner'><figure class='lightbox'>"
+        "<img src='/img/quay-cam-3.jpg' alt='Quay Cam 3 bolted to a lamp post on the pier'>"
+        "</figure></div></div></div>"
+    )
+    assert "![Quay Cam 3 bolted to a lamp post on the pier]" in out, out

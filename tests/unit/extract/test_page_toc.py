@@ -122,3 +122,35 @@ def test_a_list_of_notes_linking_back_to_their_marks_is_no_table_of_contents() -
     )
     out = extract_html(html, "https://lake.example/essays/fares").markdown
     assert "Annual Report 2013" in out
+
+
+def scripted_page(head: str = ARTICLE) -> str:
+    """The headings get their ids from a script on load: the served markup has none."""
+    page_html = page("#{}-in-winter", head)
+    for name in SECTIONS:
+        page_html = page_html.replace(f"<h2 id='{name}'>", "<h2>")
+    return page_html
+
+
+def test_a_table_of_contents_to_headings_a_script_names_is_dropped() -> None:
+    out = extract_html(scripted_page(), URL).markdown
+    assert "## Checking the buoy in winter" in out and "heavier riser chain" in out
+    assert out.count("Checking the buoy in winter") == 1
+    assert "](" not in out
+
+
+def test_fragment_links_whose_text_is_no_heading_are_not_a_table_of_contents() -> None:
+    doc = parse_html(scripted_page().replace("<h2>Checking the", "<h2>Looking at the"))
+    assert drop_page_toc(doc, URL) == 0
+
+
+def test_a_table_of_contents_to_named_anchors_is_dropped() -> None:
+    # <a name="chain"></a> before each heading: the older way of marking a link's target
+    named = page("#{}")
+    for name in SECTIONS:
+        named = named.replace(f"<h2 id='{name}'>", f"<a name='{name}'></a><h2>").replace(
+            f"'#{name}'>Checking the {name} in winter", f"'#{name}'>Our {name} checks"
+        )
+    out = extract_html(named, URL).markdown
+    assert "## Checking the buoy in winter" in out and "heavier riser chain" in out
+    assert "Our buoy checks" not in out
