@@ -51,3 +51,12 @@ def test_text_in_its_own_encoding_stays_as_written() -> None:
     # Latin letters that could look like the start of a sequence, without the evidence
     latin = "Ã la carte: the menu of Â«Chez Ôtaniâ» costs 20 € — and â€ once is no proof."
     assert repair_mojibake(latin) == latin
+
+
+def test_windows_1252_punctuation_read_as_controls_is_put_right_with_the_rest() -> None:
+    """A page whose UTF-8 was read as Latin-1 (the evidence) and whose older paragraphs hold
+    Windows-1252 punctuation read as C1 controls (``shouldn\\x92t``): ftfy puts both right."""
+    garbled = misread(TEXT, "latin-1") + " I just don\x92t trust it\x85"
+    out = extract_html(page(garbled), URL).markdown
+    assert "I just don’t trust it…" in out, out
+    assert "\x92" not in out and "\x85" not in out
