@@ -57,6 +57,7 @@ from webresearch.extract.hub_cards import open_hub_cards
 from webresearch.extract.kept_hidden import (
     closed_details,
     closed_details_marked_hidden,
+    drawn_invisibly,
     faded_blocks,
     hidden_runs,
     pieces_in_output,
@@ -148,10 +149,11 @@ class HtmlExtraction:
             :mod:`webresearch.extract.kept_hidden`); 0 when none.
         invisible_chars_kept: how many of ``hidden_chars_kept`` the page draws so that no
             visitor sees them — in the colour of its background, transparent, zero-sized or
-            faded out (:mod:`webresearch.extract.same_colour`,
-            :func:`~webresearch.extract.kept_hidden.faded_blocks`), or moved off the screen
+            clipped to nothing (:mod:`webresearch.extract.same_colour`,
+            :func:`~webresearch.extract.kept_hidden.drawn_invisibly`), or moved off the screen
             for screen readers (:mod:`webresearch.extract.offscreen_text`) — rather than in a
-            closed panel or a block its scripts show later; 0 when none.
+            closed panel or a block its scripts show later (an ``opacity: 0`` fade-in start);
+            0 when none.
     """
 
     title: str
@@ -334,9 +336,10 @@ def _convert(
     main = find_main_content(doc, comments=forum, html=opinion, shown=opens)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
-    faded = faded_blocks(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
-    shown = outermost(kept + noted + closed_details(body) + faded)  # white on white too
-    invisible = outermost(noted + faded)  # never drawn for a visitor, unlike a closed panel
+    drawn = drawn_invisibly(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
+    shown = outermost(kept + noted + closed_details(body) + faded_blocks(attributes.rows) + drawn)
+    # never drawn for a visitor, unlike a closed panel or an opacity:0 fade-in start
+    invisible = outermost(noted + drawn)
     written = hidden_text if hidden_text is not None else []
     unseen = invisible_text if invisible_text is not None else []
 
