@@ -193,9 +193,10 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
 
     Returns:
         title, markdown, the extractor used and the reason for a fallback. Never raises for
-        bad markup, nor for a ``url`` that does not parse (``http://[bad/x``): the page is
-        read without it — links resolve against the page's ``<base href>`` alone, and a
-        link that cannot be made absolute keeps its text without its target.
+        bad markup, nor for a ``url`` that does not parse (``http://[bad/x``) or encode as
+        UTF-8 (a lone surrogate): the page is read without it — links resolve against the
+        page's ``<base href>`` alone, and a link that cannot be made absolute keeps its text
+        without its target.
     """
     url = url if _parses(url) else ""  # a bad base must not fail the extraction (review)
     with collector_paused():  # no cyclic garbage collection inside a page (collector.py)
@@ -209,8 +210,11 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
 
 def _parses(url: str) -> bool:
     """Whether ``url`` splits as a URL with a valid port (``urlsplit`` raises ``ValueError``
-    for ``http://[bad/x``, ``.port`` for ``http://x.org:99999/``)."""
+    for ``http://[bad/x``, ``.port`` for ``http://x.org:99999/``) and encodes as UTF-8 (a
+    lone surrogate, ``http://\\udcff.org/``, raised ``UnicodeEncodeError`` when links were
+    counted)."""
     try:
+        url.encode("utf-8")
         _ = urlsplit(url).port
     except ValueError:
         return False

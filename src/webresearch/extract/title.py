@@ -190,10 +190,15 @@ def url_title(url: str) -> str:
     """A name for an untitled document, as a browser's tab shows it: the last non-empty
     segment of the address's path, percent-decoded (``notes.txt``), else the host name;
     empty for an address without either. Query and fragment never count (they may hold
-    secrets)."""
-    parts = urlsplit(url)
+    secrets). Empty for an address that does not split (``http://[bad/x``: ``urlsplit``
+    raises ``ValueError``), so an untitled page at such an address is still converted."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:
+        return ""
     segment = next((s for s in reversed(parts.path.split("/")) if s.strip()), "")
-    return _collapse(unquote(segment)) or (parts.hostname or "")
+    return _collapse(unquote(segment)) or host
 
 
 def strip_site_name(title: str, witnesses: tuple[str, ...], site: str, host: str) -> str:
