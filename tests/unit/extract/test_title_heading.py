@@ -69,6 +69,13 @@ def test_the_heading_or_json_ld_cuts_the_site_name(head: str, body: str, title: 
         ("<p>The office opens at eight.</p><h3>Related posts</h3><p>Ferry times</p>", ""),
         ("<p>The office opens at eight.</p><h2>Leave a Reply</h2><form></form>", ""),
         ("<h2>Comment policy</h2><p>Be kind.</p>", "Comment policy"),
+        # punctuation around the whole heading, not only its first or last form (session 16)
+        ("<p>The office opens at eight.</p><h2>Comments:</h2><p>Thanks! Ann</p>", ""),
+        ("<p>The office opens at eight.</p><h2>Leave a Reply:</h2><form></form>", ""),
+        ("<p>The office opens at eight.</p><h2>No replies</h2>", ""),
+        # the word alone names a letters page or a film, not a section (session 16)
+        ("<h2>Reply</h2><p>Dear sir, our reply to your letter follows.</p>", "Reply"),
+        ("<h2>No Reply</h2><p>A film about a postman.</p>", "No Reply"),
     ],
 )  # fmt: skip
 def test_without_title_and_h1_only_a_lone_top_heading_names_the_page(body: str, title: str) -> None:
