@@ -134,14 +134,19 @@ def _repeats(text: str, block: str, seen: set[str]) -> bool:
 def join_kept_lines(lines: list[str], drop: Collection[int]) -> str:
     """``lines`` joined without those whose numbers are in ``drop``, and without the blank
     lines a removal leaves doubled: the blocks around removed lines are one blank line
-    apart, and no blank line is left at the start or the end where lines were removed
-    (review n-15: "# Title", two meta lines removed, a stray blank line under the title).
+    apart (blank lines before the removal counted too: review, session 16), and no blank
+    line is left at the start or the end where lines were removed (review n-15: "# Title",
+    two meta lines removed, a stray blank line under the title).
     A blank line not beside a removal is never touched (a code block keeps its own)."""
     out: list[str] = []
     cut = False  # a line was removed since the last kept line that is not blank
     for number, line in enumerate(lines):
         if number in drop:
             cut = True
+            while len(out) > 1 and not out[-1].strip() and not out[-2].strip():
+                out.pop()  # blank lines before the removal: one at most
+            if len(out) == 1 and not out[0].strip():
+                out.pop()
             continue
         if not line.strip():
             if cut and (not out or not out[-1].strip()):
