@@ -11,8 +11,10 @@ The HTML Standard's ``time`` element is phrasing content ("the time element"): i
 inside a sentence or a line like any other inline element. :func:`keep_inline_dates` marks
 kept the text of a ``<time>`` when the block it sits in (its nearest ancestor that is not an
 inline element) holds text trafilatura kept: the date is part of a line that stays. A
-``<time>`` alone in its own block (a date box beside a teaser, a dateline paragraph under the
-title) is not restored: trafilatura deleted it, so it is lost.
+``<time>`` alone in its own block is restored only as the page's dateline: right after a
+kept ``<h1>`` and right before kept text (``<h1>…</h1><p><time>1 December 2026</time></p>``,
+review session 16: the only date of the page was lost). Anywhere else (a date box beside a
+teaser, a listing's dates) it stays out, as trafilatura left it.
 
 Two refinements (review, session 16):
 
@@ -54,25 +56,46 @@ def keep_inline_dates(segments: list[Segment]) -> int:
     Returns:
         the letters and digits added (0 when no such date).
     """
-    dated: list[tuple[Segment, etree._Element]] = []
-    for seg in segments:
+    dated: list[tuple[int, etree._Element]] = []
+    for i, seg in enumerate(segments):
         if not seg.kept:
             time = _time_around(seg.holder)
             if time is not None:
-                dated.append((seg, time))
+                dated.append((i, time))
     if not dated:
         return 0
     kept_blocks = {_block(seg.holder) for seg in segments if seg.kept}
     added = 0
     restored: dict[etree._Element, None] = {}
-    for seg, time in dated:
-        if _block(time) in kept_blocks and not _superseded(time):
+    for i, time in dated:
+        seg = segments[i]
+        inline = _block(time) in kept_blocks or _dateline(segments, i, time)
+        if inline and not _superseded(time):
             seg.kept = True
             added += len(seg.norm)
             restored[time] = None
     for time in restored:
         _space_apart(time)
     return added
+
+
+def _dateline(segments: list[Segment], i: int, time: etree._Element) -> bool:
+    """Whether ``segments[i]``, in ``time``, is in a block holding only ``time``'s text, right
+    after kept text in an ``<h1>`` and right before kept text (module docstring)."""
+    block = _block(time)
+    lo = hi = i
+    while lo > 0 and _block(segments[lo - 1].holder) is block:
+        lo -= 1
+    while hi + 1 < len(segments) and _block(segments[hi + 1].holder) is block:
+        hi += 1
+    if lo == 0 or hi + 1 == len(segments):
+        return False
+    if any(_time_around(seg.holder) is not time for seg in segments[lo : hi + 1]):
+        return False
+    before, after = segments[lo - 1], segments[hi + 1]
+    if not before.kept or not after.kept or before.holder is None:
+        return False
+    return any(_tag(el) == "h1" for el in (before.holder, *before.holder.iterancestors()))
 
 
 def _classes(el: etree._Element) -> set[str]:

@@ -98,3 +98,26 @@ def test_a_restored_date_is_not_glued_to_the_text_beside_it() -> None:
 def test_a_date_written_against_punctuation_keeps_it() -> None:
     head = _byline("<p>Posted (<time>Dec 1, 2026</time>), by Jane Doe</p>")
     assert "Posted (Dec 1, 2026), by Jane Doe" in head
+
+
+def test_a_dateline_of_its_own_under_the_title_stays() -> None:
+    # trafilatura deletes every <time>: a paragraph holding only one lost it (session 16)
+    html = (
+        "<html><head><title>Otters return to the river</title></head><body><main><article>"
+        "<h1>Otters return to the river</h1><p><time datetime='2026-12-01'>1 December 2026"
+        f"</time></p>{PROSE}</article></main></body></html>"
+    )
+    out = extract_html(html, "https://river.example/news/otters").markdown
+    assert out.startswith("1 December 2026\n\nParagraph 0")
+
+
+def test_a_date_box_of_its_own_elsewhere_is_not_added() -> None:
+    body = parse_html(
+        "<html><body><h1>Title</h1><p><time>Dec 1</time></p><p>Kept line</p>"
+        "<p>Other</p><div><time>Nov 2</time></div><p>Last</p></body></html>"
+    ).find("body")
+    assert body is not None
+    segments = page_segments(body)
+    for seg in segments:
+        seg.kept = seg.norm in ("title", "keptline", "other", "last")
+    assert keep_inline_dates(segments) == len("dec1")
