@@ -61,9 +61,10 @@ BIO_HEADING = re.compile(
     re.IGNORECASE,
 )
 #: A heading or a line alone over readers' comments or the form to write one.
+#: (Punctuation around the whole heading: "Comments:" is one, review session 16.)
 COMMENTS_HEADING = re.compile(
-    r"\W*(?:(?:\d+|no|one)\s+)?comments?(?:\s*\(\d+\))?|(?:\d+|no|one)\s+responses?"
-    r"|leave a (?:reply|comment)|post a comment|add a comment|join the discussion\W*",
+    r"\W*(?:(?:(?:\d+|no|one)\s+)?comments?(?:\s*\(\d+\))?|(?:\d+|no|one)\s+responses?"
+    r"|leave a (?:reply|comment)|post a comment|add a comment|join the discussion)\W*",
     re.IGNORECASE,
 )
 

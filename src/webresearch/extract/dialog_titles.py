@@ -12,7 +12,8 @@ an ``<h1>`` names a page.
 :func:`keep_dialog_title` marks kept the text of the title of the dialog holding the first
 text trafilatura kept, when none of the title is kept yet. A dialog is what
 :mod:`webresearch.extract.dialogs` reads as one — ``<dialog>``, ``role="dialog"`` or
-``"alertdialog"``, ``aria-modal="true"``, a framework's ``.modal`` —, and its title is the
+``"alertdialog"``, ``aria-modal="true"``, a framework's ``.modal`` box:
+:func:`~webresearch.extract.dialogs.names_dialog` —, and its title is the
 element its ``aria-labelledby`` names (WAI-ARIA 1.2, "dialog": a dialog is labelled by its
 visible title), else its first element of class ``modal-title`` (Bootstrap) or
 ``modal-card-title`` (Bulma). A dialog with no such title, or one whose content trafilatura
@@ -24,12 +25,12 @@ from __future__ import annotations
 from lxml import etree
 
 from webresearch.extract.align import Segment
+from webresearch.extract.dialogs import names_dialog
 
 __all__ = ["keep_dialog_title"]
 
 #: Class tokens of a framework dialog's title (Bootstrap, Bulma).
 _TITLE_CLASSES = frozenset({"modal-title", "modal-card-title"})
-_DIALOG_ROLES = frozenset({"dialog", "alertdialog"})
 
 
 def keep_dialog_title(segments: list[Segment]) -> int:
@@ -44,7 +45,7 @@ def keep_dialog_title(segments: list[Segment]) -> int:
     first = next((seg for seg in segments if seg.kept), None)
     if first is None or first.holder is None:
         return 0
-    dialog = next((a for a in first.holder.iterancestors() if _is_dialog(a)), None)
+    dialog = next((a for a in first.holder.iterancestors() if names_dialog(a)), None)
     title = _title(dialog) if dialog is not None else None
     if title is None:
         return 0
@@ -55,17 +56,6 @@ def keep_dialog_title(segments: list[Segment]) -> int:
     for seg in own:
         seg.kept = True
     return sum(len(seg.norm) for seg in own)
-
-
-def _is_dialog(el: etree._Element) -> bool:
-    """A dialog as :mod:`webresearch.extract.dialogs` reads one (module docstring)."""
-    role = (el.get("role") or "").split()
-    return (
-        el.tag == "dialog"
-        or (bool(role) and role[0] in _DIALOG_ROLES)
-        or el.get("aria-modal") == "true"
-        or "modal" in (el.get("class") or "").split()
-    )
 
 
 def _title(dialog: etree._Element) -> etree._Element | None:

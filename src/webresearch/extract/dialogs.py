@@ -33,7 +33,7 @@ from lxml import etree
 from webresearch.extract.align import page_text_size
 from webresearch.extract.scan_index import PageAttributes
 
-__all__ = ["MIN_DIALOG_SHARE", "OPEN_CLASSES", "closed_dialogs", "is_dialog"]
+__all__ = ["MIN_DIALOG_SHARE", "OPEN_CLASSES", "closed_dialogs", "is_dialog", "names_dialog"]
 
 #: A dialog inside a hidden block makes the block a dialog when it holds this share of its text.
 MIN_DIALOG_SHARE = 0.8
@@ -55,7 +55,7 @@ _DIALOGS = etree.XPath(
 def is_dialog(el: etree._Element, chars: int) -> bool:
     """True when the hidden block ``el`` (``chars``: its letters and digits) is a dialog or
     wraps one holding at least :data:`MIN_DIALOG_SHARE` of its text (module docstring)."""
-    if _names_dialog(el):
+    if names_dialog(el):
         return True
     if not chars:
         return False
@@ -109,6 +109,12 @@ def _closed_modal(el: etree._Element) -> bool:
     classes = set((el.get("class") or "").split())
     if "modal" not in classes or classes & OPEN_CLASSES or _SHOWN.search(el.get("style") or ""):
         return False
+    return _framework_box(el)
+
+
+def _framework_box(el: etree._Element) -> bool:
+    """Whether ``el`` (of class ``modal``) holds Bootstrap's ``.modal-dialog`` or Bulma's
+    backdrop beside its box: without them the class names a component's part."""
     parts: set[str] = set()
     for inner in el.iterdescendants():
         if isinstance(inner.tag, str):
@@ -118,11 +124,14 @@ def _closed_modal(el: etree._Element) -> bool:
     )
 
 
-def _names_dialog(el: etree._Element) -> bool:
-    """``<dialog>``, a dialog role (the first token: the preferred one) or ``aria-modal``."""
+def names_dialog(el: etree._Element) -> bool:
+    """Whether ``el`` is a dialog box, open or closed: ``<dialog>``, a dialog role (the
+    first token: the preferred one), ``aria-modal="true"``, or a framework's ``.modal``
+    box (Bootstrap's with a ``.modal-dialog``, Bulma's with its backdrop). The one rule
+    for :func:`is_dialog` and :mod:`webresearch.extract.dialog_titles`."""
     role = (el.get("role") or "").split()
-    return (
-        el.tag == "dialog"
-        or (bool(role) and role[0] in ("dialog", "alertdialog"))
-        or el.get("aria-modal") == "true"
-    )
+    if el.tag == "dialog" or (role and role[0] in ("dialog", "alertdialog")):
+        return True
+    if el.get("aria-modal") == "true":
+        return True
+    return "modal" in (el.get("class") or "").split() and _framework_box(el)

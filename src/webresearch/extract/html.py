@@ -58,6 +58,7 @@ from webresearch.extract.hub_cards import open_hub_cards
 from webresearch.extract.kept_hidden import (
     closed_details,
     closed_details_marked_hidden,
+    drawn_invisibly,
     faded_blocks,
     hidden_runs,
     pieces_in_output,
@@ -150,10 +151,11 @@ class HtmlExtraction:
             :mod:`webresearch.extract.kept_hidden`); 0 when none.
         invisible_chars_kept: how many of ``hidden_chars_kept`` the page draws so that no
             visitor sees them — in the colour of its background, transparent, zero-sized or
-            faded out (:mod:`webresearch.extract.same_colour`,
-            :func:`~webresearch.extract.kept_hidden.faded_blocks`), or moved off the screen
+            clipped to nothing (:mod:`webresearch.extract.same_colour`,
+            :func:`~webresearch.extract.kept_hidden.drawn_invisibly`), or moved off the screen
             for screen readers (:mod:`webresearch.extract.offscreen_text`) — rather than in a
-            closed panel or a block its scripts show later; 0 when none.
+            closed panel or a block its scripts show later (an ``opacity: 0`` fade-in start);
+            0 when none.
     """
 
     title: str
@@ -193,9 +195,10 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
 
     Returns:
         title, markdown, the extractor used and the reason for a fallback. Never raises for
-        bad markup, nor for a ``url`` that does not parse (``http://[bad/x``): the page is
-        read without it — links resolve against the page's ``<base href>`` alone, and a
-        link that cannot be made absolute keeps its text without its target.
+        bad markup, nor for a ``url`` that does not parse (``http://[bad/x``) or encode as
+        UTF-8 (a lone surrogate): the page is read without it — links resolve against the
+        page's ``<base href>`` alone, and a link that cannot be made absolute keeps its text
+        without its target.
     """
     url = url if _parses(url) else ""  # a bad base must not fail the extraction (review)
     html = repair_mojibake(html)  # UTF-8 read as Latin-1 once too often (mojibake.py)
@@ -210,8 +213,11 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
 
 def _parses(url: str) -> bool:
     """Whether ``url`` splits as a URL with a valid port (``urlsplit`` raises ``ValueError``
-    for ``http://[bad/x``, ``.port`` for ``http://x.org:99999/``)."""
+    for ``http://[bad/x``, ``.port`` for ``http://x.org:99999/``) and encodes as UTF-8 (a
+    lone surrogate, ``http://\\udcff.org/``, raised ``UnicodeEncodeError`` when links were
+    counted)."""
     try:
+        url.encode("utf-8")
         _ = urlsplit(url).port
     except ValueError:
         return False
@@ -337,9 +343,10 @@ def _convert(
     main = find_main_content(doc, comments=forum, html=opinion, shown=opens)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
-    faded = faded_blocks(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
-    shown = outermost(kept + noted + closed_details(body) + faded)  # white on white too
-    invisible = outermost(noted + faded)  # never drawn for a visitor, unlike a closed panel
+    drawn = drawn_invisibly(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
+    shown = outermost(kept + noted + closed_details(body) + faded_blocks(attributes.rows) + drawn)
+    # never drawn for a visitor, unlike a closed panel or an opacity:0 fade-in start
+    invisible = outermost(noted + drawn)
     written = hidden_text if hidden_text is not None else []
     unseen = invisible_text if invisible_text is not None else []
 

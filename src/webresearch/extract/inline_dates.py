@@ -11,8 +11,24 @@ The HTML Standard's ``time`` element is phrasing content ("the time element"): i
 inside a sentence or a line like any other inline element. :func:`keep_inline_dates` marks
 kept the text of a ``<time>`` when the block it sits in (its nearest ancestor that is not an
 inline element) holds text trafilatura kept: the date is part of a line that stays. A
-``<time>`` alone in its own block (a date box beside a teaser) is left to trafilatura's
-choice, as before.
+``<time>`` alone in its own block is restored only as the page's dateline: right after a
+kept ``<h1>`` and right before kept text (``<h1>…</h1><p><time>1 December 2026</time></p>``,
+review session 16: the only date of the page was lost). Anywhere else (a date box beside a
+teaser, a listing's dates) it stays out, as trafilatura left it.
+
+Two refinements (review, session 16):
+
+- WordPress themes built on underscores (``_s``) and the Twenty* themes print the date as
+  ``<time class="entry-date published">…</time><time class="updated">…</time>`` side by side
+  and hide ``.updated`` in their external ``style.css`` (``.updated:not(.published)
+  {display: none}``), which the extractor does not read: a ``<time class="updated">`` with a
+  ``published`` one beside it (same parent) is not restored, so the line reads "December 1,
+  2026", not "December 1, 2026December 3, 2026".
+- A restored date in an element of its own that touches a letter or digit in another
+  element with no space between (``<span>By Jane Doe</span><span><time>Dec 1, 2026</time>``,
+  laid out apart by CSS) gets a space there, so the line does not read "By Jane DoeDec 1,
+  2026". Text written right against the ``<time>`` in the same element ("(<time>…</time>),")
+  is left as written.
 """
 
 from __future__ import annotations
@@ -40,21 +56,121 @@ def keep_inline_dates(segments: list[Segment]) -> int:
     Returns:
         the letters and digits added (0 when no such date).
     """
-    dated: list[tuple[Segment, etree._Element]] = []
-    for seg in segments:
+    dated: list[tuple[int, etree._Element]] = []
+    for i, seg in enumerate(segments):
         if not seg.kept:
             time = _time_around(seg.holder)
             if time is not None:
-                dated.append((seg, time))
+                dated.append((i, time))
     if not dated:
         return 0
     kept_blocks = {_block(seg.holder) for seg in segments if seg.kept}
     added = 0
-    for seg, time in dated:
-        if _block(time) in kept_blocks:
+    restored: dict[etree._Element, None] = {}
+    for i, time in dated:
+        seg = segments[i]
+        inline = _block(time) in kept_blocks or _dateline(segments, i, time)
+        if inline and not _superseded(time):
             seg.kept = True
             added += len(seg.norm)
+            restored[time] = None
+    for time in restored:
+        _space_apart(time)
     return added
+
+
+def _dateline(segments: list[Segment], i: int, time: etree._Element) -> bool:
+    """Whether ``segments[i]``, in ``time``, is in a block holding only ``time``'s text, right
+    after kept text in an ``<h1>`` and right before kept text (module docstring)."""
+    block = _block(time)
+    lo = hi = i
+    while lo > 0 and _block(segments[lo - 1].holder) is block:
+        lo -= 1
+    while hi + 1 < len(segments) and _block(segments[hi + 1].holder) is block:
+        hi += 1
+    if lo == 0 or hi + 1 == len(segments):
+        return False
+    if any(_time_around(seg.holder) is not time for seg in segments[lo : hi + 1]):
+        return False
+    before, after = segments[lo - 1], segments[hi + 1]
+    if not before.kept or not after.kept or before.holder is None:
+        return False
+    return any(_tag(el) == "h1" for el in (before.holder, *before.holder.iterancestors()))
+
+
+def _classes(el: etree._Element) -> set[str]:
+    return set(str(el.get("class") or "").lower().split())
+
+
+def _superseded(time: etree._Element) -> bool:
+    """Whether ``time`` is an ``updated`` date printed beside a ``published`` one (module
+    docstring: the underscores theme convention, whose stylesheet hides it)."""
+    classes = _classes(time)
+    if "updated" not in classes or "published" in classes:
+        return False
+    parent = time.getparent()
+    if parent is None:
+        return False
+    return any(
+        _tag(other) == "time" and "published" in _classes(other)
+        for other in parent
+        if other is not time
+    )
+
+
+def _space_apart(time: etree._Element) -> None:
+    """Put a space between ``time`` and a letter or digit it touches in another element of
+    its block (module docstring)."""
+    text = "".join(time.itertext())
+    if not text or (not text[0].isalnum() and not text[-1].isalnum()):
+        return
+    block = _block(time)
+    before = _neighbour(time, "preceding")
+    if before is not None and text[0].isalnum() and _apart(before, time, block, -1):
+        previous = time.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + " "
+        else:
+            parent = time.getparent()
+            if parent is not None:
+                parent.text = (parent.text or "") + " "
+    after = _neighbour(time, "following")
+    if after is not None and text[-1].isalnum() and _apart(after, time, block, 0):
+        time.tail = " " + (time.tail or "")
+
+
+def _neighbour(time: etree._Element, axis: str) -> etree._ElementUnicodeResult | None:
+    """The text node right before (``axis`` ``"preceding"``, a reverse axis: ``[1]`` is the
+    nearest) or after ``time``."""
+    found = time.xpath(f"{axis}::text()[1]")
+    if isinstance(found, list) and found and isinstance(found[0], etree._ElementUnicodeResult):
+        return found[0]
+    return None
+
+
+def _apart(
+    node: etree._ElementUnicodeResult,
+    time: etree._Element,
+    block: etree._Element | None,
+    end: int,
+) -> bool:
+    """Whether the text ``node`` touches ``time`` at its character ``end`` with a letter or
+    digit, in another element of ``time``'s block (not ``time``'s own tail or the text of
+    its parent right before it)."""
+    if not node or not node[end].isalnum():
+        return False
+    owner = node.getparent()
+    if owner is None:
+        return False
+    if node.is_tail:
+        if owner is time or owner is time.getprevious():
+            return False
+        holder = owner.getparent()
+    else:
+        if owner is time.getparent():
+            return False
+        holder = owner
+    return _block(holder) is block
 
 
 def _tag(el: etree._Element) -> str:

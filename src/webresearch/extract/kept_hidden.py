@@ -47,6 +47,7 @@ __all__ = [
     "MIN_RUN_CHARS",
     "closed_details",
     "closed_details_marked_hidden",
+    "drawn_invisibly",
     "faded_blocks",
     "hidden_runs",
     "pieces_in_output",
@@ -107,6 +108,12 @@ _FADED = re.compile(
     r"|(?<!-)color\s*:\s*transparent|transform\s*:\s*scale\(\s*0*\.?0+\s*\)"
     r"|clip-path\s*:\s*inset\(\s*50%"
 )
+#: The same without ``opacity: 0``: text drawn so that no visitor sees it.
+_DRAWN_INVISIBLY = re.compile(
+    r"font-size\s*:\s*(?:0*\.?0+|1px)\s*(?:[a-z]+|%)?\s*(?:;|!|$)"
+    r"|(?<!-)color\s*:\s*transparent|transform\s*:\s*scale\(\s*0*\.?0+\s*\)"
+    r"|clip-path\s*:\s*inset\(\s*50%"
+)
 
 
 def faded_blocks(rows: list[AttributeRow]) -> list[etree._Element]:
@@ -117,6 +124,15 @@ def faded_blocks(rows: list[AttributeRow]) -> list[etree._Element]:
     as hidden text kept (review n-12b: an injection in an ``opacity:0`` block came with no
     note)."""
     return [row[0] for row in rows if row[3] and _FADED.search(row[3].lower())]
+
+
+def drawn_invisibly(rows: list[AttributeRow]) -> list[etree._Element]:
+    """The :func:`faded_blocks` no visitor ever sees: a zero (or 1px) font size, transparent
+    text, a box scaled or clipped to nothing — not ``opacity: 0`` alone, a script's fade-in
+    start (Webflow's ``style="opacity:0;transform:translate3d(0,40px,0)"``) shown a moment
+    later, which is counted with the closed panels and content scripts show later (review,
+    session 16: a fade-in section was called "text drawn invisibly")."""
+    return [row[0] for row in rows if row[3] and _DRAWN_INVISIBLY.search(row[3].lower())]
 
 
 def closed_details(body: etree._Element) -> list[etree._Element]:

@@ -44,23 +44,55 @@ UI_LABEL = re.compile(
 )
 #: A markdown link: its text is what a reader sees.
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|"
+    r"sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?"
+)
+#: A whole date: "Dec 1, 2026", "1 December 2026", "2026-12-01", "01/12/2026".
+_DATE = (
+    rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?"
+    r"\s+\d{4}|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})"
+)
+#: A heading that is a date and other words, the date first or last, a separator between.
+_DATED_HEADING = re.compile(
+    rf"(?P<lead>{_DATE})\s*[-–—:|·,]?\s+(?P<after>.+)|(?P<before>.+?)\s*[-–—:|·,]?\s+(?P<end>{_DATE})",
+    re.IGNORECASE,
+)
 
 
 def drop_title_heading(markdown: str, title: str) -> str:
     """Drop a first heading that only repeats the title (the title line already shows it).
 
     The heading counts as a repeat when it is the title, or the title without the site
-    name around it ("Story headline" under the title "Story headline | Site").
+    name around it ("Story headline" under the title "Story headline | Site"). A heading
+    that is such a repeat with a date before or after it (a blog theme's
+    ``<h1><a><time>Dec 1 2026</time> Story headline</a></h1>``, the ``<time>`` text restored
+    by :mod:`webresearch.extract.inline_dates`) is a repeat too, and its date is kept as a
+    line of its own: it may be the page's only date (review, session 16).
     """
     if not markdown.startswith("#") or not title:
         return markdown
     first, _, rest = markdown.partition("\n")
-    heading = normalise(re.sub(r"\]\([^)]*\)", "]", first.lstrip("#")))
+    if not rest.strip():
+        return markdown
     wanted = normalise(title)
-    repeats = heading == wanted or (len(heading) >= max(12, len(wanted) // 2) and heading in wanted)
-    if heading and repeats and rest.strip():
+    if _repeats_title(normalise(re.sub(r"\]\([^)]*\)", "]", first.lstrip("#"))), wanted):
         return rest.lstrip("\n")
+    dated = _DATED_HEADING.fullmatch(_LINK.sub(r"\1", first.lstrip("#")).strip())
+    if dated is None:
+        return markdown
+    date = dated["lead"] or dated["end"]
+    words = dated["after"] if dated["lead"] else dated["before"]
+    if _repeats_title(normalise(words), wanted):
+        return f"{date}\n\n{rest.lstrip(chr(10))}"
     return markdown
+
+
+def _repeats_title(heading: str, wanted: str) -> bool:
+    """Whether ``heading`` (normalised) is the title ``wanted`` or its part without the site."""
+    return bool(heading) and (
+        heading == wanted or (len(heading) >= max(12, len(wanted) // 2) and heading in wanted)
+    )
 
 
 def tidy_markdown(markdown: str, keep_repeats: bool) -> str:
@@ -102,14 +134,19 @@ def _repeats(text: str, block: str, seen: set[str]) -> bool:
 def join_kept_lines(lines: list[str], drop: Collection[int]) -> str:
     """``lines`` joined without those whose numbers are in ``drop``, and without the blank
     lines a removal leaves doubled: the blocks around removed lines are one blank line
-    apart, and no blank line is left at the start or the end where lines were removed
-    (review n-15: "# Title", two meta lines removed, a stray blank line under the title).
+    apart (blank lines before the removal counted too: review, session 16), and no blank
+    line is left at the start or the end where lines were removed (review n-15: "# Title",
+    two meta lines removed, a stray blank line under the title).
     A blank line not beside a removal is never touched (a code block keeps its own)."""
     out: list[str] = []
     cut = False  # a line was removed since the last kept line that is not blank
     for number, line in enumerate(lines):
         if number in drop:
             cut = True
+            while len(out) > 1 and not out[-1].strip() and not out[-2].strip():
+                out.pop()  # blank lines before the removal: one at most
+            if len(out) == 1 and not out[0].strip():
+                out.pop()
             continue
         if not line.strip():
             if cut and (not out or not out[-1].strip()):

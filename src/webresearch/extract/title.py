@@ -58,8 +58,13 @@ _SITE_TYPES = frozenset(
 )
 _SEPARATOR = re.compile(r"\s+(?:\||-|–|—|::|·|»|/)\s+|\s*\|\s*")
 _LEADING_THE = re.compile(r"^\s*the\s+", re.I)
-#: Replies under a post ("Replies", "3 replies", "Replies (4)"), beside COMMENTS_HEADING.
-_REPLIES = re.compile(r"\W*(?:(?:\d+|no|one)\s+)?repl(?:y|ies)(?:\s*\(\d+\))?\W*", re.I)
+#: Replies under a post ("Replies", "3 replies", "No replies", "Replies (4)"), beside
+#: COMMENTS_HEADING; not the word "Reply" alone, nor "No Reply" (a letters page, a film).
+_REPLIES = re.compile(
+    r"\W*(?:(?:\d+|one)\s+repl(?:y|ies)|(?:no\s+)?replies)(?:\s*\(\d+\))?\W*", re.I
+)
+#: A COMMENTS_HEADING that may name a page: the word alone ("Comment", an opinion section).
+_ONE_COMMENT = re.compile(r"\W*(?:no\s+)?comment\W*", re.I)
 
 
 def document_title(doc: etree._Element, url: str = "") -> str:
@@ -92,7 +97,11 @@ def _lone_top_heading(doc: etree._Element) -> str:
 
 
 def _closing_heading(text: str) -> bool:
-    """Whether ``text`` heads readers' comments, replies or related posts (rule 3)."""
+    """Whether ``text`` heads readers' comments, replies or related posts (rule 3): their
+    plural or section forms ("Comments", "3 Comments", "Replies", "Leave a reply"), not a
+    word that may name a page ("Reply", "No Reply", "Comment")."""
+    if _ONE_COMMENT.fullmatch(text):
+        return False
     return any(p.fullmatch(text) for p in (COMMENTS_HEADING, _REPLIES, TEASER_HEADING))
 
 
@@ -190,10 +199,15 @@ def url_title(url: str) -> str:
     """A name for an untitled document, as a browser's tab shows it: the last non-empty
     segment of the address's path, percent-decoded (``notes.txt``), else the host name;
     empty for an address without either. Query and fragment never count (they may hold
-    secrets)."""
-    parts = urlsplit(url)
+    secrets). Empty for an address that does not split (``http://[bad/x``: ``urlsplit``
+    raises ``ValueError``), so an untitled page at such an address is still converted."""
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+    except ValueError:
+        return ""
     segment = next((s for s in reversed(parts.path.split("/")) if s.strip()), "")
-    return _collapse(unquote(segment)) or (parts.hostname or "")
+    return _collapse(unquote(segment)) or host
 
 
 def strip_site_name(title: str, witnesses: tuple[str, ...], site: str, host: str) -> str:

@@ -5,6 +5,7 @@ and page_screenshot's browser."""
 from __future__ import annotations
 
 import asyncio
+from typing import NotRequired
 
 from .. import progress
 from ..browser.page import PlaywrightSession
@@ -65,12 +66,15 @@ class ReadFacts(Window):
         sha256: hex sha256 of the rendered HTML.
         hidden_chars_kept: letters and digits of text the page hides (a closed panel) that
             are in the text (web_fetch's ``hidden_chars_kept``; the text says so in a note).
+        hidden_chars_invisible: how many of those the page draws so that no visitor sees
+            them (web_fetch's ``hidden_chars_invisible``); present only when not 0.
     """
 
     extractor: str
     fallback: str | None
     sha256: str
     hidden_chars_kept: int
+    hidden_chars_invisible: NotRequired[int]
 
 
 def page_header(url: str, title: str) -> list[str]:
@@ -190,9 +194,12 @@ async def read_rendered(
         "extractor": page.extractor,
         "fallback": page.fallback,
         "hidden_chars_kept": kept,
+        "hidden_chars_invisible": invisible,
         "sha256": await cpu.sha256_hex(html.encode("utf-8", "replace")),
         **window,
     }
+    if not invisible:  # as in web_fetch's metadata: only when some text is drawn invisibly
+        del facts["hidden_chars_invisible"]
     return text, doc, facts
 
 

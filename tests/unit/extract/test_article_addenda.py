@@ -145,3 +145,15 @@ def test_reading_times_under_each_entry_of_a_list_stay() -> None:
         f"## Post {n}\n\nA summary of post {n}.\n\n·1d ago·3 min read\n\n" for n in range(4)
     )
     assert drop_meta_lines(text) == text
+
+
+def test_a_comment_form_under_a_heading_with_a_colon_is_dropped() -> None:
+    # "Comments:" matched only when the pattern's \W* wrapped every form (session 16)
+    text = (
+        "# Slipway\n\n"
+        + "The slipway is open at low tide for small boats. " * 20
+        + "\n\n## Comments:\n\nLeave a comment. Your email address will not be published."
+    )
+    out = drop_comment_sections(text)
+    assert "slipway is open" in out and "Comments:" not in out
+    assert "Your email" not in out

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from webresearch.extract.dispatch import convert
 from webresearch.extract.html import extract_html
+from webresearch.extract.title import url_title
 
 PAGE = (
     "<html><head><title>Harbour notes</title>{base}</head><body><article><h1>Harbour</h1>"
@@ -29,3 +31,25 @@ def test_a_base_href_that_parses_still_resolves_links() -> None:
     base = "<base href='https://harbour.example/guide/'>"
     out = extract_html(PAGE.format(base=base), "http://[bad/x")
     assert "[on the tides page](https://harbour.example/tides)" in out.markdown
+
+
+@pytest.mark.parametrize("content_type", ["text/html", "text/plain"])
+@pytest.mark.parametrize("url", ["http://[bad/x", "http://\udcff.org/notes"])
+def test_an_untitled_page_at_a_bad_url_is_converted(content_type: str, url: str) -> None:
+    """The name of an untitled page comes from its URL (title.url_title): a URL that does
+    not split, or does not encode, gives none rather than an error (review, session 16)."""
+    body = b"<p>The harbour office opens at eight.</p>"
+    out = convert(body, content_type, url)
+    assert "harbour office opens at eight" in out.text
+    assert isinstance(out.title, str)
+
+
+@pytest.mark.parametrize("url", ["http://\udcff.org/", "http://x.org/\ud800"])
+def test_a_url_that_does_not_encode_still_gives_the_page(url: str) -> None:
+    out = extract_html(PAGE.format(base=""), url)
+    assert "harbour office opens at eight" in out.markdown
+
+
+def test_url_title_of_a_bad_url_is_empty_or_its_name() -> None:
+    assert url_title("http://[bad/x") == ""
+    assert url_title("http://harbour.example/notes.txt") == "notes.txt"

@@ -34,3 +34,10 @@ def test_only_blank_lines_beside_a_removal_are_collapsed() -> None:
     assert join_kept_lines(lines, {2}) == "# T\n\ny\n\n```\na\n\n\nb\n```"
     assert join_kept_lines(lines, set()) == "\n".join(lines)
     assert join_kept_lines(["a", "gone", "b"], {1}) == "a\nb"
+
+
+def test_blank_lines_before_a_removal_are_collapsed_too() -> None:
+    # two blank lines before the removed line survived (review, session 16)
+    assert join_kept_lines(["a", "", "", "DROP", "", "b"], {3}) == "a\n\nb"
+    assert join_kept_lines(["a", "", "", "DROP", "b"], {3}) == "a\n\nb"
+    assert join_kept_lines(["", "", "DROP", "b"], {2}) == "b"

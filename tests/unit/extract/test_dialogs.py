@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from webresearch.extract.align import page_segments, page_text_size
 from webresearch.extract.dialog_titles import keep_dialog_title
-from webresearch.extract.dialogs import closed_dialogs, is_dialog
+from webresearch.extract.dialogs import closed_dialogs, is_dialog, names_dialog
 from webresearch.extract.html import extract_html
 from webresearch.extract.page_noise import hidden_blocks
 from webresearch.extract.parse import parse_html
@@ -213,3 +213,24 @@ def test_a_modal_title_is_not_added_when_the_content_kept_is_outside_the_box() -
     for seg in segments:
         seg.kept = seg.norm == "youremail"
     assert keep_dialog_title(segments) == len("signin")
+
+
+def test_dialog_titles_read_a_dialog_as_dialogs_does() -> None:
+    """One rule for what a dialog is (review, session 16: dialog_titles took any element of
+    class ``modal`` for one, dialogs.py only a framework's box)."""
+    body = parse_html(
+        "<html><body><div class='modal'><p>Members may cancel a booking</p>"
+        "<h5 class='modal-title'>Sign in</h5></div>"
+        "<div class='modal'><div class='modal-dialog'><p>Harbour fees</p>"
+        "<h5 class='modal-title'>Fees</h5></div></div></body></html>"
+    ).find("body")
+    assert body is not None
+    boxes = [el for el in body.iter("div") if el.get("class") == "modal"]
+    assert [names_dialog(el) for el in boxes] == [False, True]
+    segments = page_segments(body)
+    for seg in segments:
+        seg.kept = seg.norm == "membersmaycancelabooking"
+    assert keep_dialog_title(segments) == 0  # a part named "modal", no framework box
+    for seg in segments:
+        seg.kept = seg.norm == "harbourfees"
+    assert keep_dialog_title(segments) == len("fees")

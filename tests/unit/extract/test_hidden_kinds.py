@@ -71,3 +71,25 @@ def test_the_formatted_page_says_white_on_white_text_is_invisible() -> None:
     }
     text, _window = format_document(doc, 0, 10_000)
     assert "background's colour" in text and "closed tabs or panels" not in text
+
+
+FADE_IN = (
+    "<section data-w-id='a1b2' style='opacity:0;transform:translate3d(0,40px,0)'>"
+    "<h2>Ferry fares</h2><p>A return ticket for a car and two adults costs forty pounds in "
+    "winter and fifty-five in summer; bikes travel free on every crossing.</p></section>"
+)
+
+
+def test_a_fade_in_start_is_counted_with_closed_panels_not_as_invisible() -> None:
+    """A Webflow section at ``opacity:0`` its script fades in (review, session 16): shown
+    a moment later, so kept and counted, but not "drawn invisibly"."""
+    result = extract_html(page(FADE_IN), URL)
+    assert "forty pounds" in result.markdown and result.hidden_chars_kept > 50
+    assert result.invisible_chars_kept == 0
+
+
+def test_transparent_and_zero_size_text_stay_invisible() -> None:
+    for style in ("color:transparent", "transform:scale(0)"):
+        result = extract_html(page(f"<p style='{style}'>{INJECTION}</p>"), URL)
+        assert result.hidden_chars_kept >= _letters(INJECTION), style
+        assert result.invisible_chars_kept == result.hidden_chars_kept, style

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from webresearch.extract.html import document_title
+from webresearch.extract.html import document_title, extract_html
+from webresearch.extract.markdown_tidy import drop_title_heading
 from webresearch.extract.parse import parse_html
 
 URL = "https://127.0.0.1/news/ferry"
@@ -68,8 +69,41 @@ def test_the_heading_or_json_ld_cuts_the_site_name(head: str, body: str, title: 
         ("<p>The office opens at eight.</p><h3>Related posts</h3><p>Ferry times</p>", ""),
         ("<p>The office opens at eight.</p><h2>Leave a Reply</h2><form></form>", ""),
         ("<h2>Comment policy</h2><p>Be kind.</p>", "Comment policy"),
+        # punctuation around the whole heading, not only its first or last form (session 16)
+        ("<p>The office opens at eight.</p><h2>Comments:</h2><p>Thanks! Ann</p>", ""),
+        ("<p>The office opens at eight.</p><h2>Leave a Reply:</h2><form></form>", ""),
+        ("<p>The office opens at eight.</p><h2>No replies</h2>", ""),
+        # the word alone names a letters page or a film, not a section (session 16)
+        ("<h2>Reply</h2><p>Dear sir, our reply to your letter follows.</p>", "Reply"),
+        ("<h2>No Reply</h2><p>A film about a postman.</p>", "No Reply"),
     ],
 )  # fmt: skip
 def test_without_title_and_h1_only_a_lone_top_heading_names_the_page(body: str, title: str) -> None:
     html = f"<html><head></head><body><nav>Menu</nav>{body}</body></html>"
     assert document_title(parse_html(html), URL) == title
+
+
+def test_a_title_heading_holding_a_date_is_dropped_and_its_date_kept() -> None:
+    """A ``<time>`` in the ``<h1>`` (its text restored by inline_dates.py) kept the heading
+    from being seen as the title's repeat (review, session 16): the heading goes, its date
+    stays as a line of its own."""
+    prose = "".join(
+        f"<p>Paragraph {i}: the lock keepers reopened the towpath after the spring floods, "
+        "and the first barges came through the upper gates this week.</p>"
+        for i in range(5)
+    )
+    html = (
+        "<html><head><title>Towpath reopens | Canal diary</title></head><body><article>"
+        "<header><h1><a href='/towpath'><time datetime='2026-12-01'>Dec 1 2026</time> "
+        f"Towpath reopens</a></h1></header>{prose}</article></body></html>"
+    )
+    result = extract_html(html, URL)
+    assert result.title.startswith("Towpath reopens")
+    assert result.markdown.startswith("Dec 1 2026\n\nParagraph 0")
+
+
+def test_a_heading_with_a_date_and_other_words_stays() -> None:
+    text = "# Towpath reopens for barges 2026-12-01\n\nBody."
+    assert drop_title_heading(text, "Towpath reopens") == text
+    dated = "# Towpath reopens, 1 December 2026\n\nBody."
+    assert drop_title_heading(dated, "Towpath reopens") == "1 December 2026\n\nBody."
