@@ -430,10 +430,13 @@ def drop_teasers(root: etree._Element) -> int:
     """
     doomed: list[etree._Element] = []
     for el in _NAMED_XPATH(root):
-        if el.tag in ("a", "span", "img", "p") or is_hub_card_box(el):
+        if el.tag in ("a", "span", "img", "p"):
             continue
         names = f"{el.get('id') or ''} {el.get('class') or ''}"
-        if not _TEASER_NAME.search(names) or any(d in doomed for d in el.iterancestors()):
+        # the name first: the hub-card test reads the block's subtree and ancestors
+        if not _TEASER_NAME.search(names) or is_hub_card_box(el):
+            continue
+        if any(d in doomed for d in el.iterancestors()):
             continue
         chars = page_text_size(el)
         links = sum(len(normalise("".join(a.itertext()))) for a in el.iter("a"))

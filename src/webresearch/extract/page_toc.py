@@ -56,6 +56,7 @@ TOC_HEADING = re.compile(
     re.I,
 )
 _FRAGMENT_LINKS = etree.XPath("count(//body//a[contains(@href, '#')])")
+_ALL_FRAGMENT_LINKS = etree.XPath("//a[contains(@href, '#')]")
 
 
 def drop_page_toc(doc: etree._Element, url: str = "", base: str = "") -> int:
@@ -72,15 +73,32 @@ def drop_page_toc(doc: etree._Element, url: str = "", base: str = "") -> int:
     """
     if _FRAGMENT_LINKS(doc) < MIN_TOC_LINKS:
         return 0
+    lists = _holding_fragment_links(doc)
+    if not lists:
+        return 0
     ids = {value for value in doc.xpath("//body//@id")}
     page = _page_key(url) if url else None
     removed = 0
-    for el in list(doc.iter("ul", "ol", "nav")):
+    for el in lists:
         if el.getparent() is None or not _is_toc(el, ids, base or url, page):
             continue
         remove_keep_tail(_toc_block(el))
         removed += 1
     return removed
+
+
+def _holding_fragment_links(doc: etree._Element) -> list[etree._Element]:
+    """The lists and navigation blocks of ``doc`` holding at least :data:`MIN_TOC_LINKS`
+    links with a fragment (``#``), in document order: only those can be a table of contents
+    (its anchors, at least :data:`MIN_TOC_ANCHOR_SHARE` of at least :data:`MIN_TOC_LINKS`
+    links, each have one). Counted from the links up (a page has few such links), instead
+    of reading the links of every list."""
+    counts: dict[etree._Element, int] = {}
+    for link in _ALL_FRAGMENT_LINKS(doc):
+        for up in link.iterancestors("ul", "ol", "nav"):
+            counts[up] = counts.get(up, 0) + 1
+    held = {el for el, n in counts.items() if n >= MIN_TOC_LINKS}
+    return [el for el in doc.iter("ul", "ol", "nav") if el in held] if held else []
 
 
 def _page_key(url: str) -> tuple[str, str]:
