@@ -55,8 +55,6 @@ TOC_HEADING = re.compile(
     r"jump to|page contents|sections?)\W*",
     re.I,
 )
-_FRAGMENT_LINKS = etree.XPath("count(//body//a[contains(@href, '#')])")
-_ALL_FRAGMENT_LINKS = etree.XPath("//a[contains(@href, '#')]")
 
 
 def drop_page_toc(doc: etree._Element, url: str = "", base: str = "") -> int:
@@ -71,9 +69,10 @@ def drop_page_toc(doc: etree._Element, url: str = "", base: str = "") -> int:
     Returns:
         how many were removed.
     """
-    if _FRAGMENT_LINKS(doc) < MIN_TOC_LINKS:
-        return 0
-    lists = _holding_fragment_links(doc)
+    links = [a for a in doc.iter("a") if "#" in (a.get("href") or "")]
+    if sum(1 for a in links if next(a.iterancestors("body"), None) is not None) < MIN_TOC_LINKS:
+        return 0  # fewer such links in the body than a table of contents has
+    lists = _holding_fragment_links(doc, links)
     if not lists:
         return 0
     ids = {value for value in doc.xpath("//body//@id")}
@@ -87,14 +86,16 @@ def drop_page_toc(doc: etree._Element, url: str = "", base: str = "") -> int:
     return removed
 
 
-def _holding_fragment_links(doc: etree._Element) -> list[etree._Element]:
-    """The lists and navigation blocks of ``doc`` holding at least :data:`MIN_TOC_LINKS`
-    links with a fragment (``#``), in document order: only those can be a table of contents
-    (its anchors, at least :data:`MIN_TOC_ANCHOR_SHARE` of at least :data:`MIN_TOC_LINKS`
-    links, each have one). Counted from the links up (a page has few such links), instead
-    of reading the links of every list."""
+def _holding_fragment_links(
+    doc: etree._Element, links: list[etree._Element]
+) -> list[etree._Element]:
+    """The lists and navigation blocks of ``doc`` holding at least :data:`MIN_TOC_LINKS` of
+    ``links`` (its links with a fragment, ``#``), in document order: only those can be a
+    table of contents (its anchors, at least :data:`MIN_TOC_ANCHOR_SHARE` of at least
+    :data:`MIN_TOC_LINKS` links, each have one). Counted from the links up (a page has few
+    such links), instead of reading the links of every list."""
     counts: dict[etree._Element, int] = {}
-    for link in _ALL_FRAGMENT_LINKS(doc):
+    for link in links:
         for up in link.iterancestors("ul", "ol", "nav"):
             counts[up] = counts.get(up, 0) + 1
     held = {el for el, n in counts.items() if n >= MIN_TOC_LINKS}
