@@ -45,6 +45,7 @@ nothing is hidden (the page is read as served).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -136,18 +137,22 @@ class _Effect:
     visibility_important: bool
 
 
-def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
+def stylesheet_hidden(
+    doc: etree._Element, styles: Sequence[etree._Element] | None = None
+) -> frozenset[etree._Element]:
     """The elements of ``doc`` the page's ``<style>`` rules hide now (module docstring).
 
     Args:
         doc: the parsed page (``<html>``), its ``<style>`` elements still in it.
+        styles: those ``<style>`` elements when the caller has listed them (``None``: read
+            here).
 
     Returns:
         the hidden elements (outermost or not) and ``<template>`` elements (inert; not a shown
         declarative shadow root's, ``shadowrootmode``); only those when no rule hides or past a cap.
     """
     templates = _templates(doc)  # the UA sheet's `template {display: none}`
-    css = _sheet_text(doc)
+    css = _sheet_text(doc.iter("style") if styles is None else styles)
     hides = len(HIDE_DECLARATION.findall(css.lower())) if css else 0
     if not hides or hides > 2 * MAX_HIDING_RULES:  # (a rule may say both)
         return templates
@@ -249,11 +254,12 @@ def _shown_again(
     return True
 
 
-def _sheet_text(doc: etree._Element) -> str:
-    """The text of the page's screen ``<style>`` elements, at most :data:`MAX_SHEET_CHARS`."""
+def _sheet_text(styles: Iterable[etree._Element]) -> str:
+    """The text of the page's screen ``<style>`` elements (``styles``), at most
+    :data:`MAX_SHEET_CHARS`."""
     parts: list[str] = []
     size = 0
-    for style in doc.iter("style"):
+    for style in styles:
         media = (style.get("media") or "all").strip()
         kind = (style.get("type") or "text/css").strip().lower()
         if kind != "text/css" or not all(
