@@ -91,3 +91,25 @@ def test_questions_set_as_headings_in_buttons_are_kept_without_a_panel() -> None
     assert "Can I extend my rental?" in markdown
     assert "Do you deliver?" in markdown
     assert "Subscribe" not in markdown
+
+
+def test_a_page_without_buttons_has_no_accordion_question() -> None:
+    # headings and panels but no <button>: nothing to rename
+    body = etree.fromstring(
+        "<body><div class='faq'><h3>Is it open on Sundays?</h3><div aria-expanded='false'>"
+        "<p>Yes.</p></div></div></body>"
+    )
+    assert open_accordion_questions(body) == 0
+    assert body.find(".//h3") is not None
+
+
+def test_a_question_button_deep_in_the_page_is_still_renamed() -> None:
+    body = etree.fromstring(
+        "<body><main><section><div><button aria-controls='p1'><h3>Is it open on Sundays?"
+        "</h3></button><div id='p1'><p>Yes: from ten in the morning until four in the "
+        "afternoon, every Sunday of the year but Christmas, and on public holidays.</p>"
+        "</div></div></section></main>"
+        "</body>"
+    )
+    assert open_accordion_questions(body) == 1
+    assert body.find(".//button") is None
