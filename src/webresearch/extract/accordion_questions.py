@@ -75,8 +75,8 @@ MIN_ANSWER_RUN = 80
 #: A button alone in its wrapper is looked up at most this many levels for the panel after it.
 MAX_WRAPPER_LEVELS = 3
 _TARGET_ATTRIBUTES = ("aria-controls", "data-target", "data-bs-target")
-_TRIGGERS = etree.XPath(".//button[not(.//button or .//input or .//select or .//textarea)]")
 _HEADINGS = ("h2", "h3", "h4", "h5", "h6")
+_CONTROLS = ("button", "input", "select", "textarea")
 #: A question ends with a question mark (Latin, full-width, Arabic, Greek).
 _QUESTION_END = re.compile(r"[?？؟;]\W*$")
 _NOT_PROSE = frozenset({"script", "style", "button", "a", "template"})
@@ -90,9 +90,10 @@ def open_accordion_questions(body: etree._Element) -> int:
         body: the page's ``<body>``.
 
     Returns:
-        how many buttons were renamed (0, after one XPath query, on a page without any).
+        how many buttons were renamed (0, after one walk over the buttons, on a page without
+        any).
     """
-    triggers = _TRIGGERS(body)
+    triggers = _triggers(body)
     if not triggers:
         return 0
     ids: dict[str, etree._Element] | None = None
@@ -121,6 +122,18 @@ def open_accordion_questions(body: etree._Element) -> int:
         trigger.tag = "div" if _in_heading(trigger) else "p"
         opened += 1
     return opened
+
+
+def _triggers(body: etree._Element) -> list[etree._Element]:
+    """The ``<button>`` elements under ``body`` holding no control, in document order: what
+    ``.//button[not(.//button or .//input or .//select or .//textarea)]`` selects, read from
+    the buttons alone (a page without any, a fifth of them, is one C-level walk; the XPath
+    read every element)."""
+    return [
+        button
+        for button in body.iterdescendants("button")
+        if next(button.iterdescendants(*_CONTROLS), None) is None
+    ]
 
 
 def _panel(trigger: etree._Element, ids: dict[str, etree._Element]) -> etree._Element | None:

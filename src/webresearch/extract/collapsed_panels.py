@@ -97,10 +97,8 @@ _CONTROL_TAGS = frozenset({"button", "summary"})
 _CONTROL_ROLES = frozenset({"button", "tab"})
 _CONTROL_ATTRIBUTES = ("aria-expanded", "aria-controls", "data-toggle", "data-bs-toggle")
 _HOLDS_CONTROL = etree.XPath(".//button | .//*[@aria-expanded]")
-_NAMED_BY_CONTROLS = etree.XPath("//@aria-controls | //@data-target | //@data-bs-target")
-_NAMED_BY_LINKS = etree.XPath("//a/@href[starts-with(., '#')]")
-_WITH_ID = etree.XPath("//*[@id]")
-_TAB_ROLES = etree.XPath("//@role[contains(translate(., 'TABLIS', 'tablis'), 'tab')]")
+#: The attributes by which a control names the panel it opens.
+_NAMING_ATTRIBUTES = ("aria-controls", "data-target", "data-bs-target")
 
 
 def is_collapsed_content(el: etree._Element, chars: int) -> bool:
@@ -201,17 +199,29 @@ class PanelControls:
         return size
 
     def _read_controls(self) -> None:
+        """The ids the page's controls and in-page links name, and whether it has tabs: one
+        walk reading five attributes an element (three XPath scans of the page before: the
+        results are sets and a flag, so the order read does not matter)."""
         named: set[str] = set()
-        for value in _NAMED_BY_CONTROLS(self._doc):
-            named.update(token.lstrip("#") for token in str(value).split())
+        linked: set[str] = set()
+        tabs = False
+        for el in self._doc.iter(etree.Element):
+            get = el.get
+            for name in _NAMING_ATTRIBUTES:
+                value = get(name)
+                if value is not None:
+                    named.update(token.lstrip("#") for token in value.split())
+            if el.tag == "a":
+                href = get("href")
+                if href is not None and len(href) > 1 and href.startswith("#"):
+                    linked.add(href[1:])
+            if not tabs:
+                role = get("role")
+                tabs = bool(role) and any(t in ("tab", "tablist") for t in role.lower().split())
         named.discard("")
         self._named = named
-        self._linked = {str(href)[1:] for href in _NAMED_BY_LINKS(self._doc) if len(href) > 1}
-        self._tabs = any(
-            token in ("tab", "tablist")
-            for role in _TAB_ROLES(self._doc)
-            for token in role.lower().split()
-        )
+        self._linked = linked
+        self._tabs = tabs
 
     def _holds_every_title(self, el: etree._Element) -> bool:
         """Every ``<h1>`` of the page lies inside ``el`` (and there is one)."""
@@ -254,8 +264,10 @@ class PanelControls:
     def _is_control_id(self, ident: str) -> bool:
         if self._ids is None:
             self._ids = {}
-            for el in _WITH_ID(self._doc):
-                self._ids.setdefault(el.get("id") or "", []).append(el)
+            for el in self._doc.iter(etree.Element):  # (the XPath `//*[@id]` was slower)
+                ident = el.get("id")
+                if ident is not None:
+                    self._ids.setdefault(ident, []).append(el)
         return any(_is_control(c) for c in self._ids.get(ident, ()))
 
     def _in_a_row_of_panels(self, el: etree._Element) -> bool:

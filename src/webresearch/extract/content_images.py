@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from lxml import etree
@@ -174,25 +175,34 @@ def strip_tracking_query(url: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(kept, safe="/:,;@")))
 
 
-def image_counts(page: etree._Element) -> Counter[str]:
+def image_counts(
+    page: etree._Element, images: Sequence[etree._Element] | None = None
+) -> Counter[str]:
     """How often each image address occurs on the page, as written (``src``, else
-    ``data-src``); count before anything is removed."""
-    return Counter(_written_source(img) for img in page.iter("img"))
+    ``data-src``); count before anything is removed. ``images``: the page's ``<img>``
+    elements when the caller has listed them (``None``: read here)."""
+    return Counter(_written_source(img) for img in (page.iter("img") if images is None else images))
 
 
 def _written_source(img: etree._Element) -> str:
     return (img.get("src") or img.get("data-src") or "").strip()
 
 
-def card_pictures(page: etree._Element) -> frozenset[etree._Element]:
+def card_pictures(
+    page: etree._Element, images: Sequence[etree._Element] | None = None
+) -> frozenset[etree._Element]:
     """The images of ``page`` that are a grid card's picture beside its link (module
-    docstring, rule 5); look before anything is removed (the card's link may go)."""
+    docstring, rule 5); look before anything is removed (the card's link may go).
+    ``images``: the page's ``<img>`` elements when the caller has listed them (``None``:
+    read here)."""
     sizes: dict[etree._Element, bool] = {}  # cards share ancestors: each measured once
     linked: dict[etree._Element, bool] = {}
     kinds: dict[etree._Element, Counter[tuple[str, str]]] = {}  # a grid's children, counted once
     pages: dict[etree._Element, bool] = {}  # each link tested once, not once per ancestor
     return frozenset(
-        img for img in page.iter("img") if _card_picture(img, sizes, linked, kinds, pages)
+        img
+        for img in (page.iter("img") if images is None else images)
+        if _card_picture(img, sizes, linked, kinds, pages)
     )
 
 

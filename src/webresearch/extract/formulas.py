@@ -32,6 +32,7 @@ renderings, before scripts are dropped; a script not yet typeset gives its TeX t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from lxml import etree
 
@@ -102,13 +103,16 @@ def show_formulas(root: etree._Element) -> int:
     return removed
 
 
-def tex_scripts(root: etree._Element) -> int:
+def tex_scripts(root: etree._Element, scripts: Sequence[etree._Element] | None = None) -> int:
     """Turn MathJax 2's ``<script type="math/tex">`` elements under ``root`` into ``<math>``
     elements holding their TeX (``display="block"`` for ``mode=display``) and remove the
     renderings right before them, in place (module docstring); how many scripts were
-    turned. A script without TeX is removed with its renderings."""
+    turned. A script without TeX is removed with its renderings. ``scripts``: the
+    ``<script>`` elements under ``root`` when the caller has listed them (``None``: read
+    here)."""
     turned = 0
-    for script in [el for el in root.iter("script") if el.get("type")]:
+    listed = root.iter("script") if scripts is None else scripts
+    for script in [el for el in listed if el.get("type")]:
         kind = (script.get("type") or "").strip().lower()
         if not kind.startswith("math/tex"):
             continue

@@ -231,14 +231,19 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
             remove_keep_tail(noscript)
     title = document_title(doc, url)
     base = document_base_url(doc, url)
-    declared = declared_types(doc)
-    facts = product_facts(doc)
-    tex_scripts(doc)  # MathJax 2's TeX in scripts: read before scripts are dropped
+    scripts = list(doc.iter("script"))  # one walk for the three readers of the scripts
+    declared = declared_types(doc, scripts)
+    facts = product_facts(doc, scripts)
+    tex_scripts(doc, scripts)  # MathJax 2's TeX in scripts: read before scripts are dropped
+    sheets = list(doc.iter("style"))  # one walk for the readers of the styles below
     # a builder's copies of a block for other screen sizes (responsive_copies.py)
-    remove_elements(responsive_copies(doc, desktop_hidden_classes(doc)))
-    styled = stylesheet_hidden(doc)  # `.gone{display:none}`: read before styles are dropped
-    away = offscreen_classes(doc)  # `.sr-only{position:absolute;left:-9999px}`: likewise
-    tint = same_colour_classes(doc)  # `.x{color:#fff;background:#fff}`: likewise
+    copies = responsive_copies(doc, desktop_hidden_classes(doc, sheets))
+    if copies:  # a style inside a copy goes with it: the styles listed again
+        remove_elements(copies)
+        sheets = list(doc.iter("style"))
+    styled = stylesheet_hidden(doc, sheets)  # `.gone{display:none}`: read before styles go
+    away = offscreen_classes(doc, sheets)  # `.sr-only{position:absolute;left:-9999px}`: likewise
+    tint = same_colour_classes(doc, sheets)  # `.x{color:#fff;background:#fff}`: likewise
     drop_inert(doc)
     show_formulas(doc)  # MathML hidden for assistive technology is the formula
     body = doc.find("body")
@@ -299,8 +304,9 @@ def _convert(
     if body is None:  # pragma: no cover - checked by the caller
         return HtmlExtraction(title, "", "plain-text", "no body")
     fallback: str | None = None
-    images = image_counts(doc)
-    cards = card_pictures(doc)  # before pruning: a card's link may go, its picture stay
+    pictures = list(doc.iter("img"))  # one walk for the two readers below
+    images = image_counts(doc, pictures)
+    cards = card_pictures(doc, pictures)  # before pruning: a card's link may go, its picture stay
     open_hub_cards(body, url)  # a hub's cards to its sub-pages read as links (hub_cards.py)
     # "In this article": links to the headings that follow (an article's, page_toc.py)
     drop_page_toc(doc, url if declared & ARTICLE_TYPES else "", base)
@@ -412,7 +418,9 @@ def _convert(
         drop_noise_images(root, images, base, cards, photo, title)
         # trafilatura's own tree holds no element of the page: its runs found in the output
         write_hidden(root if main.aligned else None)
-        markdown = tidy_markdown(drop_title_heading(element_to_markdown(root, base), title), keep_repeats)
+        markdown = tidy_markdown(
+            drop_title_heading(element_to_markdown(root, base), title), keep_repeats
+        )
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         markdown = drop_meta_lines(drop_author_bios(markdown))
         if not forum:  # a thread's replies are its content

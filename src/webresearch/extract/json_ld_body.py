@@ -64,7 +64,7 @@ MIN_VISIBLE_SHARE = 0.9
 #: "ignore all previous instructions …" — makes the script go, however long the rest).
 MAX_UNSEEN_RUN = 5
 
-_INERT_XPATH = etree.XPath("//script | //style | //body//svg | //head/noscript | //head/link")
+_INERT_TAGS = ("script", "style", "svg", "noscript", "link")
 _WORD = re.compile(r"\w+")
 _MARKUP = re.compile(r"<[^<>]*>")
 _UNSEEN_TAGS = frozenset({"script", "style", "noscript", "template", "head", "title"})
@@ -79,7 +79,7 @@ def inert_elements(doc: etree._Element) -> list[etree._Element]:
     docstring). The text of each spared script is rewritten in place to hold only its
     checked ``articleBody`` values.
     """
-    found: list[etree._Element] = _INERT_XPATH(doc)
+    found = _inert(doc)
     candidates = [el for el in found if _holds_article_body(el)]
     if not candidates:
         return found
@@ -102,6 +102,25 @@ def inert_elements(doc: etree._Element) -> list[etree._Element]:
             ).replace("</", "<\\/")
             spared.add(script)
     return [el for el in found if el not in spared]
+
+
+def _inert(doc: etree._Element) -> list[etree._Element]:
+    """Every ``<script>`` and ``<style>``, the ``<svg>`` in a ``<body>`` and the
+    ``<noscript>`` and ``<link>`` children of a ``<head>``, in document order: what the
+    XPath ``//script | //style | //body//svg | //head/noscript | //head/link`` selects, in
+    one C-level walk over those tags (the union's five scans of the page took longer)."""
+    found: list[etree._Element] = []
+    for el in doc.iter(*_INERT_TAGS):
+        tag = el.tag
+        if tag == "svg":
+            if next(el.iterancestors("body"), None) is None:
+                continue
+        elif tag in ("noscript", "link"):
+            parent = el.getparent()
+            if parent is None or parent.tag != "head":
+                continue
+        found.append(el)
+    return found
 
 
 def is_visible_copy(text: str, shown: set[tuple[str, str, str]]) -> bool:

@@ -47,8 +47,8 @@ def collapse_marquees(root: etree._Element) -> int:
         the number of copies removed (0 when there is no ticker).
     """
     removed = 0
-    for parent in list(root.iter()):
-        if not isinstance(parent.tag, str) or parent.tag in _TABLE_TAGS or len(parent) < MIN_COPIES:
+    for parent in list(root.iter(etree.Element)):  # (comments skipped in C)
+        if parent.tag in _TABLE_TAGS or len(parent) < MIN_COPIES:
             continue
         for run in _runs(parent):
             for copy in run[1:]:

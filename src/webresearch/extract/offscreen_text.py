@@ -40,6 +40,7 @@ truth: now noted, as the text is hidden and kept.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from lxml import etree
 
@@ -115,14 +116,17 @@ def _far(offset: re.Match[str]) -> bool:
     return float(offset.group("value")) * _UNIT_PX.get(offset.group("unit"), 1.0) >= MIN_AWAY_PX
 
 
-def offscreen_classes(doc: etree._Element) -> frozenset[str]:
+def offscreen_classes(
+    doc: etree._Element, styles: Sequence[etree._Element] | None = None
+) -> frozenset[str]:
     """The class names the page's ``<style>`` elements position off the screen: a rule
     whose every selector is one class (pseudo-classes allowed) and whose block moves it
     off the screen (:func:`_off_screen`). Read before the page's styles are dropped; at most
-    :data:`MAX_SHEET_CHARS` of them. Media queries are not told apart."""
+    :data:`MAX_SHEET_CHARS` of them. Media queries are not told apart. ``styles``: the
+    page's ``<style>`` elements when the caller has listed them (``None``: read here)."""
     found: set[str] = set()
     size = 0
-    for style in doc.iter("style"):
+    for style in doc.iter("style") if styles is None else styles:
         # searched as written: ``-9999px`` has no case; a ``CLIP`` in capitals is not seen
         sheet = (style.text or "")[: MAX_SHEET_CHARS - size]
         size += len(sheet)

@@ -135,7 +135,7 @@ def drop_kept_chrome(root: etree._Element) -> int:
     Returns:
         the letters and digits removed.
     """
-    kept = page_text_size(root)
+    kept = -1  # the kept text, counted before anything is removed (not at all without chrome)
     removed = 0
     pending = _outer_chrome(root)
     while pending:
@@ -146,6 +146,8 @@ def drop_kept_chrome(root: etree._Element) -> int:
             pending.extend(_outer_chrome(el, el))  # the heading stays; its menus go
             continue
         size = page_text_size(el)
+        if kept < 0:  # nothing removed yet: the whole kept text
+            kept = page_text_size(root)
         if size > MAX_KEPT_CHROME_SHARE * kept:
             continue
         removed += size

@@ -68,7 +68,6 @@ TOC_HEADING = re.compile(
     r"jump to|page contents|sections?)\W*",
     re.I,
 )
-_FRAGMENT_LINKS = etree.XPath("count(//body//a[contains(@href, '#')])")
 
 
 def drop_page_toc(doc: etree._Element, url: str = "", base: str = "") -> int:
@@ -83,7 +82,11 @@ def drop_page_toc(doc: etree._Element, url: str = "", base: str = "") -> int:
     Returns:
         how many were removed.
     """
-    if _FRAGMENT_LINKS(doc) < MIN_TOC_LINKS:
+    links = [a for a in doc.iter("a") if "#" in (a.get("href") or "")]
+    if sum(1 for a in links if next(a.iterancestors("body"), None) is not None) < MIN_TOC_LINKS:
+        return 0  # fewer such links in the body than a table of contents has
+    lists = _holding_fragment_links(doc, links)
+    if not lists:
         return 0
     # what a fragment can name: an element's id, or an old-style <a name> (HTML's
     # "indicated part of the document")
@@ -91,12 +94,28 @@ def drop_page_toc(doc: etree._Element, url: str = "", base: str = "") -> int:
     page = _page_key(url) if url else None
     unnamed = _unnamed_headings(doc)
     removed = 0
-    for el in list(doc.iter("ul", "ol", "nav")):
+    for el in lists:
         if el.getparent() is None or not _is_toc(el, ids, base or url, page, unnamed):
             continue
         remove_keep_tail(_toc_block(el))
         removed += 1
     return removed
+
+
+def _holding_fragment_links(
+    doc: etree._Element, links: list[etree._Element]
+) -> list[etree._Element]:
+    """The lists and navigation blocks of ``doc`` holding at least :data:`MIN_TOC_LINKS` of
+    ``links`` (its links with a fragment, ``#``), in document order: only those can be a
+    table of contents (its anchors, at least :data:`MIN_TOC_ANCHOR_SHARE` of at least
+    :data:`MIN_TOC_LINKS` links, each have one). Counted from the links up (a page has few
+    such links), instead of reading the links of every list."""
+    counts: dict[etree._Element, int] = {}
+    for link in links:
+        for up in link.iterancestors("ul", "ol", "nav"):
+            counts[up] = counts.get(up, 0) + 1
+    held = {el for el, n in counts.items() if n >= MIN_TOC_LINKS}
+    return [el for el in doc.iter("ul", "ol", "nav") if el in held] if held else []
 
 
 def _page_key(url: str) -> tuple[str, str]:

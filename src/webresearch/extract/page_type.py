@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 
 import lxml.html
 from lxml import etree
@@ -91,10 +92,13 @@ def main_landmark(body: etree._Element) -> etree._Element | None:
     return None
 
 
-def declared_types(doc: etree._Element) -> frozenset[str]:
-    """Lower-cased schema.org ``@type`` values of the page's JSON-LD and its ``og:type``."""
+def declared_types(
+    doc: etree._Element, scripts: Sequence[etree._Element] | None = None
+) -> frozenset[str]:
+    """Lower-cased schema.org ``@type`` values of the page's JSON-LD and its ``og:type``
+    (``scripts``: the page's ``<script>`` elements when the caller has listed them)."""
     found: set[str] = set()
-    for script in doc.iter("script"):
+    for script in doc.iter("script") if scripts is None else scripts:
         if (script.get("type") or "").strip().lower() != "application/ld+json":
             continue
         for value in _LD_TYPE.findall(script.text or ""):
@@ -159,7 +163,9 @@ def item_page_landmark(
     return landmark
 
 
-def product_facts(doc: etree._Element) -> list[str]:
+def product_facts(
+    doc: etree._Element, scripts: Sequence[etree._Element] | None = None
+) -> list[str]:
     """A declared product's name and price (schema.org ``Product`` in JSON-LD), as lines.
 
     A product page's name and price are its content (issue 13), but shops often render them
@@ -167,9 +173,10 @@ def product_facts(doc: etree._Element) -> list[str]:
 
     Returns:
         ``["<name>", "Price: <amount> <currency>"]`` (either may be missing); empty when the
-        page declares no product.
+        page declares no product. ``scripts``: the page's ``<script>`` elements when the
+        caller has listed them (``None``: read here).
     """
-    for script in doc.iter("script"):
+    for script in doc.iter("script") if scripts is None else scripts:
         if (script.get("type") or "").strip().lower() != "application/ld+json":
             continue
         try:

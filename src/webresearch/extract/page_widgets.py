@@ -137,13 +137,19 @@ def page_widgets(root: etree._Element) -> list[etree._Element]:
         feedback widgets, source-and-issue link blocks, lite video embeds and pager links, each
         element at most once and none inside another.
     """
-    found: list[etree._Element] = list(root.iter(*_EMBED_TAGS))
+    # one walk over the page for the three kinds (each read below in its own order)
+    found: list[etree._Element] = []
+    buttons: list[etree._Element] = []
+    links: list[etree._Element] = []
+    for el in root.iter(*_EMBED_TAGS, "button", "a"):
+        tag = el.tag
+        (buttons if tag == "button" else links if tag == "a" else found).append(el)
     seen: set[etree._Element] = set()  # blocks read already (buttons share them)
-    for button in root.iter("button"):
+    for button in buttons:
         widget = _feedback_widget(button.getparent(), seen)
         if widget is not None:
             found.append(widget)
-    for link in root.iter("a"):
+    for link in links:
         if _first_word(link) not in _LABEL_STARTS:
             continue  # (most links: one attribute read, no text walk)
         label = _start(link)

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 
 from lxml import etree
 
@@ -59,14 +60,17 @@ _RANGE = re.compile(r"width\s*(<=|>=|<|>)\s*([\d.]+)\s*(px|em|rem)")
 _MEDIA_TYPE = re.compile(r"(?:only\s+)?(screen|all)")
 
 
-def desktop_hidden_classes(doc: etree._Element) -> frozenset[str]:
+def desktop_hidden_classes(
+    doc: etree._Element, styles: Sequence[etree._Element] | None = None
+) -> frozenset[str]:
     """The class names the ``<style>`` elements of ``doc`` hide at a desktop width inside a
     width media query (module docstring); empty for a page without such rules.
 
     Only the ``display`` declarations are read (a regular-expression search, then the rule
-    around each one), so a sheet of thousands of rules costs a few of them."""
+    around each one), so a sheet of thousands of rules costs a few of them. ``styles``:
+    the page's ``<style>`` elements when the caller has listed them (``None``: read here)."""
     verdicts: dict[str, tuple[bool, bool]] = {}  # class -> (hidden, by a width query)
-    for style in doc.iter("style"):
+    for style in doc.iter("style") if styles is None else styles:
         sheet = style.text or ""
         if "@media" not in sheet or "none" not in sheet:
             continue

@@ -33,6 +33,7 @@ as RGB: ``#fff``, ``#ffffff``, ``#FFFFFFFF``, ``rgb(255, 255, 255)``, ``rgb(255 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from lxml import etree
 
@@ -113,14 +114,17 @@ def _same(block: str) -> bool:
     return text is not None and text == background
 
 
-def same_colour_classes(doc: etree._Element) -> frozenset[str]:
+def same_colour_classes(
+    doc: etree._Element, styles: Sequence[etree._Element] | None = None
+) -> frozenset[str]:
     """The class names the page's ``<style>`` elements paint in the colour of their own
     background: a rule whose every selector is one class alone and whose block sets both
     to the same colour (module docstring). Read before the page's styles are dropped; at
-    most :data:`MAX_SHEET_CHARS` of them."""
+    most :data:`MAX_SHEET_CHARS` of them. ``styles``: the page's ``<style>`` elements when
+    the caller has listed them (``None``: read here)."""
     found: set[str] = set()
     size = 0
-    for style in doc.iter("style"):
+    for style in doc.iter("style") if styles is None else styles:
         sheet = (style.text or "")[: MAX_SHEET_CHARS - size]
         size += len(sheet)
         lower = sheet.lower()

@@ -45,6 +45,7 @@ nothing is hidden (the page is read as served).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -136,18 +137,22 @@ class _Effect:
     visibility_important: bool
 
 
-def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
+def stylesheet_hidden(
+    doc: etree._Element, styles: Sequence[etree._Element] | None = None
+) -> frozenset[etree._Element]:
     """The elements of ``doc`` the page's ``<style>`` rules hide now (module docstring).
 
     Args:
         doc: the parsed page (``<html>``), its ``<style>`` elements still in it.
+        styles: those ``<style>`` elements when the caller has listed them (``None``: read
+            here).
 
     Returns:
         the hidden elements (outermost or not) and ``<template>`` elements (inert; not a shown
         declarative shadow root's, ``shadowrootmode``); only those when no rule hides or past a cap.
     """
     templates = _templates(doc)  # the UA sheet's `template {display: none}`
-    css = _sheet_text(doc)
+    css = _sheet_text(doc.iter("style") if styles is None else styles)
     hides = len(HIDE_DECLARATION.findall(css.lower())) if css else 0
     if not hides or hides > 2 * MAX_HIDING_RULES:  # (a rule may say both)
         return templates
@@ -191,12 +196,14 @@ def stylesheet_hidden(doc: etree._Element) -> frozenset[etree._Element]:
 
 def _templates(doc: etree._Element) -> frozenset[etree._Element]:
     """The ``<template>`` elements in the body (inert: the HTML Standard's UA sheet hides
-    them) but a declarative shadow root's (``iter``: a tenth of an XPath's time)."""
+    them) but a declarative shadow root's (``iter``: a tenth of an XPath's time; one walk
+    over the page, each template's ancestors read for a body)."""
     return frozenset(
         template
-        for body in doc.iter("body")
-        for template in body.iter("template")
-        if template.get("shadowrootmode") is None and template.get("shadowroot") is None
+        for template in doc.iter("template")
+        if template.get("shadowrootmode") is None
+        and template.get("shadowroot") is None
+        and next(template.iterancestors("body"), None) is not None
     )
 
 
@@ -247,11 +254,12 @@ def _shown_again(
     return True
 
 
-def _sheet_text(doc: etree._Element) -> str:
-    """The text of the page's screen ``<style>`` elements, at most :data:`MAX_SHEET_CHARS`."""
+def _sheet_text(styles: Iterable[etree._Element]) -> str:
+    """The text of the page's screen ``<style>`` elements (``styles``), at most
+    :data:`MAX_SHEET_CHARS`."""
     parts: list[str] = []
     size = 0
-    for style in doc.iter("style"):
+    for style in styles:
         media = (style.get("media") or "all").strip()
         kind = (style.get("type") or "text/css").strip().lower()
         if kind != "text/css" or not all(
@@ -315,26 +323,26 @@ class _PageIndex:
     @classmethod
     def read(cls, doc: etree._Element, keys: set[tuple[str, str]]) -> _PageIndex:
         """The elements that have the classes and ids of ``keys`` (``("class", name)``,
-        ``("id", name)``): the page's ``class`` values are read in one XPath and looked
-        up in a set (an XPath ``contains`` a name was 200 ms on a large page)."""
+        ``("id", name)``): the page's ``class`` and ``id`` values are read in one walk
+        (two XPath scans of ``//@class`` and ``//@id`` took longer) and looked up in a set
+        (an XPath ``contains`` a name was 200 ms on a large page)."""
         classes: dict[str, list[etree._Element]] = {}
         ids: dict[str, list[etree._Element]] = {}
         wanted = {name for kind, name in keys if kind == "class"}
-        if wanted:
-            disjoint = (
-                wanted.isdisjoint
-            )  # (a set: one expression over the values took three times as long)
-            for value in doc.xpath("//@class"):
+        named = {name for kind, name in keys if kind == "id"}
+        if not wanted and not named:
+            return cls(classes, ids)
+        disjoint = wanted.isdisjoint  # (a set: one expression over the values took 3x as long)
+        for el in doc.iter(etree.Element):
+            value = el.get("class") if wanted else None
+            if value is not None:
                 names = value.split()
                 if not disjoint(names):
-                    el = value.getparent()
                     for name in set(names) & wanted:
                         classes.setdefault(name, []).append(el)
-        named = {name for kind, name in keys if kind == "id"}
-        if named:
-            for value in doc.xpath("//@id"):
-                if value in named:
-                    ids.setdefault(str(value), []).append(value.getparent())
+            ident = el.get("id") if named else None
+            if ident is not None and ident in named:
+                ids.setdefault(ident, []).append(el)
         return cls(classes, ids)
 
     def candidates(

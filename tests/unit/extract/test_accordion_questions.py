@@ -140,3 +140,25 @@ def test_a_question_button_inside_a_heading_whose_closed_panel_is_empty() -> Non
     )
     assert open_accordion_questions(body) == 2
     assert [b.text for b in body.iter("button")] == ["Why not?"]
+
+
+def test_a_page_without_buttons_has_no_accordion_question() -> None:
+    # headings and panels but no <button>: nothing to rename
+    body = etree.fromstring(
+        "<body><div class='faq'><h3>Is it open on Sundays?</h3><div aria-expanded='false'>"
+        "<p>Yes.</p></div></div></body>"
+    )
+    assert open_accordion_questions(body) == 0
+    assert body.find(".//h3") is not None
+
+
+def test_a_question_button_deep_in_the_page_is_still_renamed() -> None:
+    body = etree.fromstring(
+        "<body><main><section><div><button aria-controls='p1'><h3>Is it open on Sundays?"
+        "</h3></button><div id='p1'><p>Yes: from ten in the morning until four in the "
+        "afternoon, every Sunday of the year but Christmas, and on public holidays.</p>"
+        "</div></div></section></main>"
+        "</body>"
+    )
+    assert open_accordion_questions(body) == 1
+    assert body.find(".//button") is None

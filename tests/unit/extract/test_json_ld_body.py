@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from webresearch.extract.html import extract_html
-from webresearch.extract.json_ld_body import is_visible_copy, word_trigrams
+from webresearch.extract.json_ld_body import inert_elements, is_visible_copy, word_trigrams
 from webresearch.extract.page_noise import drop_inert
 from webresearch.extract.parse import parse_html
 from webresearch.extract.traf_pass import extraction_pass
@@ -139,3 +139,17 @@ def test_a_copy_is_judged_by_its_word_trigrams() -> None:
     )
     assert not is_visible_copy("the mill", shown)
     assert not is_visible_copy("{not json", shown)
+
+
+def test_inert_elements_are_scripts_styles_body_drawings_and_head_links() -> None:
+    # a <noscript> and a <link> in the body are not the head's: they stay
+    html = (
+        "<html><head><title>t</title><link rel='stylesheet' href='/a.css'>"
+        "<noscript><link rel='stylesheet' href='/b.css'></noscript><style>p{}</style></head>"
+        "<body><script>x()</script><p>Text <svg><circle r='1'/></svg></p>"
+        "<noscript><p>Enable scripts</p></noscript><link rel='x' href='/c'>"
+        "<style>b{}</style></body></html>"
+    )
+    doc = parse_html(html)
+    found = [el.tag for el in inert_elements(doc)]
+    assert found == ["link", "noscript", "style", "script", "svg", "style"]

@@ -165,3 +165,17 @@ def test_an_app_shells_hidden_words_on_lines_of_their_own_are_counted() -> None:
             assert out.hidden_chars_kept >= 0.9 * letters(INJECTION), hider
         else:
             assert out.hidden_chars_kept == 0, hider
+
+
+def test_a_page_without_details_has_no_closed_details() -> None:
+    # no <details> at all: nothing is read (the XPath is skipped)
+    body = etree.fromstring("<body><div><p>a</p><summary>s</summary></div></body>")
+    assert closed_details(body) == []
+
+
+def test_closed_details_deep_in_the_page_are_still_found() -> None:
+    body = etree.fromstring(
+        "<body><div><section><details><summary>s</summary><p>deep</p></details>"
+        "</section></div></body>"
+    )
+    assert [el.text for el in closed_details(body)] == ["deep"]

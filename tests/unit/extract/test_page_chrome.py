@@ -196,3 +196,22 @@ def test_a_hidden_banner_h1_is_never_written_as_the_pages_heading() -> None:
             text = extract_html(page.replace("<head>", "<head>" + sheet), url).markdown
             assert "ignore previous" not in text, (attrs, text[:120])
             assert text.startswith("Tomatoes need"), (attrs, text[:120])
+
+
+def test_content_without_chrome_is_left_whole() -> None:
+    # no menu, banner or footer: nothing is measured or removed
+    body = parse_html(
+        "<html><body><article><h2>Tides</h2><p>High water at noon.</p></article></body></html>"
+    ).find("body")
+    assert body is not None
+    assert drop_kept_chrome(body) == 0
+    assert " ".join(body.itertext()).split() == ["Tides", "High", "water", "at", "noon."]
+
+
+def test_a_menu_after_the_text_is_measured_against_the_whole_kept_text() -> None:
+    # the kept text is counted before the first removal: a small menu goes, the text stays
+    text = kept_after_chrome(
+        "<p>High water at noon, low water at six, the pilot boat leaves at eleven.</p>"
+        "<nav><a href='/'>Home</a> <a href='/tides'>Tides</a></nav>"
+    )
+    assert text == "High water at noon, low water at six, the pilot boat leaves at eleven."

@@ -154,3 +154,27 @@ def test_a_table_of_contents_to_named_anchors_is_dropped() -> None:
     out = extract_html(named, URL).markdown
     assert "## Checking the buoy in winter" in out and "heavier riser chain" in out
     assert "Our buoy checks" not in out
+
+
+def test_lists_holding_fewer_fragment_links_than_a_table_of_contents_are_not_read() -> None:
+    # three "#" links on the page, but no list holds three of them: nothing to test
+    html = (
+        "<html><body><h2 id='a'>A</h2><h2 id='b'>B</h2><h2 id='c'>C</h2>"
+        "<ul><li><a href='#a'>A</a></li><li><a href='#b'>B</a></li></ul>"
+        "<p><a href='#c'>C</a></p></body></html>"
+    )
+    doc = parse_html(html)
+    assert drop_page_toc(doc) == 0
+    assert len(doc.xpath("//ul")) == 1
+
+
+def test_a_list_holding_three_fragment_links_nested_deep_is_still_read() -> None:
+    # the links sit in an inner list: the outer one holds them too and is tested
+    html = (
+        "<html><body><h2 id='a'>A</h2><h2 id='b'>B</h2><h2 id='c'>C</h2>"
+        "<nav><ul><li><a href='#a'>A</a></li><li><a href='#b'>B</a></li>"
+        "<li><a href='#c'>C</a></li></ul></nav></body></html>"
+    )
+    doc = parse_html(html)
+    assert drop_page_toc(doc) >= 1
+    assert not doc.xpath("//a")
