@@ -22,7 +22,6 @@ On a shop page, second copies of paragraphs are left out
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from typing import Literal
 from urllib.parse import urlsplit
@@ -30,7 +29,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from webresearch.extract.accordion_questions import open_accordion_questions
-from webresearch.extract.align import normalise, page_text_size
+from webresearch.extract.align import page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
 from webresearch.extract.appshell import looks_like_app_shell
 from webresearch.extract.article_end import drop_after_article
@@ -43,6 +42,7 @@ from webresearch.extract.code_labels import drop_code_labels
 from webresearch.extract.collector import collector_paused
 from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
+from webresearch.extract.declared_facts import with_declared_facts
 from webresearch.extract.dialogs import closed_dialogs
 from webresearch.extract.formulas import show_formulas, tex_scripts
 from webresearch.extract.forum import post_bodies
@@ -66,7 +66,7 @@ from webresearch.extract.kept_hidden import (
 )
 from webresearch.extract.listing_controls import listing_controls
 from webresearch.extract.main_content import find_main_content
-from webresearch.extract.markdown import SKIPPED_TAGS, element_to_markdown
+from webresearch.extract.markdown import element_to_markdown
 from webresearch.extract.markdown_tidy import UI_LABEL, drop_title_heading, tidy_markdown
 from webresearch.extract.marquee import collapse_marquees
 from webresearch.extract.meta_lines import drop_meta_lines
@@ -99,6 +99,7 @@ from webresearch.extract.page_type import (
 from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
 from webresearch.extract.placeholders import placeholder_blocks
+from webresearch.extract.plain_text import plain_text
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
 from webresearch.extract.product_name import main_photo_name
 from webresearch.extract.responsive_copies import desktop_hidden_classes, responsive_copies
@@ -130,7 +131,6 @@ MIN_KEPT_SHARE = 0.05
 #: thread or product grid is a real article and stays.)
 MAX_FALLBACK_KEPT_CHARS = 1000
 
-_WS = re.compile(r"\s+")
 #: The note of a page trafilatura kept whole (``MainContent.whole_body``): converted as a
 #: whole page is, from its markup, without its menus, banner, footer and controls.
 _NO_MAIN = "no main content found: the page's text kept whole"
@@ -426,9 +426,9 @@ def _convert(
         if not forum:  # a thread's replies are its content
             markdown = drop_comment_sections(markdown)
         if markdown and main.whole_body:  # trafilatura's last resort: said as a fallback
-            return HtmlExtraction(title, _with_facts(markdown, facts), "whole-page", _NO_MAIN)
+            return HtmlExtraction(title, with_declared_facts(markdown, facts), "whole-page", _NO_MAIN)
         if markdown:
-            return HtmlExtraction(title, _with_facts(markdown, facts), "main-content", None)
+            return HtmlExtraction(title, with_declared_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
     remove_elements(hidden + boxes)
     heading = banner_heading(body, url, styles[1], title)
@@ -440,56 +440,9 @@ def _convert(
     markdown = tidy_markdown(element_to_markdown(body, base), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
-    text = _plain_text(body)
+    text = plain_text(body)
     if UI_LABEL.fullmatch(text):
         text = ""  # a skip link or "Loading…" alone: a page its scripts never drew
     return HtmlExtraction(
         title, text, "plain-text", (fallback + "; " if fallback else "") + "whole page was empty"
     )
-
-
-def _with_facts(markdown: str, facts: list[str]) -> str:
-    """The product's declared name and price first, when the markdown does not say them."""
-    said = normalise(markdown[:2000])
-    # a price shown with its sign ("$129.99") says the declared "Price: 129.99 USD" too
-    missing = [f for f in facts if _fact_said(f) not in said]
-    if not missing:
-        return markdown
-    # the facts are page text (JSON-LD strings): written by the same walk as the rest, so
-    # "<img onerror=…>" or "*50% off*" in a declared name stays text, never markup
-    block = etree.Element("div")
-    for fact in missing:
-        etree.SubElement(block, "p").text = fact
-    return element_to_markdown(block, "") + "\n\n" + markdown
-
-
-def _fact_said(fact: str) -> str:
-    """What the markdown must hold to say ``fact``: a price's amount, a name whole."""
-    if fact.startswith("Price: "):
-        return normalise(fact.removeprefix("Price: ").split(" ")[0])
-    return normalise(fact)
-
-
-def _tag(el: etree._Element) -> str:
-    return el.tag.lower() if isinstance(el.tag, str) else ""
-
-
-def _collapse(text: str) -> str:
-    return _WS.sub(" ", text).strip()
-
-
-def _plain_text(body: etree._Element) -> str:
-    """All text under ``body`` except scripts and styles, one paragraph per block-ish line."""
-    parts: list[str] = []
-    walker = etree.iterwalk(body, events=("start", "end"))
-    for event, el in walker:
-        tag = _tag(el)
-        if event == "start":
-            if not tag or tag in SKIPPED_TAGS:
-                walker.skip_subtree()
-                continue
-            if el.text:
-                parts.append(el.text)
-        elif el is not body and el.tail:
-            parts.append(el.tail)
-    return _collapse(" ".join(parts))
