@@ -153,6 +153,20 @@ def test_the_page_text_bound_is_never_below_the_page_text_length(name: str) -> N
     assert page_text_bound(tight) >= page_text_length(tight) == len(html2txt(tight))
 
 
+def test_the_page_text_bound_counts_the_whitespace_collapse() -> None:
+    # indented markup: most of the raw text is whitespace that html2txt collapses
+    indent = "\n" + " " * 40
+    body = "".join(
+        f"<div>{indent}<span>{indent}word {i}{indent}</span>{indent}</div>" for i in range(40)
+    )
+    doc = parse_html(page(body))
+    raw = etree.tostring(doc.find("body"), method="text", encoding="unicode", with_tail=False)
+    assert page_text_length(doc) == len(html2txt(doc)) <= page_text_bound(doc) < len(raw) / 4
+    # words glued by a deleted script and padded blocks: still a bound
+    glued = parse_html(page("a<script>x</script>b<p>c</p>d<aside>e</aside>f" * 20))
+    assert page_text_bound(glued) >= page_text_length(glued) == len(html2txt(glued))
+
+
 def test_another_trafilatura_version_takes_bare_extraction(monkeypatch: pytest.MonkeyPatch) -> None:
     doc = parse_html(PAGES["article with comments"])
     expected = _trafilatura(copy(doc), True, True)
