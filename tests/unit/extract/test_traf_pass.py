@@ -16,6 +16,7 @@ from trafilatura.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_X
 from webresearch.extract import traf_pass
 from webresearch.extract.parse import parse_html
 from webresearch.extract.traf_pass import (
+    PassMemo,
     basic_cleaning_targets,
     comment_section_targets,
     extraction_pass,
@@ -142,6 +143,41 @@ def test_the_pass_gives_trafilaturas_trees(name: str, fast: bool, comments: bool
     before = etree.tostring(doc)
     assert _ours(doc, fast, comments) == _trafilatura(doc, fast, comments)
     assert etree.tostring(doc) == before  # the page is left as it was
+
+
+def _with_memo(doc: etree._Element, fast: bool, memo: PassMemo) -> tuple[bytes, bytes] | None:
+    result = extraction_pass(doc, fast, False, memo)
+    if result is None:
+        return None
+    return etree.tostring(result.body), etree.tostring(result.comments)
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_a_full_pass_after_the_fast_one_reuses_its_answers_and_gives_trafilaturas(
+    name: str,
+) -> None:
+    doc = parse_html(PAGES[name])
+    memo = PassMemo()
+    assert _with_memo(doc, True, memo) == _trafilatura(doc, True, False)
+    # the full pass reads the memo: the same trees as trafilatura's full pass
+    assert _with_memo(doc, False, memo) == _trafilatura(doc, False, False)
+    assert _with_memo(doc, False, memo) == _trafilatura(doc, False, False)  # and again
+
+
+def test_the_memo_keeps_only_what_the_fast_setting_does_not_change() -> None:
+    memo = PassMemo()
+    extraction_pass(parse_html(PAGES["article"]), True, False, memo)
+    assert "balanced" in memo.extracted  # the full pass skips the main extractor
+    # little kept: the wild text recovery ran, which ``fast`` changes (keep_teasers); the
+    # recall retry's answer does not depend on it
+    memo = PassMemo()
+    extraction_pass(parse_html(PAGES["short note, long menu"]), True, False, memo)
+    assert "balanced" not in memo.extracted and "recall" in memo.extracted
+    assert memo.length is not None  # the page was measured once
+    # comments change the tree before the main extractor: no memo
+    memo = PassMemo()
+    extraction_pass(parse_html(PAGES["article with comments"]), True, True, memo)
+    assert memo.tree is None and not memo.extracted
 
 
 @pytest.mark.parametrize("name", sorted(PAGES))
