@@ -24,7 +24,8 @@ The loops are in :mod:`webresearch.extract.traf_scans`.
 A page's second pass (trafilatura's full pass after its fast one: the fast pass kept little,
 or left holes, :mod:`webresearch.extract.main_content`) reads the same tree with the same
 settings but ``fast``, and ``fast`` changes only the second opinions and, in the balanced
-focus, the wild text recovery (``keep_teasers``): the main extractor's answer is the same.
+focus, what the wild text recovery prunes (``keep_teasers``): the main extractor's answer
+is the same, unless that recovery ran on a tree with teasers.
 A :class:`PassMemo` carries the first pass's answers (the main extractor's, the recall
 retry's, the baseline's, the page text measures) to the second one, which then only adds
 its second opinions.
@@ -71,7 +72,8 @@ class PassMemo:
         tree: the raw tree after trafilatura's prunes, and ``forum``: whether the page is a
             forum thread (``core._forum_thread_page``); ``None`` until a pass ran.
         extracted: the main extractor's tree and text by focus (``balanced``: unless its wild
-            text recovery ran, which ``fast`` changes; ``recall``: the recall retry's).
+            text recovery ran on a tree with teasers, which ``fast`` keeps; ``recall``: the
+            recall retry's).
         baseline: ``baseline.baseline`` of ``tree``.
         bound: :func:`~webresearch.extract.traf_pass.page_text_bound` of ``tree``, and
             ``length``: ``page_text_length``.
@@ -342,7 +344,9 @@ def extract_content(
     on few pages (2 of 82 passes over the Zyte development pages): ``rebuild``, when given,
     makes that tree again (the same steps on the same input give the same tree), and the
     copy is taken only then. ``memo``: the answer is stored there for the page's next pass
-    (:class:`PassMemo`), unless ``fast`` could change it.
+    (:class:`PassMemo`), unless ``fast`` could change it: the wild text recovery in the
+    balanced focus, on a tree with teasers (``TEASER_DISCARD_XPATH``), which the fast
+    setting keeps.
     """
     from trafilatura.main_extractor import _elem_text
     from trafilatura.settings import MIN_DUPLICATE_LENGTH
@@ -357,9 +361,14 @@ def extract_content(
 
     order = list(cleaned_tree.iter())
     result_body, temp_text, potential_tags = _extract(cleaned_tree, options)
-    recovered = len(result_body) == 0 or len(temp_text) < options.min_extracted_size
-    if recovered:
+    # the answer holds for a pass with the other ``fast`` setting (module docstring) unless
+    # the wild text recovery runs in the balanced focus on a tree with teasers: ``fast``
+    # keeps them there (``keep_teasers``), and its prunes only remove elements
+    storable = memo is not None
+    if len(result_body) == 0 or len(temp_text) < options.min_extracted_size:
         backup_tree = rebuild()
+        if storable and options.focus != "recall":
+            storable = not teaser_targets(backup_tree)
         consumed = {
             twin for elem, twin in zip(order, backup_tree.iter(), strict=True) if elem.tag == "done"
         }
@@ -383,7 +392,7 @@ def extract_content(
             and not any(anc.tag in SPACING_PROTECTED for anc in linebreak.iterancestors())
         ):
             linebreak.tail = None
-    if memo is not None and (not recovered or options.focus == "recall"):
+    if memo is not None and storable:
         memo.extracted[options.focus] = (deepcopy(result_body), temp_text)
     return result_body, temp_text
 

@@ -129,6 +129,12 @@ PAGES = {
         "<div><p>Harbour notes: the ferry runs again from the <a href='/q'>north quay</a>."
         "</p><blockquote>Works are done, the mayor says.</blockquote><h3>Tides</h3></div>"
     ),
+    # the same with a teaser: the fast pass's wild text recovery keeps it, the full one not
+    "short note with a teaser": page(
+        "<article><p>A short note on the pier, with little more to say than that it reopens "
+        "on Monday after the winter works.</p><div class='teaser'><p>Read also: the ferry "
+        "runs again from the north quay, every morning at nine.</p></div></article>"
+    ),
     "nothing": page("<div><a href='/'>Home</a></div>"),
     "empty": page(""),
 }
@@ -168,12 +174,19 @@ def test_the_memo_keeps_only_what_the_fast_setting_does_not_change() -> None:
     memo = PassMemo()
     extraction_pass(parse_html(PAGES["article"]), True, False, memo)
     assert "balanced" in memo.extracted  # the full pass skips the main extractor
-    # little kept: the wild text recovery ran, which ``fast`` changes (keep_teasers); the
-    # recall retry's answer does not depend on it
+    # little kept: the wild text recovery ran, on a tree without teasers (then ``fast``
+    # changes nothing) …
     memo = PassMemo()
     extraction_pass(parse_html(PAGES["short note, long menu"]), True, False, memo)
-    assert "balanced" not in memo.extracted and "recall" in memo.extracted
+    assert "balanced" in memo.extracted and "recall" in memo.extracted
     assert memo.length is not None  # the page was measured once
+    # … or with a teaser, which the fast pass keeps and the full pass prunes
+    doc = parse_html(PAGES["short note with a teaser"])
+    memo = PassMemo()
+    fast = _with_memo(doc, True, memo)
+    assert "balanced" not in memo.extracted
+    assert fast is not None and b"Read also" in fast[0]
+    assert _with_memo(doc, False, memo) == _trafilatura(doc, False, False)
     # comments change the tree before the main extractor: no memo
     memo = PassMemo()
     extraction_pass(parse_html(PAGES["article with comments"]), True, True, memo)
