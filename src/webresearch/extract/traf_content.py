@@ -45,8 +45,7 @@ from lxml import etree
 
 from webresearch.extract.traf_scans import (
     body_frame_finders,
-    discard_targets,
-    image_caption_targets,
+    discard_scan,
     teaser_targets,
 )
 
@@ -108,6 +107,18 @@ def _prune_guarded(tree: etree._Element, matches: list[etree._Element]) -> None:
             delete_element(el)
 
 
+def _still_in(tree: etree._Element, elements: list[etree._Element]) -> list[etree._Element]:
+    """The ``elements`` (descendants of ``tree`` once) not deleted with an ancestor since."""
+    found = []
+    for el in elements:
+        node = el.getparent()
+        while node is not None and node is not tree:
+            node = node.getparent()
+        if node is tree:
+            found.append(el)
+    return found
+
+
 def _delete_by_link_density(
     subtree: etree._Element, tagname: str, backtracking: bool, favor_precision: bool
 ) -> bool:
@@ -163,12 +174,13 @@ def _prune_sections(
     from trafilatura.xpaths import PRECISION_DISCARD_XPATH
 
     favor_precision = options.focus == "precision"
-    _prune_guarded(tree, discard_targets(tree))
+    discarded, captions, teasers = discard_scan(tree)  # one walk for the three scans
+    _prune_guarded(tree, discarded)
     if "graphic" not in potential_tags:
-        _prune_nodes(tree, image_caption_targets(tree))
+        _prune_nodes(tree, _still_in(tree, captions))
     if options.focus != "recall":
         if not keep_teasers:
-            _prune_nodes(tree, teaser_targets(tree))
+            _prune_nodes(tree, _still_in(tree, teasers))
         if favor_precision:
             tree = prune_unwanted_nodes(tree, PRECISION_DISCARD_XPATH)
     for _ in range(2):  # a second round only when the first deleted something
