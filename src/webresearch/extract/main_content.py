@@ -86,7 +86,7 @@ from webresearch.extract.quote_figures import keep_quote_figures, keep_quote_sou
 from webresearch.extract.rescue import in_boilerplate, rescue_blocks, within
 from webresearch.extract.slide_prose import keep_slide_prose
 from webresearch.extract.traf_input import trafilatura_input
-from webresearch.extract.traf_pass import extraction_pass
+from webresearch.extract.traf_pass import PassMemo, extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
 from webresearch.extract.tree import ancestor_where, remove_keep_tail
 from webresearch.extract.visible_copies import keep_visible_copies
@@ -132,15 +132,16 @@ class _Pass:
     whole_body: bool = False
 
 
-def _trafilatura(doc: etree._Element, fast: bool, comments: bool) -> _Pass:
+def _trafilatura(doc: etree._Element, fast: bool, comments: bool, memo: PassMemo) -> _Pass:
     """trafilatura's pass over ``doc`` (nothing kept: no tree, no texts).
 
     ``fast`` skips trafilatura's second opinions (readability-lxml, then jusText);
     ``comments`` keeps the comment section (on a forum thread the replies are the content).
-    Otherwise trafilatura's default settings are kept.
+    Otherwise trafilatura's default settings are kept. ``memo``: shared by the passes over
+    ``doc``, a full pass reuses what the fast pass found (:mod:`webresearch.extract.traf_content`).
     """
     try:
-        result = extraction_pass(doc, fast, comments)
+        result = extraction_pass(doc, fast, comments, memo)
     except (ValueError, TypeError, RecursionError, etree.LxmlError):
         return _Pass(None, [])
     if result is None:
@@ -258,12 +259,13 @@ def find_main_content(
     segments = page_segments(body)
     page_chars = sum(len(s.norm) for s in segments)
     doc = trafilatura_input(doc, shown)  # what trafilatura reads; the page is not changed
-    kept = _trafilatura(doc, True, comments)
+    memo = PassMemo()  # the full pass reuses the fast pass's main extraction
+    kept = _trafilatura(doc, True, comments, memo)
     total = sum(len(k) for k in kept.streams)
     confident = total >= CONFIDENT_CHARS and total >= CONFIDENT_SHARE * page_chars
     if not confident:
         fast = kept
-        kept = _trafilatura(doc, False, comments)  # not confident: 2nd opinions
+        kept = _trafilatura(doc, False, comments, memo)  # not confident: 2nd opinions
         if not comments and prefer_fast_pass(
             segments, fast.streams, kept.streams, explicit_landmark(body)
         ):
@@ -288,7 +290,7 @@ def find_main_content(
         and gap >= FILL_GAP_SHARE * placed
         and _gap(segments, PROSE_RUN_CHARS) >= FILL_PROSE_SHARE * gap
     ):  # holes of prose in the article: the full pass fills them
-        full = _trafilatura(doc, False, comments)
+        full = _trafilatura(doc, False, comments, memo)
         placed += _fill_span(segments, full.streams, prose_only=True)
     if html is not None and not comments:
         placed += _fill_from_second_opinion(segments, html)

@@ -162,8 +162,11 @@ def rescue_blocks(
     if lead is not None:
         _take(lead)
     for el in body.iter("pre", "table", "ul", "ol", "div", "section", *_HEADING_TAGS):
-        tag = _tag(el)
-        if tag in ("div", "section") and not (_is_card_grid(el) and _after_heading(el)):
+        tag = el.tag  # one of the names asked for (lxml matches them exactly)
+        if tag in ("div", "section") and (
+            len(el) < MIN_GRID_CARDS  # most blocks: no grid, and no call for them
+            or not (_is_card_grid(el) and _after_heading(el))
+        ):
             continue
         cards = tag in ("ul", "ol") and _is_card_list(el)
         plain = (

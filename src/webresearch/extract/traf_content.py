@@ -21,6 +21,15 @@ function, called in trafilatura's order. The code is copied from trafilatura
 
 The loops are in :mod:`webresearch.extract.traf_scans`.
 
+A page's second pass (trafilatura's full pass after its fast one: the fast pass kept little,
+or left holes, :mod:`webresearch.extract.main_content`) reads the same tree with the same
+settings but ``fast``, and ``fast`` changes only the second opinions and, in the balanced
+focus, what the wild text recovery prunes (``keep_teasers``): the main extractor's answer
+is the same, unless that recovery ran on a tree with teasers.
+A :class:`PassMemo` carries the first pass's answers (the main extractor's, the recall
+retry's, the baseline's, the page text measures) to the second one, which then only adds
+its second opinions.
+
 Licence: the copied functions are trafilatura's (© Adrien Barbaresi and contributors,
 Apache License 2.0, https://github.com/adbar/trafilatura), changed here as described above.
 """
@@ -29,21 +38,52 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from copy import copy, deepcopy
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
 from webresearch.extract.traf_scans import (
     body_frame_finders,
-    discard_targets,
-    image_caption_targets,
+    discard_scan,
     teaser_targets,
 )
 
 if TYPE_CHECKING:
     from trafilatura.settings import Extractor
 
-__all__ = ["extract_and_compare", "extract_content", "recall_retry", "wild_text_candidates"]
+__all__ = [
+    "PassMemo",
+    "extract_and_compare",
+    "extract_content",
+    "recall_retry",
+    "wild_text_candidates",
+]
+
+
+@dataclass(slots=True)
+class PassMemo:
+    """What one page's trafilatura passes without comments share (module docstring): each
+    is the same for a fast and a full pass over the same page. Trees are stored and handed
+    out as copies (a pass's caller may change the tree it gets).
+
+    Attributes:
+        tree: the raw tree after trafilatura's prunes, and ``forum``: whether the page is a
+            forum thread (``core._forum_thread_page``); ``None`` until a pass ran.
+        extracted: the main extractor's tree and text by focus (``balanced``: unless its wild
+            text recovery ran on a tree with teasers, which ``fast`` keeps; ``recall``: the
+            recall retry's).
+        baseline: ``baseline.baseline`` of ``tree``.
+        bound: :func:`~webresearch.extract.traf_pass.page_text_bound` of ``tree``, and
+            ``length``: ``page_text_length``.
+    """
+
+    tree: etree._Element | None = None
+    forum: bool = False
+    extracted: dict[str, tuple[etree._Element, str]] = field(default_factory=dict)
+    baseline: tuple[etree._Element, str, int] | None = None
+    bound: int | None = None
+    length: int | None = None
 
 
 def _prune_nodes(tree: etree._Element, targets: list[etree._Element]) -> None:
@@ -65,6 +105,18 @@ def _prune_guarded(tree: etree._Element, matches: list[etree._Element]) -> None:
     if old_len - sum(len(el.text_content()) for el in outer) > old_len / 7:
         for el in outer:
             delete_element(el)
+
+
+def _still_in(tree: etree._Element, elements: list[etree._Element]) -> list[etree._Element]:
+    """The ``elements`` (descendants of ``tree`` once) not deleted with an ancestor since."""
+    found = []
+    for el in elements:
+        node = el.getparent()
+        while node is not None and node is not tree:
+            node = node.getparent()
+        if node is tree:
+            found.append(el)
+    return found
 
 
 def _delete_by_link_density(
@@ -122,12 +174,13 @@ def _prune_sections(
     from trafilatura.xpaths import PRECISION_DISCARD_XPATH
 
     favor_precision = options.focus == "precision"
-    _prune_guarded(tree, discard_targets(tree))
+    discarded, captions, teasers = discard_scan(tree)  # one walk for the three scans
+    _prune_guarded(tree, discarded)
     if "graphic" not in potential_tags:
-        _prune_nodes(tree, image_caption_targets(tree))
+        _prune_nodes(tree, _still_in(tree, captions))
     if options.focus != "recall":
         if not keep_teasers:
-            _prune_nodes(tree, teaser_targets(tree))
+            _prune_nodes(tree, _still_in(tree, teasers))
         if favor_precision:
             tree = prune_unwanted_nodes(tree, PRECISION_DISCARD_XPATH)
     for _ in range(2):  # a second round only when the first deleted something
@@ -294,6 +347,7 @@ def extract_content(
     cleaned_tree: etree._Element,
     options: Extractor,
     rebuild: Callable[[], etree._Element] | None = None,
+    memo: PassMemo | None = None,
 ) -> tuple[etree._Element, str]:
     """``main_extractor.extract_content``: the main content of a cleaned, converted tree
     (which it changes) as trafilatura's XML, and its text.
@@ -301,7 +355,10 @@ def extract_content(
     trafilatura copies the tree before extracting, for its wild text recovery, which runs
     on few pages (2 of 82 passes over the Zyte development pages): ``rebuild``, when given,
     makes that tree again (the same steps on the same input give the same tree), and the
-    copy is taken only then.
+    copy is taken only then. ``memo``: the answer is stored there for the page's next pass
+    (:class:`PassMemo`), unless ``fast`` could change it: the wild text recovery in the
+    balanced focus, on a tree with teasers (``TEASER_DISCARD_XPATH``), which the fast
+    setting keeps.
     """
     from trafilatura.main_extractor import _elem_text
     from trafilatura.settings import MIN_DUPLICATE_LENGTH
@@ -316,8 +373,14 @@ def extract_content(
 
     order = list(cleaned_tree.iter())
     result_body, temp_text, potential_tags = _extract(cleaned_tree, options)
+    # the answer holds for a pass with the other ``fast`` setting (module docstring) unless
+    # the wild text recovery runs in the balanced focus on a tree with teasers: ``fast``
+    # keeps them there (``keep_teasers``), and its prunes only remove elements
+    storable = memo is not None
     if len(result_body) == 0 or len(temp_text) < options.min_extracted_size:
         backup_tree = rebuild()
+        if storable and options.focus != "recall":
+            storable = not teaser_targets(backup_tree)
         consumed = {
             twin for elem, twin in zip(order, backup_tree.iter(), strict=True) if elem.tag == "done"
         }
@@ -341,29 +404,43 @@ def extract_content(
             and not any(anc.tag in SPACING_PROTECTED for anc in linebreak.iterancestors())
         ):
             linebreak.tail = None
+    if memo is not None and storable:
+        memo.extracted[options.focus] = (deepcopy(result_body), temp_text)
     return result_body, temp_text
 
 
 def extract_and_compare(
-    cleaned_tree: etree._Element,
-    cleaned_tree_backup: etree._Element,
+    cleaned_tree: etree._Element | None,
+    cleaned_tree_backup: etree._Element | None,
     tree: etree._Element,
     options: Extractor,
     rebuild: Callable[[], etree._Element] | None = None,
+    memo: PassMemo | None = None,
 ) -> tuple[etree._Element, str]:
     """``core._extract_and_compare``: the main extractor, then (unless ``options.fast``)
     trafilatura's comparison with readability-lxml and jusText.
 
     Args:
+        cleaned_tree: the cleaned, converted tree; ``None`` when ``memo`` holds the main
+            extractor's answer for ``options.focus`` (:class:`PassMemo`).
+        cleaned_tree_backup: the cleaned tree before its conversion (for jusText; ``None``
+            when ``options.fast``).
         rebuild: makes ``cleaned_tree`` again, as it is now (see :func:`extract_content`).
+        memo: what the page's passes share.
 
     Returns:
         the kept tree (trafilatura's XML) and its text.
     """
     from trafilatura.external import compare_extraction
 
-    postbody, temp_text = extract_content(cleaned_tree, options, rebuild)
+    known = memo.extracted.get(options.focus) if memo is not None else None
+    if known is not None:
+        postbody, temp_text = deepcopy(known[0]), known[1]
+    else:
+        assert cleaned_tree is not None  # given whenever the memo lacks it
+        postbody, temp_text = extract_content(cleaned_tree, options, rebuild, memo)
     if not options.fast:
+        assert cleaned_tree_backup is not None  # taken for the full pass
         postbody, temp_text = compare_extraction(
             cleaned_tree_backup, copy(tree), postbody, temp_text, options
         )
@@ -371,18 +448,29 @@ def extract_and_compare(
 
 
 def recall_retry(
-    esc_tree: etree._Element, r_options: Extractor, url: str | None
+    esc_tree: etree._Element, r_options: Extractor, url: str | None, memo: PassMemo | None = None
 ) -> tuple[etree._Element, str]:
     """``core._recall_retry``: the main extractor again, on a fresh cleaned copy of
     ``esc_tree``, with ``r_options`` (trafilatura's recall focus). The copy of the cleaned
     tree before its conversion is taken only for the second opinions (``fast=False``), the
-    only readers of it."""
+    only readers of it.
+
+    With the recall answer in ``memo`` (:class:`PassMemo`; ``esc_tree`` is then the page's
+    pruned tree) no tree is cleaned unless the second opinions read it: they are skipped
+    for a recall text over ten times ``min_extracted_size`` (``compare_extraction``'s first
+    test)."""
     from trafilatura.htmlprocessing import convert_tags, tree_cleaning
 
     def rebuild() -> etree._Element:
         return convert_tags(tree_cleaning(copy(esc_tree), r_options), r_options, url)
 
+    known = memo.extracted.get(r_options.focus) if memo is not None else None
+    if known is not None:
+        if r_options.fast or len(known[1]) > r_options.min_extracted_size * 10:
+            return deepcopy(known[0]), known[1]  # what extract_and_compare would give
+        backup = tree_cleaning(copy(esc_tree), r_options)
+        return extract_and_compare(None, backup, esc_tree, r_options, None, memo)
     cleaned = tree_cleaning(copy(esc_tree), r_options)
     backup = cleaned if r_options.fast else copy(cleaned)
     cleaned = convert_tags(cleaned, r_options, url)
-    return extract_and_compare(cleaned, backup, esc_tree, r_options, rebuild)
+    return extract_and_compare(cleaned, backup, esc_tree, r_options, rebuild, memo)

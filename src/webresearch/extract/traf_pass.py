@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from copy import copy
+from copy import copy, deepcopy
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -36,13 +36,14 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from webresearch.extract.caseless import CaselessPattern
-from webresearch.extract.traf_content import extract_and_compare, recall_retry
+from webresearch.extract.traf_content import PassMemo, extract_and_compare, recall_retry
 
 if TYPE_CHECKING:
     from trafilatura.settings import Extractor
 
 __all__ = [
     "TRAFILATURA_VERSION",
+    "PassMemo",
     "TrafilaturaResult",
     "basic_cleaning_targets",
     "comment_section_targets",
@@ -114,7 +115,9 @@ def is_whole_body_dump(body: etree._Element) -> bool:
     return only.tag == "p" and not len(only) and "\n" in (only.text or "")
 
 
-def extraction_pass(doc: etree._Element, fast: bool, comments: bool) -> TrafilaturaResult | None:
+def extraction_pass(
+    doc: etree._Element, fast: bool, comments: bool, memo: PassMemo | None = None
+) -> TrafilaturaResult | None:
     """``trafilatura.bare_extraction(doc, fast=fast, include_comments=comments,
     output_format="txt")``, default settings otherwise, as trees.
 
@@ -122,6 +125,9 @@ def extraction_pass(doc: etree._Element, fast: bool, comments: bool) -> Trafilat
         doc: the parsed page (an ``lxml.html`` ``<html>`` element); it is not modified.
         fast: skip trafilatura's second opinions (readability-lxml, jusText).
         comments: extract the comment section too.
+        memo: shared by the passes over one page (the same ``doc`` and ``comments``): a
+            later pass reuses what an earlier one found that ``fast`` does not change
+            (:class:`~webresearch.extract.traf_content.PassMemo`); unused with ``comments``.
 
     Returns:
         the kept trees, or ``None`` when trafilatura keeps nothing.
@@ -144,7 +150,7 @@ def extraction_pass(doc: etree._Element, fast: bool, comments: bool) -> Trafilat
         return TrafilaturaResult(body, thread, is_whole_body_dump(body))
     options = copy(_extractor(fast, comments))  # a copy: the settings are never shared
     try:
-        body, text, thread, thread_text, dump = _sequence(doc, options)
+        body, text, thread, thread_text, dump = _sequence(doc, options, memo)
     except (TypeError, ValueError):
         return None
     if len(text) < options.min_output_size and len(thread_text) < options.min_output_comm_size:
@@ -285,6 +291,12 @@ def page_text_bound(tree: etree._Element) -> int:
     the page only to see whether its extraction is under a fifth of it: on 33 of the 51
     pages of 222 development pages where it was measured and the answer was no, this
     bound already says no.
+
+    The whitespace collapse is counted too (session 16): deleting characters never
+    lengthens a text's collapsed form (no word is split, runs of spaces only merge), and
+    each padding space lengthens it by one at most; so the collapsed length of the whole
+    ``<body>`` text plus two per block element is a bound as well, and the smaller of the
+    two is taken: indentation is much of a page's raw text.
     """
     from trafilatura.baseline import _BLOCK_ELEMS
 
@@ -293,7 +305,10 @@ def page_text_bound(tree: etree._Element) -> int:
         body = tree
     text = etree.tostring(body, method="text", encoding="unicode", with_tail=False)
     scripts = sum(len(el.text or "") for el in body.iter("script", "style") if not len(el))
-    return len(text) - scripts + 2 * sum(1 for _ in body.iter(*_BLOCK_ELEMS))
+    padding = 2 * sum(1 for _ in body.iter(*_BLOCK_ELEMS))
+    words = text.split()
+    collapsed = sum(map(len, words)) + max(len(words) - 1, 0)
+    return min(len(text) - scripts, collapsed) + padding
 
 
 def _pruned(doc: etree._Element, comments: bool) -> etree._Element:
@@ -315,12 +330,28 @@ def _pruned(doc: etree._Element, comments: bool) -> etree._Element:
     return tree
 
 
+def _measured(tree: etree._Element, memo: PassMemo | None, bound: bool) -> int:
+    """:func:`page_text_bound` (``bound``) or :func:`page_text_length` of ``tree``, read
+    from ``memo`` when a pass over the page measured it."""
+    if memo is None:
+        return page_text_bound(tree) if bound else page_text_length(tree)
+    if bound:
+        if memo.bound is None:
+            memo.bound = page_text_bound(tree)
+        return memo.bound
+    if memo.length is None:
+        memo.length = page_text_length(tree)
+    return memo.length
+
+
 def _sequence(
-    doc: etree._Element, options: Extractor
+    doc: etree._Element, options: Extractor, memo: PassMemo | None = None
 ) -> tuple[etree._Element, str, etree._Element, str, bool]:
     """``trafilatura.core.trafilatura_sequence(copy(doc), options)`` (module docstring);
     ``doc`` is not modified. The last item: the body kept is the baseline's whole-body
-    text (:func:`is_whole_body_dump`)."""
+    text (:func:`is_whole_body_dump`). ``memo``: what an earlier pass over ``doc`` found
+    (:class:`~webresearch.extract.traf_content.PassMemo`); not read or filled with
+    comments (they change the tree before the main extractor) or another focus."""
     from trafilatura.baseline import baseline
     from trafilatura.core import (
         ESCALATION_ACCEPT_RATIO,
@@ -335,26 +366,39 @@ def _sequence(
     from trafilatura.xpaths import REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
     url = options.url
-    is_forum = _forum_thread_page(doc)
-    prune_comments = not options.comments and (options.focus == "precision" or not is_forum)
-    tree = _pruned(doc, prune_comments)
-    cleaned_tree = tree_cleaning(copy(tree), options)
-    # the cleaned tree before conversion: read by the second opinions and on forum threads
-    # (trafilatura copies it always; unread, it is the cleaned tree itself here)
-    backup_needed = not options.fast or (options.comments and is_forum)
-    cleaned_tree_backup = copy(cleaned_tree) if backup_needed else cleaned_tree
-    cleaned_tree = convert_tags(cleaned_tree, options, url)
+    if options.comments or options.focus != "balanced":
+        memo = None
+    if memo is not None and memo.tree is not None:
+        is_forum, tree = memo.forum, memo.tree  # read-only below: each change takes a copy
+    else:
+        is_forum = _forum_thread_page(doc)
+        prune_comments = not options.comments and (options.focus == "precision" or not is_forum)
+        tree = _pruned(doc, prune_comments)
+        if memo is not None:
+            memo.forum, memo.tree = is_forum, tree
+    cleaned_tree: etree._Element | None
+    if memo is not None and options.focus in memo.extracted:
+        # the main extractor's answer is known: only the second opinions read a tree
+        cleaned_tree = None
+        cleaned_tree_backup = None if options.fast else tree_cleaning(copy(tree), options)
+    else:
+        cleaned_tree = tree_cleaning(copy(tree), options)
+        # the cleaned tree before conversion: read by the second opinions and on forum
+        # threads (trafilatura copies it always; unread, it is the cleaned tree itself here)
+        backup_needed = not options.fast or (options.comments and is_forum)
+        cleaned_tree_backup = copy(cleaned_tree) if backup_needed else cleaned_tree
+        cleaned_tree = convert_tags(cleaned_tree, options, url)
 
     commentsbody, temp_comments = etree.Element("body"), ""
     forum_posts = None
     dump = False
-    if options.comments:
+    if options.comments and cleaned_tree is not None:  # (no memo with comments)
         commentsbody, temp_comments, cleaned_tree = extract_comments(cleaned_tree, options)
         if temp_comments and is_forum:
             forum_posts = commentsbody
             commentsbody, temp_comments = etree.Element("body"), ""
             cleaned_tree = convert_tags(copy(cleaned_tree_backup), options, url)
-    if options.focus == "precision" and not is_forum:
+    if options.focus == "precision" and not is_forum and cleaned_tree is not None:
         cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
 
     def rebuild() -> etree._Element:  # the converted tree again, when nothing else changed it
@@ -362,11 +406,18 @@ def _sequence(
 
     unchanged = not options.comments and options.focus != "precision"
     postbody, temp_text = extract_and_compare(
-        cleaned_tree, cleaned_tree_backup, tree, options, rebuild if unchanged else None
+        cleaned_tree, cleaned_tree_backup, tree, options, rebuild if unchanged else None, memo
     )
 
     if len(temp_text) < options.min_extracted_size and options.focus != "precision":
-        b_body, b_text, b_len = baseline(tree)
+        if memo is None:
+            b_body, b_text, b_len = baseline(tree)
+        else:
+            if memo.baseline is None:
+                b_body, b_text, b_len = baseline(tree)
+                memo.baseline = (deepcopy(b_body), b_text, b_len)
+            b_body, b_text, b_len = memo.baseline
+            b_body = deepcopy(b_body)
         if b_len > len(temp_text):
             postbody, temp_text = b_body, b_text
             forum_posts = None
@@ -375,8 +426,8 @@ def _sequence(
     if (
         options.focus == "balanced"
         and 0 < len(temp_text) < ESCALATION_MAX_LENGTH
-        and len(temp_text) < ESCALATION_PAGE_SHARE * page_text_bound(tree)
-        and len(temp_text) < ESCALATION_PAGE_SHARE * page_text_length(tree)
+        and len(temp_text) < ESCALATION_PAGE_SHARE * _measured(tree, memo, bound=True)
+        and len(temp_text) < ESCALATION_PAGE_SHARE * _measured(tree, memo, bound=False)
     ):
         r_options = copy(options)
         r_options.focus = "recall"
@@ -390,7 +441,7 @@ def _sequence(
         )
         r_text = ""
         try:
-            r_body, r_text = recall_retry(esc_tree, r_options, url)
+            r_body, r_text = recall_retry(esc_tree, r_options, url, memo)
         except Exception:  # pragma: no cover - as trafilatura: a failed retry is no retry
             r_text = ""
         j_text = ""

@@ -24,6 +24,7 @@ __all__ = [
     "Alternation",
     "alternation",
     "body_frame_finders",
+    "discard_scan",
     "discard_targets",
     "image_caption_targets",
     "teaser_targets",
@@ -208,8 +209,21 @@ def discard_targets(tree: etree._Element) -> list[etree._Element]:
     The regex verdicts on each distinct ``class`` and ``id`` value are kept for the call:
     a page repeats its class names.
     """
+    return discard_scan(tree)[0]
+
+
+def discard_scan(
+    tree: etree._Element,
+) -> tuple[list[etree._Element], list[etree._Element], list[etree._Element]]:
+    """:func:`discard_targets`, :func:`image_caption_targets` and :func:`teaser_targets` of
+    ``tree`` in one walk (trafilatura prunes the first before it scans for the others: a
+    caller keeps those of the others still in the tree after that prune — an element's
+    tag and attributes do not change, so the scan over the pruned tree selects just those).
+    """
     first: list[etree._Element] = []
     second: list[etree._Element] = []
+    captions: list[etree._Element] = []
+    teasers: list[etree._Element] = []
     by_class: dict[str, tuple[bool, bool]] = {}  # value -> (first expression, second)
     by_id: dict[str, tuple[bool, bool]] = {}
     for el in tree.iterdescendants(etree.Element):  # .//*
@@ -228,6 +242,12 @@ def discard_targets(tree: etree._Element) -> list[etree._Element]:
                 ident, (_DISCARD_ID.search(ident), _HIDDEN_ID.search(ident))
             )
         named = _first_in(attrs, "id", "class")
+        if el.tag in _DISCARD_TAGS and (klass is not None or ident is not None):
+            names = f"{ident or ''} {klass or ''}"  # no word below holds a space
+            if "caption" in names:
+                captions.append(el)
+            if "teaser" in names.replace("T", "t"):
+                teasers.append(el)
         if el.tag in _DISCARD_TAGS and (
             class_hits[0]
             or id_hits[0]
@@ -247,7 +267,7 @@ def discard_targets(tree: etree._Element) -> list[etree._Element]:
             or attrs.get("aria-hidden") == "true"
         ):
             second.append(el)
-    return list(dict.fromkeys(first + second))
+    return list(dict.fromkeys(first + second)), captions, teasers
 
 
 def image_caption_targets(tree: etree._Element) -> list[etree._Element]:

@@ -19,6 +19,7 @@ from webresearch.extract.dispatch import convert
 from webresearch.extract.html import extract_html
 from webresearch.extract.parse import parse_html
 from webresearch.extract.title import document_title
+from webresearch.extract.traf_content import PassMemo
 
 from .cases import route
 
@@ -414,9 +415,9 @@ def test_a_confident_first_pass_runs_no_second_opinion(monkeypatch: pytest.Monke
     calls: list[bool] = []
     real = main_content._trafilatura
 
-    def spy(doc: object, fast: bool, comments: bool) -> object:
+    def spy(doc: object, fast: bool, comments: bool, memo: PassMemo) -> object:
         calls.append(fast)
-        return real(doc, fast, comments)
+        return real(doc, fast, comments, memo)
 
     monkeypatch.setattr(main_content, "_trafilatura", spy)
     extract_html(article(PROSE * 3), URL)

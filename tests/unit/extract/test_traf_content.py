@@ -25,6 +25,7 @@ from webresearch.extract.traf_content import extract_content, wild_text_candidat
 from webresearch.extract.traf_scans import (
     alternation,
     body_frame_finders,
+    discard_scan,
     discard_targets,
     image_caption_targets,
     teaser_targets,
@@ -94,6 +95,8 @@ def test_the_pruning_scans_select_what_the_xpaths_select() -> None:
     assert discard_targets(tree) == expected
     assert image_caption_targets(tree) == DISCARD_IMAGE_ELEMENTS[0](tree)
     assert teaser_targets(tree) == TEASER_DISCARD_XPATH[0](tree)
+    # one walk for the three
+    assert discard_scan(tree) == (expected, image_caption_targets(tree), teaser_targets(tree))
 
 
 def test_each_frame_finder_finds_what_its_xpath_finds() -> None:
@@ -122,6 +125,11 @@ PAGES = [
     "<div class='content'><p>A short note on the pier reopening on Monday.</p></div>"
     "<p>More text outside the frame about the ferry timetable.</p>",
     "<div>nothing but a <a href='/'>link</a></div>",
+    # captions and teasers inside discarded blocks, a teaser inside a caption: each pruned
+    # once, from the tree as the prune before left it
+    f"<div class='article-body'>{STORY}<div class='sidebar'><div class='caption'>In the "
+    "sidebar</div><p class='Teaser'>t</p></div><div id='photo-caption'><span class='teaser'>"
+    "Next</span> Photo: the pier</div><section class='teaser-list'>More</section></div>",
     # link density (the converted tree's <ref>): the paragraph goes in the first round, the
     # list of two short links left then goes in the second round only
     f"<div class='article-body'>{STORY}<list><p><ref target='/a'>The ferry timetable</ref> now"

@@ -16,6 +16,7 @@ from trafilatura.xpaths import RAW_TREE_PRUNE_XPATH, REMOVE_COMMENTS_AND_LISTS_X
 from webresearch.extract import traf_pass
 from webresearch.extract.parse import parse_html
 from webresearch.extract.traf_pass import (
+    PassMemo,
     basic_cleaning_targets,
     comment_section_targets,
     extraction_pass,
@@ -128,6 +129,12 @@ PAGES = {
         "<div><p>Harbour notes: the ferry runs again from the <a href='/q'>north quay</a>."
         "</p><blockquote>Works are done, the mayor says.</blockquote><h3>Tides</h3></div>"
     ),
+    # the same with a teaser: the fast pass's wild text recovery keeps it, the full one not
+    "short note with a teaser": page(
+        "<article><p>A short note on the pier, with little more to say than that it reopens "
+        "on Monday after the winter works.</p><div class='teaser'><p>Read also: the ferry "
+        "runs again from the north quay, every morning at nine.</p></div></article>"
+    ),
     "nothing": page("<div><a href='/'>Home</a></div>"),
     "empty": page(""),
 }
@@ -144,6 +151,48 @@ def test_the_pass_gives_trafilaturas_trees(name: str, fast: bool, comments: bool
     assert etree.tostring(doc) == before  # the page is left as it was
 
 
+def _with_memo(doc: etree._Element, fast: bool, memo: PassMemo) -> tuple[bytes, bytes] | None:
+    result = extraction_pass(doc, fast, False, memo)
+    if result is None:
+        return None
+    return etree.tostring(result.body), etree.tostring(result.comments)
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_a_full_pass_after_the_fast_one_reuses_its_answers_and_gives_trafilaturas(
+    name: str,
+) -> None:
+    doc = parse_html(PAGES[name])
+    memo = PassMemo()
+    assert _with_memo(doc, True, memo) == _trafilatura(doc, True, False)
+    # the full pass reads the memo: the same trees as trafilatura's full pass
+    assert _with_memo(doc, False, memo) == _trafilatura(doc, False, False)
+    assert _with_memo(doc, False, memo) == _trafilatura(doc, False, False)  # and again
+
+
+def test_the_memo_keeps_only_what_the_fast_setting_does_not_change() -> None:
+    memo = PassMemo()
+    extraction_pass(parse_html(PAGES["article"]), True, False, memo)
+    assert "balanced" in memo.extracted  # the full pass skips the main extractor
+    # little kept: the wild text recovery ran, on a tree without teasers (then ``fast``
+    # changes nothing) …
+    memo = PassMemo()
+    extraction_pass(parse_html(PAGES["short note, long menu"]), True, False, memo)
+    assert "balanced" in memo.extracted and "recall" in memo.extracted
+    assert memo.length is not None  # the page was measured once
+    # … or with a teaser, which the fast pass keeps and the full pass prunes
+    doc = parse_html(PAGES["short note with a teaser"])
+    memo = PassMemo()
+    fast = _with_memo(doc, True, memo)
+    assert "balanced" not in memo.extracted
+    assert fast is not None and b"Read also" in fast[0]
+    assert _with_memo(doc, False, memo) == _trafilatura(doc, False, False)
+    # comments change the tree before the main extractor: no memo
+    memo = PassMemo()
+    extraction_pass(parse_html(PAGES["article with comments"]), True, True, memo)
+    assert memo.tree is None and not memo.extracted
+
+
 @pytest.mark.parametrize("name", sorted(PAGES))
 def test_the_page_text_bound_is_never_below_the_page_text_length(name: str) -> None:
     doc = parse_html(PAGES[name])
@@ -151,6 +200,20 @@ def test_the_page_text_bound_is_never_below_the_page_text_length(name: str) -> N
     # padded blocks, deleted scripts, styles and tails: the bound stays above
     tight = parse_html(page("<p></p>" * 50 + "<p>a<script>var x</script>b</p><style>q</style>"))
     assert page_text_bound(tight) >= page_text_length(tight) == len(html2txt(tight))
+
+
+def test_the_page_text_bound_counts_the_whitespace_collapse() -> None:
+    # indented markup: most of the raw text is whitespace that html2txt collapses
+    indent = "\n" + " " * 40
+    body = "".join(
+        f"<div>{indent}<span>{indent}word {i}{indent}</span>{indent}</div>" for i in range(40)
+    )
+    doc = parse_html(page(body))
+    raw = etree.tostring(doc.find("body"), method="text", encoding="unicode", with_tail=False)
+    assert page_text_length(doc) == len(html2txt(doc)) <= page_text_bound(doc) < len(raw) / 4
+    # words glued by a deleted script and padded blocks: still a bound
+    glued = parse_html(page("a<script>x</script>b<p>c</p>d<aside>e</aside>f" * 20))
+    assert page_text_bound(glued) >= page_text_length(glued) == len(html2txt(glued))
 
 
 def test_another_trafilatura_version_takes_bare_extraction(monkeypatch: pytest.MonkeyPatch) -> None:
