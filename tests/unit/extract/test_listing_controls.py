@@ -140,11 +140,12 @@ def test_a_grids_load_more_control_is_listed() -> None:
         page(
             "<div class='buttons'><a class='button' href='/teas'>SEE MORE</a></div>",
             "<div class='pager'><button type='button'>Load more</button></div>"
-            "<p><a href='/collections/green-teas?page=2'>Show more results ›</a></p>",
+            "<p><a href='/collections/green-teas?page=2'>Show more results ›</a></p>"
+            "<p><a href='/collections'>View all</a></p><p><a href='/t'>See all black teas</a></p>",
         )
     )
     labels = sorted(" ".join(el.text_content().split()) for el in listing_controls(tree))
-    assert labels == ["Load more", "SEE MORE", "Show more results ›"]
+    assert labels == ["Load more", "SEE MORE", "Show more results ›", "View all"]
 
 
 def test_more_in_prose_a_heading_or_without_a_grid_stays() -> None:
