@@ -133,3 +133,35 @@ def test_a_filters_drop_down_names_are_controls() -> None:
     )
     found = [(el.text or "").strip() for el in listing_controls(body)]
     assert found == ["Material", "Glaze"]
+
+
+def test_a_grids_load_more_control_is_listed() -> None:
+    tree = lxml_html.fromstring(
+        page(
+            "<div class='buttons'><a class='button' href='/teas'>SEE MORE</a></div>",
+            "<div class='pager'><button type='button'>Load more</button></div>"
+            "<p><a href='/collections/green-teas?page=2'>Show more results ›</a></p>"
+            "<p><a href='/collections'>View all</a></p><p><a href='/t'>See all black teas</a></p>",
+        )
+    )
+    labels = sorted(" ".join(el.text_content().split()) for el in listing_controls(tree))
+    assert labels == ["Load more", "SEE MORE", "Show more results ›", "View all"]
+
+
+def test_more_in_prose_a_heading_or_without_a_grid_stays() -> None:
+    out = md(
+        page(
+            "",
+            "<h2>See more</h2><p>Our kettles are steel and glass; <a href='/k'>see more</a> "
+            "of them in the shop, where each one is described at length.</p>",
+        )
+    )
+    assert "## See more" in out and "see more" in out
+    lone = (
+        "<!DOCTYPE html><html><head><title>Tea</title></head><body><main><h1>Tea</h1>"
+        "<p>Green tea is picked by hand in spring and dried the same day, so the leaves keep "
+        "their colour and their taste for a long time after the harvest ends.</p>"
+        "<p><a href='/about'>View more</a></p></main></body></html>"
+    )
+    tree = lxml_html.fromstring(lone)
+    assert listing_controls(tree) == []
