@@ -20,6 +20,7 @@ from ..daemon_thread import in_daemon_thread
 from ..errors import InvalidArguments, TooLarge, UnsupportedContent, WebResearchError
 from ..extract.dispatch import reads_from_a_prefix
 from ..extract.sniff import sniff_mime
+from ..extract.unresolved_links import unresolved_links
 from ..net.client import FetchResponse, GuardedClient
 from ..net.download import cap_text
 from ..net.guard import SSRFGuard
@@ -132,6 +133,8 @@ async def read_page(
             doc = asyncio.run(reader.convert(response))
             if capped:
                 doc = _cut_at_the_cap(doc, source or url, cap)
+            if url.lower().startswith("file:"):
+                doc = _note_unresolved(doc, unresolved_links(body, content_type, url))
             shown, window = format_document(
                 doc, offset, max_bytes, query, empty_html_note=empty_note
             )
@@ -179,3 +182,18 @@ def _cut_at_the_cap(doc: Document, source: str, cap: int) -> Document:
         f"first {shown} were read and converted; to read more, {RAISE_CAP}"
     )
     return {**doc, "download_truncated": True, "notes": [note, *doc.get("notes", [])]}
+
+
+def _note_unresolved(doc: Document, count: int) -> Document:
+    """``doc`` of a saved file with a note on its ``count`` relative links and images that
+    its ``file:///`` address cannot resolve (their targets are left out: the page's own
+    address was not given; new-user test 16, M4); ``doc`` itself when there are none."""
+    if count == 0:
+        return doc
+    what = "link or image" if count == 1 else "links and images"
+    note = (
+        f"{count} relative {what} could not be resolved: this file was read without the "
+        "address it was served from, so their targets are left out; to keep them, give "
+        "that address: --base-url https://…"
+    )
+    return {**doc, "notes": [*doc.get("notes", []), note]}

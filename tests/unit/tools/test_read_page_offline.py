@@ -64,3 +64,28 @@ def test_a_page_read_offline_reports_no_http_status() -> None:
     assert result.ok and "Saved words." in result.text
     assert result.meta["status"] is None
     assert result.meta["reader"] == "local"
+
+
+#: A saved page with root-relative and relative links and an image, and a fragment link.
+SAVED = (
+    b"<html><body><main><h1>Help</h1><p>" + b"Answers to common questions. " * 10 + b"</p>"
+    b"<p>Still stuck? <a href='/contact'>Contact us</a> or read <a href='guide.html'>the "
+    b"guide</a>; <a href='#top'>back to top</a>, <a href='https://other.example/'>elsewhere</a>."
+    b"</p><img src='/img/team.jpg' alt='Our support team'></main></body></html>"
+)
+
+
+def test_a_saved_file_names_its_relative_links_left_without_a_target() -> None:
+    result = asyncio.run(read_page(SAVED, "file:///tmp/saved/help.html"))
+    assert result.ok
+    assert "note: 3 relative links and images could not be resolved" in result.text
+    assert "--base-url https://" in result.text
+
+
+def test_with_a_web_address_or_a_base_element_there_is_no_such_note() -> None:
+    served = asyncio.run(read_page(SAVED, "https://help.example/help"))
+    based = SAVED.replace(b"<body>", b"<head><base href='https://help.example/'></head><body>")
+    saved_with_base = asyncio.run(read_page(based, "file:///tmp/saved/help.html"))
+    for result in (served, saved_with_base):
+        assert result.ok
+        assert "could not be resolved" not in result.text
