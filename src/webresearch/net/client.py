@@ -31,7 +31,6 @@ from ..errors import (
     InvalidArguments,
     NetworkError,
     Timeout,
-    TLSError,
     TooManyRedirects,
     WebResearchError,
 )
@@ -39,6 +38,7 @@ from ..redact import install_log_redaction, redact_url
 from .download import CappedBody, read_capped, too_large
 from .guard import SSRFGuard, describe_category
 from .locations import browser_location
+from .tls_failure import tls_failure
 from .transport import GuardedTransport
 
 __all__ = [
@@ -126,11 +126,8 @@ def translate_transport_error(exc: BaseException, shown_url: str) -> WebResearch
     """
     if isinstance(exc, WebResearchError):
         return exc
-    if _is_tls(exc):
-        return TLSError(
-            f"TLS handshake with {shown_url} failed (certificate not valid for this host, "
-            "or the server does not speak TLS)"
-        )
+    if (tls := tls_failure(exc, shown_url)) is not None:
+        return tls
     if isinstance(exc, (httpcore2.ConnectTimeout, httpx2.ConnectTimeout)):
         return Timeout(f"connecting to {shown_url} timed out", hint=UNREACHABLE_HINT)
     if isinstance(exc, (httpcore2.TimeoutException, httpx2.TimeoutException, TimeoutError)):
@@ -192,17 +189,6 @@ def _note_refused(hop: int, url: str, exc: BlockedAddress) -> None:
     trace.note(
         "hop", hop=hop, url=redact_url(url), refused=f"refused by the SSRF guard ({category})"
     )
-
-
-def _is_tls(exc: BaseException) -> bool:
-    seen: set[int] = set()
-    cur: BaseException | None = exc
-    while cur is not None and id(cur) not in seen:
-        if isinstance(cur, ssl.SSLError | ssl.CertificateError):
-            return True
-        seen.add(id(cur))
-        cur = cur.__cause__ or cur.__context__
-    return False
 
 
 class GuardedClient:
