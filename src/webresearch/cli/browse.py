@@ -14,6 +14,7 @@ a file name as well: any word no parameter of the action takes.
 from __future__ import annotations
 
 import asyncio
+import difflib
 import re
 import shlex
 import sys
@@ -168,9 +169,11 @@ def parse_action(line: str) -> tuple[dict[str, Any], str | None]:
     verb, _, remainder = line.strip().partition(" ")
     if not verb:
         raise ActionError("empty action")
-    info = _by_name().get(verb.lower())
-    if info is None:
-        raise ActionError(f"not an action: {line.strip()!r} (type help)")
+    names = _by_name()
+    if (info := names.get(verb.lower())) is None:  # ``clik``: the close name, as click does
+        close = difflib.get_close_matches(verb.lower(), sorted(names), n=1)
+        meant = f"did you mean {close[0]!r}? " if close else ""
+        raise ActionError(f"not an action: {line.strip()!r} ({meant}type help)")
     arguments: dict[str, Any] = {"action": info.name}
     required = [p for p in info.params if not p.optional]
     if required and required[0].kind == "source":

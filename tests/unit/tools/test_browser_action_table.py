@@ -149,6 +149,14 @@ def test_lines_that_do_not_fit_say_the_usage(bad: str) -> None:
         browse.parse_action(bad)
 
 
+def test_a_mistyped_action_names_the_close_one() -> None:  # new-user test 16, L2
+    with pytest.raises(browse.ActionError, match=r"did you mean 'click'\? type help"):
+        browse.parse_action("clik d1e2")
+    with pytest.raises(browse.ActionError) as unlike:
+        browse.parse_action("zzzzqq")
+    assert "did you mean" not in str(unlike.value)
+
+
 def test_a_new_row_reaches_the_cli_without_touching_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """Adding an action touches the table (and its test): the CLI parses and lists it."""
     rows = webresearch.browser_actions()
