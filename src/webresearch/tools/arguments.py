@@ -21,6 +21,7 @@ a schema cannot say (a query that is only spaces).
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -33,7 +34,7 @@ from ..url_text import clean_url
 from .specs import ToolSpec
 
 if TYPE_CHECKING:
-    from jsonschema import Draft202012Validator
+    from jsonschema import Draft202012Validator, ValidationError
 
 __all__ = [
     "MAX_DEPTH",
@@ -249,9 +250,36 @@ class ArgumentValidator:
                 problem = f"{where}: {err.message}" if where else err.message
                 if len(problem) > MAX_PROBLEM_CHARS:
                     problem = problem[: MAX_PROBLEM_CHARS - 1] + "…"
-                problems.append(problem)
+                problems.append(problem + _meant(err))
             raise InvalidArguments(f"{self.name} arguments: " + "; ".join(problems), hint=hint)
         return valid
+
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _meant(err: ValidationError) -> str:
+    """`` (did you mean 'max_bytes'?)`` after an unexpected argument (``maxBytes``,
+    ``max-bytes``, ``max_byte``) that is a spelling of one the schema has: its snake_case
+    form (models write camelCase), else the closest name (:func:`difflib.get_close_matches`,
+    as the settings' names are suggested); empty for other problems (new-user test 16, L3)."""
+    if err.validator != "additionalProperties" or not isinstance(err.instance, dict):
+        return ""
+    known = err.schema.get("properties") if isinstance(err.schema, dict) else None
+    if not isinstance(known, dict):
+        return ""
+    names = sorted(str(k) for k in known)
+    pairs: list[tuple[str, str]] = []  # (the name meant, the name given)
+    for key in map(str, err.instance):
+        if key in known:
+            continue
+        snake = _CAMEL.sub("_", key).replace("-", "_").lower()
+        close = [snake] if snake in known else difflib.get_close_matches(snake, names, n=1)
+        pairs += [(close[0], key[:40])] if close else []
+    if len(pairs) == 1:
+        return f" (did you mean {pairs[0][0]!r}?)"
+    shown = ", ".join(f"{meant!r} for {given!r}" for meant, given in pairs)
+    return f" (did you mean {shown}?)" if pairs else ""
 
 
 def _wrong(name: str, what: str) -> InvalidArguments:

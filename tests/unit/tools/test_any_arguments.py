@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import webresearch
 from tests.support.argument_fuzz import arguments_for, fuzz_run, fuzz_toolkit, searxng_server
 from webresearch import Settings, Toolkit, ToolResult
 from webresearch.runtime.journal import MemoryJournal
@@ -140,6 +141,32 @@ def test_a_refusal_names_at_most_three_problems() -> None:
         shape.problem
         == "items[0]: a set is not a JSON value; items[1]: a set is not a JSON value; items[2]: a set is not a JSON value"
     )
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ({"maxBytes": 100}, "(did you mean 'max_bytes'?)"),  # camelCase, as models write
+        ({"max-bytes": 100}, "(did you mean 'max_bytes'?)"),
+        ({"ofset": 3}, "(did you mean 'offset'?)"),  # a close name
+        (
+            {"maxBytes": 100, "Query": "x"},
+            "(did you mean 'max_bytes' for 'maxBytes', 'query' for 'Query'?)",
+        ),
+    ],
+)
+def test_an_unexpected_argument_names_the_one_meant(extra: dict[str, Any], said: str) -> None:
+    """New-user test 16, L3: ``Additional properties are not allowed`` alone left the
+    model to guess the spelling."""
+    with pytest.raises(webresearch.InvalidArguments) as refused:
+        ArgumentValidator(WEB_FETCH).validate({"url": "https://example.org/", **extra})
+    assert refused.value.message.endswith(said)
+
+
+def test_an_unexpected_argument_unlike_any_gets_no_guess() -> None:
+    with pytest.raises(webresearch.InvalidArguments) as refused:
+        ArgumentValidator(WEB_FETCH).validate({"url": "https://example.org/", "zzqqxx": 1})
+    assert "did you mean" not in refused.value.message
 
 
 def test_json_shape_keeps_json_as_it_is() -> None:
