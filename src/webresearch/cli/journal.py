@@ -395,16 +395,26 @@ def journal(
     calls = calls_of(events, complete_only=len(events) >= scan)
     if failed:
         calls = [c for c in calls if c.failed]
-    calls = calls[-limit:]
+    matched, calls = len(calls), calls[-limit:]
     if not calls:
         reader.say_empty(filtered)
         return
+    if matched > limit:  # rows were left out: said, as the table cannot (new-user test 16)
+        _say_left_out(limit, matched, exact=len(events) < scan)
     for line in (
         (json.dumps(c.to_dict(), ensure_ascii=False, default=str) for c in calls)
         if as_json
         else format_calls(calls, run_chars=RUN_ID_SHOWN)
     ):
         click.echo(line)
+
+
+def _say_left_out(limit: int, matched: int, *, exact: bool) -> None:
+    """The note on stderr that the newest ``limit`` of ``matched`` calls are shown
+    (``exact``: every event was read, else ``matched`` is a lower bound)."""
+    of = f"{matched}" if exact else f"at least {matched}"
+    more = "--limit N for more" if limit < MAX_LIMIT else "--since, --tool or --run to narrow"
+    click.echo(f"webresearch journal: showing the newest {limit} of {of} calls ({more})", err=True)
 
 
 @journal.command("stats")

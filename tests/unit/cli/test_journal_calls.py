@@ -131,3 +131,12 @@ def test_pure_parts() -> None:
     lines = format_calls(calls_of(events))
     assert lines[2].split()[2:4] == ["web_fetch", "u"]
     assert journal_stats(events).calls == 1
+
+
+def test_a_limit_that_leaves_calls_out_says_so(written: tuple[dict[str, str], str]) -> None:
+    """New-user test 16, L4: the newest 50 of 52 calls were listed with nothing saying so."""
+    env, _base = written
+    cut = run(env, "--limit", "3")
+    assert len(cut.stdout.splitlines()) == 4  # the heading and three rows
+    assert "showing the newest 3 of 5 calls (--limit N for more)" in cut.stderr
+    assert "showing" not in run(env).stderr
