@@ -134,7 +134,10 @@ class ToolSet:
 
     def offered(self, run: RunContext) -> list[ToolSpec]:
         """The specs offered to ``run`` in a stable order, titles in the settings' language
-        (each gate that closes a tool is logged once)."""
+        (each gate that closes a tool is logged once: an approval policy's denial at info,
+        the run's own shape — no workspace for a CLI fetch, a model that cannot see images —
+        at debug, as it is by design: ``webresearch -v fetch`` named it as if something
+        were wrong, new-user test 16, L8)."""
         language = self.settings.tool_titles_language
         out = []
         for name, tool in self._tools.items():
@@ -143,5 +146,7 @@ class ToolSet:
                 out.append(localized(tool.spec, language))
             elif (name, why) not in self._logged_gates:
                 self._logged_gates.add((name, why))
-                log.info("tool %s not registered for this run: %s", name, why)
+                denied = self.approval_mode(run, name) == "deny"
+                level = logging.INFO if denied else logging.DEBUG
+                log.log(level, "tool %s not registered for this run: %s", name, why)
         return sorted(out, key=lambda s: self._order.get(s.name, len(self._order)))

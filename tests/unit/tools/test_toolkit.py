@@ -107,6 +107,21 @@ async def test_missing_optional_dependency_removes_the_tool_with_one_log_line(
     assert len(lines) == 1 and "Pillow" in lines[0].getMessage()
 
 
+async def test_a_tool_the_runs_shape_closes_is_logged_at_debug_a_denial_at_info(
+    settings: Settings, caplog: pytest.LogCaptureFixture
+) -> None:
+    """New-user test 16, L8: ``webresearch -v fetch`` (info) said "tool view_image not
+    registered for this run: the run has no workspace" for a fetch that never has one."""
+    with caplog.at_level(logging.DEBUG, logger="webresearch"):
+        async with Toolkit(settings, journal=MemoryJournal()) as tk:
+            tk.tools(RunContext())  # no workspace: the image tools that need one are closed
+            tk.tools(RunContext(approval={"web_fetch": "deny"}))
+    gated = [r for r in caplog.records if "not registered for this run" in r.getMessage()]
+    by_level = {r.getMessage().split(":", 1)[1].strip(): r.levelno for r in gated}
+    assert by_level.get("the run has no workspace") == logging.DEBUG
+    assert by_level["denied by the approval policy"] == logging.INFO
+
+
 async def test_a_call_is_journaled_with_every_field(
     toolkit: Toolkit, page_server: LocalServer
 ) -> None:
