@@ -43,11 +43,25 @@ def test_the_author_link_of_a_byline_stays() -> None:
 
 
 def test_a_posted_on_line_stays_whole() -> None:
-    out = page(
-        lead="",
-        byline='<p class="meta">Posted on <time datetime="2026-11-02">2 November 2026</time> by Ola Berg</p>',
+    # a newsletter modal and an open consent <dialog> before the page: the alignment kept the tail "by Ola Berg"
+    # alone, and the line read "2 October 2026 by Ola Berg"
+    html = (
+        "<html><head><title>How to plant tulips</title></head><body>"
+        "<div class='modal' role='dialog' aria-modal='true'><h2>Before you go</h2><p>Join our "
+        "mailing list for a seed discount.</p><form><input type='email'><button>Join</button>"
+        "</form></div>"
+        "<dialog open id='consent'><p>This site uses cookies. By continuing you agree to our "
+        "cookie policy.</p><button>OK</button></dialog>"
+        "<header><a href='/'>Garden Notes</a></header><main><article>"
+        "<h1>How to plant tulips</h1><p class='meta'>Posted on "
+        "<time datetime='2026-10-02'>2 October 2026</time> by Ola Berg</p>"
+        "<p>Plant tulip bulbs in autumn, when the soil has cooled. Pick firm bulbs and set "
+        "them pointed end up.</p><ol><li>Dig a hole three times as deep as the bulb.</li>"
+        "<li>Add a little grit for drainage.</li><li>Set the bulb and cover it with soil.</li><li>Water once and wait for spring.</li></ol>"
+        "</article></main></body></html>"
     )
-    assert "Posted on 2 November 2026 by Ola Berg" in out
+    out = extract_html(html, "https://garden.example/tulips").markdown
+    assert "Posted on 2 October 2026 by Ola Berg" in out
 
 
 @pytest.mark.parametrize(
