@@ -23,6 +23,13 @@ paragraph text) that
   aria-controls="radix-1">…?</button></h3>``: the pattern as WAI-ARIA's own example and
   Radix's ``Accordion.Header`` write it, the closed panel not rendered or left empty:
   WCXB dev product +0.0003, collection +0.0001, three pages up, none down);
+  A panel the button *names* that exists needs no long run: the structure is unambiguous
+  (Bootstrap's accordion, ``<button data-bs-target="#c1">How long does delivery take?
+  </button>`` over ``<div id="c1"><div class="accordion-body">Orders arrive in 2 to 4
+  working days.</div></div>``), so text of its own outside links, buttons and scripts of
+  at least :data:`MIN_NAMED_ANSWER_CHARS` letters and digits, with no form field in the
+  panel (a chat or search box a "Need help?" button opens), is an answer (new-user test,
+  session 16: short answers came out with no question);
 * holds a question: some text, at most :data:`MAX_QUESTION_CHARS` letters and digits,
   ending with a question mark, and no control of its own inside (a nested button, a form
   field). Accordions of titles ("Reduce storage spend", "Running Shoes Buying Guide")
@@ -65,6 +72,7 @@ __all__ = [
     "MAX_QUESTION_CHARS",
     "MAX_WRAPPER_LEVELS",
     "MIN_ANSWER_RUN",
+    "MIN_NAMED_ANSWER_CHARS",
     "open_accordion_questions",
 ]
 
@@ -72,6 +80,9 @@ __all__ = [
 MAX_QUESTION_CHARS = 300
 #: An answer panel holds a text run (one text node) of at least this many letters and digits.
 MIN_ANSWER_RUN = 80
+#: A panel its button names (an unambiguous accordion) answers with at least this many
+#: letters and digits outside links (a short answer: "Orders arrive in 2 to 4 days.").
+MIN_NAMED_ANSWER_CHARS = 12
 #: A button alone in its wrapper is looked up at most this many levels for the panel after it.
 MAX_WRAPPER_LEVELS = 3
 _TARGET_ATTRIBUTES = ("aria-controls", "data-target", "data-bs-target")
@@ -115,7 +126,7 @@ def open_accordion_questions(body: etree._Element) -> int:
         if panel is None:  # answers a script loads: a question set as a heading
             if not _heading_question(trigger):
                 continue
-        elif _inside(panel, trigger) or _inside(trigger, panel) or not _holds_prose(panel):
+        elif _inside(panel, trigger) or _inside(trigger, panel) or not _answers(panel):
             continue
         if in_boilerplate(trigger, body):
             continue
@@ -204,6 +215,35 @@ def _holds_prose(panel: etree._Element) -> bool:
         for text in texts:
             if text and len(text) >= MIN_ANSWER_RUN and len(letters_digits(text)) >= MIN_ANSWER_RUN:
                 return True
+    return False
+
+
+def _answers(panel: etree._Element) -> bool:
+    """Whether a panel the trigger names holds an answer: prose (:func:`_holds_prose`), or a
+    short text of its own — at least :data:`MIN_NAMED_ANSWER_CHARS` letters and digits
+    outside links, buttons and scripts — and no form field (module docstring)."""
+    if _holds_prose(panel):
+        return True
+    if next(panel.iterdescendants(*_CONTROLS[1:]), None) is not None:
+        return False  # a chat box, a search form: a tool the button opens
+    size = 0
+    for el in panel.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if el is not panel:
+            size += len(letters_digits(el.tail or ""))
+        if el.tag.lower() not in _NOT_PROSE and not _in_link(el, panel):
+            size += len(letters_digits(el.text or ""))
+    return size >= MIN_NAMED_ANSWER_CHARS
+
+
+def _in_link(el: etree._Element, panel: etree._Element) -> bool:
+    """True when ``el`` lies inside a link or a button below ``panel``."""
+    node: etree._Element | None = el
+    while node is not None and node is not panel:
+        if isinstance(node.tag, str) and node.tag.lower() in _NOT_PROSE:
+            return True
+        node = node.getparent()
     return False
 
 

@@ -29,6 +29,18 @@ Two refinements (review, session 16):
   laid out apart by CSS) gets a space there, so the line does not read "By Jane DoeDec 1,
   2026". Text written right against the ``<time>`` in the same element ("(<time>…</time>),")
   is left as written.
+
+The author's name in the same line is kept the same way (review, session 16): resiliparse,
+whose main-content text fills the gaps trafilatura left (:mod:`webresearch.extract.
+main_content`, step 4), drops a link marked ``rel="author"`` (the HTML Standard's link type
+for "the author of the current article"), so ``<div class="byline">By <a rel="author">Jane
+Doe</a> · <time>…</time></div>`` came out as "By · 28 November 2026". The text of a
+``rel="author"`` link (through inline elements) is marked kept when its block holds kept
+text; a link alone in its block (an author box, a listing's bylines) stays as it was.
+A short block (at most :data:`MAX_BYLINE_CHARS` letters and digits) holding kept text whose
+date was restored is a byline and is kept whole: ``<p>Posted on <time>2 May 2026</time> by
+Ana Ruiz</p>``, whose tail "by Ana Ruiz" alone the alignment kept, read "2 May 2026 by Ana
+Ruiz" (review, session 16).
 """
 
 from __future__ import annotations
@@ -37,7 +49,11 @@ from lxml import etree
 
 from webresearch.extract.align import Segment
 
-__all__ = ["keep_inline_dates"]
+__all__ = ["MAX_BYLINE_CHARS", "keep_inline_dates"]
+
+#: A block with a restored date and kept text, of at most this many letters and digits, is a
+#: byline and is kept whole ("Posted on 2 May 2026 by Ana Ruiz").
+MAX_BYLINE_CHARS = 100
 
 #: Phrasing elements (HTML Standard, "phrasing content") a date and its line sit in.
 _INLINE = frozenset(
@@ -57,15 +73,22 @@ def keep_inline_dates(segments: list[Segment]) -> int:
         the letters and digits added (0 when no such date).
     """
     dated: list[tuple[int, etree._Element]] = []
+    named: list[Segment] = []
     for i, seg in enumerate(segments):
         if not seg.kept:
             time = _time_around(seg.holder)
             if time is not None:
                 dated.append((i, time))
-    if not dated:
+            elif _author_link_around(seg.holder):
+                named.append(seg)
+    if not dated and not named:
         return 0
     kept_blocks = {_block(seg.holder) for seg in segments if seg.kept}
     added = 0
+    for seg in named:  # the author's name in a kept byline (module docstring)
+        if _block(seg.holder) in kept_blocks:
+            seg.kept = True
+            added += len(seg.norm)
     restored: dict[etree._Element, None] = {}
     for i, time in dated:
         seg = segments[i]
@@ -76,6 +99,33 @@ def keep_inline_dates(segments: list[Segment]) -> int:
             restored[time] = None
     for time in restored:
         _space_apart(time)
+    return added + _whole_bylines(segments, kept_blocks, [_block(time) for time in restored])
+
+
+def _whole_bylines(
+    segments: list[Segment],
+    kept_blocks: set[etree._Element | None],
+    dated_blocks: list[etree._Element | None],
+) -> int:
+    """Mark kept the rest of each short block that held kept text and got its date back (a
+    byline, module docstring); the letters and digits added."""
+    lines = {block for block in dated_blocks if block is not None and block in kept_blocks}
+    if not lines:
+        return 0
+    sizes: dict[etree._Element, int] = {}
+    for seg in segments:
+        block = _block(seg.holder)
+        if block in lines:
+            sizes[block] = sizes.get(block, 0) + len(seg.norm)
+    added = 0
+    for seg in segments:
+        block = _block(seg.holder)
+        if not seg.kept and block in lines and sizes[block] <= MAX_BYLINE_CHARS:
+            time = _time_around(seg.holder)
+            if time is not None and _superseded(time):
+                continue  # the hidden "updated" date (module docstring)
+            seg.kept = True
+            added += len(seg.norm)
     return added
 
 
@@ -184,6 +234,15 @@ def _time_around(el: etree._Element | None) -> etree._Element | None:
             return el
         el = el.getparent()
     return None
+
+
+def _author_link_around(el: etree._Element | None) -> bool:
+    """Whether ``el`` is, or sits in through inline elements only, an ``<a rel="author">``."""
+    while el is not None and _tag(el) in _INLINE:
+        if _tag(el) == "a" and "author" in str(el.get("rel") or "").lower().split():
+            return True
+        el = el.getparent()
+    return False
 
 
 def _block(el: etree._Element | None) -> etree._Element | None:

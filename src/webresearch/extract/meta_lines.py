@@ -28,17 +28,20 @@ from the river" — a digit or more words) is not a credit and stays; so do "Sou
 lines under charts (the WCXB ground truth keeps about half of those).
 
 **Page meta.** A line (a heading or a list item too) that only says how long the article
-takes to read ("6 min read", "Jun 08, 2023 • 11 Minute Read", "Estimated reading time:"),
-when it was updated or published ("Last updated on June 2, 2025", "Updated Feb. 27,
-2025", "Published: Jul 15, 2019" — a date, at most a time after it: a sentence about an
-update stays), an advertisement's label ("Advertisement - Page continues below") or the
-title of a table of contents ("Table of contents", "In this article", "On this page": its
-list of in-page links is removed before, :func:`~webresearch.extract.page_toc.drop_page_toc`)
-is the page's furniture. A page with more than :data:`MAX_ENTRY_META_LINES` reading-time or
-date lines is a list of entries, each with its own: those stay (a blog index, WCXB dev
-listing 2972). WCXB dev article pages: 30 pages up by up to 0.006, one down by
-0.0004 (a "Table of contents" title the ground truth keeps); none of the 39 such lines in
-our outputs was in the ground truth. A bare "Contents" stays (a kit's "Contents" list).
+takes to read ("6 min read", "11 Minute Read", "Estimated reading time:"), an
+advertisement's label ("Advertisement - Page continues below") or the title of a table of
+contents ("Table of contents", "In this article", "On this page": its list of in-page links
+is removed before, :func:`~webresearch.extract.page_toc.drop_page_toc`) is the page's
+furniture. A reading time printed in a line with other text — a byline "By Jane Doe · 28
+November 2026 · 4 min read", "Jun 08, 2023 • 11 Minute Read" — loses only that fragment
+(with its separator, at the line's start or end or between two separators): the author and
+the date stay, since the extraction returns no author or date field and an agent needs to
+know by whom and when a page was written (decision, session 16; a new-user test found whole
+bylines gone). For the same reason "Published: 28 November 2026", "Last updated on June 2,
+2025" stay (they were dropped until session 16; WCXB's ground truth holds few of them, so
+article precision pays a little). A page with more than :data:`MAX_ENTRY_META_LINES`
+reading-time lines is a list of entries, each with its own: those stay whole (a blog index,
+WCXB dev listing 2972). A bare "Contents" stays (a kit's "Contents" list).
 
 Photo credits, WCXB dev article pages (webresearch alone): 15 pages change, 14 up, one down
 by 0.002 ("Photo via Pexels" the ground truth keeps).
@@ -134,15 +137,26 @@ _CREDIT_WORDS = frozenset(
 #: A line with more spaces than this is a paragraph, never read further.
 _MAX_SPACES = 3 * MAX_CREDIT_WORDS
 _WORD = re.compile(r"[^\W_]+")
-_MONTH_DATE = (
-    r"(?:[a-z]{3,9}\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}|\d{1,2}\s+[a-z]{3,9}\.?,?\s+\d{4}"
-    r"|\d{4}-\d\d-\d\d|\d{1,2}/\d{1,2}/\d{2,4})(?:,?\s+(?:at\s+)?\d{1,2}:\d\d(?:\s*[ap]\.?m\.?)?)?"
-)
-#: An entry's meta: how long it takes to read, when it was updated or published.
-_ENTRY_META = re.compile(
+_READING_TIME = (
     r"(?:estimated\s+)?reading\s+time\s*:?(?:\s*\d+\s*min(?:ute)?s?\.?)?"
-    r"|(?:[^\n]{0,40}?[\s•·|—-]+)?(?:\d+\s*)?min(?:ute)?s?\.?\s+read"
-    r"|(?:last\s+)?(?:updated|modified|published)(?:\s+on)?\s*:?\s+" + _MONTH_DATE,
+    r"|(?:\d+\s*)?min(?:ute)?s?\.?\s+read"
+)
+#: An entry's meta: how long it takes to read.
+_ENTRY_META = re.compile(_READING_TIME, re.IGNORECASE)
+_SEPARATOR = r"\s*[•·|—–]\s*|\s+-\s+"
+#: A reading time at the end of a line with other text, after a separator …
+_TRAILING_TIME = re.compile(
+    r"(?P<rest>.*?\S)(?:" + _SEPARATOR + r")(?:" + _READING_TIME + r")(?P<end>[*_]*)\s*$",
+    re.IGNORECASE,
+)
+#: … at its start, before one …
+_LEADING_TIME = re.compile(
+    r"(?P<start>[*_]*)(?:" + _READING_TIME + r")(?:" + _SEPARATOR + r")(?P<rest>\S.*)$",
+    re.IGNORECASE,
+)
+#: … or between two.
+_INNER_TIME = re.compile(
+    r"(?P<sep>" + _SEPARATOR + r")(?:" + _READING_TIME + r")(?:" + _SEPARATOR + r")",
     re.IGNORECASE,
 )
 #: The page's furniture: an advertisement's label, a table of contents' title.
@@ -159,9 +173,6 @@ _META_HINTS = (
     "advertis",
     "sponsored",
     "read",
-    "updated",
-    "modified",
-    "published",
     "content",
     "in this",
     "on this",
@@ -180,6 +191,7 @@ def drop_meta_lines(markdown: str) -> str:
     lines = markdown.split("\n")
     drop: list[int] = []
     entry_meta: list[int] = []
+    trimmed: dict[int, str] = {}  # a line without its reading time (module docstring)
     fenced = False
     for number, line in enumerate(lines):
         stripped = line.strip()
@@ -192,10 +204,19 @@ def drop_meta_lines(markdown: str) -> str:
                 entry_meta.append(number)
             elif credit or kind is not None:
                 drop.append(number)
+            elif (rest := _without_reading_time(line)) is not None:
+                entry_meta.append(number)
+                trimmed[number] = rest
     if len(entry_meta) <= MAX_ENTRY_META_LINES:
-        drop += entry_meta
-    if not drop:
+        for number in entry_meta:
+            if number in trimmed:
+                lines[number] = trimmed[number]
+            else:
+                drop.append(number)
+    elif not drop:
         return markdown
+    if not drop:
+        return "\n".join(lines)
     return join_kept_lines(lines, set(drop))  # one blank line between the blocks left
 
 
@@ -224,6 +245,31 @@ def _is_credit(line: str, stripped: str) -> bool:
         return False
     unknown = [w for w in words if w[0].islower() and len(w) > 3 and w not in _CREDIT_WORDS]
     return len(unknown) <= 1  # a handle ("courtesy of gcmap"), not a sentence
+
+
+def _without_reading_time(line: str) -> str | None:
+    """``line`` without the reading time it prints beside other text (module docstring), or
+    ``None`` when it prints none so placed. Code, tables and quotes are not read."""
+    if (
+        len(line) > _MAX_LINE_CHARS
+        or "read" not in line.lower()
+        or line.lstrip().startswith(("|", ">", "```", "~~~"))
+        or line.startswith("    ")
+    ):
+        return None
+    body = line.rstrip()
+    marks = _MARKS.match(body)
+    head = marks.group() if marks else ""
+    body = body[len(head) :]
+    if (found := _TRAILING_TIME.fullmatch(body)) is not None:
+        body = found["rest"] + found["end"]
+    elif (found := _LEADING_TIME.fullmatch(body)) is not None:
+        body = found["start"] + found["rest"]
+    elif (found := _INNER_TIME.search(body)) is not None:
+        body = body[: found.start()] + found["sep"] + body[found.end() :]
+    else:
+        return None
+    return head + body
 
 
 def _meta_kind(stripped: str) -> re.Pattern[str] | None:

@@ -162,3 +162,40 @@ def test_a_question_button_deep_in_the_page_is_still_renamed() -> None:
     )
     assert open_accordion_questions(body) == 1
     assert body.find(".//button") is None
+
+
+def test_a_bootstrap_accordion_with_short_answers_keeps_its_questions() -> None:
+    # a framework accordion's button names its panel: a one-line answer is enough (new-user
+    # test, session 16: short answers came out with no question)
+    items = "".join(
+        f"<div class='accordion-item'><h2 class='accordion-header'>"
+        f"<button class='accordion-button' data-bs-target='#c{i}'>{q}</button></h2>"
+        f"<div id='c{i}' class='accordion-collapse collapse'>"
+        f"<div class='accordion-body'>{a}</div></div></div>"
+        for i, (q, a) in enumerate(
+            [
+                ("Can I bring my dog on the ferry?", "Yes, on a lead, on the open deck."),
+                ("When does the last boat leave?", "At 22:10 on weekdays, 23:40 on Fridays."),
+            ]
+        )
+    )
+    html = (
+        "<html><head><title>Ferry questions</title></head><body><main>"
+        "<h1>Ferry questions</h1><p>What travellers ask us most often about the island "
+        f"ferry, its timetable and what you may take on board.</p>"
+        f"<div class='accordion'>{items}</div></main></body></html>"
+    )
+    out = extract_html(html, "https://ferry.example/faq").markdown
+    assert "Can I bring my dog on the ferry?" in out
+    assert "When does the last boat leave?" in out
+    assert out.index("dog on the ferry?") < out.index("on a lead") < out.index("last boat")
+
+
+def test_a_help_button_opening_a_form_or_links_stays_a_button() -> None:
+    body = etree.fromstring(
+        "<body><button aria-controls='chat'>Need help?</button>"
+        "<div id='chat'><label>Your message to our team</label><textarea></textarea></div>"
+        "<button aria-controls='more'>Looking for more?</button>"
+        "<div id='more'><a href='/a'>All our guides and tutorials</a></div></body>"
+    )
+    assert open_accordion_questions(body) == 0

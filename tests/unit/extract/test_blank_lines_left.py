@@ -15,12 +15,12 @@ from webresearch.extract.meta_lines import drop_meta_lines
     [
         # two meta lines in a row under the title
         (
-            "# Night ferries\n\n6 min read\n\nPublished: Jul 15, 2026\n\nThe ferry leaves at nine.",
+            "# Night ferries\n\n6 min read\n\nIn this article\n\nThe ferry leaves at nine.",
             "# Night ferries\n\nThe ferry leaves at nine.",
         ),
         # meta lines first and last: no blank line left at either end
         (
-            "6 min read\n\nThe ferry leaves at nine.\n\nPublished: Jul 15, 2026",
+            "6 min read\n\nThe ferry leaves at nine.\n\nAdvertisement",
             "The ferry leaves at nine.",
         ),
     ],
