@@ -44,7 +44,9 @@ class="accordion">Can groups volunteer?</button><div class="panel"><p>Yes, …</
 its script toggles the next sibling) and WAI-ARIA's accordion pattern as Squarespace writes
 it (``<p role="heading" aria-level="3"><button aria-expanded="false">…?</button></p><div
 role="region">…</div>``: the button alone in its heading, the panel after the heading).
-Such a button is read as text too when its next element — or, for a button alone in its
+Such a button is read as text too when the markup marks the two as an accordion's parts
+(``aria-expanded``, a ``role="region"``, ``hidden`` or a class naming an accordion, a
+panel or a question: :func:`_accordion_marks`) and its next element — or, for a button alone in its
 wrapper (no other text, at most :data:`MAX_WRAPPER_LEVELS` levels up), the wrapper's next
 element — holds prose by the test above: the answers came out without their questions
 (WCXB dev: a shelter's volunteer FAQ of thirteen questions, a training program's FAQ).
@@ -89,7 +91,10 @@ _TARGET_ATTRIBUTES = ("aria-controls", "data-target", "data-bs-target")
 _HEADINGS = ("h2", "h3", "h4", "h5", "h6")
 _CONTROLS = ("button", "input", "select", "textarea")
 #: A question ends with a question mark (Latin, full-width, Arabic, Greek).
-_QUESTION_END = re.compile(r"[?？؟;]\W*$")
+_QUESTION_END = re.compile("[?\uff1f\u061f\u037e]\\W*$")  # U+037E: Greek (NFC makes it ";")
+#: What names an accordion's parts in the markup of the patterns above (W3Schools'
+#: ``accordion``/``panel``, Bootstrap's ``collapse``, FAQ plugins' ``faq-question``/``answer``).
+_ACCORDION_NAME = re.compile(r"accordion|faq|collaps|question|answer|panel|expand", re.I)
 _NOT_PROSE = frozenset({"script", "style", "button", "a", "template"})
 
 
@@ -121,7 +126,7 @@ def open_accordion_questions(body: etree._Element) -> int:
             panel = None  # a closed panel a script fills (Radix renders it empty)
         if panel is None and not _names_panel(trigger):
             panel = _next_panel(trigger)  # the W3Schools and Squarespace accordions
-            if panel is not None and not _holds_prose(panel):
+            if panel is not None and not (_holds_prose(panel) and _accordion_marks(trigger, panel)):
                 panel = None
         if panel is None:  # answers a script loads: a question set as a heading
             if not _heading_question(trigger):
@@ -201,6 +206,31 @@ def _next_panel(trigger: etree._Element) -> etree._Element | None:
             return None  # the wrapper says more than the question: not a header of one
         node = parent
     return None
+
+
+def _accordion_marks(trigger: etree._Element, panel: etree._Element) -> bool:
+    """Whether a button with no named panel and ``panel``, the element after it, are marked as
+    an accordion's header and panel: the button states ``aria-expanded``, the panel is a
+    ``role="region"`` or ``hidden``, a wrapper is a ``role="heading"``, or a class or id of the
+    button, its wrappers (:data:`MAX_WRAPPER_LEVELS`) or the panel names an accordion's part
+    (:data:`_ACCORDION_NAME`). A page's other buttons ending in "?" ("Need help?", "Enjoying
+    this article?" before the next paragraph: review r-16b) are controls, not questions."""
+    if trigger.get("aria-expanded") is not None or panel.get("hidden") is not None:
+        return True
+    if panel.get("role") == "region":
+        return True
+    marked: list[etree._Element] = [trigger, panel]
+    node = trigger.getparent()
+    for _ in range(MAX_WRAPPER_LEVELS):
+        if node is None or node is panel.getparent():
+            break
+        if node.get("role") == "heading":
+            return True
+        marked.append(node)
+        node = node.getparent()
+    return any(
+        _ACCORDION_NAME.search(f"{el.get('class') or ''} {el.get('id') or ''}") for el in marked
+    )
 
 
 def _holds_prose(panel: etree._Element) -> bool:

@@ -3,6 +3,7 @@ with the answers (accordion_questions.py)."""
 
 from __future__ import annotations
 
+import pytest
 from lxml import etree
 
 from webresearch.extract.accordion_questions import open_accordion_questions
@@ -199,3 +200,42 @@ def test_a_help_button_opening_a_form_or_links_stays_a_button() -> None:
         "<div id='more'><a href='/a'>All our guides and tutorials</a></div></body>"
     )
     assert open_accordion_questions(body) == 0
+
+
+PROSE = (
+    "The harbour was built in 1820 by local fishermen who needed a safe place to land their "
+    "boats in the winter storms, and the town grew quickly around it afterwards."
+)
+
+
+@pytest.mark.parametrize(
+    "button",
+    [
+        "<button type='button'>Need help?</button>",
+        "<div><button class='btn'>Want the full story?</button></div>",
+        "<button class='toggle-theme'>Prefer dark mode?</button>",
+        "<button onclick='share()'>Enjoying this article?</button>",
+        "<button>&amp;nbsp;</button>",
+    ],
+)
+def test_a_page_button_before_a_paragraph_is_no_accordion_question(button: str) -> None:
+    """Review r-16b M1/L2: a button ending in "?" (or ";", no question mark) before the next
+    paragraph, with nothing marking the two as an accordion, stays a control."""
+    html = (
+        "<html><head><title>Harbour history</title></head><body><main><article>"
+        f"<h1>Harbour history</h1><p>{PROSE}</p>{button}<p>{PROSE} Later came the ferry.</p>"
+        f"<p>{PROSE} Then the railway.</p></article></main></body></html>"
+    )
+    markdown = extract_html(html, "https://harbour.example/history").markdown
+    for label in ("Need help", "full story", "dark mode", "Enjoying", "nbsp"):
+        assert label not in markdown, markdown
+    assert "Later came the ferry" in markdown
+
+
+def test_a_greek_question_button_before_its_panel_is_read() -> None:
+    """U+037E, the Greek question mark (NFC would turn it into ";" in source code)."""
+    body = etree.fromstring(
+        "<body><main><button class='accordion'>Πότε ανοίγει το λιμάνι\u037e</button>"
+        f"<div class='panel'><p>{PROSE}</p></div></main></body>"
+    )
+    assert open_accordion_questions(body) == 1
