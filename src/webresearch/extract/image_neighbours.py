@@ -19,7 +19,9 @@ The image repeats its neighbours when every word of its alt text is in the short
 holds the alt text as a phrase (its words in a row). Words scattered over a paragraph do
 not make a caption: a chart "Rainfall in the north and south harbour towns" beside two
 paragraphs about the north and south harbour towns' rainfall says something of its own
-(review r16). Text longer than :data:`MAX_NEIGHBOUR_CHARS` characters is prose of its own,
+(review r16; WCXB dev, against main e15e3b5 with the r16 mojibake and page_toc fixes:
+article −0.00004, 9 pages down by at most 0.003 — alt texts near their words kept, e.g.
+0417, 0357 — service 0704 +0.003, documentation 5446 −0.002, the rest unchanged). Text longer than :data:`MAX_NEIGHBOUR_CHARS` characters is prose of its own,
 not the image's heading or caption, and is not read.
 
 WCXB dev (webresearch alone, against main 096fedb): article 0.9578 → 0.9579, 14 pages up

@@ -33,7 +33,9 @@ who types ``’`` beside ``â€™`` has a working encoding and quotes the sequ
 parts come from two sources (a shop's template in UTF-8 around a seller's garbled
 description: WCXB dev 3020) keeps the two apart and is still repaired. ftfy then runs on
 each run of text or tag that is not ASCII, not on the whole document: scripts and styles,
-most of a big page's bytes, cost nothing.
+most of a big page's bytes, cost nothing (WCXB dev 3020, 1.3 MB: 3.8 s → 0.25 s). WCXB
+dev against main e15e3b5: documentation 0666 +0.009 and 0688 +0.006 (their garbled "⟨" now
+kept as the ground truth keeps it: in code, or per run), the other pages unchanged.
 """
 
 from __future__ import annotations
