@@ -34,8 +34,8 @@ parts come from two sources (a shop's template in UTF-8 around a seller's garble
 description: WCXB dev 3020) keeps the two apart and is still repaired. ftfy then runs on
 each run of text or tag that is not ASCII, not on the whole document: scripts and styles,
 most of a big page's bytes, cost nothing (WCXB dev 3020, 1.3 MB: 3.8 s → 0.25 s). WCXB
-dev against main e15e3b5: documentation 0666 +0.009 and 0688 +0.006 (their garbled "⟨" now
-kept as the ground truth keeps it: in code, or per run), the other pages unchanged.
+dev against main e15e3b5: documentation 0666 +0.009 and 0688 +0.006 (man pages whose ground truth keeps the garbled
+"⟨": 0688's is all in code, 0666's is now repaired run by run), the other pages unchanged.
 """
 
 from __future__ import annotations
