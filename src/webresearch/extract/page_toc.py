@@ -39,7 +39,10 @@ target (the fragments-naming-nothing case above stays). With the ``<a name>`` ta
 WCXB dev (webresearch alone, against main 096fedb): article 0319 +0.024 (its "In this
 article" list came out above the article), 1405 −0.002 and 1821 −0.001 (the ground truth
 keeps those lists' words: the issue asks for the list to go when its headings follow);
-the other types and Zyte dev unchanged.
+the other types and Zyte dev unchanged. Only headings outside the list count: a team
+list whose every link wraps its member's name as a heading (``<a href="#member-0"><h3>Jane
+Doe</h3></a>``, each opening a biography by script) would otherwise match itself (review
+r16).
 """
 
 from __future__ import annotations
@@ -124,14 +127,14 @@ def _page_key(url: str) -> tuple[str, str]:
     return parts.netloc.lower(), parts.path.rstrip("/")
 
 
-def _unnamed_headings(doc: etree._Element) -> frozenset[str]:
-    """The normalised texts of the page's headings that have no ``id`` (module docstring)."""
-    texts = (
-        normalise("".join(h.itertext()))
-        for h in doc.iter("h1", "h2", "h3", "h4", "h5", "h6")
-        if not h.get("id")
-    )
-    return frozenset(text for text in texts if text)
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+
+
+def _unnamed_headings(doc: etree._Element) -> tuple[tuple[etree._Element, str], ...]:
+    """The page's headings that have no ``id``, each with its normalised text (module
+    docstring)."""
+    pairs = ((h, normalise("".join(h.itertext()))) for h in doc.iter(*_HEADINGS) if not h.get("id"))
+    return tuple((h, text) for h, text in pairs if text)
 
 
 def _anchor(
@@ -164,15 +167,19 @@ def _is_toc(
     ids: set[str],
     base: str,
     page: tuple[str, str] | None,
-    unnamed: frozenset[str] = frozenset(),
+    unnamed: tuple[tuple[etree._Element, str], ...] = (),
 ) -> bool:
     links = list(el.iter("a"))
     if len(links) < MIN_TOC_LINKS:
         return False
+    # a heading inside the list (a team list's <a href="#member-0"><h3>Name</h3></a>) is
+    # the item itself, not the section a contents entry points at (review r16)
+    inside = set(el.iter(*_HEADINGS))
+    outside = frozenset(text for h, text in unnamed if h not in inside)
     anchors = [
         (a.get("href") or "").strip().partition("#")[2]
         for a in links
-        if _anchor(a, ids, base, page, unnamed)
+        if _anchor(a, ids, base, page, outside)
     ]
     if len(anchors) < MIN_TOC_ANCHOR_SHARE * len(links):
         return False

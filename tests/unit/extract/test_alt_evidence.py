@@ -104,3 +104,31 @@ def test_an_alt_text_with_words_of_its_own_beside_a_heading_stays() -> None:
         "</figure></div></div></div>"
     )
     assert "![Quay Cam 3 bolted to a lamp post on the pier]" in out, out
+
+
+def test_a_chart_whose_words_are_spread_over_the_paragraphs_around_it_stays() -> None:
+    """Review r16: every word of the alt text is somewhere in the long paragraphs beside
+    the image, but neither holds it as a phrase nor is a heading or caption."""
+    out = kept(
+        "<p>Each crane lifts containers for the east quay and the west quay; the cranes "
+        "on the east side are older and lift less, so the west quay takes the heavy "
+        "boxes while the east quay handles the empty ones in the winter months.</p>"
+        "<div class='wp-block-image'><div class='inner'><figure class='lightbox'>"
+        "<img src='/img/lifts.png' alt='Crane lifts on the east and west quay'></figure>"
+        "</div></div>"
+        "<p>Over a year the west cranes lift about twice as many tonnes as those in the "
+        "east, and the harbour plans to move one crane across when the rebuilding ends, "
+        "once the new quay wall on the west side has been finished.</p>"
+    )
+    assert "![Crane lifts on the east and west quay]" in out, out
+
+
+def test_an_alt_text_quoted_as_a_phrase_of_the_paragraph_beside_it_is_dropped() -> None:
+    out = kept(
+        "<p>The chart below shows crane lifts on the east and west quay over the last "
+        "ten years, when the older cranes on the east side were first rebuilt.</p>"
+        "<div class='wp-block-image'><div class='inner'><figure class='lightbox'>"
+        "<img src='/img/lifts.png' alt='Crane lifts on the east and west quay'></figure>"
+        "</div></div>"
+    )
+    assert "![Crane lifts" not in out, out

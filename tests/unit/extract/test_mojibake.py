@@ -60,3 +60,34 @@ def test_windows_1252_punctuation_read_as_controls_is_put_right_with_the_rest() 
     out = extract_html(page(garbled), URL).markdown
     assert "I just don’t trust it…" in out, out
     assert "\x92" not in out and "\x85" not in out
+
+
+ABOUT = (
+    "<html><head><title>Seeing â€œ in the shop feed</title></head><body><main><article>"
+    "<h1>Seeing â€œ in the shop feed</h1>"
+    "<p>Our feed showed â€œ and â€” where the editor typed a quote and a dash.</p>"
+    "<p>The dash — is three bytes, so a reader on Windows-1252 shows â€” instead.</p>"
+    "<pre><code>print('—'.encode('utf-8').decode('cp1252'))  # â€”</code></pre>"
+    "</article></main></body></html>"
+)
+
+
+def test_page_that_quotes_the_garbage_beside_the_real_characters_stays_as_written() -> None:
+    """Review r16: a page about mojibake writes ``—`` and ``â€”`` in one sentence."""
+    assert repair_mojibake(ABOUT) == ABOUT
+    out = extract_html(ABOUT, URL)
+    assert "Our feed showed â€œ and â€” where" in out.markdown, out.markdown
+    assert "# â€”" in out.markdown and out.title == "Seeing â€œ in the shop feed"
+
+
+def test_code_is_never_repaired_and_two_sources_are_repaired_apart() -> None:
+    garbled = misread(TEXT, "cp1252")
+    code = "<pre><code>sample = 'â€™ and â€œ'</code></pre>"
+    html = (
+        "<html><head><title>Winter – timetable</title></head><body><main><article>"
+        f"<h1>Winter – timetable</h1><p>{garbled}</p>{code}<p>{garbled}</p>"
+        "</article></main></body></html>"
+    )
+    repaired = repair_mojibake(html)
+    assert code in repaired and "<h1>Winter – timetable</h1>" in repaired
+    assert f"<p>{TEXT}</p>" in repaired, repaired

@@ -144,6 +144,21 @@ def test_fragment_links_whose_text_is_no_heading_are_not_a_table_of_contents() -
     assert drop_page_toc(doc, URL) == 0
 
 
+def test_a_list_whose_links_wrap_their_own_headings_is_no_table_of_contents() -> None:
+    """Review r16: a crew list, each name a heading inside a link that opens a biography by
+    script (``#skipper-0``, no such id): the headings are the items, not sections."""
+    crew = "".join(
+        f"<li><a href='#skipper-{i}' class='open-bio'><h3>Skipper {name}</h3></a></li>"
+        for i, name in enumerate(("Ana Silva", "Piet de Vries", "Mara Kovac"))
+    )
+    html = page("#{}").replace(
+        "<p>Jump to a section:</p>", f"<h2>Our skippers</h2><ul class='crew'>{crew}</ul>"
+    )
+    doc = parse_html(html)
+    assert drop_page_toc(doc, URL) == 1  # the real table of contents only
+    assert "Skipper Piet de Vries" in "".join(doc.itertext())
+
+
 def test_a_table_of_contents_to_named_anchors_is_dropped() -> None:
     # <a name="chain"></a> before each heading: the older way of marking a link's target
     named = page("#{}")
