@@ -59,7 +59,7 @@ def test_repeated_badges_are_listed() -> None:
 
 
 def test_availability_labels_on_link_cards_stay() -> None:
-    """"Sold out" says the item is not on offer: never removed (review r16b)."""
+    """A "Sold out" says the item is not on offer: never removed (review r16b)."""
     sold = "<span class='badge'>Sold out</span>"
     markdown = extract_html(_page([sold, "", sold, sold, "", ""]), URL).markdown
     assert markdown.count("Sold out") == 3
