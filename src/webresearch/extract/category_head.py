@@ -201,9 +201,7 @@ def _item_card(el: etree._Element) -> bool:
     """True when ``el`` holds a link and at least two separate texts."""
     if not isinstance(el.tag, str):
         return False
-    if not (_tag(el) == "a" and el.get("href")) and not any(
-        a.get("href") for a in el.iter("a")
-    ):
+    if not any(a.get("href") for a in el.iter("a")):  # el itself when it is the link
         return False
     texts = sum(1 for t in el.itertext() if t.strip())
     return texts >= 2
