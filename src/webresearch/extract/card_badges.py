@@ -58,8 +58,9 @@ _BADGE_TAGS = (
     "span", "div", "p", "a", "li", "em", "strong", "b", "i", "small", "mark", "label",
     "button",
 )  # fmt: skip
-#: A card is short: an ancestor with more text than this is a section, not one card.
-_MAX_CARD_CHARS = 600
+#: A card is short: an ancestor with more text than this (whitespace collapsed) is a
+#: section, not one card.
+_MAX_CARD_CHARS = 1000
 _VERBATIM = frozenset({"table", "pre", "code", "kbd", "samp"})
 _WS = re.compile(r"\s+")
 
@@ -103,7 +104,7 @@ def _in_link_card(
     release's list of changes is not a grid of link cards; its labels are its content."""
     node = el.getparent()
     while node is not None and node is not root:
-        if len("".join(node.itertext())) > _MAX_CARD_CHARS:
+        if len(_WS.sub(" ", "".join(node.itertext())).strip()) > _MAX_CARD_CHARS:
             return False
         parent = node.getparent()
         if parent is None:

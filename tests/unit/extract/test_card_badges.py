@@ -79,7 +79,7 @@ def test_labels_outside_a_grid_of_link_cards_stay() -> None:
 
 
 def test_a_badge_in_one_long_section_with_links_is_not_a_card() -> None:
-    long = "A paragraph of the article about glazes and kilns. " * 15
+    long = "A paragraph of the article about glazes and kilns. " * 25
     root = etree.fromstring(
         "<div>"
         + "".join(
