@@ -30,7 +30,13 @@ whose paragraphs lie between them.
   :data:`MIN_BETWEEN_CONTROLS` texts in links or controls, holding at least
   :data:`MIN_BETWEEN_LINK_SHARE` of the letters there (the sort links, the filter toggle,
   the item cards, "Next page"). An article's standfirst is followed by its body, or by a
-  byline naming one or two authors: it stays the extractor's call.
+  byline naming one or two authors: it stays the extractor's call;
+* a listing follows the head: among the first :data:`ITEM_WINDOW` texts after it, one
+  stands in a grid of item cards — at least :data:`MIN_ITEM_CARDS` sibling elements of one
+  tag and class, each holding a link and two texts or more (a name and a price, a title
+  and a snippet). An article's share bar ("Facebook", "Twitter", "Email", "12 comments")
+  passes the condition on links between, but its links are not cards: a hero's promotion
+  and advertiser disclosure over it are not a listing's head (review r16b).
 
 It runs on every page type: a category page often declares ``og:type`` "article" (a CMS's
 default), so declarations do not tell it from an article.
@@ -50,12 +56,15 @@ from webresearch.extract.align import Segment
 from webresearch.extract.product_summary import prose_block
 
 __all__ = [
+    "ITEM_WINDOW",
+    "MAX_CARD_DEPTH",
     "MAX_HEAD_CHARS",
     "MAX_HEAD_DEPTH",
     "MAX_PARAGRAPHS",
     "MIN_BETWEEN_CONTROLS",
     "MIN_BETWEEN_LINK_SHARE",
     "MIN_HEAD_CHARS",
+    "MIN_ITEM_CARDS",
     "PARAGRAPH_CHARS",
     "keep_category_head",
 ]
@@ -75,6 +84,12 @@ MAX_HEAD_DEPTH = 3
 MIN_BETWEEN_LINK_SHARE = 0.5
 #: … in at least this many links or controls (a byline names one or two authors).
 MIN_BETWEEN_CONTROLS = 4
+#: A listing follows the head: at least this many item cards of one shape …
+MIN_ITEM_CARDS = 3
+#: … holding a text among the first this many texts after the head …
+ITEM_WINDOW = 30
+#: … the card this many levels or fewer above the text.
+MAX_CARD_DEPTH = 4
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _CONTROLS = frozenset({"a", "button", "label", "select", "option"})
@@ -138,11 +153,58 @@ def keep_category_head(
     between = sum(len(s.norm) for s in rest)
     if len(controls) < MIN_BETWEEN_CONTROLS or links < MIN_BETWEEN_LINK_SHARE * between:
         return 0  # no controls or items between: an article's standfirst, an author's bio
+    if not _listing_follows(segments[end : first + ITEM_WINDOW], body):
+        return 0  # a share bar's links, a byline: no grid of item cards after the head
     added = 0
     for seg in [*segments[start:end], *(s for texts in paragraphs for s in texts)]:
         seg.kept = True
         added += len(seg.norm)
     return added
+
+
+def _listing_follows(segments: list[Segment], body: etree._Element) -> bool:
+    """True when the texts after the head stand in a listing's item cards: at least
+    :data:`MIN_ITEM_CARDS` sibling elements of one tag and class, each holding a link and
+    at least two texts (a name and a price, a title and a snippet) —
+    :func:`_item_card`. A share bar's links ("Facebook", "Email", "12 comments") are links
+    alone, not cards."""
+    seen: dict[etree._Element, bool] = {}
+    for seg in segments:
+        node = seg.holder
+        for _ in range(MAX_CARD_DEPTH):
+            if node is None or node is body:
+                break
+            parent = node.getparent()
+            if parent is None or parent is body:
+                break
+            if parent not in seen:
+                seen[parent] = _card_grid(parent)
+            if seen[parent]:
+                return True
+            node = parent
+    return False
+
+
+def _card_grid(parent: etree._Element) -> bool:
+    """True when ``parent`` holds :data:`MIN_ITEM_CARDS` item cards of one tag and class."""
+    shapes: dict[tuple[str, str], int] = {}
+    for child in parent:
+        if _item_card(child):
+            shape = (_tag(child), child.get("class") or "")
+            shapes[shape] = shapes.get(shape, 0) + 1
+            if shapes[shape] >= MIN_ITEM_CARDS:
+                return True
+    return False
+
+
+def _item_card(el: etree._Element) -> bool:
+    """True when ``el`` holds a link and at least two separate texts."""
+    if not isinstance(el.tag, str):
+        return False
+    if not any(a.get("href") for a in el.iter("a")):  # el itself when it is the link
+        return False
+    texts = sum(1 for t in el.itertext() if t.strip())
+    return texts >= 2
 
 
 def _ancestors(h1: etree._Element, body: etree._Element) -> set[etree._Element]:

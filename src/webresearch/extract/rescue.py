@@ -129,12 +129,26 @@ def _has_column_headers(rows: list[etree._Element]) -> bool:
     least :data:`MIN_LINKED_ROWS` rows of data cells: a list page's table of laureates, of
     cities or of releases, whose cells link each name to its page (module docstring). A menu
     laid out as a table has no column headers; a navigation box's first row is one title
-    cell over rows of links."""
+    cell over rows of links. Nor is a table whose every data cell is one link and nothing
+    else (headed "Guides", "Tools", "News" over columns of links): it lays out a site's
+    navigation; a data table has cells of its own text (a year, a country, a count) beside
+    the linked names (review r16b)."""
     head = [c for c in rows[0] if _tag(c) in ("td", "th")]
     if len(head) < 2 or any(_tag(c) != "th" for c in head):
         return False
     data = [r for r in rows[1:] if r.find("td") is not None]
-    return len(data) >= MIN_LINKED_ROWS
+    if len(data) < MIN_LINKED_ROWS:
+        return False
+    return any(_own_text(c) for r in data for c in r.findall("td"))
+
+
+def _own_text(cell: etree._Element) -> bool:
+    """True when ``cell`` holds text that is not one link's whole text."""
+    text = normalise(cell.text_content())
+    if not text:
+        return False
+    links = cell.findall(".//a")
+    return len(links) != 1 or normalise(links[0].text_content()) != text
 
 
 def rescue_blocks(

@@ -34,10 +34,10 @@ def _page(badges: list[str]) -> str:
 
 
 def test_a_badge_on_card_after_card_goes() -> None:
-    sold = "<span class='badge'>Sold out</span>"
-    markdown = extract_html(_page([sold, "", sold, sold, "", ""]), URL).markdown
+    new = "<span class='badge'>New arrival</span>"
+    markdown = extract_html(_page([new, "", new, new, "", ""]), URL).markdown
     assert "Stoneware teapot number 5" in markdown and "$45.00" in markdown
-    assert "Sold out" not in markdown
+    assert "New arrival" not in markdown
     assert "A new range arrives each spring." in markdown
 
 
@@ -56,3 +56,36 @@ def test_repeated_badges_are_listed() -> None:
         + "</ul>"
     )
     assert [el.text for el in card_badges(root)] == [" 3 Colors "] * 3
+
+
+def test_availability_labels_on_link_cards_stay() -> None:
+    """A "Sold out" says the item is not on offer: never removed (review r16b)."""
+    sold = "<span class='badge'>Sold out</span>"
+    markdown = extract_html(_page([sold, "", sold, sold, "", ""]), URL).markdown
+    assert markdown.count("Sold out") == 3
+
+
+def test_labels_outside_a_grid_of_link_cards_stay() -> None:
+    """A release's changes labelled "New" (no links) and "### New" headings are content."""
+    changes = "".join(
+        f"<li><span class='label'>New</span><span>Change number {i} to the tool.</span></li>"
+        for i in range(4)
+    )
+    sections = "".join(
+        f"<h2>Version {i}</h2><h3>New</h3><ul><li>Item {i}</li></ul>" for i in range(3)
+    )
+    root = etree.fromstring(f"<div><ul>{changes}</ul>{sections}</div>")
+    assert card_badges(root) == []
+
+
+def test_a_badge_in_one_long_section_with_links_is_not_a_card() -> None:
+    long = "A paragraph of the article about glazes and kilns. " * 25
+    root = etree.fromstring(
+        "<div>"
+        + "".join(
+            f"<section><p>{long}</p><a href='/s{i}'>More</a><em>Exclusive</em></section>"
+            for i in range(3)
+        )
+        + "</div>"
+    )
+    assert card_badges(root) == []

@@ -52,3 +52,28 @@ def test_a_head_without_prose_adds_nothing() -> None:
     markdown = extract_html(_page("<p>New in.</p>"), URL).markdown
     assert "Delivery note 1" in markdown
     assert "New in." not in markdown
+
+
+def test_a_promo_over_a_share_bar_is_not_a_listing_head() -> None:
+    """Four links after the head are not a listing: a share bar's are links alone."""
+    body = "".join(
+        f"<p>Section {i} of the review: we walked each boot over forty miles of wet moorland "
+        f"and rocky ridges, and we weighed and measured every pair before and after.</p>"
+        for i in range(6)
+    )
+    page = (
+        "<!DOCTYPE html><html><head><title>Best boots | Example mag</title>"
+        "<meta property='og:type' content='article'></head><body>"
+        "<header><a href='/'>Example mag</a></header><div class='top'><h1>Best boots</h1>"
+        "<div class='promo'><p>Take 40% off a year of Example mag Club: every review, every "
+        "map and member prices in our shop. Join today.</p></div><div class='note'><p>We may "
+        "be paid a fee when you buy through the links on this page, at no cost to you.</p>"
+        "</div></div>"
+        "<div class='share'><a href='/s/1'>Facebook</a> <a href='/s/2'>Mastodon</a> "
+        "<a href='/s/3'>Email</a> <a href='#c'>9 comments</a></div>"
+        f"<main><article><h2>Our picks</h2>{body}</article></main></body></html>"
+    )
+    markdown = extract_html(page, "https://mag.example.org/best-boots").markdown
+    assert "Section 5 of the review" in markdown
+    assert "Take 40% off" not in markdown
+    assert "We may be paid a fee" not in markdown

@@ -63,3 +63,17 @@ def test_a_table_of_links_without_column_headers_stays_out() -> None:
     markdown = extract_html(_page(table), URL).markdown
     assert "Closing paragraph 3" in markdown
     assert "Topic 14" not in markdown
+
+
+def test_a_table_whose_every_cell_is_one_link_stays_out() -> None:
+    """Headed columns of links and nothing else lay out a site's navigation (review r16b)."""
+    rows = "".join(
+        f"<tr><td><a href='/maps/{i}'>Coast map {i}</a></td>"
+        f"<td><a href='/apps/{i}'>Signal app {i}</a></td>"
+        f"<td><a href='/news/{i}'>Keeper news {i}</a></td></tr>"
+        for i in range(6)
+    )
+    table = f"<table><tr><th>Maps</th><th>Apps</th><th>News</th></tr>{rows}</table>"
+    markdown = extract_html(_page(table), URL).markdown
+    assert "Closing paragraph 3" in markdown
+    assert "Signal app 3" not in markdown
