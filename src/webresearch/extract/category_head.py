@@ -53,7 +53,7 @@ from __future__ import annotations
 from lxml import etree
 
 from webresearch.extract.align import Segment
-from webresearch.extract.product_summary import prose_block
+from webresearch.extract.product_summary import head_span, prose_block
 
 __all__ = [
     "ITEM_WINDOW",
@@ -91,7 +91,6 @@ ITEM_WINDOW = 30
 #: … the card this many levels or fewer above the text.
 MAX_CARD_DEPTH = 4
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _CONTROLS = frozenset({"a", "button", "label", "select", "option"})
 
 
@@ -113,24 +112,10 @@ def keep_category_head(
     Returns:
         the letters and digits added (0 when the page shows no such head).
     """
-    if h1 is None:
+    span = head_span(body, segments, h1, MAX_HEAD_CHARS)
+    if span is None:
         return 0
-    inside = set(h1.iter())
-    start = next(
-        (i for i, s in enumerate(segments) if s.owner in inside and s.holder in inside), None
-    )
-    if start is None:
-        return 0
-    end = start
-    while end < len(segments) and segments[end].holder in inside:
-        end += 1
-    walked = 0
-    stop = end
-    while stop < len(segments):
-        walked += len(segments[stop].norm)
-        if walked > MAX_HEAD_CHARS or _in_heading(segments[stop].holder, body):
-            break
-        stop += 1
+    start, end, stop = span
     if any(s.kept for s in segments[start:stop]) or not any(s.kept for s in segments[stop:]):
         return 0
     box = _ancestors(h1, body)
@@ -224,14 +209,6 @@ def _in_control(el: etree._Element | None) -> bool:
         if el is None:
             return False
         if _tag(el) in _CONTROLS:
-            return True
-        el = el.getparent()
-    return False
-
-
-def _in_heading(el: etree._Element | None, body: etree._Element) -> bool:
-    while el is not None and el is not body:
-        if _tag(el) in _HEADINGS:
             return True
         el = el.getparent()
     return False

@@ -38,7 +38,7 @@ from webresearch.extract.align import Segment
 from webresearch.extract.product_head import MAX_HEAD_CHARS, is_price_line
 from webresearch.extract.rescue import in_boilerplate
 
-__all__ = ["MAX_PARAGRAPHS", "PROSE_CHARS", "keep_product_summary", "prose_block"]
+__all__ = ["MAX_PARAGRAPHS", "PROSE_CHARS", "head_span", "keep_product_summary", "prose_block"]
 
 #: A summary has at most this many paragraphs of prose: more is an article's body.
 MAX_PARAGRAPHS = 3
@@ -90,24 +90,10 @@ def keep_product_summary(
     Returns:
         the letters and digits added (0 when the page shows no such head).
     """
-    if h1 is None:
+    span = head_span(body, segments, h1, MAX_HEAD_CHARS)
+    if span is None:
         return 0
-    inside = set(h1.iter())
-    start = next(  # the owner test first: no parent lookup for the page's other texts
-        (i for i, s in enumerate(segments) if s.owner in inside and s.holder in inside), None
-    )
-    if start is None:
-        return 0
-    end = start
-    while end < len(segments) and segments[end].holder in inside:
-        end += 1
-    walked = 0
-    stop = end
-    while stop < len(segments):
-        walked += len(segments[stop].norm)
-        if walked > MAX_HEAD_CHARS or _in_heading(segments[stop].holder, body):
-            break
-        stop += 1
+    start, end, stop = span
     head = segments[start:stop]
     if any(s.kept for s in head) or not any(s.kept for s in segments[stop:]):
         return 0
@@ -130,6 +116,33 @@ def keep_product_summary(
         seg.kept = True
         added += len(seg.norm)
     return added
+
+
+def head_span(
+    body: etree._Element, segments: list[Segment], h1: etree._Element | None, max_chars: int
+) -> tuple[int, int, int] | None:
+    """Where a page's head lies in ``segments``: ``(start, end, stop)`` — the ``<h1>``'s own
+    texts are ``segments[start:end]``, the head under it runs to ``stop`` (the next heading,
+    or ``max_chars`` characters on); ``None`` when ``h1`` is ``None`` or holds no segment."""
+    if h1 is None:
+        return None
+    inside = set(h1.iter())
+    start = next(  # the owner test first: no parent lookup for the page's other texts
+        (i for i, s in enumerate(segments) if s.owner in inside and s.holder in inside), None
+    )
+    if start is None:
+        return None
+    end = start
+    while end < len(segments) and segments[end].holder in inside:
+        end += 1
+    walked = 0
+    stop = end
+    while stop < len(segments):
+        walked += len(segments[stop].norm)
+        if walked > max_chars or _in_heading(segments[stop].holder, body):
+            break
+        stop += 1
+    return start, end, stop
 
 
 def _in_heading(el: etree._Element | None, body: etree._Element) -> bool:
