@@ -37,7 +37,8 @@ if TYPE_CHECKING:
     )
 
 from ..url_text import clean_url, not_web_url, scheme_hint
-from .files import free_name, output_problem, write_file
+from .browse_output import HeaderLines, save_images
+from .files import free_name, output_problem
 from .local_hints import Exemptions, url_step
 from .logs import say, say_error
 from .options import guard_options, load_settings, robots_option
@@ -215,23 +216,6 @@ def parse_action(line: str) -> tuple[dict[str, Any], str | None]:
     return arguments, file
 
 
-def save_images(result: ToolResult, path: str) -> tuple[list[str], str | None]:
-    """Write a result's images to ``path`` (tiles: ``name-2.ext``, ``name-3.ext``…).
-
-    Returns:
-        (the files written, a one-line reason when a write failed — the rest are skipped).
-    """
-    written: list[str] = []
-    target = Path(path)
-    for i, image in enumerate(result.images):
-        out = target if i == 0 else target.with_name(f"{target.stem}-{i + 1}{target.suffix}")
-        problem = write_file(out, image.data)
-        if problem is not None:
-            return written, problem
-        written.append(str(out))
-    return written, None
-
-
 def screenshot_file(file: str | None) -> str:
     """Where a screenshot goes: the given file, else a fresh ``screenshot-N.png`` in the
     current directory."""
@@ -386,12 +370,14 @@ def browse(
 
 
 class _Steps:
-    """How each action runs: its output form, the progress line, the time budget."""
+    """How each action runs: its output form (the header lines shown last), the progress
+    line, the time budget."""
 
     def __init__(self, as_json: bool, quiet: bool, timeout_ms: int | None) -> None:
         self.as_json = as_json
         self.quiet = quiet
         self.timeout_ms = timeout_ms
+        self.header = HeaderLines()
 
 
 async def _run(
@@ -437,7 +423,8 @@ async def _step(
     if as_json:
         code = emit_result("browse", result, as_json=True)
     elif result.ok:
-        click.echo(result.text)
+        if shown := steps.header.fresh(result.text):  # the page's header once (browse_output)
+            click.echo(shown)
         code = EXIT_OK
     else:
         show_error("browse", result.error)  # type: ignore[arg-type]
@@ -487,6 +474,7 @@ async def _prompt(toolkit: Toolkit, run: RunContext, steps: _Steps) -> int:
             return last
         if line in ("help", "?"):
             click.echo(help_text())
+            steps.header.forget()
             continue
         try:
             arguments, file = parse_action(line)
