@@ -18,6 +18,8 @@ from pathlib import Path
 __all__ = [
     "CHROMIUM_CANDIDATES",
     "CHROMIUM_DISABLED_FEATURES",
+    "CHROMIUM_SETTING",
+    "DEFAULT_CHROMIUM",
     "PROXY_ENV",
     "chromium_args",
     "chromium_preferences",
@@ -29,6 +31,8 @@ __all__ = [
     "proxy_args",
 ]
 
+#: The binary a Debian or Ubuntu ``chromium`` package installs: the default named in messages.
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
 #: Where a Chromium is looked for when ``chromium_path`` is not set, in order. The Debian
 #: launcher ``/usr/bin/chromium`` is a shell script that sources /etc/chromium.d (it exports
 #: Google API keys and extra flags); the binary it execs is used directly.
@@ -38,6 +42,8 @@ CHROMIUM_CANDIDATES = (
     "/usr/bin/chromium-browser",
     "/usr/bin/google-chrome",
 )
+#: The candidates besides the default, in the message of a missing Chromium.
+_OTHER_PLACES = tuple(c for c in CHROMIUM_CANDIDATES if c != DEFAULT_CHROMIUM)
 
 #: Chromium features switched off (one ``--disable-features`` switch: Chromium reads only
 #: the last one given). Background traffic: Translate, OptimizationHints, MediaRouter,
@@ -66,21 +72,37 @@ CHROMIUM_DISABLED_FEATURES = (
 )
 
 
+#: The setting choosing the binary, and its environment variable (``config.sources.env_name``).
+CHROMIUM_SETTING = "chromium_path (WEBRESEARCH_CHROMIUM_PATH, or chromium_path in the config file)"
+
+
 def chromium_problem(explicit: str | None = None) -> str | None:
     """Why no Chromium can be launched, or ``None`` when :func:`find_chromium` finds one.
 
     A configured ``chromium_path`` is judged on its own (never replaced by another binary):
-    the message says that path does not exist, or is not an executable file.
+    the message says that path does not exist, or is not an executable file. Every message
+    names the paths and the setting that matter on this machine: the default
+    (:data:`DEFAULT_CHROMIUM`) and where the binary is chosen (:data:`CHROMIUM_SETTING`)
+    — never a path of another machine.
     """
     if explicit:
         path = Path(explicit)
         if not path.exists():
-            return f"chromium_path is set to {explicit}, which does not exist"
-        if not path.is_file() or not os.access(path, os.X_OK):
-            return f"chromium_path is set to {explicit}, which is not an executable file"
-        return None
+            what = "does not exist"
+        elif not path.is_file() or not os.access(path, os.X_OK):
+            what = "is not an executable file"
+        else:
+            return None
+        return (
+            f"chromium_path is set to {explicit}, which {what}: point {CHROMIUM_SETTING} at "
+            f"a Chromium binary, or unset it to use the default {DEFAULT_CHROMIUM}"
+        )
     if find_chromium() is None:
-        return "no Chromium found (apt-get install chromium, or set chromium_path)"
+        return (
+            f"no Chromium found at {DEFAULT_CHROMIUM} (nor {', '.join(_OTHER_PLACES)}, on "
+            "PATH or among Playwright's browsers): install it (apt-get install chromium), or "
+            f"set {CHROMIUM_SETTING} to the path of a Chromium binary"
+        )
     return None
 
 
