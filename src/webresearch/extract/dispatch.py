@@ -55,9 +55,12 @@ class Converted:
     """A body converted to text for a model.
 
     Attributes:
-        title: the document title; for a document without one, its address's last path
-            segment or host (:func:`~webresearch.extract.title.url_title`), never empty
-            unless the address has neither.
+        title: the document title. An HTML page without one is named as a browser's tab
+            names it: its address's last path segment or host
+            (:func:`~webresearch.extract.title.url_title`). Any other document without a
+            title of its own (JSON, plain text, CSV, XML, a PDF without one) has an empty
+            title (SPEC §1.1: ``title: <title or empty>``): its file name is no title, and
+            the ``url:`` line already shows it.
         text: the converted text (markdown for HTML, the page texts for PDF, the decoded
             data for pass-through types).
         mime: the effective MIME type (after sniffing), lower-case, without parameters.
@@ -119,7 +122,8 @@ def convert(body: bytes, content_type: str | None, url: str, scripted: bool = Fa
     """
     converted = _convert(body, content_type, url, scripted)
     title, in_title = strip_invisible(converted.title)
-    title = title or url_title(url)  # never an empty ``title:`` line
+    if not title and is_html_mime(converted.mime):  # an untitled page: as a browser's tab
+        title = url_title(url)
     text, in_text = strip_invisible(converted.text)
     return replace(converted, title=title, text=text, hidden_chars_removed=in_title + in_text)
 

@@ -27,8 +27,9 @@ page's own title is chosen by agreement of ``<title>`` with ``og:title`` (or
    page's content, never the page (review r-15 L7: a page without ``<title>`` and ``<h1>``
    was titled "Comments" by its trailing ``<h2>``).
 
-A document with none of these (plain text, JSON, a bare page) is named as a browser's tab
-names it: by the last segment of its address, else its host (:func:`url_title`).
+A page with none of these is named as a browser's tab names it: by the last segment of its
+address, else its host (:func:`url_title`). Other documents (plain text, JSON) are not
+named so: they have no title (``extract.dispatch.Converted.title``).
 
 All texts are whitespace-collapsed.
 """

@@ -243,11 +243,8 @@ def test_a_readable_pdf_labelled_text_plain_is_extracted_not_printed() -> None:
 def test_text_formats_pass_through_decoded_as_they_are(content_type: str, body: bytes) -> None:
     converted = convert(body, content_type, BASE + "/data")
     assert converted.text == body.decode("utf-8")
-    assert (converted.extractor, converted.markdown, converted.title) == (
-        "passthrough",
-        False,
-        "data",
-    )
+    # no title: the address's last segment is no title of a document (SPEC §1.1)
+    assert (converted.extractor, converted.markdown, converted.title) == ("passthrough", False, "")
 
 
 def test_xhtml_is_html() -> None:
@@ -296,17 +293,33 @@ def test_empty_body_is_empty_text() -> None:
     ("body", "content_type", "url", "title"),
     [
         (b"<p>Only a paragraph of text here.</p>", "text/html", BASE + "/", "127.0.0.1"),
-        (b"plain words", "text/plain", BASE + "/docs/release%20notes.txt?token=s3", "release notes.txt"),
-        (b'{"a": 1}', "application/json", BASE + "/api/v1/users/", "users"),
         (b"<html><head><title> </title></head><body><p>Hi.</p></body></html>", "text/html",
          "https://example.org/guide/intro", "intro"),
     ],
 )  # fmt: skip
-def test_a_document_without_a_title_is_named_by_its_address(
+def test_a_page_without_a_title_is_named_by_its_address(
     body: bytes, content_type: str, url: str, title: str
 ) -> None:
-    """Never an empty ``title:`` line: as a browser tab, the path's last segment or the host."""
+    """An HTML page, as a browser tab names it: the path's last segment or the host."""
     assert convert(body, content_type, url).title == title
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "url"),
+    [
+        (b"plain words", "text/plain", BASE + "/docs/release%20notes.txt?token=s3"),
+        (b'{"a": 1}', "application/json", BASE + "/data.json"),
+        (b'{"a": 1}', "application/json", BASE + "/api/v1/users/"),
+        (b"a,b\n1,2\n", "text/csv", BASE + "/table.csv"),
+        (b"<?xml version='1.0'?><rows><row/></rows>", "application/xml", BASE + "/rows.xml"),
+    ],
+)
+def test_a_document_that_is_not_html_has_no_title_of_its_address(
+    body: bytes, content_type: str, url: str
+) -> None:
+    """SPEC §1.1 ``title: <title or empty>``: JSON, text, CSV and XML have no title; their
+    file name was given as one (``title: data.json``)."""
+    assert convert(body, content_type, url).title == ""
 
 
 def test_a_title_of_the_page_wins_over_the_address() -> None:
