@@ -1,4 +1,4 @@
-"""Python's cyclic garbage collector paused while one page is extracted.
+"""Python's cyclic garbage collector paused while one page is extracted on the main thread.
 
 An extraction allocates millions of container objects, among them one lxml proxy per
 element each pass reads (proxies are tracked by the collector), and holds many for the
@@ -11,14 +11,22 @@ counting when the page is done; the next allocations after it trigger a collecti
 before. Measured: our median CPU time a page −2 % (114 pages, interleaved in one process,
 min of 2), the same output.
 
-The collector is left as it was found: one that the program turned off stays off; pages
-extracted in several threads at once turn it back on only when the first one started with
-it on.
+The collector's switch is one for the whole process, so a pause is decided per conversion
+by the thread it runs on, with nothing shared between conversions: only a conversion on the
+process's main thread pauses it — the CPU pool's worker processes run their jobs there
+(pebble, as ``concurrent.futures``), and so do the CLI's and a server's event loop —, and
+the main thread's pauses cannot overlap one another (each ends before the next begins, or
+nests inside it), so each leaves the switch as it found it. A conversion in another thread
+(``fetch`` converting in-process, a library user's threads) leaves the switch alone: before,
+two conversions in two threads each turned the collector off and on, and the first to end
+turned it back on while the other was still inside its page (review: process-wide state).
+A collector that the program turned off stays off.
 """
 
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -27,7 +35,11 @@ __all__ = ["collector_paused"]
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Turn the cyclic garbage collector off inside the block, back on after it if it was on."""
+    """On the main thread: turn the cyclic garbage collector off inside the block, back on
+    after it if it was on. On any other thread: nothing (module docstring)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     enabled = gc.isenabled()
     gc.disable()
     try:
