@@ -21,8 +21,6 @@ from typing import Literal
 
 from webresearch.errors import UnsupportedContent
 from webresearch.extract.charset import decode_document
-from webresearch.extract.html import extract_html
-from webresearch.extract.pdf import pdf_to_text
 from webresearch.extract.sniff import describe_mime, is_html_mime, sniff_mime
 from webresearch.extract.title import url_title
 from webresearch.invisible import strip_invisible
@@ -146,6 +144,12 @@ def _convert(body: bytes, content_type: str | None, url: str, scripted: bool) ->
             image (image/png)"; the hint suggests ``fetch_image`` for images and a download
             with a shell tool otherwise.
     """
+    # imported on first use: the tool modules import this one for its MIME rules, and a
+    # server answers ``initialize`` before any page is read (extract.html and its ~100
+    # modules, trafilatura's helpers among them)
+    from webresearch.extract.html import extract_html
+    from webresearch.extract.pdf import pdf_to_text
+
     mime = sniff_mime(body, content_type)
     if is_html_mime(mime):
         decoded = decode_document(body, content_type, html=True)

@@ -5,11 +5,10 @@ and page_screenshot's browser."""
 from __future__ import annotations
 
 import asyncio
-from typing import NotRequired
+from typing import TYPE_CHECKING, NotRequired
 
 from .. import progress
 from ..browser.page import PlaywrightSession
-from ..extract.html import HtmlExtraction, extract_html
 from ..net.http_status import error_for_status
 from ..redact import redact_text, redact_url
 from ..runtime.cpu_pool import CPUPool
@@ -21,6 +20,9 @@ from .page_text import (
     format_document,
     formats_inline,
 )
+
+if TYPE_CHECKING:  # extract.html is imported on first use (_extract): not by the tool list
+    from ..extract.html import HtmlExtraction
 
 __all__ = [
     "BROWSER_EMPTY_NOTE",
@@ -206,6 +208,8 @@ async def read_rendered(
 async def _extract(cpu: CPUPool, html: str, url: str) -> HtmlExtraction:
     """web_fetch's extraction of rendered HTML: in the worker pool, or right here for a
     small page (:data:`INLINE_EXTRACT_CHARS`)."""
+    from ..extract.html import extract_html
+
     if len(html) < INLINE_EXTRACT_CHARS:  # scripted: <noscript> is not shown in a browser
         return extract_html(html, url, True)
     progress.report("converting the rendered page")  # a new stage, not the page's load
