@@ -39,7 +39,11 @@ trafilatura drops some blocks inside an article that a reader needs
   wraps it or sits in it — and a summary beside the heading: ``<li><a><h3>Title</h3>
   <p>summary</p></a></li>``) between the first and last kept text: trafilatura reads each
   item as link text and drops the list (review: route cards with short summaries were
-  lost). A menu is a list of bare links, without headings or summaries, and stays out;
+  lost). A menu is a list of bare links, without headings or summaries, and stays out; a
+  list whose every item is a link wrapping a heading alone (``<li><a href="#bio-1"><h3>
+  Name</h3></a></li>``: a team's names that open biographies) is one too: a menu's links
+  wrap no heading (review: the names were lost, or all but the last). Such lists that end
+  the article are read like the grids below;
 * a short list of plain items (:func:`_is_plain_list`: no link, at most
   :data:`MAX_PLAIN_ITEMS` items of at most :data:`MAX_PLAIN_ITEM_CHARS` letters and digits)
   right between two kept blocks ("… the following things." — Passport, Tickets — "If
@@ -244,10 +248,11 @@ def _trailing_grids(
         container = _enclosing(holder, body, "main")
     if container is None:
         return []
-    grids = [
+    grids = [  # and lists of link cards (a team page's names ending it)
         el
-        for el in container.iter("div", "section")
-        if _is_card_grid(el) and not in_boilerplate(el, container)
+        for el in container.iter("div", "section", "ul", "ol")
+        if (_is_card_list(el) if el.tag in ("ul", "ol") else _is_card_grid(el))
+        and not in_boilerplate(el, container)
     ]
     if not grids:
         return []
@@ -323,6 +328,8 @@ def _is_heading_card(item: etree._Element) -> bool:
     if not (within(heading, [link]) or within(link, [heading])):
         return False
     title = normalise("".join(heading.itertext()))
+    if title and within(heading, [link]):  # the link wraps the heading: a summary or not
+        return True
     return bool(title) and len(normalise("".join(item.itertext()))) > len(title)
 
 
