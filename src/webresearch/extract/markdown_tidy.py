@@ -12,6 +12,11 @@ repeating "Or fastest delivery Wed, Mar 18"). Of the 122 paragraphs repeated in 
 product and collection outputs before, the ground truth holds 62 once, 39 not at all and
 21 more than once (mostly such item-card lines). Only shop pages: elsewhere a repeat is
 meant (a manual's chapters each ending with the same note lost all but the first).
+
+A rule (``---``, an ``<hr>``) that begins or ends the markdown, or follows another rule,
+separates nothing: it goes. An Apache or nginx "Index of /files/" page opens and closes its
+listing with ``<hr>``, and its markdown began with ``---`` once its ``<h1>`` (the title)
+was dropped (review); a page whose content between two rules was left out kept both.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ UI_LABEL = re.compile(
     r"skip to (?:main )?content|back to top|toggle navigation|(?:open|close) menu)\W*",
     re.I,
 )
+#: A thematic break as written by :mod:`webresearch.extract.markdown` (``<hr>``).
+_RULE = "---"
 #: A markdown link: its text is what a reader sees.
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MONTH = (
@@ -97,7 +104,7 @@ def _repeats_title(heading: str, wanted: str) -> bool:
 
 def tidy_markdown(markdown: str, keep_repeats: bool) -> str:
     """Drop paragraphs and headings that are only a widget label ("Loading…",
-    "Advertisement", a "Skip to main content" link) and, unless ``keep_repeats`` (every
+    "Advertisement", a "Skip to main content" link), rules that separate nothing, and, unless ``keep_repeats`` (every
     page but a shop page not declaring an article), second copies of paragraphs (module docstring). One pass over the blocks; fenced code is never touched.
     """
     kept: list[str] = []
@@ -111,9 +118,13 @@ def tidy_markdown(markdown: str, keep_repeats: bool) -> str:
                 continue
             if not keep_repeats and not block.startswith(">") and _repeats(text, block, seen):
                 continue  # a quotation quotes: it is never a second copy
+        if not in_code and block == _RULE and (not kept or kept[-1] == _RULE):
+            continue  # a rule first, or right after another: it separates nothing
         kept.append(block)
         if fences % 2:
             in_code = not in_code
+    while kept and kept[-1] == _RULE:
+        kept.pop()  # a rule last: likewise
     return "\n\n".join(kept)
 
 
