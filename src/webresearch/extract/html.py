@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from webresearch.extract.accordion_questions import open_accordion_questions
+from webresearch.extract.admonitions import bold_admonition_titles
 from webresearch.extract.align import page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
 from webresearch.extract.appshell import looks_like_app_shell
@@ -348,6 +349,7 @@ def _convert(
     # closed <details> answer whose script marks it aria-hidden (kept_hidden.py)
     opens = kept + closed_details_marked_hidden(body)
     main = find_main_content(doc, comments=forum, html=opinion, shown=opens)
+    bold_admonition_titles(attributes.rows)  # "**Note**" over a callout's body (admonitions.py)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
     drawn = drawn_invisibly(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
