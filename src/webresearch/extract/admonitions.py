@@ -38,7 +38,7 @@ def bold_admonition_titles(rows: list[AttributeRow]) -> None:
     """Make bold, in place, every admonition title among ``rows`` (the page's attribute
     rows: :func:`~webresearch.extract.scan_index.read_attributes`) — module docstring."""
     for el, klass, *_ in rows:
-        if not klass or "dmonition" not in klass and "alert-title" not in klass:
+        if not klass or ("dmonition" not in klass and "alert-title" not in klass):
             continue  # a substring test first: most classes are no title
         if _TITLE_CLASS.search(klass) is None:
             continue

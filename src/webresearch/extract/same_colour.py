@@ -207,10 +207,14 @@ def same_colour_blocks(rows: list[AttributeRow], classes: frozenset[str]) -> lis
     found: list[etree._Element] = []
     blank = BLANK_PAGE in classes
     for el, klass, ident, style, *_ in rows:
-        if classes and klass and not classes.isdisjoint(klass.split()):
-            if not blank or _clear_background(el, blank) == _WHITE:
-                found.append(el)
-                continue
+        if (
+            classes
+            and klass
+            and not classes.isdisjoint(klass.split())
+            and (not blank or _clear_background(el, blank) == _WHITE)
+        ):
+            found.append(el)
+            continue
         if not style or "color" not in style.lower():
             continue
         text, background = _colours(style)

@@ -58,7 +58,10 @@ def test_text_in_the_colour_of_its_background_is_kept_and_counted(hidden: str, s
         (f"<p class='lead'>{INJECTION}</p>", ".lead{color:#fff}body{background:#101820}"),
         # white text on a block that paints its own background on a plain page: visible
         (f"<div style='background:#0b3d91'><p style='color:#fff'>{INJECTION}</p></div>", ""),
-        (f"<div style='background:url(/sea.jpg)'><p class='w'>{INJECTION}</p></div>", ".w{color:#fff}"),
+        (
+            f"<div style='background:url(/sea.jpg)'><p class='w'>{INJECTION}</p></div>",
+            ".w{color:#fff}",
+        ),
         (
             f"<table><tr><td bgcolor='#000033'><span style='color:white'>{INJECTION}</span>"
             "</td></tr></table>",
@@ -88,7 +91,10 @@ def test_other_colours_are_not_counted(shown: str, sheet: str) -> None:
         (f"<p style='color:#fff'>{INJECTION}</p>", ""),
         (f"<div class='box'><p style='color: white'>{INJECTION}</p></div>", ""),
         (f"<p class='fine'>{INJECTION}</p>", ".fine{color:#ffffff}"),
-        (f"<section><p class='a fine'>{INJECTION}</p></section>", "h1{color:#333}.fine{color:#FFF}"),
+        (
+            f"<section><p class='a fine'>{INJECTION}</p></section>",
+            "h1{color:#333}.fine{color:#FFF}",
+        ),
     ],
 )
 def test_white_text_on_a_page_that_declares_no_background_is_counted(
