@@ -45,6 +45,7 @@ from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
 from webresearch.extract.declared_facts import with_declared_facts
 from webresearch.extract.dialogs import closed_dialogs
+from webresearch.extract.flex_items import flex_classes, space_flex_items
 from webresearch.extract.formulas import show_formulas, tex_scripts
 from webresearch.extract.forum import post_bodies
 from webresearch.extract.forum_chrome import drop_forum_chrome
@@ -246,6 +247,7 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
     styled = stylesheet_hidden(doc, sheets)  # `.gone{display:none}`: read before styles go
     away = offscreen_classes(doc, sheets)  # `.sr-only{position:absolute;left:-9999px}`: likewise
     tint = same_colour_classes(doc, sheets)  # `.x{color:#fff;background:#fff}`: likewise
+    flex = flex_classes(sheets)  # `.meta{display:flex}`: its items apart (flex_items.py)
     drop_inert(doc)
     show_formulas(doc)  # MathML hidden for assistive technology is the formula
     body = doc.find("body")
@@ -259,7 +261,7 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
     served = html if frameset is None else None  # noframes content: not the served page
     pieces: list[str] = []  # the text of the hidden blocks kept that is written
     unseen: list[str] = []  # … of those of them drawn invisibly (same_colour.py, …)
-    styles = (styled, away, tint)
+    styles = (styled, away, tint, flex)
     result = _convert(doc, served, url, base, title, declared, facts, styles, pieces, unseen)
     kept = pieces_in_output(pieces, result.markdown)
     invisible = min(kept, pieces_in_output(unseen, result.markdown))
@@ -277,7 +279,8 @@ def _convert(
     title: str,
     declared: frozenset[str],
     facts: list[str],
-    styles: tuple[frozenset[etree._Element], frozenset[str], frozenset[str]] = (
+    styles: tuple[frozenset[etree._Element], frozenset[str], frozenset[str], frozenset[str]] = (
+        frozenset(),
         frozenset(),
         frozenset(),
         frozenset(),
@@ -296,8 +299,8 @@ def _convert(
         declared: the page's declared schema.org types.
         facts: the product's declared name and price lines.
         styles: the elements the page's ``<style>`` rules hide (style_rules.py) and the
-            classes they move off the screen (offscreen_text.py) and paint in the colour of
-            their background (same_colour.py).
+            classes they move off the screen (offscreen_text.py), paint in the colour of
+            their background (same_colour.py) and make flex containers (flex_items.py).
         hidden_text: filled with the text of the hidden blocks kept that is in the tree
             written as the output (kept_hidden.py); ``invisible_text``: likewise for the
             blocks drawn invisibly or off the screen (``HtmlExtraction.invisible_chars_kept``).
@@ -350,6 +353,7 @@ def _convert(
     opens = kept + closed_details_marked_hidden(body)
     main = find_main_content(doc, comments=forum, html=opinion, shown=opens)
     bold_admonition_titles(attributes.rows)  # "**Note**" over a callout's body (admonitions.py)
+    space_flex_items(attributes.rows, styles[3])  # "€129.00 ★★★★☆": flex items (flex_items.py)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
     drawn = drawn_invisibly(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
@@ -429,7 +433,9 @@ def _convert(
         if not forum:  # a thread's replies are its content
             markdown = drop_comment_sections(markdown)
         if markdown and main.whole_body:  # trafilatura's last resort: said as a fallback
-            return HtmlExtraction(title, with_declared_facts(markdown, facts), "whole-page", _NO_MAIN)
+            return HtmlExtraction(
+                title, with_declared_facts(markdown, facts), "whole-page", _NO_MAIN
+            )
         if markdown:
             return HtmlExtraction(title, with_declared_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
