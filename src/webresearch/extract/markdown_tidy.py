@@ -13,6 +13,11 @@ product and collection outputs before, the ground truth holds 62 once, 39 not at
 21 more than once (mostly such item-card lines). Only shop pages: elsewhere a repeat is
 meant (a manual's chapters each ending with the same note lost all but the first).
 
+A line that is only a date (a label before it or not: "Dec 1, 2026", "Published: Dec 1,
+2026") goes when the line right before or after it writes the same date and more (a byline
+"By Ann Lee · Dec 1, 2026", "Published Dec 1, 2026"), or is the same line: a theme prints the
+date in its byline and again in a date line, the reader needs it once (review, session 17).
+
 A rule (``---``, an ``<hr>``) that begins or ends the markdown, or follows another rule,
 separates nothing: it goes. An Apache or nginx "Index of /files/" page opens and closes its
 listing with ``<hr>``, and its markdown began with ``---`` once its ``<h1>`` (the title)
@@ -25,6 +30,7 @@ import re
 from collections.abc import Collection
 
 from webresearch.extract.align import normalise
+from webresearch.extract.inline_dates import DATE_LABEL
 
 __all__ = [
     "MAX_REPEAT_LINK_SHARE",
@@ -65,6 +71,12 @@ _DATED_HEADING = re.compile(
     rf"(?P<lead>{_DATE})\s*[-–—:|·,]?\s+(?P<after>.+)|(?P<before>.+?)\s*[-–—:|·,]?\s+(?P<end>{_DATE})",
     re.IGNORECASE,
 )
+
+
+#: A line that is a date alone, a label before it or not (emphasis marks dropped first).
+_DATE_LINE = re.compile(rf"(?:(?:{DATE_LABEL.pattern})\s*)?(?P<date>{_DATE})\.?", re.I)
+#: A line longer than this (characters) is no byline: a date in it does not count.
+_MAX_DATED_LINE = 200
 
 
 def drop_title_heading(markdown: str, title: str) -> str:
@@ -125,7 +137,31 @@ def tidy_markdown(markdown: str, keep_repeats: bool) -> str:
             in_code = not in_code
     while kept and kept[-1] == _RULE:
         kept.pop()  # a rule last: likewise
-    return "\n\n".join(kept)
+    return "\n\n".join(_without_repeated_dates(kept))
+
+
+def _without_repeated_dates(blocks: list[str]) -> list[str]:
+    """``blocks`` without each date line whose date a neighbouring line repeats with more
+    words, or which repeats the line before it (module docstring)."""
+    drop: set[int] = set()
+    for i, block in enumerate(blocks):
+        if len(block) > 60 or not any(c.isdigit() for c in block):
+            continue  # (a cheap test first: a date line is short and has digits)
+        line = _DATE_LINE.fullmatch(block.replace("*", "").replace("_", " ").strip())
+        if line is None:
+            continue
+        date = " ".join(line["date"].lower().split())
+        for j in (i - 1, i + 1):
+            if j < 0 or j >= len(blocks) or j in drop or len(blocks[j]) > _MAX_DATED_LINE:
+                continue
+            other = " ".join(_LINK.sub(r"\1", blocks[j]).lower().split())
+            if date in other and (
+                len(other) > len(" ".join(block.lower().split()))
+                or (j < i and other == " ".join(block.lower().split()))
+            ):
+                drop.add(i)
+                break
+    return [b for i, b in enumerate(blocks) if i not in drop] if drop else blocks
 
 
 def _repeats(text: str, block: str, seen: set[str]) -> bool:
