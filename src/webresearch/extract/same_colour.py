@@ -211,7 +211,7 @@ def same_colour_blocks(rows: list[AttributeRow], classes: frozenset[str]) -> lis
             classes
             and klass
             and not classes.isdisjoint(klass.split())
-            and (not blank or _clear_background(el, blank) == _WHITE)
+            and (not blank or _own_or_clear_background(el, style) == _WHITE)
         ):
             found.append(el)
             continue
@@ -226,6 +226,14 @@ def same_colour_blocks(rows: list[AttributeRow], classes: frozenset[str]) -> lis
         if text == background:
             found.append(el)
     return found
+
+
+def _own_or_clear_background(el: etree._Element, style: str | None) -> str | None:
+    """On a page that declares no background: the background ``el``'s own ``style`` paints,
+    else :func:`_clear_background`'s."""
+    if style and "background" in style.lower():
+        return _colours(style)[1]
+    return _clear_background(el, True)
 
 
 def _clear_background(el: etree._Element, blank: bool = False) -> str | None:

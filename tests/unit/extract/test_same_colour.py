@@ -57,6 +57,7 @@ def test_text_in_the_colour_of_its_background_is_kept_and_counted(hidden: str, s
         (f"<p style='color:#fff'>{INJECTION}</p>", ":root{color-scheme:dark}"),
         (f"<p class='lead'>{INJECTION}</p>", ".lead{color:#fff}body{background:#101820}"),
         # white text on a block that paints its own background on a plain page: visible
+        (f"<p class='w' style='background:#1d2b3a'>{INJECTION}</p>", ".w{color:#fff}"),
         (f"<div style='background:#0b3d91'><p style='color:#fff'>{INJECTION}</p></div>", ""),
         (
             f"<div style='background:url(/sea.jpg)'><p class='w'>{INJECTION}</p></div>",
