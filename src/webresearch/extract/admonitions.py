@@ -37,11 +37,13 @@ MAX_TITLE_CHARS = 80
 def bold_admonition_titles(rows: list[AttributeRow]) -> None:
     """Make bold, in place, every admonition title among ``rows`` (the page's attribute
     rows: :func:`~webresearch.extract.scan_index.read_attributes`) — module docstring."""
-    for el, klass, *_ in rows:
+    for row in rows:
+        klass = row[1]
         if not klass or ("dmonition" not in klass and "alert-title" not in klass):
             continue  # a substring test first: most classes are no title
         if _TITLE_CLASS.search(klass) is None:
             continue
+        el = row[0]
         text = "".join(el.itertext()).strip()
         if not text or sum(c.isalnum() for c in text) > MAX_TITLE_CHARS:
             continue

@@ -99,7 +99,7 @@ from webresearch.extract.page_type import (
     product_facts,
 )
 from webresearch.extract.page_widgets import page_widgets
-from webresearch.extract.parse import parse_html, without_lone_surrogates
+from webresearch.extract.parse import parse_html
 from webresearch.extract.placeholders import placeholder_blocks
 from webresearch.extract.plain_text import plain_text
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
@@ -203,7 +203,6 @@ def extract_html(html: str, url: str, scripted: bool = False) -> HtmlExtraction:
         without its target.
     """
     url = url if _parses(url) else ""  # a bad base must not fail the extraction (review)
-    html = without_lone_surrogates(html)  # libxml2 stops at "\ud800": U+FFFD (parse.py)
     html = repair_mojibake(html)  # UTF-8 read as Latin-1 once too often (mojibake.py)
     with collector_paused():  # no cyclic garbage collection inside a page (collector.py)
         doc = parse_html(html)

@@ -178,7 +178,16 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
         root = lxml_html.document_fromstring(text, parser=parser)
     except (etree.ParserError, ValueError):
         return _empty()
-    if any("Excessive depth" in entry.message for entry in parser.error_log):
+    errors = [entry.message for entry in parser.error_log]
+    if any("Invalid bytes in character encoding" in message for message in errors):
+        text = without_lone_surrogates(text)  # libxml2 stopped at one: read again
+        parser = _parser()
+        try:
+            root = lxml_html.document_fromstring(text, parser=parser)
+        except (etree.ParserError, ValueError):
+            return _empty()
+        errors = [entry.message for entry in parser.error_log]
+    if any("Excessive depth" in message for message in errors):
         parser = _parser()
         try:
             root = lxml_html.document_fromstring(flatten_deep_markup(text), parser=parser)
@@ -278,12 +287,12 @@ def without_lone_surrogates(text: str) -> str:
     """``text`` with each lone surrogate (U+D800–U+DFFF) replaced by U+FFFD.
 
     A browser's DOM string (JavaScript strings are UTF-16) or a JSON string may hold one
-    (``"\\ud800"``); libxml2 stops reading the text at it without an error, so a page
-    lost everything after it (a ``<base href>`` holding one in the ``<head>`` left the
-    body empty). The WHATWG Encoding Standard's UTF-8 encoder writes U+FFFD for one;
-    so does this. An ASCII text (``isascii`` reads a flag) costs nothing; other text one
-    UTF-8 encoding (0.1-0.5 ms a 100-250 kB page), the pattern then running only on the
-    rare text that fails it.
+    (``"\\ud800"``); libxml2 stops reading the text at it (logging only "Invalid bytes in
+    character encoding"), so a page lost everything after it (a ``<base href>`` holding one
+    in the ``<head>`` left the body empty). The WHATWG Encoding Standard's UTF-8 encoder
+    writes U+FFFD for one; so does this. :func:`parse_html` calls it only when libxml2
+    logged that error (a UTF-8 encoding of every page to look for one cost 0.2 ms a page);
+    an ASCII text (``isascii`` reads a flag) costs nothing.
     """
     if text.isascii():
         return text

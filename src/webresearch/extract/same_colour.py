@@ -133,7 +133,13 @@ def _declares_background(doc: etree._Element, sheets: list[str]) -> bool:
     ``<meta>``."""
     if any("background" in sheet or "color-scheme" in sheet for sheet in sheets):
         return True
-    for link in doc.iter("link", "meta"):
+    head = doc.find("head")  # most pages link their stylesheet there: no walk of the body
+    return any(_links_styles(root) for root in ((doc,) if head is None else (head, doc)))
+
+
+def _links_styles(root: etree._Element) -> bool:
+    """Whether ``root`` holds a ``<link rel="stylesheet">`` or a colour-scheme ``<meta>``."""
+    for link in root.iter("link", "meta"):
         if "stylesheet" in (link.get("rel") or "").lower():
             return True
         if (link.get("name") or "").lower() == "color-scheme":
