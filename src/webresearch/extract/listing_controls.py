@@ -11,8 +11,9 @@ filter and sort chrome). Ground truths of such pages leave them out.
 full match, whitespace collapsed, case ignored):
 
 * **result counts**: a number of items or results, with "Showing" or a range; a count of
-  one page of many ("Showing 4 of 36 products", "1–30 of 83 products") stays: it tells the
-  reader the page holds part of the items (review, session 17; ground truths leave it out);
+  one page of many ("Showing 4 of 36 products", "1–30 of 83 products"; not "2 of 2") stays:
+  it tells the reader the page holds part of the items (review, session 17; ground truths
+  leave it out);
 * **sort and filter labels**: "Sort by", "Sort by: Featured" (at most
   :data:`MAX_CHOICE_WORDS` words after the colon), "Filter & Sort", "Sort and Filter",
   "Refine by", "Clear all filters", "Show filters"; the one-word labels ("Sort", "Filters",
@@ -246,7 +247,7 @@ def _kind(label: str, heading: bool) -> str | None:
         return "on-control" if _HEADING_LABEL.fullmatch(label.rstrip(":").strip()) else None
     lower = label[:4].lower()
     if (label[:1].isdigit() or lower in ("show", "disp", "view")) and _COUNT.fullmatch(label):
-        if _OUT_OF.search(label):
+        if _OUT_OF.search(label) and _partial(label):
             return None  # "Showing 4 of 36 products": the page holds part of the items
         return "plain" if lower in ("show", "disp", "view") else "on-control"
     if _SORT.fullmatch(label) or _COMBINED.fullmatch(label):
@@ -254,6 +255,12 @@ def _kind(label: str, heading: bool) -> str | None:
     if _MORE.fullmatch(label):
         return "more"
     return "on-control" if _ACTION.fullmatch(label) else None
+
+
+def _partial(label: str) -> bool:
+    """Whether a count "… N of M" shows fewer items than the total (not "2 of 2")."""
+    numbers = [n.replace(",", "").replace(".", "") for n in re.findall(_NUMBER, label)]
+    return len(numbers) >= 2 and int(numbers[-2]) < int(numbers[-1])
 
 
 def _beside_cards(el: etree._Element) -> bool:

@@ -56,13 +56,15 @@ def test_a_count_of_one_page_of_many_stays_with_the_controls_gone() -> None:
             "<div class='toolbar'><p class='count'>Showing 8 of 36 products</p>"
             "<label for='order'>Sort by:</label><select id='order'><option>Featured</option>"
             "</select><span class='result-count'>1–8 of 36 items</span>"
-            "<span class='result-count'>36 items</span></div>"
+            "<span class='result-count'>36 items</span><p class='count'>Showing 8 of 8 results</p>"
+            "</div>"
         )
     )
     assert "Showing 8 of 36 products" in out
     assert "1–8 of 36 items" in out
     assert "Sort by" not in out
     assert "\n36 items\n" not in "\n" + out + "\n"  # a bare count stays out
+    assert "8 of 8" not in out  # the whole set: nothing partial to say
 
 
 def test_a_cards_action_buttons_are_left_out() -> None:
