@@ -29,8 +29,6 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from webresearch.extract.scan_index import AttributeRow
-
 __all__ = ["FLEX_UTILITIES", "MAX_SHEET_CHARS", "flex_classes", "space_flex_items"]
 
 #: Frameworks' utility classes that make an element a flex or grid container.
@@ -77,13 +75,13 @@ def flex_classes(styles: Sequence[etree._Element]) -> frozenset[str]:
     return frozenset(found)
 
 
-def space_flex_items(rows: list[AttributeRow], classes: frozenset[str]) -> None:
-    """Write a space between the adjacent items of every flex or grid container among
-    ``rows`` (the page's attribute rows) that the markup joins without one, in place;
+def space_flex_items(root: etree._Element, classes: frozenset[str]) -> None:
+    """Write a space between the adjacent items of every flex or grid container under
+    ``root`` (the part of the page written) that the markup joins without one, in place;
     ``classes``: :func:`flex_classes`."""
     names = FLEX_UTILITIES | classes
-    for row in rows:  # (indexing, not unpacking: a list a row for ``*_`` cost 0.3 ms a page)
-        klass, style = row[1], row[3]
+    for el in root.iter(etree.Element):
+        klass, style = el.get("class"), el.get("style")
         styled = (
             style is not None
             and "display" in style
@@ -95,7 +93,7 @@ def space_flex_items(rows: list[AttributeRow], classes: frozenset[str]) -> None:
             and (classes or "flex" in klass or "grid" in klass)  # a substring test first
             and not names.isdisjoint(klass.split())
         ):
-            _space_children(row[0])
+            _space_children(el)
 
 
 def _space_children(container: etree._Element) -> None:

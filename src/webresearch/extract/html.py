@@ -351,8 +351,8 @@ def _convert(
     # closed <details> answer whose script marks it aria-hidden (kept_hidden.py)
     opens = kept + closed_details_marked_hidden(body)
     main = find_main_content(doc, comments=forum, html=opinion, shown=opens)
-    bold_admonition_titles(attributes.rows)  # "**Note**" over a callout's body (admonitions.py)
-    space_flex_items(attributes.rows, styles[3])  # "€129.00 ★★★★☆": flex items (flex_items.py)
+    if html is None or "dmonition" in html or "alert-title" in html:  # a scan in C first
+        bold_admonition_titles(attributes.rows)  # "**Note**" over a callout (admonitions.py)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
     drawn = drawn_invisibly(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
@@ -403,7 +403,7 @@ def _convert(
         drop_noise_images(landmark, images, base, cards, photo, title)
         write_hidden(landmark)
         markdown = tidy_markdown(
-            drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
+            drop_title_heading(_written(landmark, base, styles[3]), title), keep_repeats
         )
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
@@ -425,7 +425,7 @@ def _convert(
         # trafilatura's own tree holds no element of the page: its runs found in the output
         write_hidden(root if main.aligned else None)
         markdown = tidy_markdown(
-            drop_title_heading(element_to_markdown(root, base), title), keep_repeats
+            drop_title_heading(_written(root, base, styles[3]), title), keep_repeats
         )
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         markdown = drop_meta_lines(drop_author_bios(markdown))
@@ -445,7 +445,7 @@ def _convert(
         restore_heading(body, heading)
     drop_noise_images(body, images, base, cards, title=title)
     write_hidden(body)
-    markdown = tidy_markdown(element_to_markdown(body, base), keep_repeats)
+    markdown = tidy_markdown(_written(body, base, styles[3]), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
     text = plain_text(body)
@@ -454,3 +454,10 @@ def _convert(
     return HtmlExtraction(
         title, text, "plain-text", (fallback + "; " if fallback else "") + "whole page was empty"
     )
+
+
+def _written(root: etree._Element, base: str, flex: frozenset[str]) -> str:
+    """The markdown of ``root``, the items of its flex containers apart first ("€129.00
+    ★★★★☆", flex_items.py: read in the part written only, not the whole page)."""
+    space_flex_items(root, flex)
+    return element_to_markdown(root, base)
