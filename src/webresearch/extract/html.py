@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from webresearch.extract.accordion_questions import open_accordion_questions
+from webresearch.extract.admonitions import bold_admonition_titles
 from webresearch.extract.align import page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
 from webresearch.extract.appshell import looks_like_app_shell
@@ -45,6 +46,7 @@ from webresearch.extract.content_images import card_pictures, drop_noise_images,
 from webresearch.extract.cta_boxes import after_prose, cta_boxes
 from webresearch.extract.declared_facts import with_declared_facts
 from webresearch.extract.dialogs import closed_dialogs
+from webresearch.extract.flex_items import flex_classes, space_flex_items
 from webresearch.extract.formulas import show_formulas, tex_scripts
 from webresearch.extract.forum import post_bodies
 from webresearch.extract.forum_chrome import drop_forum_chrome
@@ -246,6 +248,7 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
     styled = stylesheet_hidden(doc, sheets)  # `.gone{display:none}`: read before styles go
     away = offscreen_classes(doc, sheets)  # `.sr-only{position:absolute;left:-9999px}`: likewise
     tint = same_colour_classes(doc, sheets)  # `.x{color:#fff;background:#fff}`: likewise
+    flex = flex_classes(sheets)  # `.meta{display:flex}`: its items apart (flex_items.py)
     drop_inert(doc)
     show_formulas(doc)  # MathML hidden for assistive technology is the formula
     body = doc.find("body")
@@ -259,7 +262,7 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
     served = html if frameset is None else None  # noframes content: not the served page
     pieces: list[str] = []  # the text of the hidden blocks kept that is written
     unseen: list[str] = []  # … of those of them drawn invisibly (same_colour.py, …)
-    styles = (styled, away, tint)
+    styles = (styled, away, tint, flex)
     result = _convert(doc, served, url, base, title, declared, facts, styles, pieces, unseen)
     kept = pieces_in_output(pieces, result.markdown)
     invisible = min(kept, pieces_in_output(unseen, result.markdown))
@@ -277,7 +280,8 @@ def _convert(
     title: str,
     declared: frozenset[str],
     facts: list[str],
-    styles: tuple[frozenset[etree._Element], frozenset[str], frozenset[str]] = (
+    styles: tuple[frozenset[etree._Element], frozenset[str], frozenset[str], frozenset[str]] = (
+        frozenset(),
         frozenset(),
         frozenset(),
         frozenset(),
@@ -296,8 +300,8 @@ def _convert(
         declared: the page's declared schema.org types.
         facts: the product's declared name and price lines.
         styles: the elements the page's ``<style>`` rules hide (style_rules.py) and the
-            classes they move off the screen (offscreen_text.py) and paint in the colour of
-            their background (same_colour.py).
+            classes they move off the screen (offscreen_text.py), paint in the colour of
+            their background (same_colour.py) and make flex containers (flex_items.py).
         hidden_text: filled with the text of the hidden blocks kept that is in the tree
             written as the output (kept_hidden.py); ``invisible_text``: likewise for the
             blocks drawn invisibly or off the screen (``HtmlExtraction.invisible_chars_kept``).
@@ -349,6 +353,8 @@ def _convert(
     # closed <details> answer whose script marks it aria-hidden (kept_hidden.py)
     opens = kept + closed_details_marked_hidden(body)
     main = find_main_content(doc, comments=forum, html=opinion, shown=opens)
+    if html is None or "dmonition" in html or "alert-title" in html:  # a scan in C first
+        bold_admonition_titles(attributes.rows)  # "**Note**" over a callout (admonitions.py)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
     drawn = drawn_invisibly(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
@@ -401,7 +407,7 @@ def _convert(
         drop_noise_images(landmark, images, base, cards, photo, title)
         write_hidden(landmark)
         markdown = tidy_markdown(
-            drop_title_heading(element_to_markdown(landmark, base), title), keep_repeats
+            drop_title_heading(_written(landmark, base, styles[3]), title), keep_repeats
         )
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
@@ -425,7 +431,7 @@ def _convert(
         # trafilatura's own tree holds no element of the page: its runs found in the output
         write_hidden(root if main.aligned else None)
         markdown = tidy_markdown(
-            drop_title_heading(element_to_markdown(root, base), title), keep_repeats
+            drop_title_heading(_written(root, base, styles[3]), title), keep_repeats
         )
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         if article:  # "[Average costs in Austin](…)" block after block (link_runs.py)
@@ -447,7 +453,7 @@ def _convert(
         restore_heading(body, heading)
     drop_noise_images(body, images, base, cards, title=title)
     write_hidden(body)
-    markdown = tidy_markdown(element_to_markdown(body, base), keep_repeats)
+    markdown = tidy_markdown(_written(body, base, styles[3]), keep_repeats)
     if markdown:
         return HtmlExtraction(title, markdown, "whole-page", fallback)
     text = plain_text(body)
@@ -456,3 +462,10 @@ def _convert(
     return HtmlExtraction(
         title, text, "plain-text", (fallback + "; " if fallback else "") + "whole page was empty"
     )
+
+
+def _written(root: etree._Element, base: str, flex: frozenset[str]) -> str:
+    """The markdown of ``root``, the items of its flex containers apart first ("€129.00
+    ★★★★☆", flex_items.py: read in the part written only, not the whole page)."""
+    space_flex_items(root, flex)
+    return element_to_markdown(root, base)

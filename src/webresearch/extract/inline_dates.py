@@ -13,7 +13,10 @@ kept the text of a ``<time>`` when the block it sits in (its nearest ancestor th
 inline element) holds text trafilatura kept: the date is part of a line that stays. A
 ``<time>`` alone in its own block is restored only as the page's dateline: right after a
 kept ``<h1>`` and right before kept text (``<h1>…</h1><p><time>1 December 2026</time></p>``,
-review session 16: the only date of the page was lost). Anywhere else (a date box beside a
+review session 16: the only date of the page was lost), also with a date label before it
+in the block (:data:`DATE_LABEL`: ``<div class="meta">Published <time>…</time></div>``,
+whose "Published" trafilatura dropped with the date: review, session 17), the label kept
+with it ("Published Dec 1, 2026"). Anywhere else (a date box beside a
 teaser, a listing's dates) it stays out, as trafilatura left it.
 
 Two refinements (review, session 16):
@@ -45,11 +48,20 @@ Ruiz" (review, session 16).
 
 from __future__ import annotations
 
+import re
+
 from lxml import etree
 
 from webresearch.extract.align import Segment
 
-__all__ = ["MAX_BYLINE_CHARS", "keep_inline_dates"]
+__all__ = ["DATE_LABEL", "MAX_BYLINE_CHARS", "keep_inline_dates"]
+
+#: The words that introduce a page's date in its dateline ("Published", "Last updated on:").
+DATE_LABEL = re.compile(
+    r"(?:(?:first\s+)?published|posted|(?:last\s+)?(?:updated|modified|reviewed)|date)"
+    r"(?:\s+(?:on|at))?\s*:?",
+    re.I,
+)
 
 #: A block with a restored date and kept text, of at most this many letters and digits, is a
 #: byline and is kept whole ("Posted on 2 May 2026 by Ana Ruiz").
@@ -90,16 +102,21 @@ def keep_inline_dates(segments: list[Segment]) -> int:
             seg.kept = True
             added += len(seg.norm)
     restored: dict[etree._Element, None] = {}
+    labelled: set[etree._Element | None] = set()  # datelines with their label (docstring)
     for i, time in dated:
         seg = segments[i]
-        inline = _block(time) in kept_blocks or _dateline(segments, i, time)
+        inline = _block(time) in kept_blocks
+        if not inline and _dateline(segments, i, time):
+            inline = True
+            labelled.add(_block(time))
         if inline and not _superseded(time):
             seg.kept = True
             added += len(seg.norm)
             restored[time] = None
     for time in restored:
         _space_apart(time)
-    return added + _whole_bylines(segments, kept_blocks, [_block(time) for time in restored])
+    lines = [_block(time) for time in restored]
+    return added + _whole_bylines(segments, kept_blocks | labelled, lines)
 
 
 def _whole_bylines(
@@ -130,8 +147,9 @@ def _whole_bylines(
 
 
 def _dateline(segments: list[Segment], i: int, time: etree._Element) -> bool:
-    """Whether ``segments[i]``, in ``time``, is in a block holding only ``time``'s text, right
-    after kept text in an ``<h1>`` and right before kept text (module docstring)."""
+    """Whether ``segments[i]``, in ``time``, is in a block holding only ``time``'s text (and
+    a date label before it), right after kept text in an ``<h1>`` and right before kept text
+    (module docstring)."""
     block = _block(time)
     lo = hi = i
     while lo > 0 and _block(segments[lo - 1].holder) is block:
@@ -140,12 +158,20 @@ def _dateline(segments: list[Segment], i: int, time: etree._Element) -> bool:
         hi += 1
     if lo == 0 or hi + 1 == len(segments):
         return False
-    if any(_time_around(seg.holder) is not time for seg in segments[lo : hi + 1]):
+    label = " ".join(_raw(s) for s in segments[lo:i] if _time_around(s.holder) is not time)
+    if label.strip() and DATE_LABEL.fullmatch(" ".join(label.split())) is None:
+        return False
+    if any(_time_around(seg.holder) is not time for seg in segments[i : hi + 1]):
         return False
     before, after = segments[lo - 1], segments[hi + 1]
     if not before.kept or not after.kept or before.holder is None:
         return False
     return any(_tag(el) == "h1" for el in (before.holder, *before.holder.iterancestors()))
+
+
+def _raw(seg: Segment) -> str:
+    """The text of ``seg`` as written."""
+    return str((seg.owner.tail if seg.tail else seg.owner.text) or "")
 
 
 def _classes(el: etree._Element) -> set[str]:

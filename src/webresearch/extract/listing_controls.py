@@ -10,7 +10,10 @@ filter and sort chrome). Ground truths of such pages leave them out.
 :func:`listing_controls` lists the elements whose whole text is one of those labels (a
 full match, whitespace collapsed, case ignored):
 
-* **result counts**: a number of items or results, with "Showing", a range and "of N";
+* **result counts**: a number of items or results, with "Showing" or a range; a count of
+  one page of many ("Showing 4 of 36 products", "1–30 of 83 products"; not "2 of 2") stays:
+  it tells the reader the page holds part of the items (review, session 17; ground truths
+  leave it out);
 * **sort and filter labels**: "Sort by", "Sort by: Featured" (at most
   :data:`MAX_CHOICE_WORDS` words after the colon), "Filter & Sort", "Sort and Filter",
   "Refine by", "Clear all filters", "Show filters"; the one-word labels ("Sort", "Filters",
@@ -121,7 +124,7 @@ _HEADING_LABEL = re.compile(
     r"(?:filter|refine)\s+by|(?:sort|filter)\s*(?:&|and|\+|/)\s*(?:sort|filter)s?", re.I
 )
 _COMBINED = re.compile(r"(?:sort|filter)\s*(?:&|and|\+|/)\s*(?:sort|filter)s?\s*:?", re.I)
-#: A count of one page of many ("1–16 of 29", "12 of 40"): a listing's, wherever it stands.
+#: A count of one page of many ("1–16 of 29", "12 of 40"): kept, it says the page is partial.
 _OUT_OF = re.compile(r"\d\s*(?:of|out of)\s*\d", re.I)
 _CANDIDATE_TAGS = (
     "p", "span", "div", "label", "button", "a", "strong", "b", "legend", "summary", "li",
@@ -236,21 +239,28 @@ def _label(el: etree._Element) -> str | None:
 
 
 def _kind(label: str, heading: bool) -> str | None:
-    """``"plain"`` when ``label`` is a control on any element (a "Showing 1–16 of 29
-    results" count, a sort or filter label), ``"on-control"`` when it is one only on a control
+    """``"plain"`` when ``label`` is a control on any element (a "Showing 16 results"
+    count, a sort or filter label), ``"on-control"`` when it is one only on a control
     (a bare "81 results", a card's "Add to cart", a heading "Sort and filter": review r-14,
     a player's "312 matches" and a docs section "## Filter by" are text), else ``None``."""
     if heading:
         return "on-control" if _HEADING_LABEL.fullmatch(label.rstrip(":").strip()) else None
     lower = label[:4].lower()
     if (label[:1].isdigit() or lower in ("show", "disp", "view")) and _COUNT.fullmatch(label):
-        strong = lower in ("show", "disp", "view") or _OUT_OF.search(label)
-        return "plain" if strong else "on-control"
+        if _OUT_OF.search(label) and _partial(label):
+            return None  # "Showing 4 of 36 products": the page holds part of the items
+        return "plain" if lower in ("show", "disp", "view") else "on-control"
     if _SORT.fullmatch(label) or _COMBINED.fullmatch(label):
         return "plain"
     if _MORE.fullmatch(label):
         return "more"
     return "on-control" if _ACTION.fullmatch(label) else None
+
+
+def _partial(label: str) -> bool:
+    """Whether a count "… N of M" shows fewer items than the total (not "2 of 2")."""
+    numbers = [n.replace(",", "").replace(".", "") for n in re.findall(_NUMBER, label)]
+    return len(numbers) >= 2 and int(numbers[-2]) < int(numbers[-1])
 
 
 def _beside_cards(el: etree._Element) -> bool:

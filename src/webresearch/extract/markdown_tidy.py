@@ -12,6 +12,16 @@ repeating "Or fastest delivery Wed, Mar 18"). Of the 122 paragraphs repeated in 
 product and collection outputs before, the ground truth holds 62 once, 39 not at all and
 21 more than once (mostly such item-card lines). Only shop pages: elsewhere a repeat is
 meant (a manual's chapters each ending with the same note lost all but the first).
+
+A line that is only a date (a label before it or not: "Dec 1, 2026", "Published: Dec 1,
+2026") goes when the line right before or after it writes the same date and more (a byline
+"By Ann Lee · Dec 1, 2026", "Published Dec 1, 2026"), or is the same line: a theme prints the
+date in its byline and again in a date line, the reader needs it once (review, session 17).
+
+A rule (``---``, an ``<hr>``) that begins or ends the markdown, or follows another rule,
+separates nothing: it goes. An Apache or nginx "Index of /files/" page opens and closes its
+listing with ``<hr>``, and its markdown began with ``---`` once its ``<h1>`` (the title)
+was dropped (review); a page whose content between two rules was left out kept both.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ import re
 from collections.abc import Collection
 
 from webresearch.extract.align import normalise
+from webresearch.extract.inline_dates import DATE_LABEL
 
 __all__ = [
     "MAX_REPEAT_LINK_SHARE",
@@ -42,6 +53,8 @@ UI_LABEL = re.compile(
     r"skip to (?:main )?content|back to top|toggle navigation|(?:open|close) menu)\W*",
     re.I,
 )
+#: A thematic break as written by :mod:`webresearch.extract.markdown` (``<hr>``).
+_RULE = "---"
 #: A markdown link: its text is what a reader sees.
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _MONTH = (
@@ -58,6 +71,12 @@ _DATED_HEADING = re.compile(
     rf"(?P<lead>{_DATE})\s*[-–—:|·,]?\s+(?P<after>.+)|(?P<before>.+?)\s*[-–—:|·,]?\s+(?P<end>{_DATE})",
     re.IGNORECASE,
 )
+
+
+#: A line that is a date alone, a label before it or not (emphasis marks dropped first).
+_DATE_LINE = re.compile(rf"(?:(?:{DATE_LABEL.pattern})\s*)?(?P<date>{_DATE})\.?", re.I)
+#: A line longer than this (characters) is no byline: a date in it does not count.
+_MAX_DATED_LINE = 200
 
 
 def drop_title_heading(markdown: str, title: str) -> str:
@@ -97,7 +116,7 @@ def _repeats_title(heading: str, wanted: str) -> bool:
 
 def tidy_markdown(markdown: str, keep_repeats: bool) -> str:
     """Drop paragraphs and headings that are only a widget label ("Loading…",
-    "Advertisement", a "Skip to main content" link) and, unless ``keep_repeats`` (every
+    "Advertisement", a "Skip to main content" link), rules that separate nothing, and, unless ``keep_repeats`` (every
     page but a shop page not declaring an article), second copies of paragraphs (module docstring). One pass over the blocks; fenced code is never touched.
     """
     kept: list[str] = []
@@ -111,10 +130,38 @@ def tidy_markdown(markdown: str, keep_repeats: bool) -> str:
                 continue
             if not keep_repeats and not block.startswith(">") and _repeats(text, block, seen):
                 continue  # a quotation quotes: it is never a second copy
+        if not in_code and block == _RULE and (not kept or kept[-1] == _RULE):
+            continue  # a rule first, or right after another: it separates nothing
         kept.append(block)
         if fences % 2:
             in_code = not in_code
-    return "\n\n".join(kept)
+    while kept and kept[-1] == _RULE:
+        kept.pop()  # a rule last: likewise
+    return "\n\n".join(_without_repeated_dates(kept))
+
+
+def _without_repeated_dates(blocks: list[str]) -> list[str]:
+    """``blocks`` without each date line whose date a neighbouring line repeats with more
+    words, or which repeats the line before it (module docstring)."""
+    drop: set[int] = set()
+    for i, block in enumerate(blocks):
+        if len(block) > 60 or not any(c.isdigit() for c in block):
+            continue  # (a cheap test first: a date line is short and has digits)
+        line = _DATE_LINE.fullmatch(block.replace("*", "").replace("_", " ").strip())
+        if line is None:
+            continue
+        date = " ".join(line["date"].lower().split())
+        for j in (i - 1, i + 1):
+            if j < 0 or j >= len(blocks) or j in drop or len(blocks[j]) > _MAX_DATED_LINE:
+                continue
+            other = " ".join(_LINK.sub(r"\1", blocks[j]).lower().split())
+            if date in other and (
+                len(other) > len(" ".join(block.lower().split()))
+                or (j < i and other == " ".join(block.lower().split()))
+            ):
+                drop.add(i)
+                break
+    return [b for i, b in enumerate(blocks) if i not in drop] if drop else blocks
 
 
 def _repeats(text: str, block: str, seen: set[str]) -> bool:

@@ -36,6 +36,7 @@ __all__ = [
     "VOID_ELEMENTS",
     "parse_html",
     "unnest_void_elements",
+    "without_lone_surrogates",
     "without_subset_and_end_tags",
 ]
 
@@ -56,6 +57,8 @@ _CONTROL_CHARS = tuple(
     chr(code) for code in (*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), 0xFFFE, 0xFFFF)
 )
 _NUL = re.compile("\x00")
+# A UTF-16 surrogate code point on its own (not Unicode text: a DOM string may hold one).
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)\b[^>]*?(/?)>")
 _VOID = frozenset(
     {
@@ -175,7 +178,16 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
         root = lxml_html.document_fromstring(text, parser=parser)
     except (etree.ParserError, ValueError):
         return _empty()
-    if any("Excessive depth" in entry.message for entry in parser.error_log):
+    errors = [entry.message for entry in parser.error_log]
+    if any("Invalid bytes in character encoding" in message for message in errors):
+        text = without_lone_surrogates(text)  # libxml2 stopped at one: read again
+        parser = _parser()
+        try:
+            root = lxml_html.document_fromstring(text, parser=parser)
+        except (etree.ParserError, ValueError):
+            return _empty()
+        errors = [entry.message for entry in parser.error_log]
+    if any("Excessive depth" in message for message in errors):
         parser = _parser()
         try:
             root = lxml_html.document_fromstring(flatten_deep_markup(text), parser=parser)
@@ -269,6 +281,26 @@ def _has_control(text: str) -> bool:
     if text.isascii():
         return any(char in text for char in _CONTROL_CHARS)
     return _NUL.search(text) is not None or any(char in text for char in _CONTROL_CHARS[1:])
+
+
+def without_lone_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate (U+D800–U+DFFF) replaced by U+FFFD.
+
+    A browser's DOM string (JavaScript strings are UTF-16) or a JSON string may hold one
+    (``"\\ud800"``); libxml2 stops reading the text at it (logging only "Invalid bytes in
+    character encoding"), so a page lost everything after it (a ``<base href>`` holding one
+    in the ``<head>`` left the body empty). The WHATWG Encoding Standard's UTF-8 encoder
+    writes U+FFFD for one; so does this. :func:`parse_html` calls it only when libxml2
+    logged that error (a UTF-8 encoding of every page to look for one cost 0.2 ms a page);
+    an ASCII text (``isascii`` reads a flag) costs nothing.
+    """
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
 
 
 def _empty() -> lxml_html.HtmlElement:

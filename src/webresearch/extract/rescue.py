@@ -35,11 +35,16 @@ trafilatura drops some blocks inside an article that a reader needs
   out). A docs overview page ending in "Build a checkout page — Use Checkout to …" tiles
   lost them all: WCXB dev documentation 0.9166 → 0.9253 (that page 0.55 → 1.00), service
   +0.0002 (one page 0.30 → 0.32), the other types and Zyte dev unchanged;
-* a list of link cards (:func:`_is_card_list`: every item one link and a heading — the link
+* a list of link cards (:func:`~webresearch.extract.link_cards.is_card_list`: every item one link and a heading — the link
   wraps it or sits in it — and a summary beside the heading: ``<li><a><h3>Title</h3>
   <p>summary</p></a></li>``) between the first and last kept text: trafilatura reads each
   item as link text and drops the list (review: route cards with short summaries were
-  lost). A menu is a list of bare links, without headings or summaries, and stays out;
+  lost). A menu is a list of bare links, without headings or summaries, and stays out; a
+  list whose every item is a link wrapping a heading alone (``<li><a href="#bio-1"><h3>
+  Name</h3></a></li>``: a team's names that open biographies) is one too: a menu's links
+  wrap no heading (review: the names were lost, or all but the last). Such lists of names
+  alone (no number, no summary: a "Most popular" list's items are numbered) that end the
+  article are read like the grids below;
 * a short list of plain items (:func:`_is_plain_list`: no link, at most
   :data:`MAX_PLAIN_ITEMS` items of at most :data:`MAX_PLAIN_ITEM_CHARS` letters and digits)
   right between two kept blocks ("… the following things." — Passport, Tickets — "If
@@ -57,6 +62,12 @@ from collections.abc import Collection
 from lxml import etree
 
 from webresearch.extract.align import Segment, normalise
+from webresearch.extract.link_cards import (
+    MIN_GRID_CARDS,
+    is_card_grid,
+    is_card_list,
+    is_name_list,
+)
 
 __all__ = [
     "MAX_LEAD_GAP_CHARS",
@@ -74,8 +85,6 @@ __all__ = [
 PARTIAL_TABLE_SHARE = 0.3
 #: A table of links under column headers is a data table with at least this many data rows.
 MIN_LINKED_ROWS = 3
-#: A grid of link cards has at least this many (:func:`_is_card_grid`).
-MIN_GRID_CARDS = 3
 #: The page's own ``<h1>`` right before the first kept text is kept when at most this many
 #: letters and digits (a byline, a date) lie between them.
 MAX_LEAD_GAP_CHARS = 200
@@ -179,10 +188,10 @@ def rescue_blocks(
         tag = el.tag  # one of the names asked for (lxml matches them exactly)
         if tag in ("div", "section") and (
             len(el) < MIN_GRID_CARDS  # most blocks: no grid, and no call for them
-            or not (_is_card_grid(el) and _after_heading(el))
+            or not (is_card_grid(el) and _after_heading(el))
         ):
             continue
-        cards = tag in ("ul", "ol") and _is_card_list(el)
+        cards = tag in ("ul", "ol") and is_card_list(el)
         plain = (
             tag in ("ul", "ol")
             and not cards
@@ -244,10 +253,11 @@ def _trailing_grids(
         container = _enclosing(holder, body, "main")
     if container is None:
         return []
-    grids = [
+    grids = [  # and lists of link cards (a team page's names ending it)
         el
-        for el in container.iter("div", "section")
-        if _is_card_grid(el) and not in_boilerplate(el, container)
+        for el in container.iter("div", "section", "ul", "ol")
+        if (is_name_list(el) if el.tag in ("ul", "ol") else is_card_grid(el))
+        and not in_boilerplate(el, container)
     ]
     if not grids:
         return []
@@ -275,55 +285,6 @@ def _trailing_grids(
 def _in_span(inner: list[int], first: int, last: int) -> bool:
     """True when the segments ``inner`` lie between the first and the last kept one."""
     return bool(inner) and min(inner) > first and max(inner) < last
-
-
-def _is_card_grid(el: etree._Element) -> bool:
-    """At least :data:`MIN_GRID_CARDS` children, every one a card: a link wrapping a
-    paragraph (its description) and a title beside it (a docs site's "Accept payments
-    without code — Use Payment Links to …" tiles; trafilatura drops them as link text)."""
-    if len(el) < MIN_GRID_CARDS:  # (comments counted: read for every <div> of the page)
-        return False
-    children = [c for c in el if isinstance(c.tag, str)]
-    if len(children) < MIN_GRID_CARDS:
-        return False
-    return all(_is_card(c) for c in children)
-
-
-def _is_card(el: etree._Element) -> bool:
-    links = [el] if _tag(el) == "a" else list(el.iter("a"))
-    if len(links) != 1:
-        return False
-    link = links[0]
-    text = normalise("".join(el.itertext()))
-    if not text or len(normalise("".join(link.itertext()))) < len(text):
-        return False  # text outside the link: not a card
-    paragraphs = list(link.iter("p"))
-    if len(paragraphs) != 1:
-        return False
-    description = normalise("".join(paragraphs[0].itertext()))
-    return bool(description) and len(description) < len(text)
-
-
-def _is_card_list(el: etree._Element) -> bool:
-    """At least :data:`MIN_GRID_CARDS` items and nothing else, every item a card: one
-    link, one heading (``h2``–``h6``) that the link wraps or holds, and text besides the
-    heading's (a summary)."""
-    items = [c for c in el if isinstance(c.tag, str)]
-    if len(items) < MIN_GRID_CARDS or any(_tag(c) != "li" for c in items):
-        return False
-    return all(_is_heading_card(item) for item in items)
-
-
-def _is_heading_card(item: etree._Element) -> bool:
-    links = list(item.iter("a"))
-    headings = list(item.iter(*_HEADING_TAGS[1:]))
-    if len(links) != 1 or len(headings) != 1:
-        return False
-    link, heading = links[0], headings[0]
-    if not (within(heading, [link]) or within(link, [heading])):
-        return False
-    title = normalise("".join(heading.itertext()))
-    return bool(title) and len(normalise("".join(item.itertext()))) > len(title)
 
 
 def _introduced_list(

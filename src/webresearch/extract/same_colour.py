@@ -23,6 +23,18 @@ never guessed (:func:`same_colour_blocks`):
   element between (a stylesheet could paint another background there: the ancestor must be
   a clear one).
 
+A page that declares no background at all is drawn on the browser's default canvas, white
+(CSS Color Module Level 4 §6.2, ``Canvas``: the initial background of a page in the light
+colour scheme); white text there is white on white (a reviewer's page: keywords in
+``color:#fff`` on a page with no background). The page declares none when it links no
+stylesheet (whose rules cannot be read here), its ``<style>`` text names no ``background``
+and no ``color-scheme`` (a dark scheme paints the canvas dark), and no ``<meta
+name="color-scheme">`` is present; :func:`same_colour_classes` then returns
+:data:`BLANK_PAGE` with the one-class rules that set ``color`` to white, and an element
+whose own ``style`` or such a class sets white text counts unless an ancestor sets a
+background in its ``style`` or a ``bgcolor`` or ``background`` attribute (white text on a
+dark table cell, on a picture: visible).
+
 A background is a colour alone (``background: #fff``); one with a picture or a gradient
 (``background: #fff url(sky.jpg)``) is no plain colour, and ``transparent``, a colour with
 an alpha below 1, ``inherit`` or ``currentcolor`` are never compared. Colours are compared
@@ -39,7 +51,13 @@ from lxml import etree
 
 from webresearch.extract.scan_index import AttributeRow
 
-__all__ = ["MAX_SHEET_CHARS", "same_colour_blocks", "same_colour_classes"]
+__all__ = ["BLANK_PAGE", "MAX_SHEET_CHARS", "same_colour_blocks", "same_colour_classes"]
+
+#: Returned among the class names by :func:`same_colour_classes` when the page declares no
+#: background (module docstring): a string no ``class`` attribute splits into.
+BLANK_PAGE = " blank page"
+#: The default canvas of a page in the light colour scheme.
+_WHITE = "#ffffff"
 
 #: The most ``<style>`` text read for same-colour classes (characters).
 MAX_SHEET_CHARS = 500_000
@@ -109,6 +127,38 @@ def _colours(block: str) -> tuple[str | None, str | None]:
     return text, background
 
 
+def _declares_background(doc: etree._Element, sheets: list[str]) -> bool:
+    """Whether the page may paint a background or a dark canvas (module docstring): a linked
+    stylesheet, ``background`` or ``color-scheme`` in its ``<style>`` text, a colour-scheme
+    ``<meta>``."""
+    if any("background" in sheet or "color-scheme" in sheet for sheet in sheets):
+        return True
+    head = doc.find("head")  # most pages link their stylesheet there: no walk of the body
+    return any(_links_styles(root) for root in ((doc,) if head is None else (head, doc)))
+
+
+def _links_styles(root: etree._Element) -> bool:
+    """Whether ``root`` holds a ``<link rel="stylesheet">`` or a colour-scheme ``<meta>``."""
+    for link in root.iter("link", "meta"):
+        if "stylesheet" in (link.get("rel") or "").lower():
+            return True
+        if (link.get("name") or "").lower() == "color-scheme":
+            return True
+    return False
+
+
+def _white_classes(sheets: list[str]) -> set[str]:
+    """The classes of one-class rules of ``sheets`` (lower case) that set the text white."""
+    found: set[str] = set()
+    for sheet in sheets:
+        for block in re.finditer(r"([^{}]*)\{([^{}]*)\}", sheet):
+            if "color" in block.group(2) and _colours(block.group(2))[0] == _WHITE:
+                names = [_ONE_CLASS.fullmatch(s) for s in block.group(1).split(",")]
+                if all(names):
+                    found.update(m.group(1) for m in names if m is not None)
+    return found
+
+
 def _same(block: str) -> bool:
     text, background = _colours(block)
     return text is not None and text == background
@@ -124,10 +174,12 @@ def same_colour_classes(
     the caller has listed them (``None``: read here)."""
     found: set[str] = set()
     size = 0
+    read: list[str] = []
     for style in doc.iter("style") if styles is None else styles:
         sheet = (style.text or "")[: MAX_SHEET_CHARS - size]
         size += len(sheet)
         lower = sheet.lower()
+        read.append(lower)
         done = -1
         at = lower.find("background")
         while at >= 0:  # a handful a sheet: only their rules are read
@@ -144,6 +196,9 @@ def same_colour_classes(
             at = lower.find("background", at + 10)
         if size >= MAX_SHEET_CHARS:
             break
+    if size < MAX_SHEET_CHARS and not _declares_background(doc, read):  # the white canvas
+        found.add(BLANK_PAGE)
+        found.update(_white_classes(read))
     return frozenset(found)
 
 
@@ -156,8 +211,14 @@ def same_colour_blocks(rows: list[AttributeRow], classes: frozenset[str]) -> lis
         classes: the class names its stylesheet paints so (:func:`same_colour_classes`).
     """
     found: list[etree._Element] = []
+    blank = BLANK_PAGE in classes
     for el, klass, ident, style, *_ in rows:
-        if classes and klass and not classes.isdisjoint(klass.split()):
+        if (
+            classes
+            and klass
+            and not classes.isdisjoint(klass.split())
+            and (not blank or _own_or_clear_background(el, style) == _WHITE)
+        ):
             found.append(el)
             continue
         if not style or "color" not in style.lower():
@@ -165,20 +226,38 @@ def same_colour_blocks(rows: list[AttributeRow], classes: frozenset[str]) -> lis
         text, background = _colours(style)
         if text is None:
             continue
-        if background is None and "background" not in style.lower() and not (klass or ident):
-            background = _clear_background(el)
+        lower = style.lower()
+        if background is None and "background" not in lower and (blank or not (klass or ident)):
+            background = _clear_background(el, blank)
         if text == background:
             found.append(el)
     return found
 
 
-def _clear_background(el: etree._Element) -> str | None:
+def _own_or_clear_background(el: etree._Element, style: str | None) -> str | None:
+    """On a page that declares no background: the background ``el``'s own ``style`` paints,
+    else :func:`_clear_background`'s."""
+    if style and "background" in style.lower():
+        return _colours(style)[1]
+    return _clear_background(el, True)
+
+
+def _clear_background(el: etree._Element, blank: bool = False) -> str | None:
     """The plain background colour of the nearest ancestor of ``el`` whose ``style`` sets a
-    background, when no element between has a ``class`` or an ``id``; else ``None``."""
+    background, when no element between has a ``class`` or an ``id``; else ``None``. On a
+    page that declares no background (``blank``) classes paint none: the nearest ancestor
+    with a background in its ``style`` or a ``bgcolor`` or ``background`` attribute decides,
+    and with none the default white canvas."""
     for ancestor in el.iterancestors():
         style = (ancestor.get("style") or "").lower()
         if "background" in style:
             return _colours(style)[1]
+        if blank:
+            if ancestor.get("background") is not None:
+                return None  # a picture
+            if (colour := ancestor.get("bgcolor")) is not None:
+                return _colour(colour.lower())
+            continue
         if ancestor.get("class") or ancestor.get("id") or ancestor.tag in ("body", "html"):
             return None
-    return None
+    return _WHITE if blank else None

@@ -44,8 +44,27 @@ def test_a_listings_sort_filter_and_count_labels_are_left_out() -> None:
         )
     )
     assert "Green tea blend 7" in out
-    for label in ("Showing 1–8", "Filters", "Sort by", "Best Match", "48 products"):
+    for label in ("Filters", "Sort by", "Best Match", "48 products"):
         assert label not in out
+    # one page of many: the count tells the reader the page is partial (review, session 17)
+    assert "Showing 1–8 of 29 results" in out
+
+
+def test_a_count_of_one_page_of_many_stays_with_the_controls_gone() -> None:
+    out = md(
+        page(
+            "<div class='toolbar'><p class='count'>Showing 8 of 36 products</p>"
+            "<label for='order'>Sort by:</label><select id='order'><option>Featured</option>"
+            "</select><span class='result-count'>1–8 of 36 items</span>"
+            "<span class='result-count'>36 items</span><p class='count'>Showing 8 of 8 results</p>"
+            "</div>"
+        )
+    )
+    assert "Showing 8 of 36 products" in out
+    assert "1–8 of 36 items" in out
+    assert "Sort by" not in out
+    assert "\n36 items\n" not in "\n" + out + "\n"  # a bare count stays out
+    assert "8 of 8" not in out  # the whole set: nothing partial to say
 
 
 def test_a_cards_action_buttons_are_left_out() -> None:
@@ -89,7 +108,7 @@ def test_a_bare_word_is_a_control_only_on_a_control() -> None:
         "<p>1 to 1.9</p><p>12 of 40 items</p></div>"
     )
     found = [" ".join(el.itertext()) for el in listing_controls(body)]
-    assert found == ["Filter", "View:", "48 items", "12 of 40 items"]
+    assert found == ["Filter", "View:", "48 items"]  # "12 of 40 items": one page of many
 
 
 def test_counts_actions_and_headings_in_text_are_not_controls() -> None:

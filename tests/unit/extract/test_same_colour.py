@@ -50,9 +50,24 @@ def test_text_in_the_colour_of_its_background_is_kept_and_counted(hidden: str, s
         (
             f"<div style='background:#fff'><div class='hero'><p style='color:#fff'>{INJECTION}"
             "</p></div></div>",
+            ".hero{background:#0b3d91}",
+        ),
+        # white text where the page declares a background (body, a dark scheme): not judged
+        (f"<p style='color:#fff'>{INJECTION}</p>", "body{background:#222}"),
+        (f"<p style='color:#fff'>{INJECTION}</p>", ":root{color-scheme:dark}"),
+        (f"<p class='lead'>{INJECTION}</p>", ".lead{color:#fff}body{background:#101820}"),
+        # white text on a block that paints its own background on a plain page: visible
+        (f"<p class='w' style='background:#1d2b3a'>{INJECTION}</p>", ".w{color:#fff}"),
+        (f"<div style='background:#0b3d91'><p style='color:#fff'>{INJECTION}</p></div>", ""),
+        (
+            f"<div style='background:url(/sea.jpg)'><p class='w'>{INJECTION}</p></div>",
+            ".w{color:#fff}",
+        ),
+        (
+            f"<table><tr><td bgcolor='#000033'><span style='color:white'>{INJECTION}</span>"
+            "</td></tr></table>",
             "",
         ),
-        (f"<p style='color:#fff'>{INJECTION}</p>", ""),  # no background said
         # a picture set apart from the colour, on the block around the text (review r-15)
         (
             "<section style='background-color:#ffffff;background-image:url(/hero.jpg)'>"
@@ -69,6 +84,34 @@ def test_other_colours_are_not_counted(shown: str, sheet: str) -> None:
     result = extract_html(page(shown, sheet), URL)
     assert "bank password" in result.markdown
     assert result.hidden_chars_kept == 0
+
+
+@pytest.mark.parametrize(
+    ("hidden", "sheet"),
+    [
+        (f"<p style='color:#fff'>{INJECTION}</p>", ""),
+        (f"<div class='box'><p style='color: white'>{INJECTION}</p></div>", ""),
+        (f"<p class='fine'>{INJECTION}</p>", ".fine{color:#ffffff}"),
+        (
+            f"<section><p class='a fine'>{INJECTION}</p></section>",
+            "h1{color:#333}.fine{color:#FFF}",
+        ),
+    ],
+)
+def test_white_text_on_a_page_that_declares_no_background_is_counted(
+    hidden: str, sheet: str
+) -> None:
+    """No background anywhere: the browser's default white canvas is behind the text."""
+    result = extract_html(page(hidden, sheet), URL)
+    assert "bank password" in result.markdown
+    assert result.invisible_chars_kept >= LETTERS
+
+
+def test_white_text_on_a_page_with_a_linked_stylesheet_is_not_counted() -> None:
+    html = page(f"<p style='color:#fff'>{INJECTION}</p>").replace(
+        "<style>", "<link rel='stylesheet' href='/site.css'><style>"
+    )
+    assert extract_html(html, URL).hidden_chars_kept == 0
 
 
 def test_same_colour_classes_reads_only_rules_of_one_class() -> None:

@@ -1,0 +1,52 @@
+"""A documentation admonition's title is bold on a line of its own (extract/admonitions.py,
+review, session 17), on pages of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from webresearch.extract.html import extract_html
+
+URL = "https://docs.example.org/install"
+LEAD = (
+    "<p>The installer copies the service files, writes a default configuration and starts "
+    "the daemon; it takes about two minutes on a small machine.</p>"
+)
+AFTER = (
+    "<p>Once it is done, open the dashboard on port 8080 and sign in with the account you "
+    "created during the first step of this guide.</p>"
+)
+
+
+def doc_page(callout: str) -> str:
+    return (
+        "<html><head><title>Install</title></head><body><main><h1>Install the service</h1>"
+        f"{LEAD}{callout}{AFTER}</main></body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    ("callout", "title"),
+    [
+        (  # Sphinx and MkDocs
+            "<div class='admonition note'><p class='admonition-title'>Note</p>"
+            "<p>Run the installer as an administrator on every machine.</p></div>",
+            "Note",
+        ),
+        (  # Docusaurus: a CSS module's class, an icon before the title
+            "<div class='theme-admonition alert admonition_xJq3'><div class='admonitionHeading_Gu2k'>"
+            "<span class='admonitionIcon_Rf37'><svg viewBox='0 0 1 1'></svg></span>Warning</div>"
+            "<div class='admonitionContent_BuS1'><p>Run the installer as an administrator on "
+            "every machine.</p></div></div>",
+            "Warning",
+        ),
+        (  # an inline title before the body's text
+            "<div class='note'><span class='admonition-title'>Tip</span> Run the installer as "
+            "an administrator on every machine.</div>",
+            "Tip",
+        ),
+    ],
+)
+def test_an_admonition_title_is_bold_on_its_own_line(callout: str, title: str) -> None:
+    markdown = extract_html(doc_page(callout), URL).markdown
+    assert f"**{title}**\n\nRun the installer as an administrator" in markdown

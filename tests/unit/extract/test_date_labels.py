@@ -1,0 +1,66 @@
+"""A dateline's label stays with its date, and a date line a byline repeats is written once
+(extract/inline_dates.py, extract/markdown_tidy.py; review, session 17), on pages of our own."""
+
+from __future__ import annotations
+
+import pytest
+
+from webresearch.extract.html import extract_html
+from webresearch.extract.markdown_tidy import tidy_markdown
+
+URL = "https://harbour.example.org/news/ferry-timetable"
+BODY = (
+    "<p>The winter timetable of the island ferry starts on Monday, with two crossings a day "
+    "instead of four and the last boat leaving the harbour at half past five.</p>"
+    "<p>Tickets bought for the summer crossings stay valid until the end of the month; the "
+    "office on the quay exchanges them for winter tickets free of charge.</p>"
+)
+TIME = "<time datetime='2026-12-01'>Dec 1, 2026</time>"
+
+
+def news_page(head: str) -> str:
+    return (
+        "<html><head><title>Ferry timetable</title><meta property='og:type' content='article'>"
+        f"</head><body><article><h1>Winter ferry timetable</h1>{head}{BODY}</article>"
+        "</body></html>"
+    )
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        f"<p>Published {TIME}</p>",
+        f"<div class='meta'>Published {TIME}</div>",
+        f"<div class='meta'><span class='label'>Published</span> {TIME}</div>",
+        f"<div class='meta'>Last updated on: {TIME}</div>",
+    ],
+)
+def test_a_datelines_label_stays_with_its_date(head: str) -> None:
+    markdown = extract_html(news_page(head), URL).markdown
+    label = "Last updated on:" if "updated" in head else "Published"
+    assert f"{label} Dec 1, 2026" in markdown
+
+
+def test_a_date_beside_other_words_is_not_a_dateline() -> None:
+    head = f"<div class='meta'>Ferry notice board {TIME}</div>"
+    assert "Dec 1, 2026" not in extract_html(news_page(head), URL).markdown
+
+
+@pytest.mark.parametrize(
+    ("markdown", "expected"),
+    [
+        ("By Ann Lee · Dec 1, 2026\n\nDec 1, 2026\n\nText.", "By Ann Lee · Dec 1, 2026\n\nText."),
+        ("Dec 1, 2026\n\nPublished: Dec 1, 2026\n\nText.", "Published: Dec 1, 2026\n\nText."),
+        ("*Dec 1, 2026*\n\n*Dec 1, 2026*\n\nText.", "*Dec 1, 2026*\n\nText."),
+        # a listing's entries each with their date: not neighbours, all kept
+        (
+            "## Ferry\n\nDec 1, 2026\n\n## Bus\n\nDec 1, 2026",
+            "## Ferry\n\nDec 1, 2026\n\n## Bus\n\nDec 1, 2026",
+        ),
+        ("Dec 1, 2026\n\nDec 2, 2026", "Dec 1, 2026\n\nDec 2, 2026"),
+    ],
+)
+def test_a_date_line_repeated_by_its_neighbour_is_written_once(
+    markdown: str, expected: str
+) -> None:
+    assert tidy_markdown(markdown, keep_repeats=True) == expected
