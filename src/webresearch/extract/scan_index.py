@@ -40,11 +40,14 @@ class PageAttributes:
             out).
         styled: the rows of ``rows`` whose element has a ``style`` attribute, in the same
             order (a scan of inline styles reads these alone: a twentieth of the rows).
+        marked: the rows of ``rows`` but the root's whose markup may hide their element
+            (:func:`hiding_candidates`' test without the stylesheet), in the same order.
     """
 
     root: etree._Element
     rows: list[AttributeRow]
     styled: list[AttributeRow] = field(default_factory=list)
+    marked: list[AttributeRow] = field(default_factory=list)
 
     def describes(self, root: etree._Element) -> bool:
         """True when these rows were read from ``root`` (else read the tree itself)."""
@@ -61,6 +64,7 @@ def read_attributes(root: etree._Element) -> PageAttributes:
     """
     rows: list[AttributeRow] = []
     styled: list[AttributeRow] = []
+    marked: list[AttributeRow] = []
     append = rows.append
     for el in root.iter(etree.Element):
         pairs = el.items()
@@ -85,7 +89,17 @@ def read_attributes(root: etree._Element) -> PageAttributes:
         append(row)
         if style is not None:
             styled.append(row)
-    return PageAttributes(root, rows, styled)
+            marked.append(row)
+        elif flag is not None or (klass is not None and _may_hide(klass)):
+            marked.append(row)
+    if marked and marked[0][0] is root:
+        del marked[0]  # the root: never a candidate
+    return PageAttributes(root, rows, styled, marked)
+
+
+def _may_hide(klass: str) -> bool:
+    """A ``class`` value holding ``hidden``, ``d-`` or ``w-`` (display utilities)."""
+    return "hidden" in klass or "d-" in klass or "w-" in klass
 
 
 def hiding_candidates(
@@ -99,10 +113,14 @@ def hiding_candidates(
         return
     if attributes is None or not attributes.describes(body):
         attributes = read_attributes(body)
+    if not styled:  # the rows that pass the markup's test, listed as they were read
+        for el, klass, _, style, flag, _, _ in attributes.marked:
+            yield el, klass, style, flag
+        return
     for el, klass, _, style, flag, _, _ in attributes.rows[1:]:  # rows[0]: the body
         if (
-            (klass is not None and ("hidden" in klass or "d-" in klass or "w-" in klass))
+            (klass is not None and _may_hide(klass))
             or (style is not None or flag is not None)
-            or (styled and el in styled)
+            or el in styled
         ):
             yield el, klass, style, flag
