@@ -55,7 +55,8 @@ _CHOICE = re.compile(
 )
 #: Words one of which a banner's lower-cased class or id holds: a cheap filter before
 #: :data:`_BANNER_NAME` (an XPath ``translate()`` over every element cost 19 ms a page).
-_NAME_WORDS = re.compile("cookie|consent|gdpr|qc-cmp|onetrust|cc-window")
+_NAME_WORD_LIST = ("cookie", "consent", "gdpr", "qc-cmp", "onetrust", "cc-window")
+_NAME_WORDS = re.compile("|".join(_NAME_WORD_LIST))
 _CONTROLS = etree.XPath(
     ".//button|.//a|.//input|.//*[@role='button' or contains(@class, 'btn') or contains(@class, 'button')]"
 )
@@ -80,8 +81,11 @@ def consent_banners(
         attributes = read_attributes(root)
     # each row's class, id and data-testid, those it has (no name word spans two of them)
     names = "\n".join(filter(None, chain.from_iterable(map(_NAMES, attributes.rows))))
-    if not _NAME_WORDS.search(names.lower()):
-        return []  # no element named so (most pages): one search, not one per element
+    lowered = names.lower()
+    # no element named so (most pages): one search a word (str.find's fast scan; the
+    # pattern's alternation tries each position in turn, 2.5x as long), not one per element
+    if not any(word in lowered for word in _NAME_WORD_LIST):
+        return []
     for el, klass, ident, _, _, _, testid in attributes.rows:
         name = f"{klass or ''} {ident or ''} {testid or ''}"
         if name == "  " or not _NAME_WORDS.search(name.lower()) or not _BANNER_NAME.search(name):

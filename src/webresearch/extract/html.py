@@ -357,8 +357,11 @@ def _convert(
         bold_admonition_titles(attributes.rows)  # "**Note**" over a callout (admonitions.py)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
-    drawn = drawn_invisibly(attributes.rows) + same_colour_blocks(attributes.rows, styles[2])
-    shown = outermost(kept + noted + closed_details(body) + faded_blocks(attributes.rows) + drawn)
+    # the inline-style scans read the rows with a style alone (scan_index.py); the colour
+    # scan reads every row only when the stylesheet paints a class in its background's colour
+    colour_rows = attributes.rows if styles[2] else attributes.styled
+    drawn = drawn_invisibly(attributes.styled) + same_colour_blocks(colour_rows, styles[2])
+    shown = outermost(kept + noted + closed_details(body) + faded_blocks(attributes.styled) + drawn)
     # never drawn for a visitor, unlike a closed panel or an opacity:0 fade-in start
     invisible = outermost(noted + drawn)
     written = hidden_text if hidden_text is not None else []

@@ -110,7 +110,7 @@ def unhide_overflow_styles(root: etree._Element, attributes: PageAttributes | No
     if attributes is None or not attributes.describes(root):
         attributes = read_attributes(root)
     changed = 0
-    for row in attributes.rows:
+    for row in attributes.styled:  # the rows with a style, in document order
         style = row[3]
         if not style or "hidden" not in style.lower():
             continue

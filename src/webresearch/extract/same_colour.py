@@ -207,7 +207,9 @@ def same_colour_blocks(rows: list[AttributeRow], classes: frozenset[str]) -> lis
     docstring), in document order.
 
     Args:
-        rows: the page's attribute rows (:func:`~webresearch.extract.scan_index.read_attributes`).
+        rows: the page's attribute rows (:func:`~webresearch.extract.scan_index.read_attributes`);
+            with no ``classes``, its rows with a ``style`` are enough (``PageAttributes.styled``):
+            an element without one is then never found.
         classes: the class names its stylesheet paints so (:func:`same_colour_classes`).
     """
     found: list[etree._Element] = []

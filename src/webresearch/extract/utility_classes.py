@@ -140,7 +140,16 @@ def shown_on_another_screen(class_attr: str, tailwind: bool = True) -> bool:
 
 def _hidden_at(class_attr: str, tailwind: bool, window: int) -> bool:
     """Whether the display utilities in ``class_attr`` hide the element in a window
-    ``window`` CSS pixels wide (or it is :func:`never_shown`)."""
+    ``window`` CSS pixels wide (or it is :func:`never_shown`).
+
+    A class list that holds none of ``hidden``, ``-none`` and ``w-`` hides at no width and
+    is answered without reading its names (most class lists of a page): every class that
+    hides holds one of them — the :data:`NEVER_SHOWN` names start with ``w-``, the
+    :data:`_RANGES` names hold ``hidden``, Bootstrap's hiding ``d-…-none`` ends in
+    ``-none`` and Tailwind's ``hidden``/``{bp}:hidden`` is ``hidden`` — and without one
+    ``hidden`` stays ``False``."""
+    if "hidden" not in class_attr and "-none" not in class_attr and "w-" not in class_attr:
+        return False
     best = -1
     hidden = False
     for name in class_attr.split():
