@@ -110,10 +110,10 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.list:
         moves.sort()
-        print("down:", *(f"{p} {t} {h} {d:+.3f}" for d, p, t, h in moves[: args.top]), sep="\n  ")
-        print(
-            "up:", *(f"{p} {t} {h} {d:+.3f}" for d, p, t, h in moves[::-1][: args.top]), sep="\n  "
-        )
+        down = [m for m in moves if m[0] < 0][: args.top]
+        print("down:", *(f"{p} {t} {h} {d:+.3f}" for d, p, t, h in down), sep="\n  ")
+        up = [m for m in moves[::-1] if m[0] > 0][: args.top]
+        print("up:", *(f"{p} {t} {h} {d:+.3f}" for d, p, t, h in up), sep="\n  ")
     return 0
 
 
