@@ -89,3 +89,12 @@ def test_a_badge_in_one_long_section_with_links_is_not_a_card() -> None:
         + "</div>"
     )
     assert card_badges(root) == []
+
+
+def test_a_count_badge_with_a_different_count_on_each_card_goes() -> None:
+    """ "5 Colors", "2 Colors", "3 Colors": one template label, "{n} Colors", on card after
+    card — each count may stand once only."""
+    badges = [f"<span class='swatches'>{n} Colors</span>" for n in (5, 2, 3, 4)]
+    markdown = extract_html(_page([*badges, "", ""]), URL).markdown
+    assert "Stoneware teapot number 3" in markdown and "$43.00" in markdown
+    assert "Colors" not in markdown
