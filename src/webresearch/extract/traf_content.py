@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from webresearch.extract.traf_clean import clean_tree
 from webresearch.extract.traf_links import delete_by_link_density, linking_elements
 from webresearch.extract.traf_scans import (
     body_frame_finders,
@@ -415,18 +416,18 @@ def recall_retry(
     pruned tree) no tree is cleaned unless the second opinions read it: they are skipped
     for a recall text over ten times ``min_extracted_size`` (``compare_extraction``'s first
     test)."""
-    from trafilatura.htmlprocessing import convert_tags, tree_cleaning
+    from trafilatura.htmlprocessing import convert_tags
 
     def rebuild() -> etree._Element:
-        return convert_tags(tree_cleaning(copy(esc_tree), r_options), r_options, url)
+        return convert_tags(clean_tree(copy(esc_tree), r_options), r_options, url)
 
     known = memo.extracted.get(r_options.focus) if memo is not None else None
     if known is not None:
         if r_options.fast or len(known[1]) > r_options.min_extracted_size * 10:
             return deepcopy(known[0]), known[1]  # what extract_and_compare would give
-        backup = tree_cleaning(copy(esc_tree), r_options)
+        backup = clean_tree(copy(esc_tree), r_options)
         return extract_and_compare(None, backup, esc_tree, r_options, None, memo)
-    cleaned = tree_cleaning(copy(esc_tree), r_options)
+    cleaned = clean_tree(copy(esc_tree), r_options)
     backup = cleaned if r_options.fast else copy(cleaned)
     cleaned = convert_tags(cleaned, r_options, url)
     return extract_and_compare(cleaned, backup, esc_tree, r_options, rebuild, memo)

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from webresearch.extract.caseless import CaselessPattern
+from webresearch.extract.traf_clean import clean_tree
 from webresearch.extract.traf_content import PassMemo, extract_and_compare, recall_retry
 
 if TYPE_CHECKING:
@@ -361,7 +362,7 @@ def _sequence(
         _forum_thread_page,
     )
     from trafilatura.external import justext_rescue
-    from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
+    from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes
     from trafilatura.main_extractor import _elem_text, extract_comments
     from trafilatura.xpaths import REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
@@ -380,9 +381,9 @@ def _sequence(
     if memo is not None and options.focus in memo.extracted:
         # the main extractor's answer is known: only the second opinions read a tree
         cleaned_tree = None
-        cleaned_tree_backup = None if options.fast else tree_cleaning(copy(tree), options)
+        cleaned_tree_backup = None if options.fast else clean_tree(copy(tree), options)
     else:
-        cleaned_tree = tree_cleaning(copy(tree), options)
+        cleaned_tree = clean_tree(copy(tree), options)
         # the cleaned tree before conversion: read by the second opinions and on forum
         # threads (trafilatura copies it always; unread, it is the cleaned tree itself here)
         backup_needed = not options.fast or (options.comments and is_forum)
@@ -402,7 +403,7 @@ def _sequence(
         cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
 
     def rebuild() -> etree._Element:  # the converted tree again, when nothing else changed it
-        return convert_tags(tree_cleaning(copy(tree), options), options, url)
+        return convert_tags(clean_tree(copy(tree), options), options, url)
 
     unchanged = not options.comments and options.focus != "precision"
     postbody, temp_text = extract_and_compare(
