@@ -314,11 +314,13 @@ def _keep_formulas(segments: list[Segment]) -> None:
     """Keep each ``<math>`` whose text right before and right after (if any) is kept: trafilatura
     deletes MathML without TeX source (``tree_cleaning``), yet the formula is part of the
     sentence around it ("the square of three, written 3^2, is nine")."""
-    for i in range(1, len(segments)):
+    end = len(segments) - 1
+    for i in range(1, end + 1):
         seg = segments[i]
-        if not seg.kept and not seg.tail and _tag(seg.owner).endswith("math"):
-            last = i + 1 == len(segments)
-            seg.kept = segments[i - 1].kept and (last or segments[i + 1].kept)
+        if seg.kept or seg.tail or not segments[i - 1].kept:
+            continue  # (the cheap tests first: the tag is read for few segments)
+        if (i == end or segments[i + 1].kept) and _tag(seg.owner).endswith("math"):
+            seg.kept = True
 
 
 def _gap(segments: list[Segment], run: int = 0) -> int:
@@ -337,8 +339,12 @@ def _gap(segments: list[Segment], run: int = 0) -> int:
 def _fill_from_second_opinion(segments: list[Segment], html: str) -> int:
     """Mark kept the segments between the first and last kept one that resiliparse keeps
     (module docstring, step 4); the letters and digits added."""
-    if not _gap(segments):
-        return 0  # nothing to fill: no second parse
+    kept = [i for i, s in enumerate(segments) if s.kept]
+    media: dict[etree._Element, etree._Element | None] = {}
+    if len(kept) < 2 or all(
+        seg.kept or _in_media(seg, media) for seg in segments[kept[0] : kept[-1]]
+    ):
+        return 0  # nothing it could fill (_fill_span): no second parse
     text = _resiliparse_text(html)
     if not text:
         return 0
