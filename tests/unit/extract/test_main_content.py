@@ -456,7 +456,12 @@ def test_the_second_opinion_is_asked_only_when_it_could_fill_something(
     """resiliparse parses the page again (a few ms): not when every text left out between
     trafilatura's first and last kept text lies in a figure, caption or gallery."""
     calls: list[str] = []
-    monkeypatch.setattr(main_content, "_resiliparse_text", lambda html: calls.append(html) or "")
+
+    def opinion(html: str) -> str:
+        calls.append(html)
+        return ""
+
+    monkeypatch.setattr(main_content, "_resiliparse_text", opinion)
     split = PACK.index("<p>Paragraph 3")
     body = "<div class='c'>" + PACK[:split] + block + PACK[split:] + "</div>"
     html = page(body, "Tern 40 pack")
