@@ -67,7 +67,6 @@ import logging
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from itertools import count
 
 from lxml import etree
 
@@ -88,7 +87,7 @@ from webresearch.extract.slide_prose import keep_slide_prose
 from webresearch.extract.traf_input import trafilatura_input
 from webresearch.extract.traf_pass import PassMemo, extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
-from webresearch.extract.tree import ancestor_where, remove_keep_tail
+from webresearch.extract.tree import ancestor_where, elements_between, remove_keep_tail
 from webresearch.extract.visible_copies import keep_visible_copies
 from webresearch.extract.whole_body import keep_whole_body
 
@@ -178,12 +177,9 @@ def _article_images(body: etree._Element, segments: list[Segment]) -> list[etree
     kept = [s for s in segments if s.kept]
     if not kept or body.find(".//img") is None:
         return []
-    order = dict(zip(body.iter(), count()))
-    first = order.get(kept[0].owner, 0)
-    last = order.get(kept[-1].owner, 0)
     images = []
-    for img in body.iter("img"):
-        if not first < order.get(img, -1) < last or in_boilerplate(img, body):
+    for img in elements_between(body, "img", kept[0].owner, kept[-1].owner):
+        if in_boilerplate(img, body):
             continue
         if any((img.get(dim) or "").strip() in ("0", "1", "2") for dim in ("width", "height")):
             continue  # tracking pixel
