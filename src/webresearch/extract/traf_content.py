@@ -19,7 +19,9 @@ function, called in trafilatura's order. The code is copied from trafilatura
 ``tests/unit/extract/test_traf_content.py`` checks each scan against its XPath, and
 :mod:`webresearch.extract.traf_pass` uses this module only with that version.
 
-The loops are in :mod:`webresearch.extract.traf_scans`.
+The loops are in :mod:`webresearch.extract.traf_scans`; the link density deletions, each text
+read once, in :mod:`webresearch.extract.traf_links`, and the tree cleaning, one walk for its
+deletions, in :mod:`webresearch.extract.traf_clean` (session 17: the same trees, faster).
 
 A page's second pass (trafilatura's full pass after its fast one: the fast pass kept little,
 or left holes, :mod:`webresearch.extract.main_content`) reads the same tree with the same

@@ -17,7 +17,9 @@ link-density deletions only after a first one deleted something
 (:mod:`webresearch.extract.traf_content`): the fast pass 48.9 → 41.5 ms a page on the 72
 Zyte development pages (loaded machine, old and new interleaved in one process).
 
-The sequence is copied from trafilatura |TRAFILATURA_VERSION| (``core.trafilatura_sequence``
+Its tree cleaning is :func:`~webresearch.extract.traf_clean.clean_tree` (trafilatura's
+``tree_cleaning`` with one walk for its deletions, the same tree). The sequence is copied from
+trafilatura |TRAFILATURA_VERSION| (``core.trafilatura_sequence``
 and the parts of ``core.bare_extraction`` that apply to a tree without metadata, language or
 deduplication options). With any other trafilatura version :func:`extraction_pass` calls
 ``bare_extraction`` itself; ``tests/unit/extract/test_traf_pass.py`` checks that both give
