@@ -67,7 +67,6 @@ import logging
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from itertools import count
 
 from lxml import etree
 
@@ -88,7 +87,7 @@ from webresearch.extract.slide_prose import keep_slide_prose
 from webresearch.extract.traf_input import trafilatura_input
 from webresearch.extract.traf_pass import PassMemo, extraction_pass
 from webresearch.extract.traf_tree import trafilatura_tree_to_html
-from webresearch.extract.tree import ancestor_where, remove_keep_tail
+from webresearch.extract.tree import ancestor_where, elements_between, remove_keep_tail
 from webresearch.extract.visible_copies import keep_visible_copies
 from webresearch.extract.whole_body import keep_whole_body
 
@@ -178,12 +177,9 @@ def _article_images(body: etree._Element, segments: list[Segment]) -> list[etree
     kept = [s for s in segments if s.kept]
     if not kept or body.find(".//img") is None:
         return []
-    order = dict(zip(body.iter(), count()))
-    first = order.get(kept[0].owner, 0)
-    last = order.get(kept[-1].owner, 0)
     images = []
-    for img in body.iter("img"):
-        if not first < order.get(img, -1) < last or in_boilerplate(img, body):
+    for img in elements_between(body, "img", kept[0].owner, kept[-1].owner):
+        if in_boilerplate(img, body):
             continue
         if any((img.get(dim) or "").strip() in ("0", "1", "2") for dim in ("width", "height")):
             continue  # tracking pixel
@@ -314,11 +310,13 @@ def _keep_formulas(segments: list[Segment]) -> None:
     """Keep each ``<math>`` whose text right before and right after (if any) is kept: trafilatura
     deletes MathML without TeX source (``tree_cleaning``), yet the formula is part of the
     sentence around it ("the square of three, written 3^2, is nine")."""
-    for i in range(1, len(segments)):
+    end = len(segments) - 1
+    for i in range(1, end + 1):
         seg = segments[i]
-        if not seg.kept and not seg.tail and _tag(seg.owner).endswith("math"):
-            last = i + 1 == len(segments)
-            seg.kept = segments[i - 1].kept and (last or segments[i + 1].kept)
+        if seg.kept or seg.tail or not segments[i - 1].kept:
+            continue  # (the cheap tests first: the tag is read for few segments)
+        if (i == end or segments[i + 1].kept) and _tag(seg.owner).endswith("math"):
+            seg.kept = True
 
 
 def _gap(segments: list[Segment], run: int = 0) -> int:
@@ -337,8 +335,12 @@ def _gap(segments: list[Segment], run: int = 0) -> int:
 def _fill_from_second_opinion(segments: list[Segment], html: str) -> int:
     """Mark kept the segments between the first and last kept one that resiliparse keeps
     (module docstring, step 4); the letters and digits added."""
-    if not _gap(segments):
-        return 0  # nothing to fill: no second parse
+    kept = [i for i, s in enumerate(segments) if s.kept]
+    media: dict[etree._Element, etree._Element | None] = {}
+    if len(kept) < 2 or all(
+        seg.kept or _in_media(seg, media) for seg in segments[kept[0] : kept[-1]]
+    ):
+        return 0  # nothing it could fill (_fill_span): no second parse
     text = _resiliparse_text(html)
     if not text:
         return 0

@@ -19,7 +19,9 @@ function, called in trafilatura's order. The code is copied from trafilatura
 ``tests/unit/extract/test_traf_content.py`` checks each scan against its XPath, and
 :mod:`webresearch.extract.traf_pass` uses this module only with that version.
 
-The loops are in :mod:`webresearch.extract.traf_scans`.
+The loops are in :mod:`webresearch.extract.traf_scans`; the link density deletions, each text
+read once, in :mod:`webresearch.extract.traf_links`, and the tree cleaning, one walk for its
+deletions, in :mod:`webresearch.extract.traf_clean` (session 17: the same trees, faster).
 
 A page's second pass (trafilatura's full pass after its fast one: the fast pass kept little,
 or left holes, :mod:`webresearch.extract.main_content`) reads the same tree with the same
@@ -43,6 +45,8 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from webresearch.extract.traf_clean import clean_tree
+from webresearch.extract.traf_links import delete_by_link_density, linking_elements
 from webresearch.extract.traf_scans import (
     body_frame_finders,
     discard_scan,
@@ -119,52 +123,6 @@ def _still_in(tree: etree._Element, elements: list[etree._Element]) -> list[etre
     return found
 
 
-def _delete_by_link_density(
-    subtree: etree._Element, tagname: str, backtracking: bool, favor_precision: bool
-) -> bool:
-    """``htmlprocessing.delete_by_link_density(subtree, tagname, backtracking,
-    favor_precision)``; True when it deleted something.
-
-    It reads nothing but the tree, so a call that deletes nothing leaves the tree as it
-    was: ``prune_unwanted_sections`` runs its three calls (``div``, ``list``, ``p``) twice,
-    and when the first round deletes nothing the second one would find the same elements
-    and delete nothing either, so it is skipped (part of the fast pass's 15 % saved on the
-    Zyte development pages, :mod:`webresearch.extract.traf_pass`).
-    """
-    from trafilatura.htmlprocessing import link_density_test
-    from trafilatura.utils import trim
-    from trafilatura.xml import delete_element
-
-    deletions = []
-    len_threshold = 200 if favor_precision else 100
-    depth_threshold = 1 if favor_precision else 3
-    # link_density_test answers (False, False) for an element without a <ref> inside (its
-    # first test): only the elements holding one are asked (most are not, on most pages)
-    linking: set[etree._Element] = set()
-    for ref in subtree.iter("ref"):
-        for ancestor in ref.iterancestors():
-            if ancestor in linking:
-                break  # and its ancestors are there too
-            linking.add(ancestor)
-    for elem in subtree.iter(tagname):
-        if elem not in linking:
-            continue
-        result, short_with_links = link_density_test(elem, favor_precision)
-        if result or (
-            backtracking
-            and short_with_links
-            and len(elem) >= depth_threshold
-            and len(trim(elem.text_content())) < len_threshold
-        ):
-            parent = elem.getparent()  # a paragraph holding a list item's content stays
-            if tagname == "p" and parent is not None and parent.tag in ("item", "td", "th"):
-                continue
-            deletions.append(elem)
-    for elem in dict.fromkeys(deletions):
-        delete_element(elem)
-    return bool(deletions)
-
-
 def _prune_sections(
     tree: etree._Element, potential_tags: set[str], options: Extractor, keep_teasers: bool = False
 ) -> etree._Element:
@@ -183,10 +141,11 @@ def _prune_sections(
             _prune_nodes(tree, _still_in(tree, teasers))
         if favor_precision:
             tree = prune_unwanted_nodes(tree, PRECISION_DISCARD_XPATH)
+    linking = linking_elements(tree)  # a superset of them after deletions (traf_links.py)
     for _ in range(2):  # a second round only when the first deleted something
-        deleted = _delete_by_link_density(tree, "div", True, favor_precision)
-        deleted |= _delete_by_link_density(tree, "list", False, favor_precision)
-        deleted |= _delete_by_link_density(tree, "p", False, favor_precision)
+        deleted = delete_by_link_density(tree, "div", True, favor_precision, linking)
+        deleted |= delete_by_link_density(tree, "list", False, favor_precision, linking)
+        deleted |= delete_by_link_density(tree, "p", False, favor_precision, linking)
         if not deleted:
             break
     if "table" in potential_tags or favor_precision:
@@ -196,8 +155,8 @@ def _prune_sections(
     if favor_precision:
         while len(tree) > 0 and (tree[-1].tag == "head"):
             delete_element(tree[-1], keep_tail=False)
-        _delete_by_link_density(tree, "head", False, True)
-        _delete_by_link_density(tree, "quote", False, True)
+        delete_by_link_density(tree, "head", False, True, linking)
+        delete_by_link_density(tree, "quote", False, True, linking)
     etree.strip_tags(tree, "span", *(() if "ref" in potential_tags else ("ref",)))
     return tree
 
@@ -459,18 +418,18 @@ def recall_retry(
     pruned tree) no tree is cleaned unless the second opinions read it: they are skipped
     for a recall text over ten times ``min_extracted_size`` (``compare_extraction``'s first
     test)."""
-    from trafilatura.htmlprocessing import convert_tags, tree_cleaning
+    from trafilatura.htmlprocessing import convert_tags
 
     def rebuild() -> etree._Element:
-        return convert_tags(tree_cleaning(copy(esc_tree), r_options), r_options, url)
+        return convert_tags(clean_tree(copy(esc_tree), r_options), r_options, url)
 
     known = memo.extracted.get(r_options.focus) if memo is not None else None
     if known is not None:
         if r_options.fast or len(known[1]) > r_options.min_extracted_size * 10:
             return deepcopy(known[0]), known[1]  # what extract_and_compare would give
-        backup = tree_cleaning(copy(esc_tree), r_options)
+        backup = clean_tree(copy(esc_tree), r_options)
         return extract_and_compare(None, backup, esc_tree, r_options, None, memo)
-    cleaned = tree_cleaning(copy(esc_tree), r_options)
+    cleaned = clean_tree(copy(esc_tree), r_options)
     backup = cleaned if r_options.fast else copy(cleaned)
     cleaned = convert_tags(cleaned, r_options, url)
     return extract_and_compare(cleaned, backup, esc_tree, r_options, rebuild, memo)

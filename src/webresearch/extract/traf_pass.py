@@ -17,7 +17,9 @@ link-density deletions only after a first one deleted something
 (:mod:`webresearch.extract.traf_content`): the fast pass 48.9 → 41.5 ms a page on the 72
 Zyte development pages (loaded machine, old and new interleaved in one process).
 
-The sequence is copied from trafilatura |TRAFILATURA_VERSION| (``core.trafilatura_sequence``
+Its tree cleaning is :func:`~webresearch.extract.traf_clean.clean_tree` (trafilatura's
+``tree_cleaning`` with one walk for its deletions, the same tree). The sequence is copied from
+trafilatura |TRAFILATURA_VERSION| (``core.trafilatura_sequence``
 and the parts of ``core.bare_extraction`` that apply to a tree without metadata, language or
 deduplication options). With any other trafilatura version :func:`extraction_pass` calls
 ``bare_extraction`` itself; ``tests/unit/extract/test_traf_pass.py`` checks that both give
@@ -36,6 +38,7 @@ from typing import TYPE_CHECKING
 from lxml import etree
 
 from webresearch.extract.caseless import CaselessPattern
+from webresearch.extract.traf_clean import clean_tree
 from webresearch.extract.traf_content import PassMemo, extract_and_compare, recall_retry
 
 if TYPE_CHECKING:
@@ -361,7 +364,7 @@ def _sequence(
         _forum_thread_page,
     )
     from trafilatura.external import justext_rescue
-    from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes, tree_cleaning
+    from trafilatura.htmlprocessing import convert_tags, prune_unwanted_nodes
     from trafilatura.main_extractor import _elem_text, extract_comments
     from trafilatura.xpaths import REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
@@ -380,9 +383,9 @@ def _sequence(
     if memo is not None and options.focus in memo.extracted:
         # the main extractor's answer is known: only the second opinions read a tree
         cleaned_tree = None
-        cleaned_tree_backup = None if options.fast else tree_cleaning(copy(tree), options)
+        cleaned_tree_backup = None if options.fast else clean_tree(copy(tree), options)
     else:
-        cleaned_tree = tree_cleaning(copy(tree), options)
+        cleaned_tree = clean_tree(copy(tree), options)
         # the cleaned tree before conversion: read by the second opinions and on forum
         # threads (trafilatura copies it always; unread, it is the cleaned tree itself here)
         backup_needed = not options.fast or (options.comments and is_forum)
@@ -402,7 +405,7 @@ def _sequence(
         cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
 
     def rebuild() -> etree._Element:  # the converted tree again, when nothing else changed it
-        return convert_tags(tree_cleaning(copy(tree), options), options, url)
+        return convert_tags(clean_tree(copy(tree), options), options, url)
 
     unchanged = not options.comments and options.focus != "precision"
     postbody, temp_text = extract_and_compare(

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import count
 
 from lxml import etree
 
-__all__ = ["ancestor_where", "held_elements", "outermost", "remove_keep_tail"]
+__all__ = ["ancestor_where", "elements_between", "held_elements", "outermost", "remove_keep_tail"]
 
 
 def held_elements(root: etree._Element) -> list[etree._Element]:
@@ -76,4 +77,28 @@ def outermost(blocks: list[etree._Element]) -> list[etree._Element]:
             continue
         seen.add(block)
         found.append(block)
+    return found
+
+
+def elements_between(
+    body: etree._Element, tag: str, first: etree._Element, last: etree._Element
+) -> list[etree._Element]:
+    """The ``tag`` elements of ``body`` after ``first`` and before ``last`` in document
+    order (an element not in ``body``, or ``body`` itself, stands at its start), by one
+    walk over those elements and the two alone (not a position for every element)."""
+    if not (isinstance(first.tag, str) and isinstance(last.tag, str)):
+        order = dict(zip(body.iter(), count()))  # a comment's tail: every element walked
+        start, end = order.get(first, 0), order.get(last, 0)
+        return [img for img in body.iter(tag) if start < order.get(img, -1) < end]
+    if last is body or body not in last.iterancestors():
+        return []  # the span ends at the start
+    after = first is body or body not in first.iterancestors()
+    found = []
+    for el in body.iter(tag, first.tag, last.tag):
+        if el is last:
+            break
+        if el is first:
+            after = True
+        elif after and el.tag == tag:
+            found.append(el)
     return found

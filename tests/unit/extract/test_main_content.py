@@ -440,3 +440,31 @@ def test_a_link_list_between_loose_paragraphs_stays_out() -> None:
     )
     markdown = extract_html(page(body, "Ridge hike"), "http://x.test/").markdown
     assert "Trails" not in markdown
+
+
+@pytest.mark.parametrize(
+    ("block", "asked"),
+    [
+        # only a gallery's text is left out inside the span: nothing the opinion could add
+        ("<div class='photo-box'><span>The pack on a city bike in the rain</span></div>", False),
+        ("<div class='specs'><span>Weight 1.2 kg</span> <span>Volume 40 l</span></div>", True),
+    ],
+)
+def test_the_second_opinion_is_asked_only_when_it_could_fill_something(
+    monkeypatch: pytest.MonkeyPatch, block: str, asked: bool
+) -> None:
+    """resiliparse parses the page again (a few ms): not when every text left out between
+    trafilatura's first and last kept text lies in a figure, caption or gallery."""
+    calls: list[str] = []
+
+    def opinion(html: str) -> str:
+        calls.append(html)
+        return ""
+
+    monkeypatch.setattr(main_content, "_resiliparse_text", opinion)
+    split = PACK.index("<p>Paragraph 3")
+    body = "<div class='c'>" + PACK[:split] + block + PACK[split:] + "</div>"
+    html = page(body, "Tern 40 pack")
+    main = find_main_content(parse_html(html), html=html)
+    assert main is not None and main.kept_chars > 0
+    assert bool(calls) == asked

@@ -192,30 +192,3 @@ def test_the_wild_text_candidates_are_what_the_xpath_selects(recall: bool) -> No
     assert len(expected) >= 9
     assert wild_text_candidates(tree, recall) == expected
     assert tree not in wild_text_candidates(tree, recall=True)  # descendants only
-
-
-@pytest.mark.parametrize(("tag", "backtracking"), [("div", True), ("list", False), ("p", False)])
-def test_a_link_density_round_deletes_what_trafilaturas_deletes(
-    tag: str, backtracking: bool
-) -> None:
-    """Only elements holding a <ref> are tested (traf_content._delete_by_link_density): the
-    others, and the elements around them, are left as trafilatura leaves them."""
-    from trafilatura.htmlprocessing import delete_by_link_density
-
-    from webresearch.extract import traf_content
-
-    markup = (
-        "<div><p>Plain prose with no link at all, long enough to be a paragraph.</p>"
-        "<div><p><ref target='/a'>Home</ref> <ref target='/b'>News</ref></p>"
-        "<list><item><ref target='/c'>Sport</ref></item><item><ref target='/d'>Weather</ref>"
-        "</item><item>x</item></list></div>"
-        "<div><p>Text <ref target='/e'>one link</ref> in a longer sentence of prose here.</p>"
-        "<list><item>An item</item><item>Another item</item></list></div>"
-        "<div><div><div><ref target='/f'>Only a link, and a long one over the limits set for it"
-        " by the test of link density in trafilatura</ref></div></div></div></div>"
-    )
-    ours = lxml_html.fromstring(f"<html><body>{markup}</body></html>")
-    theirs = deepcopy(ours)
-    traf_content._delete_by_link_density(ours, tag, backtracking, False)
-    delete_by_link_density(theirs, tag, backtracking, False)
-    assert etree.tostring(ours) == etree.tostring(theirs)
