@@ -446,8 +446,7 @@ class PlaywrightSession:
 
     # --- reading --------------------------------------------------------------------------
     async def html(self) -> tuple[str, str, str, list[FrameDocument], str]:
-        """``(url, title, rendered HTML, child frames with text, the document's content
-        type)``: see :mod:`.page_reading`.
+        """``(url, title, rendered HTML, frames with text, content type)``: :mod:`.page_reading`.
 
         Raises:
             BrowserError, Timeout: the page could not be read.
