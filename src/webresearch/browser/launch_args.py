@@ -80,10 +80,12 @@ def chromium_problem(explicit: str | None = None) -> str | None:
     """Why no Chromium can be launched, or ``None`` when :func:`find_chromium` finds one.
 
     A configured ``chromium_path`` is judged on its own (never replaced by another binary):
-    the message says that path does not exist, or is not an executable file. Every message
-    names the paths and the setting that matter on this machine: the default
-    (:data:`DEFAULT_CHROMIUM`) and where the binary is chosen (:data:`CHROMIUM_SETTING`)
-    — never a path of another machine.
+    the message says that path does not exist, or is not an executable file, and suggests
+    unsetting it only when :func:`find_chromium` finds a binary without it, naming that one
+    (it said "the default /usr/bin/chromium" though /usr/lib/chromium/chromium is looked at
+    first, and when no Chromium was installed at all: review). Every message names the
+    paths and the setting that matter on this machine (:data:`CHROMIUM_SETTING`) — never a
+    path of another machine.
     """
     if explicit:
         path = Path(explicit)
@@ -93,9 +95,16 @@ def chromium_problem(explicit: str | None = None) -> str | None:
             what = "is not an executable file"
         else:
             return None
+        found = find_chromium()
+        instead = (
+            f", or unset it to use {found}"
+            if found
+            else " (none is installed where one is looked for without it: install it, "
+            "apt-get install chromium)"
+        )
         return (
             f"chromium_path is set to {explicit}, which {what}: point {CHROMIUM_SETTING} at "
-            f"a Chromium binary, or unset it to use the default {DEFAULT_CHROMIUM}"
+            f"a Chromium binary{instead}"
         )
     if find_chromium() is None:
         return (

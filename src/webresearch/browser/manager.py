@@ -280,7 +280,7 @@ class BrowserManager:
             session = await backend.new_session("render")
             try:
                 await session.open(url)
-                final, title, html, _frames = await session.html()
+                final, title, html, _frames, _mime = await session.html()
                 return final, title, html
             finally:
                 await session.aclose()

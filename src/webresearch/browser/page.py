@@ -445,16 +445,16 @@ class PlaywrightSession:
         return True, json_safe(value, EVALUATE_MAX_VALUES)
 
     # --- reading --------------------------------------------------------------------------
-    async def html(self) -> tuple[str, str, str, list[FrameDocument]]:
-        """``(url, title, rendered HTML, child frames with text)``: see :mod:`.page_reading`.
+    async def html(self) -> tuple[str, str, str, list[FrameDocument], str]:
+        """``(url, title, rendered HTML, frames with text, content type)``: :mod:`.page_reading`.
 
         Raises:
             BrowserError, Timeout: the page could not be read.
         """
-        title, body, frames = await self.reader.html()
+        title, body, frames, mime = await self.reader.html()
         if self.error_page() is not None:
             title = ""
-        return str(self.page.url), title, body, frames
+        return str(self.page.url), title, body, frames, mime
 
     async def snapshot(self) -> SnapshotData:
         """Collect the snapshot; a new document gets the next document stamp."""

@@ -83,8 +83,9 @@ class Reader:
             title = str(await evaluate_function(self.cdp, _TITLE_JS))
         return title
 
-    async def html(self) -> tuple[str, str, list[FrameDocument]]:
-        """(title, rendered HTML, child frames with text).
+    async def html(self) -> tuple[str, str, list[FrameDocument], str]:
+        """(title, rendered HTML, child frames with text, the document's content type:
+        ``document.contentType``, "" when the backend gives none).
 
         Raises:
             BrowserError, Timeout: the page could not be read.
@@ -101,7 +102,8 @@ class Reader:
             document = await self._frame(frame, page_url)
             if document is not None:
                 frames.append(document)
-        return str(raw[0]), str(raw[1]), frames
+        mime = str(raw[2]) if len(raw) > 2 else ""
+        return str(raw[0]), str(raw[1]), frames, mime.lower()
 
     @staticmethod
     async def _frame(frame: Frame, page_url: str) -> FrameDocument | None:

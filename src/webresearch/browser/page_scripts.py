@@ -22,15 +22,18 @@ ACTIVITY_KEY = "webresearch.activity"
 #: longer ones (a reminder after 30 s, a poll every 5 s) do not hold a page's readiness.
 SHORT_TIMER_MS = 1000
 
-#: ``[title, HTML]`` of the document the script runs in: its doctype and
+#: ``[title, HTML, content type]`` of the document the script runs in: its doctype and
 #: ``documentElement.outerHTML`` (the rendered DOM, as the library's ``content()`` gives it,
-#: read in the page's own world: no helper script is injected per document).
+#: read in the page's own world: no helper script is injected per document), and
+#: ``document.contentType`` (a JSON or text file the browser wraps in ``<pre>`` says what it
+#: really is: ``tools/browser_reading`` gives it no name, as web_fetch gives it none).
 READ_HTML_JS = """() => {
   const d = document.doctype;
   const doctype = d ? '<!DOCTYPE ' + d.name + (d.publicId ? ' PUBLIC "' + d.publicId + '"' : '')
     + (d.systemId ? (d.publicId ? '' : ' SYSTEM') + ' "' + d.systemId + '"' : '') + '>' : '';
   const root = document.documentElement;
-  return [String(document.title || ''), doctype + (root ? root.outerHTML : '')];
+  return [String(document.title || ''), doctype + (root ? root.outerHTML : ''),
+    String(document.contentType || '')];
 }"""
 
 #: Runs before any page script in every frame: WebSockets may only go to the page's own host

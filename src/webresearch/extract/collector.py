@@ -14,13 +14,17 @@ min of 2), the same output.
 The collector's switch is one for the whole process, so a pause is decided per conversion
 by the thread it runs on, with nothing shared between conversions: only a conversion on the
 process's main thread pauses it — the CPU pool's worker processes run their jobs there
-(pebble, as ``concurrent.futures``), and so do the CLI's and a server's event loop —, and
-the main thread's pauses cannot overlap one another (each ends before the next begins, or
-nests inside it), so each leaves the switch as it found it. A conversion in another thread
-(``fetch`` converting in-process, a library user's threads) leaves the switch alone: before,
-two conversions in two threads each turned the collector off and on, and the first to end
-turned it back on while the other was still inside its page (review: process-wide state).
-A collector that the program turned off stays off.
+(pebble, as ``concurrent.futures``), and so does an event loop on the main thread for the
+small rendered pages it converts itself (``tools/browser_reading``: ``browse``, a server's
+browser tool) —, and the main thread's pauses cannot overlap one another (each ends before
+the next begins, or nests inside it), so each leaves the switch as it found it. A
+conversion in another thread leaves the switch alone: a pool without worker processes
+(``cpu_workers=0``, as the CLI's one-shot ``fetch`` uses) converts in a daemon thread
+(``runtime/cpu_pool``, ``tools/local_page``), and so do a library user's threads; those
+conversions run with the collector on (the ~2 % above). Before, two conversions in two
+threads each turned the collector off and on, and the first to end turned it back on while
+the other was still inside its page (review: process-wide state). A collector that the
+program turned off stays off.
 """
 
 from __future__ import annotations

@@ -16,8 +16,9 @@ characters (:func:`webresearch.invisible.strip_invisible`), counted in
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from webresearch.errors import UnsupportedContent
 from webresearch.extract.charset import decode_document
@@ -25,7 +26,22 @@ from webresearch.extract.sniff import describe_mime, is_html_mime, sniff_mime
 from webresearch.extract.title import url_title
 from webresearch.invisible import strip_invisible
 
-__all__ = ["Converted", "ExtractorName", "convert", "is_passthrough_mime", "reads_from_a_prefix"]
+if TYPE_CHECKING:  # imported on first use (_convert's comment)
+    from webresearch.extract.html import HtmlExtraction
+
+__all__ = [
+    "EXTRACTION_MODULE",
+    "Converted",
+    "ExtractorName",
+    "convert",
+    "extract_rendered",
+    "is_passthrough_mime",
+    "load_extraction",
+    "reads_from_a_prefix",
+]
+
+#: The page extraction's module, imported on the first conversion (see :func:`_convert`).
+EXTRACTION_MODULE = "webresearch.extract.html"
 
 ExtractorName = Literal["main-content", "whole-page", "plain-text", "passthrough", "pdf"]
 
@@ -124,6 +140,23 @@ def convert(body: bytes, content_type: str | None, url: str, scripted: bool = Fa
         title = url_title(url)
     text, in_text = strip_invisible(converted.text)
     return replace(converted, title=title, text=text, hidden_chars_removed=in_title + in_text)
+
+
+def extract_rendered(html: str, url: str) -> HtmlExtraction:
+    """A browser's rendered DOM through :func:`~webresearch.extract.html.extract_html`
+    (``scripted``: its ``<noscript>`` text is not shown). Imports the extraction on first
+    use, as :func:`convert` does: a caller hands this function to a worker process without
+    loading the extraction itself (it is pickled by reference)."""
+    from webresearch.extract.html import extract_html
+
+    return extract_html(html, url, True)
+
+
+def load_extraction() -> None:
+    """Import the page extraction (:data:`EXTRACTION_MODULE`, ~100 modules: 0.3–0.7 s of
+    CPU once): for a caller that runs the first conversion on an event loop, to do this
+    part in a thread first (``tools/browser_reading``: review, the MCP loop was held)."""
+    importlib.import_module(EXTRACTION_MODULE)
 
 
 def _convert(body: bytes, content_type: str | None, url: str, scripted: bool) -> Converted:

@@ -201,11 +201,16 @@ def url_title(url: str) -> str:
     segment of the address's path, percent-decoded (``notes.txt``), else the host name;
     empty for an address without either. Query and fragment never count (they may hold
     secrets). Empty for an address that does not split (``http://[bad/x``: ``urlsplit``
-    raises ``ValueError``), so an untitled page at such an address is still converted."""
+    raises ``ValueError``), so an untitled page at such an address is still converted.
+    Empty for an address of another scheme without a host (``about:blank``, ``data:``):
+    what follows its colon is no file's name (the browser's header said ``title:`` empty
+    for ``about:blank`` and its ``content`` said ``title: blank``: review)."""
     try:
         parts = urlsplit(url)
         host = parts.hostname or ""
     except ValueError:
+        return ""
+    if not host and parts.scheme not in ("", "file"):
         return ""
     segment = next((s for s in reversed(parts.path.split("/")) if s.strip()), "")
     return _collapse(unquote(segment)) or host

@@ -5,10 +5,12 @@ and page_screenshot's browser."""
 from __future__ import annotations
 
 import asyncio
+import sys
 from typing import TYPE_CHECKING, NotRequired
 
 from .. import progress
 from ..browser.page import PlaywrightSession
+from ..extract.dispatch import EXTRACTION_MODULE, extract_rendered, load_extraction
 from ..net.http_status import error_for_status
 from ..redact import redact_text, redact_url
 from ..runtime.cpu_pool import CPUPool
@@ -21,7 +23,7 @@ from .page_text import (
     formats_inline,
 )
 
-if TYPE_CHECKING:  # extract.html is imported on first use (_extract): not by the tool list
+if TYPE_CHECKING:  # extract.html is imported on first use (_extract), off the event loop
     from ..extract.html import HtmlExtraction
 
 __all__ = [
@@ -160,7 +162,7 @@ async def read_rendered(
     Raises:
         InvalidArguments: ``offset`` is past the end of the text.
     """
-    url, title, html, frames = await session.html()
+    url, title, html, frames, mime = await session.html()
     page, *framed = await asyncio.gather(
         _extract(cpu, html, url), *(_extract(cpu, frame.html, frame.url) for frame in frames)
     )
@@ -182,11 +184,14 @@ async def read_rendered(
     if invisible:  # white on white, off the screen: the note says which kind
         doc["hidden_chars_invisible"] = invisible
     note = empty_note or EMPTY_HTML_NOTE
+    # A JSON or text file the browser wraps in <pre> is no page: untitled, it is not named
+    # by its address (web_fetch gives it an empty title: extract.dispatch.Converted.title).
+    named = not mime or "html" in mime  # no type from the backend: a page, as before
     if formats_inline(doc):
-        text, window = format_document(doc, offset, max_bytes, None, note)
+        text, window = format_document(doc, offset, max_bytes, None, note, named)
     else:  # a long page's outline scans the whole text: off the event loop
         text, window = await cpu.run(
-            format_document, doc, offset, max_bytes, None, note, what="formatting the page"
+            format_document, doc, offset, max_bytes, None, note, named, what="formatting the page"
         )
     if window["next_offset"] is not None:
         # The marker ends the text (SPEC §1.1); how to read on goes with the header lines.
@@ -207,13 +212,17 @@ async def read_rendered(
 
 async def _extract(cpu: CPUPool, html: str, url: str) -> HtmlExtraction:
     """web_fetch's extraction of rendered HTML: in the worker pool, or right here for a
-    small page (:data:`INLINE_EXTRACT_CHARS`)."""
-    from ..extract.html import extract_html
-
-    if len(html) < INLINE_EXTRACT_CHARS:  # scripted: <noscript> is not shown in a browser
-        return extract_html(html, url, True)
+    small page (:data:`INLINE_EXTRACT_CHARS`). The first one here imports the extraction
+    in a thread: on the event loop that import (0.3–0.7 s of CPU) held every other request
+    of the MCP server (review); the pool's job names a function that imports it in the
+    worker (``extract.dispatch.extract_rendered``), so this process loads it only for a
+    small page."""
+    if len(html) < INLINE_EXTRACT_CHARS:
+        if EXTRACTION_MODULE not in sys.modules:
+            await asyncio.to_thread(load_extraction)
+        return extract_rendered(html, url)
     progress.report("converting the rendered page")  # a new stage, not the page's load
-    return await cpu.run(extract_html, html, url, True, what="converting the rendered page")
+    return await cpu.run(extract_rendered, html, url, what="converting the rendered page")
 
 
 async def read_content(

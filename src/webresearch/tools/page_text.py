@@ -146,6 +146,7 @@ def format_document(
     max_bytes: int,
     query: str | None = None,
     empty_html_note: str = EMPTY_HTML_NOTE,
+    named: bool = True,
 ) -> tuple[str, Window]:
     """Render a document's window in the SPEC §1.1 format.
 
@@ -160,6 +161,9 @@ def format_document(
         empty_html_note: the body of an HTML page without readable text (what the model
             can do about it depends on the tools it has: :data:`EMPTY_HTML_NOTE` points to
             the browser tool).
+        named: an untitled HTML page is named by its address (:func:`_visible_name`);
+            False for a rendered page that wraps another kind of document (a browser shows
+            a JSON or text file in ``<pre>``): no title, as web_fetch gives it none.
 
     Returns:
         (text, the window).
@@ -171,7 +175,7 @@ def format_document(
     title, in_title = strip_invisible(str(doc["title"]))
     hidden += in_title + int(doc.get("hidden_chars_removed") or 0)
     html = "html" in str(doc.get("content_type"))
-    if not title.strip() and html:  # a page's name of invisible characters (``/%E2%80%8B``)
+    if not title.strip() and html and named:  # a page's name of invisible characters
         title = _visible_name(str(doc["url"]))  # (other documents: no title, SPEC §1.1)
     total = len(text.encode("utf-8"))
     if offset and offset >= total:
@@ -279,8 +283,11 @@ def _visible_name(url: str) -> str:
     """A name for an HTML page whose title (its own, or its address's last segment: the
     extraction's fallback) is made of invisible characters only: the last path segment
     with visible text, else the host, as a browser's tab would show it; empty only for an
-    address with neither."""
+    address with neither, and for an address of another scheme without a host
+    (``about:blank``: as ``extract.title.url_title``)."""
     parts = urlsplit(url)
+    if not parts.hostname and parts.scheme not in ("", "file"):
+        return ""
     for segment in reversed(parts.path.split("/")):
         name = " ".join(strip_invisible(unquote(segment))[0].split())
         if name:

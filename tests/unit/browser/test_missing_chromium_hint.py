@@ -30,9 +30,13 @@ def test_no_chromium_anywhere_names_the_default_path_and_the_setting(
 
 
 @pytest.mark.parametrize("kind", ["missing", "not executable"])
-def test_a_configured_path_that_fails_names_the_setting_and_the_default(
-    tmp_path: Path, kind: str
+def test_a_configured_path_that_fails_names_the_setting_and_the_binary_found_instead(
+    tmp_path: Path, kind: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Unsetting the path is suggested with the binary that would then be used (it named
+    /usr/bin/chromium though /usr/lib/chromium/chromium is looked at first: review)."""
+    found = "/usr/lib/chromium/chromium"
+    monkeypatch.setattr(launch_args, "find_chromium", lambda explicit=None: found)
     path = tmp_path / "chrome"
     if kind == "not executable":
         path.write_text("#!/bin/sh\n")
@@ -40,4 +44,15 @@ def test_a_configured_path_that_fails_names_the_setting_and_the_default(
     assert problem is not None
     assert problem.startswith(f"chromium_path is set to {path}, which ")
     assert "WEBRESEARCH_CHROMIUM_PATH" in problem
-    assert "unset it to use the default /usr/bin/chromium" in problem
+    assert problem.endswith(f"a Chromium binary, or unset it to use {found}")
+
+
+def test_a_configured_path_that_fails_with_no_chromium_elsewhere_is_not_to_be_unset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no Chromium installed, unsetting the path helps nothing (review)."""
+    monkeypatch.setattr(launch_args, "find_chromium", lambda explicit=None: None)
+    problem = chromium_problem(str(tmp_path / "chrome"))
+    assert problem is not None
+    assert "unset" not in problem
+    assert "apt-get install chromium" in problem

@@ -25,8 +25,8 @@ class _Tab:
     def __init__(self, html: str) -> None:
         self._html = html
 
-    async def html(self) -> tuple[str, str, str, list[object]]:
-        return "http://127.0.0.1/harbour", "Harbour", self._html, []
+    async def html(self) -> tuple[str, str, str, list[object], str]:
+        return "http://127.0.0.1/harbour", "Harbour", self._html, [], "text/html"
 
 
 async def _facts(hidden: str) -> dict[str, object]:

@@ -53,3 +53,12 @@ def test_a_url_that_does_not_encode_still_gives_the_page(url: str) -> None:
 def test_url_title_of_a_bad_url_is_empty_or_its_name() -> None:
     assert url_title("http://[bad/x") == ""
     assert url_title("http://harbour.example/notes.txt") == "notes.txt"
+
+
+@pytest.mark.parametrize("url", ["about:blank", "about:srcdoc", "data:text/html,<p>x</p>"])
+def test_url_title_of_an_address_without_a_file_name_is_empty(url: str) -> None:
+    """``about:blank`` was named ``blank``: the browser's header said ``title:`` empty and
+    its ``content`` ``title: blank`` (review)."""
+    assert url_title(url) == ""
+    assert url_title("file:///srv/notes/tides.txt") == "tides.txt"
+    assert url_title("/srv/notes/tides.txt") == "tides.txt"
