@@ -19,11 +19,7 @@ words: :func:`cta_boxes` finds
   flat run of headings and paragraphs, a button beside a paragraph is its own box and has
   no heading — it stays;
 * a **heading** (``<h2>``–``<h6>``) in the box, before the button: the box is a titled
-  component of its own, not a sentence of the article with a link (a button with no
-  heading sharing an ancestor within :data:`MAX_DEPTH` levels, or inside the page's
-  ``<nav>``, ``<header>`` or ``<footer>``, is not measured: those are menus' controls, and
-  the walk up from each of them cost 1.4 % of an article's extraction; with the bound,
-  about 1 %);
+  component of its own, not a sentence of the article with a link;
 * not an **item of a list**: when two or more boxes of one kind (same tag and first class
   name) carry different headings, they are a listicle's entries ("## 1. Tool X — short
   summary — [Visit site]") and all stay; the same box printed twice (the pitch repeated
@@ -51,20 +47,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from itertools import islice
 
 from lxml import etree
 
 from webresearch.extract.signup import small_box
 
-__all__ = [
-    "MAX_BOX_WORDS",
-    "MAX_DEPTH",
-    "MAX_LABEL_WORDS",
-    "PROSE_WORDS",
-    "after_prose",
-    "cta_boxes",
-]
+__all__ = ["MAX_BOX_WORDS", "MAX_LABEL_WORDS", "PROSE_WORDS", "after_prose", "cta_boxes"]
 
 #: A call-to-action box holds at most this many words (heading, pitch, a short list, button).
 MAX_BOX_WORDS = 80
@@ -73,12 +61,7 @@ MAX_LABEL_WORDS = 6
 #: A ``<p>`` of at least this many words is a paragraph of prose (as in article_end.py).
 PROSE_WORDS = 8
 
-#: A box holds its heading and its button at most this many levels below itself (a bound
-#: that lets a page's buttons without a heading nearby skip the box's measure).
-MAX_DEPTH = 10
-
 _BUTTON_CLASS = re.compile(r"btn|button|cta", re.IGNORECASE)
-_CHROME = frozenset({"nav", "header", "footer"})
 _HEADINGS = ("h2", "h3", "h4", "h5", "h6")
 
 
@@ -89,14 +72,9 @@ def cta_boxes(root: etree._Element, page_chars: int) -> list[etree._Element]:
     digits of the page's text (:func:`~webresearch.extract.align.page_text_size`)."""
     verdicts: dict[etree._Element, bool] = {}
     boxes: list[tuple[etree._Element, str]] = []
-    near = _near_headings(root)
     for button in root.iter("a", "button"):
         if not _is_button(button) or any(button in b.iter() for b, _ in boxes):
             continue
-        if not any(a in near for a in islice(button.iterancestors(), MAX_DEPTH)):
-            continue  # no heading shares a close ancestor with it: no box to measure
-        if any(a.tag in _CHROME for a in button.iterancestors()):
-            continue  # a menu's control: page chrome, handled elsewhere
         box = small_box(button, page_chars, MAX_BOX_WORDS, verdicts)
         if box is None or box is button or box.find(".//h1") is not None:
             continue
@@ -106,14 +84,6 @@ def cta_boxes(root: etree._Element, page_chars: int) -> list[etree._Element]:
         boxes = [(b, t) for b, t in boxes if box not in b.iterancestors()]
         boxes.append((box, heading))
     return _not_items(boxes)
-
-
-def _near_headings(root: etree._Element) -> set[etree._Element]:
-    """The elements holding an ``<h2>``–``<h6>`` at most :data:`MAX_DEPTH` levels down."""
-    near: set[etree._Element] = set()
-    for heading in root.iter(*_HEADINGS):
-        near.update(islice(heading.iterancestors(), MAX_DEPTH))
-    return near
 
 
 def _is_button(el: etree._Element) -> bool:
