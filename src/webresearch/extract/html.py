@@ -67,7 +67,6 @@ from webresearch.extract.kept_hidden import (
     pieces_in_output,
     rendered_pieces,
 )
-from webresearch.extract.link_runs import drop_link_runs
 from webresearch.extract.listing_controls import listing_controls
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import element_to_markdown
@@ -437,8 +436,6 @@ def _convert(
             drop_title_heading(_written(root, base, styles[3]), title), keep_repeats
         )
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
-        if article:  # "[Average costs in Austin](…)" block after block (link_runs.py)
-            markdown = drop_link_runs(markdown, url)
         markdown = drop_meta_lines(drop_author_bios(markdown))
         if not forum:  # a thread's replies are its content
             markdown = drop_comment_sections(markdown)
