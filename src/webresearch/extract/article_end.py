@@ -58,7 +58,6 @@ __all__ = [
     "MIN_PROSE_SHARE",
     "PROSE_WORDS",
     "drop_after_article",
-    "is_article_text",
 ]
 
 #: A ``<p>`` of at least this many words is a paragraph of prose.
@@ -101,10 +100,25 @@ def drop_after_article(root: etree._Element) -> int:
     Returns:
         how many words were removed (0 when nothing was).
     """
-    found = _article(root)
-    if found is None:
+    prose: dict[etree._Element, int] = {}
+    last: dict[etree._Element, int] = {}  # container → document position of its last paragraph
+    for position, el in enumerate(root.iter("p")):  # position: among the paragraphs
+        parent = el.getparent()
+        words = _words(el)
+        if parent is None or words < PROSE_WORDS:
+            continue
+        prose[parent] = prose.get(parent, 0) + words
+        last[parent] = position
+    if not prose:
         return 0
-    article, last, article_words = found
+    best = max(prose, key=prose.__getitem__)
+    total = _words(root) - sum(_words(pre) for pre in root.iter("pre"))
+    kind = _kind(best)
+    article = {el for el in prose if _kind(el) == kind}
+    article.update(a for a in best.iterancestors() if a in prose)
+    article_words = sum(prose[el] for el in article)
+    if prose[best] < MIN_CONTAINER_SHARE * total or article_words < MIN_PROSE_SHARE * total:
+        return 0
     tail = [
         el
         for el in _following(max(article, key=last.__getitem__), root)
@@ -119,40 +133,6 @@ def drop_after_article(root: etree._Element) -> int:
         if parent is not None:
             parent.remove(el)
     return tail_words
-
-
-def is_article_text(root: etree._Element) -> bool:
-    """Whether the content ``root`` is an article: one container of prose paragraphs holds
-    most of its words (module docstring, "the article's container"). A service page's or a
-    listing's many small text boxes are not."""
-    return _article(root) is not None
-
-
-def _article(
-    root: etree._Element,
-) -> tuple[set[etree._Element], dict[etree._Element, int], int] | None:
-    """The article's containers under ``root``, the document position of each one's last
-    paragraph and their prose words; ``None`` when no container is the article."""
-    prose: dict[etree._Element, int] = {}
-    last: dict[etree._Element, int] = {}  # container → document position of its last paragraph
-    for position, el in enumerate(root.iter("p")):  # position: among the paragraphs
-        parent = el.getparent()
-        words = _words(el)
-        if parent is None or words < PROSE_WORDS:
-            continue
-        prose[parent] = prose.get(parent, 0) + words
-        last[parent] = position
-    if not prose:
-        return None
-    best = max(prose, key=prose.__getitem__)
-    total = _words(root) - sum(_words(pre) for pre in root.iter("pre"))
-    kind = _kind(best)
-    article = {el for el in prose if _kind(el) == kind}
-    article.update(a for a in best.iterancestors() if a in prose)
-    article_words = sum(prose[el] for el in article)
-    if prose[best] < MIN_CONTAINER_SHARE * total or article_words < MIN_PROSE_SHARE * total:
-        return None
-    return article, last, article_words
 
 
 def _following(el: etree._Element, root: etree._Element) -> list[etree._Element]:

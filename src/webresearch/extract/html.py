@@ -33,7 +33,7 @@ from webresearch.extract.admonitions import bold_admonition_titles
 from webresearch.extract.align import page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
 from webresearch.extract.appshell import looks_like_app_shell
-from webresearch.extract.article_end import drop_after_article, is_article_text
+from webresearch.extract.article_end import drop_after_article
 from webresearch.extract.article_extras import drop_promo_paragraphs, drop_teaser_sections
 from webresearch.extract.author_cards import author_cards
 from webresearch.extract.card_badges import card_badges
@@ -43,7 +43,6 @@ from webresearch.extract.code_labels import drop_code_labels
 from webresearch.extract.collector import collector_paused
 from webresearch.extract.consent import consent_banners
 from webresearch.extract.content_images import card_pictures, drop_noise_images, image_counts
-from webresearch.extract.cta_boxes import after_prose, cta_boxes
 from webresearch.extract.declared_facts import with_declared_facts
 from webresearch.extract.dialogs import closed_dialogs
 from webresearch.extract.flex_items import flex_classes, space_flex_items
@@ -387,8 +386,6 @@ def _convert(
     # a newsletter sign-up box, an author card: removed after pruning (their kept text
     # still bounds the span of the article's images, as trafilatura chose it)
     boxes = signup_boxes(body, page_chars) + author_cards(body, page_chars)
-    # "Ready to start? [Get a demo]" in a declared article (cta_boxes.py)
-    calls = cta_boxes(body, page_chars) if article else []
     if main is None:
         fallback = "no main content found"
     elif (
@@ -419,8 +416,6 @@ def _convert(
         heading = banner_heading(body, url, styles[1], title)  # the <h1> in the banner
         root = main.root()
         remove_elements(boxes)
-        if calls and is_article_text(root):  # in an article, not a service page's sections
-            remove_elements(after_prose(root, calls))
         if main.aligned:  # the site's menu or banner trafilatura kept (page_chrome.py)
             drop_kept_chrome(root)
         if heading is not None:
@@ -440,9 +435,7 @@ def _convert(
         if not forum:  # a thread's replies are its content
             markdown = drop_comment_sections(markdown)
         if markdown and main.whole_body:  # trafilatura's last resort: said as a fallback
-            return HtmlExtraction(
-                title, with_declared_facts(markdown, facts), "whole-page", _NO_MAIN
-            )
+            return HtmlExtraction(title, with_declared_facts(markdown, facts), "whole-page", _NO_MAIN)
         if markdown:
             return HtmlExtraction(title, with_declared_facts(markdown, facts), "main-content", None)
         fallback = "main content was empty"
