@@ -98,6 +98,11 @@ SHELL = b"""<!doctype html><html><head><title>Reports app</title></head><body>
   document.getElementById('root').innerHTML = '<h1>All reports</h1><ul>' + items.map(i => '<li>' + i + '</li>').join('') + '</ul>';
 });</script></body></html>"""
 
+#: A search form submitted by pressing Enter in its field (no script: the browser submits it).
+SEARCH = b"""<!doctype html><html><head><title>Search</title></head><body>
+<form action="/results"><input id="q" name="q"><button id="sub">Search</button></form>
+</body></html>"""
+
 
 def spa_routes() -> dict[str, Route | Handler]:
     """The SPA's routes: every /app/* path serves the shell; the API answers JSON."""
@@ -122,6 +127,8 @@ def spa_routes() -> dict[str, Route | Handler]:
             headers=HTML, body=b"<title>Plain</title><p>plain page</p><a href='/plain2'>next</a>"
         ),
         "/plain2": Route(headers=HTML, body=b"<title>Plain 2</title><p>second plain page</p>"),
+        "/search": Route(headers=HTML, body=SEARCH),
+        "/results": Route(headers=HTML, body=b"<title>Results</title><p>the results page</p>"),
     }
 
 
@@ -145,7 +152,9 @@ const x = new XMLHttpRequest(); x.open('GET', '{private_base}/xhr'); x.onerror =
 try {{ new WebSocket('{private_base.replace("http", "ws")}/ws'); }} catch (e) {{ document.getElementById('status').dataset.ws = 'blocked'; }}
 </script></body></html>""".encode()
     jump = f"""<!doctype html><title>Jump</title><a id="go" href="{private_base}/secret">go</a>
-<a id="go2" href="/to-domain">go2</a>""".encode()
+<a id="go2" href="/to-domain">go2</a>
+<form action="{private_base}/secret"><input id="q" name="q"></form>
+<form action="/to-domain"><input id="q2" name="q"></form>""".encode()
     return {
         "/to-private": redirect_private,
         "/to-domain": redirect_domain,

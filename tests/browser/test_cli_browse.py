@@ -112,3 +112,32 @@ def test_browse_url_then_content_prints_the_header_once(sites: Sites) -> None:
     assert out.count(f"url: {url}") == 1
     assert out.count("title: Plain") == 1
     assert "content-type: text/html" in out
+
+
+def test_press_enter_that_submits_a_form_reports_the_page_it_led_to(sites: Sites) -> None:
+    """``--do 'press Enter'`` that submitted a form reported the old URL (with the new page's
+    title, or none), and the next action could meet the tab mid-navigation ("Execution
+    context was destroyed", "Not attached to an active page"; a new user's report): the
+    key press did not wait for the navigation it started, as a click does."""
+    base = sites.site.base
+    for _ in range(2):  # the failure was timing-dependent
+        code, out, err = run(
+            "browse",
+            f"{base}/search",
+            "--allow-network",
+            "127.0.0.1/32",
+            "--do",
+            "fill #q boots",
+            "--do",
+            "press Enter",
+            "--do",
+            "evaluate location.href",
+            "--do",
+            "back",
+        )
+        assert code == 0, err
+        pressed = out.split("pressed Enter\n", 1)[1].split("\n\n")
+        assert pressed[0].splitlines()[:2] == [f"url: {base}/results?q=boots", "title: Results"]
+        assert "the page navigated" in pressed[0]
+        assert pressed[1] == f'value: "{base}/results?q=boots"'
+        assert pressed[2].splitlines()[:2] == [f"url: {base}/search", "title: Search"]

@@ -101,3 +101,28 @@ async def test_clicking_a_link_to_a_forbidden_target_is_refused(kit: Kit, sites:
     blocked = await kit.journal.query(run_id=run.run_id, kind="browser.blocked")
     assert {e.details["code"] for e in blocked} >= {"blocked_address", "blocked_domain"}
     await kit.call(run, action="close")
+
+
+async def test_a_form_submitted_by_a_key_to_a_forbidden_target_is_refused(
+    kit: Kit, sites: Sites
+) -> None:
+    """A navigation a key press starts (Enter submits the form) passes the same guard as a
+    click's: refused, said once, and the forbidden servers see nothing."""
+    sites.private.reset_log()
+    sites.domain.reset_log()
+    run = RunContext()
+    for field in ("#q", "#q2"):
+        assert (await kit.call(run, action="open", url=f"{sites.site.base}/jump")).ok
+        assert (await kit.call(run, action="fill", selector=field, text="x")).ok
+        pressed = await kit.call(run, action="press", key="Enter")
+        assert pressed.ok, pressed.text
+        notes = [
+            line
+            for line in pressed.text.splitlines()
+            if line.startswith("note: refused") and "navigation" in line
+        ]
+        assert len(notes) == 1, pressed.text
+    assert sites.forbidden_hits() == 0
+    blocked = await kit.journal.query(run_id=run.run_id, kind="browser.blocked")
+    assert {e.details["code"] for e in blocked} >= {"blocked_address", "blocked_domain"}
+    await kit.call(run, action="close")

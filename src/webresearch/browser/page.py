@@ -6,6 +6,7 @@ The session is put together from one part per concern, each in its own module:
 * :func:`~.page_ready.wait_ready` — when a navigated page is ready to read (the rules:
   :mod:`.readiness`);
 * :class:`~.page_elements.Elements` — refs and selectors → elements, and the actions on them;
+* :func:`~.page_settle.settle_after` — a navigation an action on the page started, waited for;
 * :class:`~.page_reading.Reader` — rendered HTML with frames, the snapshot, screenshots.
 
 This module navigates (``open``, ``back``, ``forward``), evaluates scripts and owns the
@@ -40,10 +41,11 @@ from .intercept import Interceptor
 from .page_elements import Elements, RefState
 from .page_error_pages import ErrorPages, shows_error_page
 from .page_errors import best_effort, library_cause, library_errors, unreached_page
-from .page_events import Drained, PageEvents
+from .page_events import Drained, PageEvents, frame_ids
 from .page_reading import Box, Reader
 from .page_ready import wait_ready
 from .page_scripts import PAGE_GUARD_JS
+from .page_settle import settle_after
 from .page_values import EVALUATE_MAX_VALUES, json_safe
 from .responses import file_type as file_type_of
 from .responses import proxy_failed, refused_by_proxy
@@ -167,22 +169,8 @@ class PlaywrightSession:
     async def drain_events(self) -> Drained:
         """Refusals (including those of this tab's iframes), dialogs and notes since the
         last drain."""
-        frames = await self._frame_ids() if self.events.has_unattributed else set()
+        frames = await frame_ids(self.cdp) if self.events.has_unattributed else set()
         return self.events.drain(frames)
-
-    async def _frame_ids(self) -> set[str]:
-        tree: dict[str, Any] = {}
-        with best_effort():
-            tree = await self.cdp.send("Page.getFrameTree")
-        out: set[str] = set()
-        stack = [tree.get("frameTree", {})]
-        while stack:
-            node = stack.pop()
-            frame = node.get("frame") or {}
-            if frame.get("id"):
-                out.add(str(frame["id"]))
-            stack.extend(node.get("childFrames") or [])
-        return out
 
     # --- state ----------------------------------------------------------------------------
     @property
@@ -196,7 +184,8 @@ class PlaywrightSession:
         the title names the refused host)."""
         if self.error_page() is not None:
             return self.asked or str(self.page.url), ""
-        return str(self.page.url), await self.reader.title()
+        title = await self.reader.title()  # the URL after it: a page that just moved is named
+        return str(self.page.url), title
 
     def error_page(self) -> BrowserError | None:
         """The error to raise when the tab shows no page of a site but the browser's error
@@ -397,16 +386,21 @@ class PlaywrightSession:
 
     # --- actions on elements --------------------------------------------------------------
     async def click(self, selector: str | None, ref: str | None) -> str:
-        """Scroll into view and click the element's centre."""
-        return await self.elements.click(selector, ref)
+        """Scroll into view and click the element's centre (then :meth:`_settled`)."""
+        return await self._settled(self.elements.click(selector, ref))
 
     async def fill(self, selector: str | None, ref: str | None, text: str) -> str:
-        """Focus, clear and insert ``text`` with real input events."""
-        return await self.elements.fill(selector, ref, text)
+        """Focus, clear and insert ``text`` with real input events (then :meth:`_settled`)."""
+        return await self._settled(self.elements.fill(selector, ref, text))
 
     async def press(self, key: str) -> str:
-        """Press ``key`` in the focused element."""
-        return await self.elements.press(key)
+        """Press ``key`` in the focused element (then :meth:`_settled`)."""
+        return await self._settled(self.elements.press(key))
+
+    async def _settled(self, action: Awaitable[str]) -> str:
+        """``action``, and a navigation it started waited for (:mod:`.page_settle`)."""
+        budget = max(MIN_READY_S, min(self.config.ready_timeout_s, self.config.action_timeout_s))
+        return await settle_after(self.page, self.cdp, self.events, action, budget)
 
     async def scroll(
         self, direction: str | None, amount: int | None, selector: str | None, ref: str | None

@@ -36,6 +36,14 @@ ELEMENT_WAIT_S = 5.0
 MAX_FRAMES_SEARCHED = 20
 
 _TAKE = "take a new snapshot"
+#: The focused element of the top document, or null (nothing, the body, or a frame or a
+#: shadow root whose own element holds the focus: the key then goes to the page as it is).
+_FOCUSED_JS = """() => {
+  const el = document.activeElement;
+  if (!el || el === document.body || el === document.documentElement) return null;
+  if (el.shadowRoot && el.shadowRoot.activeElement) return null;
+  return /^(IFRAME|FRAME)$/.test(el.tagName) ? null : el;
+}"""
 
 
 @dataclass
@@ -174,9 +182,16 @@ class Elements:
         return f"filled {len(text)} characters"
 
     async def press(self, key: str) -> str:
-        """Press ``key`` in the focused element."""
+        """Press ``key`` in the focused element: through the library's element press, which
+        waits for a navigation it starts (a form submitted by Enter) as a click does; with
+        no element of the top document focused (the body, a frame), on the page."""
         with library_errors(f"pressing {key!r}", self.config):
-            await self.page.keyboard.press(key)
+            focused = await self.page.evaluate_handle(_FOCUSED_JS)
+            element = focused.as_element()
+            if element is None:
+                await self.page.keyboard.press(key)
+            else:
+                await element.press(key, timeout=self._timeout_ms)
         return f"pressed {key}"
 
     async def scroll(

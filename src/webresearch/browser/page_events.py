@@ -22,13 +22,14 @@ from ..errors import WebResearchError
 from ..redact import redact_url
 from .base import BlockedRequest, Capabilities, DialogRecord, SessionConfig
 from .page_errors import best_effort
+from .page_eval import CDPSender
 from .proxy import ProxyRefusal
 from .readiness import LONG_REQUEST_S
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Dialog, Page, Request
 
-__all__ = ["Drained", "PageEvents", "RefusalMark"]
+__all__ = ["Drained", "PageEvents", "RefusalMark", "frame_ids"]
 
 #: (blocked requests, dialogs, notes) drained after an action.
 Drained = tuple[list[BlockedRequest], list[DialogRecord], list[str]]
@@ -224,3 +225,20 @@ class PageEvents:
         """Stop pending dialog answers and popup closes (the tab is closing)."""
         for task in list(self._tasks):
             task.cancel()
+
+
+async def frame_ids(cdp: CDPSender) -> set[str]:
+    """The ids of every frame of the tab ``cdp`` is a session of (claiming refusals of
+    iframes at drain); empty when the browser does not answer."""
+    tree: dict[str, Any] = {}
+    with best_effort():
+        tree = await cdp.send("Page.getFrameTree")
+    out: set[str] = set()
+    stack = [tree.get("frameTree", {})]
+    while stack:
+        node = stack.pop()
+        frame = node.get("frame") or {}
+        if frame.get("id"):
+            out.add(str(frame["id"]))
+        stack.extend(node.get("childFrames") or [])
+    return out
