@@ -184,3 +184,13 @@ def test_more_in_prose_a_heading_or_without_a_grid_stays() -> None:
     )
     tree = lxml_html.fromstring(lone)
     assert listing_controls(tree) == []
+
+
+def test_a_label_holding_its_drop_down_goes_with_it() -> None:
+    toolbar = (
+        "<div class='toolbar'><p>Showing 8 of 30 teas</p><label>Order by <select>"
+        "<option>Featured</option><option>Price: low to high</option></select></label></div>"
+    )
+    markdown = md(page(toolbar))
+    assert "Order by" not in markdown
+    assert "Showing 8 of 30 teas" in markdown or "Green tea blend 7" in markdown
