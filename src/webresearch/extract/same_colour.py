@@ -277,10 +277,14 @@ def same_colour_blocks(rows: list[AttributeRow], classes: frozenset[str]) -> lis
         ):
             found.append(el)
             continue
-        if blank and el.tag == "font" and (written := el.get("color")) is not None:
-            if _near_white(_colour(written.lower())) and _clear_background(el, True) == _WHITE:
-                found.append(el)  # <font color="white"> on the white canvas
-                continue
+        written = el.get("color") if blank and el.tag == "font" else None
+        if (
+            written is not None
+            and _near_white(_colour(written.lower()))
+            and _clear_background(el, True) == _WHITE
+        ):
+            found.append(el)  # <font color="white"> on the white canvas
+            continue
         if not style or "color" not in style.lower():
             continue
         text, background = _colours(style)
