@@ -88,6 +88,7 @@ _BODY_PARAGRAPH = 200
 #: A byline: "By Ann Lee …", or a line with a link to an author's page.
 _BYLINE = re.compile(r"by\s|.*\]\([^)]*\b(?:authors?|people|profile|users?)\b", re.I)
 
+
 def drop_title_heading(markdown: str, title: str) -> str:
     """Drop a first heading that only repeats the title (the title line already shows it).
 
@@ -187,6 +188,7 @@ def _writes_date(block: str, date: str, same: bool) -> bool:
         return False
     labelled = _DATE_LINE.fullmatch(text)
     return bool(labelled and labelled["label"]) or bool(_BYLINE.match(_plain(block)))
+
 
 def _repeats(text: str, block: str, seen: set[str]) -> bool:
     """Whether ``block`` (``text``: its words, links unwrapped) repeats a paragraph in

@@ -52,7 +52,6 @@ def test_an_admonition_title_is_bold_on_its_own_line(callout: str, title: str) -
     assert f"**{title}**\n\nRun the installer as an administrator" in markdown
 
 
-
 def test_a_see_also_admonitions_links_are_kept() -> None:
     callout = (
         "<div class='admonition seealso'><p class='admonition-title'>See also</p>"
