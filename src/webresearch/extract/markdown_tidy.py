@@ -22,7 +22,9 @@ paragraph: further down a date line is a release's or an entry's date, and a sen
 naming the same date is no byline (review n-17: "Version 3.2 / 14 November 2026 / Upgrade if
 you run a version released before 14 November 2026" lost its release date). A labelled line
 ("Updated 2 December 2026" under "By Maria Kovacs · 2 December 2026") is never dropped: it
-tells of an update.
+tells of an update; only a date line that the line right before it writes word for word (its
+links unwrapped: a forum's "[Posted March 1, 2026](#post-2)" then "Posted March 1, 2026")
+goes anywhere, a copy.
 
 A rule (``---``, an ``<hr>``) that begins or ends the markdown, or follows another rule,
 separates nothing: it goes. An Apache or nginx "Index of /files/" page opens and closes its
@@ -151,23 +153,30 @@ def tidy_markdown(markdown: str, keep_repeats: bool) -> str:
 
 
 def _without_repeated_dates(blocks: list[str]) -> list[str]:
-    """``blocks`` without each bare date line, in the article's head, whose neighbour is a
-    short byline or labelled date line writing the same date, or the same line before it
-    (module docstring)."""
+    """``blocks`` without each date line that repeats the line before it word for word, and,
+    in the article's head, each bare date line whose neighbour is a short byline or labelled
+    date line writing the same date (module docstring)."""
     drop: set[int] = set()
+    head = True  # until the first long paragraph
     for i, block in enumerate(blocks):
         if len(block) > _BODY_PARAGRAPH and not block.startswith(("#", "|", "```", ">")):
-            break  # the first long paragraph: the article's head ends
+            head = False
         if len(block) > 60 or not any(c.isdigit() for c in block):
             continue  # (a cheap test first: a date line is short and has digits)
-        line = _DATE_LINE.fullmatch(_plain(block))
-        if line is None or line["label"]:
+        text = _plain(_LINK.sub(r"\1", block))
+        line = _DATE_LINE.fullmatch(text)
+        if line is None:
+            continue
+        if i and _plain(_LINK.sub(r"\1", blocks[i - 1])).lower() == text.lower():
+            drop.add(i)  # a copy of the line before ("Posted Dec 1" as a link, then as text)
+            continue
+        if line["label"] or not head:
             continue  # a labelled line ("Updated …") tells something: it stays
         date = " ".join(line["date"].lower().split())
         for j in (i - 1, i + 1):
             if j < 0 or j >= len(blocks) or j in drop or len(blocks[j]) > _MAX_BYLINE:
                 continue
-            if _writes_date(blocks[j], date, same=j < i and blocks[j] == block):
+            if _writes_date(blocks[j], date):
                 drop.add(i)
                 break
     return [b for i, b in enumerate(blocks) if i not in drop] if drop else blocks
@@ -178,11 +187,9 @@ def _plain(block: str) -> str:
     return " ".join(block.replace("*", "").replace("_", " ").split())
 
 
-def _writes_date(block: str, date: str, same: bool) -> bool:
+def _writes_date(block: str, date: str) -> bool:
     """Whether ``block`` (a short line) is a byline or a labelled date line writing ``date``
-    (lower case), or is the date line itself repeated (``same``)."""
-    if same:
-        return True
+    (lower case)."""
     text = _plain(_LINK.sub(r"\1", block))
     if date not in text.lower():
         return False

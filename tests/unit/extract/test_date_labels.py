@@ -93,3 +93,10 @@ def test_a_date_line_beside_an_author_link_goes() -> None:
     markdown = "[Ann Lee](/authors/ann-lee) · Dec 1, 2026\n\nDec 1, 2026\n\nText."
     expected = "[Ann Lee](/authors/ann-lee) · Dec 1, 2026\n\nText."
     assert tidy_markdown(markdown, keep_repeats=True) == expected
+
+
+def test_a_labelled_date_line_copying_the_line_before_goes_anywhere() -> None:
+    post = "[Posted Dec 1, 2026](/t/1#post-2)\n\nPosted Dec 1, 2026\n\nText."
+    markdown = f"{LONG}\n\n{post}"
+    expected = f"{LONG}\n\n[Posted Dec 1, 2026](/t/1#post-2)\n\nText."
+    assert tidy_markdown(markdown, keep_repeats=True) == expected
