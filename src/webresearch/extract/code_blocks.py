@@ -56,7 +56,8 @@ def _code_language(el: etree._Element) -> str:
 
 
 def _code_text(el: etree._Element) -> str:
-    """Verbatim text of a ``<pre>``: ``<br>`` as newlines, buttons and gutters left out,
+    """Verbatim text of a ``<pre>``: ``<br>`` as newlines, an ``<hr>`` as the end of its
+    line (an Apache "Index of" listing rules off its header line so: review n-17), buttons and gutters left out,
     ``<sup>`` / ``<sub>`` in the notation of prose (``mc^2``, ``H_{2}O``:
     :mod:`.markdown_scripts`)."""
     parts: list[str] = []
@@ -70,8 +71,8 @@ def _code_text(el: etree._Element) -> str:
                 continue
             if tag in SCRIPT_TAGS and node is not el:
                 scripts.append(len(parts))
-            if tag == "br":
-                parts.append("\n")
+            if tag == "br" or (tag == "hr" and parts and not parts[-1].endswith("\n")):
+                parts.append("\n")  # a rule ends its line (an Apache listing's header)
             elif node.text:
                 parts.append(node.text)
             continue

@@ -43,6 +43,8 @@ full match, whitespace collapsed, case ignored):
   items, reads as a stray word (review, session 15: "Material" above a shop's grid of
   teapots). A checkbox's label stays: it is a choice the reader sees (WCXB dev: a shop's
   facets "Apple, Beats, Sony…" are in the ground truth, −0.033 on that page without them).
+  A ``<label>`` holding its ``<select>`` goes wherever it is: the two are one control, and
+  the label alone was left ("Sort by" on a line of its own in a shop's toolbar: review n-17).
 
 A heading is read only for the combined labels ("## Sort and Filter", "Refine by"): a page
 about template filters or a product named "Filter" keeps its heading "## Filters".
@@ -185,7 +187,12 @@ def _filter_field_labels(root: etree._Element) -> list[etree._Element]:
         names_menu = named is not None and named in (menus or set())
         if not names_menu and el.find(".//select") is None:
             continue  # a checkbox's, a text box's label, or some text set in a <label>
-        if _label(el) is None or _in_running_text(el):
+        if _in_running_text(el):
+            continue
+        if not names_menu and _own_label(el):
+            found.append(el)  # it holds its drop-down: the two go together, anywhere
+            continue
+        if _label(el) is None:
             continue
         node = el.getparent()
         for _ in range(MAX_FILTER_DEPTH):
@@ -196,6 +203,23 @@ def _filter_field_labels(root: etree._Element) -> list[etree._Element]:
                 break
             node = node.getparent()
     return found
+
+
+def _own_label(el: etree._Element) -> bool:
+    """Whether the text of the ``<label>`` ``el`` outside its ``<select>``s is a label's:
+    some letters, at most :data:`_MAX_LABEL_CHARS` characters."""
+    parts: list[str] = []
+    walker = etree.iterwalk(el, events=("start", "end"))
+    for event, node in walker:
+        if event == "start":
+            if node.tag == "select":
+                walker.skip_subtree()  # its options' texts are not the label's
+            elif node.text:
+                parts.append(node.text)
+        elif node is not el and node.tail:
+            parts.append(node.tail)
+    text = " ".join(" ".join(parts).split())
+    return 0 < len(text) <= _MAX_LABEL_CHARS and any(c.isalpha() for c in text)
 
 
 def _in_running_text(el: etree._Element) -> bool:

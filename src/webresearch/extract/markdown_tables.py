@@ -2,7 +2,8 @@
 
 ``colspan`` and ``rowspan`` are padded with empty cells so every row has the same number of
 cells; the caption is a paragraph just before the table; layout tables (one column, nested
-tables, block content) are unwrapped into their cells' blocks.
+tables, block content) are unwrapped into their cells' blocks. A row holding only a rule
+(``<hr>``) is left out of a pipe table.
 """
 
 from __future__ import annotations
@@ -94,6 +95,7 @@ def table_blocks(
             for cell in row.cells:
                 out.extend(b for b in cell.blocks if b)
         return out
+    rows = [row for row in rows if not _rule_only(row)]
     grid = _grid(rows)
     if not grid:
         return caption
@@ -128,6 +130,14 @@ def heading_is_bold(open_elements: list[tuple[str, etree._Element]]) -> bool:
             table = next((el for t, el in reversed(open_elements) if t == "table"), None)
             return table is None or not layout_shape(table)
     return False
+
+
+def _rule_only(row: Row) -> bool:
+    """Whether ``row`` holds nothing but a rule (``<tr><th colspan=5><hr></th></tr>``: an
+    Apache directory listing draws its lines so, review n-17): a pipe table draws its own
+    lines, the row would be a row of ``---``."""
+    blocks = [b for cell in row.cells for b in cell.blocks if b.strip()]
+    return bool(blocks) and all(b.strip() == "---" for b in blocks)
 
 
 def _header_rows(rows: list[Row]) -> int:

@@ -13,10 +13,18 @@ product and collection outputs before, the ground truth holds 62 once, 39 not at
 21 more than once (mostly such item-card lines). Only shop pages: elsewhere a repeat is
 meant (a manual's chapters each ending with the same note lost all but the first).
 
-A line that is only a date (a label before it or not: "Dec 1, 2026", "Published: Dec 1,
-2026") goes when the line right before or after it writes the same date and more (a byline
-"By Ann Lee · Dec 1, 2026", "Published Dec 1, 2026"), or is the same line: a theme prints the
-date in its byline and again in a date line, the reader needs it once (review, session 17).
+A line that is only a date ("Dec 1, 2026", nothing else) goes when the line right before or
+after it is a short byline writing the same date (one starting "By", or with a link to an
+author page: "By Ann Lee · Dec 1, 2026"), a labelled date line ("Published: Dec 1, 2026"), or
+the same line: a theme prints the date in its byline and again in a date line, the reader
+needs it once (review, session 17). Only in the article's head, before its first long
+paragraph: further down a date line is a release's or an entry's date, and a sentence
+naming the same date is no byline (review n-17: "Version 3.2 / 14 November 2026 / Upgrade if
+you run a version released before 14 November 2026" lost its release date). A labelled line
+("Updated 2 December 2026" under "By Maria Kovacs · 2 December 2026") is never dropped: it
+tells of an update; only a date line that the line right before it writes word for word (its
+links unwrapped: a forum's "[Posted March 1, 2026](#post-2)" then "Posted March 1, 2026")
+goes anywhere, a copy.
 
 A rule (``---``, an ``<hr>``) that begins or ends the markdown, or follows another rule,
 separates nothing: it goes. An Apache or nginx "Index of /files/" page opens and closes its
@@ -74,9 +82,13 @@ _DATED_HEADING = re.compile(
 
 
 #: A line that is a date alone, a label before it or not (emphasis marks dropped first).
-_DATE_LINE = re.compile(rf"(?:(?:{DATE_LABEL.pattern})\s*)?(?P<date>{_DATE})\.?", re.I)
-#: A line longer than this (characters) is no byline: a date in it does not count.
-_MAX_DATED_LINE = 200
+_DATE_LINE = re.compile(rf"(?:(?P<label>{DATE_LABEL.pattern})\s*)?(?P<date>{_DATE})\.?", re.I)
+#: A byline longer than this (characters) is no byline: a date in it does not count.
+_MAX_BYLINE = 120
+#: A paragraph longer than this (characters) is body text: the article's head ends there.
+_BODY_PARAGRAPH = 200
+#: A byline: "By Ann Lee …", or a line with a link to an author's page.
+_BYLINE = re.compile(r"by\s|.*\]\([^)]*\b(?:authors?|people|profile|users?)\b", re.I)
 
 
 def drop_title_heading(markdown: str, title: str) -> str:
@@ -141,27 +153,48 @@ def tidy_markdown(markdown: str, keep_repeats: bool) -> str:
 
 
 def _without_repeated_dates(blocks: list[str]) -> list[str]:
-    """``blocks`` without each date line whose date a neighbouring line repeats with more
-    words, or which repeats the line before it (module docstring)."""
+    """``blocks`` without each date line that repeats the line before it word for word, and,
+    in the article's head, each bare date line whose neighbour is a short byline or labelled
+    date line writing the same date (module docstring)."""
     drop: set[int] = set()
+    head = True  # until the first long paragraph
     for i, block in enumerate(blocks):
+        if len(block) > _BODY_PARAGRAPH and not block.startswith(("#", "|", "```", ">")):
+            head = False
         if len(block) > 60 or not any(c.isdigit() for c in block):
             continue  # (a cheap test first: a date line is short and has digits)
-        line = _DATE_LINE.fullmatch(block.replace("*", "").replace("_", " ").strip())
+        text = _plain(_LINK.sub(r"\1", block))
+        line = _DATE_LINE.fullmatch(text)
         if line is None:
             continue
+        if i and _plain(_LINK.sub(r"\1", blocks[i - 1])).lower() == text.lower():
+            drop.add(i)  # a copy of the line before ("Posted Dec 1" as a link, then as text)
+            continue
+        if line["label"] or not head:
+            continue  # a labelled line ("Updated …") tells something: it stays
         date = " ".join(line["date"].lower().split())
         for j in (i - 1, i + 1):
-            if j < 0 or j >= len(blocks) or j in drop or len(blocks[j]) > _MAX_DATED_LINE:
+            if j < 0 or j >= len(blocks) or j in drop or len(blocks[j]) > _MAX_BYLINE:
                 continue
-            other = " ".join(_LINK.sub(r"\1", blocks[j]).lower().split())
-            if date in other and (
-                len(other) > len(" ".join(block.lower().split()))
-                or (j < i and other == " ".join(block.lower().split()))
-            ):
+            if _writes_date(blocks[j], date):
                 drop.add(i)
                 break
     return [b for i, b in enumerate(blocks) if i not in drop] if drop else blocks
+
+
+def _plain(block: str) -> str:
+    """``block`` without emphasis marks, its spaces single."""
+    return " ".join(block.replace("*", "").replace("_", " ").split())
+
+
+def _writes_date(block: str, date: str) -> bool:
+    """Whether ``block`` (a short line) is a byline or a labelled date line writing ``date``
+    (lower case)."""
+    text = _plain(_LINK.sub(r"\1", block))
+    if date not in text.lower():
+        return False
+    labelled = _DATE_LINE.fullmatch(text)
+    return bool(labelled and labelled["label"]) or bool(_BYLINE.match(_plain(block)))
 
 
 def _repeats(text: str, block: str, seen: set[str]) -> bool:

@@ -33,13 +33,21 @@ name="color-scheme">`` is present; :func:`same_colour_classes` then returns
 :data:`BLANK_PAGE` with the one-class rules that set ``color`` to white, and an element
 whose own ``style`` or such a class sets white text counts unless an ancestor sets a
 background in its ``style`` or a ``bgcolor`` or ``background`` attribute (white text on a
-dark table cell, on a picture: visible).
+dark table cell, on a picture: visible). On such a page a ``<font color="white">`` counts
+likewise (the attribute is the element's text colour: HTML's legacy ``font`` element), and
+text counts as white when each of its RGB channels is at least :data:`NEAR_WHITE`
+(``#fefefe``, ``#f8f8f8``): its contrast with white is at most 1.07:1 (WCAG 2's contrast
+ratio; 3:1 is the least it asks of large text), nobody reads it on the white canvas, while
+``#f0f0f0`` (1.14:1) and below are left alone (review n-17: ``#fefefe`` keywords were not
+counted). Near-white counts only against the white canvas, never for two colours a page
+sets.
 
 A background is a colour alone (``background: #fff``); one with a picture or a gradient
 (``background: #fff url(sky.jpg)``) is no plain colour, and ``transparent``, a colour with
 an alpha below 1, ``inherit`` or ``currentcolor`` are never compared. Colours are compared
 as RGB: ``#fff``, ``#ffffff``, ``#FFFFFFFF``, ``rgb(255, 255, 255)``, ``rgb(255 255 255 /
-1)`` and ``white`` are one colour; another name is compared as written.
+1)``, ``hsl(0, 0%, 100%)`` (CSS Color Module Level 4 §7.1's conversion to RGB, rounded) and
+``white`` are one colour; another name is compared as written.
 """
 
 from __future__ import annotations
@@ -51,13 +59,22 @@ from lxml import etree
 
 from webresearch.extract.scan_index import AttributeRow
 
-__all__ = ["BLANK_PAGE", "MAX_SHEET_CHARS", "same_colour_blocks", "same_colour_classes"]
+__all__ = [
+    "BLANK_PAGE",
+    "MAX_SHEET_CHARS",
+    "NEAR_WHITE",
+    "same_colour_blocks",
+    "same_colour_classes",
+]
 
 #: Returned among the class names by :func:`same_colour_classes` when the page declares no
 #: background (module docstring): a string no ``class`` attribute splits into.
 BLANK_PAGE = " blank page"
 #: The default canvas of a page in the light colour scheme.
 _WHITE = "#ffffff"
+
+#: Text whose every RGB channel is at least this is white on the white canvas (docstring).
+NEAR_WHITE = 0xF8
 
 #: The most ``<style>`` text read for same-colour classes (characters).
 MAX_SHEET_CHARS = 500_000
@@ -69,6 +86,10 @@ _DECLARATION = re.compile(r"(?:^|;)\s*(color|background|background-color)\s*:\s*
 _HEX = re.compile(r"#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})")
 _RGB = re.compile(
     r"rgba?\(\s*(\d{1,3})\s*[, ]\s*(\d{1,3})\s*[, ]\s*(\d{1,3})\s*(?:[,/]\s*([\d.]+%?)\s*)?\)"
+)
+_HSL = re.compile(
+    r"hsla?\(\s*(-?[\d.]+)(?:deg)?\s*[, ]\s*([\d.]+)%\s*[, ]\s*([\d.]+)%\s*"
+    r"(?:[,/]\s*([\d.]+%?)\s*)?\)"
 )
 #: A selector that is one class alone (``.note``), nothing before or after.
 _ONE_CLASS = re.compile(r"\s*\.(-?[_a-zA-Z][\w-]*)\s*")
@@ -90,7 +111,11 @@ def _colour(value: str) -> str | None:
     """``value`` (lower case) as ``#rrggbb`` when it is one opaque colour, else ``None``; a
     name not in :data:`_NAMED` as written."""
     value = value.replace("!important", "").strip()
-    if not value or value in _NOT_A_COLOUR or (" " in value and not value.startswith("rgb")):
+    if (
+        not value
+        or value in _NOT_A_COLOUR
+        or (" " in value and not value.startswith(("rgb", "hsl")))
+    ):
         return None  # a keyword, or several values (a picture, a gradient, a position)
     if (hex_match := _HEX.fullmatch(value)) is not None:
         digits = hex_match.group(1)
@@ -107,9 +132,38 @@ def _colour(value: str) -> str | None:
         if max(channels) > 255:
             return None
         return "#" + "".join(f"{c:02x}" for c in channels)
+    if (hsl := _HSL.fullmatch(value)) is not None:
+        alpha = hsl.group(4)
+        if alpha is not None and alpha not in ("1", "1.0", "100%"):
+            return None
+        try:
+            hue, sat, light = (float(hsl.group(i)) for i in (1, 2, 3))
+        except ValueError:
+            return None  # "1.2.3"
+        return "#" + "".join(f"{c:02x}" for c in _hsl_rgb(hue, min(sat, 100), min(light, 100)))
     if value.isalpha():
         return _NAMED.get(value, value)
     return None
+
+
+def _hsl_rgb(hue: float, sat: float, light: float) -> tuple[int, int, int]:
+    """An HSL colour (degrees, percentages) as RGB channels 0-255 (CSS Color Module Level 4
+    §7.1, ``hslToRgb``)."""
+    s, lum = sat / 100, light / 100
+
+    def channel(n: int) -> int:
+        k = (n + hue / 30) % 12
+        value = lum - s * min(lum, 1 - lum) * max(-1, min(k - 3, 9 - k, 1))
+        return max(0, min(255, round(value * 255)))
+
+    return channel(0), channel(8), channel(4)
+
+
+def _near_white(colour: str | None) -> bool:
+    """Whether ``colour`` (``#rrggbb``) has every channel at least :data:`NEAR_WHITE`."""
+    if colour is None or len(colour) != 7 or not colour.startswith("#"):
+        return False
+    return all(int(colour[i : i + 2], 16) >= NEAR_WHITE for i in (1, 3, 5))
 
 
 def _colours(block: str) -> tuple[str | None, str | None]:
@@ -152,7 +206,7 @@ def _white_classes(sheets: list[str]) -> set[str]:
     found: set[str] = set()
     for sheet in sheets:
         for block in re.finditer(r"([^{}]*)\{([^{}]*)\}", sheet):
-            if "color" in block.group(2) and _colours(block.group(2))[0] == _WHITE:
+            if "color" in block.group(2) and _near_white(_colours(block.group(2))[0]):
                 names = [_ONE_CLASS.fullmatch(s) for s in block.group(1).split(",")]
                 if all(names):
                     found.update(m.group(1) for m in names if m is not None)
@@ -223,6 +277,14 @@ def same_colour_blocks(rows: list[AttributeRow], classes: frozenset[str]) -> lis
         ):
             found.append(el)
             continue
+        written = el.get("color") if blank and el.tag == "font" else None
+        if (
+            written is not None
+            and _near_white(_colour(written.lower()))
+            and _clear_background(el, True) == _WHITE
+        ):
+            found.append(el)  # <font color="white"> on the white canvas
+            continue
         if not style or "color" not in style.lower():
             continue
         text, background = _colours(style)
@@ -231,7 +293,7 @@ def same_colour_blocks(rows: list[AttributeRow], classes: frozenset[str]) -> lis
         lower = style.lower()
         if background is None and "background" not in lower and (blank or not (klass or ident)):
             background = _clear_background(el, blank)
-        if text == background:
+        if text == background or (blank and background == _WHITE and _near_white(text)):
             found.append(el)
     return found
 

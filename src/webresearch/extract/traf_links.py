@@ -27,6 +27,8 @@ each wrapper (1.9 ms a page, the mean over every fourth page of both corpora).
 Adapted from trafilatura :data:`~webresearch.extract.traf_pass.TRAFILATURA_VERSION`
 (``htmlprocessing.delete_by_link_density``, ``link_density_test``, ``collect_link_info``);
 ``tests/unit/extract/test_traf_links.py`` checks the deletions against trafilatura's own.
+One departure: a paragraph in a list item or a table cell, or in a documentation
+admonition (:func:`_holds_content`), is never deleted.
 :mod:`webresearch.extract.traf_pass` uses it only with that version.
 
 Licence: the adapted functions are trafilatura's (© Adrien Barbaresi and contributors,
@@ -92,12 +94,22 @@ def delete_by_link_density(
             and size < len_threshold
         ):
             parent = elem.getparent()  # a paragraph holding a list item's content stays
-            if tagname == "p" and parent is not None and parent.tag in ("item", "td", "th"):
+            if tagname == "p" and parent is not None and _holds_content(parent):
                 continue
             deletions.append(elem)
     for elem in reversed(deletions):  # in document order, as trafilatura deletes them
         delete_element(elem)
     return bool(deletions)
+
+
+def _holds_content(parent: etree._Element) -> bool:
+    """Whether a paragraph in ``parent`` is content whatever its links: a list item's or a
+    table cell's, or a documentation admonition's body (``<div class="admonition seealso">``
+    of Sphinx and MkDocs: a "See also" box of links only lost its links and left its title
+    alone, review n-17)."""
+    if parent.tag in ("item", "td", "th"):
+        return True
+    return "admonition" in (parent.get("class") or "").split()
 
 
 def _text_size(element: etree._Element) -> int:

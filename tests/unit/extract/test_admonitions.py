@@ -50,3 +50,20 @@ def doc_page(callout: str) -> str:
 def test_an_admonition_title_is_bold_on_its_own_line(callout: str, title: str) -> None:
     markdown = extract_html(doc_page(callout), URL).markdown
     assert f"**{title}**\n\nRun the installer as an administrator" in markdown
+
+
+def test_a_see_also_admonitions_links_are_kept() -> None:
+    callout = (
+        "<div class='admonition seealso'><p class='admonition-title'>See also</p>"
+        "<p><a href='/config/'>Configuration</a>, <a href='/themes/'>Themes</a></p></div>"
+    )
+    page = (
+        "<html><head><title>Cache</title></head><body><div class='document'>"
+        "<div class='body' role='main'><section><h1>Configuring the cache</h1>"
+        "<p>The tool keeps a disk cache of compiled templates.</p>"
+        f"<p>Set <code>CACHE_DIR</code> to move it.</p>{callout}</section></div></div>"
+        "</body></html>"
+    )  # Sphinx's layout: the box last on a short page (review n-17)
+    markdown = extract_html(page, URL).markdown
+    assert "**See also**\n\n[Configuration](https://docs.example.org/config/)" in markdown
+    assert "[Themes]" in markdown

@@ -64,3 +64,39 @@ def test_a_date_line_repeated_by_its_neighbour_is_written_once(
     markdown: str, expected: str
 ) -> None:
     assert tidy_markdown(markdown, keep_repeats=True) == expected
+
+
+LONG = (
+    "The ferry company wrote to every season ticket holder this week to explain the winter "
+    "crossings, the new fares and the ticket exchange at the office on the quay side, which "
+    "opens an hour earlier on market days."
+)
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        # a release's date under its heading, a sentence naming it: no byline (review n-17)
+        "## Version 3.2\n\n14 November 2026\n\nSecurity release. Upgrade if you run a version "
+        "released before 14 November 2026.",
+        # a labelled line tells of an update: it stays
+        "By Maria Kovacs · 2 December 2026\n\nUpdated 2 December 2026\n\nText.",
+        # past the article's head (a long paragraph): dates are entries' dates
+        f"{LONG}\n\nBy Ann Lee · Dec 1, 2026\n\nDec 1, 2026\n\nText.",
+    ],
+)
+def test_a_date_line_beside_no_byline_stays(markdown: str) -> None:
+    assert tidy_markdown(markdown, keep_repeats=True) == markdown
+
+
+def test_a_date_line_beside_an_author_link_goes() -> None:
+    markdown = "[Ann Lee](/authors/ann-lee) · Dec 1, 2026\n\nDec 1, 2026\n\nText."
+    expected = "[Ann Lee](/authors/ann-lee) · Dec 1, 2026\n\nText."
+    assert tidy_markdown(markdown, keep_repeats=True) == expected
+
+
+def test_a_labelled_date_line_copying_the_line_before_goes_anywhere() -> None:
+    post = "[Posted Dec 1, 2026](/t/1#post-2)\n\nPosted Dec 1, 2026\n\nText."
+    markdown = f"{LONG}\n\n{post}"
+    expected = f"{LONG}\n\n[Posted Dec 1, 2026](/t/1#post-2)\n\nText."
+    assert tidy_markdown(markdown, keep_repeats=True) == expected

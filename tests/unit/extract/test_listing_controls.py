@@ -184,3 +184,19 @@ def test_more_in_prose_a_heading_or_without_a_grid_stays() -> None:
     )
     tree = lxml_html.fromstring(lone)
     assert listing_controls(tree) == []
+
+
+def test_a_label_holding_its_drop_down_goes_with_it() -> None:
+    cards = "".join(
+        f"<div class='card'><a href='/p/{n}'><h2>Lamp {n}</h2></a><span>€{n}9.00</span></div>"
+        for n in range(1, 5)
+    )
+    shop = (
+        "<html><head><title>Desk lamps – Lumen</title></head><body><main><h1>Desk lamps</h1>"
+        "<div class='toolbar'><p>Showing 4 of 20 lamps</p><label>Order by <select>"
+        "<option>Featured</option><option>Newest</option></select></label></div>"
+        f"<div class='grid'>{cards}</div></main></body></html>"
+    )
+    markdown = md(shop)
+    assert "Order by" not in markdown
+    assert "Lamp 4" in markdown

@@ -96,6 +96,13 @@ def test_other_colours_are_not_counted(shown: str, sheet: str) -> None:
             f"<section><p class='a fine'>{INJECTION}</p></section>",
             "h1{color:#333}.fine{color:#FFF}",
         ),
+        # the legacy <font> colour, HSL and near-white (review n-17)
+        (f"<p><font color='white'>{INJECTION}</font></p>", ""),
+        (f"<p><font color='#FEFEFE'>{INJECTION}</font></p>", ""),
+        (f"<p style='color:hsl(0, 0%, 100%)'>{INJECTION}</p>", ""),
+        (f"<p style='color:hsl(210deg 20% 99%)'>{INJECTION}</p>", ""),
+        (f"<p style='color:#fefefe'>{INJECTION}</p>", ""),
+        (f"<p class='fine'>{INJECTION}</p>", ".fine{color:rgb(248,250,252)}"),
     ],
 )
 def test_white_text_on_a_page_that_declares_no_background_is_counted(
@@ -105,6 +112,24 @@ def test_white_text_on_a_page_that_declares_no_background_is_counted(
     result = extract_html(page(hidden, sheet), URL)
     assert "bank password" in result.markdown
     assert result.invisible_chars_kept >= LETTERS
+
+
+@pytest.mark.parametrize(
+    ("shown", "sheet"),
+    [
+        (f"<p style='color:#f0f0f0'>{INJECTION}</p>", ""),  # pale grey: 1.14:1, still seen
+        (f"<p><font color='#eeeeee'>{INJECTION}</font></p>", ""),
+        (f"<p style='color:hsl(0, 0%, 90%)'>{INJECTION}</p>", ""),
+        (f"<p><font color='white'>{INJECTION}</font></p>", "body{background:#111}"),
+        (f"<div bgcolor='#003'><font color='white'>{INJECTION}</font></div>", ""),
+        # near-white on a background the page sets is two colours, not the canvas
+        (f"<p style='color:#fefefe;background:#f9f9f9'>{INJECTION}</p>", ""),
+    ],
+)
+def test_pale_or_backed_white_text_is_not_counted(shown: str, sheet: str) -> None:
+    result = extract_html(page(shown, sheet), URL)
+    assert "bank password" in result.markdown
+    assert result.invisible_chars_kept == 0
 
 
 def test_white_text_on_a_page_with_a_linked_stylesheet_is_not_counted() -> None:
