@@ -27,8 +27,9 @@ each wrapper (1.9 ms a page, the mean over every fourth page of both corpora).
 Adapted from trafilatura :data:`~webresearch.extract.traf_pass.TRAFILATURA_VERSION`
 (``htmlprocessing.delete_by_link_density``, ``link_density_test``, ``collect_link_info``);
 ``tests/unit/extract/test_traf_links.py`` checks the deletions against trafilatura's own.
-One departure: a paragraph in a list item or a table cell, or in a documentation
-admonition (:func:`_holds_content`), is never deleted.
+Departures: a paragraph in a list item or a table cell, or in a documentation admonition
+(:func:`_holds_content`), is never deleted; nor is a list in an admonition or a list of
+links to document files (:func:`_list_of_content`).
 :mod:`webresearch.extract.traf_pass` uses it only with that version.
 
 Licence: the adapted functions are trafilatura's (© Adrien Barbaresi and contributors,
@@ -96,6 +97,8 @@ def delete_by_link_density(
             parent = elem.getparent()  # a paragraph holding a list item's content stays
             if tagname == "p" and parent is not None and _holds_content(parent):
                 continue
+            if tagname == "list" and _list_of_content(elem, parent):
+                continue
             deletions.append(elem)
     for elem in reversed(deletions):  # in document order, as trafilatura deletes them
         delete_element(elem)
@@ -110,6 +113,30 @@ def _holds_content(parent: etree._Element) -> bool:
     if parent.tag in ("item", "td", "th"):
         return True
     return "admonition" in (parent.get("class") or "").split()
+
+
+#: Endings of a link's path that name a document file (a report, a dataset, an archive).
+DOCUMENT_ENDINGS = (
+    ".pdf", ".doc", ".docx", ".odt", ".rtf", ".xls", ".xlsx", ".ods", ".csv", ".ppt",
+    ".pptx", ".odp", ".epub", ".zip", ".tar.gz", ".tgz",
+)  # fmt: skip
+
+
+def _list_of_content(element: etree._Element, parent: etree._Element | None) -> bool:
+    """Whether a list is content whatever its links: the body of a documentation admonition
+    (a Sphinx "See also" box listing its pages), or a list whose every link is to a document
+    file (``DOCUMENT_ENDINGS``: "Minutes of the meeting (PDF)", the annexes of a report) —
+    navigation and related-story lists link pages, not files; a list of downloads lost
+    under its "Documents" heading left the heading alone (review n-17b)."""
+    if parent is not None and "admonition" in (parent.get("class") or "").split():
+        return True
+    targets = [ref.get("target") or ref.get("href") or "" for ref in element.iter("ref")]
+    return bool(targets) and all(_names_document(target) for target in targets)
+
+
+def _names_document(target: str) -> bool:
+    path = target.split("#", 1)[0].split("?", 1)[0].lower()
+    return path.endswith(DOCUMENT_ENDINGS)
 
 
 def _text_size(element: etree._Element) -> int:
