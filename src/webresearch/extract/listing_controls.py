@@ -46,6 +46,16 @@ full match, whitespace collapsed, case ignored):
   A ``<label>`` holding its ``<select>`` goes wherever it is: the two are one control, and
   the label alone was left ("Sort by" on a line of its own in a shop's toolbar: review n-17).
 
+* **a sort bar of links**: the nearest block around a link whose query re-sorts the list
+  (``?sort=``, ``&orderby=``; at most :data:`MAX_BAR_DEPTH` levels up) when its text
+  outside its links is a sort label and every link in it sorts
+  (``<span>Sort by</span> <a href="?sort=new">Newest</a> …``, or "Sort by" over a list of
+  such links): the label and its options go together. Without them the label or the
+  options were left alone on a line (new-user test, session 17: an orphan "Sort by" over a
+  listing). A block with any other link, or more words than a label, stays. A label's
+  first words are read after an icon drawn before them (``<span><i class="icon"></i>
+  Sort by</span>``).
+
 A heading is read only for the combined labels ("## Sort and Filter", "Refine by"): a page
 about template filters or a product named "Filter" keeps its heading "## Filters".
 Nothing inside ``<pre>``, ``<code>``, ``<table>``, nothing holding ``<code>`` (an API's
@@ -74,7 +84,7 @@ from lxml import etree
 from webresearch.extract.tree import outermost
 
 __all__ = [
-    "MAX_CHOICE_WORDS", "MAX_FILTER_DEPTH", "MAX_GRID_DEPTH", "MIN_GRID_CARDS", "listing_controls",
+    "MAX_BAR_DEPTH", "MAX_CHOICE_WORDS", "MAX_FILTER_DEPTH", "MAX_GRID_DEPTH", "MIN_GRID_CARDS", "listing_controls",
 ]  # fmt: skip
 
 #: "Sort by: Price, low to high": at most this many words name the chosen order.
@@ -86,6 +96,8 @@ MAX_FILTER_DEPTH = 5
 MAX_GRID_DEPTH = 8
 #: A card grid: at least this many siblings of one tag and class, each with a link.
 MIN_GRID_CARDS = 4
+#: A sort bar is the block around its sort links at most this many levels up.
+MAX_BAR_DEPTH = 3
 #: Labels are short: an element's text is read only up to this many characters.
 _MAX_LABEL_CHARS = 60
 
@@ -138,7 +150,13 @@ _STARTS = (
     "quick", "add", "choose", "select", "save", "compare", "+", "wish", "favo", "see", "load",
 )  # fmt: skip
 _HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
+#: Elements an icon is drawn with, before a label's words.
+_ICONS = frozenset({"i", "svg", "img", "span", "em"})
+#: A link that re-sorts a listing: its query names a sort or an order (``?sort=price``,
+#: ``&orderby=date``, ``?sort_by=newest``).
+_SORTS = re.compile(r"[?&;](?:[\w-]*[_-])?(?:sort|order)(?:[_-]?by)?[\w-]*=", re.I)
 _VERBATIM = frozenset({"pre", "code", "table", "kbd", "samp"})
+_PAGE_BLOCKS = frozenset({"body", "main", "article", "section", "header", "footer", "form"})
 
 
 def listing_controls(root: etree._Element) -> list[etree._Element]:
@@ -153,7 +171,7 @@ def listing_controls(root: etree._Element) -> list[etree._Element]:
     """
     found: list[etree._Element] = []
     for el in root.iter(*_CANDIDATE_TAGS):
-        text = el.text  # a label's first words are its innermost element's own text
+        text = _own_head(el)  # a label's first words are its innermost element's own text
         if not text or len(text) > _MAX_LABEL_CHARS * 2:
             continue
         head = text.lstrip()[:7].lower()
@@ -173,7 +191,75 @@ def listing_controls(root: etree._Element) -> list[etree._Element]:
             continue  # "instances of `Filter` can be added": a word of a sentence
         if not any(anc.tag in _VERBATIM for anc in el.iterancestors()):
             found.append(el)
-    return outermost(found + _filter_field_labels(root))
+    return outermost(found + _filter_field_labels(root) + _sort_bars(root))
+
+
+def _own_head(el: etree._Element) -> str | None:
+    """The element's own first text: its ``text``, or, when an icon comes first (an empty
+    ``<i>``, ``<svg>``, ``<img>``: ``<span><i class="icon"></i> Sort by</span>``), the
+    text right after the icon."""
+    text = el.text
+    if (text and text.strip()) or not len(el):
+        return text
+    first = el[0]
+    if (
+        first.tag in _ICONS
+        and not (first.text or "").strip()
+        and not any((c.text or c.tail or "").strip() for c in first.iterdescendants())
+    ):
+        return first.tail
+    return text
+
+
+def _sort_bars(root: etree._Element) -> list[etree._Element]:
+    """Sort bars written as links: the nearest block around a sort link (at most
+    :data:`MAX_BAR_DEPTH` levels up) whose text outside its links is a sort label, and
+    whose every link re-sorts the list — its URL's query names a sort or an order
+    (``<div><span>Sort by</span> <a href="?sort=new">Newest</a> …</div>``,
+    ``<div>Sort by <ul><li><a href="?orderby=price">Price</a>…</ul></div>``). The label
+    and the sort links are the listing's controls, not its items; a block with any other
+    link, or with more words than a label, is left."""
+    found: list[etree._Element] = []
+    for link in root.iter("a"):
+        if not _SORTS.search(link.get("href") or ""):
+            continue
+        node = link.getparent()
+        for _ in range(MAX_BAR_DEPTH):
+            if node is None or not isinstance(node.tag, str) or node.tag in _PAGE_BLOCKS:
+                break
+            label = _outside_links(node)
+            if label is None:
+                break  # more words than a label: text, not a control
+            if label:
+                if (
+                    _SORT.fullmatch(label)
+                    and all(_SORTS.search(a.get("href") or "") for a in node.iter("a"))
+                    and not _in_running_text(node)
+                    and not any(anc.tag in _VERBATIM for anc in node.iterancestors())
+                ):
+                    found.append(node)
+                break
+            node = node.getparent()
+    return found
+
+
+def _outside_links(el: etree._Element) -> str | None:
+    """The text of ``el`` outside its links, whitespace collapsed and separators (``|``,
+    ``·``, ``/``, ``,``) stripped; ``None`` when longer than a label."""
+    parts: list[str] = []
+    walker = etree.iterwalk(el, events=("start", "end"))
+    for event, node in walker:
+        if event == "start":
+            if node.tag == "a":
+                walker.skip_subtree()
+            elif node.text:
+                parts.append(node.text)
+        elif node is not el and node.tail:
+            parts.append(node.tail)
+        if sum(len(p) for p in parts) > _MAX_LABEL_CHARS * 2:
+            return None
+    label = " ".join(" ".join(parts).split()).strip(" |·•/,-")
+    return label if len(label) <= _MAX_LABEL_CHARS else None
 
 
 def _filter_field_labels(root: etree._Element) -> list[etree._Element]:

@@ -17,7 +17,9 @@ A line that is only a date ("Dec 1, 2026", nothing else) goes when the line righ
 after it is a short byline writing the same date (one starting "By", or with a link to an
 author page: "By Ann Lee · Dec 1, 2026"), a labelled date line ("Published: Dec 1, 2026"), or
 the same line: a theme prints the date in its byline and again in a date line, the reader
-needs it once (review, session 17). Only in the article's head, before its first long
+needs it once (review, session 17). The neighbour may write the same day in another format
+("By Ann Lee · 2026-03-03" beside "March 3, 2026": :func:`date_key`; new-user test,
+session 17); a numeric date that reads as two days (03/04/2026) is never the same. Only in the article's head, before its first long
 paragraph: further down a date line is a release's or an entry's date, and a sentence
 naming the same date is no byline (review n-17: "Version 3.2 / 14 November 2026 / Upgrade if
 you run a version released before 14 November 2026" lost its release date). A labelled line
@@ -34,6 +36,7 @@ was dropped (review); a page whose content between two rules was left out kept b
 
 from __future__ import annotations
 
+import datetime
 import re
 from collections.abc import Collection
 
@@ -44,6 +47,7 @@ __all__ = [
     "MAX_REPEAT_LINK_SHARE",
     "MIN_REPEAT_WORDS",
     "UI_LABEL",
+    "date_key",
     "drop_title_heading",
     "join_kept_lines",
     "tidy_markdown",
@@ -74,6 +78,12 @@ _DATE = (
     rf"(?:{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?"
     r"\s+\d{4}|\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[./]\d{1,2}[./]\d{2,4})"
 )
+#: Any whole date in a line.
+_ANY_DATE = re.compile(rf"(?<!\w){_DATE}(?!\w)", re.I)
+#: Month names by their first three letters.
+_MONTHS = {name: n for n, name in enumerate(
+    ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
+)}  # fmt: skip
 #: A heading that is a date and other words, the date first or last, a separator between.
 _DATED_HEADING = re.compile(
     rf"(?P<lead>{_DATE})\s*[-–—:|·,]?\s+(?P<after>.+)|(?P<before>.+?)\s*[-–—:|·,]?\s+(?P<end>{_DATE})",
@@ -191,10 +201,49 @@ def _writes_date(block: str, date: str) -> bool:
     """Whether ``block`` (a short line) is a byline or a labelled date line writing ``date``
     (lower case)."""
     text = _plain(_LINK.sub(r"\1", block))
-    if date not in text.lower():
+    if date not in text.lower() and not _same_date_in(text, date):
         return False
     labelled = _DATE_LINE.fullmatch(text)
     return bool(labelled and labelled["label"]) or bool(_BYLINE.match(_plain(block)))
+
+
+def _same_date_in(text: str, date: str) -> bool:
+    """Whether ``text`` writes the day ``date`` names in another format ("2026-03-03"
+    beside "March 3, 2026"; :func:`date_key`)."""
+    wanted = date_key(date)
+    return wanted is not None and any(
+        date_key(m.group()) == wanted for m in _ANY_DATE.finditer(text)
+    )
+
+
+def date_key(date: str) -> tuple[int, int, int] | None:
+    """``(year, month, day)`` of a date written as :data:`_DATE` reads it ("Dec 1, 2026",
+    "1st December 2026", "2026-12-01"); ``None`` when it names no real day or cannot be
+    read without guessing: a numeric "01/12/2026" is day-month in some countries and
+    month-day in others, so it is read only when both readings agree or one is no day."""
+    text = " ".join(date.lower().replace(",", " ").replace(".", " . ").split())
+    iso = re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", text)
+    if iso:
+        return _real_day(int(iso[1]), int(iso[2]), int(iso[3]))
+    numeric = re.fullmatch(r"(\d{1,2}) ?[./] ?(\d{1,2}) ?[./] ?(\d{4})", date.strip())
+    if numeric:
+        first, second, year = int(numeric[1]), int(numeric[2]), int(numeric[3])
+        readings = {_real_day(year, second, first), _real_day(year, first, second)} - {None}
+        return readings.pop() if len(readings) == 1 else None
+    words = re.findall(r"\d+|[a-z]+", text)
+    numbers = [int(w) for w in words if w.isdigit()]
+    months = [_MONTHS[w[:3]] for w in words if w[:3] in _MONTHS]
+    if len(numbers) != 2 or len(months) != 1 or numbers[-1] < 1000:
+        return None
+    return _real_day(numbers[1], months[0], numbers[0])
+
+
+def _real_day(year: int, month: int, day: int) -> tuple[int, int, int] | None:
+    try:
+        datetime.date(year, month, day)
+    except ValueError:
+        return None
+    return year, month, day
 
 
 def _repeats(text: str, block: str, seen: set[str]) -> bool:

@@ -58,6 +58,11 @@ def test_a_date_beside_other_words_is_not_a_dateline() -> None:
             "## Ferry\n\nDec 1, 2026\n\n## Bus\n\nDec 1, 2026",
         ),
         ("Dec 1, 2026\n\nDec 2, 2026", "Dec 1, 2026\n\nDec 2, 2026"),
+        # the same day in another format (new-user test, session 17)
+        ("By Ann Lee · 2026-03-03\n\nMarch 3, 2026\n\nText.", "By Ann Lee · 2026-03-03\n\nText."),
+        ("March 3rd, 2026\n\nBy Ann Lee · 3 Mar 2026\n\nText.", "By Ann Lee · 3 Mar 2026\n\nText."),
+        ("Published: 2026-03-03\n\n3 March 2026\n\nText.", "Published: 2026-03-03\n\nText."),
+        ("By Ann Lee · 13/03/2026\n\nMarch 13, 2026\n\nText.", "By Ann Lee · 13/03/2026\n\nText."),
     ],
 )
 def test_a_date_line_repeated_by_its_neighbour_is_written_once(
@@ -81,6 +86,11 @@ LONG = (
         "released before 14 November 2026.",
         # a labelled line tells of an update: it stays
         "By Maria Kovacs · 2 December 2026\n\nUpdated 2 December 2026\n\nText.",
+        # another day, or a numeric date read two ways: not the same date
+        "By Ann Lee · 2026-03-04\n\nMarch 3, 2026\n\nText.",
+        "By Ann Lee · 03/04/2026\n\nMarch 4, 2026\n\nText.",
+        # two bare dates, no byline: the rule is the byline's only
+        "2026-03-03\n\nMarch 3, 2026\n\nText.",
         # past the article's head (a long paragraph): dates are entries' dates
         f"{LONG}\n\nBy Ann Lee · Dec 1, 2026\n\nDec 1, 2026\n\nText.",
     ],

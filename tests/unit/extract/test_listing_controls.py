@@ -3,6 +3,7 @@ small pages of our own."""
 
 from __future__ import annotations
 
+import pytest
 from lxml import html as lxml_html
 
 from webresearch.extract.html import extract_html
@@ -200,3 +201,42 @@ def test_a_label_holding_its_drop_down_goes_with_it() -> None:
     markdown = md(shop)
     assert "Order by" not in markdown
     assert "Lamp 4" in markdown
+
+
+SORT_LINKS = (
+    "<a href='?sort=newest'>Newest</a> <a href='?sort=price-asc'>Price</a> "
+    "<a href='?orderby=popularity'>Popular</a>"
+)
+
+
+@pytest.mark.parametrize(
+    "toolbar",
+    [
+        # new-user test, session 17: a "Sort by" span before sort links, not a <select>
+        f"<div class='results-bar'><span>Sort by</span> {SORT_LINKS}</div>",
+        f"<div class='results-bar'><span><i class='icon-sort'></i> Sort by</span> {SORT_LINKS}</div>",
+        "<div class='results-bar'>Sort by <ul><li><a href='?sort=newest'>Newest</a></li>"
+        "<li><a href='?sort=price'>Price</a></li><li><a href='?sort=rating'>Rating</a></li>"
+        "</ul></div>",
+        f"<div class='results-bar'><em>Sort by:</em> {SORT_LINKS.replace(' <a', ' | <a')}</div>",
+    ],
+)
+def test_a_sort_label_before_sort_links_leaves_no_orphan_line(toolbar: str) -> None:
+    out = md(page(toolbar))
+    assert "Green tea blend 7" in out
+    assert "Sort by" not in out
+    assert "Newest" not in out  # the sort links are controls too: no line of them is left
+
+
+def test_links_beside_a_sort_word_that_do_not_sort_stay() -> None:
+    out = md(
+        page(
+            "",
+            "<div class='guide'><span>Sort by</span> <a href='/guides/green-tea-grades'>grade"
+            "</a> <a href='/guides/harvests'>harvest</a></div>"
+            "<p>Sort by colour first: <a href='/guides/leaf-colour?sort=1'>the leaf colour "
+            "guide</a> shows the shades of a good first flush.</p>",
+        )
+    )
+    assert "[grade](" in out and "[harvest](" in out
+    assert "Sort by colour first" in out and "leaf colour guide" in out
