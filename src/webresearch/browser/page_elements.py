@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BrowserError, InvalidArguments, StaleRef, Timeout
+from ..wording import count
 from .base import SessionConfig
 from .page_errors import best_effort, library_errors
 from .snapshot import RESOLVE_JS, parse_ref
@@ -179,7 +180,7 @@ class Elements:
         element = await self.find(selector, ref)
         with library_errors("fill", self.config):
             await element.fill(text, timeout=self._timeout_ms)
-        return f"filled {len(text)} characters"
+        return f"filled {count(len(text), 'character')}"
 
     async def press(self, key: str) -> str:
         """Press ``key`` in the focused element: through the library's element press, which

@@ -33,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..invisible import strip_invisible
+from ..wording import count
 from .snapshot_js import COLLECT_JS, RESOLVE_JS, STATE_KEY
 
 __all__ = [
@@ -178,9 +179,11 @@ def render_snapshot(
     kept = [lines[i] for i in sorted(keep)]
     omitted = len(nodes) - len(keep)
     omitted_interactive = sum(refs[i] for i in interactive if i not in keep)
-    note = f"[snapshot truncated: {omitted} of {len(nodes)} lines left out"
+    note = f"[snapshot truncated: {omitted} of {count(len(nodes), 'line')} left out"
     if omitted_interactive:
-        note += f", with {omitted_interactive} interactive elements; scroll or use selectors"
+        note += (
+            f", with {count(omitted_interactive, 'interactive element')}; scroll or use selectors"
+        )
     note += "; use content for the page text]"
     stats.update(omitted=omitted, truncated=True)
     return "\n".join([*kept, note]), stats

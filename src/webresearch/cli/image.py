@@ -10,6 +10,7 @@ import click
 
 from webresearch import InvalidArguments, ToolResult
 
+from ..wording import count
 from .batch import batch_exit_code, concurrency_option, json_line, run_batch
 from .files import output_problem, write_file
 from .local_hints import Exemptions, refusal_step, scheme_typo
@@ -202,7 +203,7 @@ def image(
         step = refusal_step(target, result.error, exempt)
         code = emit_result("image", result, as_json=as_json, hint=step)
         if written is not None:
-            say(f"wrote {written['file']} ({written['bytes']} bytes)", prefix="")
+            say(f"wrote {written['file']} ({count(written['bytes'], 'byte')})", prefix="")
         return code
 
     ctx.exit(run_stoppable(call()))

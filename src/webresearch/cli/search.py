@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from webresearch import Settings, Toolkit
     from webresearch.types import JSONObject
 
+from ..wording import count
 from .logs import say
 from .options import load_settings
 from .render import (
@@ -243,7 +244,8 @@ def _health(settings: Settings, provider: str | None, query: str | None, *, as_j
         if not check.provider:
             click.echo(check.code)
         elif check.ok:
-            click.echo(f"ok {check.provider}: {check.results} results in {check.latency_ms:g} ms")
+            found = count(check.results, "result")
+            click.echo(f"ok {check.provider}: {found} in {check.latency_ms:g} ms")
         else:
             after = f" after {check.latency_ms:g} ms" if check.latency_ms else ""
             click.echo(f"{check.code} {check.provider}{':' + after if after else ''}")

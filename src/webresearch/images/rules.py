@@ -17,6 +17,7 @@ from ..config import (
     DEFAULT_IMAGE_SOURCE_CAP_BYTES,
 )
 from ..errors import TooLarge, UnsupportedContent
+from ..wording import count
 from .sniff import DECODABLE, FORMAT_NAMES, ImageHeader
 
 __all__ = [
@@ -64,7 +65,7 @@ class Limits:
 def human_bytes(n: int) -> str:
     """``n`` bytes as ``"812 KiB"`` / ``"6.2 MiB"`` (binary units)."""
     if n < 1024:
-        return f"{n} bytes"
+        return count(n, "byte")
     if n < 1024 * 1024:
         return f"{n / 1024:.0f} KiB"
     return f"{n / (1024 * 1024):.1f}".removesuffix(".0") + " MiB"

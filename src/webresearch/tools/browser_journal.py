@@ -13,6 +13,7 @@ from ..browser.base import BlockedRequest, DialogRecord
 from ..browser.page import PlaywrightSession
 from ..redact import redact_text, redact_url
 from ..types import JSONValue, ToolResult
+from ..wording import count
 from .base import CallContext
 
 __all__ = [
@@ -50,7 +51,8 @@ def with_notes(result: ToolResult, drained: Drained) -> ToolResult:
         extra.append(message if "navigation" in message else f"a navigation was {message}")
     others = len(blocked) - len(navs)
     if others:
-        extra.append(f"{others} request(s) of the page were refused by policy")
+        were = "was" if others == 1 else "were"
+        extra.append(f"{count(others, 'request')} of the page {were} refused by policy")
     if not extra:
         return result
     text = result.text + "\n\n" + "\n".join(f"note: {redact_text(e)}" for e in extra)

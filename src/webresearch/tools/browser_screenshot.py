@@ -18,6 +18,7 @@ from ..errors import InvalidArguments
 from ..images.region import Region, zoom_for
 from ..redact import redact_url
 from ..types import ImageBlock, ToolResult
+from ..wording import count
 from .base import CallContext
 from .browser_reading import page_header, read_content
 from .service_shots import ServiceShooter
@@ -141,7 +142,7 @@ class TabScreenshots:
         covered = min(page_height, len(tiles) * height)
         if full_page:
             lines.append(
-                f"screenshot: {len(tiles)} tile(s) of {width}×{height} px, top to bottom, "
+                f"screenshot: {count(len(tiles), 'tile')} of {width}×{height} px, top to bottom, "
                 f"covering {covered} of {page_height} px"
             )
             if covered < page_height:
@@ -192,9 +193,7 @@ class TabScreenshots:
         zoom = round(zoom_for(region, (width, height)), 2)
         box = (float(region.x), float(region.y), float(region.width), float(region.height))
         png = await source.screenshot_region(box, zoom)
-        prepared = await self.services.cpu.run(
-            prepare_image, png, what="preparing the screenshot"
-        )
+        prepared = await self.services.cpu.run(prepare_image, png, what="preparing the screenshot")
         lines = page_header(url, title)
         lines.append(
             f"screenshot: {what}, drawn at {zoom:g}× ({region.width}×{region.height} CSS px)"

@@ -32,6 +32,7 @@ from ..extract.focus import prefix_window, query_window
 from ..extract.sections import Structure, scan
 from ..invisible import strip_invisible
 from ..types import PageText
+from ..wording import count
 
 __all__ = [
     "EMPTY_HTML_NOTE",
@@ -129,7 +130,8 @@ def hidden_kept_note(letters: int, invisible: int = 0) -> str:
     else:
         kinds, see = f"{closed} in {_CLOSED}; {invisible} in {_INVISIBLE}", "may not see them"
     return (
-        f"note: {letters} letters of this text are hidden on the page itself ({kinds}): "
+        f"note: {count(letters, 'letter')} of this text {'is' if letters == 1 else 'are'} "
+        f"hidden on the page itself ({kinds}): "
         f"its visitors {see}"
     )
 

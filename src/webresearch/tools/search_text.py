@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from ..search.base import SearchResponse, SearchResult
+from ..wording import count
 from .page_text import UNTRUSTED_NOTICE
 
 __all__ = ["format_response", "markdown_text", "result_details"]
@@ -193,7 +194,7 @@ def format_response(
         if response.raw_count:
             lines.append(
                 f'no usable results for "{query}": {provider_name} returned '
-                f"{response.raw_count}, none with an http(s) URL — rephrase the query"
+                f"{count(response.raw_count, 'result')}, none with an http(s) URL — rephrase the query"
             )
         elif not response.answers and not response.infoboxes:
             lines.append(

@@ -38,6 +38,7 @@ from ..search.registry import create_provider, resolve_provider_ids
 from ..search.router import RoutedOutcome, SearchRouter
 from ..search.service import Hooks, SearchService
 from ..types import JSONObject, JSONValue, ToolResult
+from ..wording import count
 from .arguments import optional_integer, optional_text, text
 from .base import CallContext, RateLimit, ToolEntry, Unavailable
 from .limits import search_provider_limit
@@ -295,7 +296,8 @@ def _notes(outcome: RoutedOutcome, args: WebSearchArgs, options: SearchOptions) 
     elif why:
         notes.append(f"answered by {names[0]}; before it: {why}")
     if options.max_results < (args.max_results or 0):
-        notes.append(f"at most {options.max_results} results per search (the operator's limit)")
+        most = count(options.max_results, "result")
+        notes.append(f"at most {most} per search (the operator's limit)")
     return notes
 
 

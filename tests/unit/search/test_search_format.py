@@ -51,7 +51,7 @@ def test_unusable_results_are_not_called_empty() -> None:
     text = format_response("q", SearchResponse(raw_count=4), NAME)
     assert (
         text
-        == 'no usable results for "q": the SearXNG instance returned 4, none with an http(s) URL — rephrase the query'
+        == 'no usable results for "q": the SearXNG instance returned 4 results, none with an http(s) URL — rephrase the query'
     )
 
 
