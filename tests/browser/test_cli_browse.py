@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,29 @@ def test_press_enter_that_submits_a_form_reports_the_page_it_led_to(sites: Sites
         assert "the page navigated" in pressed[0]
         assert pressed[1] == f'value: "{base}/results?q=boots"'
         assert pressed[2].splitlines()[:2] == [f"url: {base}/search", "title: Search"]
+
+
+def test_browse_json_is_json_lines_one_whole_object_per_action(sites: Sites) -> None:
+    """`--json` prints JSON Lines: each action's result whole, on one line, in order
+    (new-user test, session 17: indented objects one after another were no JSON document
+    and no JSON Lines either)."""
+    base = sites.site.base
+    code, out, err = run(
+        "browse",
+        f"{base}/search",
+        "--allow-network",
+        "127.0.0.1/32",
+        "--do",
+        "fill #q b",
+        "--do",
+        "evaluate 1 + 2",
+        "--json",
+    )
+    assert code == 0, err
+    lines = out.splitlines()
+    assert len(lines) == 3, out
+    records = [json.loads(line) for line in lines]
+    assert [r["meta"]["action"] for r in records] == ["open", "fill", "evaluate"]
+    assert all(r["ok"] and r["error"] is None for r in records)
+    assert "filled 1 character\n" in records[1]["text"]  # one, singular (same test)
+    assert "value: 3" in records[2]["text"]

@@ -290,7 +290,13 @@ def _backend_settings(settings: Settings, backend: str | None) -> Settings:
     help="Time budget of each action, for slow pages (default: the action timeout, 45 s; "
     "at most browser_max_timeout_s).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print each result as JSON.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print each action's result as one line of JSON (JSON Lines: a whole object per "
+    "action, in order; errors also on stderr).",
+)
 @click.option(
     "-i",
     "--interactive",
@@ -330,6 +336,7 @@ def browse(
           --do 'click text="Sign in"' --do snapshot --screenshot after.png
       webresearch browse --backend lightpanda          # interactive: type actions, 'help'
       webresearch browse https://example.org --backend cdp://127.0.0.1:9222
+      webresearch browse https://example.org --do snapshot --json > steps.jsonl
 
     While the browser starts or a page loads, a progress line is shown on stderr (at a
     terminal; --quiet hides it).
@@ -421,7 +428,7 @@ async def _step(
     if arguments.get("action") == "screenshot" and result.ok:
         saved_ok = _save_screenshot(result, file)
     if as_json:
-        code = emit_result("browse", result, as_json=True)
+        code = emit_result("browse", result, as_json=True, json_lines=True)
     elif result.ok:
         if shown := steps.header.fresh(result.text):  # the page's header once (browse_output)
             click.echo(shown)

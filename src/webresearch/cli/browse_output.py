@@ -16,7 +16,8 @@ showed word for word; on another page it leaves out the notice only, so the resu
 names its page. A result whose lines would all be left out prints its ``url:`` and
 ``title:`` lines (an action never succeeds silently). After a result with page text
 (``content``, ``snapshot``) the next result prints whole: its header then separates it from
-the page's text above. ``--json`` prints every result whole.
+the page's text above. ``--json`` prints every result whole, one JSON object a line (JSON
+Lines).
 """
 
 from __future__ import annotations

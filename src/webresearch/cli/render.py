@@ -144,12 +144,25 @@ def result_dict(result: ToolResult, hint: str | None = None) -> dict[str, Any]:
     return data
 
 
-def emit_result(command: str, result: ToolResult, *, as_json: bool, hint: str | None = None) -> int:
+def emit_result(
+    command: str,
+    result: ToolResult,
+    *,
+    as_json: bool,
+    hint: str | None = None,
+    json_lines: bool = False,
+) -> int:
     """Print a tool result (text or JSON on stdout, errors on stderr); return the exit code.
-    ``hint``: the command's own next step after an error, in place of the tool's."""
+    ``hint``: the command's own next step after an error, in place of the tool's;
+    ``json_lines``: the JSON on one line (a command printing one record per step, JSON
+    Lines), else indented (a command printing one document)."""
     if as_json:
         data = result_dict(result, hint)
-        click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=_json_default))
+        if json_lines:
+            line = json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)
+            click.echo(line)
+        else:
+            click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=_json_default))
     elif result.ok:
         click.echo(for_a_person(result.text))
     if result.error is not None:
