@@ -29,7 +29,7 @@ from .readiness import LONG_REQUEST_S
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Dialog, Page, Request
 
-__all__ = ["Drained", "PageEvents", "RefusalMark", "frame_ids"]
+__all__ = ["Drained", "PageEvents", "RefusalMark", "document_id", "frame_ids"]
 
 #: (blocked requests, dialogs, notes) drained after an action.
 Drained = tuple[list[BlockedRequest], list[DialogRecord], list[str]]
@@ -242,3 +242,13 @@ async def frame_ids(cdp: CDPSender) -> set[str]:
             out.add(str(frame["id"]))
         stack.extend(node.get("childFrames") or [])
     return out
+
+
+async def document_id(cdp: CDPSender) -> str:
+    """The id of the document the tab's top frame shows (CDP's ``loaderId``: a new one for
+    every document loaded, the same after ``history.pushState`` or a fragment change, which
+    keep the document and so its snapshot refs); empty when the browser does not say."""
+    tree: dict[str, Any] = {}
+    with best_effort():
+        tree = await cdp.send("Page.getFrameTree")
+    return str((tree.get("frameTree", {}).get("frame") or {}).get("loaderId") or "")

@@ -24,7 +24,7 @@ from .readiness import ACTIVITY_PROBE_JS, Activity, is_settled, parse_activity
 if TYPE_CHECKING:
     from playwright.async_api import Page
 
-__all__ = ["POLL_S", "Ready", "wait_ready"]
+__all__ = ["POLL_S", "Ready", "look", "wait_ready"]
 
 #: Seconds between two looks at a page that is not settled yet.
 POLL_S = 0.025
@@ -45,7 +45,7 @@ class Ready:
     title: str
 
 
-async def _look(page: Page, cdp: CDPSender) -> Activity | None:
+async def look(page: Page, cdp: CDPSender) -> Activity | None:
     """The page's activity, or ``None`` when it cannot be asked (navigating, gone, or a
     page that broke the builtins the probe uses) or when the answer came from a new tab's
     initial empty document although the navigation has committed (the CDP evaluation is
@@ -69,7 +69,7 @@ async def wait_ready(page: Page, cdp: CDPSender, events: PageEvents, budget_s: f
     (``cdp``: a CDP session on the tab ``page``, which the looks go through)."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + budget_s
-    activity = await _look(page, cdp)
+    activity = await look(page, cdp)
     if activity is None or not activity.loaded:
         loaded = False
         with best_effort():
@@ -77,7 +77,7 @@ async def wait_ready(page: Page, cdp: CDPSender, events: PageEvents, budget_s: f
             loaded = True
         if not loaded:
             return Ready(False, False, activity.title if activity else "")
-        activity = await _look(page, cdp)
+        activity = await look(page, cdp)
     start = loop.time()
     while True:
         now = loop.time()
@@ -99,4 +99,4 @@ async def wait_ready(page: Page, cdp: CDPSender, events: PageEvents, budget_s: f
             )
             return Ready(True, quiet, activity.title if activity else "")
         await asyncio.sleep(min(POLL_S, max(0.0, deadline - now)))
-        activity = await _look(page, cdp)
+        activity = await look(page, cdp)

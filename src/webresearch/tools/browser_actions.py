@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..browser.page import PlaywrightSession
+from ..browser.page_events import document_id
 from ..browser.page_values import to_json
 from ..browser.snapshot import render_snapshot
 from ..config import Settings
@@ -33,6 +34,7 @@ from .arguments import boolean, integer, optional_integer, optional_text, text, 
 from .base import CallContext, Risk
 from .browser_reading import (
     LOAD_FAILED_NOTE,
+    navigation_note,
     page_header,
     read_content,
     readiness_note,
@@ -246,17 +248,21 @@ def _history(step: int, word: str) -> ActionRunner:
 
 def _interaction(act: Callable[[PlaywrightSession, BrowserArgs], Awaitable[str]]) -> ActionRunner:
     """An action on the page whose result is a note, where the page is now, and whether it
-    navigated (refs are then stale)."""
+    loaded another document (refs are then stale) or only changed its address
+    (:func:`~.browser_reading.navigation_note`)."""
 
     async def run(tab: Tab, args: BrowserArgs) -> ToolResult:
         before = str(tab.session.page.url)
+        doc = await document_id(tab.session.cdp)
         note = await act(tab.session, args)
         url, title = await tab.session.location()
         lines = [UNTRUSTED_NOTICE, note, f"url: {redact_url(url)}", f"title: {redact_text(title)}"]
         if tab.session.error_page() is not None:
             lines.append(LOAD_FAILED_NOTE)
-        if str(tab.session.page.url) != before:
-            lines.append("note: the page navigated; earlier refs are stale")
+        after = str(tab.session.page.url)
+        moved = navigation_note(before, after, doc, await document_id(tab.session.cdp))
+        if moved:
+            lines.append(moved)
         return tab.result(lines)
 
     return run
@@ -281,7 +287,7 @@ async def _snapshot(tab: Tab, args: BrowserArgs) -> ToolResult:
     snap = await tab.session.snapshot()
     body, stats = render_snapshot(snap.nodes, tab.settings.browser_snapshot_max_bytes)
     lines = page_header(snap.url, snap.title)
-    lines.append(f"refs: d{snap.doc}e… (valid until the page navigates)")
+    lines.append(f"refs: d{snap.doc}e… (valid until the page loads another document)")
     lines += ["", redact_text(body) if body else "(no visible elements)"]
     tab.meta.update(stats, doc=snap.doc)
     return tab.result(lines)

@@ -31,7 +31,10 @@ __all__ = [
     "INLINE_EXTRACT_CHARS",
     "OPEN_READ_ON_NOTE",
     "READ_ON_NOTE",
+    "SAME_DOCUMENT_NOTE",
+    "STALE_REFS_NOTE",
     "ReadFacts",
+    "navigation_note",
     "page_header",
     "read_content",
     "read_rendered",
@@ -98,6 +101,30 @@ def readiness_note(ready: bool, settled: bool, budget_s: float) -> str | None:
             "incomplete (wait for a selector, then read it again)"
         )
     return None
+
+
+#: Said when an action led the tab to another document: its snapshot refs are stale.
+STALE_REFS_NOTE = "note: the page navigated; earlier refs are stale"
+#: Said when an action changed the address but not the document (``history.pushState``, a
+#: fragment): the snapshot's refs stay valid (SPEC §1.4: refs are stamped with the document).
+SAME_DOCUMENT_NOTE = (
+    "note: the address changed but the page did not load a new document (a script's "
+    "history change); earlier refs stay valid for the elements still on it"
+)
+
+
+def navigation_note(url_before: str, url_after: str, doc_before: str, doc_after: str) -> str | None:
+    """The note on an action's result about the page it left: :data:`STALE_REFS_NOTE` when
+    the tab shows another document (``doc_*``: the top frame's document ids,
+    :func:`~webresearch.browser.page_events.document_id`) — even at the same URL (a form
+    posted to itself, a reload) —, :data:`SAME_DOCUMENT_NOTE` when only the URL changed,
+    else ``None``. Without document ids (a backend that gives none) a changed URL counts as
+    another document."""
+    if doc_before and doc_after:
+        if doc_before != doc_after:
+            return STALE_REFS_NOTE
+        return SAME_DOCUMENT_NOTE if url_before != url_after else None
+    return STALE_REFS_NOTE if url_before != url_after else None
 
 
 #: Said when an action leaves the tab on the browser's error page (a failed navigation).

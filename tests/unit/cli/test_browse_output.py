@@ -13,7 +13,7 @@ CONTENT = (
 )
 SNAPSHOT = (
     f"{NOTICE}\nurl: http://127.0.0.1:8765/tides\ntitle: Tide tables\n"
-    'refs: d1e… (valid until the page navigates)\n\n- main\n  - heading "Tide tables"'
+    'refs: d1e… (valid until the page loads another document)\n\n- main\n  - heading "Tide tables"'
 )
 
 

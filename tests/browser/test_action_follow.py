@@ -1,0 +1,101 @@
+"""What an action on the page reports about where it led (new-user test, session 17): a
+navigation the page starts shortly after a click or a key press is waited for and reported
+on that action's result, and refs are called stale only when another document loaded — not
+after ``history.pushState``, always after a reload of the same URL (SPEC §1.4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import Kit, Sites
+from tests.support.http_server import Route
+from webresearch import RunContext
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+HTML = [("Content-Type", "text/html; charset=utf-8")]
+STALE = "note: the page navigated; earlier refs are stale"
+SAME_DOC = "note: the address changed but the page did not load a new document"
+
+START = b"""<!doctype html><html><head><title>Harbour office</title></head><body>
+<h1>Harbour office</h1>
+<button id="later" onclick="this.textContent = 'Going'; setTimeout(() => { location = '/follow/timetable'; }, 400)">Timetable</button>
+<input id="q" onkeydown="if (event.key === 'Enter') setTimeout(() => { location = '/follow/timetable?q=' + this.value; }, 300)">
+<button id="tide" onclick="document.getElementById('out').textContent = 'High tide 14:05'">Tide</button>
+<button id="push" onclick="history.pushState({}, '', '/follow/spa/fares'); document.getElementById('out').textContent = 'Fares'">Fares</button>
+<a id="again" href="/follow/start">Reload</a>
+<p id="out">Welcome</p>
+</body></html>"""
+TIMETABLE = b"""<!doctype html><html><head><title>Timetable</title></head><body>
+<h1>Winter timetable</h1><p>Two crossings a day.</p></body></html>"""
+
+
+def _serve(sites: Sites) -> str:
+    sites.site.routes["/follow/start"] = Route(headers=HTML, body=START)
+    sites.site.routes["/follow/timetable"] = Route(headers=HTML, body=TIMETABLE)
+    return sites.site.base
+
+
+def _ref(snapshot: str, name: str) -> str:
+    return snapshot.split(f"{name} [ref=")[1].split("]")[0]
+
+
+async def test_a_navigation_started_after_a_click_or_key_is_reported_on_it(
+    kit: Kit, sites: Sites
+) -> None:
+    base = _serve(sites)
+    run = RunContext()
+    assert (await kit.call(run, action="open", url=f"{base}/follow/start")).ok
+    clicked = await kit.call(run, action="click", selector="#later")
+    assert clicked.ok, clicked.text
+    assert f"url: {base}/follow/timetable\ntitle: Timetable" in clicked.text
+    assert STALE in clicked.text
+
+    assert (await kit.call(run, action="open", url=f"{base}/follow/start")).ok
+    filled = await kit.call(run, action="fill", selector="#q", text="x")
+    assert "filled 1 character\n" in filled.text  # one, singular (same test)
+    pressed = await kit.call(run, action="press", key="Enter")
+    assert pressed.ok, pressed.text
+    assert f"url: {base}/follow/timetable?q=x\ntitle: Timetable" in pressed.text
+
+
+async def test_a_click_that_starts_nothing_reports_the_same_page(kit: Kit, sites: Sites) -> None:
+    base = _serve(sites)
+    run = RunContext()
+    assert (await kit.call(run, action="open", url=f"{base}/follow/start")).ok
+    clicked = await kit.call(run, action="click", selector="#tide")
+    assert clicked.ok, clicked.text
+    assert f"url: {base}/follow/start\n" in clicked.text
+    assert "note:" not in clicked.text
+    content = await kit.call(run, action="content")
+    assert "High tide 14:05" in content.text
+
+
+async def test_refs_stay_valid_after_push_state_and_go_stale_after_a_reload(
+    kit: Kit, sites: Sites
+) -> None:
+    base = _serve(sites)
+    run = RunContext()
+    assert (await kit.call(run, action="open", url=f"{base}/follow/start")).ok
+    snap = await kit.call(run, action="snapshot")
+    assert "valid until the page loads another document" in snap.text
+    push, tide, again = (
+        _ref(snap.text, n) for n in ('button "Fares"', 'button "Tide"', 'link "Reload"')
+    )
+
+    pushed = await kit.call(run, action="click", ref=push)
+    assert pushed.ok, pushed.text
+    assert f"url: {base}/follow/spa/fares" in pushed.text
+    assert SAME_DOC in pushed.text and STALE not in pushed.text
+    after_push = await kit.call(run, action="click", ref=tide)  # the same document: valid
+    assert after_push.ok, after_push.text
+
+    reloaded = await kit.call(run, action="click", ref=again)  # a new document
+    assert reloaded.ok, reloaded.text
+    assert STALE in reloaded.text
+    reloaded_again = await kit.call(run, action="click", selector="#again")  # the same URL
+    assert reloaded_again.ok, reloaded_again.text
+    assert f"url: {base}/follow/start\n" in reloaded_again.text
+    assert STALE in reloaded_again.text  # the URL did not change; the document did
+    stale = await kit.call(run, action="click", ref=tide)
+    assert not stale.ok and stale.error is not None and stale.error.code == "stale_ref"
