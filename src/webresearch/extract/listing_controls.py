@@ -198,7 +198,7 @@ def _own_head(el: etree._Element) -> str | None:
     """The element's own first text: its ``text``, or, when an icon comes first (an empty
     ``<i>``, ``<svg>``, ``<img>``: ``<span><i class="icon"></i> Sort by</span>``), the
     text right after the icon."""
-    text = el.text
+    text: str | None = el.text
     if (text and text.strip()) or not len(el):
         return text
     first = el[0]
@@ -207,7 +207,8 @@ def _own_head(el: etree._Element) -> str | None:
         and not (first.text or "").strip()
         and not any((c.text or c.tail or "").strip() for c in first.iterdescendants())
     ):
-        return first.tail
+        tail: str | None = first.tail
+        return tail
     return text
 
 
