@@ -35,9 +35,10 @@ alone ("Sources:" over nothing). These stay:
   such lists were already brought back by the alignment's second opinion, not those at
   the article's end (a "Sources:" label left over nothing; review n-18).
 
-A block (``<div>``) is kept when it is an admonition or a block whose every link is in a
-list kept above (the block around a "Sources" heading and its list would otherwise go
-whole).
+A block (``<div>``) is kept when it is an admonition, a box in an article's flow
+(:mod:`webresearch.extract.flow_asides`: an event's date, place and "Register" link) or a
+block whose every link is in a list kept above (the block around a "Sources" heading and its
+list would otherwise go whole); so is a paragraph or a list in an admonition or such a box.
 """
 
 from __future__ import annotations
@@ -46,13 +47,15 @@ from urllib.parse import urlsplit
 
 from lxml import etree
 
+from webresearch.extract.flow_asides import BOX_ATTR
+
 __all__ = [
     "DOCUMENT_ENDINGS",
     "LABEL_WORDS",
     "SOCIAL_HOSTS",
     "block_of_content",
     "cites_other_sites",
-    "is_admonition",
+    "is_content_box",
     "list_of_content",
     "same_site",
     "site_of",
@@ -99,15 +102,16 @@ def same_site(host: str, site: str) -> bool:
     return host == site or host.endswith("." + site) or site.endswith("." + host)
 
 
-def is_admonition(element: etree._Element) -> bool:
-    """Whether ``element`` is a documentation admonition (class token ``admonition``)."""
-    return "admonition" in (element.get("class") or "").split()
+def is_content_box(element: etree._Element) -> bool:
+    """Whether ``element`` is a documentation admonition (class token ``admonition``) or a
+    box in an article's flow (:data:`~webresearch.extract.flow_asides.BOX_ATTR`)."""
+    return element.get(BOX_ATTR) is not None or "admonition" in (element.get("class") or "").split()
 
 
 def list_of_content(element: etree._Element, parent: etree._Element | None, site: str) -> bool:
     """Whether the list ``element`` (in ``parent``) is content whatever its links (module
     docstring); ``site``: the page's :func:`site_of` (``""``: unknown, no citation list)."""
-    if parent is not None and is_admonition(parent):
+    if parent is not None and is_content_box(parent):
         return True
     targets = _targets(element)
     if targets and all(_names_document(target) for target in targets):
@@ -118,7 +122,7 @@ def list_of_content(element: etree._Element, parent: etree._Element | None, site
 def block_of_content(element: etree._Element, site: str) -> bool:
     """Whether the block ``element`` is content whatever its links: an admonition, or a
     block whose every link is in a list of content (module docstring)."""
-    if is_admonition(element):
+    if is_content_box(element):
         return True
     lists = [el for el in element.iter("list") if list_of_content(el, el.getparent(), site)]
     if not lists:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from lxml import etree
 
-from webresearch.extract.link_lists import block_of_content, is_admonition, list_of_content
+from webresearch.extract.link_lists import block_of_content, is_content_box, list_of_content
 
 __all__ = ["delete_by_link_density", "linking_elements"]
 
@@ -117,10 +117,10 @@ def _holds_content(parent: etree._Element) -> bool:
     """Whether a paragraph in ``parent`` is content whatever its links: a list item's or a
     table cell's, or a documentation admonition's body (``<div class="admonition seealso">``
     of Sphinx and MkDocs: a "See also" box of links only lost its links and left its title
-    alone, review n-17)."""
+    alone, review n-17), or a box's in an article's flow (an event's "Register" link)."""
     if parent.tag in ("item", "td", "th"):
         return True
-    return is_admonition(parent)
+    return is_content_box(parent)
 
 
 def _text_size(element: etree._Element) -> int:
