@@ -43,6 +43,8 @@ def link_listing(el: etree._Element, base_url: str) -> str:
     """``el`` (a ``<pre>``) as lines of markdown with their links when it is a listing of
     links (module docstring), else ``""``. ``base_url``: what relative links resolve
     against."""
+    if sum(1 for _ in zip(range(MIN_LINK_LINES), el.iter("a"), strict=False)) < MIN_LINK_LINES:
+        return ""  # most code blocks: no walk in Python
     lines = [line for line in _lines(el) if "".join(text for text, _ in line).strip()]
     starting = sum(1 for line in lines if _starts_with_link(line))
     if starting < MIN_LINK_LINES or starting < MIN_LINK_LINE_SHARE * len(lines):
