@@ -350,7 +350,7 @@ def _convert(
     # the verdicts decide what is hidden: trafilatura reads the blocks kept as shown, and a
     # closed <details> answer whose script marks it aria-hidden (kept_hidden.py)
     opens = kept + closed_details_marked_hidden(body)
-    main = find_main_content(doc, comments=forum, html=opinion, shown=opens)
+    main = find_main_content(doc, comments=forum, html=opinion, shown=opens, url=url)
     if html is None or "dmonition" in html or "alert-title" in html:  # a scan in C first
         bold_admonition_titles(attributes.rows)  # "**Note**" over a callout (admonitions.py)
     page_chars = main.page_chars if main is not None else page_text_size(body)

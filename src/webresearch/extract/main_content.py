@@ -131,16 +131,19 @@ class _Pass:
     whole_body: bool = False
 
 
-def _trafilatura(doc: etree._Element, fast: bool, comments: bool, memo: PassMemo) -> _Pass:
+def _trafilatura(
+    doc: etree._Element, fast: bool, comments: bool, memo: PassMemo, url: str = ""
+) -> _Pass:
     """trafilatura's pass over ``doc`` (nothing kept: no tree, no texts).
 
     ``fast`` skips trafilatura's second opinions (readability-lxml, then jusText);
     ``comments`` keeps the comment section (on a forum thread the replies are the content).
     Otherwise trafilatura's default settings are kept. ``memo``: shared by the passes over
     ``doc``, a full pass reuses what the fast pass found (:mod:`webresearch.extract.traf_content`).
+    ``url``: the page's address (:func:`~webresearch.extract.traf_pass.extraction_pass`).
     """
     try:
-        result = extraction_pass(doc, fast, comments, memo)
+        result = extraction_pass(doc, fast, comments, memo, url)
     except (ValueError, TypeError, RecursionError, etree.LxmlError):
         return _Pass(None, [])
     if result is None:
@@ -234,6 +237,7 @@ def find_main_content(
     comments: bool = False,
     html: str | None = None,
     shown: Collection[etree._Element] = (),
+    url: str = "",
 ) -> MainContent | None:
     """Locate the main content of a parsed page (the page is not modified yet).
 
@@ -245,6 +249,8 @@ def find_main_content(
         shown: hidden elements of ``doc`` that are content (the hidden verdicts' ``kept``:
             :func:`~webresearch.extract.page_noise.hidden_verdicts`); trafilatura reads
             them as shown (:mod:`webresearch.extract.traf_input`).
+        url: the page's address (``""``: unknown): a list of links to other sites under a
+            heading is an article's citations (:mod:`webresearch.extract.link_lists`).
 
     Returns:
         where the main content is, or ``None`` when trafilatura finds none.
@@ -256,12 +262,12 @@ def find_main_content(
     page_chars = sum(len(s.norm) for s in segments)
     doc = trafilatura_input(doc, shown)  # what trafilatura reads; the page is not changed
     memo = PassMemo()  # the full pass reuses the fast pass's main extraction
-    kept = _trafilatura(doc, True, comments, memo)
+    kept = _trafilatura(doc, True, comments, memo, url)
     total = sum(len(k) for k in kept.streams)
     confident = total >= CONFIDENT_CHARS and total >= CONFIDENT_SHARE * page_chars
     if not confident:
         fast = kept
-        kept = _trafilatura(doc, False, comments, memo)  # not confident: 2nd opinions
+        kept = _trafilatura(doc, False, comments, memo, url)  # not confident: 2nd opinions
         if not comments and prefer_fast_pass(
             segments, fast.streams, kept.streams, explicit_landmark(body)
         ):
@@ -286,7 +292,7 @@ def find_main_content(
         and gap >= FILL_GAP_SHARE * placed
         and _gap(segments, PROSE_RUN_CHARS) >= FILL_PROSE_SHARE * gap
     ):  # holes of prose in the article: the full pass fills them
-        full = _trafilatura(doc, False, comments, memo)
+        full = _trafilatura(doc, False, comments, memo, url)
         placed += _fill_span(segments, full.streams, prose_only=True)
     if html is not None and not comments:
         placed += _fill_from_second_opinion(segments, html)

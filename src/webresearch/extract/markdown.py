@@ -10,7 +10,8 @@ Keeps what a reader of the page needs and drops what only a browser needs:
 * code: ``<pre>`` becomes a fenced block whose info string comes from ``language-xxx`` /
   ``lang-xxx`` / ``highlight-xxx`` classes or ``data-lang``; whitespace is kept verbatim,
   entities are decoded, toolbar buttons and line-number gutters are left out; inline
-  ``<code>`` becomes a backtick span;
+  ``<code>`` becomes a backtick span; a ``<pre>`` whose lines start with links (a web
+  server's directory listing) is lines with their links (:mod:`.pre_links`);
 * links ``[text](url)`` and images ``![alt](url)`` made absolute against the base URL
   (:mod:`webresearch.extract.urls`); ``javascript:`` links keep only their text; a link
   card's heading holds its link (``### [Title](url)``), the card's other blocks follow it.
@@ -63,6 +64,7 @@ from webresearch.extract.markdown_links import card_heading, link_markdown
 from webresearch.extract.markdown_prose import prose_marker
 from webresearch.extract.markdown_scripts import beside_script, following_char, script_text
 from webresearch.extract.markdown_tables import Cell, Row, cell_span, heading_is_bold, table_blocks
+from webresearch.extract.pre_links import link_listing
 
 __all__ = ["SKIPPED_TAGS", "element_to_markdown"]
 
@@ -185,8 +187,8 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
         text = math_text(el)  # a display formula is a block of its own
         out.append(Block(text) if text.startswith("$$") else f" {text}{MATH_END}" if text else "")
         return
-    if tag == "#pre":
-        out.append(Block(fenced_code(el)))
+    if tag == "#pre":  # a directory listing's links stay links (pre_links.py)
+        out.append(Block(link_listing(el, base_url) or fenced_code(el)))
     elif tag == "br":
         out.append(LINE_BREAK)
     elif tag == "hr":

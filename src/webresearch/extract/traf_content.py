@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from webresearch.extract.link_lists import site_of
 from webresearch.extract.traf_clean import clean_tree
 from webresearch.extract.traf_links import delete_by_link_density, linking_elements
 from webresearch.extract.traf_scans import (
@@ -142,10 +143,11 @@ def _prune_sections(
         if favor_precision:
             tree = prune_unwanted_nodes(tree, PRECISION_DISCARD_XPATH)
     linking = linking_elements(tree)  # a superset of them after deletions (traf_links.py)
+    site = site_of(options.url or "")  # lists of citations stay (link_lists.py)
     for _ in range(2):  # a second round only when the first deleted something
-        deleted = delete_by_link_density(tree, "div", True, favor_precision, linking)
-        deleted |= delete_by_link_density(tree, "list", False, favor_precision, linking)
-        deleted |= delete_by_link_density(tree, "p", False, favor_precision, linking)
+        deleted = delete_by_link_density(tree, "div", True, favor_precision, linking, site)
+        deleted |= delete_by_link_density(tree, "list", False, favor_precision, linking, site)
+        deleted |= delete_by_link_density(tree, "p", False, favor_precision, linking, site)
         if not deleted:
             break
     if "table" in potential_tags or favor_precision:

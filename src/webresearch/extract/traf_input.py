@@ -1,7 +1,7 @@
 """The page as trafilatura reads it. Pure functions over lxml trees.
 
 trafilatura decides what the main content is (:mod:`webresearch.extract.main_content`) on a
-view of the page that differs from the page in two ways; the page itself is never changed:
+view of the page that differs from the page in three ways; the page itself is never changed:
 
 * a formula (``<math>``) without TeX source is its text, as the alignment reads it:
   trafilatura turns a formula with TeX into that TeX (``htmlprocessing.recover_math``) but
@@ -21,7 +21,11 @@ view of the page that differs from the page in two ways; the page itself is neve
   ``aria-controls="hidden-specs"`` (review r-13a) — never reached the markdown (review:
   the verdict and the discard disagreed, the discard won). Hidden blocks the verdict
   removes, and hidden elements inside a kept one, are left as they are: trafilatura's
-  discard still applies to them.
+  discard still applies to them;
+* a box set as ``<aside>`` in the flow of an article's text (an event's date, place and
+  registration link between two paragraphs: :func:`~webresearch.extract.flow_asides.asides_in_flow`)
+  is a ``<div>`` marked ``BOX_ATTR``: trafilatura deletes every ``<aside>`` before it looks
+  for the content.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from copy import deepcopy
 
 from lxml import etree
 
+from webresearch.extract.flow_asides import BOX_ATTR, asides_in_flow
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.tree import remove_keep_tail
 
@@ -48,17 +53,24 @@ _HIDING_CLASS = re.compile(r"hid(?:den|e).*|.*-hide-.*")
 def trafilatura_input(
     doc: etree._Element, shown: Collection[etree._Element] = ()
 ) -> etree._Element:
-    """A copy of ``doc`` with its formulas without TeX as text and the hidden blocks in
-    ``shown`` unhidden (module docstring), or ``doc`` itself when neither applies.
+    """A copy of ``doc`` with its formulas without TeX as text, the hidden blocks in
+    ``shown`` unhidden and its boxes in an article's flow as ``<div>`` (module docstring),
+    or ``doc`` itself when none applies.
 
     Args:
         doc: the parsed page (``<html>``); not modified.
         shown: hidden elements of ``doc`` that are content (the verdict's ``kept``).
     """
     formulas = any(not formula_tex(el) for el in doc.iter(*_MATH_TAGS))
-    if not formulas and not shown:
+    boxes = set(asides_in_flow(doc))
+    if not formulas and not shown and not boxes:
         return doc
     page = deepcopy(doc)
+    if boxes:  # a deep copy has the same shape (below)
+        for original, copied in zip(doc.iter("aside"), page.iter("aside"), strict=True):
+            if original in boxes:
+                copied.tag = "div"
+                copied.set(BOX_ATTR, "aside")
     if shown:
         wanted = set(shown)
         # a deep copy has the same shape: the n-th element of each walk is the same node

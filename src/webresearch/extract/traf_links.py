@@ -28,8 +28,9 @@ Adapted from trafilatura :data:`~webresearch.extract.traf_pass.TRAFILATURA_VERSI
 (``htmlprocessing.delete_by_link_density``, ``link_density_test``, ``collect_link_info``);
 ``tests/unit/extract/test_traf_links.py`` checks the deletions against trafilatura's own.
 Departures: a paragraph in a list item or a table cell, or in a documentation admonition
-(:func:`_holds_content`), is never deleted; nor is a list in an admonition or a list of
-links to document files (:func:`_list_of_content`).
+(:func:`_holds_content`), is never deleted; nor is a list in an admonition, a list of links
+to document files or a list of citations, nor an admonition or a block whose links are all
+in such lists (:mod:`webresearch.extract.link_lists`).
 :mod:`webresearch.extract.traf_pass` uses it only with that version.
 
 Licence: the adapted functions are trafilatura's (© Adrien Barbaresi and contributors,
@@ -39,6 +40,8 @@ Apache License 2.0, https://github.com/adbar/trafilatura).
 from __future__ import annotations
 
 from lxml import etree
+
+from webresearch.extract.link_lists import block_of_content, is_content_box, list_of_content
 
 __all__ = ["delete_by_link_density", "linking_elements"]
 
@@ -61,6 +64,7 @@ def delete_by_link_density(
     backtracking: bool,
     favor_precision: bool,
     linking: set[etree._Element] | None = None,
+    site: str = "",
 ) -> bool:
     """``htmlprocessing.delete_by_link_density(subtree, tagname, backtracking,
     favor_precision)``; True when it deleted something.
@@ -69,7 +73,9 @@ def delete_by_link_density(
     here). It reads nothing but the tree, so a call that deletes nothing leaves the tree as
     it was: ``prune_unwanted_sections`` runs its three calls (``div``, ``list``, ``p``)
     twice, and when the first round deletes nothing the second one would find the same
-    elements and delete nothing either, so a caller may skip it.
+    elements and delete nothing either, so a caller may skip it. ``site``: the page's host
+    (:func:`~webresearch.extract.link_lists.site_of`; ``""``: unknown), for the lists of
+    citations kept.
     """
     from trafilatura.xml import delete_element
 
@@ -97,7 +103,9 @@ def delete_by_link_density(
             parent = elem.getparent()  # a paragraph holding a list item's content stays
             if tagname == "p" and parent is not None and _holds_content(parent):
                 continue
-            if tagname == "list" and _list_of_content(elem, parent):
+            if tagname == "list" and list_of_content(elem, parent, site):
+                continue
+            if tagname == "div" and block_of_content(elem, site):
                 continue
             deletions.append(elem)
     for elem in reversed(deletions):  # in document order, as trafilatura deletes them
@@ -109,34 +117,10 @@ def _holds_content(parent: etree._Element) -> bool:
     """Whether a paragraph in ``parent`` is content whatever its links: a list item's or a
     table cell's, or a documentation admonition's body (``<div class="admonition seealso">``
     of Sphinx and MkDocs: a "See also" box of links only lost its links and left its title
-    alone, review n-17)."""
+    alone, review n-17), or a box's in an article's flow (an event's "Register" link)."""
     if parent.tag in ("item", "td", "th"):
         return True
-    return "admonition" in (parent.get("class") or "").split()
-
-
-#: Endings of a link's path that name a document file (a report, a dataset, an archive).
-DOCUMENT_ENDINGS = (
-    ".pdf", ".doc", ".docx", ".odt", ".rtf", ".xls", ".xlsx", ".ods", ".csv", ".ppt",
-    ".pptx", ".odp", ".epub", ".zip", ".tar.gz", ".tgz",
-)  # fmt: skip
-
-
-def _list_of_content(element: etree._Element, parent: etree._Element | None) -> bool:
-    """Whether a list is content whatever its links: the body of a documentation admonition
-    (a Sphinx "See also" box listing its pages), or a list whose every link is to a document
-    file (``DOCUMENT_ENDINGS``: "Minutes of the meeting (PDF)", the annexes of a report) —
-    navigation and related-story lists link pages, not files; a list of downloads lost
-    under its "Documents" heading left the heading alone (review n-17b)."""
-    if parent is not None and "admonition" in (parent.get("class") or "").split():
-        return True
-    targets = [ref.get("target") or ref.get("href") or "" for ref in element.iter("ref")]
-    return bool(targets) and all(_names_document(target) for target in targets)
-
-
-def _names_document(target: str) -> bool:
-    path = target.split("#", 1)[0].split("?", 1)[0].lower()
-    return path.endswith(DOCUMENT_ENDINGS)
+    return is_content_box(parent)
 
 
 def _text_size(element: etree._Element) -> int:

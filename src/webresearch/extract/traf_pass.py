@@ -119,7 +119,11 @@ def is_whole_body_dump(body: etree._Element) -> bool:
 
 
 def extraction_pass(
-    doc: etree._Element, fast: bool, comments: bool, memo: PassMemo | None = None
+    doc: etree._Element,
+    fast: bool,
+    comments: bool,
+    memo: PassMemo | None = None,
+    url: str = "",
 ) -> TrafilaturaResult | None:
     """``trafilatura.bare_extraction(doc, fast=fast, include_comments=comments,
     output_format="txt")``, default settings otherwise, as trees.
@@ -131,6 +135,9 @@ def extraction_pass(
         memo: shared by the passes over one page (the same ``doc`` and ``comments``): a
             later pass reuses what an earlier one found that ``fast`` does not change
             (:class:`~webresearch.extract.traf_content.PassMemo`); unused with ``comments``.
+        url: the page's address (``""``: unknown), trafilatura's ``url``: it reads it for
+            nothing but the lists of citations its link density test keeps
+            (:mod:`webresearch.extract.link_lists`; links are not converted, images not kept).
 
     Returns:
         the kept trees, or ``None`` when trafilatura keeps nothing.
@@ -143,7 +150,7 @@ def extraction_pass(
 
     if trafilatura.__version__ != TRAFILATURA_VERSION:
         result = trafilatura.bare_extraction(
-            doc, include_comments=comments, fast=fast, output_format="txt"
+            doc, url=url or None, include_comments=comments, fast=fast, output_format="txt"
         )
         body = getattr(result, "body", None)  # a Document (a dict only with as_dict=True)
         if body is None:
@@ -152,6 +159,7 @@ def extraction_pass(
         thread = etree.Element("body") if thread is None else thread
         return TrafilaturaResult(body, thread, is_whole_body_dump(body))
     options = copy(_extractor(fast, comments))  # a copy: the settings are never shared
+    options.url = url or None
     try:
         body, text, thread, thread_text, dump = _sequence(doc, options, memo)
     except (TypeError, ValueError):

@@ -67,3 +67,37 @@ def test_a_see_also_admonitions_links_are_kept() -> None:
     markdown = extract_html(page, URL).markdown
     assert "**See also**\n\n[Configuration](https://docs.example.org/config/)" in markdown
     assert "[Themes]" in markdown
+
+
+def test_a_see_also_admonitions_list_of_links_is_kept() -> None:
+    # Four links or more made the whole box a link farm to trafilatura's test of <div>s:
+    # the title and the list went together (review n-18).
+    pages = ["Configuration", "Themes", "Plugins", "Deployment", "Logging"]
+    items = "".join(f"<li><a href='/{name.lower()}/'>{name}</a></li>" for name in pages)
+    callout = (
+        "<div class='admonition seealso'><p class='admonition-title'>See also</p>"
+        f"<ul>{items}</ul></div>"
+    )
+    page = (
+        "<html><head><title>Cache</title></head><body><div class='document'>"
+        "<div class='body' role='main'><section><h1>Configuring the cache</h1>"
+        "<p>The tool keeps a disk cache of compiled templates, keyed by each template's path "
+        f"and modification time.</p>{callout}<h2>Limits</h2><p>The cache grows until it "
+        "reaches <code>CACHE_MAX</code> bytes; the oldest entries go first.</p></section>"
+        "</div></div></body></html>"
+    )
+    markdown = extract_html(page, URL).markdown
+    assert "**See also**\n\n- [Configuration](https://docs.example.org/configuration/)" in markdown
+    assert "- [Logging](https://docs.example.org/logging/)" in markdown
+    assert markdown.index("See also") < markdown.index("## Limits")
+
+
+def test_a_box_of_site_links_that_is_no_admonition_still_goes() -> None:
+    items = "".join(f"<li><a href='/{n}/'>{n.title()}</a></li>" for n in ("a", "b", "c", "d"))
+    page = (
+        "<html><head><title>Cache</title></head><body><main><h1>Configuring the cache</h1>"
+        f"{LEAD}<div class='sidebar-box'><p>Pages</p><ul>{items}</ul></div>{AFTER}"
+        "</main></body></html>"
+    )
+    markdown = extract_html(page, URL).markdown
+    assert "The installer copies" in markdown and "[B]" not in markdown

@@ -3,7 +3,7 @@
 trafilatura's link density test deletes a list whose text is all links: navigation and
 related stories. A list of the reports, minutes and datasets an article refers to is also
 all links, and losing it left its "Documents" heading alone; such a list links files, not
-pages, and stays (:func:`webresearch.extract.traf_links._list_of_content`).
+pages, and stays (:func:`webresearch.extract.link_lists.list_of_content`).
 """
 
 from __future__ import annotations

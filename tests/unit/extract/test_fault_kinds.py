@@ -415,9 +415,9 @@ def test_a_confident_first_pass_runs_no_second_opinion(monkeypatch: pytest.Monke
     calls: list[bool] = []
     real = main_content._trafilatura
 
-    def spy(doc: object, fast: bool, comments: bool, memo: PassMemo) -> object:
+    def spy(doc: object, fast: bool, comments: bool, memo: PassMemo, url: str = "") -> object:
         calls.append(fast)
-        return real(doc, fast, comments, memo)
+        return real(doc, fast, comments, memo, url)
 
     monkeypatch.setattr(main_content, "_trafilatura", spy)
     extract_html(article(PROSE * 3), URL)

@@ -113,7 +113,9 @@ def test_links_in_the_article_are_absolute() -> None:
 def test_no_main_content_converts_the_whole_page_without_chrome(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(html_module, "find_main_content", lambda doc, comments, html, shown: None)
+    monkeypatch.setattr(
+        html_module, "find_main_content", lambda doc, comments, html, shown, url: None
+    )
     result = extract_html(
         page("<nav><a href='/x'>Menu</a></nav><div><b>Open</b> 9–5</div><footer>Foot</footer>"), URL
     )

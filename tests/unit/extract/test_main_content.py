@@ -101,7 +101,7 @@ def test_a_partly_kept_data_table_is_kept_whole(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(
         main_content,
         "_trafilatura",
-        lambda doc, fast, comments, memo: main_content._Pass(
+        lambda doc, fast, comments, memo, url="": main_content._Pass(
             lxml_html.Element("div"), [normalise(kept_text)]
         ),
     )
@@ -404,7 +404,7 @@ def test_the_full_pass_fills_no_item_cards_into_the_holes(monkeypatch: pytest.Mo
     monkeypatch.setattr(
         main_content,
         "_trafilatura",
-        lambda doc, fast, comments, memo: main_content._Pass(
+        lambda doc, fast, comments, memo, url="": main_content._Pass(
             lxml_html.Element("div"),
             [fast_text if fast else full_text],
         ),

@@ -1,0 +1,83 @@
+"""A box set as <aside> in the flow of an article's text is content (extract/flow_asides.py,
+review n-18); the site's asides — related stories, sign-up forms, sidebars, a box at the
+article's edge — still go. Pages of our own."""
+
+from __future__ import annotations
+
+import pytest
+from lxml import html as lxml_html
+
+from webresearch.extract.flow_asides import asides_in_flow
+from webresearch.extract.html import extract_html
+
+URL = "https://board.example/news/dam-repair"
+FIRST = (
+    "<p>The water board agreed on Monday to repair the old dam above the village before the "
+    "spring floods, after two years of reports about cracks in its northern wall.</p>"
+)
+SECOND = (
+    "<p>The work will close the footpath over the dam for six weeks; the ferry will run "
+    "every half hour while it is closed, paid for by the board.</p>"
+)
+EVENT = (
+    "<aside class='event-box'><h3>Public meeting on the repair</h3>"
+    "<p>Tuesday 14 May, 7 pm, at the village hall on Mill Lane</p>"
+    "<p><a href='/events/dam-meeting/register'>Register to attend</a></p></aside>"
+)
+
+
+def page(article: str, outside: str = "") -> str:
+    return (
+        "<html><head><title>Dam</title></head><body><header><nav><a href='/'>Home</a> "
+        "<a href='/news'>News</a></nav></header><main><article><h1>The dam repair</h1>"
+        f"{article}</article>{outside}</main><footer><p>© Water board</p></footer>"
+        "</body></html>"
+    )
+
+
+@pytest.mark.parametrize("after", [SECOND, "<h2>What happens next</h2>" + SECOND])
+def test_an_event_box_between_paragraphs_stays(after: str) -> None:
+    out = extract_html(page(FIRST + EVENT + after), URL).markdown
+    assert "### Public meeting on the repair" in out
+    assert "Tuesday 14 May, 7 pm, at the village hall on Mill Lane" in out
+    assert "[Register to attend](https://board.example/events/dam-meeting/register)" in out
+    assert out.index("cracks in its northern wall") < out.index("Public meeting")
+    assert out.index("Register to attend") < out.index("footpath over the dam")
+
+
+RELATED = (
+    "<aside class='recirc'><p>Related story</p><p><a href='/news/ferry-times'>The ferry "
+    "timetable changes for the summer, with two more crossings every evening</a></p></aside>"
+)
+SIGNUP = (
+    "<aside class='newsletter'><h3>Get the village news</h3><p>Every Friday, the week's "
+    "stories from the valley in your inbox.</p><form><input type='email' name='email'>"
+    "<button>Sign up</button></form></aside>"
+)
+SIDEBAR = (
+    "<aside class='sidebar'><h3>About the board</h3><p>The water board looks after the "
+    "river, its dams and its banks from the spring to the sea.</p></aside>"
+)
+
+
+@pytest.mark.parametrize(
+    ("article", "outside", "gone"),
+    [
+        (FIRST + RELATED + SECOND, "", "ferry timetable changes"),  # mostly a link
+        (FIRST + SIGNUP + SECOND, "", "Get the village news"),  # a form
+        (FIRST + SECOND, SIDEBAR, "About the board"),  # outside the article
+        (FIRST + SECOND + SIDEBAR, "", "About the board"),  # at the article's end
+        (SIDEBAR + FIRST + SECOND, "", "About the board"),  # before its text
+    ],
+)
+def test_the_sites_asides_still_go(article: str, outside: str, gone: str) -> None:
+    out = extract_html(page(article, outside), URL).markdown
+    assert "cracks in its northern wall" in out and "footpath over the dam" in out
+    assert gone not in out
+
+
+def test_only_boxes_in_the_flow_are_found() -> None:
+    doc = lxml_html.document_fromstring(
+        page(FIRST + EVENT + SECOND + FIRST + RELATED + SECOND + SIDEBAR, SIDEBAR)
+    )
+    assert [el.get("class") for el in asides_in_flow(doc)] == ["event-box"]
