@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 import tinycss2
 
-__all__ = ["HIDE_DECLARATION", "CssRule", "declarations", "rule_blocks"]
+__all__ = ["HIDE_DECLARATION", "SHOW_DECLARATION", "CssRule", "declarations", "rule_blocks"]
 
 #: A hiding declaration, searched in the lower-cased sheet (``re.I`` is slow).
 HIDE_DECLARATION = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)")
-_SHOW = re.compile(r"display\s*:\s*(?!none\b)[a-z-]|visibility\s*:\s*visible")
+#: A showing declaration (``display`` other than ``none``, ``visibility: visible``), likewise.
+SHOW_DECLARATION = re.compile(r"display\s*:\s*(?!none\b)[a-z-]|visibility\s*:\s*visible")
 #: A run of flat rules, else the text up to the next brace.
 _STEP = re.compile(r"(?:[^{}]*\{[^{}]*\})+|[^{}]*([{}])")
 _SIMPLE_BLOCK = re.compile(r"[a-zA-Z0-9 \t\n:;!#%.,+_-]*")
@@ -52,7 +53,7 @@ def rule_blocks(css: str) -> list[CssRule]:
     if len(lower) != len(css):  # a letter whose lower case is longer (İ): positions move
         lower = re.sub(r"[A-Z]+", lambda m: m.group().lower(), css)
     hides = [m.start() for m in HIDE_DECLARATION.finditer(lower)]
-    shows = [m.start() for m in _SHOW.finditer(lower)]
+    shows = [m.start() for m in SHOW_DECLARATION.finditer(lower)]
     either = sorted(hides + shows)
     last = max(css.rfind("{"), css.rfind("}"))
     if not either or last < 0:

@@ -45,7 +45,7 @@ nothing is hidden (the page is read as served).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -54,7 +54,8 @@ from cssselect.parser import Class, CombinedSelector, Hash, Selector
 from cssselect.xpath import XPathExpr
 from lxml import etree
 
-from webresearch.extract.css_blocks import HIDE_DECLARATION, CssRule, declarations, rule_blocks
+from webresearch.extract.css_blocks import HIDE_DECLARATION, SHOW_DECLARATION, CssRule, declarations
+from webresearch.extract.page_sheets import PageSheets, Sheet, read_sheets
 
 __all__ = [
     "MAX_HIDING_RULES",
@@ -80,7 +81,6 @@ MAX_SELECTOR_CHARS = 300
 #: Declaration blocks, selector lists and translated selectors remembered (each cache).
 _CACHED = 4096
 
-_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
 _SCREEN_QUERY = re.compile(r"(?:only\s+)?(?:all|screen)", re.I)
 _PRINT_QUERY = re.compile(r"(?:only\s+)?print", re.I)
 _UNSAFE_SELECTOR = re.compile(r":(?:is|where|has|matches|any)\(|\bno-js\b", re.I)
@@ -138,27 +138,27 @@ class _Effect:
 
 
 def stylesheet_hidden(
-    doc: etree._Element, styles: Sequence[etree._Element] | None = None
+    doc: etree._Element, sheets: PageSheets | None = None
 ) -> frozenset[etree._Element]:
     """The elements of ``doc`` the page's ``<style>`` rules hide now (module docstring).
 
     Args:
         doc: the parsed page (``<html>``), its ``<style>`` elements still in it.
-        styles: those ``<style>`` elements when the caller has listed them (``None``: read
-            here).
+        sheets: the page's ``<style>`` sheets when the caller has read them
+            (:func:`~webresearch.extract.page_sheets.read_sheets`; ``None``: read here).
 
     Returns:
         the hidden elements (outermost or not) and ``<template>`` elements (inert; not a shown
         declarative shadow root's, ``shadowrootmode``); only those when no rule hides or past a cap.
     """
     templates = _templates(doc)  # the UA sheet's `template {display: none}`
-    css = _sheet_text(doc.iter("style") if styles is None else styles)
-    hides = len(HIDE_DECLARATION.findall(css.lower())) if css else 0
+    read = _screen_sheets(read_sheets(doc.iter("style")) if sheets is None else sheets)
+    hides = sum(len(HIDE_DECLARATION.findall(sheet.lower, 0, limit)) for sheet, limit in read)
     if not hides or hides > 2 * MAX_HIDING_RULES:  # (a rule may say both)
         return templates
     hiding: list[tuple[CssRule, _Effect]] = []
     showing: list[CssRule] = []
-    rules = rule_blocks(_COMMENT.sub(" ", css))
+    rules = [rule for sheet, limit in read for rule in _rule_blocks(sheet, limit)]
     if sum(rule.hides for rule in rules) > MAX_HIDING_RULES:
         return templates
     for rule in rules:
@@ -254,24 +254,49 @@ def _shown_again(
     return True
 
 
-def _sheet_text(styles: Iterable[etree._Element]) -> str:
-    """The text of the page's screen ``<style>`` elements (``styles``), at most
-    :data:`MAX_SHEET_CHARS`."""
-    parts: list[str] = []
+def _screen_sheets(sheets: PageSheets) -> list[tuple[Sheet, int]]:
+    """The page's screen ``<style>`` sheets, each with the characters of it read: at most
+    :data:`MAX_SHEET_CHARS` of them all."""
+    read: list[tuple[Sheet, int]] = []
     size = 0
-    for style in styles:
-        media = (style.get("media") or "all").strip()
-        kind = (style.get("type") or "text/css").strip().lower()
-        if kind != "text/css" or not all(
-            _SCREEN_QUERY.fullmatch(q.strip()) for q in media.split(",")
+    for sheet in sheets.sheets:
+        if sheet.kind != "text/css" or not all(
+            _SCREEN_QUERY.fullmatch(q.strip()) for q in sheet.media.split(",")
         ):
             continue
-        text = style.text or ""
-        parts.append(text[: MAX_SHEET_CHARS - size])
-        size += len(parts[-1])
+        limit = min(len(sheet.text), MAX_SHEET_CHARS - size)
+        read.append((sheet, limit))
+        size += limit
         if size >= MAX_SHEET_CHARS:
             break
-    return "\n".join(parts)
+    return read
+
+
+def _rule_blocks(sheet: Sheet, limit: int) -> list[CssRule]:
+    """The rules of the first ``limit`` characters of ``sheet`` whose block holds a hiding
+    or showing declaration, at the top level or inside at-rules only (CSS nesting is not
+    read)."""
+    text = sheet.blanked_lower
+    hides = [m.start() for m in HIDE_DECLARATION.finditer(text, 0, limit)]
+    shows = [m.start() for m in SHOW_DECLARATION.finditer(text, 0, limit)]
+    if not hides and not shows:
+        return []
+    return [
+        CssRule(
+            rule.selector,
+            rule.block,
+            rule.context,
+            _any_between(hides, rule.start, rule.end),
+            _any_between(shows, rule.start, rule.end),
+        )
+        for rule in sheet.holding(sorted(hides + shows), limit)
+        if rule.selector and all(p.startswith("@") for p in rule.context)
+    ]
+
+
+def _any_between(positions: list[int], low: int, high: int) -> bool:
+    index = bisect_left(positions, low)
+    return index < len(positions) and positions[index] < high
 
 
 @lru_cache(maxsize=_CACHED)
