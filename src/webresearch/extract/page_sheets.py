@@ -36,16 +36,19 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import NamedTuple
 
+import tinycss2
 from lxml import etree
 
-from webresearch.extract.css_blocks import declarations
-
-__all__ = ["PageSheets", "Sheet", "StyleRule", "read_sheets"]
+__all__ = ["PageSheets", "Sheet", "StyleRule", "declarations", "read_sheets"]
 
 #: A comment, closed or running to the end of the text (CSS Syntax Level 3 §4.3.2).
 _COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
 #: A run of rules with flat blocks (``a{…}b{…}``), else the text up to the next brace.
 _STEP = re.compile(r"(?:[^{}]*\{[^{}]*\})+|[^{}]*([{}])")
+_SIMPLE_BLOCK = re.compile(r"[a-zA-Z0-9 \t\n:;!#%.,+_-]*")
+_NAME = re.compile(r"-?[a-zA-Z_][a-zA-Z0-9_-]*|--[a-zA-Z0-9_-]*")
+_TWO_BANGS = re.compile(r"![^;]*!")
+_IMPORTANT = re.compile(r"!\s*important\s*$", re.I)
 #: The brace opening a block.
 _BLOCK_START = re.compile(r"\{")
 
@@ -83,7 +86,7 @@ class StyleRule(NamedTuple):
 
     def declarations(self) -> list[tuple[str, str, bool]]:
         """The block's declarations: (lower-case name, lower-case value stripped, whether
-        ``!important``) (:func:`~webresearch.extract.css_blocks.declarations`)."""
+        ``!important``) (:func:`declarations`)."""
         return declarations(self.block)
 
 
@@ -312,3 +315,30 @@ def _skeleton(css: str) -> _Skeleton:
                 )
                 nested.append(rule)
     return _Skeleton(runs, [run.start for run in runs], nested)
+
+
+def declarations(block: str) -> list[tuple[str, str, bool]]:
+    """The declarations of ``block``: (lower-case name, lower-case value stripped, whether
+    ``!important``), as tinycss2 reads them (a value may differ in a ``/**/`` tinycss2 adds
+    between tokens). A block of plain ASCII words, numbers and ``:;!#%.,+-`` is split on
+    ``;`` and ``:`` (a tenth of tinycss2's time); any other (or one with two ``!`` in a
+    declaration) is parsed by tinycss2."""
+    if _SIMPLE_BLOCK.fullmatch(block) and not _TWO_BANGS.search(block):
+        found: list[tuple[str, str, bool]] = []
+        for part in block.split(";"):
+            name, colon, value = part.partition(":")
+            name = name.strip().lower()
+            if not colon or not _NAME.fullmatch(name):
+                continue
+            important = False
+            if "!" in value:
+                bang = _IMPORTANT.search(value)
+                if bang is not None:
+                    value, important = value[: bang.start()], True
+            found.append((name, value.strip().lower(), important))
+        return found
+    return [
+        (node.lower_name, tinycss2.serialize(node.value).strip().lower(), node.important)
+        for node in tinycss2.parse_blocks_contents(block, skip_comments=True, skip_whitespace=True)
+        if node.type == "declaration"
+    ]
