@@ -60,11 +60,9 @@ def flex_classes(sheets: PageSheets) -> frozenset[str]:
         lower = sheet.lower
         if lower.find("flex", 0, limit) < 0 and lower.find("grid", 0, limit) < 0:
             continue
-        text = sheet.text
-        places = [m.start() for m in _FLEX_DISPLAY.finditer(lower, 0, limit)]
-        for opened, _ in sheet.blocks_as_written(places, limit, lower=True):
-            start = max(lower.rfind(c, 0, opened) for c in "{};") + 1
-            for selector in text[start:opened].split(","):
+        places = [m.start() for m in _FLEX_DISPLAY.finditer(sheet.blanked_lower, 0, limit)]
+        for rule in sheet.holding(places, limit):
+            for selector in rule.selector.split(","):
                 last = _LAST_CLASS.search(selector)
                 if last is not None and ":" not in selector:
                     found.add(last.group(1))

@@ -127,20 +127,11 @@ def offscreen_classes(doc: etree._Element, sheets: PageSheets | None = None) -> 
         sheets = read_sheets(doc.iter("style"))
     for sheet, limit in sheets.capped(MAX_SHEET_CHARS):
         # searched as written: ``-9999px`` has no case; a ``CLIP`` in capitals is not seen
-        text = sheet.text
-        for opened, closed in sheet.blocks_as_written(_places(text, limit), limit):
-            if closed >= 0 and _off_screen(text[opened + 1 : closed]):
-                names = [_CLASS_SELECTOR.fullmatch(s) for s in _prelude(text, opened).split(",")]
+        for rule in sheet.holding(_places(sheet.blanked, limit), limit):
+            if not rule.nested and _off_screen(rule.block):
+                names = [_CLASS_SELECTOR.fullmatch(s) for s in rule.selector.split(",")]
                 found.update(m.group(1) for m in names if m is not None)
     return frozenset(found)
-
-
-def _prelude(text: str, opened: int) -> str:
-    """The selector text of the rule whose block opens at ``opened`` in ``text``, as
-    written: after the ``{``, ``}`` or ``;`` before it (a comment before the selector is
-    kept, and the selector then not read: see
-    :meth:`~webresearch.extract.page_sheets.Sheet.blocks_as_written`)."""
-    return text[max(text.rfind(c, 0, opened) for c in "{};") + 1 : opened]
 
 
 def _places(sheet: str, limit: int) -> list[int]:

@@ -144,29 +144,6 @@ class Sheet:
         ]
         return tuple(sorted(found + skeleton.nested, key=lambda rule: rule.end))
 
-    def blocks_as_written(
-        self, offsets: Iterable[int], limit: int, lower: bool = False
-    ) -> list[tuple[int, int]]:
-        """The blocks around ``offsets`` found in the text as served (:attr:`text`, or
-        :attr:`lower` when ``lower``), comments read as text: ``(opened, closed)``, the
-        offsets of a block's ``{`` and of the first ``}`` after the offset before ``limit``
-        (``-1``: none), each block once, in the order of ``offsets`` (sorted); an offset
-        after the last brace ``}`` (in a selector) has none. The readers of
-        :mod:`~webresearch.extract.offscreen_text`, :mod:`~webresearch.extract.same_colour`
-        and :mod:`~webresearch.extract.flex_items` find rules so (so a rule commented out
-        is read, and a comment before a selector is part of it): their results stay as
-        they were (:attr:`rules` differ there)."""
-        text = self.lower if lower else self.text
-        found: list[tuple[int, int]] = []
-        done = -1
-        for offset in offsets:
-            opened = text.rfind("{", 0, offset)
-            if opened < 0 or opened == done or text.rfind("}", 0, offset) > opened:
-                continue
-            done = opened
-            found.append((opened, text.find("}", offset, limit)))
-        return found
-
     def written(self, rule: StyleRule) -> tuple[str, str]:
         """``rule``'s :attr:`~StyleRule.head` and :attr:`~StyleRule.block` as the sheet
         writes them, comments in."""

@@ -91,8 +91,6 @@ _HSL = re.compile(
     r"hsla?\(\s*(-?[\d.]+)(?:deg)?\s*[, ]\s*([\d.]+)%\s*[, ]\s*([\d.]+)%\s*"
     r"(?:[,/]\s*([\d.]+%?)\s*)?\)"
 )
-#: A rule with a flat block: its prelude (since the brace before) and its block.
-_FLAT_RULE = re.compile(r"([^{}]*)\{([^{}]*)\}")
 #: A selector that is one class alone (``.note``), nothing before or after.
 _ONE_CLASS = re.compile(r"\s*\.(-?[_a-zA-Z][\w-]*)\s*")
 #: The CSS basic colour keywords (CSS Color Module Level 4 §6.1), as hex.
@@ -209,12 +207,13 @@ def _links_styles(root: etree._Element) -> bool:
 
 def _white_classes(read: list[tuple[Sheet, int]]) -> set[str]:
     """The classes (lower case) of one-class rules of the ``read`` part of the sheets that
-    set the text white (comments read as text, as the rest of this module does)."""
+    set the text white."""
     found: set[str] = set()
     for sheet, limit in read:
-        for block in _FLAT_RULE.finditer(sheet.lower, 0, limit):
-            if "color" in block.group(2) and _near_white(_colours(block.group(2))[0]):
-                names = [_ONE_CLASS.fullmatch(s) for s in block.group(1).split(",")]
+        for rule in sheet.holding(_found(sheet.blanked_lower, "color", limit), limit):
+            block = rule.block.lower()
+            if not rule.nested and _near_white(_colours(block)[0]):
+                names = [_ONE_CLASS.fullmatch(s) for s in rule.selector.lower().split(",")]
                 if all(names):
                     found.update(m.group(1) for m in names if m is not None)
     return found
@@ -246,13 +245,9 @@ def same_colour_classes(doc: etree._Element, sheets: PageSheets | None = None) -
         sheets = read_sheets(doc.iter("style"))
     read = sheets.capped(MAX_SHEET_CHARS)
     for sheet, limit in read:
-        text, lower = sheet.text, sheet.lower
-        for opened, closed in sheet.blocks_as_written(
-            _found(lower, "background", limit), limit, lower=True
-        ):
-            if closed >= 0 and _same(lower[opened + 1 : closed]):
-                start = max(text.rfind(c, 0, opened) for c in "{};") + 1
-                names = [_ONE_CLASS.fullmatch(s) for s in text[start:opened].split(",")]
+        for rule in sheet.holding(_found(sheet.blanked_lower, "background", limit), limit):
+            if not rule.nested and _same(rule.block.lower()):
+                names = [_ONE_CLASS.fullmatch(s) for s in rule.selector.split(",")]
                 if all(names):
                     found.update(m.group(1) for m in names if m is not None)
     if sum(limit for _, limit in read) < MAX_SHEET_CHARS and not _declares_background(doc, read):

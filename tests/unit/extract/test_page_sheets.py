@@ -118,16 +118,6 @@ def test_sheets_read_again_keep_what_they_have_read() -> None:
     assert again.sheets[0] is first.sheets[1] and again.sheets[0].rules == rules
 
 
-def test_blocks_as_written_read_comments_as_text() -> None:
-    css = "/* .old{display:flex} */ .new{display:flex} .x{y"
-    sheet = _sheet(css)
-    offsets = [css.index("flex"), css.rindex("flex"), css.index("y", css.index(".x"))]
-    blocks = sheet.blocks_as_written(offsets, len(css))
-    assert [css[opened - 4 : opened] for opened, _ in blocks] == [".old", ".new", "} .x"]
-    assert blocks[2][1] == -1  # an unclosed block
-    assert [r.selector for r in sheet.holding(offsets)] == [".new"]
-
-
 def test_declarations_of_a_plain_block_and_of_another() -> None:
     assert declarations("display:none;color : Red !important") == [
         ("display", "none", False),
