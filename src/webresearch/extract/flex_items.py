@@ -25,9 +25,10 @@ its own, and the word must stay one.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from lxml import etree
+
+from webresearch.extract.page_sheets import PageSheets
 
 __all__ = ["FLEX_UTILITIES", "MAX_SHEET_CHARS", "flex_classes", "space_flex_items"]
 
@@ -50,28 +51,21 @@ _FLEX_DISPLAY = re.compile(r"display\s*:\s*(?:inline-)?(?:flex|grid)\b")
 _LAST_CLASS = re.compile(r"(?:^|[\s>+~])\.(-?[_a-zA-Z][\w-]*)\s*$")
 
 
-def flex_classes(styles: Sequence[etree._Element]) -> frozenset[str]:
-    """The classes that rules of the page's ``<style>`` elements ``styles`` make flex or
-    grid containers (module docstring), at most :data:`MAX_SHEET_CHARS` of them read."""
+def flex_classes(sheets: PageSheets) -> frozenset[str]:
+    """The classes that rules of the page's ``<style>`` sheets (``sheets``: read once,
+    :func:`~webresearch.extract.page_sheets.read_sheets`) make flex or grid containers
+    (module docstring), at most :data:`MAX_SHEET_CHARS` of them read."""
     found: set[str] = set()
-    size = 0
-    for style in styles:
-        sheet = (style.text or "")[: MAX_SHEET_CHARS - size]
-        size += len(sheet)
-        lower = sheet.lower()
-        if "flex" not in lower and "grid" not in lower:
+    for sheet, limit in sheets.capped(MAX_SHEET_CHARS):
+        lower = sheet.lower
+        if lower.find("flex", 0, limit) < 0 and lower.find("grid", 0, limit) < 0:
             continue
-        for match in _FLEX_DISPLAY.finditer(lower):
-            opened = lower.rfind("{", 0, match.start())
-            if opened < 0 or lower.rfind("}", 0, match.start()) > opened:
-                continue
-            start = max(lower.rfind(c, 0, opened) for c in "{};") + 1
-            for selector in sheet[start:opened].split(","):
+        places = [m.start() for m in _FLEX_DISPLAY.finditer(sheet.blanked_lower, 0, limit)]
+        for rule in sheet.holding(places, limit):
+            for selector in rule.selector.split(","):
                 last = _LAST_CLASS.search(selector)
                 if last is not None and ":" not in selector:
                     found.add(last.group(1))
-        if size >= MAX_SHEET_CHARS:
-            break
     return frozenset(found)
 
 

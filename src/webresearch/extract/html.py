@@ -90,6 +90,7 @@ from webresearch.extract.page_noise import (
     remove_elements,
     rest_is_boilerplate,
 )
+from webresearch.extract.page_sheets import read_sheets
 from webresearch.extract.page_toc import drop_page_toc
 from webresearch.extract.page_type import (
     ARTICLE_TYPES,
@@ -237,12 +238,12 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
     declared = declared_types(doc, scripts)
     facts = product_facts(doc, scripts)
     tex_scripts(doc, scripts)  # MathJax 2's TeX in scripts: read before scripts are dropped
-    sheets = list(doc.iter("style"))  # one walk for the readers of the styles below
+    sheets = read_sheets(doc.iter("style"))  # read once for the readers below (page_sheets.py)
     # a builder's copies of a block for other screen sizes (responsive_copies.py)
     copies = responsive_copies(doc, desktop_hidden_classes(doc, sheets))
     if copies:  # a style inside a copy goes with it: the styles listed again
         remove_elements(copies)
-        sheets = list(doc.iter("style"))
+        sheets = read_sheets(doc.iter("style"), sheets)
     styled = stylesheet_hidden(doc, sheets)  # `.gone{display:none}`: read before styles go
     away = offscreen_classes(doc, sheets)  # `.sr-only{position:absolute;left:-9999px}`: likewise
     tint = same_colour_classes(doc, sheets)  # `.x{color:#fff;background:#fff}`: likewise

@@ -40,12 +40,12 @@ truth: now noted, as the text is hidden and kept.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from lxml import etree
 
 from webresearch.extract.align import normalise
 from webresearch.extract.assistive_text import ASSISTIVE_CLASS
+from webresearch.extract.page_sheets import PageSheets, read_sheets
 from webresearch.extract.prose_runs import INLINE
 from webresearch.extract.scan_index import AttributeRow
 
@@ -116,46 +116,33 @@ def _far(offset: re.Match[str]) -> bool:
     return float(offset.group("value")) * _UNIT_PX.get(offset.group("unit"), 1.0) >= MIN_AWAY_PX
 
 
-def offscreen_classes(
-    doc: etree._Element, styles: Sequence[etree._Element] | None = None
-) -> frozenset[str]:
+def offscreen_classes(doc: etree._Element, sheets: PageSheets | None = None) -> frozenset[str]:
     """The class names the page's ``<style>`` elements position off the screen: a rule
-    whose every selector is one class (pseudo-classes allowed) and whose block moves it
+    with a selector that is one class (pseudo-classes allowed) and whose block moves it
     off the screen (:func:`_off_screen`). Read before the page's styles are dropped; at most
-    :data:`MAX_SHEET_CHARS` of them. Media queries are not told apart. ``styles``: the
-    page's ``<style>`` elements when the caller has listed them (``None``: read here)."""
+    :data:`MAX_SHEET_CHARS` of them. Media queries are not told apart. ``sheets``: the
+    page's sheets when the caller has read them (``None``: read here)."""
     found: set[str] = set()
-    size = 0
-    for style in doc.iter("style") if styles is None else styles:
+    if sheets is None:
+        sheets = read_sheets(doc.iter("style"))
+    for sheet, limit in sheets.capped(MAX_SHEET_CHARS):
         # searched as written: ``-9999px`` has no case; a ``CLIP`` in capitals is not seen
-        sheet = (style.text or "")[: MAX_SHEET_CHARS - size]
-        size += len(sheet)
-        done = -1  # the end of the last rule read
-        for place in _places(sheet):  # a handful a sheet: only their rules are read
-            if place < done:
-                continue
-            opened = sheet.rfind("{", 0, place)
-            if opened < 0 or sheet.rfind("}", 0, place) > opened:
-                continue  # in a selector (``.clipper``), not a block
-            done = sheet.find("}", place)
-            if done < 0 or not _off_screen(sheet[opened + 1 : done]):
-                continue
-            start = max(sheet.rfind(c, 0, opened) for c in "{};") + 1
-            names = [_CLASS_SELECTOR.fullmatch(s) for s in sheet[start:opened].split(",")]
-            found.update(m.group(1) for m in names if m is not None)
-        if size >= MAX_SHEET_CHARS:
-            break
+        for rule in sheet.holding(_places(sheet.blanked, limit), limit):
+            if not rule.nested and _off_screen(rule.block):
+                names = [_CLASS_SELECTOR.fullmatch(s) for s in rule.selector.split(",")]
+                found.update(m.group(1) for m in names if m is not None)
     return frozenset(found)
 
 
-def _places(sheet: str) -> list[int]:
-    """Where ``sheet`` may move a box away: each far negative value and each
-    ``clip``, in order (plain searches: a sheet is read in about a millisecond a MB)."""
-    places = [m.start() for m in _FAR.finditer(sheet)]
-    at = sheet.find("clip")
+def _places(sheet: str, limit: int) -> list[int]:
+    """Where the first ``limit`` characters of ``sheet`` may move a box away: each far
+    negative value and each ``clip``, in order (plain searches: a sheet is read in about a
+    millisecond a MB)."""
+    places = [m.start() for m in _FAR.finditer(sheet, 0, limit)]
+    at = sheet.find("clip", 0, limit)
     while at >= 0:
         places.append(at)
-        at = sheet.find("clip", at + 4)
+        at = sheet.find("clip", at + 4, limit)
     return sorted(places)
 
 

@@ -35,11 +35,10 @@ media rules, tens of ms on a megabyte of inline CSS.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
-from collections.abc import Sequence
 
 from lxml import etree
 
+from webresearch.extract.page_sheets import PageSheets, Sheet, read_sheets
 from webresearch.extract.utility_classes import DESKTOP_PX
 
 __all__ = ["MAX_HIDDEN_SHARE", "desktop_hidden_classes", "responsive_copies"]
@@ -48,33 +47,29 @@ __all__ = ["MAX_HIDDEN_SHARE", "desktop_hidden_classes", "responsive_copies"]
 MAX_HIDDEN_SHARE = 0.75
 
 _TEXT_LENGTH = etree.XPath("string-length(.)")  # characters of the text under an element
-_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 _CLASS_LIST = re.compile(r"\s*\.(?:[-\w]|\\.)+(?:\s*,\s*\.(?:[-\w]|\\.)+)*\s*")
 _CLASS = re.compile(r"\.((?:[-\w]|\\.)+)")
 # lower case only, no look-behind: 30x faster on a sheet of a megabyte (sheets are written so)
 _DISPLAY = re.compile(r"display\s*:\s*([-\w]+)")
-_MEDIA_BLOCK = re.compile(r"@media\b([^{;]*)\{((?:[^{}]*\{[^{}]*\})*[^{}]*)\}")
+#: The prelude of an ``@media`` rule.
+_MEDIA = re.compile(r"@media\b")
 _FEATURE = re.compile(r"\(\s*([^()]*?)\s*\)")
 _MIN_MAX = re.compile(r"(min|max)-width\s*:\s*([\d.]+)\s*(px|em|rem)")
 _RANGE = re.compile(r"width\s*(<=|>=|<|>)\s*([\d.]+)\s*(px|em|rem)")
 _MEDIA_TYPE = re.compile(r"(?:only\s+)?(screen|all)")
 
 
-def desktop_hidden_classes(
-    doc: etree._Element, styles: Sequence[etree._Element] | None = None
-) -> frozenset[str]:
+def desktop_hidden_classes(doc: etree._Element, sheets: PageSheets | None = None) -> frozenset[str]:
     """The class names the ``<style>`` elements of ``doc`` hide at a desktop width inside a
     width media query (module docstring); empty for a page without such rules.
 
     Only the ``display`` declarations are read (a regular-expression search, then the rule
-    around each one), so a sheet of thousands of rules costs a few of them. ``styles``:
-    the page's ``<style>`` elements when the caller has listed them (``None``: read here)."""
+    around each one), so a sheet of thousands of rules costs a few of them. ``sheets``:
+    the page's sheets when the caller has read them (``None``: read here)."""
     verdicts: dict[str, tuple[bool, bool]] = {}  # class -> (hidden, by a width query)
-    for style in doc.iter("style") if styles is None else styles:
-        sheet = style.text or ""
-        if "@media" not in sheet or "none" not in sheet:
-            continue
-        _read_sheet(_COMMENT.sub("", sheet), verdicts)
+    for sheet in (read_sheets(doc.iter("style")) if sheets is None else sheets).sheets:
+        if "@media" in sheet.text and "none" in sheet.text:
+            _read_sheet(sheet, verdicts)
     return frozenset(
         name for name, (hidden, responsive) in verdicts.items() if hidden and responsive
     )
@@ -102,43 +97,26 @@ def responsive_copies(doc: etree._Element, classes: frozenset[str]) -> list[etre
     return found
 
 
-def _read_sheet(sheet: str, verdicts: dict[str, tuple[bool, bool]]) -> None:
+def _read_sheet(sheet: Sheet, verdicts: dict[str, tuple[bool, bool]]) -> None:
     """Read the ``display`` declarations of one sheet, in order, into ``verdicts``."""
-    spans = _media_spans(sheet)
-    starts = [start for start, _, _ in spans]
-    for declaration in _DISPLAY.finditer(sheet):
-        before = sheet[declaration.start() - 1 : declaration.start()]
+    text = sheet.blanked
+    for declaration in _DISPLAY.finditer(text):
+        before = text[declaration.start() - 1 : declaration.start()]
         if before == "-" or before.isalnum() or before == "_":
             continue  # another property: "-webkit-display", "text-display"
-        opening = sheet.rfind("{", 0, declaration.start())
-        if opening < 0 or sheet.rfind("}", opening, declaration.start()) >= 0:
-            continue  # not inside a rule's block
-        prelude = sheet[
-            max(sheet.rfind("}", 0, opening), sheet.rfind("{", 0, opening)) + 1 : opening
-        ]
-        if not _CLASS_LIST.fullmatch(prelude):
-            continue
-        index = bisect_right(starts, opening) - 1  # the innermost media block opened before
+        rule = sheet.rule_at(declaration.start())
+        if rule is None or not _CLASS_LIST.fullmatch(rule.head):
+            continue  # not inside a rule's block, or not a list of classes
         media = False
-        if index >= 0 and spans[index][1] > opening:
-            if not spans[index][2]:
+        if rule.context and rule.flat_parent and _MEDIA.match(rule.context[-1]):
+            if not _query_holds(rule.context[-1][len("@media") :]):
                 continue  # a query that does not hold at the desktop width
             media = True
         hidden = declaration.group(1).lower() == "none"
-        for name in _CLASS.findall(prelude):
+        for name in _CLASS.findall(rule.head):
             name = name.replace("\\", "")
             if hidden or name in verdicts:
                 verdicts[name] = (hidden, media)
-
-
-def _media_spans(sheet: str) -> list[tuple[int, int, bool]]:
-    """``(start, end, holds)`` of each ``@media`` block of ``sheet`` holding plain rules,
-    in order (one regular-expression search; a block with an at-rule inside is read as its
-    innermost blocks, each by its own query)."""
-    return [
-        (media.start(2), media.end(2), _query_holds(media.group(1)))
-        for media in _MEDIA_BLOCK.finditer(sheet)
-    ]
 
 
 def _query_holds(queries: str) -> bool:

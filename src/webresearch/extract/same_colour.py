@@ -53,10 +53,10 @@ as RGB: ``#fff``, ``#ffffff``, ``#FFFFFFFF``, ``rgb(255, 255, 255)``, ``rgb(255 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from lxml import etree
 
+from webresearch.extract.page_sheets import PageSheets, Sheet, read_sheets
 from webresearch.extract.scan_index import AttributeRow
 
 __all__ = [
@@ -181,11 +181,15 @@ def _colours(block: str) -> tuple[str | None, str | None]:
     return text, background
 
 
-def _declares_background(doc: etree._Element, sheets: list[str]) -> bool:
+def _declares_background(doc: etree._Element, read: list[tuple[Sheet, int]]) -> bool:
     """Whether the page may paint a background or a dark canvas (module docstring): a linked
-    stylesheet, ``background`` or ``color-scheme`` in its ``<style>`` text, a colour-scheme
-    ``<meta>``."""
-    if any("background" in sheet or "color-scheme" in sheet for sheet in sheets):
+    stylesheet, ``background`` or ``color-scheme`` in the ``read`` part of its ``<style>``
+    text, a colour-scheme ``<meta>``."""
+    if any(
+        sheet.lower.find("background", 0, limit) >= 0
+        or sheet.lower.find("color-scheme", 0, limit) >= 0
+        for sheet, limit in read
+    ):
         return True
     head = doc.find("head")  # most pages link their stylesheet there: no walk of the body
     return any(_links_styles(root) for root in ((doc,) if head is None else (head, doc)))
@@ -201,16 +205,28 @@ def _links_styles(root: etree._Element) -> bool:
     return False
 
 
-def _white_classes(sheets: list[str]) -> set[str]:
-    """The classes of one-class rules of ``sheets`` (lower case) that set the text white."""
+def _white_classes(read: list[tuple[Sheet, int]]) -> set[str]:
+    """The classes (lower case) of one-class rules of the ``read`` part of the sheets that
+    set the text white."""
     found: set[str] = set()
-    for sheet in sheets:
-        for block in re.finditer(r"([^{}]*)\{([^{}]*)\}", sheet):
-            if "color" in block.group(2) and _near_white(_colours(block.group(2))[0]):
-                names = [_ONE_CLASS.fullmatch(s) for s in block.group(1).split(",")]
+    for sheet, limit in read:
+        for rule in sheet.holding(_found(sheet.blanked_lower, "color", limit), limit):
+            block = rule.block.lower()
+            if not rule.nested and _near_white(_colours(block)[0]):
+                names = [_ONE_CLASS.fullmatch(s) for s in rule.selector.lower().split(",")]
                 if all(names):
                     found.update(m.group(1) for m in names if m is not None)
     return found
+
+
+def _found(text: str, word: str, limit: int) -> list[int]:
+    """Where ``word`` is in the first ``limit`` characters of ``text``, in order."""
+    places: list[int] = []
+    at = text.find(word, 0, limit)
+    while at >= 0:
+        places.append(at)
+        at = text.find(word, at + len(word), limit)
+    return places
 
 
 def _same(block: str) -> bool:
@@ -218,40 +234,24 @@ def _same(block: str) -> bool:
     return text is not None and text == background
 
 
-def same_colour_classes(
-    doc: etree._Element, styles: Sequence[etree._Element] | None = None
-) -> frozenset[str]:
+def same_colour_classes(doc: etree._Element, sheets: PageSheets | None = None) -> frozenset[str]:
     """The class names the page's ``<style>`` elements paint in the colour of their own
     background: a rule whose every selector is one class alone and whose block sets both
     to the same colour (module docstring). Read before the page's styles are dropped; at
-    most :data:`MAX_SHEET_CHARS` of them. ``styles``: the page's ``<style>`` elements when
-    the caller has listed them (``None``: read here)."""
+    most :data:`MAX_SHEET_CHARS` of them. ``sheets``: the page's sheets when the caller
+    has read them (``None``: read here)."""
     found: set[str] = set()
-    size = 0
-    read: list[str] = []
-    for style in doc.iter("style") if styles is None else styles:
-        sheet = (style.text or "")[: MAX_SHEET_CHARS - size]
-        size += len(sheet)
-        lower = sheet.lower()
-        read.append(lower)
-        done = -1
-        at = lower.find("background")
-        while at >= 0:  # a handful a sheet: only their rules are read
-            opened = lower.rfind("{", 0, at)
-            if at > done and opened >= 0 and lower.rfind("}", 0, at) < opened:
-                done = lower.find("}", at)
-                if done < 0:
-                    break
-                if _same(lower[opened + 1 : done]):
-                    start = max(sheet.rfind(c, 0, opened) for c in "{};") + 1
-                    names = [_ONE_CLASS.fullmatch(s) for s in sheet[start:opened].split(",")]
-                    if all(names):
-                        found.update(m.group(1) for m in names if m is not None)
-            at = lower.find("background", at + 10)
-        if size >= MAX_SHEET_CHARS:
-            break
-    if size < MAX_SHEET_CHARS and not _declares_background(doc, read):  # the white canvas
-        found.add(BLANK_PAGE)
+    if sheets is None:
+        sheets = read_sheets(doc.iter("style"))
+    read = sheets.capped(MAX_SHEET_CHARS)
+    for sheet, limit in read:
+        for rule in sheet.holding(_found(sheet.blanked_lower, "background", limit), limit):
+            if not rule.nested and _same(rule.block.lower()):
+                names = [_ONE_CLASS.fullmatch(s) for s in rule.selector.split(",")]
+                if all(names):
+                    found.update(m.group(1) for m in names if m is not None)
+    if sum(limit for _, limit in read) < MAX_SHEET_CHARS and not _declares_background(doc, read):
+        found.add(BLANK_PAGE)  # the white canvas
         found.update(_white_classes(read))
     return frozenset(found)
 

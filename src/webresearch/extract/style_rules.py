@@ -29,14 +29,15 @@ What counts, a simplified cascade that leaves an element shown whenever it may b
   page loads).
 
 Cost. tinycss2 (the parser) is pure Python: a whole inlined stylesheet of 1 MB took seconds
-(WCXB dev: mean 120 ms a page, up to 6 s). So the sheet is first cut into rule blocks by
-:func:`~webresearch.extract.css_blocks.rule_blocks` (comments removed; regular expressions:
-a run of flat rules is one match; a string holding a brace may misplace one rule, which then
-matches nothing), and only the blocks that hold a hiding or showing declaration are read
-(:func:`~webresearch.extract.css_blocks.declarations`: plain blocks split on ``;``, the
-rest by tinycss2); a selector is only translated and matched when the class, id or tag of its
-subject is on the page (one XPath finds the elements of every class the hiding rules name),
-and each is then tested on those elements alone; cssselect's combinators are rewritten as
+(WCXB dev: mean 120 ms a page, up to 6 s). So the hiding and showing declarations are
+found by a regular expression in each sheet's comment-blanked text and only the rules around
+them are read (:func:`~webresearch.extract.css_blocks.display_rules`, from the block
+structure :mod:`~webresearch.extract.page_sheets` reads once for every reader of the page's
+styles; a string holding a brace may misplace one rule, which then matches nothing), their
+blocks by :func:`~webresearch.extract.page_sheets.declarations` (plain blocks split on ``;``,
+the rest by tinycss2); a selector is only translated and matched when the class, id or tag
+of its subject is on the page (one XPath finds the elements of every class the hiding rules
+name), and each is then tested on those elements alone; cssselect's combinators are rewritten as
 conditions on the subject (``_RightToLeft``). Caps: :data:`MAX_SHEET_CHARS` of style
 text, :data:`MAX_HIDING_RULES` hiding rules, :data:`MAX_TESTS` element tests; past a cap
 nothing is hidden (the page is read as served).
@@ -45,7 +46,6 @@ nothing is hidden (the page is read as served).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -54,7 +54,15 @@ from cssselect.parser import Class, CombinedSelector, Hash, Selector
 from cssselect.xpath import XPathExpr
 from lxml import etree
 
-from webresearch.extract.css_blocks import HIDE_DECLARATION, CssRule, declarations, rule_blocks
+from webresearch.extract.css_blocks import (
+    HIDE_DECLARATION,
+    CssRule,
+    display_rules,
+    print_only,
+    screen_now,
+    screen_sheets,
+)
+from webresearch.extract.page_sheets import PageSheets, declarations, read_sheets
 
 __all__ = [
     "MAX_HIDING_RULES",
@@ -80,9 +88,6 @@ MAX_SELECTOR_CHARS = 300
 #: Declaration blocks, selector lists and translated selectors remembered (each cache).
 _CACHED = 4096
 
-_COMMENT = re.compile(r"/\*.*?(?:\*/|$)", re.S)
-_SCREEN_QUERY = re.compile(r"(?:only\s+)?(?:all|screen)", re.I)
-_PRINT_QUERY = re.compile(r"(?:only\s+)?print", re.I)
 _UNSAFE_SELECTOR = re.compile(r":(?:is|where|has|matches|any)\(|\bno-js\b", re.I)
 _COMBINATOR = re.compile(r"\s*[>+~]\s*|\s+")
 _SUBJECT_KEY = re.compile(r"[#.](?:[\w-]|\\.)+")
@@ -138,35 +143,37 @@ class _Effect:
 
 
 def stylesheet_hidden(
-    doc: etree._Element, styles: Sequence[etree._Element] | None = None
+    doc: etree._Element, sheets: PageSheets | None = None
 ) -> frozenset[etree._Element]:
     """The elements of ``doc`` the page's ``<style>`` rules hide now (module docstring).
 
     Args:
         doc: the parsed page (``<html>``), its ``<style>`` elements still in it.
-        styles: those ``<style>`` elements when the caller has listed them (``None``: read
-            here).
+        sheets: the page's ``<style>`` sheets when the caller has read them
+            (:func:`~webresearch.extract.page_sheets.read_sheets`; ``None``: read here).
 
     Returns:
         the hidden elements (outermost or not) and ``<template>`` elements (inert; not a shown
         declarative shadow root's, ``shadowrootmode``); only those when no rule hides or past a cap.
     """
     templates = _templates(doc)  # the UA sheet's `template {display: none}`
-    css = _sheet_text(doc.iter("style") if styles is None else styles)
-    hides = len(HIDE_DECLARATION.findall(css.lower())) if css else 0
+    read = screen_sheets(
+        read_sheets(doc.iter("style")) if sheets is None else sheets, MAX_SHEET_CHARS
+    )
+    hides = sum(len(HIDE_DECLARATION.findall(sheet.lower, 0, limit)) for sheet, limit in read)
     if not hides or hides > 2 * MAX_HIDING_RULES:  # (a rule may say both)
         return templates
     hiding: list[tuple[CssRule, _Effect]] = []
     showing: list[CssRule] = []
-    rules = rule_blocks(_COMMENT.sub(" ", css))
+    rules = [rule for sheet, limit in read for rule in display_rules(sheet, limit)]
     if sum(rule.hides for rule in rules) > MAX_HIDING_RULES:
         return templates
     for rule in rules:
-        if rule.hides and all(map(_screen_now, rule.context)):
+        if rule.hides and all(map(screen_now, rule.context)):
             effect = _effect(rule.block)
             if effect is not None and (effect.display or effect.visibility):
                 hiding.append((rule, effect))
-        if rule.shows and not any(map(_print_only, rule.context)):
+        if rule.shows and not any(map(print_only, rule.context)):
             showing.append(rule)  # its block is parsed once its selector may matter
     if not hiding:
         return templates
@@ -254,26 +261,6 @@ def _shown_again(
     return True
 
 
-def _sheet_text(styles: Iterable[etree._Element]) -> str:
-    """The text of the page's screen ``<style>`` elements (``styles``), at most
-    :data:`MAX_SHEET_CHARS`."""
-    parts: list[str] = []
-    size = 0
-    for style in styles:
-        media = (style.get("media") or "all").strip()
-        kind = (style.get("type") or "text/css").strip().lower()
-        if kind != "text/css" or not all(
-            _SCREEN_QUERY.fullmatch(q.strip()) for q in media.split(",")
-        ):
-            continue
-        text = style.text or ""
-        parts.append(text[: MAX_SHEET_CHARS - size])
-        size += len(parts[-1])
-        if size >= MAX_SHEET_CHARS:
-            break
-    return "\n".join(parts)
-
-
 @lru_cache(maxsize=_CACHED)
 def _effect(block: str) -> _Effect | None:
     """What a declaration block says of ``display`` and ``visibility`` (tinycss2); ``None``
@@ -293,24 +280,6 @@ def _effect(block: str) -> _Effect | None:
     if display is None and visibility is None:
         return None
     return _Effect(display, display_important, visibility, visibility_important)
-
-
-def _screen_now(at_rule: str) -> bool:
-    """Whether rules inside ``at_rule`` apply on a screen now: ``@media`` all/screen only, or
-    ``@layer``."""
-    name, _, query = at_rule.partition(" ")
-    name = name.lower()
-    if name == "@layer":
-        return True
-    return name == "@media" and all(_SCREEN_QUERY.fullmatch(q.strip()) for q in query.split(","))
-
-
-def _print_only(at_rule: str) -> bool:
-    """Whether ``at_rule`` is ``@media print`` (no screen ever applies it)."""
-    name, _, query = at_rule.partition(" ")
-    return name.lower() == "@media" and all(
-        _PRINT_QUERY.fullmatch(q.strip()) for q in query.split(",")
-    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -63,3 +63,20 @@ def test_inline_runs_and_other_rows_stay_as_written(row: str, expected: str) -> 
     sheet = ".meta:hover{display:flex}"  # a state, not the page as shown
     markdown = extract_html(shop_page(row, sheet), URL).markdown
     assert expected in markdown
+
+
+def test_comments_in_the_sheet_are_not_read_as_rules() -> None:
+    # a comment with a colon before the selector (styled-components writes
+    # `/* sc-component-id: … */`) hid the rule; a rule commented out was read
+    shown = extract_html(
+        shop_page(
+            f"<div class='meta'>{ROW}</div>", "/* sc-component-id: x */\n.meta{display:flex}"
+        ),
+        URL,
+    ).markdown
+    assert "€129.00 ★★★★☆ (214)" in shown
+    joined = extract_html(
+        shop_page(f"<div class='meta'>{ROW}</div>", "/* .meta{display:flex} */ .meta{color:red}"),
+        URL,
+    ).markdown
+    assert "€129.00★★★★☆(214)" in joined

@@ -162,3 +162,13 @@ def test_an_offset_of_999px_moves_a_box_off_the_screen(style: str, sheet: str) -
 def test_a_short_or_relative_offset_leaves_the_text_on_the_screen(style: str) -> None:
     result = extract_html(page(f"<p style='{style}'>{INJECTION}</p>"), URL)
     assert "bank password" in result.markdown
+
+
+def test_comments_in_the_sheet_are_not_read_as_rules() -> None:
+    # styled-components ends every rule with `/*!sc*/`: the next selector was read with the
+    # comment and never matched; a rule commented out was read as a rule
+    doc = parse_html(
+        "<html><head><style>a{color:red}/*!sc*/\n.sr-only{position:absolute;left:-9999px}"
+        "/*!sc*/\n/* .old{position:absolute;left:-9999px} */</style></head><body></body></html>"
+    )
+    assert offscreen_classes(doc) == frozenset({"sr-only"})

@@ -64,3 +64,14 @@ def test_blocks_hidden_otherwise_are_left_to_the_other_rules() -> None:
 def test_copies_holding_most_of_the_page_are_kept() -> None:
     doc = parse_html(page(f"<div class='hide-desk'>{TEXT}{TEXT}</div><p>Short note.</p>"))
     assert responsive_copies(doc, desktop_hidden_classes(doc)) == []
+
+
+def test_a_comment_left_open_hides_nothing() -> None:
+    # CSS Syntax Level 3 §4.3.2: a comment runs to the end of the sheet when never closed;
+    # the rule inside it is no rule (it was read when only closed comments were removed)
+    doc = parse_html(
+        "<html><head><style>@media (min-width: 1200px) { .desk-off { display: none } }"
+        "/* @media (min-width: 1200px) { .old-off { display: none } }</style></head>"
+        "<body><p class='desk-off old-off'>x</p></body></html>"
+    )
+    assert desktop_hidden_classes(doc) == frozenset({"desk-off"})

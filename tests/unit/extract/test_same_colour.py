@@ -150,3 +150,11 @@ def test_same_colour_classes_reads_only_rules_of_one_class() -> None:
     )
     doc = parse_html(f"<html><head><style>{sheet}</style></head><body></body></html>")
     assert same_colour_classes(doc) == frozenset({"w", "k"})
+
+
+def test_a_comment_before_the_selector_is_not_part_of_it() -> None:
+    doc = parse_html(
+        "<html><head><style>p{margin:0}/*!sc*/\n.w{color:#fff;background:#fff}"
+        "/* .old{color:#000;background:#000} */</style></head><body></body></html>"
+    )
+    assert same_colour_classes(doc) == frozenset({"w"})

@@ -163,3 +163,14 @@ def test_a_rule_met_again_on_another_page_hides_that_page_s_block() -> None:
             "<div class='box'><p class='inner open'>SHOWN-AGAIN note here.</p></div>",
         )
     )
+
+
+def test_each_style_element_is_read_on_its_own() -> None:
+    # a browser parses each <style> by itself: a block or a comment left open in one does
+    # not swallow the rules of the next (the sheets were once read as one joined text)
+    doc = parse_html(
+        "<html><head><style>.a{display:none</style><style>.b{display:none}</style>"
+        "<style>/* open</style><style>.c{display:none}</style></head>"
+        "<body><p class='b'>B</p><p class='c'>C</p></body></html>"
+    )
+    assert sorted(el.get("class") or "" for el in stylesheet_hidden(doc)) == ["b", "c"]
