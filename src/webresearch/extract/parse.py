@@ -20,15 +20,21 @@ containers, so the text and elements after them became their children (``Hash<wb
 gave ``<wbr>Map</wbr>``, and every consumer that skips or ignores such an element lost
 that content). After parsing, the text and children of every void element are moved out to
 follow it, in order, before its tail, as a browser builds the tree.
+
+A menu, banner or button whose end tag libxml2 ignored for a ``<div>`` left open inside it
+swallows the rest of the page; such a page is parsed again with that end tag honoured as a
+browser honours it (:mod:`webresearch.extract.block_ends`).
 """
 
 from __future__ import annotations
 
 import re
+from contextlib import suppress
 
 from lxml import etree
 from lxml import html as lxml_html
 
+from webresearch.extract.block_ends import close_chrome_blocks, swallowed_content
 from webresearch.extract.nesting import flatten_deep_tree, unwrap_deep_tables
 
 __all__ = [
@@ -194,6 +200,11 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
             root = _document(flatten_deep_markup(text), parser)
         except (etree.ParserError, ValueError):
             return _empty()
+    elif swallowed_content(root):  # a menu's unclosed <div> took the article (block_ends.py)
+        repaired = close_chrome_blocks(text)
+        if repaired is not text:
+            with suppress(etree.ParserError, ValueError):  # it parsed once already
+                root = _document(repaired, _parser())
     body = root.find("body")
     if body is None:
         body = lxml_html.Element("body")
