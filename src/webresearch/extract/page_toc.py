@@ -27,6 +27,12 @@ first version). WCXB dev (webresearch alone, against main cefb306): article 4563
 "Pros / Cons" list of links above the article), product 0612 +0.002; the other pages, types
 and Zyte dev unchanged.
 
+A block with no list (``<div>``) counts too when its bare links sit under its own title
+that says "Table of contents" and nothing else (a child element matching
+:data:`TOC_HEADING`): utility-class sites print ``<p>Table of contents</p><a href="#why">01
+Why…</a>…`` beside the byline. WCXB dev (against main d0fb484 with block_ends.py): article
+4416 +0.007 (half A), no other page of either half moved; Zyte dev unchanged.
+
 A list whose items are themselves the targets of the page's links is its notes, each item
 linking back to its mark in the text: it stays (review r-15).
 
@@ -108,17 +114,40 @@ def drop_page_toc(doc: etree._Element, url: str = "", base: str = "") -> int:
 def _holding_fragment_links(
     doc: etree._Element, links: list[etree._Element]
 ) -> list[etree._Element]:
-    """The lists and navigation blocks of ``doc`` holding at least :data:`MIN_TOC_LINKS` of
+    """The lists and navigation blocks of ``doc`` (and the blocks whose bare links sit under
+    their own "Table of contents" title, :func:`_titled_contents`) holding at least :data:`MIN_TOC_LINKS` of
     ``links`` (its links with a fragment, ``#``), in document order: only those can be a
     table of contents (its anchors, at least :data:`MIN_TOC_ANCHOR_SHARE` of at least
     :data:`MIN_TOC_LINKS` links, each have one). Counted from the links up (a page has few
     such links), instead of reading the links of every list."""
     counts: dict[etree._Element, int] = {}
+    titled: dict[etree._Element, bool] = {}  # a block of bare links under its own title
     for link in links:
         for up in link.iterancestors("ul", "ol", "nav"):
             counts[up] = counts.get(up, 0) + 1
+        parent = link.getparent()
+        if parent is not None and parent.tag not in ("ul", "ol", "nav", "li"):
+            if parent not in titled:
+                titled[parent] = _titled_contents(parent)
+            if titled[parent]:
+                counts[parent] = counts.get(parent, 0) + 1
     held = {el for el, n in counts.items() if n >= MIN_TOC_LINKS}
-    return [el for el in doc.iter("ul", "ol", "nav") if el in held] if held else []
+    if not held:
+        return []
+    tags = ("ul", "ol", "nav") if all(el.tag in ("ul", "ol", "nav") for el in held) else ()
+    return [el for el in doc.iter(*tags) if el in held]
+
+
+def _titled_contents(block: etree._Element) -> bool:
+    """True when one of ``block``'s children, not a link, says "Table of contents" (or
+    another :data:`TOC_HEADING`) and nothing else: the block's bare links are its entries
+    (``<div><p>Table of contents</p><a href="#why">01 Why…</a>…</div>``, no list)."""
+    for child in block:
+        if isinstance(child.tag, str) and child.tag != "a":
+            text = " ".join("".join(child.itertext()).split())
+            if text and TOC_HEADING.fullmatch(text):
+                return True
+    return False
 
 
 def _page_key(url: str) -> tuple[str, str]:

@@ -193,3 +193,47 @@ def test_a_list_holding_three_fragment_links_nested_deep_is_still_read() -> None
     doc = parse_html(html)
     assert drop_page_toc(doc) >= 1
     assert not doc.xpath("//a")
+
+
+def titled_block_page(title: str, extra: str = "") -> str:
+    """An article whose contents are bare links under a title in a ``<div>`` (no list)."""
+    toc = "".join(
+        f"<a class='toc-link' href='#{name}'>0{i + 1} Checking the {name} in winter</a>"
+        for i, name in enumerate(SECTIONS)
+    )
+    body = "".join(
+        f"<h2 id='{name}'>Checking the {name} in winter</h2>{section_text(name)}"
+        for name in SECTIONS
+    )
+    return (
+        f"<!DOCTYPE html><html><head><title>Winter moorings</title>{ARTICLE}</head><body>"
+        "<main><article><h1>Winter moorings</h1><div class='meta'><p>8 min read</p>"
+        f"<p>Dec 08, 2023</p></div><div class='flex'><p class='label'>{title}</p>{toc}</div>"
+        f"<p>What to check before the gales.</p>{body}{extra}</article></main></body></html>"
+    )
+
+
+def test_bare_links_under_a_table_of_contents_title_go() -> None:
+    markdown = extract_html(titled_block_page("Table of contents"), URL).markdown
+    assert "01 Checking" not in markdown and "Table of contents" not in markdown
+    assert "## Checking the buoy in winter" in markdown
+    assert "What to check before the gales." in markdown
+
+
+def test_bare_links_under_another_title_stay() -> None:
+    markdown = extract_html(titled_block_page("Our winter checklist"), URL).markdown
+    assert "01 Checking the chain in winter" in markdown
+
+
+def test_a_titled_block_of_links_to_other_pages_stays() -> None:
+    sources = (
+        "<div class='sources'><p>Contents</p>"
+        + "".join(
+            f"<a href='https://harbour.example.org/guide/{name}#part-2'>Harbour guide: {name}</a>"
+            for name in SECTIONS
+        )
+        + "</div>"
+    )
+    doc = parse_html(titled_block_page("Table of contents", sources))
+    assert drop_page_toc(doc, URL) == 1  # the contents only
+    assert len(doc.xpath("//div[@class='sources']/a")) == 3
