@@ -69,7 +69,7 @@ from webresearch.extract.kept_hidden import (
 from webresearch.extract.listing_controls import listing_controls
 from webresearch.extract.main_content import find_main_content
 from webresearch.extract.markdown import element_to_markdown
-from webresearch.extract.markdown_tidy import UI_LABEL, drop_title_heading, tidy_markdown
+from webresearch.extract.markdown_tidy import UI_LABEL, tidy_below_title, tidy_markdown
 from webresearch.extract.marquee import collapse_marquees
 from webresearch.extract.meta_lines import drop_meta_lines
 from webresearch.extract.mojibake import repair_mojibake
@@ -406,9 +406,7 @@ def _convert(
         collapse_marquees(landmark)  # a ticker's item read once, not hundreds of times
         drop_noise_images(landmark, images, base, cards, photo, title)
         write_hidden(landmark)
-        markdown = tidy_markdown(
-            drop_title_heading(_written(landmark, base, styles[3]), title), keep_repeats
-        )
+        markdown = tidy_below_title(_written(landmark, base, styles[3]), title, keep_repeats)
         if markdown:
             return HtmlExtraction(title, markdown, "main-content", "repeated items: <main> kept")
         fallback = "main landmark was empty"
@@ -428,9 +426,7 @@ def _convert(
         drop_noise_images(root, images, base, cards, photo, title)
         # trafilatura's own tree holds no element of the page: its runs found in the output
         write_hidden(root if main.aligned else None)
-        markdown = tidy_markdown(
-            drop_title_heading(_written(root, base, styles[3]), title), keep_repeats
-        )
+        markdown = tidy_below_title(_written(root, base, styles[3]), title, keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
         markdown = drop_meta_lines(drop_author_bios(markdown))
         if not forum:  # a thread's replies are its content
