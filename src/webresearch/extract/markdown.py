@@ -150,14 +150,16 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
                 continue
             frame = _Frame(el, tag)
             stack.append(frame)
-            if el.text:
-                frame.items.append(prose_text(el.text))
+            text = el.text  # read once: lxml makes a new string at each read
+            if text:
+                frame.items.append(prose_text(text))
             continue
         frame = stack.pop()
         parent = stack[-1]
         _close(frame, parent, base_url, stack)
-        if el.tail and el is not root:
-            parent.items.append(prose_text(el.tail))
+        text = el.tail
+        if text and el is not root:
+            parent.items.append(prose_text(text))
     return resolve_markdown(blocks_to_text(as_blocks(stack[0].items)))
 
 
@@ -169,7 +171,8 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     tag, el, items = frame.tag, frame.el, frame.items
     out = parent.items
     if tag in _PLAIN_BLOCKS:  # the most frequent elements first
-        out.extend(as_blocks(items))
+        if items:
+            out.extend(as_blocks(items))
         return
     if tag in _PLAIN_INLINE:
         parent.nested_tables += frame.nested_tables
