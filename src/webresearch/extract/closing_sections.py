@@ -211,7 +211,8 @@ def _marks(lines: list[str], *, bold: bool, bare: bool = False) -> list[tuple[in
     fence: str | None = None
     for number, line in enumerate(lines):
         inside = fence is not None
-        fence = closing_fence(fence, line)
+        if "```" in line or "~~~" in line:  # a line without either opens or closes no fence
+            fence = closing_fence(fence, line)
         if inside or fence is not None:
             continue
         if (heading := _ATX.match(line)) is not None:
