@@ -53,6 +53,8 @@ MAX_NOTE_CHARS = 60
 MAX_NOTE_DEPTH = 3
 
 _LINK_CLASSES = frozenset({"src", "srclink"})
+#: A row is read only when its ``class`` holds one of these (the test of each row below).
+_CLASS_WORDS = ("src", "viewcode-link", "hideme")
 _NOTE_CLASSES = frozenset({"rightside", "sub-heading", "out-of-band"})
 
 
@@ -109,6 +111,9 @@ def api_item_chrome(
     """
     if attributes is None or not attributes.describes(root):
         attributes = read_attributes(root)
+    classes = attributes.classes
+    if classes is not None and not any(word in classes for word in _CLASS_WORDS):
+        return []  # (most pages) no class names either: no row to read
     found: list[etree._Element] = []
     for row in attributes.rows:
         klass = row[1]

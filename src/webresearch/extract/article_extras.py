@@ -88,7 +88,8 @@ def drop_teaser_sections(markdown: str) -> str:
     headings: list[tuple[int, int, bool]] = []  # (line, level, teaser phrase)
     for number, line in enumerate(lines):
         heading = _ATX.match(line) if fence is None else None
-        fence = closing_fence(fence, line)
+        if "```" in line or "~~~" in line:  # a line without either opens or closes no fence
+            fence = closing_fence(fence, line)
         if heading is not None:
             title = heading_title(heading.group(2))
             headings.append((number, len(heading.group(1)), bool(TEASER_HEADING.fullmatch(title))))

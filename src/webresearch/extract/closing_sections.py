@@ -121,7 +121,7 @@ def drop_author_bios(markdown: str) -> str:
     """``markdown`` without its author-bio sections (module docstring); unchanged when it
     has none. Code blocks are never read as headings."""
     lines = markdown.split("\n")
-    if not _candidates(lines, _BIO_HINTS):
+    if not _candidates(markdown, lines, _BIO_HINTS):
         return markdown  # the cheap test: no short line says one of these words
     marks = _marks(lines, bold=True)
     drop: set[int] = set()
@@ -141,7 +141,7 @@ def drop_comment_sections(markdown: str) -> str:
     """``markdown`` without its readers' comments (module docstring); unchanged when it has
     none. Call it only for a page that is not a forum thread."""
     lines = markdown.split("\n")
-    if not _candidates(lines, _COMMENTS_HINTS):
+    if not _candidates(markdown, lines, _COMMENTS_HINTS):
         return markdown
     marks = _marks(lines, bold=True, bare=True)
     for index, (start, level, title) in enumerate(marks):
@@ -193,9 +193,14 @@ def _after_blocks(lines: list[str], start: int, end: int, blocks: int) -> int:
     return end
 
 
-def _candidates(lines: list[str], hints: tuple[str, ...]) -> bool:
-    """Whether a short line says one of ``hints`` (lowercase): the cheap test before
-    headings are read."""
+def _candidates(text: str, lines: list[str], hints: tuple[str, ...]) -> bool:
+    """Whether a short line of ``text`` (``lines``: its lines) says one of ``hints``
+    (lowercase, ASCII, no line break): the cheap test before headings are read. The whole
+    text lower-cased is searched first (most pages say none of them anywhere): a line's
+    lower-case form is that part of it (only a sigma's form depends on its neighbours)."""
+    lowered = text.lower()
+    if not any(hint in lowered for hint in hints):
+        return False
     for line in lines:
         if len(line) <= _MAX_MARK_CHARS:
             lowered = line.lower()
@@ -211,7 +216,8 @@ def _marks(lines: list[str], *, bold: bool, bare: bool = False) -> list[tuple[in
     fence: str | None = None
     for number, line in enumerate(lines):
         inside = fence is not None
-        fence = closing_fence(fence, line)
+        if "```" in line or "~~~" in line:  # a line without either opens or closes no fence
+            fence = closing_fence(fence, line)
         if inside or fence is not None:
             continue
         if (heading := _ATX.match(line)) is not None:

@@ -88,10 +88,10 @@ def keep_inline_dates(segments: list[Segment]) -> int:
     named: list[Segment] = []
     for i, seg in enumerate(segments):
         if not seg.kept:
-            time = _time_around(seg.holder)
+            time, author = _marks_around(seg.holder)
             if time is not None:
                 dated.append((i, time))
-            elif _author_link_around(seg.holder):
+            elif author:
                 named.append(seg)
     if not dated and not named:
         return 0
@@ -262,13 +262,25 @@ def _time_around(el: etree._Element | None) -> etree._Element | None:
     return None
 
 
-def _author_link_around(el: etree._Element | None) -> bool:
-    """Whether ``el`` is, or sits in through inline elements only, an ``<a rel="author">``."""
-    while el is not None and _tag(el) in _INLINE:
-        if _tag(el) == "a" and "author" in str(el.get("rel") or "").lower().split():
-            return True
+def _marks_around(el: etree._Element | None) -> tuple[etree._Element | None, bool]:
+    """``(_time_around(el), whether el is or sits in an <a rel="author">)``: the ``<time>``
+    and the author's link that ``el`` is, or sits in through inline elements only, in one
+    walk up (read for every text node not kept, most of a page's: two walks cost twice as
+    much)."""
+    author = False
+    while el is not None:
+        tag = el.tag
+        if tag.__class__ is not str:
+            break
+        tag = tag.lower()
+        if tag not in _INLINE:
+            break
+        if tag == "time":
+            return el, author
+        if not author and tag == "a":
+            author = "author" in str(el.get("rel") or "").lower().split()
         el = el.getparent()
-    return False
+    return None, author
 
 
 def _block(el: etree._Element | None) -> etree._Element | None:

@@ -8,6 +8,8 @@ menu is a block of bare links — no heading, no summary — and these tests lea
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from lxml import etree
 
 from webresearch.extract.align import normalise
@@ -22,6 +24,13 @@ _HEADING_TAGS = ("h2", "h3", "h4", "h5", "h6")
 
 def _tag(el: etree._Element) -> str:
     return el.tag.lower() if isinstance(el.tag, str) else ""
+
+
+def _only(found: Iterator[etree._Element]) -> etree._Element | None:
+    """The one element ``found`` yields, or ``None`` when it yields none or more than one
+    (read no further than the second: a block's first child may be most of the page)."""
+    first = next(found, None)
+    return first if first is not None and next(found, None) is None else None
 
 
 def _inside(el: etree._Element, outer: etree._Element) -> bool:
@@ -42,10 +51,9 @@ def is_card_grid(el: etree._Element) -> bool:
 
 
 def _is_card(el: etree._Element) -> bool:
-    links = [el] if _tag(el) == "a" else list(el.iter("a"))
-    if len(links) != 1:
+    link = el if _tag(el) == "a" else _only(el.iter("a"))
+    if link is None:
         return False
-    link = links[0]
     text = normalise("".join(el.itertext()))
     if not text or len(normalise("".join(link.itertext()))) < len(text):
         return False  # text outside the link: not a card
@@ -77,11 +85,10 @@ def is_name_list(el: etree._Element) -> bool:
 
 
 def _is_heading_card(item: etree._Element) -> bool:
-    links = list(item.iter("a"))
-    headings = list(item.iter(*_HEADING_TAGS))
-    if len(links) != 1 or len(headings) != 1:
+    link = _only(item.iter("a"))
+    heading = None if link is None else _only(item.iter(*_HEADING_TAGS))
+    if link is None or heading is None:
         return False
-    link, heading = links[0], headings[0]
     if not (_inside(heading, link) or _inside(link, heading)):
         return False
     title = normalise("".join(heading.itertext()))

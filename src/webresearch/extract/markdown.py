@@ -130,37 +130,58 @@ def element_to_markdown(root: etree._Element, base_url: str) -> str:
     """
     stack: list[_Frame] = [_Frame(root, "root")]
     prose_text = prose_marker(etree.tostring(root, method="text", encoding=str, with_tail=False))
+    kinds: dict[str, tuple[str, int]] = {}  # each tag's frame and kind, worked out once
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         if event == "start":
-            tag = el.tag
-            tag = tag.lower().rpartition("}")[2] if tag.__class__ is str else ""
-            if not tag or (tag in SKIPPED_TAGS and tag != "math"):
-                walker.skip_subtree()
-                stack.append(_Frame(el, "#images" if tag == "button" else "#skip"))
-                continue
-            if tag in PRE_TAGS:
-                walker.skip_subtree()
-                stack.append(_Frame(el, "#pre"))
-                continue
-            if tag in ("br", "hr", "img", "wbr"):
+            raw = el.tag
+            known = kinds.get(raw) if raw.__class__ is str else _NO_ELEMENT
+            if known is None:
+                known = kinds[raw] = _tag_kind(raw)
+            tag, kind = known
+            if kind == _LEAF:
                 stack.append(_Frame(el, tag))
                 continue
-            if tag == "math" or is_permalink(el):
+            if kind == _SKIP or is_permalink(el):
                 walker.skip_subtree()
-                stack.append(_Frame(el, "#math" if tag == "math" else "#skip"))
+                stack.append(_Frame(el, tag if kind == _SKIP else "#skip"))
                 continue
             frame = _Frame(el, tag)
             stack.append(frame)
-            if el.text:
-                frame.items.append(prose_text(el.text))
+            text = el.text  # read once: lxml makes a new string at each read
+            if text:
+                frame.items.append(prose_text(text))
             continue
         frame = stack.pop()
         parent = stack[-1]
         _close(frame, parent, base_url, stack)
-        if el.tail and el is not root:
-            parent.items.append(prose_text(el.tail))
+        text = el.tail
+        if text and el is not root:
+            parent.items.append(prose_text(text))
     return resolve_markdown(blocks_to_text(as_blocks(stack[0].items)))
+
+
+#: The kinds of start tag (:func:`_tag_kind`): content not read, an empty element, one read.
+_SKIP, _LEAF, _OPEN = 0, 1, 2
+#: A comment or a processing instruction: nothing read.
+_NO_ELEMENT = ("#skip", _SKIP)
+
+
+def _tag_kind(raw: str) -> tuple[str, int]:
+    """The frame's tag for an element named ``raw`` and its kind: ``_SKIP`` (its content
+    is not walked: a skipped element, a lightbox button read for its images, preformatted
+    text, a formula), ``_LEAF`` (``<br>``, ``<hr>``, ``<img>``, ``<wbr>``) or ``_OPEN`` (its
+    content is read, unless it is a permalink: :func:`.markdown_inline.is_permalink`)."""
+    tag = raw.lower().rpartition("}")[2]
+    if not tag or (tag in SKIPPED_TAGS and tag != "math"):
+        return ("#images" if tag == "button" else "#skip"), _SKIP
+    if tag in PRE_TAGS:
+        return "#pre", _SKIP
+    if tag in ("br", "hr", "img", "wbr"):
+        return tag, _LEAF
+    if tag == "math":
+        return "#math", _SKIP
+    return tag, _OPEN
 
 
 # --------------------------------------------------------------------------- closing elements
@@ -171,7 +192,8 @@ def _close(frame: _Frame, parent: _Frame, base_url: str, open_frames: list[_Fram
     tag, el, items = frame.tag, frame.el, frame.items
     out = parent.items
     if tag in _PLAIN_BLOCKS:  # the most frequent elements first
-        out.extend(as_blocks(items))
+        if items:
+            out.extend(as_blocks(items))
         return
     if tag in _PLAIN_INLINE:
         parent.nested_tables += frame.nested_tables

@@ -168,7 +168,11 @@ def tidy_markdown(markdown: str, keep_repeats: bool) -> str:
     seen: set[str] = set()
     in_code = False
     for block in markdown.split("\n\n"):
-        fences = sum(1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~")))
+        fences = (  # (a block holding neither has no fence line: its lines are not read)
+            sum(1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~")))
+            if "```" in block or "~~~" in block
+            else 0
+        )
         if not in_code and not fences:
             text = _LINK.sub(r"\1", block)
             if UI_LABEL.fullmatch(text):

@@ -264,7 +264,12 @@ def popup_menus(
     if attributes is None or not attributes.describes(root):
         attributes = read_attributes(root)
     details = set(root.iterdescendants("details-menu"))  # a C-level walk: most pages none
-    for el, klass, _, _, _, role, _ in attributes.rows[1:]:  # rows[0]: root, not a candidate
+    roled, classes = attributes.roled, attributes.classes
+    if not details and roled is not None and classes is not None and "dropdown" not in classes:
+        rows = [row for row in roled if row[0] is not root]  # (most pages) those with a role
+    else:
+        rows = attributes.rows[1:]  # rows[0]: root, not a candidate
+    for el, klass, _, _, _, role, _ in rows:
         if role is None and (klass is None or "dropdown" not in klass) and el not in details:
             continue
         if not isinstance(el.tag, str) or (chosen and any(a in chosen for a in el.iterancestors())):

@@ -53,6 +53,7 @@ from webresearch.extract.traf_scans import (
     discard_scan,
     teaser_targets,
 )
+from webresearch.extract.tree import held_copy
 
 if TYPE_CHECKING:
     from trafilatura.settings import Extractor
@@ -422,16 +423,18 @@ def recall_retry(
     test)."""
     from trafilatura.htmlprocessing import convert_tags
 
+    held: list[etree._Element] = []  # the copies' elements, held for the retry (tree.held_copy)
+
     def rebuild() -> etree._Element:
-        return convert_tags(clean_tree(copy(esc_tree), r_options), r_options, url)
+        return convert_tags(clean_tree(held_copy(esc_tree, held), r_options), r_options, url)
 
     known = memo.extracted.get(r_options.focus) if memo is not None else None
     if known is not None:
         if r_options.fast or len(known[1]) > r_options.min_extracted_size * 10:
             return deepcopy(known[0]), known[1]  # what extract_and_compare would give
-        backup = clean_tree(copy(esc_tree), r_options)
+        backup = clean_tree(held_copy(esc_tree, held), r_options)
         return extract_and_compare(None, backup, esc_tree, r_options, None, memo)
-    cleaned = clean_tree(copy(esc_tree), r_options)
-    backup = cleaned if r_options.fast else copy(cleaned)
+    cleaned = clean_tree(held_copy(esc_tree, held), r_options)
+    backup = cleaned if r_options.fast else held_copy(cleaned, held)
     cleaned = convert_tags(cleaned, r_options, url)
     return extract_and_compare(cleaned, backup, esc_tree, r_options, rebuild, memo)

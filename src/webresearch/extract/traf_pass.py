@@ -40,6 +40,7 @@ from lxml import etree
 from webresearch.extract.caseless import CaselessPattern
 from webresearch.extract.traf_clean import clean_tree
 from webresearch.extract.traf_content import PassMemo, extract_and_compare, recall_retry
+from webresearch.extract.tree import held_copy
 
 if TYPE_CHECKING:
     from trafilatura.settings import Extractor
@@ -322,10 +323,13 @@ def page_text_bound(tree: etree._Element) -> int:
     return min(len(text) - scripts, collapsed) + padding
 
 
-def _pruned(doc: etree._Element, comments: bool) -> etree._Element:
+def _pruned(
+    doc: etree._Element, comments: bool, held: list[etree._Element] | None = None
+) -> etree._Element:
     """A copy of ``doc`` pruned as trafilatura prunes the raw tree (without its comment
     sections when ``comments``), or ``doc`` itself when nothing is pruned: after the prunes
-    the sequence only reads this tree (each step that changes it takes its own copy)."""
+    the sequence only reads this tree (each step that changes it takes its own copy).
+    ``held``: gets the copy's elements (:func:`~webresearch.extract.tree.held_copy`)."""
     candidates = _prune_candidates(doc)
     raw = any(
         el.tag in _RAW_TAGS and (_appended(el) or _SHARE_BUTTONS in (el.get("class") or ""))
@@ -333,7 +337,7 @@ def _pruned(doc: etree._Element, comments: bool) -> etree._Element:
     )
     if not raw and not (comments and _comment_sections(candidates)):
         return doc
-    tree = copy(doc)
+    tree = copy(doc) if held is None else held_copy(doc, held)
     for targets in raw_prune_targets(tree):
         _remove(targets)
     if comments:
@@ -377,6 +381,7 @@ def _sequence(
     from trafilatura.xpaths import REMOVE_COMMENTS_AND_LISTS_XPATH, REMOVE_COMMENTS_XPATH
 
     url = options.url
+    held: list[etree._Element] = []  # its copies' elements, held for the pass (tree.held_copy)
     if options.comments or options.focus != "balanced":
         memo = None
     if memo is not None and memo.tree is not None:
@@ -384,20 +389,20 @@ def _sequence(
     else:
         is_forum = _forum_thread_page(doc)
         prune_comments = not options.comments and (options.focus == "precision" or not is_forum)
-        tree = _pruned(doc, prune_comments)
+        tree = _pruned(doc, prune_comments, held)
         if memo is not None:
             memo.forum, memo.tree = is_forum, tree
     cleaned_tree: etree._Element | None
     if memo is not None and options.focus in memo.extracted:
         # the main extractor's answer is known: only the second opinions read a tree
         cleaned_tree = None
-        cleaned_tree_backup = None if options.fast else clean_tree(copy(tree), options)
+        cleaned_tree_backup = None if options.fast else clean_tree(held_copy(tree, held), options)
     else:
-        cleaned_tree = clean_tree(copy(tree), options)
+        cleaned_tree = clean_tree(held_copy(tree, held), options)
         # the cleaned tree before conversion: read by the second opinions and on forum
         # threads (trafilatura copies it always; unread, it is the cleaned tree itself here)
         backup_needed = not options.fast or (options.comments and is_forum)
-        cleaned_tree_backup = copy(cleaned_tree) if backup_needed else cleaned_tree
+        cleaned_tree_backup = held_copy(cleaned_tree, held) if backup_needed else cleaned_tree
         cleaned_tree = convert_tags(cleaned_tree, options, url)
 
     commentsbody, temp_comments = etree.Element("body"), ""
@@ -408,12 +413,12 @@ def _sequence(
         if temp_comments and is_forum:
             forum_posts = commentsbody
             commentsbody, temp_comments = etree.Element("body"), ""
-            cleaned_tree = convert_tags(copy(cleaned_tree_backup), options, url)
+            cleaned_tree = convert_tags(held_copy(cleaned_tree_backup, held), options, url)
     if options.focus == "precision" and not is_forum and cleaned_tree is not None:
         cleaned_tree = prune_unwanted_nodes(cleaned_tree, REMOVE_COMMENTS_XPATH)
 
     def rebuild() -> etree._Element:  # the converted tree again, when nothing else changed it
-        return convert_tags(clean_tree(copy(tree), options), options, url)
+        return convert_tags(clean_tree(held_copy(tree, held), options), options, url)
 
     unchanged = not options.comments and options.focus != "precision"
     postbody, temp_text = extract_and_compare(

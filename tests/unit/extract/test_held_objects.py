@@ -5,11 +5,12 @@ from __future__ import annotations
 import gc
 
 import pytest
+from lxml import etree
 
 from webresearch.extract.collector import collector_paused
 from webresearch.extract.html import extract_html
 from webresearch.extract.parse import parse_html
-from webresearch.extract.tree import held_elements
+from webresearch.extract.tree import held_copy, held_elements
 
 _PAGE = (
     "<html><head><title>Held</title></head><body><nav><a href='/'>Home</a></nav>"
@@ -18,6 +19,18 @@ _PAGE = (
     "<p>Basil grows well beside them and keeps for days in a glass of water.</p>"
     "</article><footer>© Garden club</footer></body></html>"
 )
+
+
+def test_a_held_copy_is_a_copy_whose_elements_are_added_to_the_held_list() -> None:
+    doc = parse_html(_PAGE)
+    held = [doc]
+    copied = held_copy(doc, held)
+    assert copied is not doc
+    assert etree.tostring(copied) == etree.tostring(doc)
+    assert held[0] is doc
+    assert held[1:] == list(copied.iter())  # added, in document order
+    # the same objects come back from a later walk of the copy
+    assert all(a is b for a, b in zip(held[1:], copied.iter(), strict=True))
 
 
 def test_held_elements_are_the_tree_in_document_order() -> None:

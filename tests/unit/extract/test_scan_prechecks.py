@@ -3,9 +3,13 @@ each gives what the full scan gives, on small pages of our own."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from lxml import etree
 
+from webresearch.extract.api_item_chrome import api_item_chrome
 from webresearch.extract.kept_hidden import closed_details_marked_hidden, drawn_invisibly
+from webresearch.extract.page_noise import popup_menus
 from webresearch.extract.parse import parse_html
 from webresearch.extract.scan_index import hiding_candidates, read_attributes
 from webresearch.extract.utility_classes import hidden_on_desktop, shown_on_another_screen
@@ -82,3 +86,36 @@ def test_a_page_declaring_another_charset_keeps_its_characters() -> None:
 def test_a_lone_surrogate_is_parsed_as_before() -> None:
     body = _body("<html><body><p>caf\u00e9 \udcff end</p></body></html>")
     assert (body.findtext("p") or "").startswith("café")
+
+
+MENUS = (
+    "<html><body role='document'>"
+    "<nav><ul role='menu'><li><a href='/en'>English</a></li><li><a href='/fr'>Français</a>"
+    "</li><li><a href='/de'>Deutsch</a></li></ul></nav>"
+    "<div class='dropdown-menu'><a href='/a'>Alpha</a><a href='/b'>Beta</a>"
+    "<a href='/c'>Gamma</a></div>"
+    "<p>The museum opens at nine; the garden closes at dusk.</p>"
+    "<dl class='method'><dt>fetch<a class='reference internal' href='/_modules/x'>"
+    "<span class='viewcode-link'>[source]</span></a></dt><dd>Reads a page.</dd></dl>"
+    "</body></html>"
+)
+
+
+def test_role_rows_and_joined_classes_are_what_the_rows_hold() -> None:
+    attributes = read_attributes(_body(MENUS))
+    assert attributes.roled == [row for row in attributes.rows if row[5] is not None]
+    assert attributes.roled is not None and len(attributes.roled) == 2  # body, ul
+    classes = [row[1] for row in attributes.rows if row[1]]
+    assert attributes.classes == "\n".join(classes)
+
+
+def test_menu_and_api_scans_find_with_the_lists_what_they_find_without() -> None:
+    for html in (MENUS, MENUS.replace("dropdown-menu", "panel"), PAGE):
+        body = _body(html)
+        attributes = read_attributes(body)
+        bare = replace(attributes, roled=None, classes=None)  # every row read
+        assert popup_menus(body, attributes) == popup_menus(body, bare)
+        assert api_item_chrome(body, attributes) == api_item_chrome(body, bare)
+    body = _body(MENUS)
+    assert [el.tag for el in popup_menus(body, read_attributes(body))] == ["ul", "div"]
+    assert [el.tag for el in api_item_chrome(body, read_attributes(body))] == ["a"]
