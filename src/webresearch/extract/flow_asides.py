@@ -27,7 +27,8 @@ facts — a ``<time>``, ``<address>``, ``<dl>`` or ``<table>``, a date or an hou
 :data:`CALL_TO_ACTION` in its text, links or class and id names, and no link to an app
 store. A box of which half the words or more repeat the article's text in runs of
 :data:`QUOTE_RUN` words is a pull quote, left out (its text would be read twice).
-Comments and processing instructions between a box and its paragraphs are skipped.
+Comments and processing instructions between a box and its paragraphs are skipped. On the
+corpus these conditions change nothing: both content boxes of half A are still kept.
 :mod:`webresearch.extract.traf_input` hands them to trafilatura as ``<div>`` elements marked
 :data:`BOX_ATTR`, which its link density test keeps whole (a box's "Register" link is most
 of its last paragraph, and a short box with links goes whole:
