@@ -10,11 +10,20 @@ spaces as one. A ``<pre>`` is such a listing when at least :data:`MIN_LINK_LINES
 lines, and at least :data:`MIN_LINK_LINE_SHARE` of those with text, *start* with a link:
 code whose names are linked (rustdoc's and Javadoc's signatures, a source view) starts its
 lines with keywords, indentation or punctuation, and stays code.
+
+A line number is not a file: a link whose text is only a number, or whose ``href`` is a
+fragment of the page itself (``#l-12``), starts no line of a listing — a source view's
+anchored line numbers (OpenGrok, LXR; Pygments' ``anchorlinenos`` in MkDocs Material) start
+every line with one, and such code lost its fence and indentation (review r-18a). A
+``<pre>`` marked as code by a syntax highlighter's class, its own or an ancestor's
+(:data:`CODE_CLASSES`: Pygments' ``highlight`` block and ``highlighttable`` gutter,
+highlight.js, Prism's ``language-…``), is code whatever its links.
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import urldefrag, urljoin
 
 from lxml import etree
 
@@ -25,12 +34,32 @@ from webresearch.extract.markdown_inline import (
 )
 from webresearch.extract.markdown_links import link_markdown
 
-__all__ = ["MIN_LINK_LINES", "MIN_LINK_LINE_SHARE", "link_listing"]
+__all__ = [
+    "CODE_CLASSES",
+    "CODE_CLASS_PREFIXES",
+    "MIN_LINK_LINES",
+    "MIN_LINK_LINE_SHARE",
+    "link_listing",
+]
 
 #: The fewest lines starting with a link.
 MIN_LINK_LINES = 3
 #: The least share of the lines with text that start with a link.
 MIN_LINK_LINE_SHARE = 2 / 3
+
+#: Class tokens (lower case) of a syntax highlighter's block, table or gutter: Pygments
+#: (``highlight``, ``highlighttable``, ``linenos``, ``linenodiv``, ``codehilite``), Hugo's
+#: Chroma, highlight.js, Pandoc (``sourceCode``), Google's prettify, SyntaxHighlighter.
+CODE_CLASSES = frozenset({
+    "highlight", "highlighttable", "linenos", "linenodiv", "codehilite", "chroma", "hljs",
+    "sourcecode", "prettyprint", "syntaxhighlighter", "code", "source-code",
+})  # fmt: skip
+#: Prefixes of such class tokens: Prism's and CommonMark's ``language-…``, ``lang-…``,
+#: Sphinx's ``highlight-…``.
+CODE_CLASS_PREFIXES = ("language-", "lang-", "highlight-")
+#: How many ancestors of a ``<pre>`` are looked at for such a class (Pygments' table: the
+#: ``<pre>`` in a ``<div>`` in a ``<td>`` in a ``<tr>`` (a ``<tbody>``) in the table).
+_CODE_ANCESTORS = 5
 
 #: Inline syntax in a link's text but brackets (``markdown_inline.escape_inline_text``).
 _LINK_TEXT_ACTIVE = re.compile(r"[\\`*_<>~$]|&(?=#?\w+;)")
@@ -45,8 +74,11 @@ def link_listing(el: etree._Element, base_url: str) -> str:
     against."""
     if sum(1 for _ in zip(range(MIN_LINK_LINES), el.iter("a"), strict=False)) < MIN_LINK_LINES:
         return ""  # most code blocks: no walk in Python
+    if _marked_as_code(el):
+        return ""
     lines = [line for line in _lines(el) if "".join(text for text, _ in line).strip()]
-    starting = sum(1 for line in lines if _starts_with_link(line))
+    page = urldefrag(base_url).url
+    starting = sum(1 for line in lines if _starts_with_link(line, page))
     if starting < MIN_LINK_LINES or starting < MIN_LINK_LINE_SHARE * len(lines):
         return ""
     return "\\\n".join(_line_markdown(line, base_url) for line in lines)
@@ -83,10 +115,29 @@ def _lines(el: etree._Element) -> list[list[_Piece]]:
     return lines
 
 
-def _starts_with_link(line: list[_Piece]) -> bool:
+def _marked_as_code(el: etree._Element) -> bool:
+    """Whether ``el`` or one of its :data:`_CODE_ANCESTORS` nearest ancestors has a class
+    of :data:`CODE_CLASSES` or :data:`CODE_CLASS_PREFIXES`."""
+    node: etree._Element | None = el
+    for _ in range(_CODE_ANCESTORS + 1):
+        if node is None:
+            return False
+        for token in (node.get("class") or "").lower().split():
+            if token in CODE_CLASSES or token.startswith(CODE_CLASS_PREFIXES):
+                return True
+        node = node.getparent()
+    return False
+
+
+def _starts_with_link(line: list[_Piece], page: str) -> bool:
+    """Whether the line's first text is a link's, not a line number's (a number, or a link
+    to a fragment of ``page``, the page's address without its fragment)."""
     for text, href in line:
         if href is not None:
-            return bool(text)
+            if not text or text.isdigit():
+                return False
+            target, fragment = urldefrag(urljoin(page, href.strip()))
+            return not (fragment and target == page)
         if text.strip():
             return False
     return False

@@ -148,3 +148,48 @@ def test_a_menu_of_other_sites_still_goes() -> None:
     )
     out = md(f"<nav><h3>Our sites</h3><ul>{items}</ul></nav>")
     assert "Sister site" not in out and "Our sites" not in out
+
+
+# review r-18a: sponsored and partner lists at an article's end are not citations
+COMPANIES = [f"https://company{i}.example.com/" for i in range(3)]
+
+
+@pytest.mark.parametrize(
+    "block",
+    [
+        "<div class='sponsored'>" + _list("<h3>Around the web</h3>", COMPANIES) + "</div>",
+        _list("<h3>Our sponsors</h3>", COMPANIES),
+        _list("<h3>Our partners</h3>", COMPANIES),
+        # marked sponsored, whatever its heading says
+        "<div class='sponsored-links'>" + _list("<h3>Resources</h3>", COMPANIES) + "</div>",
+        _list("<h3>Sources</h3>", COMPANIES).replace("<a ", "<a rel='sponsored' "),
+    ],
+)
+def test_sponsored_and_partner_lists_still_go(block: str) -> None:
+    out = md(block)
+    assert "The board meets again in April" in out
+    assert "story about the river" not in out
+
+
+@pytest.mark.parametrize(
+    "head", ["<h2>Bibliography</h2>", "<h2>External links</h2>", "<h2>Einzelnachweise</h2>"]
+)
+def test_lists_named_as_citations_stay(head: str) -> None:
+    assert "story about the river number 2" in md(_list(head, COMPANIES))
+
+
+def test_hosts_are_compared_normalised() -> None:
+    # IDNA, a trailing dot, upper case and a port are one host (review r-18a L2)
+    assert site_of("https://bücher.example/a") == site_of("https://xn--bcher-kva.example/b")
+    assert site_of("https://Board.Example.:8443/x") == "board.example"
+    assert same_site(
+        site_of("https://news.bücher.example/"), site_of("https://xn--bcher-kva.example/")
+    )
+
+
+def test_a_list_of_the_sites_own_pages_under_an_idn_host_goes() -> None:
+    links = _list(
+        "<h2>Further reading</h2>", [f"https://xn--bcher-kva.example/news/{i}" for i in range(3)]
+    )
+    out = extract_html(ARTICLE.format(inside=links, after=""), "https://bücher.example/n").markdown
+    assert "story about the river" not in out

@@ -81,3 +81,63 @@ def test_only_boxes_in_the_flow_are_found() -> None:
         page(FIRST + EVENT + SECOND + FIRST + RELATED + SECOND + SIDEBAR, SIDEBAR)
     )
     assert [el.get("class") for el in asides_in_flow(doc)] == ["event-box"]
+
+
+# review r-18a: promotions and pull quotes between two paragraphs are the site's
+INLINE_CTA = (
+    "<aside class='inline-cta'><p>Enjoying this article? Subscribe to our newsletter for more "
+    "stories like this one.</p><a href='/subscribe'>Subscribe</a></aside>"
+)
+DONATE = (
+    "<aside><p>Support independent local journalism. Your gift keeps our reporters at every "
+    "meeting of the board.</p><a href='/give'>Donate now</a></aside>"
+)
+APP = (
+    "<aside><p>Get breaking news alerts on your phone with the free Valley app for iOS and "
+    "Android.</p><p><a href='https://apps.apple.com/app/id1'>App Store</a></p></aside>"
+)
+PULL_QUOTE = (
+    "<aside class='quote'><p>“Two years of reports about cracks in its northern wall,” "
+    "the chair said.</p></aside>"
+)
+
+
+@pytest.mark.parametrize(
+    ("aside", "gone"),
+    [
+        (INLINE_CTA, "Enjoying this article"),
+        (DONATE, "independent local journalism"),
+        (APP, "breaking news alerts"),
+        (PULL_QUOTE, "the chair said"),
+    ],
+)
+def test_promotions_and_pull_quotes_in_the_flow_go(aside: str, gone: str) -> None:
+    out = extract_html(page(FIRST + aside + SECOND), URL).markdown
+    assert "cracks in its northern wall" in out and "footpath over the dam" in out
+    assert gone not in out
+
+
+FACTS = (
+    "<aside class='center'><p><strong>Not every dam is the same.</strong><br>Earth dams hold "
+    "water back by their weight of packed clay and stone, while arch dams carry the load "
+    "sideways into the rock of the valley walls. Older village dams are mostly earth dams, "
+    "and their cracks show where water has begun to seep through the core.</p></aside>"
+)
+
+
+def test_a_box_of_facts_in_the_flow_stays() -> None:
+    out = extract_html(page(FIRST + FACTS + "<h2>What happens next</h2>" + SECOND), URL).markdown
+    assert "Not every dam is the same." in out and "arch dams carry the load" in out
+
+
+def test_a_comment_beside_a_box_changes_nothing() -> None:
+    doc = lxml_html.document_fromstring(
+        page(FIRST + "<!-- box -->" + EVENT + "<!-- end -->" + SECOND)
+    )
+    assert [el.get("class") for el in asides_in_flow(doc)] == ["event-box"]
+
+
+def test_promotions_and_pull_quotes_are_not_found() -> None:
+    article = FIRST + INLINE_CTA + SECOND + FIRST + DONATE + SECOND + FIRST + APP + SECOND
+    doc = lxml_html.document_fromstring(page(article + FIRST + PULL_QUOTE + SECOND))
+    assert asides_in_flow(doc) == []

@@ -65,3 +65,57 @@ def test_a_directory_listings_links_stay_links(listing: str) -> None:
 def test_code_with_links_stays_code(code: str) -> None:
     out = extract_html(page(code), URL).markdown
     assert "```" in out
+
+
+INTRO = "<p>" + "This note walks through a short source file and what each line of it does. " * 3
+INTRO += "</p>"
+
+
+def article(pre: str) -> str:
+    return (
+        "<html><head><title>Reading main.c</title></head><body><article><h1>Reading main.c</h1>"
+        f"{INTRO}{pre}{INTRO.replace('This', 'That')}</article></body></html>"
+    )
+
+
+CODE = ["int main(void) {", "    int x = 1;", "    if (x) {", "        x = 2;", "    }", "}"]
+# a source view (OpenGrok, LXR): every line starts with a link to its own number
+SOURCE_VIEW = (
+    "<pre>"
+    + "\n".join(f"<a class='l' name='{i}' href='#{i}'>{i}</a> {c}" for i, c in enumerate(CODE, 1))
+    + "</pre>"
+)
+# Pygments linenos="inline", anchorlinenos=True (MkDocs Material's anchored line numbers)
+PYGMENTS_INLINE = (
+    "<div class='highlight'><pre><span></span>"
+    + "\n".join(
+        f"<a id='l-{i}' name='l-{i}'></a><a href='#l-{i}'><span class='linenos'>{i}</span></a>{c}"
+        for i, c in enumerate(CODE, 1)
+    )
+    + "\n</pre></div>"
+)
+# Pygments linenos="table": a gutter <pre> of linked numbers beside the code
+PYGMENTS_TABLE = (
+    "<div class='highlight'><table class='highlighttable'><tr><td class='linenos'>"
+    "<div class='linenodiv'><pre>"
+    + "\n".join(f"<span class='normal'><a href='#l-{i}'>{i}</a></span>" for i in range(1, 7))
+    + "</pre></div></td><td class='code'><div><pre>"
+    + "\n".join(f"<a id='l-{i}' name='l-{i}'></a>{c}" for i, c in enumerate(CODE, 1))
+    + "\n</pre></div></td></tr></table></div>"
+)
+
+
+@pytest.mark.parametrize("code", [SOURCE_VIEW, PYGMENTS_INLINE, PYGMENTS_TABLE])
+def test_code_with_linked_line_numbers_stays_code(code: str) -> None:
+    out = extract_html(article(code), "https://src.example.org/xref/main.c").markdown
+    assert "```" in out
+    assert "        x = 2;" in out  # its indentation kept
+    assert "](https://src.example.org/xref/main.c#" not in out  # no line of links
+
+
+def test_a_listing_in_a_highlight_block_is_code() -> None:
+    listing = NGINX.replace("<hr><pre>", "<div class='highlight'><pre>").replace(
+        "</pre><hr>", "</pre></div>"
+    )
+    out = extract_html(page(listing), URL).markdown
+    assert "```" in out and "[flow-2023.csv]" not in out
