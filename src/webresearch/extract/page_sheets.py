@@ -60,8 +60,9 @@ class StyleRule(NamedTuple):
         selector: the prelude (the selector list of a style rule), after its last ``;``,
             stripped; as written (case kept).
         head: all the text between the brace before and the rule's ``{``, unstripped.
-        block: the text between its braces (its declarations; with the nested rules of a
-            ``nested`` one), case kept.
+        css: the text of its sheet, comments blanked (:attr:`Sheet.blanked`): its
+            :attr:`block` is cut from it when asked (a copy per rule would be quadratic in
+            the depth of nested blocks).
         context: the preludes of the blocks around it, outermost first (``("@media (min-width:
             800px)",)``); empty at the top level.
         start: the offset of its ``{`` in its sheet's text.
@@ -72,7 +73,7 @@ class StyleRule(NamedTuple):
 
     selector: str
     head: str
-    block: str
+    css: str
     context: tuple[str, ...]
     start: int
     end: int
@@ -80,9 +81,16 @@ class StyleRule(NamedTuple):
     flat_parent: bool
 
     @property
+    def block(self) -> str:
+        """The text between its braces (its declarations; with the nested rules of a
+        ``nested`` one), case kept."""
+        return self.css[self.start + 1 : self.end]
+
+    @property
     def own(self) -> str:
         """The block's text up to its first nested rule (its whole text when not ``nested``)."""
-        return self.block[: self.block.find("{")] if self.nested else self.block
+        block = self.block
+        return block[: block.find("{")] if self.nested else block
 
     def declarations(self) -> list[tuple[str, str, bool]]:
         """The block's declarations: (lower-case name, lower-case value stripped, whether
@@ -190,9 +198,7 @@ class Sheet:
         if selector.startswith("@"):
             return None  # `@font-face {…}`: no rule's
         flat = run.parent is None or not run.parent.deep
-        return StyleRule(
-            selector, head, css[opened + 1 : end], run.context, opened, end, False, flat
-        )
+        return StyleRule(selector, head, css, run.context, opened, end, False, flat)
 
 
 @dataclass(frozen=True)
@@ -292,10 +298,9 @@ def _skeleton(css: str) -> _Skeleton:
             context = context[:-1]
             if opened.prelude and not opened.prelude.startswith("@"):
                 end = stop - 1
-                block = css[opened.begin : end]
                 flat = not stack
                 rule = StyleRule(
-                    opened.prelude, opened.head, block, context, opened.begin - 1, end, True, flat
+                    opened.prelude, opened.head, css, context, opened.begin - 1, end, True, flat
                 )
                 nested.append(rule)
     inner = [

@@ -138,6 +138,20 @@ def test_rule_at_in_many_nested_rules_bisects() -> None:
     assert _Offset.compared < 2 * 60
 
 
+def test_rules_nested_deep_share_their_sheet_text() -> None:
+    # each rule's block is cut from the sheet's text when asked, not copied when the sheet
+    # is cut (copies of 300 blocks nested in each other: the sheet's size 150 times over)
+    css = "".join(f".d{i}{{color:red;" for i in range(300)) + "}" * 300
+    sheet = _sheet(css)
+    rules = sheet.rules
+    assert len(rules) == 300
+    assert all(rule.css is sheet.blanked for rule in rules)
+    outer = rules[-1]
+    assert outer.selector == ".d0"
+    assert outer.block == css[len(".d0{") : -1]
+    assert outer.own == "color:red;.d1"
+
+
 def test_a_huge_sheet_is_bounded_by_each_reader() -> None:
     rule = ".r{color:red}"
     doc = _page(rule * 10_000, ".late{display:none}")
