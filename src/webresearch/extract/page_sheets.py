@@ -60,8 +60,9 @@ class StyleRule(NamedTuple):
         selector: the prelude (the selector list of a style rule), after its last ``;``,
             stripped; as written (case kept).
         head: all the text between the brace before and the rule's ``{``, unstripped.
-        block: the text between its braces (its declarations; with the nested rules of a
-            ``nested`` one), case kept.
+        css: the text of its sheet, comments blanked (:attr:`Sheet.blanked`): its
+            :attr:`block` is cut from it when asked (a copy per rule would be quadratic in
+            the depth of nested blocks).
         context: the preludes of the blocks around it, outermost first (``("@media (min-width:
             800px)",)``); empty at the top level.
         start: the offset of its ``{`` in its sheet's text.
@@ -72,7 +73,7 @@ class StyleRule(NamedTuple):
 
     selector: str
     head: str
-    block: str
+    css: str
     context: tuple[str, ...]
     start: int
     end: int
@@ -80,9 +81,16 @@ class StyleRule(NamedTuple):
     flat_parent: bool
 
     @property
+    def block(self) -> str:
+        """The text between its braces (its declarations; with the nested rules of a
+        ``nested`` one), case kept."""
+        return self.css[self.start + 1 : self.end]
+
+    @property
     def own(self) -> str:
         """The block's text up to its first nested rule (its whole text when not ``nested``)."""
-        return self.block[: self.block.find("{")] if self.nested else self.block
+        block = self.block
+        return block[: block.find("{")] if self.nested else block
 
     def declarations(self) -> list[tuple[str, str, bool]]:
         """The block's declarations: (lower-case name, lower-case value stripped, whether
@@ -171,11 +179,12 @@ class Sheet:
             rule = self._flat_rule(skeleton.runs[at], offset)
             if rule is not None:
                 return rule
-        around = [r for r in skeleton.nested if r.start < offset < r.end]
-        rule = max(around, key=lambda r: r.start, default=None)
-        if rule is not None and self.blanked.find("{", rule.start + 1, offset) >= 0:
+        at = bisect_right(skeleton.bounds, offset) - 1
+        if at < 0 or (index := skeleton.holders[at]) < 0:
+            return None
+        if skeleton.inner[index] < offset:
             return None  # in or after a nested rule: not its own declarations
-        return rule
+        return skeleton.nested[index]
 
     def _flat_rule(self, run: _Run, offset: int) -> StyleRule | None:
         """The rule of the flat ``run`` whose block holds ``offset``, if any."""
@@ -189,9 +198,7 @@ class Sheet:
         if selector.startswith("@"):
             return None  # `@font-face {…}`: no rule's
         flat = run.parent is None or not run.parent.deep
-        return StyleRule(
-            selector, head, css[opened + 1 : end], run.context, opened, end, False, flat
-        )
+        return StyleRule(selector, head, css, run.context, opened, end, False, flat)
 
 
 @dataclass(frozen=True)
@@ -253,12 +260,18 @@ class _Run(NamedTuple):
 
 
 class _Skeleton(NamedTuple):
-    """A sheet's structure: its runs of flat rules in order, their starts, and the rules
-    holding rules (CSS nesting)."""
+    """A sheet's structure: its runs of flat rules in order, their starts, the rules holding
+    rules (CSS nesting) with the offset of the first ``{`` inside each (``end`` when none),
+    and which of them is innermost around an offset: from ``bounds[i]`` up to the next
+    bound, the one at index ``holders[i]`` of ``nested`` (``-1``: none). Built once, so an
+    offset is looked up by bisection (:func:`_holders`)."""
 
     runs: list[_Run]
     starts: list[int]
     nested: list[StyleRule]
+    inner: list[int]
+    bounds: list[int]
+    holders: list[int]
 
 
 def _skeleton(css: str) -> _Skeleton:
@@ -285,13 +298,40 @@ def _skeleton(css: str) -> _Skeleton:
             context = context[:-1]
             if opened.prelude and not opened.prelude.startswith("@"):
                 end = stop - 1
-                block = css[opened.begin : end]
                 flat = not stack
                 rule = StyleRule(
-                    opened.prelude, opened.head, block, context, opened.begin - 1, end, True, flat
+                    opened.prelude, opened.head, css, context, opened.begin - 1, end, True, flat
                 )
                 nested.append(rule)
-    return _Skeleton(runs, [run.start for run in runs], nested)
+    inner = [
+        (found if (found := css.find("{", r.start + 1, r.end)) >= 0 else r.end) for r in nested
+    ]
+    bounds, holders = _holders(nested)
+    return _Skeleton(runs, [run.start for run in runs], nested, inner, bounds, holders)
+
+
+def _holders(nested: list[StyleRule]) -> tuple[list[int], list[int]]:
+    """Where the innermost rule of ``nested`` around an offset changes, in order, and the
+    index of that rule from there on (``-1``: none): a rule holds the offsets strictly
+    between its braces. The blocks nest (each closes the last one opened), so one sweep in
+    the order of their ``{`` with a stack of the open ones finds them."""
+    bounds: list[int] = []
+    holders: list[int] = []
+    stack: list[int] = []
+
+    def close_before(offset: int) -> None:
+        while stack and nested[stack[-1]].end <= offset:
+            end = nested[stack.pop()].end
+            bounds.append(end)
+            holders.append(stack[-1] if stack else -1)
+
+    for index in sorted(range(len(nested)), key=lambda i: nested[i].start):
+        close_before(nested[index].start)
+        stack.append(index)
+        bounds.append(nested[index].start + 1)
+        holders.append(index)
+    close_before(max((rule.end for rule in nested), default=0))
+    return bounds, holders
 
 
 def declarations(block: str) -> list[tuple[str, str, bool]]:

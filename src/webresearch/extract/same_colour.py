@@ -211,8 +211,7 @@ def _white_classes(read: list[tuple[Sheet, int]]) -> set[str]:
     found: set[str] = set()
     for sheet, limit in read:
         for rule in sheet.holding(_found(sheet.blanked_lower, "color", limit), limit):
-            block = rule.block.lower()
-            if not rule.nested and _near_white(_colours(block)[0]):
+            if not rule.nested and _near_white(_colours(rule.block.lower())[0]):
                 names = [_ONE_CLASS.fullmatch(s) for s in rule.selector.lower().split(",")]
                 if all(names):
                     found.update(m.group(1) for m in names if m is not None)

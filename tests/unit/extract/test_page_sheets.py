@@ -96,6 +96,62 @@ def test_rule_at_and_holding() -> None:
     assert [r.selector for r in sheet.holding(offsets, limit=css.index(".c"))] == [".a", ".b"]
 
 
+class _Offset(int):
+    """An offset that counts how often it is compared (``rule < offset`` asks it first)."""
+
+    compared = 0
+
+    def _count(self, other: object, result: bool) -> bool:
+        type(self).compared += 1
+        return result
+
+    def __lt__(self, other: object) -> bool:
+        return self._count(other, int(self) < int(other))  # type: ignore[call-overload]
+
+    def __gt__(self, other: object) -> bool:
+        return self._count(other, int(self) > int(other))  # type: ignore[call-overload]
+
+    def __le__(self, other: object) -> bool:
+        return self._count(other, int(self) <= int(other))  # type: ignore[call-overload]
+
+    def __ge__(self, other: object) -> bool:
+        return self._count(other, int(self) >= int(other))  # type: ignore[call-overload]
+
+
+def test_rule_at_in_many_nested_rules_bisects() -> None:
+    # 2,000 rules holding a rule each: an offset is found among them by bisection (a few
+    # dozen comparisons), not by a look at every one (4,000 and more)
+    css = "".join(f".a{i}{{color:red;.b{i}{{display:none}}}}" for i in range(2000))
+    sheet = _sheet(css)
+    assert len(sheet.rules) == 4000
+    places = [css.index(f".a{i}{{") + len(f".a{i}{{") for i in (0, 999, 1999)]
+    _Offset.compared = 0
+    found = [sheet.rule_at(_Offset(place)) for place in places]
+    assert [r.selector for r in found if r is not None] == [".a0", ".a999", ".a1999"]
+    assert _Offset.compared < 3 * 60
+    # and the innermost of rules nested 300 deep, with declarations after the inner blocks
+    deep = "".join(f".d{i}{{color:red;" for i in range(300)) + "}gap:0;" * 300
+    sheet = _sheet(deep)
+    _Offset.compared = 0
+    assert sheet.rule_at(_Offset(deep.index(".d150{") + 7)).selector == ".d150"  # type: ignore[union-attr]
+    assert sheet.rule_at(_Offset(deep.index("gap"))) is None  # after a nested rule
+    assert _Offset.compared < 2 * 60
+
+
+def test_rules_nested_deep_share_their_sheet_text() -> None:
+    # each rule's block is cut from the sheet's text when asked, not copied when the sheet
+    # is cut (copies of 300 blocks nested in each other: the sheet's size 150 times over)
+    css = "".join(f".d{i}{{color:red;" for i in range(300)) + "}" * 300
+    sheet = _sheet(css)
+    rules = sheet.rules
+    assert len(rules) == 300
+    assert all(rule.css is sheet.blanked for rule in rules)
+    outer = rules[-1]
+    assert outer.selector == ".d0"
+    assert outer.block == css[len(".d0{") : -1]
+    assert outer.own == "color:red;.d1"
+
+
 def test_a_huge_sheet_is_bounded_by_each_reader() -> None:
     rule = ".r{color:red}"
     doc = _page(rule * 10_000, ".late{display:none}")
