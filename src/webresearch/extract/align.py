@@ -58,6 +58,8 @@ LONG_SEGMENT_CHARS = 24
 LOOKAHEAD_SEGMENTS = 4
 #: Above this many segments × kept characters, anchors are not searched (cost bound).
 ANCHOR_BUDGET = 200_000_000
+#: At most this many consecutive short segments make a run that resynchronises the cursor.
+RUN_SEGMENTS = 6
 
 #: Elements whose text is never page text. ``<noscript>`` is text here: some sites serve
 #: their content to crawlers in it (Discourse forums), and extractors may keep it.
@@ -265,6 +267,7 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
     start = 0
     k = 0
     skipped: list[int] = []  # segments passed over since the cursor last moved
+    page = _PageText(segments, free)
     for seg_index, pos, n in [*anchors, (len(segments), len(kept), 0)]:
         # Text right before an anchor belongs to it: fill backwards from the anchor first,
         # so a menu item repeating a heading does not take the heading's place.
@@ -297,6 +300,21 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
                 start = found + m
             elif m >= LONG_SEGMENT_CHARS:
                 found = _unclaimed(seg.norm, kept, claimed)  # moved by trafilatura
+            else:  # lost: a run of short segments found once further on takes the cursor there
+                run = _resync(segments, free, k - 1, bound, kept, start, stop, page)
+                if run is not None:
+                    run_at, run_end = run
+                    placed += _backfill(segments, skipped, kept, claimed, start, run_at)
+                    for j in free[k - 1 : run_end]:
+                        segments[j].kept = True
+                        claimed[run_at : run_at + len(segments[j].norm)] = b"\x01" * len(
+                            segments[j].norm
+                        )
+                        placed += len(segments[j].norm)
+                        run_at += len(segments[j].norm)
+                    start = run_at
+                    k = run_end
+                    continue
             if found == -1:
                 skipped.append(free[k - 1])
                 continue
@@ -312,6 +330,61 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
             start = pos + n
             k += 1
     return placed
+
+
+class _PageText:
+    """The free segments' text joined, built on first use (runs are rarely tried)."""
+
+    __slots__ = ("_free", "_segments", "_text")
+
+    def __init__(self, segments: list[Segment], free: list[int]) -> None:
+        self._segments = segments
+        self._free = free
+        self._text: str | None = None
+
+    def count(self, norm: str) -> int:
+        """How many times ``norm`` occurs in the page's text (overlaps not counted)."""
+        if self._text is None:
+            self._text = "".join(self._segments[i].norm for i in self._free)
+        return self._text.count(norm)
+
+
+def _resync(
+    segments: list[Segment],
+    free: list[int],
+    k: int,
+    bound: int,
+    kept: str,
+    start: int,
+    stop: int,
+    page: _PageText,
+) -> tuple[int, int] | None:
+    """``(position in kept, end in free)`` of a run of short segments from ``free[k]`` on
+    that continues ``kept`` further on, or ``None``.
+
+    The cursor is lost when ``kept`` holds text the page walk does not see (a ``<button>``'s
+    label, trafilatura keeps it) and no segment is long enough to be found past it: a grid
+    of short card names and prices never lines up again. A run of at most
+    :data:`RUN_SEGMENTS` consecutive segments (none of them long), joined to at least
+    :data:`LONG_SEGMENT_CHARS`, found exactly once in ``kept`` (inside ``[start, stop)``)
+    and exactly once in the page's text, is where the page and ``kept`` meet again.
+    """
+    joined = ""
+    end = k
+    while end < len(free) and end - k < RUN_SEGMENTS and free[end] < bound:
+        norm = segments[free[end]].norm
+        if len(norm) >= LONG_SEGMENT_CHARS:
+            return None  # a long segment is placed on its own
+        joined += norm
+        end += 1
+        if len(joined) >= LONG_SEGMENT_CHARS:
+            break
+    if len(joined) < LONG_SEGMENT_CHARS or end - k < 2:
+        return None
+    found = kept.find(joined, start, stop)
+    if found == -1 or kept.count(joined) != 1 or page.count(joined) != 1:
+        return None
+    return found, end
 
 
 def _backfill(
