@@ -300,8 +300,8 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
                 start = found + m
             elif m >= LONG_SEGMENT_CHARS:
                 found = _unclaimed(seg.norm, kept, claimed)  # moved by trafilatura
-            else:  # lost: a run of short segments found once further on takes the cursor there
-                run = _resync(segments, free, k - 1, bound, kept, start, stop, page)
+            elif not anchors:  # short text only: a run found once further on resynchronises
+                run = _resync(segments, free, k - 1, end, kept, start, stop, page)
                 if run is not None:
                     run_at, run_end = run
                     placed += _backfill(segments, skipped, kept, claimed, start, run_at)
@@ -353,25 +353,28 @@ def _resync(
     segments: list[Segment],
     free: list[int],
     k: int,
-    bound: int,
+    last: int,
     kept: str,
     start: int,
     stop: int,
     page: _PageText,
 ) -> tuple[int, int] | None:
     """``(position in kept, end in free)`` of a run of short segments from ``free[k]`` on
-    that continues ``kept`` further on, or ``None``.
+    that continues ``kept`` further on (``free[k:last]``: the segments of the stretch), or
+    ``None``.
 
     The cursor is lost when ``kept`` holds text the page walk does not see (a ``<button>``'s
     label, trafilatura keeps it) and no segment is long enough to be found past it: a grid
     of short card names and prices never lines up again. A run of at most
     :data:`RUN_SEGMENTS` consecutive segments (none of them long), joined to at least
     :data:`LONG_SEGMENT_CHARS`, found exactly once in ``kept`` (inside ``[start, stop)``)
-    and exactly once in the page's text, is where the page and ``kept`` meet again.
+    and exactly once in the page's text, is where the page and ``kept`` meet again —
+    unless a later segment of the stretch (not short) is in the kept text jumped over:
+    that text is on the page, further down, and the run was moved by the extractor.
     """
     joined = ""
     end = k
-    while end < len(free) and end - k < RUN_SEGMENTS and free[end] < bound:
+    while end < last and end - k < RUN_SEGMENTS:
         norm = segments[free[end]].norm
         if len(norm) >= LONG_SEGMENT_CHARS:
             return None  # a long segment is placed on its own
@@ -384,6 +387,11 @@ def _resync(
     found = kept.find(joined, start, stop)
     if found == -1 or kept.count(joined) != 1 or page.count(joined) != 1:
         return None
+    passed = kept[start:found]
+    for j in free[end:last]:
+        norm = segments[j].norm
+        if len(norm) >= SHORT_SEGMENT_CHARS and norm in passed:
+            return None
     return found, end
 
 

@@ -184,3 +184,11 @@ def test_an_aligned_page_with_a_menu_keeps_only_its_article() -> None:
     )
     align_segments(segs, [normalise(text)])
     assert [s.owner.tag for s in segs if s.kept] == ["h1", "p", "p", "a", "a", "a"]
+
+
+def test_a_run_moved_above_text_still_on_the_page_does_not_take_the_cursor_past_it() -> None:
+    # the kept text puts "Free gift wrapping" first; the page has it after the grid: the
+    # grid's run, found further on, must not make the cursor jump over it
+    segs = segments(f"{_GRID}<p>Free gift wrapping</p>")
+    align_segments(segs, [normalise(f"Free gift wrapping {_GRID_TEXT}")])
+    assert kept(segs) == ["freegiftwrapping"]
