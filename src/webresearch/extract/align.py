@@ -12,6 +12,11 @@ between anchors: backwards from each anchor (text right before an anchor belongs
 then forwards greedily, short segments only where they continue the kept text exactly,
 longer ones a little further on, long ones anywhere (an extractor sometimes moves a block).
 Repeated text ("Meal 1", a menu item repeating a heading) is thus placed at the right copy.
+
+A text with no anchor at all (a grid of short card names and prices) has nothing to line up
+again after text the page walk does not see (a ``<button>``'s label, which trafilatura
+keeps): there a run of consecutive short segments found once in the kept text and once on
+the page resynchronises the cursor (:mod:`webresearch.extract.align_runs`; issue 13).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from webresearch.extract.align_runs import PageRuns
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.markdown import SKIPPED_TAGS
 from webresearch.extract.text_count import (
@@ -58,8 +64,6 @@ LONG_SEGMENT_CHARS = 24
 LOOKAHEAD_SEGMENTS = 4
 #: Above this many segments × kept characters, anchors are not searched (cost bound).
 ANCHOR_BUDGET = 200_000_000
-#: At most this many consecutive short segments make a run that resynchronises the cursor.
-RUN_SEGMENTS = 6
 
 #: Elements whose text is never page text. ``<noscript>`` is text here: some sites serve
 #: their content to crawlers in it (Discourse forums), and extractors may keep it.
@@ -256,7 +260,9 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
     the other segments are matched greedily, each only inside the stretch of ``kept``
     between the anchors, so repeated text ("Meal 1", "Eat every 2–3 hours") is placed at the
     right repetition. A long segment found nowhere in its stretch but somewhere else is
-    kept too (trafilatura sometimes moves a block), without moving the cursor.
+    kept too (trafilatura sometimes moves a block), without moving the cursor. When there
+    is no anchor, a short segment not found may start a run that resynchronises the cursor
+    (:class:`~webresearch.extract.align_runs.PageRuns`).
     """
     free = [i for i, seg in enumerate(segments) if not seg.kept]
     anchors = _anchors(segments, free, kept)
@@ -267,7 +273,9 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
     start = 0
     k = 0
     skipped: list[int] = []  # segments passed over since the cursor last moved
-    page = _PageText(segments, free)
+    runs = None  # short text only (no anchor, within the cost bound): runs resynchronise
+    if not anchors and len(free) * len(kept) <= ANCHOR_BUDGET:
+        runs = PageRuns([segments[i].norm for i in free], LONG_SEGMENT_CHARS, SHORT_SEGMENT_CHARS)
     for seg_index, pos, n in [*anchors, (len(segments), len(kept), 0)]:
         # Text right before an anchor belongs to it: fill backwards from the anchor first,
         # so a menu item repeating a heading does not take the heading's place.
@@ -300,18 +308,17 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
                 start = found + m
             elif m >= LONG_SEGMENT_CHARS:
                 found = _unclaimed(seg.norm, kept, claimed)  # moved by trafilatura
-            elif not anchors:  # short text only: a run found once further on resynchronises
-                run = _resync(segments, free, k - 1, end, kept, start, stop, page)
+            elif runs is not None:  # short text only: a run found once further on
+                run = runs.resync(k - 1, end, kept, start, stop)
                 if run is not None:
                     run_at, run_end = run
                     placed += _backfill(segments, skipped, kept, claimed, start, run_at)
                     for j in free[k - 1 : run_end]:
                         segments[j].kept = True
-                        claimed[run_at : run_at + len(segments[j].norm)] = b"\x01" * len(
-                            segments[j].norm
-                        )
-                        placed += len(segments[j].norm)
-                        run_at += len(segments[j].norm)
+                        m = len(segments[j].norm)
+                        claimed[run_at : run_at + m] = b"\x01" * m
+                        placed += m
+                        run_at += m
                     start = run_at
                     k = run_end
                     continue
@@ -330,69 +337,6 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
             start = pos + n
             k += 1
     return placed
-
-
-class _PageText:
-    """The free segments' text joined, built on first use (runs are rarely tried)."""
-
-    __slots__ = ("_free", "_segments", "_text")
-
-    def __init__(self, segments: list[Segment], free: list[int]) -> None:
-        self._segments = segments
-        self._free = free
-        self._text: str | None = None
-
-    def count(self, norm: str) -> int:
-        """How many times ``norm`` occurs in the page's text (overlaps not counted)."""
-        if self._text is None:
-            self._text = "".join(self._segments[i].norm for i in self._free)
-        return self._text.count(norm)
-
-
-def _resync(
-    segments: list[Segment],
-    free: list[int],
-    k: int,
-    last: int,
-    kept: str,
-    start: int,
-    stop: int,
-    page: _PageText,
-) -> tuple[int, int] | None:
-    """``(position in kept, end in free)`` of a run of short segments from ``free[k]`` on
-    that continues ``kept`` further on (``free[k:last]``: the segments of the stretch), or
-    ``None``.
-
-    The cursor is lost when ``kept`` holds text the page walk does not see (a ``<button>``'s
-    label, trafilatura keeps it) and no segment is long enough to be found past it: a grid
-    of short card names and prices never lines up again. A run of at most
-    :data:`RUN_SEGMENTS` consecutive segments (none of them long), joined to at least
-    :data:`LONG_SEGMENT_CHARS`, found exactly once in ``kept`` (inside ``[start, stop)``)
-    and exactly once in the page's text, is where the page and ``kept`` meet again —
-    unless a later segment of the stretch (not short) is in the kept text jumped over:
-    that text is on the page, further down, and the run was moved by the extractor.
-    """
-    joined = ""
-    end = k
-    while end < last and end - k < RUN_SEGMENTS:
-        norm = segments[free[end]].norm
-        if len(norm) >= LONG_SEGMENT_CHARS:
-            return None  # a long segment is placed on its own
-        joined += norm
-        end += 1
-        if len(joined) >= LONG_SEGMENT_CHARS:
-            break
-    if len(joined) < LONG_SEGMENT_CHARS or end - k < 2:
-        return None
-    found = kept.find(joined, start, stop)
-    if found == -1 or kept.count(joined) != 1 or page.count(joined) != 1:
-        return None
-    passed = kept[start:found]
-    for j in free[end:last]:
-        norm = segments[j].norm
-        if len(norm) >= SHORT_SEGMENT_CHARS and norm in passed:
-            return None
-    return found, end
 
 
 def _backfill(
