@@ -12,6 +12,11 @@ between anchors: backwards from each anchor (text right before an anchor belongs
 then forwards greedily, short segments only where they continue the kept text exactly,
 longer ones a little further on, long ones anywhere (an extractor sometimes moves a block).
 Repeated text ("Meal 1", a menu item repeating a heading) is thus placed at the right copy.
+
+A text with no anchor at all (a grid of short card names and prices) has nothing to line up
+again after text the page walk does not see (a ``<button>``'s label, which trafilatura
+keeps): there a run of consecutive short segments found once in the kept text and once on
+the page resynchronises the cursor (:mod:`webresearch.extract.align_runs`; issue 13).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from webresearch.extract.align_runs import PageRuns
 from webresearch.extract.formulas import formula_tex
 from webresearch.extract.markdown import SKIPPED_TAGS
 from webresearch.extract.text_count import (
@@ -254,7 +260,9 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
     the other segments are matched greedily, each only inside the stretch of ``kept``
     between the anchors, so repeated text ("Meal 1", "Eat every 2–3 hours") is placed at the
     right repetition. A long segment found nowhere in its stretch but somewhere else is
-    kept too (trafilatura sometimes moves a block), without moving the cursor.
+    kept too (trafilatura sometimes moves a block), without moving the cursor. When there
+    is no anchor, a short segment not found may start a run that resynchronises the cursor
+    (:class:`~webresearch.extract.align_runs.PageRuns`).
     """
     free = [i for i, seg in enumerate(segments) if not seg.kept]
     anchors = _anchors(segments, free, kept)
@@ -265,6 +273,9 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
     start = 0
     k = 0
     skipped: list[int] = []  # segments passed over since the cursor last moved
+    runs = None  # short text only (no anchor, within the cost bound): runs resynchronise
+    if not anchors and len(free) * len(kept) <= ANCHOR_BUDGET:
+        runs = PageRuns([segments[i].norm for i in free], LONG_SEGMENT_CHARS, SHORT_SEGMENT_CHARS)
     for seg_index, pos, n in [*anchors, (len(segments), len(kept), 0)]:
         # Text right before an anchor belongs to it: fill backwards from the anchor first,
         # so a menu item repeating a heading does not take the heading's place.
@@ -297,6 +308,20 @@ def _align_stream(segments: list[Segment], kept: str) -> int:
                 start = found + m
             elif m >= LONG_SEGMENT_CHARS:
                 found = _unclaimed(seg.norm, kept, claimed)  # moved by trafilatura
+            elif runs is not None:  # short text only: a run found once further on
+                run = runs.resync(k - 1, end, kept, start, stop)
+                if run is not None:
+                    run_at, run_end = run
+                    placed += _backfill(segments, skipped, kept, claimed, start, run_at)
+                    for j in free[k - 1 : run_end]:
+                        segments[j].kept = True
+                        m = len(segments[j].norm)
+                        claimed[run_at : run_at + m] = b"\x01" * m
+                        placed += m
+                        run_at += m
+                    start = run_at
+                    k = run_end
+                    continue
             if found == -1:
                 skipped.append(free[k - 1])
                 continue

@@ -134,3 +134,61 @@ def test_each_stream_is_aligned_on_its_own() -> None:
 def test_letters_and_digits_are_what_the_pattern_leaves(text: str) -> None:
     assert letters_digits(text) == re.sub(r"[\W_]+", "", text)
     assert normalise(text) == re.sub(r"[\W_]+", "", text).lower()
+
+
+_GRID = (
+    "<div class=cards>"
+    "<div><h2>Huggie Hoops</h2><p>$75</p></div><div><h2>Stud Earring</h2><p>$65</p></div>"
+    "<div><h2>Double Hoop</h2><p>$85</p></div><div><h2>Bold Studs</h2><p>$50</p></div>"
+    "</div>"
+)
+_GRID_TEXT = "Huggie Hoops $75 Stud Earring $65 Double Hoop $85 Bold Studs $50"
+
+
+def test_a_grid_of_short_text_lines_up_after_a_buttons_label() -> None:
+    # trafilatura keeps a <button>'s label, the page walk skips it: no short segment
+    # continues the kept text where it starts, none is long enough to be found past it
+    segs = segments(f"<nav><a>Shop</a></nav><button>Filter and sort</button>{_GRID}")
+    placed = align_segments(segs, [normalise(f"Filter and sort {_GRID_TEXT}")])
+    assert [s.owner.tag for s in segs if s.kept] == ["h2", "p"] * 4
+    assert placed == len(normalise(_GRID_TEXT))
+
+
+def test_a_run_of_short_text_repeated_on_the_page_does_not_move_the_cursor() -> None:
+    # the top menu comes again in the footer: which copy trafilatura kept is unknown
+    menu = "<ul><li>Shipping</li><li>Returns</li><li>Contact us</li><li>Privacy</li></ul>"
+    segs = segments(f"<nav>{menu}</nav><button>Menu</button>{_GRID}<footer>{menu}</footer>")
+    align_segments(segs, [normalise(f"Menu {_GRID_TEXT} Shipping Returns Contact us Privacy")])
+    assert [s.owner.tag for s in segs if s.kept][:8] == ["h2", "p"] * 4
+    assert not any(s.kept for s in segs[:4])  # the top menu
+
+
+def test_a_run_found_twice_in_the_kept_text_does_not_move_the_cursor() -> None:
+    segs = segments(f"<button>Sort</button>{_GRID}")
+    align_segments(segs, [normalise(f"Sort {_GRID_TEXT} {_GRID_TEXT}")])
+    assert not any(s.kept for s in segs)
+
+
+def test_an_aligned_page_with_a_menu_keeps_only_its_article() -> None:
+    # ordinary page: short menu links that occur once in the kept text far from where
+    # the cursor is must not be placed there when the article lines up by itself
+    segs = segments(
+        "<nav><a>Solar panels</a><a>Heat pumps</a><a>Home batteries</a></nav>"
+        "<h1>Choosing a heat pump</h1>"
+        "<p>An air-source heat pump moves heat from the outside air into the house.</p>"
+        "<p>See also: <a>Solar panels</a> <a>Heat pumps</a> <a>Home batteries</a></p>"
+    )
+    text = (
+        "Choosing a heat pump An air-source heat pump moves heat from the outside air into"
+        " the house. See also: Solar panels Heat pumps Home batteries"
+    )
+    align_segments(segs, [normalise(text)])
+    assert [s.owner.tag for s in segs if s.kept] == ["h1", "p", "p", "a", "a", "a"]
+
+
+def test_a_run_moved_above_text_still_on_the_page_does_not_take_the_cursor_past_it() -> None:
+    # the kept text puts "Free gift wrapping" first; the page has it after the grid: the
+    # grid's run, found further on, must not make the cursor jump over it
+    segs = segments(f"{_GRID}<p>Free gift wrapping</p>")
+    align_segments(segs, [normalise(f"Free gift wrapping {_GRID_TEXT}")])
+    assert kept(segs) == ["freegiftwrapping"]
