@@ -5,6 +5,8 @@ after ``history.pushState``, always after a reload of the same URL (SPEC §1.4).
 
 from __future__ import annotations
 
+import logging
+
 import pytest
 
 from tests.browser.conftest import Kit, Sites
@@ -26,6 +28,16 @@ START = b"""<!doctype html><html><head><title>Harbour office</title></head><body
 <a id="again" href="/follow/start">Reload</a>
 <p id="out">Welcome</p>
 </body></html>"""
+#: review r-18a: a toast hidden after 900 ms, and a page polling in a loop (a fetch, then
+#: a 30 ms timeout), made every click wait about a second.
+TOAST = b"""<!doctype html><html><head><title>Harbour office</title></head><body>
+<button id="save" onclick="const t = document.getElementById('toast'); t.textContent = 'Saved'; setTimeout(() => { t.textContent = ''; }, 900)">Save</button>
+<p id="toast"></p></body></html>"""
+POLLING = b"""<!doctype html><html><head><title>Harbour office</title></head><body>
+<button id="tide" onclick="document.getElementById('out').textContent = 'High tide 14:05'">Tide</button>
+<p id="out">Welcome</p>
+<script>const poll = () => fetch('/follow/tick').then(() => setTimeout(poll, 30), () => setTimeout(poll, 30)); poll();</script>
+</body></html>"""
 TIMETABLE = b"""<!doctype html><html><head><title>Timetable</title></head><body>
 <h1>Winter timetable</h1><p>Two crossings a day.</p></body></html>"""
 
@@ -33,6 +45,9 @@ TIMETABLE = b"""<!doctype html><html><head><title>Timetable</title></head><body>
 def _serve(sites: Sites) -> str:
     sites.site.routes["/follow/start"] = Route(headers=HTML, body=START)
     sites.site.routes["/follow/timetable"] = Route(headers=HTML, body=TIMETABLE)
+    sites.site.routes["/follow/toast"] = Route(headers=HTML, body=TOAST)
+    sites.site.routes["/follow/polling"] = Route(headers=HTML, body=POLLING)
+    sites.site.routes["/follow/tick"] = Route(headers=HTML, body=b"ok")
     return sites.site.base
 
 
@@ -99,3 +114,25 @@ async def test_refs_stay_valid_after_push_state_and_go_stale_after_a_reload(
     assert STALE in reloaded_again.text  # the URL did not change; the document did
     stale = await kit.call(run, action="click", ref=tide)
     assert not stale.ok and stale.error is not None and stale.error.code == "stale_ref"
+
+
+async def test_a_toast_or_a_polling_page_does_not_hold_a_click(
+    kit: Kit, sites: Sites, caplog: pytest.LogCaptureFixture
+) -> None:
+    base = _serve(sites)
+    run = RunContext()
+    caplog.set_level(logging.DEBUG, logger="webresearch.browser")
+    assert (await kit.call(run, action="open", url=f"{base}/follow/toast")).ok
+    caplog.clear()
+    clicked = await kit.call(run, action="click", selector="#save")
+    assert clicked.ok, clicked.text
+    reasons = [r.getMessage() for r in caplog.records if "after the action" in r.getMessage()]
+    assert reasons == ["after the action: nothing set off"]
+
+    assert (await kit.call(run, action="open", url=f"{base}/follow/polling")).ok
+    for _ in range(3):
+        caplog.clear()
+        clicked = await kit.call(run, action="click", selector="#tide")
+        assert clicked.ok, clicked.text
+        reasons = [r.getMessage() for r in caplog.records if "after the action" in r.getMessage()]
+        assert reasons == ["after the action: nothing set off"], reasons

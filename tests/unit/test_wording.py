@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from webresearch.adapters._common import image_facts
 from webresearch.browser.base import BlockedRequest
 from webresearch.browser.snapshot import render_snapshot
+from webresearch.extract.budget import TextWindow, truncation_marker
 from webresearch.images.rules import human_bytes
+from webresearch.net.download import cap_text
 from webresearch.tools.browser_journal import with_notes
-from webresearch.tools.page_text import hidden_kept_note
-from webresearch.types import ToolResult
+from webresearch.tools.page_text import format_document, hidden_kept_note
+from webresearch.types import ImageBlock, PageText, ToolResult
 from webresearch.wording import count
 
 
@@ -38,3 +41,16 @@ def test_page_notes_and_sizes_of_one() -> None:
     blocked = BlockedRequest("http://127.0.0.2/x", "blocked_address", "refused", "Image", False)
     noted = with_notes(ToolResult(text="clicked"), ([blocked], [], []))
     assert "note: 1 request of the page was refused by policy" in noted.text
+
+
+def test_more_counts_of_one_are_singular() -> None:
+    # review r-18a: these counts were written as "N <plural>" outside wording.count
+    doc = PageText(
+        url="https://example.org/", content_type="text/html", title="T",
+        text="The harbour\u202e timetable.", markdown=True,
+    )  # fmt: skip
+    text, _window = format_document(doc, 0, 10_000)
+    assert "note: 1 invisible character was removed (hidden text)" in text
+    assert truncation_marker(TextWindow("", 0, 0, 1)) == "[truncated at 0 of 1 byte]"
+    assert cap_text(1) == "1 byte"
+    assert image_facts(ImageBlock(data=b"x", mime="image/png")) == "image/png, 1 byte"

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from webresearch import ImageBlock, ToolResult, ToolSpec
+from webresearch.wording import count
 
 __all__ = [
     "ALREADY_SHOWN",
@@ -72,7 +73,7 @@ def image_facts(image: ImageBlock) -> str:
     if isinstance(width, int) and isinstance(height, int):
         parts.append(f"{width}×{height} px")
     size = len(image.data)
-    parts.append(f"{size} bytes" if size < 1024 else f"{size / 1024:.0f} KiB")
+    parts.append(count(size, "byte") if size < 1024 else f"{size / 1024:.0f} KiB")
     return ", ".join(parts)
 
 

@@ -44,6 +44,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Literal, Protocol, TypeVar
 
 from webresearch import Toolkit
+from webresearch.wording import count
 
 __all__ = [
     "IMAGE_REFUSED_NOTE",
@@ -302,4 +303,4 @@ def _facts(part: Mapping[object, object]) -> str:
         size = len(base64.b64decode(data, validate=False))
     except (binascii.Error, ValueError):
         return mime
-    return f"{mime}, {size} bytes" if size < 1024 else f"{mime}, {size / 1024:.0f} KiB"
+    return f"{mime}, {count(size, 'byte')}" if size < 1024 else f"{mime}, {size / 1024:.0f} KiB"

@@ -10,17 +10,24 @@ from __future__ import annotations
 
 from .snapshot import STATE_KEY
 
-__all__ = ["ACTIVITY_KEY", "PAGE_GUARD_JS", "READ_HTML_JS", "SHORT_TIMER_MS"]
+__all__ = ["ACTIVITY_KEY", "FOLLOW_TIMER_MS", "PAGE_GUARD_JS", "READ_HTML_JS", "SHORT_TIMER_MS"]
 
-#: ``Symbol.for`` name of a window's activity record: ``{t, fetches, timers, intervals,
+#: ``Symbol.for`` name of a window's activity record: ``{t, fetches, timers, soon, intervals,
 #: errors}`` — when the content last changed (``performance.now()`` ms), unanswered
-#: fetch/XHR calls, pending short timeouts, running short intervals, and script failures
+#: fetch/XHR calls, pending short timeouts (``soon``: those of at most
+#: :data:`FOLLOW_TIMER_MS`), running short intervals, and script failures
 #: (uncaught errors, scripts that failed to load, unhandled rejections). The counts are
 #: ``null`` when only the readiness probe installed it.
 ACTIVITY_KEY = "webresearch.activity"
 #: Timeouts and intervals of at most this many milliseconds count as work about to happen;
 #: longer ones (a reminder after 30 s, a poll every 5 s) do not hold a page's readiness.
 SHORT_TIMER_MS = 1000
+#: Timeouts of at most this many milliseconds may start a navigation an action waits for
+#: (:mod:`.page_settle`): a click's deliberate pause before it moves the page ("Saving…",
+#: an animation; 300–400 ms) is shorter. A toast hidden after 900 ms or more is not a
+#: navigation, and one that fires at the end of the follow window (1 s) would leave its
+#: navigation no time in it: waiting for it cost every such click a second (review r-18a).
+FOLLOW_TIMER_MS = 500
 
 #: ``[title, HTML, content type]`` of the document the script runs in: its doctype and
 #: ``documentElement.outerHTML`` (the rendered DOM, as the library's ``content()`` gives it,
@@ -64,7 +71,7 @@ PAGE_GUARD_JS = (
     + ACTIVITY_KEY
     + """');
     if (window[k]) return;
-    const A = {t: performance.now(), fetches: 0, timers: 0, intervals: 0, errors: 0};
+    const A = {t: performance.now(), fetches: 0, timers: 0, soon: 0, intervals: 0, errors: 0};
     Object.defineProperty(window, k, {value: A});
     // Uncaught script errors, scripts that failed to load (capture phase), and rejected
     // promises nobody handled: a shell that broke this way will not draw itself.
@@ -73,22 +80,33 @@ PAGE_GUARD_JS = (
     window.addEventListener('unhandledrejection', failed);
     new MutationObserver(() => { A.t = performance.now(); })
       .observe(document, {subtree: true, childList: true, characterData: true});
-    const pending = new Set();
+    const pending = new Map();  // id -> whether it is a "soon" timer
+    const settle = (id) => {
+      if (!pending.has(id)) return;
+      if (pending.get(id)) A.soon -= 1;
+      pending.delete(id);
+      A.timers -= 1;
+    };
     const setT = window.setTimeout, clearT = window.clearTimeout;
     window.setTimeout = function (fn, delay, ...rest) {
-      if (typeof fn !== 'function' || (Number(delay) || 0) > """
+      const ms = Number(delay) || 0;
+      if (typeof fn !== 'function' || ms > """
     + str(SHORT_TIMER_MS)
     + """) return setT.apply(window, arguments);
       let id;
       id = setT.call(window, function () {
-        try { return fn.apply(this, rest); } finally { if (pending.delete(id)) A.timers -= 1; }
+        try { return fn.apply(this, rest); } finally { settle(id); }
       }, delay);
-      pending.add(id);
+      const soon = ms <= """
+    + str(FOLLOW_TIMER_MS)
+    + """;
+      pending.set(id, soon);
       A.timers += 1;
+      if (soon) A.soon += 1;
       return id;
     };
     window.clearTimeout = function (id) {
-      if (pending.delete(id)) A.timers -= 1;
+      settle(id);
       return clearT.apply(window, arguments);
     };
     const repeating = new Set();

@@ -14,32 +14,44 @@ A navigation the page starts a little *after* the action — a click handler's
 ``setTimeout(() => location = '/next', 400)``, a form sent by ``fetch`` whose answer moves
 the page — is waited for too, within :data:`FOLLOW_S` (new-user test, session 17: only the
 next ``wait`` showed the new page). The wait is short because it is only taken while the
-action left work pending that may lead somewhere: more short timeouts (≤
-:data:`~.page_scripts.SHORT_TIMER_MS`) or unanswered ``fetch``/``XMLHttpRequest`` calls than
-before the action, as the page's activity record counts them (:mod:`.readiness`). Once that
-work is done the page gets :data:`~.readiness.GRACE_S` more (a fetch's answer is handed to
-the script that moves the page); an action that set nothing off costs two looks at the page
-(a few ms), and a backend without the activity record (no counts) is not waited for.
+action left work pending that may lead somewhere: more pending timeouts of at most
+:data:`~.page_scripts.FOLLOW_TIMER_MS` and unanswered ``fetch``/``XMLHttpRequest`` calls,
+summed, than before the action, as the page's activity record counts them
+(:mod:`.page_scripts`). The sum, not each count: a page polling in a loop (``fetch``, then
+``setTimeout(poll, 30)``) swaps one for the other and keeps the sum, where comparing each
+count alone found one always "more than before" and every action waited the whole window
+(review r-18a). A longer timeout (a toast hidden after 900 ms) is not waited for: see
+:data:`~.page_scripts.FOLLOW_TIMER_MS`. Once the work is done the page gets
+:data:`~.readiness.GRACE_S` more (a fetch's answer is handed to the script that moves the
+page); an action that set nothing off costs two looks at the page (one small evaluation
+each, a few ms), and a backend without the activity record (no counts) is not waited for.
+The decision is logged at DEBUG (``webresearch.browser``: ``after the action: REASON``, one
+of :data:`FOLLOW_REASONS`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable
 from typing import TYPE_CHECKING
 
+from ..errors import BrowserError
 from ..runtime.waiting import wait_within
 from .page_errors import best_effort
-from .page_eval import CDPSender
+from .page_eval import CDPSender, evaluate_function
 from .page_events import PageEvents
-from .page_ready import POLL_S, look, wait_ready
-from .readiness import GRACE_S, Activity
+from .page_ready import POLL_S, wait_ready
+from .page_scripts import ACTIVITY_KEY
+from .readiness import GRACE_S
 
 if TYPE_CHECKING:
     from playwright.async_api import Frame, Page, Request
 
-__all__ = ["FOLLOW_S", "LOOK_S", "MIN_LEFT_S", "pending_work", "settle_after"]
+__all__ = ["FOLLOW_REASONS", "FOLLOW_S", "LOOK_S", "MIN_LEFT_S", "pending_work", "settle_after"]
+
+log = logging.getLogger("webresearch.browser")
 
 #: Seconds of readiness a navigation keeps even when its commit took all of the budget.
 MIN_LEFT_S = 0.25
@@ -48,6 +60,19 @@ MIN_LEFT_S = 0.25
 FOLLOW_S = 1.0
 #: Most seconds one look at the page may take here (a page busy in a script: no wait).
 LOOK_S = 0.5
+#: Why an action's wait for a later navigation ended (logged at DEBUG): the page moved;
+#: the action set nothing off; no counts (no activity record, or a look did not answer);
+#: the work it set off ended and the grace ran out; the window ended with work pending.
+FOLLOW_REASONS = ("moved", "nothing set off", "no counts", "work done", "window over")
+#: The work an action may lead somewhere with, as one number: the pending timeouts of at
+#: most ``FOLLOW_TIMER_MS`` plus the unanswered fetch/XHR calls; ``null`` without a full
+#: record. One property read, not the readiness probe's walk of the page's text.
+_WORK_JS = (
+    "() => { const A = window[Symbol.for('"
+    + ACTIVITY_KEY
+    + "')]; return A && typeof A.soon === 'number' && typeof A.fetches === 'number'"
+    " ? A.soon + A.fetches : null; }"
+)
 
 
 async def settle_after(
@@ -81,7 +106,8 @@ async def settle_after(
         note = await action
         deadline = loop.time() + budget_s
         if not started and str(page.url) == before:
-            await _follow(page, cdp, base, moved, min(FOLLOW_S, budget_s))
+            reason = await _follow(page, cdp, base, moved, min(FOLLOW_S, budget_s))
+            log.debug("after the action: %s", reason)
             if not started and str(page.url) == before:
                 return note
         if started and not committed.is_set():
@@ -95,37 +121,41 @@ async def settle_after(
     return note
 
 
-def pending_work(before: Activity | None, now: Activity | None) -> bool | None:
-    """Whether the page has more short timeouts or unanswered fetch/XHR calls ``now`` than
-    ``before`` the action; ``None`` when either look has no counts (no activity record)."""
+def pending_work(before: int | None, now: int | None) -> bool | None:
+    """Whether more work is pending ``now`` than ``before`` the action (each: the pending
+    timeouts of at most ``FOLLOW_TIMER_MS`` plus the unanswered fetch/XHR calls, summed: a
+    poll loop swapping a fetch for a timer keeps it); ``None`` when either look has no
+    count (no activity record)."""
     if before is None or now is None:
         return None
-    counts = (before.timers, before.fetches, now.timers, now.fetches)
-    if any(c is None for c in counts):
-        return None
-    return (now.timers or 0) > (before.timers or 0) or (now.fetches or 0) > (before.fetches or 0)
+    return now > before
 
 
-async def _look(page: Page, cdp: CDPSender) -> Activity | None:
-    """One bounded look at the page (:data:`LOOK_S`); ``None`` when it did not answer."""
-    with contextlib.suppress(TimeoutError):
-        return await wait_within(look(page, cdp), LOOK_S)
-    return None
+async def _look(page: Page, cdp: CDPSender) -> int | None:
+    """One bounded look at the page's pending work (:data:`_WORK_JS`, :data:`LOOK_S`);
+    ``None`` when it did not answer or has no full activity record."""
+    raw: object = None
+    with contextlib.suppress(TimeoutError), best_effort(), contextlib.suppress(BrowserError):
+        raw = await wait_within(evaluate_function(cdp, _WORK_JS), LOOK_S)
+    return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
 
 
 async def _follow(
-    page: Page, cdp: CDPSender, base: Activity | None, moved: asyncio.Event, window_s: float
-) -> None:
+    page: Page, cdp: CDPSender, base: int | None, moved: asyncio.Event, window_s: float
+) -> str:
     """Wait at most ``window_s`` for ``moved`` while the action's work is pending (and
-    :data:`~.readiness.GRACE_S` after it ended); return at once when it set nothing off."""
+    :data:`~.readiness.GRACE_S` after it ended); return at once when it set nothing off.
+    Returns why the wait ended (one of :data:`FOLLOW_REASONS`)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + window_s
     calm_until: float | None = None  # the work ended: the grace runs until then
     first = True
     while not moved.is_set():
         busy = pending_work(base, await _look(page, cdp))
-        if busy is None or (first and not busy):
-            return  # no counts, or nothing set off by the action
+        if busy is None:
+            return "no counts"
+        if first and not busy:
+            return "nothing set off"
         first = False
         now = loop.time()
         if busy:
@@ -134,6 +164,7 @@ async def _follow(
             calm_until = now + GRACE_S
         stop = end if calm_until is None else min(end, calm_until)
         if now >= stop:
-            return
+            return "window over" if calm_until is None or end <= calm_until else "work done"
         with contextlib.suppress(TimeoutError):
             await wait_within(moved.wait(), min(POLL_S, stop - now))
+    return "moved"

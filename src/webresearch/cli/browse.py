@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     )
 
 from ..url_text import clean_url, not_web_url, scheme_hint
-from .browse_output import HeaderLines, save_images
+from .browse_output import HeaderLines, refused_url, save_images
 from .files import free_name, output_problem
 from .local_hints import Exemptions, url_step
 from .logs import say, say_error
@@ -295,7 +295,8 @@ def _backend_settings(settings: Settings, backend: str | None) -> Settings:
     "as_json",
     is_flag=True,
     help="Print each action's result as one line of JSON (JSON Lines: a whole object per "
-    "action, in order; errors also on stderr).",
+    "action, in order, a refused URL's error too, as fetch --json prints it; errors also on "
+    "stderr; 'help' typed with -i prints on stderr).",
 )
 @click.option(
     "-i",
@@ -369,8 +370,7 @@ def browse(
     for arguments, _file in parsed:  # a bad URL is reported whatever the backend's state
         bad_url = scheme_problem(arguments, Exemptions.of(settings))
         if bad_url is not None:
-            show_error("browse", bad_url)
-            ctx.exit(EXIT_USAGE)
+            ctx.exit(refused_url("browse", bad_url, as_json))
     interactive = interactive or not parsed
     steps = _Steps(as_json, quiet, timeout_ms)
     ctx.exit(run_stoppable(_run(settings, parsed, interactive, steps)))
@@ -417,8 +417,7 @@ async def _step(
     # a line typed at the prompt: as `browse URL` says it
     bad_url = scheme_problem(arguments, Exemptions.of(toolkit.settings))
     if bad_url is not None:
-        show_error("browse", bad_url)
-        return EXIT_USAGE
+        return refused_url("browse", bad_url, steps.as_json)
     if steps.timeout_ms is not None:
         arguments = {**arguments, "timeout_ms": steps.timeout_ms}
     heading = str(arguments.get("url") or arguments["action"])
@@ -480,7 +479,7 @@ async def _prompt(toolkit: Toolkit, run: RunContext, steps: _Steps) -> int:
         if line in ("quit", "exit"):
             return last
         if line in ("help", "?"):
-            click.echo(help_text())
+            click.echo(help_text(), err=steps.as_json)  # --json: stdout stays JSON Lines
             steps.header.forget()
             continue
         try:

@@ -25,12 +25,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from webresearch import ToolResult
+
 from .files import write_file
+from .render import EXIT_USAGE, emit_result, show_error
 
 if TYPE_CHECKING:
-    from webresearch import ToolResult
+    from webresearch import WebResearchError
 
-__all__ = ["HeaderLines", "save_images"]
+__all__ = ["HeaderLines", "refused_url", "save_images"]
 
 #: The untrusted-data notice (tools/page_text.UNTRUSTED_NOTICE: the CLI imports the facade
 #: only; a test pins that the two agree).
@@ -95,3 +98,14 @@ def save_images(result: ToolResult, path: str) -> tuple[list[str], str | None]:
             return written, problem
         written.append(str(out))
     return written, None
+
+
+def refused_url(command: str, error: WebResearchError, as_json: bool) -> int:
+    """A URL refused before the browser starts (not http(s), empty): its error line on
+    stderr and, with ``--json``, its JSON object on stdout, one line (the shape
+    ``fetch --json`` prints: ``ToolResult.to_dict`` with ``ok: false`` and ``error``; review
+    r-18a: ``browse --json`` printed nothing on stdout). Returns the exit code, 2 (usage)."""
+    if as_json:
+        return emit_result(command, ToolResult.failure(error), as_json=True, json_lines=True)
+    show_error(command, error)
+    return EXIT_USAGE

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from webresearch.wording import count
+
 __all__ = ["TextWindow", "cut_window", "truncation_marker", "utf8_boundary"]
 
 #: How far back (bytes) a cut may move to reach a paragraph or line boundary (and never
@@ -252,4 +254,4 @@ def truncation_marker(window: TextWindow) -> str:
     N is the byte position reached in the whole text (``window.end``; pass it as ``offset``
     to read on) and M the total. The marker is always the last line of the output.
     """
-    return f"[truncated at {window.end} of {window.total} bytes]"
+    return f"[truncated at {window.end} of {count(window.total, 'byte')}]"

@@ -52,7 +52,9 @@ full match, whitespace collapsed, case ignored):
   (``<span>Sort by</span> <a href="?sort=new">Newest</a> …``, or "Sort by" over a list of
   such links): the label and its options go together. Without them the label or the
   options were left alone on a line (new-user test, session 17: an orphan "Sort by" over a
-  listing). A block with any other link, or more words than a label, stays. A label's
+  listing). A block with any other link, more than :data:`MAX_BAR_LINKS` links (a bar offers
+  a handful of orders), or more words than a label, stays; so does a label with a single
+  sort link, a phrase ("Sort by [year]" as a help page's example, review r-18a). A label's
   first words are read after an icon drawn before them (``<span><i class="icon"></i>
   Sort by</span>``).
 
@@ -84,7 +86,8 @@ from lxml import etree
 from webresearch.extract.tree import outermost
 
 __all__ = [
-    "MAX_BAR_DEPTH", "MAX_CHOICE_WORDS", "MAX_FILTER_DEPTH", "MAX_GRID_DEPTH", "MIN_GRID_CARDS", "listing_controls",
+    "MAX_BAR_DEPTH", "MAX_BAR_LINKS", "MAX_CHOICE_WORDS", "MAX_FILTER_DEPTH", "MAX_GRID_DEPTH",
+    "MIN_BAR_LINKS", "MIN_GRID_CARDS", "listing_controls",
 ]  # fmt: skip
 
 #: "Sort by: Price, low to high": at most this many words name the chosen order.
@@ -98,6 +101,10 @@ MAX_GRID_DEPTH = 8
 MIN_GRID_CARDS = 4
 #: A sort bar is the block around its sort links at most this many levels up.
 MAX_BAR_DEPTH = 3
+#: A sort bar offers at least this many orders as links (one is a phrase: "Sort by [year]").
+MIN_BAR_LINKS = 2
+#: A sort bar offers a handful of orders: a block with more links is a listing, not a bar.
+MAX_BAR_LINKS = 12
 #: Labels are short: an element's text is read only up to this many characters.
 _MAX_LABEL_CHARS = 60
 
@@ -191,7 +198,9 @@ def listing_controls(root: etree._Element) -> list[etree._Element]:
             continue  # "instances of `Filter` can be added": a word of a sentence
         if not any(anc.tag in _VERBATIM for anc in el.iterancestors()):
             found.append(el)
-    return outermost(found + _filter_field_labels(root) + _sort_bars(root))
+    bars, phrases = _sort_bars(root)
+    found = [el for el in found if not phrases.intersection(el.iterancestors())]
+    return outermost(found + _filter_field_labels(root) + bars)
 
 
 def _own_head(el: etree._Element) -> str | None:
@@ -205,22 +214,35 @@ def _own_head(el: etree._Element) -> str | None:
     if (
         first.tag in _ICONS
         and not (first.text or "").strip()
-        and not any((c.text or c.tail or "").strip() for c in first.iterdescendants())
+        and not any(
+            (c.text or "").strip() or (c.tail or "").strip() for c in first.iterdescendants()
+        )
     ):
         tail: str | None = first.tail
         return tail
     return text
 
 
-def _sort_bars(root: etree._Element) -> list[etree._Element]:
+def _sort_bars(root: etree._Element) -> tuple[list[etree._Element], set[etree._Element]]:
     """Sort bars written as links: the nearest block around a sort link (at most
     :data:`MAX_BAR_DEPTH` levels up) whose text outside its links is a sort label, and
-    whose every link re-sorts the list — its URL's query names a sort or an order
+    whose links, :data:`MIN_BAR_LINKS` to :data:`MAX_BAR_LINKS` of them, all re-sort the
+    list — their URL's query names a sort or an order
     (``<div><span>Sort by</span> <a href="?sort=new">Newest</a> …</div>``,
     ``<div>Sort by <ul><li><a href="?orderby=price">Price</a>…</ul></div>``). The label
     and the sort links are the listing's controls, not its items; a block with any other
-    link, or with more words than a label, is left."""
+    link, or with more words than a label, is left.
+
+    A block with a sort label and a single sort link is a phrase ("Sort by
+    [year]": a help page's example in a list, review r-18a) and is left whole: it is
+    returned second, and its label is not listed either.
+
+    Each block is judged once (a block around many links is not walked again for each):
+    the work is linear in the size of the page (review r-18a: a forum's 3,000 thread links
+    with ``&order=desc`` once took 13 s)."""
     found: list[etree._Element] = []
+    phrases: set[etree._Element] = set()
+    verdicts: dict[etree._Element, str] = {}  # "up": look further up, "bar", "phrase", "no"
     for link in root.iter("a"):
         if not _SORTS.search(link.get("href") or ""):
             continue
@@ -228,20 +250,38 @@ def _sort_bars(root: etree._Element) -> list[etree._Element]:
         for _ in range(MAX_BAR_DEPTH):
             if node is None or not isinstance(node.tag, str) or node.tag in _PAGE_BLOCKS:
                 break
-            label = _outside_links(node)
-            if label is None:
-                break  # more words than a label: text, not a control
-            if label:
-                if (
-                    _SORT.fullmatch(label)
-                    and all(_SORTS.search(a.get("href") or "") for a in node.iter("a"))
-                    and not _in_running_text(node)
-                    and not any(anc.tag in _VERBATIM for anc in node.iterancestors())
-                ):
+            verdict = verdicts.get(node)
+            if verdict is None:
+                verdict = verdicts[node] = _bar_verdict(node)
+                if verdict == "bar":
                     found.append(node)
+                elif verdict == "phrase":
+                    phrases.add(node)
+            if verdict != "up":
                 break
             node = node.getparent()
-    return found
+    return found, phrases
+
+
+def _bar_verdict(node: etree._Element) -> str:
+    """``"up"`` when ``node``'s text outside its links is empty (the bar, if any, is further
+    up), ``"bar"`` for a sort bar, ``"phrase"`` for a sort label with one sort link,
+    ``"no"`` otherwise (:func:`_sort_bars`)."""
+    label = _outside_links(node)
+    if label is None:
+        return "no"  # more words than a label: text, not a control
+    if not label:
+        return "up"
+    if not _SORT.fullmatch(label):
+        return "no"
+    links = 0
+    for a in node.iter("a"):
+        links += 1
+        if links > MAX_BAR_LINKS or not _SORTS.search(a.get("href") or ""):
+            return "no"  # a link that does not sort, or more links than a bar has options
+    if _in_running_text(node) or any(anc.tag in _VERBATIM for anc in node.iterancestors()):
+        return "no"
+    return "bar" if links >= MIN_BAR_LINKS else "phrase"
 
 
 def _outside_links(el: etree._Element) -> str | None:

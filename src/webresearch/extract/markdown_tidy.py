@@ -48,7 +48,8 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
+from types import MappingProxyType
 
 from webresearch.extract.align import normalise
 from webresearch.extract.inline_dates import DATE_LABEL
@@ -92,9 +93,9 @@ _DATE = (
 #: Any whole date in a line.
 _ANY_DATE = re.compile(rf"(?<!\w){_DATE}(?!\w)", re.I)
 #: Month names by their first three letters.
-_MONTHS = {name: n for n, name in enumerate(
+_MONTHS: Mapping[str, int] = MappingProxyType({name: n for n, name in enumerate(
     ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"), 1
-)}  # fmt: skip
+)})  # fmt: skip
 #: A heading that is a date and other words, the date first or last, a separator between.
 _DATED_HEADING = re.compile(
     rf"(?P<lead>{_DATE})\s*[-–—:|·,]?\s+(?P<after>.+)|(?P<before>.+?)\s*[-–—:|·,]?\s+(?P<end>{_DATE})",

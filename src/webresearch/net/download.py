@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..errors import TooLarge
+from ..wording import count
 
 __all__ = [
     "PIECE_BYTES",
@@ -290,7 +291,7 @@ def cap_text(cap: int) -> str:
     for unit, size in (("MiB", 1024 * 1024), ("KiB", 1024)):
         if cap >= size and cap % size == 0:
             return f"{cap // size} {unit}"
-    return f"{cap} bytes"
+    return count(cap, "byte")
 
 
 def too_large(shown: str, cap: int) -> TooLarge:

@@ -56,6 +56,7 @@ from ..net.http_status import WallClock, status_error, utc_now
 from ..redact import redact_text, redact_url
 from ..runtime.cpu_pool import CPUPool
 from ..types import Document
+from ..wording import count
 from .base import NoOptions, OnSent, ReaderContext
 
 __all__ = ["Converter", "LocalReader"]
@@ -217,7 +218,7 @@ class LocalReader:
                     hint=RETRY_HINT,
                 )
             notes.append(
-                f"the server closed the connection after {len(response.body)} bytes, before "
+                f"the server closed the connection after {count(len(response.body), 'byte')}, before "
                 "the whole page arrived; this is the part that arrived"
             )
         # A new stage: a long conversion must not be reported as the download it followed.

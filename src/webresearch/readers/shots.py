@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..errors import FetchError, TooLarge, UnsupportedContent
 from ..net.client import GuardedClient
 from ..net.http_status import WallClock, status_error, utc_now
+from ..wording import count
 from .base import Capture
 
 __all__ = ["SCREENSHOT_ACCEPT", "load_screenshot"]
@@ -46,7 +47,9 @@ async def load_screenshot(
     """
     if capture.image is not None:
         if len(capture.image) > max_bytes:
-            raise TooLarge(f"the screenshot is larger than {max_bytes} bytes", cap_bytes=max_bytes)
+            raise TooLarge(
+                f"the screenshot is larger than {count(max_bytes, 'byte')}", cap_bytes=max_bytes
+            )
         return capture.image
     if capture.image_url is None:
         raise FetchError("the service returned no screenshot", reason="missing")

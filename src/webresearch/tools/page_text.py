@@ -198,7 +198,13 @@ def format_document(
         f"url: {doc['url']}",
         f"content-type: {doc['content_type']}",
         f"title: {title}",
-        *([f"note: {hidden} invisible characters were removed (hidden text)"] if hidden else []),
+        *(
+            [
+                f"note: {count(hidden, 'invisible character')} {'was' if hidden == 1 else 'were'} removed (hidden text)"
+            ]
+            if hidden
+            else []
+        ),
         *(
             [hidden_kept_note(kept, int(doc.get("hidden_chars_invisible") or 0))]
             if (kept := int(doc.get("hidden_chars_kept") or 0))

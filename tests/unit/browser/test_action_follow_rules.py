@@ -4,7 +4,6 @@ tools/browser_reading.py; new-user test, session 17)."""
 from __future__ import annotations
 
 from webresearch.browser.page_settle import pending_work
-from webresearch.browser.readiness import Activity
 from webresearch.tools.browser_reading import (
     SAME_DOCUMENT_NOTE,
     STALE_REFS_NOTE,
@@ -12,17 +11,14 @@ from webresearch.tools.browser_reading import (
 )
 
 
-def activity(timers: int | None, fetches: int | None) -> Activity:
-    return Activity(True, "Harbour", 1, fetches, timers, 0, 1.0, False)
-
-
 def test_work_the_action_set_off_is_pending_work() -> None:
-    assert pending_work(activity(0, 0), activity(1, 0)) is True  # a timer it set
-    assert pending_work(activity(1, 0), activity(1, 1)) is True  # a fetch it sent
-    assert pending_work(activity(1, 0), activity(1, 0)) is False  # a page's own timer chain
-    assert pending_work(activity(2, 1), activity(1, 0)) is False
-    assert pending_work(activity(None, None), activity(1, 0)) is None  # no activity record
-    assert pending_work(None, activity(1, 0)) is None
+    # each look: pending timeouts of at most FOLLOW_TIMER_MS plus unanswered fetch/XHR calls
+    assert pending_work(0, 1) is True  # a timer it set, or a fetch it sent
+    assert pending_work(1, 2) is True
+    assert pending_work(1, 1) is False  # a poll loop swapping a fetch for a timer (r-18a)
+    assert pending_work(2, 1) is False
+    assert pending_work(None, 1) is None  # no activity record
+    assert pending_work(1, None) is None
 
 
 def test_refs_are_stale_only_when_another_document_loaded() -> None:

@@ -232,3 +232,24 @@ def test_the_librarys_messages_never_name_the_bare_package() -> None:
         if bare.search(text) and "install_hint.py" not in path.name
     ]
     assert found == []
+
+
+def test_browse_json_prints_a_refused_url_as_a_json_line() -> None:
+    """review r-18a: 'browse ftp://… --json' printed nothing on stdout (fetch --json prints
+    the error object); now one JSON line, the error also on stderr, exit 2."""
+    result = CliRunner().invoke(cli, ["browse", "ftp://127.0.0.1/", "--json"], env=ENV)
+    assert result.exit_code == 2, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 1
+    record = json.loads(lines[0])
+    assert record["ok"] is False
+    assert record["error"]["code"] == "invalid_arguments"
+    assert "error[invalid_arguments]" in result.stderr
+
+
+def test_browse_json_prompt_keeps_help_off_stdout() -> None:
+    """review r-18a: 'help' typed at 'browse --json -i' broke the JSON Lines on stdout."""
+    result = CliRunner().invoke(cli, ["browse", "--json", "-i"], input="help\n", env=ENV)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert "open" in result.stderr

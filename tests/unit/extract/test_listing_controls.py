@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from lxml import html as lxml_html
 
+from webresearch.extract import listing_controls as lc
 from webresearch.extract.html import extract_html
 from webresearch.extract.listing_controls import listing_controls
 
@@ -240,3 +241,50 @@ def test_links_beside_a_sort_word_that_do_not_sort_stay() -> None:
     )
     assert "[grade](" in out and "[harvest](" in out
     assert "Sort by colour first" in out and "leaf colour guide" in out
+
+
+def test_a_help_pages_sort_examples_stay() -> None:
+    # review r-18a: one "Sort by" and one sort link per list item is an example of a
+    # phrase, not a sort bar: the whole list was removed
+    out = md(
+        "<html><head><title>Help</title></head><body><main><article><h1>Searching the "
+        "catalogue</h1><p>The search page of the library catalogue lets readers find books "
+        "and order them quickly, by many fields.</p><h2>Sorting results</h2><p>Each result "
+        "list can be re-ordered. For example:</p><ul><li><span>Sort by</span> <a href="
+        "'https://catalogue.example.org/search?q=ships&amp;sort=year'>year</a></li><li><span>"
+        "Sort by</span> <a href='https://catalogue.example.org/search?q=ships&amp;sort=title'>"
+        "title</a></li></ul><p>The order is kept while the reader pages through the results "
+        "of one search.</p></article></main></body></html>"
+    )
+    assert "Sort by [year](" in out and "Sort by [title](" in out
+
+
+def test_each_block_around_sort_links_is_judged_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    # review r-18a: the block around a forum's thread links (each with &order=desc) was
+    # walked again for every link (13 s for 3,000 links); now each block is read once
+    seen: list[object] = []
+    real = lc._outside_links
+
+    def spy(el: object) -> str | None:
+        seen.append(el)
+        return real(el)
+
+    monkeypatch.setattr(lc, "_outside_links", spy)
+    threads = "".join(
+        f"<li><a href='/forum/thread?id={n}&amp;order=desc'>Thread title {n}</a></li>"
+        for n in range(60)
+    )
+    bar = "<div>Sort by " + "".join(f"<a href='?sort={n}'>o{n}</a>" for n in range(60)) + "</div>"
+    root = lxml_html.fromstring(f"<html><body><div><ul>{threads}</ul>{bar}</div></body></html>")
+    found = listing_controls(root.body)
+    assert len(seen) == len({id(el) for el in seen})  # no block read twice
+    assert len(seen) <= 60 + 3  # the list items, the list, the bar, their block
+    assert found == []  # sixty sort links are a listing, not a bar of a handful of orders
+
+
+def test_a_label_after_an_icon_is_read_only_when_the_icon_is_empty() -> None:
+    # review r-18a: a child of the icon with a blank text and a word after it hid that word
+    span = lxml_html.fromstring("<span><i class='icon'><b> </b>Menu</i> Sort by</span>")
+    assert lc._own_head(span) is None
+    empty = lxml_html.fromstring("<span><i class='icon'><b> </b> </i> Sort by</span>")
+    assert lc._own_head(empty) == " Sort by"

@@ -3,6 +3,9 @@ it (extract/markdown_tidy.py, tidy_below_title), on small pages of our own."""
 
 from __future__ import annotations
 
+import pytest
+
+from webresearch.extract import markdown_tidy
 from webresearch.extract.html import extract_html
 from webresearch.extract.markdown_tidy import tidy_below_title
 
@@ -54,3 +57,10 @@ def test_a_title_heading_printed_twice_on_a_page_goes() -> None:
     markdown = extract_html(page(f"<h1>{TITLE}</h1><h1>{TITLE}</h1>"), URL).markdown
     assert TITLE not in markdown
     assert markdown.startswith("Liner 0:")
+
+
+def test_the_month_table_cannot_be_changed() -> None:
+    # review r-18a: no module-level mutable state (the month lookup was a dict)
+    with pytest.raises(TypeError):
+        markdown_tidy._MONTHS["foo"] = 13  # type: ignore[index]
+    assert markdown_tidy._MONTHS["sep"] == 9
