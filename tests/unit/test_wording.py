@@ -51,6 +51,7 @@ def test_more_counts_of_one_are_singular() -> None:
     )  # fmt: skip
     text, _window = format_document(doc, 0, 10_000)
     assert "note: 1 invisible character was removed (hidden text)" in text
-    assert truncation_marker(TextWindow("", 0, 0, 1)) == "[truncated at 0 of 1 byte]"
+    # SPEC §1.1 writes the marker literally: a parser reads "of M bytes" for every M.
+    assert truncation_marker(TextWindow("", 0, 0, 1)) == "[truncated at 0 of 1 bytes]"
     assert cap_text(1) == "1 byte"
     assert image_facts(ImageBlock(data=b"x", mime="image/png")) == "image/png, 1 byte"

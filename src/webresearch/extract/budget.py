@@ -18,8 +18,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from webresearch.wording import count
-
 __all__ = ["TextWindow", "cut_window", "truncation_marker", "utf8_boundary"]
 
 #: How far back (bytes) a cut may move to reach a paragraph or line boundary (and never
@@ -252,6 +250,8 @@ def truncation_marker(window: TextWindow) -> str:
     """The SPEC §1.1 marker line after a cut window: ``[truncated at N of M bytes]``.
 
     N is the byte position reached in the whole text (``window.end``; pass it as ``offset``
-    to read on) and M the total. The marker is always the last line of the output.
+    to read on) and M the total. The marker is always the last line of the output. Its
+    words are SPEC's literal format, ``bytes`` even when M is 1, so a client that parses
+    the line reads every marker alike.
     """
-    return f"[truncated at {window.end} of {count(window.total, 'byte')}]"
+    return f"[truncated at {window.end} of {window.total} bytes]"
