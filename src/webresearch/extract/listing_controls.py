@@ -83,6 +83,7 @@ import re
 
 from lxml import etree
 
+from webresearch.extract.link_lists import same_site, site_of
 from webresearch.extract.tree import outermost
 
 __all__ = [
@@ -166,12 +167,15 @@ _VERBATIM = frozenset({"pre", "code", "table", "kbd", "samp"})
 _PAGE_BLOCKS = frozenset({"body", "main", "article", "section", "header", "footer", "form"})
 
 
-def listing_controls(root: etree._Element) -> list[etree._Element]:
+def listing_controls(root: etree._Element, site: str = "") -> list[etree._Element]:
     """The listing's control labels and result counts under ``root`` (module docstring),
     outermost first; nothing is removed yet (pass them to ``remove_elements``).
 
     Args:
         root: the page's ``<body>`` (or any subtree).
+        site: the page's own site (:func:`~webresearch.extract.link_lists.site_of` of its
+            address; ``""``: unknown): a link to another site does not re-sort this page's
+            list, so a block of them is no sort bar (:func:`_sort_bars`).
 
     Returns:
         the elements holding nothing but such a label, none inside another.
@@ -198,7 +202,7 @@ def listing_controls(root: etree._Element) -> list[etree._Element]:
             continue  # "instances of `Filter` can be added": a word of a sentence
         if not any(anc.tag in _VERBATIM for anc in el.iterancestors()):
             found.append(el)
-    bars, phrases = _sort_bars(root)
+    bars, phrases = _sort_bars(root, site)
     found = [el for el in found if not phrases.intersection(el.iterancestors())]
     return outermost(found + _filter_field_labels(root) + bars)
 
@@ -223,7 +227,9 @@ def _own_head(el: etree._Element) -> str | None:
     return text
 
 
-def _sort_bars(root: etree._Element) -> tuple[list[etree._Element], set[etree._Element]]:
+def _sort_bars(
+    root: etree._Element, site: str = ""
+) -> tuple[list[etree._Element], set[etree._Element]]:
     """Sort bars written as links: the nearest block around a sort link (at most
     :data:`MAX_BAR_DEPTH` levels up) whose text outside its links is a sort label, and
     whose links, :data:`MIN_BAR_LINKS` to :data:`MAX_BAR_LINKS` of them, all re-sort the
@@ -232,6 +238,10 @@ def _sort_bars(root: etree._Element) -> tuple[list[etree._Element], set[etree._E
     ``<div>Sort by <ul><li><a href="?orderby=price">Price</a>…</ul></div>``). The label
     and the sort links are the listing's controls, not its items; a block with any other
     link, or with more words than a label, is left.
+
+    A link to another site than ``site`` re-sorts no list of this page: an API's reference
+    page writing "Sort by: [price](https://api.example/v1/items?sort=price), …" in its
+    prose is text (new-user test n-18); a block holding one is a phrase, left whole.
 
     A block with a sort label and a single sort link is a phrase ("Sort by
     [year]": a help page's example in a list, review r-18a) and is left whole: it is
@@ -252,7 +262,7 @@ def _sort_bars(root: etree._Element) -> tuple[list[etree._Element], set[etree._E
                 break
             verdict = verdicts.get(node)
             if verdict is None:
-                verdict = verdicts[node] = _bar_verdict(node)
+                verdict = verdicts[node] = _bar_verdict(node, site)
                 if verdict == "bar":
                     found.append(node)
                 elif verdict == "phrase":
@@ -263,10 +273,10 @@ def _sort_bars(root: etree._Element) -> tuple[list[etree._Element], set[etree._E
     return found, phrases
 
 
-def _bar_verdict(node: etree._Element) -> str:
+def _bar_verdict(node: etree._Element, site: str = "") -> str:
     """``"up"`` when ``node``'s text outside its links is empty (the bar, if any, is further
-    up), ``"bar"`` for a sort bar, ``"phrase"`` for a sort label with one sort link,
-    ``"no"`` otherwise (:func:`_sort_bars`)."""
+    up), ``"bar"`` for a sort bar, ``"phrase"`` for a sort label with one sort link or
+    with links to another site than ``site``, ``"no"`` otherwise (:func:`_sort_bars`)."""
     label = _outside_links(node)
     if label is None:
         return "no"  # more words than a label: text, not a control
@@ -274,14 +284,18 @@ def _bar_verdict(node: etree._Element) -> str:
         return "up"
     if not _SORT.fullmatch(label):
         return "no"
-    links = 0
+    links, other_site = 0, False
     for a in node.iter("a"):
         links += 1
-        if links > MAX_BAR_LINKS or not _SORTS.search(a.get("href") or ""):
+        href = a.get("href") or ""
+        if links > MAX_BAR_LINKS or not _SORTS.search(href):
             return "no"  # a link that does not sort, or more links than a bar has options
+        host = site_of(href)
+        if site and host and not same_site(host, site):
+            other_site = True  # another site's list: an API's sort parameter in a help page
     if _in_running_text(node) or any(anc.tag in _VERBATIM for anc in node.iterancestors()):
         return "no"
-    return "bar" if links >= MIN_BAR_LINKS else "phrase"
+    return "bar" if links >= MIN_BAR_LINKS and not other_site else "phrase"
 
 
 def _outside_links(el: etree._Element) -> str | None:

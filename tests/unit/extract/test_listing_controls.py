@@ -288,3 +288,21 @@ def test_a_label_after_an_icon_is_read_only_when_the_icon_is_empty() -> None:
     assert lc._own_head(span) is None
     empty = lxml_html.fromstring("<span><i class='icon'><b> </b> </i> Sort by</span>")
     assert lc._own_head(empty) == " Sort by"
+
+
+def test_another_sites_sort_links_in_a_help_page_stay() -> None:
+    # new-user test n-18: an API's help page writing "Sort by: price, price descending,
+    # creation date" with links to the API lost the whole paragraph as a sort bar
+    body = (
+        "<html><head><title>Sorting</title></head><body><main><h1>Sorting results</h1><p>The"
+        " items endpoint returns twenty items per page of the results it finds.</p><p>Sort by:"
+        " <a href='https://api.example/v1/items?sort=price'>price</a>, <a href="
+        "'https://api.example/v1/items?sort=-price'>price descending</a>, <a href="
+        "'https://api.example/v1/items?sort=created'>creation date</a>.</p><p>Sorting by "
+        "several fields at once is not supported by the endpoint.</p></main></body></html>"
+    )
+    out = extract_html(body, "https://docs.example.org/sorting").markdown
+    assert "[creation date](https://api.example/v1/items?sort=created)" in out
+    # the same bar on the API's own site re-sorts its list: still a control
+    own = extract_html(body, "https://api.example/v1/items").markdown
+    assert "creation date" not in own and "Sort by" not in own
