@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from webresearch.extract.accordion_questions import open_accordion_questions
+from webresearch.extract.ad_sections import drop_ad_sections
 from webresearch.extract.admonitions import bold_admonition_titles
 from webresearch.extract.align import page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
@@ -435,7 +436,7 @@ def _convert(
         write_hidden(root if main.aligned else None)
         markdown = tidy_below_title(_written(root, base, styles[3]), title, keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
-        markdown = drop_meta_lines(drop_author_bios(markdown))
+        markdown = drop_meta_lines(drop_ad_sections(drop_author_bios(markdown)))
         if not forum:  # a thread's replies are its content
             markdown = drop_comment_sections(markdown)
         if markdown and main.whole_body:  # trafilatura's last resort: said as a fallback
