@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 from lxml import etree
 
 from webresearch.extract.accordion_questions import open_accordion_questions
+from webresearch.extract.ad_sections import drop_ad_sections
 from webresearch.extract.admonitions import bold_admonition_titles
 from webresearch.extract.align import page_text_size
 from webresearch.extract.api_item_chrome import api_item_chrome
@@ -102,6 +103,7 @@ from webresearch.extract.page_type import (
 )
 from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
+from webresearch.extract.paywall import paywall_boxes, premium_classes
 from webresearch.extract.placeholders import placeholder_blocks
 from webresearch.extract.plain_text import plain_text
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
@@ -239,6 +241,7 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
     declared = declared_types(doc, scripts)
     facts = product_facts(doc, scripts)
     tex_scripts(doc, scripts)  # MathJax 2's TeX in scripts: read before scripts are dropped
+    premium = premium_classes(scripts)  # the paid part a paywall's JSON-LD names (paywall.py)
     sheets = read_sheets(doc.iter("style"))  # read once for the readers below (page_sheets.py)
     # a builder's copies of a block for other screen sizes (responsive_copies.py)
     copies = responsive_copies(doc, desktop_hidden_classes(doc, sheets))
@@ -263,7 +266,9 @@ def _extract(doc: etree._Element, html: str, url: str, scripted: bool) -> HtmlEx
     pieces: list[str] = []  # the text of the hidden blocks kept that is written
     unseen: list[str] = []  # … of those of them drawn invisibly (same_colour.py, …)
     styles = (styled, away, tint, flex)
-    result = _convert(doc, served, url, base, title, declared, facts, styles, pieces, unseen)
+    result = _convert(
+        doc, served, url, base, title, declared, facts, premium, styles, pieces, unseen
+    )
     kept = pieces_in_output(pieces, result.markdown)
     invisible = min(kept, pieces_in_output(unseen, result.markdown))
     result = replace(result, hidden_chars_kept=kept, invisible_chars_kept=invisible)
@@ -280,6 +285,7 @@ def _convert(
     title: str,
     declared: frozenset[str],
     facts: list[str],
+    premium: frozenset[str],
     styles: tuple[frozenset[etree._Element], frozenset[str], frozenset[str], frozenset[str]] = (
         frozenset(),
         frozenset(),
@@ -299,6 +305,7 @@ def _convert(
         title: the page title.
         declared: the page's declared schema.org types.
         facts: the product's declared name and price lines.
+        premium: the classes of the paid part a paywall's JSON-LD names (paywall.py).
         styles: the elements the page's ``<style>`` rules hide (style_rules.py) and the
             classes they move off the screen (offscreen_text.py), paint in the colour of
             their background (same_colour.py) and make flex containers (flex_items.py).
@@ -388,6 +395,7 @@ def _convert(
     # a newsletter sign-up box, an author card: removed after pruning (their kept text
     # still bounds the span of the article's images, as trafilatura chose it)
     boxes = signup_boxes(body, page_chars) + author_cards(body, page_chars)
+    boxes += paywall_boxes(body, page_chars, premium)  # "For subscribers … Log in" (paywall.py)
     if main is None:
         fallback = "no main content found"
     elif (
@@ -429,7 +437,7 @@ def _convert(
         write_hidden(root if main.aligned else None)
         markdown = tidy_below_title(_written(root, base, styles[3]), title, keep_repeats)
         markdown = drop_promo_paragraphs(drop_teaser_sections(markdown))
-        markdown = drop_meta_lines(drop_author_bios(markdown))
+        markdown = drop_meta_lines(drop_ad_sections(drop_author_bios(markdown)))
         if not forum:  # a thread's replies are its content
             markdown = drop_comment_sections(markdown)
         if markdown and main.whole_body:  # trafilatura's last resort: said as a fallback

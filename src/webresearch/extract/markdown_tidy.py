@@ -42,6 +42,16 @@ article's, the same line), that copy goes too. WCXB dev
 up, none down), half B unchanged; documentation B +0.0005 (one page), collection B −0.0007 (one
 page of half B, not studied: what goes is only a heading the title line shows), Zyte dev B
 +0.003 (one page), A unchanged.
+
+A widget label (:data:`UI_LABEL`) is a whole paragraph or heading and nothing else:
+"Loading…", "Skip to content", and an ad slot's label — "Advertisement", "Sponsored",
+"Continue reading below", "Story continues below advertisement", "Article continues after
+this ad", and the word publishers print over an ad in German, French, Spanish, Portuguese,
+Italian, Dutch and Polish/Czech ("Anzeige", "Werbung", "Publicité", "Publicidad",
+"Publicidade", "Pubblicità", "Advertentie", "Reklama"). A sentence merely holding such a
+word ("Continue reading below to learn …", "Werbung ist überall") stays. Source of the
+continuation labels: WCXB dev article 5111 (half A: a health site's "Continue reading
+below" over each inline ad slot, three times).
 """
 
 from __future__ import annotations
@@ -74,7 +84,10 @@ _WORD = re.compile(r"[^\W_]+")
 #: A paragraph or heading that is only a widget's label (a reader never needs it).
 UI_LABEL = re.compile(
     r"(?:#{1,6} )?\W*(?:loading|please wait|advertisement|advertising|sponsored(?: content)?|"
-    r"skip to (?:main )?content|back to top|toggle navigation|(?:open|close) menu)\W*",
+    r"skip to (?:main )?content|back to top|toggle navigation|(?:open|close) menu|"
+    r"(?:advertisement\W+)?(?:continue reading below|(?:the )?(?:story|article|text|content) "
+    r"continues (?:below|after (?:this |the )?(?:ad|advert|advertisement))(?: advertisement)?)|"
+    r"anzeige|werbung|publicit[ée]|publicidad|publicidade|pubblicit[àa]|advertentie|reklama)\W*",
     re.I,
 )
 #: A thematic break as written by :mod:`webresearch.extract.markdown` (``<hr>``).

@@ -42,8 +42,9 @@ the form itself, not a class name: :func:`signup_boxes` finds
   ``<article>`` or an element holding the page's ``<h1>`` (a short article with a form in
   it stays);
 * words of a subscription in the box — its text, the button's label or the field's
-  placeholder (:data:`_SUBSCRIPTION`: subscribe, newsletter, sign up, inbox, mailing
-  list, "stay up to date", "get the latest"…). A search box or a login form asks for no
+  placeholder (:data:`_SUBSCRIPTION`: subscribe, subscribing, newsletter, sign up, inbox,
+  mailing list, "stay up to date", "get the latest"…; a lead magnet's "Download a free
+  workbook" box says it only in its "Thank you for subscribing." line, WCXB dev 5678). A search box or a login form asks for no
   subscription and stays.
 
 Source of the rule: the WCXB dev article pages (text our output held and the ground truth
@@ -95,7 +96,7 @@ MAX_BOX_SHARE = 0.2
 MAX_BOX_IMAGES = 2
 
 _SUBSCRIPTION = re.compile(
-    r"\bsubscri(?:be|ption)|\bnewsletter|\bsign(?:\s|-)?up\b|\binbox\b|\bmailing list"
+    r"\bsubscri(?:be|bed|bing|ption)|\bnewsletter|\bsign(?:\s|-)?up\b|\binbox\b|\bmailing list"
     r"|\bstay (?:up[- ]to[- ]date|updated|informed|in (?:touch|the loop))"
     r"|\bget (?:the latest|our latest|updates|new posts)|\bjoin (?:our|the) (?:list|community)",
     re.IGNORECASE,

@@ -116,3 +116,15 @@ def test_the_articles_pictures_stay_when_the_box_held_the_last_kept_text() -> No
     out = md(PROSE[:400] + figure + PROSE[400:], BOX)
     assert "Tide curve for Brest" in out
     assert "delivered to your inbox" not in out
+
+
+def test_a_lead_magnet_box_saying_subscribing_only_in_its_thank_you_line_goes() -> None:
+    box = (
+        "<div class='magnet'><p>Download a free tide-chart workbook for your first season.</p>"
+        "<form><input type='email' name='email' placeholder='Enter your email'>"
+        "<input type='submit' value='→'></form>"
+        "<p class='ok'>Thank you for subscribing.</p></div>"
+    )
+    out = md(PROSE[:400] + box + PROSE[400:])
+    assert "Reading 5: find the harbour" in out
+    assert "tide-chart workbook" not in out and "Thank you for subscribing" not in out
