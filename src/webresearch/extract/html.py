@@ -387,7 +387,7 @@ def _convert(
     hidden += consent_banners(body, attributes)  # "We use cookies … Accept": never the content
     hidden += signup_forms(body, page_chars)  # "Enter your email to sign in", a newsletter box
     hidden += page_widgets(body)  # "Was this page helpful?", "Edit this page", "Next »"
-    hidden += listing_controls(body, site_of(base or url))  # "Sort by: Featured", "Showing 1–16 of 29 results"
+    hidden += listing_controls(body, site_of(url or base))  # "Sort by: Featured", "Showing 1–16 of 29 results"
     hidden += card_badges(body)  # "Sold out", "New arrival" on card after card (card_badges.py)
     hidden += api_item_chrome(body, attributes)  # "1.0.0 · Source" beside an API item
     if main is not None:  # a hidden schema.org name kept, its visible heading dropped

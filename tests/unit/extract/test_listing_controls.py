@@ -306,3 +306,16 @@ def test_another_sites_sort_links_in_a_help_page_stay() -> None:
     # the same bar on the API's own site re-sorts its list: still a control
     own = extract_html(body, "https://api.example/v1/items").markdown
     assert "creation date" not in own and "Sort by" not in own
+
+
+def test_the_pages_own_address_names_its_site_not_its_base() -> None:
+    # review r-18b: a <base href> on a CDN host made the page's own absolute sort links
+    # "another site's", and its sort bar was kept
+    bar = (
+        "<div><span>Sort by</span> <a href='https://shop.example.org/teas?sort=new'>Newest</a>"
+        " <a href='https://shop.example.org/teas?sort=price'>Price</a></div>"
+    )
+    based = page(bar).replace("<head>", "<head><base href='https://cdn.example.net/'>")
+    out = extract_html(based, "https://shop.example.org/teas").markdown
+    assert "Green tea blend 7" in out
+    assert "Newest" not in out and "Sort by" not in out
