@@ -17,7 +17,9 @@ helpful?" with it; a navigation took the article the same way on other sites.
 ``<button>`` or a ``<nav>``: a browser never builds that from markup whose menu is closed);
 :func:`close_chrome_blocks` then writes, before each ``</button>`` and ``</nav>``, the
 ``</div>`` end tags of the ``<div>`` elements opened inside that block and still open, so
-that libxml2 builds what a browser builds (on every WCXB dev page it repairs, the blocks'
+that libxml2 builds what a browser builds — only where the parsed tree proves it needed: that
+block (or one its end tag closes) holds a ``<main>`` or ``<h1>`` whose start tag comes after
+that end tag, so a logo heading in a closed navigation is left alone (on every WCXB dev page it repairs, the blocks'
 text is what html5lib's tree holds). A block holding a table part is left alone (table cells
 are scope boundaries in the HTML Standard: an end tag does not close through them, and
 libxml2's table rules differ again). Comments, attribute values and the raw text of

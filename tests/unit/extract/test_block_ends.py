@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
@@ -15,6 +16,9 @@ from webresearch.extract.block_ends import (
 )
 from webresearch.extract.html import extract_html
 from webresearch.extract.parse import parse_html
+
+if TYPE_CHECKING:
+    from _typeshed import TraceFunction
 
 URL = "https://www.gardenrow.example.com/how-to-start-a-herb-garden-1234"
 
@@ -191,7 +195,7 @@ def _lines_run(html: str) -> int:
     source = close_chrome_blocks.__code__.co_filename
     lines = 0
 
-    def trace(frame: FrameType, event: str, arg: object) -> object:
+    def trace(frame: FrameType, event: str, arg: object) -> TraceFunction | None:
         nonlocal lines
         if frame.f_code.co_filename != source:
             return None
