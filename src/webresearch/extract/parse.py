@@ -195,13 +195,14 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
             return _empty()
         errors = [entry.message for entry in parser.error_log]
     if any("Excessive depth" in message for message in errors):
+        text = flatten_deep_markup(text)
         parser = _parser()
         try:
-            root = _document(flatten_deep_markup(text), parser)
+            root = _document(text, parser)
         except (etree.ParserError, ValueError):
             return _empty()
-    elif swallowed_content(root):  # a menu's unclosed <div> took the article (block_ends.py)
-        repaired = close_chrome_blocks(text)
+    if swallowed_content(root):  # a menu's unclosed <div> took the article (block_ends.py)
+        repaired = close_chrome_blocks(text, root)
         if repaired is not text:
             with suppress(etree.ParserError, ValueError):  # it parsed once already
                 root = _document(repaired, _parser())

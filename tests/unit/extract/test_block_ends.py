@@ -3,11 +3,22 @@
 
 from __future__ import annotations
 
+import sys
+from types import FrameType
+from typing import TYPE_CHECKING
+
 from lxml import etree
 
-from webresearch.extract.block_ends import close_chrome_blocks, swallowed_content
+from webresearch.extract.block_ends import (
+    MAX_OPEN_BLOCKS,
+    close_chrome_blocks,
+    swallowed_content,
+)
 from webresearch.extract.html import extract_html
 from webresearch.extract.parse import parse_html
+
+if TYPE_CHECKING:
+    from _typeshed import TraceFunction
 
 URL = "https://www.gardenrow.example.com/how-to-start-a-herb-garden-1234"
 
@@ -143,3 +154,97 @@ def test_a_logo_heading_in_a_closed_navigation_changes_nothing() -> None:
     )
     assert swallowed_content(parse_html(html))
     assert close_chrome_blocks(html) is html
+
+
+def test_a_self_closed_div_in_a_closed_navigation_is_not_open() -> None:
+    html = (
+        "<html><body><div id='page'><nav><h1>Garden Row</h1><div class='sep'/>"
+        "<a href='/'>Home</a></nav><div class='post'><p>Body</p></div>"
+        "<p>Closing words of the post.</p></div></body></html>"
+    )
+    assert close_chrome_blocks(html) is html
+    page_div = parse_html(html).find(".//div[@id='page']")
+    assert page_div is not None
+    assert [child.tag for child in page_div] == ["nav", "div", "p"]
+
+
+def test_only_a_block_the_tree_proves_swallowed_is_repaired() -> None:
+    # The button's <div> is unclosed but nothing of the page's content went into it; the
+    # <h1> inside the (closed) navigation is its logo: no </div> is written anywhere.
+    html = (
+        "<html><body><div id='page'><nav><h1>Garden Row</h1></nav>"
+        "<button><div>Menu</button><p>Body</p></div></body></html>"
+    )
+    assert close_chrome_blocks(html) != html  # without the tree: repaired
+    assert close_chrome_blocks(html, parse_html(html)) is html
+
+
+def test_self_closed_blocks_are_not_kept_open() -> None:
+    # 40 icon buttons closed XML-style, then a broken navigation: the tracker holds the
+    # navigation alone, and its end tag gets the one </div> it needs.
+    icons = "<button class='icon'/>" * 40
+    html = f"<body>{icons}<nav><div>Menu</nav><main><h1>Title</h1><p>Body</p></main></body>"
+    assert close_chrome_blocks(html) == html.replace("Menu</nav>", "Menu</div></nav>")
+    root = parse_html(html)
+    nav = next(root.iter("nav"))
+    assert nav.find(".//main") is None
+
+
+def _lines_run(html: str) -> int:
+    """How many lines of block_ends.py run while it repairs ``html`` (a count of work)."""
+    source = close_chrome_blocks.__code__.co_filename
+    lines = 0
+
+    def trace(frame: FrameType, event: str, arg: object) -> TraceFunction | None:
+        nonlocal lines
+        if frame.f_code.co_filename != source:
+            return None
+        if event == "line":
+            lines += 1
+        return trace
+
+    sys.settrace(trace)
+    try:
+        close_chrome_blocks(html)
+    finally:
+        sys.settrace(None)
+    return lines
+
+
+def _icons_and_table(n: int) -> str:
+    icons = "<button class='icon'/>" * n
+    rows = "".join(f"<tr><td>{i}</td><td>v{i}</td></tr>" for i in range(n))
+    return f"<body><nav><div>Menu</nav>{icons}<main><h1>T</h1><table>{rows}</table></main>"
+
+
+def test_the_work_grows_with_the_page_not_its_square() -> None:
+    # Self-closed icon buttons and a table after a broken navigation: twice the markup,
+    # about twice the lines run (a tracker rescanning its open blocks runs four times).
+    small, large = _lines_run(_icons_and_table(200)), _lines_run(_icons_and_table(400))
+    assert large < 2.2 * small
+
+
+def test_self_closed_icon_buttons_do_not_fill_the_tracker() -> None:
+    icons = "<button class='icon'/>" * (MAX_OPEN_BLOCKS + 10)
+    html = f"<body>{icons}<nav><div>Menu</nav><main><h1>Title</h1></main></body>"
+    assert close_chrome_blocks(html) == html.replace("Menu</nav>", "Menu</div></nav>")
+
+
+def test_the_open_blocks_tracked_are_bounded() -> None:
+    opened = "<nav><div>" * (MAX_OPEN_BLOCKS + 1)
+    html = f"<body>{opened}Menu</nav><main><h1>Title</h1></main></body>"
+    assert close_chrome_blocks(html) is html
+    fewer = "<nav><div>" * 3 + "Menu</nav><main><h1>Title</h1></main>"
+    assert close_chrome_blocks(fewer) != fewer
+
+
+def test_a_deep_page_is_repaired_too() -> None:
+    deep = "<span>" * 3000 + "x" + "</span>" * 3000
+    html = (
+        f"<html><body>{deep}<button><div>Menu</button>"
+        "<main><h1>Title</h1><p>Body</p></main></body></html>"
+    )
+    root = parse_html(html)
+    h1 = root.find(".//h1")
+    assert h1 is not None
+    assert "button" not in [ancestor.tag for ancestor in h1.iterancestors()]
