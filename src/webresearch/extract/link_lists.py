@@ -195,9 +195,7 @@ def cites_other_sites(element: etree._Element, site: str) -> bool:
     following = element.getnext()
     named = CITATION_LABEL.search(label) is not None
     if not (
-        named
-        or label.endswith((":", "\uff1a"))
-        or (following is not None and following.tag == "p")
+        named or label.endswith((":", "\uff1a")) or (following is not None and following.tag == "p")
     ):
         return False
     targets = _targets(element)
