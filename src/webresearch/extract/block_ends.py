@@ -13,8 +13,9 @@ put the whole article in the button — no text of the page was read as content 
 trafilatura's flat text came out, the byline, the author's biography and "Was this page
 helpful?" with it; a navigation took the article the same way on other sites.
 
-:func:`swallowed_content` tells such a tree (a ``<main>`` or an ``<h1>`` inside a
-``<button>`` or a ``<nav>``: a browser never builds that from markup whose menu is closed);
+:func:`swallowed_content` tells such a tree (a ``<main>``, an ``<article>`` — a WordPress
+theme has no ``<main>`` and titles its post with an ``<h2>``, review n-18 — or an ``<h1>``
+inside a ``<button>`` or a ``<nav>``: a browser never builds that from markup whose menu is closed);
 :func:`close_chrome_blocks` then writes, before each ``</button>`` and ``</nav>``, the
 ``</div>`` end tags of the ``<div>`` elements opened inside that block and still open, so
 that libxml2 builds what a browser builds (on every WCXB dev page it repairs, the blocks'
@@ -56,10 +57,10 @@ _TABLE = frozenset({"table", "td", "th", "tr", "thead", "tbody", "tfoot", "capti
 
 
 def swallowed_content(root: etree._Element) -> bool:
-    """True when ``root`` (a parsed page) holds a ``<main>`` or an ``<h1>`` inside a block of
-    :data:`CHROME_BLOCKS`: the page's content parsed into its menu (module docstring)."""
+    """True when ``root`` (a parsed page) holds a ``<main>``, ``<article>`` or ``<h1>`` inside
+    a block of :data:`CHROME_BLOCKS`: the page's content parsed into its menu (module docstring)."""
     for block in root.iter(*CHROME_BLOCKS):
-        if next(block.iter("main", "h1"), None) is not None:
+        if next(block.iter("main", "h1", "article"), None) is not None:
             return True
     return False
 
