@@ -19,9 +19,10 @@ alone ("Sources:" over nothing). These stay:
   the list is in the text's flow (a paragraph follows it); every link to another site than
   the page's (:func:`same_site`), none to a social network, a sharing service or an
   e-mail address (:data:`SOCIAL_HOSTS`), no page linked from two items (a newsletter's
-  "Rate this issue: Good, Neutral, Bad" links one poll). Under a label naming citations
-  the links need only be mostly (more than half) to other sites and no social network: a
-  "References" list may link a video, the site's own earlier report or one paper twice
+  "Rate this issue: Good, Neutral, Bad" links one poll). Under a label naming references
+  (:data:`REFERENCE_LABEL`: "References", "Sources", "Further reading") the links need only
+  be mostly (more than half) to other sites and no social network: a "References" list
+  may link a video, the site's own earlier report or one paper twice
   (review n-18: such lists at an article's end went whole, heading and all); never a
   sharing link (:data:`SHARE_LINK`) nor an e-mail address there. Never a list marked as paid
   (:data:`PAID`: a ``sponsored``, ``partner``, ``promoted`` or ``ad`` class or id on it or
@@ -71,6 +72,7 @@ __all__ = [
     "LABEL_WORDS",
     "PAID",
     "PAID_LABEL",
+    "REFERENCE_LABEL",
     "SHARE_LINK",
     "SOCIAL_HOSTS",
     "block_of_content",
@@ -120,6 +122,15 @@ CITATION_LABEL = re.compile(
     r"|références|liens externes|voir aussi|referencias|fuentes|enlaces externos"
     r"|véase también|fonti|collegamenti esterni|voci correlate|bronnen|externe links"
     r"|zie ook|referências|fontes|ligações externas)\b",
+    re.IGNORECASE,
+)
+#: Words of a label naming an article's references (a part of :data:`CITATION_LABEL`): under
+#: them a list's links need only be mostly to other sites (:func:`cites_other_sites`). A
+#: "See also", "Resources" or "External links" list is as often a site's own menu.
+REFERENCE_LABEL = re.compile(
+    r"\b(?:sources?|references?|citations?|works cited|bibliograph\w*|further reading"
+    r"|reading list|literature|quellen|einzelnachweise|literatur|références|referencias"
+    r"|fuentes|fonti|bronnen|referências|fontes)\b",
     re.IGNORECASE,
 )
 #: Words of a label naming paid links: never a list of citations.
@@ -193,15 +204,16 @@ def cites_other_sites(element: etree._Element, site: str) -> bool:
     if label is None or PAID_LABEL.search(label) or _paid(element):
         return False
     following = element.getnext()
-    named = CITATION_LABEL.search(label) is not None
     if not (
-        named or label.endswith((":", "\uff1a")) or (following is not None and following.tag == "p")
+        CITATION_LABEL.search(label) is not None
+        or label.endswith((":", "\uff1a"))
+        or (following is not None and following.tag == "p")
     ):
         return False
     targets = _targets(element)
     if not targets:
         return False
-    if named:
+    if REFERENCE_LABEL.search(label):
         return _cites_mostly_other_sites(targets, site)
     if _shares_a_page(element):
         return False
