@@ -13,13 +13,14 @@ put the whole article in the button — no text of the page was read as content 
 trafilatura's flat text came out, the byline, the author's biography and "Was this page
 helpful?" with it; a navigation took the article the same way on other sites.
 
-:func:`swallowed_content` tells such a tree (a ``<main>`` or an ``<h1>`` inside a
-``<button>`` or a ``<nav>``: a browser never builds that from markup whose menu is closed);
+:func:`swallowed_content` tells such a tree (a ``<main>``, an ``<article>`` — a WordPress
+theme has no ``<main>`` and titles its post with an ``<h2>``, review n-18 — or an ``<h1>``
+inside a ``<button>`` or a ``<nav>``: a browser never builds that from markup whose menu is closed);
 :func:`close_chrome_blocks` then writes, before each ``</button>`` and ``</nav>``, the
 ``</div>`` end tags of the ``<div>`` elements opened inside that block and still open, so
 that libxml2 builds what a browser builds — only where the parsed tree proves it needed: that
-block (or one its end tag closes) holds a ``<main>`` or ``<h1>`` whose start tag comes after
-that end tag, so a logo heading in a closed navigation is left alone (on every WCXB dev page it repairs, the blocks'
+block (or one its end tag closes) holds a ``<main>``, ``<article>`` or ``<h1>`` whose start
+tag comes after that end tag, so a logo heading in a closed navigation is left alone (on every WCXB dev page it repairs, the blocks'
 text is what html5lib's tree holds). A block holding a table part is left alone (table cells
 are scope boundaries in the HTML Standard: an end tag does not close through them, and
 libxml2's table rules differ again). Comments, attribute values and the raw text of
@@ -61,7 +62,7 @@ _TOKEN = re.compile(
     re.S | re.I,
 )
 _TABLE = frozenset({"table", "td", "th", "tr", "thead", "tbody", "tfoot", "caption"})
-_CONTENT = frozenset({"main", "h1"})
+_CONTENT = frozenset({"main", "article", "h1"})
 _BLOCKS = tuple(sorted(CHROME_BLOCKS))
 _INDEX = {tag: index for index, tag in enumerate(_BLOCKS)}
 _WATCHED = (*_BLOCKS, *sorted(_CONTENT))
@@ -72,18 +73,17 @@ MAX_OPEN_BLOCKS = 512
 
 
 def swallowed_content(root: etree._Element) -> bool:
-    """True when ``root`` (a parsed page) holds a ``<main>`` or an ``<h1>`` inside a block of
-    :data:`CHROME_BLOCKS`: the page's content parsed into its menu (module docstring)."""
-    for block in root.iter(*CHROME_BLOCKS):
-        if next(block.iter("main", "h1"), None) is not None:
-            return True
-    return False
+    """True when ``root`` (a parsed page) holds a ``<main>``, ``<article>`` or ``<h1>`` inside
+    a block of :data:`CHROME_BLOCKS`: the page's content parsed into its menu (module docstring)."""
+    blocks = root.iter(*CHROME_BLOCKS)
+    return any(next(block.iter(*_CONTENT), None) is not None for block in blocks)
 
 
 def content_reach(root: etree._Element) -> dict[tuple[str, int], int]:
-    """Per block of :data:`CHROME_BLOCKS` in ``root`` that holds a ``<main>`` or an ``<h1>``:
-    ``(tag, n)`` (the block is the n-th element of that tag, from 0, in document order) →
-    how many ``<main>`` and ``<h1>`` elements start before the block ends (document order).
+    """Per block of :data:`CHROME_BLOCKS` in ``root`` that holds a ``<main>``, an
+    ``<article>`` or an ``<h1>``: ``(tag, n)`` (the block is the n-th element of that tag,
+    from 0, in document order) → how many ``<main>``, ``<article>`` and ``<h1>`` elements
+    start before the block ends (document order).
 
     libxml2 makes one element per start tag, in the order of the markup, so these ordinals
     are those of the start tags in the markup (:func:`close_chrome_blocks` counts them).
@@ -115,9 +115,10 @@ def close_chrome_blocks(html: str, root: etree._Element | None = None) -> str:
     Args:
         html: the markup handed to the parser.
         root: the tree libxml2 built from ``html``; given, only an end tag the tree proves
-            ignored is repaired: its block (or one it closes) holds a ``<main>`` or an
-            ``<h1>`` whose start tag comes after that end tag (:func:`content_reach`) — a
-            logo heading in a closed navigation is no proof. ``None``: every such end tag.
+            ignored is repaired: its block (or one it closes) holds a ``<main>``, an
+            ``<article>`` or an ``<h1>`` whose start tag comes after that end tag
+            (:func:`content_reach`) — a logo heading in a closed navigation is no proof.
+            ``None``: every such end tag.
 
     Returns:
         the markup with those end tags inserted (the same string when none is needed).
@@ -135,7 +136,7 @@ def close_chrome_blocks(html: str, root: etree._Element | None = None) -> str:
     open_count = [0] * len(_BLOCKS)  # open blocks per tag
     ordinals = [0] * len(_BLOCKS)  # start tags seen per tag
     tabled = 0  # the levels[:tabled] hold a table part
-    contents = 0  # <main> and <h1> start tags seen
+    contents = 0  # <main>, <article> and <h1> start tags seen
     inserts: list[tuple[int, int]] = []  # (position of the end tag, </div> count)
     for match in _TOKEN.finditer(html):
         name = match.group(3)

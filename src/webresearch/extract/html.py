@@ -359,9 +359,9 @@ def _convert(
     # the verdicts decide what is hidden: trafilatura reads the blocks kept as shown, and a
     # closed <details> answer whose script marks it aria-hidden (kept_hidden.py)
     opens = kept + closed_details_marked_hidden(body)
-    main = find_main_content(doc, comments=forum, html=opinion, shown=opens, url=url)
-    if html is None or "dmonition" in html or "alert-title" in html:  # a scan in C first
+    if html is None or "dmonition" in html or "alert-title" in html or "<details" in html:
         bold_admonition_titles(attributes.rows)  # "**Note**" over a callout (admonitions.py)
+    main = find_main_content(doc, comments=forum, html=opinion, shown=opens, url=url)
     page_chars = main.page_chars if main is not None else page_text_size(body)
     # counted where they reach the output (hidden_chars_kept), with closed <details> content
     # the inline-style scans read the rows with a style alone (scan_index.py); the colour

@@ -19,7 +19,12 @@ alone ("Sources:" over nothing). These stay:
   the list is in the text's flow (a paragraph follows it); every link to another site than
   the page's (:func:`same_site`), none to a social network, a sharing service or an
   e-mail address (:data:`SOCIAL_HOSTS`), no page linked from two items (a newsletter's
-  "Rate this issue: Good, Neutral, Bad" links one poll). Never a list marked as paid
+  "Rate this issue: Good, Neutral, Bad" links one poll). Under a label naming references
+  (:data:`REFERENCE_LABEL`: "References", "Sources", "Further reading") the links need only
+  be mostly (more than half) to other sites and no social network: a "References" list
+  may link a video, the site's own earlier report or one paper twice
+  (review n-18: such lists at an article's end went whole, heading and all); never a
+  sharing link (:data:`SHARE_LINK`) nor an e-mail address there. Never a list marked as paid
   (:data:`PAID`: a ``sponsored``, ``partner``, ``promoted`` or ``ad`` class or id on it or
   a block around it, a ``rel="sponsored"`` link) nor one whose label names sponsors,
   partners or "Around the web" (review r-18a: such lists at an article's end were kept).
@@ -67,6 +72,8 @@ __all__ = [
     "LABEL_WORDS",
     "PAID",
     "PAID_LABEL",
+    "REFERENCE_LABEL",
+    "SHARE_LINK",
     "SOCIAL_HOSTS",
     "block_of_content",
     "cites_other_sites",
@@ -94,6 +101,13 @@ SOCIAL_HOSTS = (
     "addtoany.com", "sharethis.com", "feedly.com", "xing.com", "ok.ru", "mailchi.mp",
 )  # fmt: skip
 
+#: A sharing link's address: a share or intent endpoint ("facebook.com/sharer.php?u=…",
+#: "twitter.com/intent/tweet", "?share=…", "addtoany.com/share"), never a citation.
+SHARE_LINK = re.compile(
+    r"/shar(?:e|er)(?:\.php)?(?:[/?]|$)|[?&]share=|/intent/|addtoany\.com|sharethis\.com",
+    re.IGNORECASE,
+)
+
 #: The most words of a paragraph introducing a list without a colon ("Empathy Program").
 LABEL_WORDS = 8
 
@@ -108,6 +122,15 @@ CITATION_LABEL = re.compile(
     r"|références|liens externes|voir aussi|referencias|fuentes|enlaces externos"
     r"|véase también|fonti|collegamenti esterni|voci correlate|bronnen|externe links"
     r"|zie ook|referências|fontes|ligações externas)\b",
+    re.IGNORECASE,
+)
+#: Words of a label naming an article's references (a part of :data:`CITATION_LABEL`): under
+#: them a list's links need only be mostly to other sites (:func:`cites_other_sites`). A
+#: "See also", "Resources" or "External links" list is as often a site's own menu.
+REFERENCE_LABEL = re.compile(
+    r"\b(?:sources?|references?|citations?|works cited|bibliograph\w*|further reading"
+    r"|reading list|literature|quellen|einzelnachweise|literatur|références|referencias"
+    r"|fuentes|fonti|bronnen|referências|fontes)\b",
     re.IGNORECASE,
 )
 #: Words of a label naming paid links: never a list of citations.
@@ -182,19 +205,38 @@ def cites_other_sites(element: etree._Element, site: str) -> bool:
         return False
     following = element.getnext()
     if not (
-        CITATION_LABEL.search(label)
+        CITATION_LABEL.search(label) is not None
         or label.endswith((":", "\uff1a"))
         or (following is not None and following.tag == "p")
     ):
         return False
     targets = _targets(element)
-    if not targets or _shares_a_page(element):
+    if not targets:
+        return False
+    if REFERENCE_LABEL.search(label):
+        return _cites_mostly_other_sites(targets, site)
+    if _shares_a_page(element):
         return False
     for target in targets:
         host = site_of(target)
         if not host or same_site(host, site) or _social(host):
             return False
     return True
+
+
+def _cites_mostly_other_sites(targets: list[str], site: str) -> bool:
+    """The looser test of a list under a label naming citations: more than half of
+    ``targets`` link other sites than ``site`` and no social network, a few may link the
+    site's own pages, a video or the same page twice; none is an e-mail address or a
+    sharing link (:data:`SHARE_LINK`)."""
+    cited = 0
+    for target in targets:
+        if SHARE_LINK.search(target) or target.strip().lower().startswith("mailto:"):
+            return False
+        host = site_of(target)
+        if host and not same_site(host, site) and not _social(host):
+            cited += 1
+    return cited * 2 > len(targets)
 
 
 def _introducer(element: etree._Element) -> str | None:

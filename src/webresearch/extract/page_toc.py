@@ -31,7 +31,9 @@ A block with no list (``<div>``) counts too when its bare links sit under its ow
 that says "Table of contents" and nothing else (a child element matching
 :data:`TOC_HEADING`): utility-class sites print ``<p>Table of contents</p><a href="#why">01
 Why…</a>…`` beside the byline. WCXB dev (against main d0fb484 with block_ends.py): article
-4416 +0.007 (half A), no other page of either half moved; Zyte dev unchanged.
+4416 +0.007 (half A), no other page of either half moved; Zyte dev unchanged. The title's
+words are not counted as the entries' text (review n-18: one-word entries under "Table of
+contents" fell below :data:`MIN_TOC_LINK_WORDS`).
 
 A list whose items are themselves the targets of the page's links is its notes, each item
 linking back to its mark in the text: it stays (review r-15).
@@ -216,9 +218,23 @@ def _is_toc(
         return False  # each item links to the same few places: a list of terms, not sections
     # the words of adjacent items apart ("source string" + "destination string" is not
     # "source stringdestination string")
-    text = len(" ".join(el.itertext()).split())
+    # a block's own "Table of contents" title is no entry (review n-18: three one-word
+    # entries under a three-word title were taken for prose)
+    text = len(" ".join(el.itertext()).split()) - _title_words(el)
     link_words = sum(len(" ".join(a.itertext()).split()) for a in links)
     return link_words >= MIN_TOC_LINK_WORDS * text and not _is_notes(el)
+
+
+def _title_words(block: etree._Element) -> int:
+    """The words of ``block``'s children, not links, that say "Table of contents" (or
+    another :data:`TOC_HEADING`) and nothing else: its title (:func:`_titled_contents`)."""
+    words = 0
+    for child in block:
+        if isinstance(child.tag, str) and child.tag != "a":
+            text = " ".join("".join(child.itertext()).split())
+            if text and TOC_HEADING.fullmatch(text):
+                words += len(text.split())
+    return words
 
 
 def _is_notes(el: etree._Element) -> bool:

@@ -209,6 +209,9 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
     body = root.find("body")
     if body is None:
         body = lxml_html.Element("body")
+        head = root.find("head")
+        if head is not None:  # a page without <body>: libxml2 left its content in <head>
+            _move_body_content(head, body)
         for child in list(root):
             if child.tag != "head":
                 body.append(child)
@@ -220,6 +223,26 @@ def parse_html(html: str) -> lxml_html.HtmlElement:
     flatten_deep_tree(root)  # deeper than 256 levels: text (nesting.py)
     unwrap_deep_tables(root)  # tables in tables 6 levels down: blocks (nesting.py)
     return root
+
+
+#: Elements a document's ``<head>`` holds (HTML Standard §13.2.6.4.4, "in head" mode).
+_HEAD_TAGS = frozenset(
+    {"title", "meta", "link", "style", "script", "base", "noscript", "template", "basefont",
+     "bgsound"}
+)  # fmt: skip
+
+
+def _move_body_content(head: etree._Element, body: etree._Element) -> None:
+    """Move into ``body`` the first child of ``head`` that is no head element
+    (:data:`_HEAD_TAGS`) and every child after it: a browser closes the head there and
+    opens the body. libxml2 does so for tags it knows, not for HTML5's (``<title>Study
+    </title><main><article>…`` with no ``<html>`` nor ``<body>`` tag kept the article
+    in the head, where its links were never read; review n-18)."""
+    moving = False
+    for child in list(head):
+        moving = moving or (isinstance(child.tag, str) and child.tag not in _HEAD_TAGS)
+        if moving:
+            body.append(child)
 
 
 def _document(text: str, parser: lxml_html.HTMLParser) -> lxml_html.HtmlElement:

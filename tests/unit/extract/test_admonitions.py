@@ -101,3 +101,31 @@ def test_a_box_of_site_links_that_is_no_admonition_still_goes() -> None:
     )
     markdown = extract_html(page, URL).markdown
     assert "The installer copies" in markdown and "[B]" not in markdown
+
+
+@pytest.mark.parametrize("klass", ["tip", "seealso", "admonition note", "info inline end"])
+def test_a_collapsible_see_also_box_is_kept_with_its_title_bold(klass: str) -> None:
+    # MkDocs Material's collapsible admonition, <details> with a <summary> title: its list of
+    # links went whole as the <div> form's did before (review n-18 M2)
+    pages = ["Compose", "Volumes", "Networks", "Logging"]
+    items = "".join(f"<li><a href='/{name.lower()}/'>{name}</a></li>" for name in pages)
+    page = (
+        "<html><head><title>Deploy</title></head><body><main><article><h1>Deploying</h1>"
+        "<p>The service runs in any container platform; this guide covers Docker and its "
+        "compose files, then Kubernetes.</p><h2>Docker</h2><p>Build the image with the "
+        "provided Dockerfile and run it with port 8080 exposed.</p>"
+        f"<details class='{klass}'><summary>See also</summary><ul>{items}</ul></details>"
+        "<h2>Kubernetes</h2><p>Apply the manifests in the deploy directory; the service "
+        "listens on port 8080.</p></article></main></body></html>"
+    )
+    markdown = extract_html(page, URL).markdown
+    assert "**See also**\n\n- [Compose](https://docs.example.org/compose/)" in markdown
+    assert "- [Logging](https://docs.example.org/logging/)" in markdown
+
+
+def test_a_details_box_of_another_class_is_no_admonition() -> None:
+    page = doc_page(
+        "<details class='spoiler'><summary>Answer</summary><p>Run it twice.</p></details>"
+    )
+    markdown = extract_html(page, URL).markdown
+    assert "**Answer**" not in markdown

@@ -248,3 +248,19 @@ def test_a_deep_page_is_repaired_too() -> None:
     h1 = root.find(".//h1")
     assert h1 is not None
     assert "button" not in [ancestor.tag for ancestor in h1.iterancestors()]
+
+
+def test_an_article_without_main_or_h1_under_a_broken_menu_button_is_read() -> None:
+    # a WordPress theme: no <main>, the title an <h2 class="entry-title"> (review n-18 M4)
+    article = (
+        ARTICLE.replace("<main>", "<div id='content'>")
+        .replace("</main>", "</div>")
+        .replace(
+            "<h1>How to Start a Herb Garden</h1>",
+            "<h2 class='entry-title'>How to Start a Herb Garden</h2>",
+        )
+    )
+    html = page(BROKEN_BUTTON).replace(ARTICLE, article)
+    markdown = extract_html(html, URL).markdown
+    assert "## Choosing your herbs" in markdown
+    assert "1. Loosen the soil" in markdown and "- 100 g soft butter" in markdown

@@ -193,3 +193,53 @@ def test_a_list_of_the_sites_own_pages_under_an_idn_host_goes() -> None:
     )
     out = extract_html(ARTICLE.format(inside=links, after=""), "https://bücher.example/n").markdown
     assert "story about the river" not in out
+
+
+# review n-18 H4: under a label naming citations, a few of the site's own pages, a video or
+# one page linked twice do not make the list a menu; at the article's end it went whole
+CITED = [
+    "https://river.example.org/reports/2023",
+    "https://news.example.com/dam-cracks",
+    "https://www.safety.example.gov/dams",
+]
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        "https://www.youtube.com/watch?v=abc",  # the engineer's interview
+        "/news/2022/dam-survey",  # the site's own earlier report
+        "https://board.example/news/2022/dam-survey",
+        CITED[0],  # a report and its annex on one page
+    ],
+)
+@pytest.mark.parametrize("head", ["<h2>References</h2>", "<h3>Further reading</h3>"])
+def test_a_citation_list_with_an_odd_link_stays_at_the_end(head: str, odd: str) -> None:
+    out = md(_list(head, [*CITED, odd]))  # the last block of the article
+    assert "story about the river number 3" in out and "story about the river number 0" in out
+
+
+def test_a_short_further_reading_list_linking_one_page_twice_stays() -> None:
+    out = md(_list("<h3>Further reading</h3>", [CITED[0], CITED[0], CITED[1]]))
+    assert "### Further reading" in out and "story about the river number 1" in out
+
+
+@pytest.mark.parametrize(
+    "odd",
+    [
+        "https://www.facebook.com/sharer.php?u=x",
+        "https://twitter.com/intent/tweet?url=x",
+        "https://board.example/news/dam-repair?share=linkedin",
+        "mailto:?body=x",
+    ],
+)
+def test_a_citation_list_with_a_share_link_still_goes(odd: str) -> None:
+    assert "story about the river" not in md(_list("<h2>Sources</h2>", [*CITED, odd]))
+
+
+def test_a_citation_labelled_list_of_mostly_own_pages_still_goes() -> None:
+    # and "See also", "Resources", "External links" keep the strict test: a site's menu
+    links = _list("<h2>References</h2>", ["/news/a", "/news/b", "/news/c", CITED[0]])
+    assert "story about the river" not in md(links)
+    for head in ("<h2>See also</h2>", "<h2>Resources</h2>"):
+        assert "story about the river" not in md(_list(head, [*CITED, "/news/a"]))

@@ -237,3 +237,21 @@ def test_a_titled_block_of_links_to_other_pages_stays() -> None:
     doc = parse_html(titled_block_page("Table of contents", sources))
     assert drop_page_toc(doc, URL) == 1  # the contents only
     assert len(doc.xpath("//div[@class='sources']/a")) == 3
+
+
+def test_short_bare_links_under_a_table_of_contents_title_go_with_it() -> None:
+    # one-word entries under a three-word title: the title's words counted as the
+    # entries' prose kept the links, and a later pass dropped the title (review n-18 M7)
+    toc = "<br>".join(f"<a href='#{name}'>{name.title()}</a>" for name in SECTIONS)
+    body = "".join(f"<h2 id='{name}'>{name.title()}</h2>{section_text(name)}" for name in SECTIONS)
+    html = (
+        # no declared article: the links are read by their fragments alone
+        "<!DOCTYPE html><html><head><title>Winter moorings</title></head><body>"
+        "<main><article><h1>Winter moorings</h1><p>What to check before the gales.</p>"
+        f"<div class='toc'><p><strong>Table of contents</strong></p>{toc}</div>{body}"
+        "</article></main></body></html>"
+    )
+    markdown = extract_html(html, URL).markdown
+    assert "Table of contents" not in markdown
+    assert "[Chain]" not in markdown and "[Buoy]" not in markdown
+    assert "## Chain" in markdown and "What to check before the gales." in markdown

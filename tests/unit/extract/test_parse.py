@@ -11,7 +11,7 @@ import re
 import pytest
 from lxml import etree
 
-from webresearch.extract.html import html_to_markdown
+from webresearch.extract.html import extract_html, html_to_markdown
 from webresearch.extract.markdown import element_to_markdown
 from webresearch.extract.parse import (
     VOID_ELEMENTS,
@@ -162,3 +162,31 @@ def test_the_subset_and_end_tags_go_in_one_scan_as_in_two(html: str) -> None:
         flags=re.I,
     )
     assert without_subset_and_end_tags(html) == two
+
+
+def test_html5_content_of_a_page_without_body_tags_is_in_the_body() -> None:
+    # <title> then <main>, no <html> nor <body>: libxml2 kept the article in <head>, where
+    # its links were never read (review n-18)
+    html = (
+        "<title>Study</title><meta charset='utf-8'><main><article><h1>Study</h1><p>Text.</p>"
+        "<ol><li><a href='https://journal.example/a/1'>Smith 2026</a></li></ol></article></main>"
+    )
+    root = parse_html(html)
+    head, body = root.find("head"), root.find("body")
+    assert [child.tag for child in head] == ["title", "meta"]
+    assert body.find("main/article/ol/li/a") is not None
+
+
+def test_the_links_of_a_page_without_body_tags_are_kept() -> None:
+    html = (
+        "<title>Study</title><main><article><h1>Study</h1><p>A large cohort study followed "
+        "500,000 adults for a decade and found lower mortality among coffee drinkers.</p>"
+        "<p>Researchers cautioned that the association does not prove causation.</p>"
+        "<h2>References</h2><ol><li><a href='https://journal.example/a/1'>Smith et al., "
+        "2026</a></li><li><a href='https://who.example/coffee'>WHO fact sheet</a></li>"
+        "<li><a href='https://stats.example/cohort'>Cohort dataset</a></li></ol>"
+        "</article></main>"
+    )
+    markdown = extract_html(html, "https://news.example.org/study").markdown
+    assert "[Smith et al., 2026](https://journal.example/a/1)" in markdown
+    assert "[Cohort dataset](https://stats.example/cohort)" in markdown
