@@ -231,6 +231,8 @@ async def _open(tab: Tab, args: BrowserArgs) -> ToolResult:
 
 def _history(step: int, word: str) -> ActionRunner:
     async def move(tab: Tab, args: BrowserArgs) -> ToolResult:
+        before = str(tab.session.page.url)
+        doc = await document_id(tab.session.cdp)
         moved = await tab.session.history(-1 if step < 0 else 1)
         if moved is None:
             url, title = await tab.session.location()
@@ -241,6 +243,11 @@ def _history(step: int, word: str) -> ActionRunner:
             lines = page_header(moved.url, moved.title)
         if tab.session.error_page() is not None:
             lines.append(LOAD_FAILED_NOTE)
+        if moved is not None:  # another document: its refs are stale, as after a click
+            after = str(tab.session.page.url)
+            note = navigation_note(before, after, doc, await document_id(tab.session.cdp))
+            if note:
+                lines.append(note)
         return tab.result(lines)
 
     return move
