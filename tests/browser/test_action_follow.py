@@ -99,3 +99,43 @@ async def test_refs_stay_valid_after_push_state_and_go_stale_after_a_reload(
     assert STALE in reloaded_again.text  # the URL did not change; the document did
     stale = await kit.call(run, action="click", ref=tide)
     assert not stale.ok and stale.error is not None and stale.error.code == "stale_ref"
+
+
+LINKS = b"""<!doctype html><html><head><title>Harbour links</title></head><body>
+<a id="dead" href="/follow/gone">Old timetable</a>
+<button id="late" onclick="setTimeout(() => { location = '/follow/gone?late'; }, 400)">Later</button>
+<form action="/follow/gone"><input id="q" name="q"></form>
+</body></html>"""
+GONE = b"<!doctype html><title>Not here</title><p>No such page.</p>"
+
+
+async def test_an_action_that_lands_on_an_error_page_says_its_status_as_open_does(
+    kit: Kit, sites: Sites
+) -> None:
+    """A click on a link to a missing page said ``title: Error response`` and nothing of the
+    404 that ``open`` reports (new-user test, session 18), and its metadata had no url or
+    status: a click, a late navigation and a form sent by a key now say both."""
+    base = _serve(sites)
+    sites.site.routes["/follow/links"] = Route(headers=HTML, body=LINKS)
+    sites.site.routes["/follow/gone"] = Route(status=404, headers=HTML, body=GONE)
+    run = RunContext()
+    for field, action in (("#dead", "click"), ("#late", "click"), ("#q", "press")):
+        assert (await kit.call(run, action="open", url=f"{base}/follow/links")).ok
+        if action == "click":
+            result = await kit.call(run, action="click", selector=field)
+        else:
+            assert (await kit.call(run, action="fill", selector=field, text="x")).ok
+            result = await kit.call(run, action="press", key="Enter")
+        assert result.ok, result.text
+        lines = result.text.splitlines()
+        assert "title: Not here" in lines, result.text
+        assert "status: 404" in lines, result.text
+        assert any(line.startswith("note: the server answered HTTP 404") for line in lines)
+        assert STALE in lines
+        assert result.meta["status"] == 404
+        assert str(result.meta["url"]).startswith(f"{base}/follow/gone")
+    clicked = await kit.call(run, action="click", selector="p")  # stays: no status said
+    assert clicked.ok, clicked.text
+    assert "status:" not in clicked.text
+    assert clicked.meta["url"] == f"{base}/follow/gone?q=x"
+    assert "status" not in clicked.meta
