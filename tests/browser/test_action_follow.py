@@ -139,3 +139,32 @@ async def test_an_action_that_lands_on_an_error_page_says_its_status_as_open_doe
     assert "status:" not in clicked.text
     assert clicked.meta["url"] == f"{base}/follow/gone?q=x"
     assert "status" not in clicked.meta
+
+
+SAVE = b"""<!doctype html><html><head><title>Harbour form</title></head><body>
+<button id="save" onclick="fetch('/follow/saved').then(r => r.text()).then(() => { location = '/follow/timetable'; })">Save and continue</button>
+</body></html>"""
+
+
+async def test_a_result_names_one_page_when_the_page_moves_while_it_is_read(
+    kit: Kit, sites: Sites
+) -> None:
+    """After a click whose ``fetch`` answer moves the page, the result named the new URL
+    with an empty title, or the old page with the note that it navigated, in 3 of 20 runs
+    (new-user test, session 18): the URL and the title were read one after the other while
+    the document changed. Whenever the move lands, the lines name one page. Repeated: the
+    failure depended on timing (no time is asserted)."""
+    base = _serve(sites)
+    sites.site.routes["/follow/save"] = Route(headers=HTML, body=SAVE)
+    sites.site.routes["/follow/saved"] = Route(headers=[("Content-Type", "text/plain")], body=b"ok")
+    run = RunContext()
+    for _ in range(8):
+        assert (await kit.call(run, action="open", url=f"{base}/follow/save")).ok
+        clicked = await kit.call(run, action="click", selector="#save")
+        assert clicked.ok, clicked.text
+        lines = clicked.text.splitlines()
+        if STALE in lines:
+            assert lines[2:4] == [f"url: {base}/follow/timetable", "title: Timetable"], lines
+        else:
+            assert lines[2:4] == [f"url: {base}/follow/save", "title: Harbour form"], lines
+        await kit.call(run, action="wait", ms=300)  # a move the result did not see lands

@@ -269,10 +269,9 @@ def _interaction(act: Callable[[PlaywrightSession, BrowserArgs], Awaitable[str]]
         doc = await document_id(tab.session.cdp)
         with ArrivalWatch(tab.session.page) as watch:
             note = await act(tab.session, args)
-            url, title = await tab.session.location()
+            url, title, after, doc_after = await _where(tab.session)
         lines = [UNTRUSTED_NOTICE, note, f"url: {redact_url(url)}", f"title: {redact_text(title)}"]
-        after = str(tab.session.page.url)
-        moved = navigation_note(before, after, doc, await document_id(tab.session.cdp))
+        moved = navigation_note(before, after, doc, doc_after)
         tab.meta["url"] = redact_url(url)
         arrival = watch.arrival() if moved == STALE_REFS_NOTE else None
         if arrival is not None:  # another document: its status, as open says it
@@ -285,6 +284,20 @@ def _interaction(act: Callable[[PlaywrightSession, BrowserArgs], Awaitable[str]]
         return tab.result(lines)
 
     return run
+
+
+async def _where(session: PlaywrightSession) -> tuple[str, str, str, str]:
+    """``(url, title, the tab's URL, document id)`` where an action left the tab: read again
+    when another document committed while they were read — a navigation the page started
+    late (a click's ``fetch`` whose answer moves the page) paired the old page's URL and
+    title with the note that the page navigated (new-user test, session 18)."""
+    doc = await document_id(session.cdp)
+    url, title = await session.location()
+    now = await document_id(session.cdp)
+    if now != doc:
+        url, title = await session.location()  # the new document, once it is loaded
+        now = await document_id(session.cdp)
+    return url, title, str(session.page.url), now
 
 
 async def _evaluate(tab: Tab, args: BrowserArgs) -> ToolResult:
