@@ -153,6 +153,7 @@ try {{ new WebSocket('{private_base.replace("http", "ws")}/ws'); }} catch (e) {{
 </script></body></html>""".encode()
     jump = f"""<!doctype html><title>Jump</title><a id="go" href="{private_base}/secret">go</a>
 <a id="go2" href="/to-domain">go2</a>
+<button id="late" onclick="setTimeout(() => {{ location = '{private_base}/secret?late'; }}, 400)">later</button>
 <form action="{private_base}/secret"><input id="q" name="q"></form>
 <form action="/to-domain"><input id="q2" name="q"></form>""".encode()
     return {

@@ -136,3 +136,72 @@ async def test_a_toast_or_a_polling_page_does_not_hold_a_click(
         assert clicked.ok, clicked.text
         reasons = [r.getMessage() for r in caplog.records if "after the action" in r.getMessage()]
         assert reasons == ["after the action: nothing set off"], reasons
+
+
+LINKS = b"""<!doctype html><html><head><title>Harbour links</title></head><body>
+<a id="dead" href="/follow/gone">Old timetable</a>
+<button id="late" onclick="setTimeout(() => { location = '/follow/gone?late'; }, 400)">Later</button>
+<form action="/follow/gone"><input id="q" name="q"></form>
+</body></html>"""
+GONE = b"<!doctype html><title>Not here</title><p>No such page.</p>"
+
+
+async def test_an_action_that_lands_on_an_error_page_says_its_status_as_open_does(
+    kit: Kit, sites: Sites
+) -> None:
+    """A click on a link to a missing page said ``title: Error response`` and nothing of the
+    404 that ``open`` reports (new-user test, session 18), and its metadata had no url or
+    status: a click, a late navigation and a form sent by a key now say both."""
+    base = _serve(sites)
+    sites.site.routes["/follow/links"] = Route(headers=HTML, body=LINKS)
+    sites.site.routes["/follow/gone"] = Route(status=404, headers=HTML, body=GONE)
+    run = RunContext()
+    for field, action in (("#dead", "click"), ("#late", "click"), ("#q", "press")):
+        assert (await kit.call(run, action="open", url=f"{base}/follow/links")).ok
+        if action == "click":
+            result = await kit.call(run, action="click", selector=field)
+        else:
+            assert (await kit.call(run, action="fill", selector=field, text="x")).ok
+            result = await kit.call(run, action="press", key="Enter")
+        assert result.ok, result.text
+        lines = result.text.splitlines()
+        assert "title: Not here" in lines, result.text
+        assert "status: 404" in lines, result.text
+        assert any(line.startswith("note: the server answered HTTP 404") for line in lines)
+        assert STALE in lines
+        assert result.meta["status"] == 404
+        assert str(result.meta["url"]).startswith(f"{base}/follow/gone")
+    clicked = await kit.call(run, action="click", selector="p")  # stays: no status said
+    assert clicked.ok, clicked.text
+    assert "status:" not in clicked.text
+    assert clicked.meta["url"] == f"{base}/follow/gone?q=x"
+    assert "status" not in clicked.meta
+
+
+SAVE = b"""<!doctype html><html><head><title>Harbour form</title></head><body>
+<button id="save" onclick="fetch('/follow/saved').then(r => r.text()).then(() => { location = '/follow/timetable'; })">Save and continue</button>
+</body></html>"""
+
+
+async def test_a_result_names_one_page_when_the_page_moves_while_it_is_read(
+    kit: Kit, sites: Sites
+) -> None:
+    """After a click whose ``fetch`` answer moves the page, the result named the new URL
+    with an empty title, or the old page with the note that it navigated, in 3 of 20 runs
+    (new-user test, session 18): the URL and the title were read one after the other while
+    the document changed. Whenever the move lands, the lines name one page. Repeated: the
+    failure depended on timing (no time is asserted)."""
+    base = _serve(sites)
+    sites.site.routes["/follow/save"] = Route(headers=HTML, body=SAVE)
+    sites.site.routes["/follow/saved"] = Route(headers=[("Content-Type", "text/plain")], body=b"ok")
+    run = RunContext()
+    for _ in range(8):
+        assert (await kit.call(run, action="open", url=f"{base}/follow/save")).ok
+        clicked = await kit.call(run, action="click", selector="#save")
+        assert clicked.ok, clicked.text
+        lines = clicked.text.splitlines()
+        if STALE in lines:
+            assert lines[2:4] == [f"url: {base}/follow/timetable", "title: Timetable"], lines
+        else:
+            assert lines[2:4] == [f"url: {base}/follow/save", "title: Harbour form"], lines
+        await kit.call(run, action="wait", ms=300)  # a move the result did not see lands

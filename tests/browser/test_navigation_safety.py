@@ -103,6 +103,27 @@ async def test_clicking_a_link_to_a_forbidden_target_is_refused(kit: Kit, sites:
     await kit.call(run, action="close")
 
 
+async def test_a_refused_navigation_is_said_on_the_clicks_own_result(
+    kit: Kit, sites: Sites
+) -> None:
+    """A click whose navigation (at once, or 400 ms later from a timer) is refused says why
+    in its own result, among its lines — the refusal read as the next action's when it came
+    after a blank line (new-user test, session 18) — and the forbidden servers see nothing."""
+    sites.private.reset_log()
+    sites.domain.reset_log()
+    run = RunContext()
+    for selector in ("#go", "#go2", "#late"):
+        assert (await kit.call(run, action="open", url=f"{sites.site.base}/jump")).ok
+        clicked = await kit.call(run, action="click", selector=selector)
+        assert clicked.ok, clicked.text
+        lines = clicked.text.split("\n")
+        assert lines[1] == "clicked" and "" not in lines, clicked.text  # one block
+        notes = [ln for ln in lines if ln.startswith("note: refused") and "navigation" in ln]
+        assert len(notes) == 1, clicked.text
+    assert sites.forbidden_hits() == 0
+    await kit.call(run, action="close")
+
+
 async def test_a_form_submitted_by_a_key_to_a_forbidden_target_is_refused(
     kit: Kit, sites: Sites
 ) -> None:

@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("webresearch.browser")
 
-__all__ = ["MIN_READY_S", "PlaywrightSession", "SessionConfig", "StateKeeper"]
+__all__ = ["LATE_READY_S", "MIN_READY_S", "PlaywrightSession", "SessionConfig", "StateKeeper"]
 
 #: ``await keeper(state)`` stores the session's Playwright storage state (cookies and
 #: local storage) when the session closes (opt-in persistence of named sessions).
@@ -63,6 +63,7 @@ StateKeeper = Callable[[dict[str, Any]], Awaitable[None]]
 
 #: Seconds of readiness a navigation keeps even when it used up most of the action's time.
 MIN_READY_S = 0.5
+LATE_READY_S = 5.0  #: Most seconds location() waits for a document still loading.
 #: Seconds an interrupt of a running page script may take.
 INTERRUPT_WAIT_S = 1.0
 #: Seconds a tab may take to answer a trivial evaluation before it counts as busy.
@@ -179,13 +180,18 @@ class PlaywrightSession:
         return not self._closed and not self.page.is_closed()
 
     async def location(self) -> tuple[str, str]:
-        """``(url, title)`` of the current page; for the browser's error page, the URL the
-        last ``open`` asked for and no title (its own URL and title mean nothing to a model;
-        the title names the refused host)."""
+        """``(url, title)`` of the page, read together (:meth:`.Reader.here`), after a
+        document still loading (a late navigation) for at most :data:`LATE_READY_S`; for the
+        browser's error page, the URL the last ``open`` asked for and no title (its title
+        names the refused host)."""
+        here = None if self.error_page() is not None else await self.reader.here()
+        if here is not None and here[2]:
+            budget = min(LATE_READY_S, self.config.ready_timeout_s)
+            await wait_ready(self.page, self.cdp, self.events, budget)
+            here = None if self.error_page() is not None else await self.reader.here()
         if self.error_page() is not None:
             return self.asked or str(self.page.url), ""
-        title = await self.reader.title()  # the URL after it: a page that just moved is named
-        return str(self.page.url), title
+        return (here[0], here[1]) if here is not None else (str(self.page.url), "")
 
     def error_page(self) -> BrowserError | None:
         """The error to raise when the tab shows no page of a site but the browser's error

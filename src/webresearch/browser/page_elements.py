@@ -125,18 +125,18 @@ class Elements:
         if doc > self.refs.issued:
             raise InvalidArguments(
                 f"unknown ref {ref}: no snapshot of this session gave it (the latest refs "
-                f"look like d{self.refs.issued}e…) — {_TAKE}",
+                f"look like d{self.refs.issued}e…)",
                 hint=_TAKE,
             )
         element, why = await self._resolve(doc, ref)
         if element is not None:
             return element, why == "frame"
         if why == "detached":
-            message = f"stale ref {ref}: that element is no longer on the page — {_TAKE}"
+            message = f"stale ref {ref}: that element is no longer on the page"
         elif why == "unknown":
-            message = f"unknown ref {ref} for this page — {_TAKE}"
+            message = f"unknown ref {ref} for this page"
         else:  # "stale" or "none": the page is another document than the snapshot's
-            message = f"stale ref {ref}: the page has changed since that snapshot — {_TAKE}"
+            message = f"stale ref {ref}: the page has changed since that snapshot"
         raise StaleRef(message, hint=_TAKE)
 
     async def _resolve(self, doc: int, ref: str) -> tuple[ElementHandle | None, str]:

@@ -43,8 +43,10 @@ FRAME_READ_S = 2.0
 #: page: ``srcdoc``, a script's ``document.write``, a ``data:``/``blob:`` URL it made).
 INLINE_FRAME_SCHEMES = ("about:", "data:", "blob:")
 
-#: The document title.
-_TITLE_JS = "() => String(document.title || '')"
+#: The document's address, its title and whether it is still loading, read together.
+_HERE_JS = (
+    "() => [String(location.href), String(document.title || ''), document.readyState === 'loading']"
+)
 #: The page height in CSS px.
 _PAGE_HEIGHT_JS = (
     "() => Math.max(document.documentElement.scrollHeight, "
@@ -76,12 +78,18 @@ class Reader:
         self.config = config
         self.refs = refs
 
-    async def title(self) -> str:
-        """The document title (empty when it cannot be read)."""
-        title = ""
+    async def here(self) -> tuple[str, str, bool] | None:
+        """``(URL, title, still loading)`` of the top document, read in one evaluation so
+        the two name the same document (read one after the other, a navigation that
+        committed in between paired the new URL with the old page's title, or with the
+        empty one of a document still loading: new-user test, session 18); ``None`` when
+        it cannot be read."""
+        raw: object = None
         with best_effort(), contextlib.suppress(BrowserError):
-            title = str(await evaluate_function(self.cdp, _TITLE_JS))
-        return title
+            raw = await evaluate_function(self.cdp, _HERE_JS)
+        if not isinstance(raw, list) or len(raw) != 3:
+            return None
+        return str(raw[0]), str(raw[1]), bool(raw[2])
 
     async def html(self) -> tuple[str, str, list[FrameDocument], str]:
         """(title, rendered HTML, child frames with text, the document's content type:

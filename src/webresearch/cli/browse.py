@@ -82,6 +82,10 @@ _LINE = 96
 DEFAULT_SCREENSHOT_STEM = "screenshot"
 
 
+#: How an unknown ``--do`` action ends its message ("type help" works at the prompt only).
+DO_HELP = "'webresearch browse --help' lists the actions"
+
+
 class ActionError(ValueError):
     """A line is not a valid action (the message says why)."""
 
@@ -161,8 +165,10 @@ def _fill(arguments: dict[str, Any], param: ActionParam, word: str) -> None:
         arguments[param.argument] = word
 
 
-def parse_action(line: str) -> tuple[dict[str, Any], str | None]:
-    """One action line → (tool arguments, file for its pictures or ``None``).
+def parse_action(line: str, *, help_hint: str = "type help") -> tuple[dict[str, Any], str | None]:
+    """One action line → (tool arguments, file for its pictures or ``None``); ``help_hint``
+    ends the message of an unknown action (the prompt's ``type help``; ``--do`` points to
+    ``--help``, which lists the actions).
 
     Raises:
         ActionError: unknown action, a missing or extra word.
@@ -174,7 +180,7 @@ def parse_action(line: str) -> tuple[dict[str, Any], str | None]:
     if (info := names.get(verb.lower())) is None:  # ``clik``: the close name, as click does
         close = difflib.get_close_matches(verb.lower(), sorted(names), n=1)
         meant = f"did you mean {close[0]!r}? " if close else ""
-        raise ActionError(f"not an action: {line.strip()!r} ({meant}type help)")
+        raise ActionError(f"not an action: {line.strip()!r} ({meant}{help_hint})")
     arguments: dict[str, Any] = {"action": info.name}
     required = [p for p in info.params if not p.optional]
     if required and required[0].kind == "source":
@@ -357,7 +363,7 @@ def browse(
         raise click.UsageError(EMPTY_URL)
     script: list[str] = [f"open {shlex.quote(url)}"] if url else []
     try:
-        parsed = [parse_action(line) for line in (*script, *actions)]
+        parsed = [parse_action(line, help_hint=DO_HELP) for line in (*script, *actions)]
     except ActionError as exc:
         raise click.UsageError(str(exc)) from None
     if screenshot:

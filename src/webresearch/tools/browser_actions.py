@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..browser.page import PlaywrightSession
+from ..browser.page_arrival import ArrivalWatch
 from ..browser.page_events import document_id
 from ..browser.page_values import to_json
 from ..browser.snapshot import render_snapshot
@@ -34,6 +35,7 @@ from .arguments import boolean, integer, optional_integer, optional_text, text, 
 from .base import CallContext, Risk
 from .browser_reading import (
     LOAD_FAILED_NOTE,
+    STALE_REFS_NOTE,
     navigation_note,
     page_header,
     read_content,
@@ -214,23 +216,29 @@ class BrowserAction:
 async def _open(tab: Tab, args: BrowserArgs) -> ToolResult:
     tab.cpu.warm()  # reading the page later needs the workers: they start meanwhile
     nav = await tab.session.open(str(args.url))
-    lines = page_header(nav.url, nav.title)
-    if nav.status is not None:
-        lines.append(f"status: {nav.status}")
-    for note in (
-        status_note(nav.status, nav.unreached),
-        readiness_note(nav.ready, nav.settled, nav.ready_budget_s),
-    ):
-        if note:
-            lines.append(note)
+    lines = page_header(nav.url, nav.title) + _status_lines(nav.status, nav.unreached)
+    ready = readiness_note(nav.ready, nav.settled, nav.ready_budget_s)
+    if ready:
+        lines.append(ready)
     tab.meta.update(
         url=redact_url(nav.url), status=nav.status, ready=nav.ready, settled=nav.settled
     )
     return tab.result(lines)
 
 
+def _status_lines(status: int | None, unreached: bool) -> list[str]:
+    """``status: N`` (when known) and the note of an error status
+    (:func:`~.browser_reading.status_note`): what open and an action that loaded another
+    document say of it."""
+    lines = [] if status is None else [f"status: {status}"]
+    note = status_note(status, unreached)
+    return lines if note is None else [*lines, note]
+
+
 def _history(step: int, word: str) -> ActionRunner:
     async def move(tab: Tab, args: BrowserArgs) -> ToolResult:
+        before = str(tab.session.page.url)
+        doc = await document_id(tab.session.cdp)
         moved = await tab.session.history(-1 if step < 0 else 1)
         if moved is None:
             url, title = await tab.session.location()
@@ -241,6 +249,11 @@ def _history(step: int, word: str) -> ActionRunner:
             lines = page_header(moved.url, moved.title)
         if tab.session.error_page() is not None:
             lines.append(LOAD_FAILED_NOTE)
+        if moved is not None:  # another document: its refs are stale, as after a click
+            after = str(tab.session.page.url)
+            note = navigation_note(before, after, doc, await document_id(tab.session.cdp))
+            if note:
+                lines.append(note)
         return tab.result(lines)
 
     return move
@@ -254,18 +267,37 @@ def _interaction(act: Callable[[PlaywrightSession, BrowserArgs], Awaitable[str]]
     async def run(tab: Tab, args: BrowserArgs) -> ToolResult:
         before = str(tab.session.page.url)
         doc = await document_id(tab.session.cdp)
-        note = await act(tab.session, args)
-        url, title = await tab.session.location()
+        with ArrivalWatch(tab.session.page) as watch:
+            note = await act(tab.session, args)
+            url, title, after, doc_after = await _where(tab.session)
         lines = [UNTRUSTED_NOTICE, note, f"url: {redact_url(url)}", f"title: {redact_text(title)}"]
+        moved = navigation_note(before, after, doc, doc_after)
+        tab.meta["url"] = redact_url(url)
+        arrival = watch.arrival() if moved == STALE_REFS_NOTE else None
+        if arrival is not None:  # another document: its status, as open says it
+            lines += _status_lines(arrival.status, arrival.unreached)
+            tab.meta["status"] = arrival.status
         if tab.session.error_page() is not None:
             lines.append(LOAD_FAILED_NOTE)
-        after = str(tab.session.page.url)
-        moved = navigation_note(before, after, doc, await document_id(tab.session.cdp))
         if moved:
             lines.append(moved)
         return tab.result(lines)
 
     return run
+
+
+async def _where(session: PlaywrightSession) -> tuple[str, str, str, str]:
+    """``(url, title, the tab's URL, document id)`` where an action left the tab: read again
+    when another document committed while they were read — a navigation the page started
+    late (a click's ``fetch`` whose answer moves the page) paired the old page's URL and
+    title with the note that the page navigated (new-user test, session 18)."""
+    doc = await document_id(session.cdp)
+    url, title = await session.location()
+    now = await document_id(session.cdp)
+    if now != doc:
+        url, title = await session.location()  # the new document, once it is loaded
+        now = await document_id(session.cdp)
+    return url, title, str(session.page.url), now
 
 
 async def _evaluate(tab: Tab, args: BrowserArgs) -> ToolResult:

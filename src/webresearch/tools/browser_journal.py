@@ -38,7 +38,10 @@ def _article(word: str) -> str:
 
 def with_notes(result: ToolResult, drained: Drained) -> ToolResult:
     """``result`` with notes on what happened besides the action (dialogs, refusals,
-    closed popups)."""
+    closed popups): after its page text, a blank line between; a result of lines only
+    (``click``, ``open``: no page text) gets them among its lines — after a blank line they
+    read as the next result's (``webresearch browse`` prints a blank line between two
+    results; new-user test, session 18: a click's refused navigation)."""
     blocked, dialogs, notes = drained
     extra = list(notes)
     for dialog in dialogs:
@@ -55,7 +58,8 @@ def with_notes(result: ToolResult, drained: Drained) -> ToolResult:
         extra.append(f"{count(others, 'request')} of the page {were} refused by policy")
     if not extra:
         return result
-    text = result.text + "\n\n" + "\n".join(f"note: {redact_text(e)}" for e in extra)
+    gap = "\n\n" if "\n\n" in result.text else "\n"
+    text = result.text + gap + "\n".join(f"note: {redact_text(e)}" for e in extra)
     return ToolResult(text=text, images=result.images, meta=result.meta, error=result.error)
 
 

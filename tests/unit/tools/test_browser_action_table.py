@@ -157,6 +157,24 @@ def test_a_mistyped_action_names_the_close_one() -> None:  # new-user test 16, L
     assert "did you mean" not in str(unlike.value)
 
 
+def test_a_mistyped_do_action_points_to_the_help_not_to_the_prompt() -> None:
+    """``--do 'clik #x'`` said "type help", which only the interactive prompt understands
+    (new-user test 18): in ``--do`` mode it points to ``--help``, which lists the actions."""
+    from click.testing import CliRunner
+
+    from webresearch.cli.main import cli
+
+    result = CliRunner().invoke(
+        cli,
+        ["browse", "http://127.0.0.1:9/", "--do", "clik #x"],
+        env={"WEBRESEARCH_JOURNAL_URL": "memory://"},
+    )
+    assert result.exit_code == 2
+    assert "did you mean 'click'?" in result.stderr
+    assert "type help" not in result.stderr
+    assert "webresearch browse --help" in result.stderr
+
+
 def test_a_new_row_reaches_the_cli_without_touching_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """Adding an action touches the table (and its test): the CLI parses and lists it."""
     rows = webresearch.browser_actions()
