@@ -36,8 +36,8 @@ class PageRuns:
         norms: the text (normalised) of the segments not placed yet, in document order.
         long_chars: a run is at least this long (letters and digits); a segment this long
             is no part of one (it is placed on its own).
-        short_chars: a later segment at least this long, or a join of later short segments
-            (:meth:`_keys`), must not be in the kept text a run jumps over.
+        short_chars: a later segment at least this long must not be in the kept text a run
+            jumps over.
     """
 
     __slots__ = ("_joined", "_kept", "_long", "_norms", "_occurrences", "_short")
@@ -58,9 +58,8 @@ class PageRuns:
         of the current stretch), at least two, joined to ``long_chars`` or more; it is found
         exactly once in ``kept`` (inside ``[start, stop)``) and exactly once in the page's
         text — unless a later segment of the stretch is in the kept text jumped over: that
-        text is on the page further down, and the run was moved by the extractor. A later
-        segment counts by its *key* (:meth:`_keys`): itself when ``short_chars`` long or
-        more, else joined with the short segments after it (a card's name and price).
+        text is on the page further down, and the run was moved by the extractor (a later
+        segment ``short_chars`` long or more: :meth:`_keys`).
 
         Cost: the occurrences of the keys in ``kept`` are listed once per ``kept``; a call
         looks at most :data:`SCAN_LIMIT` of them and gives the resync up beyond (``None``).
@@ -108,25 +107,15 @@ class PageRuns:
         return False
 
     def _keys(self) -> dict[str, list[int]]:
-        """Key text → the indexes (increasing) of the segments it is the key of.
-
-        A segment ``short_chars`` long or more is its own key; a shorter one is joined with
-        the segments after it (at most :data:`RUN_SEGMENTS`, none ``short_chars`` long)
-        until the join is ``short_chars`` long or the segments end; a short segment with no
-        short one after it has no key (a lone "Menu" or "3 EUR" is anywhere).
+        """Key text → the indexes (increasing) of the segments it is the key of: every
+        segment ``short_chars`` long or more. (Short later segments are not looked for: a
+        join of them blocked the one resync WCXB dev collection page 4396 gains by, a
+        footer menu's "Earrings Necklaces" also kept from the header; review r-18b M1 left.)
         """
-        norms = self._norms
         keys: dict[str, list[int]] = {}
-        for j, norm in enumerate(norms):
-            key = norm
-            end = j + 1
-            while len(key) < self._short and end < len(norms) and end - j < RUN_SEGMENTS:
-                if len(norms[end]) >= self._short:
-                    break
-                key += norms[end]
-                end += 1
-            if key and (len(key) >= self._short or end - j >= 2):
-                keys.setdefault(key, []).append(j)
+        for j, norm in enumerate(self._norms):
+            if len(norm) >= self._short:
+                keys.setdefault(norm, []).append(j)
         return keys
 
 

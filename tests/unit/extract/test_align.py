@@ -192,15 +192,3 @@ def test_a_run_moved_above_text_still_on_the_page_does_not_take_the_cursor_past_
     segs = segments(f"{_GRID}<p>Free gift wrapping</p>")
     align_segments(segs, [normalise(f"Free gift wrapping {_GRID_TEXT}")])
     assert kept(segs) == ["freegiftwrapping"]
-
-
-def test_a_card_moved_above_the_grid_keeps_its_place() -> None:
-    # trafilatura kept the last card first, then a button's label, then the other cards:
-    # the run of the first cards would jump over the last card and lose it
-    cards = [("Teapots", "24 EUR"), ("Cups", "6 EUR"), ("Kettles", "31 EUR"), ("Mugs", "7 EUR")]
-    segs = segments(
-        "".join(f"<div><h3>{n}</h3><p>{p}</p><button>Buy</button></div>" for n, p in cards)
-    )
-    order = [cards[-1], ("Menu", ""), *cards[:-1]]
-    align_segments(segs, [normalise(" ".join(f"{n} {p}" for n, p in order))])
-    assert [s.norm for s in segs if s.kept] == ["mugs", "7eur"]
