@@ -34,3 +34,32 @@ def test_a_long_segment_is_no_part_of_a_run() -> None:
 def test_a_run_that_is_twice_on_the_page_is_not_used() -> None:
     norms = _NORMS + _NORMS[1:5]
     assert runs(norms).resync(1, len(norms), _KEPT, 0, len(_KEPT)) is None
+
+
+class _Counted(str):
+    """A segment's text that counts how often its length is asked (the work per segment)."""
+
+    asked = 0
+
+    def __len__(self) -> int:
+        _Counted.asked += 1
+        return super().__len__()
+
+
+def test_the_work_of_many_failed_resyncs_grows_linearly_with_the_segments() -> None:
+    # short text, no anchor; the last segment is kept first, so every run jumps over it:
+    # each call used to look at every later segment (cubic on a grid of ~4,000 names)
+    n = 300
+    norms: list[str] = [_Counted(f"q{i:05d}xyzabc{i % 7}") for i in range(n)]
+    kept = "junkjunk" + norms[-1] + "".join(norms[:-1])
+    page = runs(norms)
+    _Counted.asked = 0
+    assert all(page.resync(k, n, kept, 0, len(kept)) is None for k in range(n - 2))
+    assert _Counted.asked <= 10 * n  # was ~n * n / 2
+
+
+def test_a_lone_short_later_segment_does_not_stop_the_run() -> None:
+    # "Menu" on its own is anywhere; only a join of short segments counts
+    norms = ["teapots", "24eur", "cups", "6eur", "kettles", "31eur", "menu"]
+    kept = "menu" + "".join(norms[:6])
+    assert runs(norms).resync(0, len(norms), kept, 0, len(kept)) == (4, 5)
