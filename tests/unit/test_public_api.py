@@ -42,5 +42,6 @@ def test_public_members_are_exactly_these() -> None:
         "trace",
         "types",
         "url_text",
+        "wording",
     }
     assert public == {n for n in webresearch.__all__ if not n.startswith("_")}
