@@ -103,7 +103,7 @@ from webresearch.extract.page_type import (
 )
 from webresearch.extract.page_widgets import page_widgets
 from webresearch.extract.parse import parse_html
-from webresearch.extract.paywall import paywall_boxes, premium_classes
+from webresearch.extract.paywall import may_hold_paywall, paywall_boxes, premium_classes
 from webresearch.extract.placeholders import placeholder_blocks
 from webresearch.extract.plain_text import plain_text
 from webresearch.extract.product import drop_shop_widgets, is_shop_page
@@ -395,7 +395,8 @@ def _convert(
     # a newsletter sign-up box, an author card: removed after pruning (their kept text
     # still bounds the span of the article's images, as trafilatura chose it)
     boxes = signup_boxes(body, page_chars) + author_cards(body, page_chars)
-    boxes += paywall_boxes(body, page_chars, premium)  # "For subscribers … Log in" (paywall.py)
+    if may_hold_paywall(attributes):  # "For subscribers … Log in" (paywall.py)
+        boxes += paywall_boxes(body, page_chars, premium)
     if main is None:
         fallback = "no main content found"
     elif (
