@@ -80,7 +80,8 @@ DATE = re.compile(
 CALL_TO_ACTION = re.compile(
     r"subscri|newsletter|sign[ -]?up|donat|\bsupport (?:our|us|independent|local)"
     r"|membership|become a member|app store|google play|\bapps?\b|advert|sponsor|promo"
-    r"|\bcta\b|\bads?\b|pull-?quote|inbox",
+    r"|\bcta\b|\bads?\b|pull-?quote|inbox|presented by|paid (?:post|content|partner)"
+    r"|in partnership with|brought to you by|affiliate",
     re.IGNORECASE,
 )
 _APP_STORES = ("apps.apple.com", "itunes.apple.com", "play.google.com")
@@ -158,10 +159,10 @@ def _repeats(aside: etree._Element, article: etree._Element, text: str) -> bool:
     words = _WORD.findall(text.lower())
     if len(words) < QUOTE_RUN:
         return False
-    inside = {id(node) for node in aside.iter()}
+    inside = set(aside.iter())  # the elements, not their id(): a freed proxy's id is reused
     rest: list[str] = []
     for node in article.iter():
-        if id(node) in inside or not isinstance(node.tag, str):
+        if node in inside or not isinstance(node.tag, str):
             continue
         rest.extend(_WORD.findall((node.text or "").lower()))
         if node.tail:

@@ -141,3 +141,35 @@ def test_promotions_and_pull_quotes_are_not_found() -> None:
     article = FIRST + INLINE_CTA + SECOND + FIRST + DONATE + SECOND + FIRST + APP + SECOND
     doc = lxml_html.document_fromstring(page(article + FIRST + PULL_QUOTE + SECOND))
     assert asides_in_flow(doc) == []
+
+
+# recheck n-18b: sponsor boxes worded without "sponsor" or "advert" were kept as facts, and
+# a box's own text could count as a repeat of the article (ids of freed lxml proxies reused)
+SPONSORED = (
+    "<main><article><h1>Harbour market reopens</h1><p>The harbour market reopened on Saturday "
+    "after a two-year renovation that added a covered hall and forty new stalls.</p>"
+    "<aside class='box'><h3>Presented by Northwind Bank</h3><p>Open a Northwind Flex account "
+    "before 30 June and get 50 euros. Offer ends Friday at 6 pm.</p></aside><p>Traders said the"
+    " first weekend brought more visitors than any weekend before the works began.</p><aside "
+    "class='box'><p>Paid post</p><p>Visit Harbour Hotel this June 12 and enjoy a free breakfast"
+    " with every two-night stay.</p></aside><p>The market is open every day from 8 am to 6 pm,"
+    " and until 9 pm on Fridays during the summer.</p><aside class='box'><p>In partnership "
+    "with Acme Tours. Boat trips leave the pier every Tuesday at 10:30; book through Acme.</p>"
+    "</aside><p>The city plans a second phase of works on the western quay next year, with a "
+    "new cycle path.</p></article></main>"
+)
+
+
+def test_sponsor_boxes_by_their_label_are_not_found() -> None:
+    doc = lxml_html.document_fromstring(f"<html><body>{SPONSORED}</body></html>")
+    assert asides_in_flow(doc) == []
+
+
+def test_a_boxs_own_text_is_no_repeat_of_the_article() -> None:
+    from webresearch.extract import flow_asides
+
+    doc = lxml_html.document_fromstring(f"<html><body>{SPONSORED}</body></html>")
+    article = doc.find(".//article")
+    assert article is not None
+    for aside in article.iter("aside"):
+        assert not flow_asides._repeats(aside, article, " ".join(aside.itertext()))
