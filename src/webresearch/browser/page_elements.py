@@ -28,7 +28,7 @@ from .snapshot import RESOLVE_JS, parse_ref
 if TYPE_CHECKING:
     from playwright.async_api import ElementHandle, Locator, Page
 
-__all__ = ["ELEMENT_WAIT_S", "MAX_FRAMES_SEARCHED", "Elements", "RefState"]
+__all__ = ["ELEMENT_WAIT_S", "FORM_SUBMIT_S", "MAX_FRAMES_SEARCHED", "Elements", "RefState"]
 
 #: Seconds an element given by selector is waited for before "no element matches".
 ELEMENT_WAIT_S = 5.0
@@ -37,6 +37,14 @@ ELEMENT_WAIT_S = 5.0
 MAX_FRAMES_SEARCHED = 20
 
 _TAKE = "take a new snapshot"
+#: Most seconds ``press Enter`` in a form's field waits for the navigation of the form's
+#: submission to start: the HTML Standard queues a submission's navigation as a task
+#: ("plan to navigate"), so on a busy machine it may start after the key event returned
+#: (CI, session 18: a refused submission not reported on Lightpanda). A form its script
+#: handles (no navigation) costs this wait.
+FORM_SUBMIT_S = 0.5
+#: Whether the element is a field of a form (Enter may submit it).
+_IN_FORM_JS = "e => !!(e.form && e.form.isConnected)"
 #: The focused element of the top document, or null (nothing, the body, or a frame or a
 #: shadow root whose own element holds the focus: the key then goes to the page as it is).
 _FOCUSED_JS = """() => {
@@ -192,8 +200,28 @@ class Elements:
             if element is None:
                 await self.page.keyboard.press(key)
             else:
-                await element.press(key, timeout=self._timeout_ms)
+                submits = key == "Enter" and bool(await element.evaluate(_IN_FORM_JS))
+                # listening before the key: a submission started at once is seen at once
+                started = asyncio.ensure_future(self._submission_started()) if submits else None
+                try:
+                    await element.press(key, timeout=self._timeout_ms)
+                finally:
+                    if started is not None:
+                        await started
         return f"pressed {key}"
+
+    async def _submission_started(self) -> None:
+        """Wait at most :data:`FORM_SUBMIT_S` for a navigation request of the top frame (a
+        form's submission queued as a task); nothing when none starts."""
+        page = self.page
+
+        def navigation(request: Any) -> bool:
+            return bool(request.is_navigation_request() and request.frame == page.main_frame)
+
+        with best_effort():
+            await page.wait_for_event(
+                "request", predicate=navigation, timeout=FORM_SUBMIT_S * 1000
+            )
 
     async def scroll(
         self, direction: str | None, amount: int | None, selector: str | None, ref: str | None
